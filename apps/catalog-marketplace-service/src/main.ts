@@ -1,0 +1,11 @@
+import { CatalogMarketplaceService } from '@ris/contracts';
+import { rpcService } from '@ris/rpc';
+import { runService } from '@ris/service-runtime';
+
+// Serves health and its (still empty) Connect service; its RPCs arrive
+// with the issue that builds this service.
+void runService({
+  name: 'catalog-marketplace-service',
+  defaultPort: 50055,
+  build: () => ({ services: [rpcService(CatalogMarketplaceService, {})] }),
+});

@@ -1,0 +1,49 @@
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+
+// Jest does not apply moduleNameMapper to global set-up, so the launcher is
+// loaded from its bundle (built here, like every app).
+// eslint-disable-next-line @typescript-eslint/consistent-type-imports -- a type-only view of the bundle
+type StackModule = typeof import('../../../../libs/stack/src/index');
+
+const root = join(__dirname, '..', '..', '..', '..');
+
+export default async function globalSetup(): Promise<void> {
+  execFileSync(process.execPath, [join(root, 'tools', 'build-apps.mjs')], { stdio: 'inherit' });
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { ProcessStack, readInfraEnv } = require(join(root, 'dist', 'tools', 'stack.js')) as StackModule;
+  const run = `t${Date.now().toString(36)}${randomBytes(2).toString('hex')}`;
+  const infra = readInfraEnv(root);
+  const stack = new ProcessStack({
+    root,
+    infra,
+    adminToken: randomBytes(24).toString('hex'),
+    dbPrefix: `${run}_`,
+    eventsStream: `${run.toUpperCase()}_DOMAIN`,
+    eventsSubjectPrefix: `${run}.domain`.replace(/\./g, '_'),
+    redisKeyPrefix: `${run}:`,
+    ports: 'free',
+    logDir: join(root, '.run', 'e2e-logs', run),
+    logLevel: process.env.E2E_LOG_LEVEL ?? 'info',
+    env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' },
+  });
+  await stack.start();
+  (globalThis as { __STACK__?: unknown }).__STACK__ = stack;
+  // Test workers start after this and inherit these.
+  Object.assign(process.env, {
+    E2E_GATEWAY_URL: stack.gatewayUrl,
+    E2E_ADMIN_TOKEN: stack.options.adminToken,
+    E2E_NATS_URL: infra.NATS_URL,
+    E2E_MONGODB_URL: infra.MONGODB_URL,
+    E2E_REDIS_URL: infra.REDIS_URL,
+    E2E_EVENTS_STREAM: stack.options.eventsStream,
+    E2E_EVENTS_SUBJECT_PREFIX: stack.options.eventsSubjectPrefix,
+    E2E_DB_PREFIX: stack.options.dbPrefix,
+    E2E_REDIS_KEY_PREFIX: stack.options.redisKeyPrefix,
+    E2E_LOG_DIR: stack.options.logDir,
+    E2E_SERVICE_URLS: JSON.stringify(
+      Object.fromEntries(['referral-service', 'fraud-service', 'reward-service', 'incentive-service', 'catalog-marketplace-service', 'webhook-service'].map((s) => [s, stack.serviceUrl(s as never)])),
+    ),
+  });
+}

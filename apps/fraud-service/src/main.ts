@@ -1,0 +1,11 @@
+import { FraudService } from '@ris/contracts';
+import { rpcService } from '@ris/rpc';
+import { runService } from '@ris/service-runtime';
+
+// Serves health and its (still empty) Connect service; its RPCs arrive
+// with the issue that builds this service.
+void runService({
+  name: 'fraud-service',
+  defaultPort: 50052,
+  build: () => ({ services: [rpcService(FraudService, {})] }),
+});

@@ -1,0 +1,71 @@
+import express, { type Express } from 'express';
+import type { Redis } from 'ioredis';
+import type { Connection } from 'mongoose';
+import type { Logger } from '@ris/logging';
+import type { GatewayConfig } from './gateway-config';
+import { ApiRouter } from './http/api-router';
+import { authenticateAdmin, authenticateApiKey } from './http/authenticate';
+import { errorHandler, notFoundHandler } from './http/error-response';
+import { IdempotencyStore } from './http/idempotency';
+import { jsonBody } from './http/json-body';
+import { rateLimit } from './http/rate-limit';
+import { requestId } from './http/request-id';
+import { docsPage } from './openapi/docs-page';
+import { buildOpenApiDocument, createRegistry } from './openapi/openapi-document';
+import { adminRoutes } from './routes/admin';
+import { campaignRoutes } from './routes/campaigns';
+import { healthRoutes } from './routes/health';
+import { referralRoutes } from './routes/referrals';
+import type { ServiceClients } from './service-clients';
+import { AppDirectory } from './tenancy/app-directory';
+
+export const API_BASE = '/api/v1';
+export const ADMIN_BASE = '/admin/v1';
+
+export interface GatewayDeps {
+  config: GatewayConfig;
+  logger: Logger;
+  db: Connection;
+  redis: Redis;
+  clients: ServiceClients;
+}
+
+/** The Express app: middleware order, the three routers and the OpenAPI document. */
+export function createGatewayApp({ config, logger, db, redis, clients }: GatewayDeps): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', config.TRUST_PROXY);
+  app.use(requestId);
+
+  const registry = createRegistry();
+  const directory = new AppDirectory(db);
+
+  const ops = new ApiRouter(registry, { basePath: '', security: 'none' });
+  healthRoutes(ops, { db, redis, clients });
+
+  const admin = new ApiRouter(registry, { basePath: ADMIN_BASE, security: 'adminToken' });
+  adminRoutes(admin, directory);
+
+  const api = new ApiRouter(registry, { basePath: API_BASE, security: 'apiKey', idempotency: new IdempotencyStore(db) });
+  campaignRoutes(api, clients);
+  referralRoutes(api, clients);
+
+  const openApiDocument = buildOpenApiDocument(registry);
+
+  app.use(ops.router);
+  app.get(`${API_BASE}/openapi.json`, (_req, res) => {
+    res.json(openApiDocument);
+  });
+  app.use('/docs', docsPage(`${API_BASE}/openapi.json`));
+  app.use(ADMIN_BASE, authenticateAdmin(config.ADMIN_TOKEN), jsonBody, admin.router);
+  app.use(
+    API_BASE,
+    authenticateApiKey(directory),
+    rateLimit(redis, { perSecond: config.RATE_LIMIT_PER_SECOND, burst: config.RATE_LIMIT_BURST, keyPrefix: config.REDIS_KEY_PREFIX }, logger),
+    jsonBody,
+    api.router,
+  );
+  app.use(notFoundHandler);
+  app.use(errorHandler(logger));
+  return app;
+}

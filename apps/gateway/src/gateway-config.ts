@@ -1,0 +1,28 @@
+import { z } from 'zod';
+import { setting } from '@ris/config';
+
+const serviceUrl = (port: number) => setting.url(['http', 'https'], `http://127.0.0.1:${port}`);
+
+/** Every setting of the gateway; README "Settings" documents them. */
+export const gatewaySettings = {
+  PORT: setting.port(8080),
+  HOST: z.string().default('0.0.0.0'),
+  LOG_LEVEL: setting.logLevel(),
+  MONGODB_URL: setting.url(['mongodb', 'mongodb+srv'], 'mongodb://127.0.0.1:27017'),
+  MONGODB_DB: setting.name('ris_gateway'),
+  REDIS_URL: setting.url(['redis', 'rediss'], 'redis://127.0.0.1:6379'),
+  REDIS_KEY_PREFIX: z.string().default('ris:'),
+  ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters'),
+  REFERRAL_SERVICE_URL: serviceUrl(50051),
+  FRAUD_SERVICE_URL: serviceUrl(50052),
+  REWARD_SERVICE_URL: serviceUrl(50053),
+  INCENTIVE_SERVICE_URL: serviceUrl(50054),
+  CATALOG_MARKETPLACE_SERVICE_URL: serviceUrl(50055),
+  WEBHOOK_SERVICE_URL: serviceUrl(50056),
+  RATE_LIMIT_PER_SECOND: setting.positiveInt(50),
+  RATE_LIMIT_BURST: setting.positiveInt(100),
+  // Behind a load balancer, use X-Forwarded-For for the client address.
+  TRUST_PROXY: setting.boolean(false),
+};
+
+export type GatewayConfig = z.infer<z.ZodObject<typeof gatewaySettings>>;

@@ -1,0 +1,34 @@
+import { Schema, type Connection, type Model } from 'mongoose';
+
+export interface IdempotencyRecord {
+  _id: string;
+  appId: string;
+  key: string;
+  /** SHA-256 of method, path and canonical body: a reused key with another request is refused. */
+  requestHash: string;
+  state: 'in_progress' | 'completed';
+  status?: number;
+  body?: string;
+  createdAt: Date;
+}
+
+const schema = new Schema<IdempotencyRecord>(
+  {
+    _id: { type: String, required: true },
+    appId: { type: String, required: true },
+    key: { type: String, required: true },
+    requestHash: { type: String, required: true },
+    state: { type: String, required: true },
+    status: Number,
+    body: String,
+    createdAt: { type: Date, required: true },
+  },
+  { collection: 'idempotency_keys', versionKey: false },
+);
+// _id is `${appId}:${key}`: the lookup of a key within an app, and its uniqueness.
+// Clean-up of expired keys (FerretDB has no TTL index).
+schema.index({ createdAt: 1 });
+
+export const idempotencyRecordModel = (db: Connection): Model<IdempotencyRecord> =>
+  (db.models.IdempotencyRecord as Model<IdempotencyRecord> | undefined) ??
+  db.model<IdempotencyRecord>('IdempotencyRecord', schema);

@@ -1,0 +1,37 @@
+import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
+
+export function createRegistry(): OpenAPIRegistry {
+  const registry = new OpenAPIRegistry();
+  registry.registerComponent('securitySchemes', 'apiKey', {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'An API key of your app: `Authorization: Bearer rk_live_…`',
+  });
+  registry.registerComponent('securitySchemes', 'adminToken', {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'The ADMIN_TOKEN setting of the deployment.',
+  });
+  return registry;
+}
+
+export function buildOpenApiDocument(registry: OpenAPIRegistry) {
+  return new OpenApiGeneratorV31(registry.definitions).generateDocument({
+    openapi: '3.1.0',
+    info: {
+      title: 'Referral and Incentive Service API',
+      version: '1.0.0',
+      description: [
+        'Referral campaigns (codes, clicks, conversions, fraud checks, rewards) and a gamification engine.',
+        '',
+        '**Conventions.** JSON in and out; timestamps are ISO 8601 UTC with milliseconds; ids are opaque strings.',
+        'Every failure answers `{"error": {code, message, details?, requestId}}`. Every response carries `X-Request-Id`.',
+        'Lists take `page` (default 1) and `limit` (default 25, 1..100) and answer with a `pagination` object.',
+        'Every POST accepts an `Idempotency-Key` header: the same key and body within 24 h replays the first response',
+        '(with `Idempotent-Replayed: true`); the same key with another body is `409 IDEMPOTENCY_KEY_REUSED`.',
+        'Requests are limited per app (default 50/s, burst 100): `429 RATE_LIMITED` with `Retry-After`.',
+      ].join('\n'),
+    },
+    servers: [{ url: '/' }],
+  });
+}

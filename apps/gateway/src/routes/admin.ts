@@ -1,0 +1,130 @@
+import type { ApiRouter } from '../http/api-router';
+import { ApiError } from '../http/api-error';
+import { id, timestamp } from '../openapi/common-schemas';
+import { z } from '../openapi/zod';
+import type { AppDirectory } from '../tenancy/app-directory';
+
+const App = z.object({ id: z.string(), name: z.string(), createdAt: timestamp }).openapi('App');
+const IssuedKey = z
+  .object({
+    id: z.string(),
+    apiKey: z.string().openapi({ description: 'The full key. Shown only here: store it now.' }),
+    prefix: z.string(),
+    createdAt: timestamp,
+  })
+  .openapi('IssuedApiKey');
+const KeySummary = z
+  .object({ id: z.string(), prefix: z.string(), createdAt: timestamp, revokedAt: timestamp.nullable() })
+  .openapi('ApiKeySummary');
+
+const appParams = z.object({ appId: id('App id') });
+
+/** /admin/v1: apps and their API keys, guarded by ADMIN_TOKEN (DECISIONS.md §2). */
+export function adminRoutes(api: ApiRouter, directory: AppDirectory): void {
+  const requireApp = async (appId: string) => {
+    const app = await directory.getApp(appId);
+    if (!app) throw new ApiError(404, 'NOT_FOUND', `App ${appId} not found`);
+    return app;
+  };
+
+  api.route({
+    method: 'post',
+    path: '/apps',
+    tag: 'Admin',
+    summary: 'Create an app and its first API key',
+    body: z.object({ name: z.string().trim().min(1, 'must not be empty').max(200) }).openapi('CreateAppRequest'),
+    responses: {
+      201: {
+        description: 'Created',
+        schema: z.object({ app: App, apiKey: z.string(), key: IssuedKey }).openapi('CreateAppResponse'),
+      },
+    },
+    handle: async ({ body }) => {
+      const { app, key } = await directory.createApp(body.name);
+      return {
+        status: 201,
+        body: {
+          app: { id: app._id, name: app.name, createdAt: app.createdAt.toISOString() },
+          apiKey: key.apiKey,
+          key: { id: key.id, apiKey: key.apiKey, prefix: key.prefix, createdAt: key.createdAt.toISOString() },
+        },
+      };
+    },
+  });
+
+  api.route({
+    method: 'get',
+    path: '/apps/:appId',
+    tag: 'Admin',
+    summary: 'Get an app',
+    params: appParams,
+    responses: { 200: { description: 'The app', schema: z.object({ app: App }) } },
+    errors: [404],
+    handle: async ({ params }) => {
+      const app = await requireApp(params.appId);
+      return { status: 200, body: { app: { id: app._id, name: app.name, createdAt: app.createdAt.toISOString() } } };
+    },
+  });
+
+  api.route({
+    method: 'get',
+    path: '/apps/:appId/keys',
+    tag: 'Admin',
+    summary: "List an app's API keys (never the keys themselves)",
+    params: appParams,
+    responses: { 200: { description: 'Keys', schema: z.object({ keys: z.array(KeySummary) }) } },
+    errors: [404],
+    handle: async ({ params }) => {
+      await requireApp(params.appId);
+      const keys = await directory.listKeys(params.appId);
+      return {
+        status: 200,
+        body: {
+          keys: keys.map((k) => ({
+            id: k._id,
+            prefix: k.prefix,
+            createdAt: k.createdAt.toISOString(),
+            revokedAt: k.revokedAt ? k.revokedAt.toISOString() : null,
+          })),
+        },
+      };
+    },
+  });
+
+  api.route({
+    method: 'post',
+    path: '/apps/:appId/keys',
+    tag: 'Admin',
+    summary: 'Issue another API key (existing keys keep working until revoked)',
+    params: appParams,
+    responses: { 201: { description: 'Issued', schema: z.object({ key: IssuedKey, apiKey: z.string() }) } },
+    errors: [404],
+    handle: async ({ params }) => {
+      await requireApp(params.appId);
+      const key = await directory.issueKey(params.appId);
+      return {
+        status: 201,
+        body: {
+          apiKey: key.apiKey,
+          key: { id: key.id, apiKey: key.apiKey, prefix: key.prefix, createdAt: key.createdAt.toISOString() },
+        },
+      };
+    },
+  });
+
+  api.route({
+    method: 'delete',
+    path: '/apps/:appId/keys/:keyId',
+    tag: 'Admin',
+    summary: 'Revoke an API key',
+    params: z.object({ appId: id('App id'), keyId: id('Key id') }),
+    responses: { 204: { description: 'Revoked' } },
+    errors: [404],
+    handle: async ({ params }) => {
+      if (!(await directory.revokeKey(params.appId, params.keyId))) {
+        throw new ApiError(404, 'NOT_FOUND', `Key ${params.keyId} not found for app ${params.appId}`);
+      }
+      return { status: 204 };
+    },
+  });
+}

@@ -1,0 +1,183 @@
+import { CampaignStatus, FulfillmentType, enumValue } from '@ris/contracts';
+import type { ApiRouter } from '../http/api-router';
+import { campaignJson } from '../mappers/campaign.mapper';
+import { Pagination, id, pageQuery, pagination, timestamp } from '../openapi/common-schemas';
+import { z } from '../openapi/zod';
+import type { ServiceClients } from '../service-clients';
+
+export const FULFILLMENT_TYPES = ['DISCOUNT_CODE', 'COUPON_CODE', 'MANUAL', 'AUTOMATED', 'GIFT_CARD', 'CUSTOM'] as const;
+const CAMPAIGN_STATUSES = ['ACTIVE', 'PAUSED', 'ENDED'] as const;
+
+const RewardRule = z
+  .object({
+    amount: z.number().min(0, 'must not be negative').finite(),
+    fulfillmentType: z.enum(FULFILLMENT_TYPES),
+  })
+  .openapi('RewardRule');
+
+const LevelReward = z
+  .object({
+    level: z.number().int().min(2, 'levels start at 2 (level 1 is referrerReward)').max(10),
+    amount: z.number().min(0, 'must not be negative').finite(),
+  })
+  .openapi('LevelReward', { description: 'Reward for the referrer `level` steps above the converting referee.' });
+
+const levels = z
+  .array(LevelReward)
+  .max(9)
+  .refine((list) => new Set(list.map((l) => l.level)).size === list.length, 'each level may appear once');
+
+const CampaignFields = {
+  name: z.string().trim().min(1, 'must not be empty').max(200),
+  status: z.enum(CAMPAIGN_STATUSES),
+  referrerReward: RewardRule,
+  refereeReward: RewardRule.nullable().openapi({ description: 'Set for double-sided campaigns.' }),
+  levels,
+  attributionWindowDays: z.number().int().min(1).max(3650),
+  maxRewardsPerReferrer: z.number().int().min(1).nullable(),
+  fraud: z.object({ flagThreshold: z.number().int().min(0).max(100) }),
+};
+
+const CreateCampaignBody = z
+  .object({
+    name: CampaignFields.name,
+    status: CampaignFields.status.default('ACTIVE'),
+    referrerReward: CampaignFields.referrerReward,
+    refereeReward: CampaignFields.refereeReward.optional(),
+    levels: CampaignFields.levels.optional(),
+    attributionWindowDays: CampaignFields.attributionWindowDays.optional().openapi({ default: 30 }),
+    maxRewardsPerReferrer: CampaignFields.maxRewardsPerReferrer.optional(),
+    fraud: CampaignFields.fraud.optional().openapi({ description: 'flagThreshold defaults to 50' }),
+  })
+  .openapi('CreateCampaignRequest');
+
+const UpdateCampaignBody = z
+  .object({
+    name: CampaignFields.name.optional(),
+    status: CampaignFields.status.optional(),
+    referrerReward: CampaignFields.referrerReward.optional(),
+    refereeReward: CampaignFields.refereeReward.optional().openapi({ description: 'null makes the campaign single-sided' }),
+    levels: CampaignFields.levels.optional().openapi({ description: 'Replaces the whole list' }),
+    attributionWindowDays: CampaignFields.attributionWindowDays.optional(),
+    maxRewardsPerReferrer: CampaignFields.maxRewardsPerReferrer.optional().openapi({ description: 'null removes the cap' }),
+    fraud: CampaignFields.fraud.optional(),
+  })
+  .openapi('UpdateCampaignRequest');
+
+const Campaign = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    status: z.enum(CAMPAIGN_STATUSES),
+    referrerReward: RewardRule,
+    refereeReward: RewardRule.nullable(),
+    levels: z.array(LevelReward),
+    attributionWindowDays: z.number().int(),
+    maxRewardsPerReferrer: z.number().int().nullable(),
+    fraud: z.object({ flagThreshold: z.number().int() }),
+    createdAt: timestamp,
+    updatedAt: timestamp,
+  })
+  .openapi('Campaign');
+
+const CampaignEnvelope = z.object({ campaign: Campaign });
+const campaignParams = z.object({ campaignId: id('Campaign id') });
+
+const rule = (r: { amount: number; fulfillmentType: string }) => ({
+  amount: r.amount,
+  fulfillmentType: enumValue(FulfillmentType, r.fulfillmentType),
+});
+
+export function campaignRoutes(api: ApiRouter, clients: ServiceClients): void {
+  api.route({
+    method: 'post',
+    path: '/campaigns',
+    tag: 'Campaigns',
+    summary: 'Create a campaign',
+    body: CreateCampaignBody,
+    responses: { 201: { description: 'Created', schema: CampaignEnvelope } },
+    handle: async ({ appId, body }) => {
+      const { campaign } = await clients.referral.createCampaign({
+        appId,
+        name: body.name,
+        status: enumValue(CampaignStatus, body.status),
+        referrerReward: rule(body.referrerReward),
+        refereeReward: body.refereeReward ? rule(body.refereeReward) : undefined,
+        levels: body.levels ?? [],
+        attributionWindowDays: body.attributionWindowDays,
+        maxRewardsPerReferrer: body.maxRewardsPerReferrer ?? undefined,
+        fraud: body.fraud,
+      });
+      return { status: 201, body: { campaign: campaignJson(campaign!) } };
+    },
+  });
+
+  api.route({
+    method: 'get',
+    path: '/campaigns',
+    tag: 'Campaigns',
+    summary: 'List campaigns, newest first',
+    query: z.object({ ...pageQuery, status: z.enum(CAMPAIGN_STATUSES).optional() }),
+    responses: {
+      200: { description: 'A page of campaigns', schema: z.object({ campaigns: z.array(Campaign), pagination: Pagination }) },
+    },
+    handle: async ({ appId, query }) => {
+      const res = await clients.referral.listCampaigns({
+        appId,
+        page: { page: query.page, limit: query.limit },
+        status: enumValue(CampaignStatus, query.status),
+      });
+      return {
+        status: 200,
+        body: {
+          campaigns: res.campaigns.map(campaignJson),
+          pagination: pagination({ page: query.page, limit: query.limit, totalItems: res.page?.totalItems ?? 0 }),
+        },
+      };
+    },
+  });
+
+  api.route({
+    method: 'get',
+    path: '/campaigns/:campaignId',
+    tag: 'Campaigns',
+    summary: 'Get a campaign',
+    params: campaignParams,
+    responses: { 200: { description: 'The campaign', schema: CampaignEnvelope } },
+    errors: [404],
+    handle: async ({ appId, params }) => {
+      const { campaign } = await clients.referral.getCampaign({ appId, campaignId: params.campaignId });
+      return { status: 200, body: { campaign: campaignJson(campaign!) } };
+    },
+  });
+
+  api.route({
+    method: 'patch',
+    path: '/campaigns/:campaignId',
+    tag: 'Campaigns',
+    summary: 'Update a campaign',
+    description: 'Only the fields sent change. Pausing or ending a campaign stops new referrals and conversions (422 CAMPAIGN_INACTIVE).',
+    params: campaignParams,
+    body: UpdateCampaignBody,
+    responses: { 200: { description: 'The updated campaign', schema: CampaignEnvelope } },
+    errors: [404],
+    handle: async ({ appId, params, body }) => {
+      const { campaign } = await clients.referral.updateCampaign({
+        appId,
+        campaignId: params.campaignId,
+        name: body.name,
+        status: enumValue(CampaignStatus, body.status),
+        referrerReward: body.referrerReward ? rule(body.referrerReward) : undefined,
+        refereeReward: body.refereeReward ? rule(body.refereeReward) : undefined,
+        clearRefereeReward: body.refereeReward === null,
+        levels: body.levels ?? [],
+        replaceLevels: body.levels !== undefined,
+        attributionWindowDays: body.attributionWindowDays,
+        maxRewardsPerReferrer: body.maxRewardsPerReferrer ?? undefined,
+        clearMaxRewardsPerReferrer: body.maxRewardsPerReferrer === null,
+        fraud: body.fraud,
+      });
+      return { status: 200, body: { campaign: campaignJson(campaign!) } };
+    },
+  });
+}

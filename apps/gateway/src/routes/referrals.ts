@@ -1,0 +1,131 @@
+import type { ApiRouter } from '../http/api-router';
+import { fraudFields, referralJson } from '../mappers/referral.mapper';
+import { isoTime } from '../mappers/proto-json';
+import { clientContextFields, id, timestamp } from '../openapi/common-schemas';
+import { z } from '../openapi/zod';
+import type { ServiceClients } from '../service-clients';
+
+const FraudFields = {
+  warning: z.string().nullable().openapi({ description: 'One human sentence; null unless flagged' }),
+  reasons: z.array(z.string()).nullable().openapi({ description: 'Stable reason codes such as SELF_REFERRAL; null unless flagged' }),
+  riskScore: z.number().int().min(0).max(100).nullable().openapi({ description: '0..100; null unless flagged' }),
+};
+
+const Referral = z
+  .object({
+    id: z.string(),
+    referralCode: z.string(),
+    referrerId: z.string(),
+    refereeId: z.string().nullable(),
+    status: z.enum(['PENDING', 'COMPLETED']),
+    level: z.number().int().openapi({ description: "Referrer's depth in the campaign's referral tree (1 = never referred)" }),
+    rewardAmount: z.number(),
+    isFlagged: z.boolean(),
+    createdAt: timestamp,
+    Campaign: z.object({ id: z.string(), name: z.string(), status: z.string() }),
+  })
+  .openapi('Referral');
+
+const contextFields = {
+  ip: clientContextFields.ip,
+  userAgent: clientContextFields.userAgent,
+  deviceId: clientContextFields.deviceId,
+  email: clientContextFields.email,
+};
+
+export function referralRoutes(api: ApiRouter, clients: ServiceClients): void {
+  api.route({
+    method: 'post',
+    path: '/referrals',
+    tag: 'Referrals',
+    summary: 'Create (or get) the referral code of a referrer in a campaign',
+    description:
+      'A referrer has one referral per campaign: the first call creates it (201), later calls return the same one (200). ' +
+      'Fraud detection runs on creation; a flagged referral carries warning, reasons and riskScore.',
+    body: z
+      .object({
+        campaignId: id('Campaign id'),
+        referrerId: id('User creating the referral'),
+        refereeId: z.string().trim().min(1).max(200).optional(),
+        referrerUsername: z.string().max(200).optional(),
+        referrerEmail: z.string().max(320).optional(),
+        ...contextFields,
+      })
+      .openapi('CreateReferralRequest'),
+    responses: {
+      201: {
+        description: 'Created',
+        schema: z
+          .object({ referralCode: z.string(), referralId: z.string(), status: z.string(), ...FraudFields })
+          .openapi('CreateReferralResponse'),
+      },
+      200: { description: 'The referrer already had a referral in this campaign; it is returned' },
+    },
+    errors: [404, 422],
+    handle: async ({ appId, body }) => {
+      const { referral, created } = await clients.referral.createReferral({
+        appId,
+        campaignId: body.campaignId,
+        referrerId: body.referrerId,
+        refereeId: body.refereeId,
+        referrerUsername: body.referrerUsername,
+        referrerEmail: body.referrerEmail,
+        context: { ip: body.ip, userAgent: body.userAgent, deviceId: body.deviceId, email: body.email },
+      });
+      const r = referralJson(referral!);
+      return {
+        status: created ? 201 : 200,
+        body: { referralCode: r.referralCode, referralId: r.id, status: r.status, ...fraudFields(referral!.fraud) },
+      };
+    },
+  });
+
+  api.route({
+    method: 'get',
+    path: '/referrals/:referralCode',
+    tag: 'Referrals',
+    summary: 'Get a referral by its code',
+    params: z.object({ referralCode: id('Referral code (case-insensitive)') }),
+    responses: { 200: { description: 'The referral', schema: z.object({ referral: Referral }) } },
+    errors: [404],
+    handle: async ({ appId, params }) => {
+      const { referral } = await clients.referral.getReferral({ appId, referralCode: params.referralCode });
+      return { status: 200, body: { referral: referralJson(referral!) } };
+    },
+  });
+
+  api.route({
+    method: 'post',
+    path: '/clicks',
+    tag: 'Clicks',
+    summary: 'Record a click on a referral link',
+    body: z
+      .object({
+        referralCode: id('Referral code'),
+        refereeId: z.string().trim().min(1).max(200).optional(),
+        ...contextFields,
+      })
+      .openapi('RecordClickRequest'),
+    responses: {
+      200: {
+        description: 'Recorded',
+        schema: z
+          .object({ success: z.boolean(), clickId: z.string(), referralCode: z.string(), clickedAt: timestamp })
+          .openapi('RecordClickResponse'),
+      },
+    },
+    errors: [404],
+    handle: async ({ appId, body }) => {
+      const res = await clients.referral.recordClick({
+        appId,
+        referralCode: body.referralCode,
+        refereeId: body.refereeId,
+        context: { ip: body.ip, userAgent: body.userAgent, deviceId: body.deviceId, email: body.email },
+      });
+      return {
+        status: 200,
+        body: { success: true, clickId: res.clickId, referralCode: res.referralCode, clickedAt: isoTime(res.clickedAt) },
+      };
+    },
+  });
+}

@@ -1,0 +1,38 @@
+import type { Client } from '@connectrpc/connect';
+import {
+  CatalogMarketplaceService,
+  FraudService,
+  Health,
+  IncentiveService,
+  ReferralService,
+  RewardService,
+  WebhookService,
+} from '@ris/contracts';
+import { createServiceClient } from '@ris/rpc';
+import type { GatewayConfig } from './gateway-config';
+
+/** One gRPC client per backend service, plus their health clients for /readyz. */
+export function createServiceClients(config: GatewayConfig) {
+  const urls = {
+    referral: config.REFERRAL_SERVICE_URL,
+    fraud: config.FRAUD_SERVICE_URL,
+    reward: config.REWARD_SERVICE_URL,
+    incentive: config.INCENTIVE_SERVICE_URL,
+    catalogMarketplace: config.CATALOG_MARKETPLACE_SERVICE_URL,
+    webhook: config.WEBHOOK_SERVICE_URL,
+  };
+  const health = Object.fromEntries(
+    Object.entries(urls).map(([name, url]) => [name, createServiceClient(Health, url, { timeoutMs: 2000 })]),
+  ) as Record<keyof typeof urls, Client<typeof Health>>;
+  return {
+    referral: createServiceClient(ReferralService, urls.referral),
+    fraud: createServiceClient(FraudService, urls.fraud),
+    reward: createServiceClient(RewardService, urls.reward),
+    incentive: createServiceClient(IncentiveService, urls.incentive),
+    catalogMarketplace: createServiceClient(CatalogMarketplaceService, urls.catalogMarketplace),
+    webhook: createServiceClient(WebhookService, urls.webhook),
+    health,
+  };
+}
+
+export type ServiceClients = ReturnType<typeof createServiceClients>;

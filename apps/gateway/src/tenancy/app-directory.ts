@@ -1,0 +1,82 @@
+import { createHash } from 'node:crypto';
+import type { Connection, Model } from 'mongoose';
+import { newId, randomBase62 } from '@ris/mongo';
+import { apiKeyModel, type ApiKeyRecord } from './api-key.model';
+import { appModel, type AppRecord } from './app.model';
+
+const KEY_PATTERN = /^rk_live_[A-Za-z0-9]{32,128}$/;
+// Keys are looked up on every request; a short cache spares the database
+// while a revoked key stops working within this long on other replicas
+// (at once on the replica that revoked it).
+const CACHE_MS = 5_000;
+
+export const hashApiKey = (key: string) => createHash('sha256').update(key).digest('hex');
+
+export interface IssuedKey {
+  id: string;
+  apiKey: string;
+  prefix: string;
+  createdAt: Date;
+}
+
+/** Apps and their API keys: the gateway's own data. */
+export class AppDirectory {
+  private readonly apps: Model<AppRecord>;
+  private readonly keys: Model<ApiKeyRecord>;
+  private readonly cache = new Map<string, { appId: string | null; until: number }>();
+
+  constructor(db: Connection) {
+    this.apps = appModel(db);
+    this.keys = apiKeyModel(db);
+  }
+
+  async createApp(name: string): Promise<{ app: AppRecord; key: IssuedKey }> {
+    const app = (await this.apps.create({ _id: newId('app'), name, createdAt: new Date() })).toObject();
+    const key = await this.issueKey(app._id);
+    return { app, key };
+  }
+
+  getApp(appId: string): Promise<AppRecord | null> {
+    return this.apps.findById(appId).lean<AppRecord>().exec();
+  }
+
+  async issueKey(appId: string): Promise<IssuedKey> {
+    const apiKey = `rk_live_${randomBase62(40)}`;
+    const record = await this.keys.create({
+      _id: newId('key'),
+      appId,
+      hash: hashApiKey(apiKey),
+      prefix: apiKey.slice(0, 12),
+      createdAt: new Date(),
+      revokedAt: null,
+    });
+    return { id: record._id, apiKey, prefix: record.prefix, createdAt: record.createdAt };
+  }
+
+  listKeys(appId: string): Promise<ApiKeyRecord[]> {
+    return this.keys.find({ appId }).sort({ createdAt: -1 }).lean<ApiKeyRecord[]>().exec();
+  }
+
+  /** Returns false when the app has no such key. */
+  async revokeKey(appId: string, keyId: string): Promise<boolean> {
+    const key = await this.keys
+      .findOneAndUpdate({ _id: keyId, appId }, { $set: { revokedAt: new Date() } }, { new: true })
+      .lean<ApiKeyRecord>()
+      .exec();
+    if (key) this.cache.delete(key.hash);
+    return key !== null;
+  }
+
+  /** The app a presented key belongs to, or null (unknown, malformed or revoked). */
+  async authenticate(apiKey: string): Promise<string | null> {
+    if (!KEY_PATTERN.test(apiKey)) return null;
+    const hash = hashApiKey(apiKey);
+    const cached = this.cache.get(hash);
+    if (cached && cached.until > Date.now()) return cached.appId;
+    const key = await this.keys.findOne({ hash }).lean<ApiKeyRecord>().exec();
+    const appId = key && !key.revokedAt ? key.appId : null;
+    if (this.cache.size > 10_000) this.cache.clear();
+    this.cache.set(hash, { appId, until: Date.now() + CACHE_MS });
+    return appId;
+  }
+}

@@ -1,0 +1,53 @@
+import { Schema, type Connection, type Model } from 'mongoose';
+
+export type CampaignStatusName = 'ACTIVE' | 'PAUSED' | 'ENDED';
+
+export interface RewardRuleDoc {
+  amount: number;
+  fulfillmentType: string;
+}
+
+export interface CampaignDoc {
+  _id: string;
+  appId: string;
+  name: string;
+  status: CampaignStatusName;
+  referrerReward: RewardRuleDoc;
+  refereeReward: RewardRuleDoc | null;
+  /** Rewards for referrers above the direct one: level 2, 3, … */
+  levels: Array<{ level: number; amount: number }>;
+  attributionWindowDays: number;
+  maxRewardsPerReferrer: number | null;
+  fraud: { flagThreshold: number };
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+const rewardRule = new Schema<RewardRuleDoc>(
+  { amount: { type: Number, required: true }, fulfillmentType: { type: String, required: true } },
+  { _id: false },
+);
+
+const campaignSchema = new Schema<CampaignDoc>(
+  {
+    _id: { type: String, required: true },
+    appId: { type: String, required: true },
+    name: { type: String, required: true },
+    status: { type: String, required: true },
+    referrerReward: { type: rewardRule, required: true },
+    refereeReward: { type: rewardRule, default: null },
+    levels: { type: [{ _id: false, level: Number, amount: Number }], default: [] },
+    attributionWindowDays: { type: Number, required: true },
+    maxRewardsPerReferrer: { type: Number, default: null },
+    fraud: { type: new Schema({ flagThreshold: Number }, { _id: false }), required: true },
+    createdAt: { type: Date, required: true },
+    updatedAt: { type: Date, required: true },
+  },
+  { collection: 'campaigns', versionKey: false },
+);
+// GET /campaigns: an app's campaigns, newest first, optionally by status.
+campaignSchema.index({ appId: 1, status: 1, createdAt: -1 });
+campaignSchema.index({ appId: 1, createdAt: -1 });
+
+export const campaignModel = (db: Connection): Model<CampaignDoc> =>
+  (db.models.Campaign as Model<CampaignDoc> | undefined) ?? db.model<CampaignDoc>('Campaign', campaignSchema);

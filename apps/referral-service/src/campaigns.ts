@@ -1,0 +1,106 @@
+import type { Connection } from 'mongoose';
+import { AppScoped, newId, type Page, type PageQuery } from '@ris/mongo';
+import { invalidArgument, notFound, rpcError, Code } from '@ris/rpc';
+import { campaignModel, type CampaignDoc, type CampaignStatusName, type RewardRuleDoc } from './campaign.model';
+
+export interface CampaignInput {
+  name: string;
+  status?: CampaignStatusName;
+  referrerReward: RewardRuleDoc;
+  refereeReward?: RewardRuleDoc | null;
+  levels?: Array<{ level: number; amount: number }>;
+  attributionWindowDays?: number;
+  maxRewardsPerReferrer?: number | null;
+  fraud?: { flagThreshold: number };
+}
+
+export type CampaignPatch = Partial<CampaignInput>;
+
+const DEFAULT_ATTRIBUTION_DAYS = 30;
+const DEFAULT_FLAG_THRESHOLD = 50;
+
+/** Invariants the gateway also checks; repeated here because the service is the owner. */
+function checkCampaign(c: Omit<CampaignDoc, '_id' | 'appId' | 'createdAt' | 'updatedAt'>): void {
+  if (!c.name.trim()) throw invalidArgument('name must not be empty');
+  for (const reward of [c.referrerReward, c.refereeReward]) {
+    if (reward && (!Number.isFinite(reward.amount) || reward.amount < 0)) throw invalidArgument('reward amounts must be non-negative numbers');
+  }
+  const seen = new Set<number>();
+  for (const entry of c.levels) {
+    if (!Number.isInteger(entry.level) || entry.level < 2) throw invalidArgument('levels[].level must be an integer of 2 or more');
+    if (seen.has(entry.level)) throw invalidArgument(`levels has level ${entry.level} twice`);
+    if (!Number.isFinite(entry.amount) || entry.amount < 0) throw invalidArgument('levels[].amount must be a non-negative number');
+    seen.add(entry.level);
+  }
+  if (!Number.isInteger(c.attributionWindowDays) || c.attributionWindowDays < 1) throw invalidArgument('attributionWindowDays must be a positive integer');
+  if (c.maxRewardsPerReferrer !== null && (!Number.isInteger(c.maxRewardsPerReferrer) || c.maxRewardsPerReferrer < 1)) {
+    throw invalidArgument('maxRewardsPerReferrer must be a positive integer');
+  }
+  const t = c.fraud.flagThreshold;
+  if (!Number.isInteger(t) || t < 0 || t > 100) throw invalidArgument('fraud.flagThreshold must be an integer from 0 to 100');
+}
+
+export class Campaigns {
+  private readonly campaigns: AppScoped<CampaignDoc>;
+
+  constructor(db: Connection) {
+    this.campaigns = new AppScoped(campaignModel(db));
+  }
+
+  async create(appId: string, input: CampaignInput): Promise<CampaignDoc> {
+    const now = new Date();
+    const doc = {
+      _id: newId('cmp'),
+      name: input.name.trim(),
+      status: input.status ?? 'ACTIVE',
+      referrerReward: input.referrerReward,
+      refereeReward: input.refereeReward ?? null,
+      levels: [...(input.levels ?? [])].sort((a, b) => a.level - b.level),
+      attributionWindowDays: input.attributionWindowDays ?? DEFAULT_ATTRIBUTION_DAYS,
+      maxRewardsPerReferrer: input.maxRewardsPerReferrer ?? null,
+      fraud: input.fraud ?? { flagThreshold: DEFAULT_FLAG_THRESHOLD },
+      createdAt: now,
+      updatedAt: now,
+    };
+    checkCampaign(doc);
+    return this.campaigns.create(appId, doc);
+  }
+
+  async get(appId: string, campaignId: string): Promise<CampaignDoc> {
+    const campaign = await this.campaigns.findOne(appId, { _id: campaignId });
+    if (!campaign) throw notFound('Campaign', { campaignId });
+    return campaign;
+  }
+
+  /** The campaign, which must be ACTIVE to take new referrals and conversions. */
+  async getActive(appId: string, campaignId: string): Promise<CampaignDoc> {
+    const campaign = await this.get(appId, campaignId);
+    if (campaign.status !== 'ACTIVE') {
+      throw rpcError(Code.FailedPrecondition, 'CAMPAIGN_INACTIVE', `Campaign ${campaignId} is ${campaign.status}, not ACTIVE.`, {
+        campaignId,
+        status: campaign.status,
+      });
+    }
+    return campaign;
+  }
+
+  list(appId: string, page: PageQuery, status?: CampaignStatusName): Promise<Page<CampaignDoc>> {
+    return this.campaigns.page(appId, status ? { status } : {}, { createdAt: -1, _id: -1 }, page);
+  }
+
+  async update(appId: string, campaignId: string, patch: CampaignPatch): Promise<CampaignDoc> {
+    const current = await this.get(appId, campaignId);
+    const next = {
+      ...current,
+      ...Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)),
+      updatedAt: new Date(),
+    } as CampaignDoc;
+    if (patch.name !== undefined) next.name = patch.name.trim();
+    if (patch.levels !== undefined) next.levels = [...patch.levels].sort((a, b) => a.level - b.level);
+    checkCampaign(next);
+    const { _id, appId: _app, createdAt: _created, ...changes } = next;
+    const updated = await this.campaigns.findOneAndUpdate(appId, { _id }, { $set: changes });
+    if (!updated) throw notFound('Campaign', { campaignId });
+    return updated;
+  }
+}

@@ -1,0 +1,35 @@
+import { Schema, type Connection, type Model } from 'mongoose';
+
+export interface ClickDoc {
+  _id: string;
+  appId: string;
+  referralId: string;
+  campaignId: string;
+  code: string;
+  refereeId: string | null;
+  ip: string | null;
+  userAgent: string | null;
+  deviceId: string | null;
+  clickedAt: Date;
+}
+
+const clickSchema = new Schema<ClickDoc>(
+  {
+    _id: { type: String, required: true },
+    appId: { type: String, required: true },
+    referralId: { type: String, required: true },
+    campaignId: { type: String, required: true },
+    code: { type: String, required: true },
+    refereeId: { type: String, default: null },
+    ip: { type: String, default: null },
+    userAgent: { type: String, default: null },
+    deviceId: { type: String, default: null },
+    clickedAt: { type: Date, required: true },
+  },
+  { collection: 'clicks', versionKey: false },
+);
+// A referral's clicks in time order (stats, the click before a conversion).
+clickSchema.index({ appId: 1, referralId: 1, clickedAt: -1 });
+
+export const clickModel = (db: Connection): Model<ClickDoc> =>
+  (db.models.Click as Model<ClickDoc> | undefined) ?? db.model<ClickDoc>('Click', clickSchema);

@@ -1,0 +1,2 @@
+export { ConfigError, loadConfig } from './load-config';
+export { serviceSettings, setting } from './settings';

@@ -1,0 +1,50 @@
+import { z } from 'zod';
+
+/** Zod pieces for the kinds of settings every app reads. */
+export const setting = {
+  port: (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback),
+  positiveInt: (fallback: number) => z.coerce.number().int().positive().default(fallback),
+  nonNegativeInt: (fallback: number) => z.coerce.number().int().min(0).default(fallback),
+  url: (protocols: string[], fallback?: string) => {
+    const schema = z.string().refine(
+      (value) => {
+        try {
+          return protocols.includes(new URL(value).protocol.replace(/:$/, ''));
+        } catch {
+          return false;
+        }
+      },
+      { message: `must be a URL starting with ${protocols.map((p) => `${p}://`).join(' or ')}` },
+    );
+    return fallback === undefined ? schema : schema.default(fallback);
+  },
+  boolean: (fallback: boolean) =>
+    z
+      .enum(['true', 'false', '1', '0', 'yes', 'no'], { message: 'must be true or false' })
+      .default(fallback ? 'true' : 'false')
+      .transform((value) => value === 'true' || value === '1' || value === 'yes'),
+  logLevel: () => z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info'),
+  name: (fallback: string) =>
+    z
+      .string()
+      .regex(/^[A-Za-z0-9_-]+$/, 'may contain only letters, digits, "_" and "-"')
+      .default(fallback),
+};
+
+/**
+ * Settings shared by every backend service: where it listens, its own
+ * MongoDB database, and the event stream.
+ */
+export function serviceSettings(service: string, defaultPort: number) {
+  return {
+    PORT: setting.port(defaultPort),
+    HOST: z.string().default('0.0.0.0'),
+    LOG_LEVEL: setting.logLevel(),
+    MONGODB_URL: setting.url(['mongodb', 'mongodb+srv'], 'mongodb://127.0.0.1:27017'),
+    // Each service owns one database: <prefix><service>, e.g. ris_referral.
+    MONGODB_DB: setting.name(`ris_${service.replace(/-/g, '_')}`),
+    NATS_URL: setting.url(['nats', 'tls'], 'nats://127.0.0.1:4222'),
+    EVENTS_STREAM: setting.name('DOMAIN'),
+    EVENTS_SUBJECT_PREFIX: setting.name('domain'),
+  };
+}

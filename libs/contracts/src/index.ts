@@ -1,0 +1,11 @@
+// Generated protobuf-es v2 messages and Connect service descriptors
+// (`npm run proto:generate`); never edit ./gen by hand.
+export * from './gen/common/v1/common_pb';
+export * from './gen/grpc/health/v1/health_pb';
+export * from './gen/referral/v1/referral_pb';
+export * from './gen/fraud/v1/fraud_pb';
+export * from './gen/reward/v1/reward_pb';
+export * from './gen/incentive/v1/incentive_pb';
+export * from './gen/catalog_marketplace/v1/catalog_marketplace_pb';
+export * from './gen/webhook/v1/webhook_pb';
+export { enumName, enumValue } from './enum-names';

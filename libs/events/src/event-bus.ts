@@ -1,0 +1,139 @@
+import {
+  connect,
+  DiscardPolicy,
+  JSONCodec,
+  RetentionPolicy,
+  StorageType,
+  nanos,
+  type JetStreamClient,
+  type JetStreamManager,
+  type NatsConnection,
+} from 'nats';
+import type { Logger } from '@ris/logging';
+import type { DomainEvent } from './domain-event';
+
+export interface EventBusOptions {
+  url: string;
+  stream: string;
+  subjectPrefix: string;
+  /** Connection name shown by the NATS server (the service name). */
+  name: string;
+  logger: Logger;
+}
+
+const codec = JSONCodec<DomainEvent>();
+
+/**
+ * The JetStream connection of one process. Connecting happens in the
+ * background and retries forever: a service starts, and keeps writing its
+ * outbox, while NATS is down; the relay publishes once it is back.
+ */
+export class EventBus {
+  private connection?: NatsConnection;
+  private readonly connected: Promise<{ js: JetStreamClient; jsm: JetStreamManager }>;
+  private closed = false;
+
+  constructor(readonly options: EventBusOptions) {
+    this.connected = this.connectLoop();
+    // Callers that never await must not crash the process on a rejection.
+    this.connected.catch(() => undefined);
+  }
+
+  get stream(): string {
+    return this.options.stream;
+  }
+
+  subjectFor(type: string): string {
+    return `${this.options.subjectPrefix}.${type}`;
+  }
+
+  typeFromSubject(subject: string): string {
+    return subject.slice(this.options.subjectPrefix.length + 1);
+  }
+
+  isConnected(): boolean {
+    return !!this.connection && !this.connection.isClosed() && this.connection.info !== undefined && !this.reconnecting;
+  }
+
+  private reconnecting = false;
+
+  private async connectLoop(): Promise<{ js: JetStreamClient; jsm: JetStreamManager }> {
+    const { logger } = this.options;
+    let attempt = 0;
+    for (;;) {
+      if (this.closed) throw new Error('event bus closed');
+      try {
+        const nc = await connect({
+          servers: this.options.url,
+          name: this.options.name,
+          maxReconnectAttempts: -1,
+          reconnectTimeWait: 1000,
+        });
+        this.connection = nc;
+        void this.watchStatus(nc);
+        const jsm = await nc.jetstreamManager();
+        await this.ensureStream(jsm);
+        logger.info({ url: this.options.url, stream: this.options.stream }, 'nats connected');
+        return { js: nc.jetstream(), jsm };
+      } catch (err) {
+        attempt += 1;
+        if (attempt === 1 || attempt % 30 === 0) logger.warn({ err, attempt }, 'nats not reachable yet; retrying');
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+      }
+    }
+  }
+
+  private async watchStatus(nc: NatsConnection): Promise<void> {
+    for await (const status of nc.status()) {
+      if (status.type === 'disconnect' || status.type === 'reconnecting') this.reconnecting = true;
+      if (status.type === 'reconnect') this.reconnecting = false;
+    }
+  }
+
+  private async ensureStream(jsm: JetStreamManager): Promise<void> {
+    const subjects = [`${this.options.subjectPrefix}.>`];
+    const config = {
+      name: this.options.stream,
+      subjects,
+      storage: StorageType.File,
+      retention: RetentionPolicy.Limits,
+      discard: DiscardPolicy.Old,
+      max_age: nanos(7 * 24 * 3600 * 1000),
+      // Publishes with the same Nats-Msg-Id inside this window are dropped:
+      // an outbox entry published twice (relay crash, two replicas) is stored once.
+      duplicate_window: nanos(10 * 60 * 1000),
+    };
+    try {
+      await jsm.streams.info(this.options.stream);
+    } catch {
+      try {
+        await jsm.streams.add(config);
+      } catch (err) {
+        // Another service created it at the same moment.
+        await jsm.streams.info(this.options.stream).catch(() => {
+          throw err;
+        });
+      }
+    }
+  }
+
+  /** Resolves once connected (waits through a NATS outage). */
+  jetstream(): Promise<{ js: JetStreamClient; jsm: JetStreamManager }> {
+    return this.connected;
+  }
+
+  async publish(event: DomainEvent): Promise<void> {
+    if (!this.isConnected()) throw new Error('nats is not connected');
+    const { js } = await this.connected;
+    await js.publish(this.subjectFor(event.type), codec.encode(event), { msgID: event.id, timeout: 5000 });
+  }
+
+  decode(data: Uint8Array): DomainEvent {
+    return codec.decode(data);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.connection && !this.connection.isClosed()) await this.connection.drain().catch(() => undefined);
+  }
+}

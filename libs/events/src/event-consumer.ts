@@ -1,0 +1,135 @@
+import { AckPolicy, DeliverPolicy, nanos, type ConsumerMessages } from 'nats';
+import { Schema, type Connection, type Model } from 'mongoose';
+import type { Logger } from '@ris/logging';
+import { isDuplicateKeyError } from '@ris/mongo';
+import type { DomainEvent } from './domain-event';
+import type { EventBus } from './event-bus';
+
+interface ProcessedEvent {
+  _id: string;
+  consumer: string;
+  eventId: string;
+  processedAt: Date;
+}
+
+const processedSchema = new Schema<ProcessedEvent>(
+  {
+    // `${consumer}:${eventId}`: the unique key that makes handling idempotent.
+    _id: { type: String, required: true },
+    consumer: { type: String, required: true },
+    eventId: { type: String, required: true },
+    processedAt: { type: Date, required: true },
+  },
+  { collection: 'processed_events', versionKey: false },
+);
+
+export interface EventConsumerOptions {
+  bus: EventBus;
+  /** Durable consumer name; one per (service, purpose). Replicas share it. */
+  durable: string;
+  /** Event types to receive, e.g. ['referral.created']. */
+  types: string[];
+  /** Database of the consuming service: processed event ids live there. */
+  connection: Connection;
+  logger: Logger;
+  handle: (event: DomainEvent) => Promise<void>;
+  /** Redelivery delay after a failed handling. */
+  retryDelayMs?: number;
+}
+
+/**
+ * A durable JetStream pull consumer with explicit acks. Each event is
+ * handled once per consumer: its id is recorded after the handler succeeds,
+ * and a redelivered event that is already recorded is acknowledged without
+ * running the handler again. Handlers are still written to be idempotent
+ * by their own keys, for the crash between handling and recording.
+ */
+export class EventConsumer {
+  private messages?: ConsumerMessages;
+  private stopped = false;
+  private readonly processed: Model<ProcessedEvent>;
+  private loop?: Promise<void>;
+
+  constructor(private readonly options: EventConsumerOptions) {
+    const { connection } = options;
+    this.processed =
+      (connection.models.ProcessedEvent as Model<ProcessedEvent> | undefined) ??
+      connection.model<ProcessedEvent>('ProcessedEvent', processedSchema);
+  }
+
+  start(): void {
+    this.loop = this.run().catch((err) => {
+      if (!this.stopped) this.options.logger.error({ err, durable: this.options.durable }, 'consumer stopped');
+    });
+  }
+
+  private async run(): Promise<void> {
+    const { bus, durable, types, logger } = this.options;
+    const { js, jsm } = await bus.jetstream();
+    if (this.stopped) return;
+    // NATS 2.9 (Debian's) takes one filter subject per consumer: a consumer
+    // of one type filters on the server, one of several takes the stream's
+    // subjects and skips other types here.
+    const filterSubject = types.length === 1 ? bus.subjectFor(types[0]) : bus.subjectFor('>');
+    const wanted = new Set(types);
+    try {
+      await jsm.consumers.info(bus.stream, durable);
+      await jsm.consumers.update(bus.stream, durable, { filter_subject: filterSubject });
+    } catch {
+      await jsm.consumers.add(bus.stream, {
+        durable_name: durable,
+        ack_policy: AckPolicy.Explicit,
+        deliver_policy: DeliverPolicy.All,
+        filter_subject: filterSubject,
+        ack_wait: nanos(30_000),
+        max_deliver: -1,
+      });
+    }
+    const consumer = await js.consumers.get(bus.stream, durable);
+    this.messages = await consumer.consume({ max_messages: 64 });
+    logger.info({ durable, types }, 'consumer started');
+    for await (const message of this.messages) {
+      let event: DomainEvent;
+      try {
+        event = bus.decode(message.data);
+      } catch (err) {
+        logger.error({ err, subject: message.subject }, 'undecodable event dropped');
+        message.term();
+        continue;
+      }
+      if (!wanted.has(event.type)) {
+        message.ack();
+        continue;
+      }
+      try {
+        await this.handleOnce(event);
+        message.ack();
+      } catch (err) {
+        logger.warn({ err, eventId: event.id, type: event.type }, 'event handling failed; will be redelivered');
+        message.nak(this.options.retryDelayMs ?? 2000);
+      }
+    }
+  }
+
+  private async handleOnce(event: DomainEvent): Promise<void> {
+    const key = `${this.options.durable}:${event.id}`;
+    if (await this.processed.exists({ _id: key }).exec()) return;
+    await this.options.handle(event);
+    try {
+      await this.processed.create({
+        _id: key,
+        consumer: this.options.durable,
+        eventId: event.id,
+        processedAt: new Date(),
+      });
+    } catch (err) {
+      if (!isDuplicateKeyError(err)) throw err;
+    }
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.messages?.stop();
+    await this.loop;
+  }
+}

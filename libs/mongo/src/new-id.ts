@@ -1,0 +1,19 @@
+import { randomBytes } from 'node:crypto';
+
+const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+/** Random base62 string from the CSPRNG (rejection sampling keeps it unbiased). */
+export function randomBase62(length: number): string {
+  let out = '';
+  while (out.length < length) {
+    for (const byte of randomBytes(length * 2)) {
+      if (byte < 248 && out.length < length) out += ALPHABET[byte % 62];
+    }
+  }
+  return out;
+}
+
+/** Opaque, prefixed ids such as cmp_3kT9…: the prefix tells a support engineer what it is. */
+export function newId(prefix: string): string {
+  return `${prefix}_${randomBase62(20)}`;
+}

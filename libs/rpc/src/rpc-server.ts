@@ -1,0 +1,89 @@
+import * as http2 from 'node:http2';
+import type { AddressInfo } from 'node:net';
+import type { DescService } from '@bufbuild/protobuf';
+import { Code, ConnectError, type ConnectRouter, type Interceptor, type ServiceImpl } from '@connectrpc/connect';
+import { connectNodeAdapter } from '@connectrpc/connect-node';
+import { Health } from '@ris/contracts';
+import { REQUEST_ID_HEADER, requestIdFrom, runWithRequestContext, type Logger } from '@ris/logging';
+import { healthService, type ReadinessCheck } from './health';
+
+/** A service descriptor with its implementation, type-checked together. */
+export interface RpcService {
+  typeName: string;
+  register(router: ConnectRouter): void;
+}
+
+export function rpcService<T extends DescService>(service: T, impl: Partial<ServiceImpl<T>>): RpcService {
+  return { typeName: service.typeName, register: (router) => router.service(service, impl) };
+}
+
+export interface RpcServerOptions {
+  host: string;
+  port: number;
+  logger: Logger;
+  /** The service(s) this process implements; health is added for them. */
+  services: RpcService[];
+  readiness: ReadinessCheck[];
+}
+
+export interface RpcServer {
+  port: number;
+  close(): Promise<void>;
+}
+
+/** Binds the request id the gateway sent to everything this call does. */
+function requestContextInterceptor(logger: Logger): Interceptor {
+  return (next) => async (req) => {
+    const requestId = requestIdFrom(req.header.get(REQUEST_ID_HEADER));
+    return runWithRequestContext({ requestId }, async () => {
+      try {
+        return await next(req);
+      } catch (err) {
+        if (err instanceof ConnectError && err.code !== Code.Internal && err.code !== Code.Unknown) throw err;
+        // Anything unexpected is logged here with its stack, and leaves the
+        // service as a bare Internal error: no internals reach the caller.
+        logger.error({ err, procedure: req.method.name }, 'rpc failed');
+        throw err instanceof ConnectError ? err : new ConnectError('internal error', Code.Internal);
+      }
+    });
+  };
+}
+
+/**
+ * Serves Connect, gRPC and gRPC-Web over cleartext HTTP/2 on one port, plus
+ * the standard health service.
+ */
+export async function startRpcServer(options: RpcServerOptions): Promise<RpcServer> {
+  const handler = connectNodeAdapter({
+    interceptors: [requestContextInterceptor(options.logger)],
+    routes: (router: ConnectRouter) => {
+      for (const service of options.services) service.register(router);
+      router.service(
+        Health,
+        healthService(
+          options.services.map((s) => s.typeName),
+          options.readiness,
+        ),
+      );
+    },
+  });
+  const server = http2.createServer(handler);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  options.logger.info({ port }, 'rpc server listening');
+  return {
+    port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        // Open HTTP/2 sessions would keep close() waiting forever.
+        setTimeout(() => resolve(), 2000).unref();
+      }),
+  };
+}

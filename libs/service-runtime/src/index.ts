@@ -1,0 +1,1 @@
+export { runService, type ServiceDefinition, type ServiceDeps, type ServiceParts } from './run-service';

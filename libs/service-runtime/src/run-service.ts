@@ -1,0 +1,104 @@
+import type { Connection } from 'mongoose';
+import type { z } from 'zod';
+import { ConfigError, loadConfig, serviceSettings } from '@ris/config';
+import { EventBus, Outbox, OutboxRelay, type EventConsumer } from '@ris/events';
+import { createLogger, type Logger } from '@ris/logging';
+import { connectMongo, isMongoConnected } from '@ris/mongo';
+import { startRpcServer, type ReadinessCheck, type RpcService } from '@ris/rpc';
+
+type BaseSettings = ReturnType<typeof serviceSettings>;
+
+export interface ServiceDeps<C> {
+  config: C;
+  logger: Logger;
+  db: Connection;
+  bus: EventBus;
+  outbox: Outbox;
+}
+
+export interface ServiceParts {
+  services: RpcService[];
+  consumers?: EventConsumer[];
+  readiness?: ReadinessCheck[];
+  /** Background work started after the server listens (recovery passes, timers). */
+  start?: () => void | Promise<void>;
+  stop?: () => Promise<void>;
+}
+
+export interface ServiceDefinition<S extends z.ZodRawShape> {
+  /** e.g. referral-service; also names its database (ris_referral). */
+  name: string;
+  defaultPort: number;
+  settings?: S;
+  build: (deps: ServiceDeps<z.infer<z.ZodObject<BaseSettings & S>>>) => ServiceParts | Promise<ServiceParts>;
+}
+
+/**
+ * The life of a backend service process: validated settings, its own
+ * database, the event bus with outbox relay, the RPC server with health,
+ * and a graceful stop on SIGTERM/SIGINT (what Kubernetes sends).
+ */
+export async function runService<S extends z.ZodRawShape>(definition: ServiceDefinition<S>): Promise<void> {
+  const shortName = definition.name.replace(/-service$/, '');
+  let config: z.infer<z.ZodObject<BaseSettings & S>>;
+  try {
+    config = loadConfig({ ...serviceSettings(shortName, definition.defaultPort), ...(definition.settings ?? {}) } as BaseSettings & S);
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${definition.name}: ${err.message}\n`);
+      process.exit(2);
+    }
+    throw err;
+  }
+  const base = config as unknown as z.infer<z.ZodObject<BaseSettings>>;
+  const logger = createLogger(definition.name, base.LOG_LEVEL);
+  process.on('unhandledRejection', (err) => logger.error({ err }, 'unhandled rejection'));
+
+  const db = await connectMongo(base.MONGODB_URL, base.MONGODB_DB, logger);
+  const bus = new EventBus({
+    url: base.NATS_URL,
+    stream: base.EVENTS_STREAM,
+    subjectPrefix: base.EVENTS_SUBJECT_PREFIX,
+    name: definition.name,
+    logger,
+  });
+  const outbox = new Outbox(db);
+  const relay = new OutboxRelay(outbox, bus, logger);
+
+  const parts = await definition.build({ config, logger, db, bus, outbox });
+  await Promise.all(Object.values(db.models).map((model) => model.init()));
+
+  const server = await startRpcServer({
+    host: base.HOST,
+    port: base.PORT,
+    logger,
+    services: parts.services,
+    readiness: [
+      { name: 'mongodb', check: () => isMongoConnected(db) },
+      { name: 'nats', check: () => bus.isConnected() },
+      ...(parts.readiness ?? []),
+    ],
+  });
+  relay.start();
+  for (const consumer of parts.consumers ?? []) consumer.start();
+  await parts.start?.();
+  logger.info({ port: server.port }, `${definition.name} ready`);
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'stopping');
+    const force = setTimeout(() => process.exit(1), 10_000);
+    force.unref();
+    await server.close();
+    await Promise.all((parts.consumers ?? []).map((c) => c.stop()));
+    await parts.stop?.();
+    await relay.stop();
+    await bus.close();
+    await db.close();
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+}

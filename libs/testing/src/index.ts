@@ -1,0 +1,4 @@
+export { ApiClient, adminClient, createTestApp, type ApiResponse, type TestApp } from './api-client';
+export { e2eStack } from './e2e-stack';
+export { readEvents, waitForEvents } from './jetstream-events';
+export { infraUrl, privateNatsServer, testDatabase, uniqueName } from './test-infra';

@@ -1,0 +1,90 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { connect, createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import mongoose, { type Connection } from 'mongoose';
+
+const root = join(__dirname, '..', '..', '..');
+
+/** Infrastructure URLs: the environment, else what tools/infra/up.sh wrote. */
+export function infraUrl(name: 'MONGODB_URL' | 'NATS_URL' | 'REDIS_URL'): string {
+  if (process.env[name]) return process.env[name] as string;
+  const file = join(root, '.run', 'infra.env');
+  if (existsSync(file)) {
+    const match = new RegExp(`^${name}=(.*)$`, 'm').exec(readFileSync(file, 'utf8'));
+    if (match) return match[1];
+  }
+  return { MONGODB_URL: 'mongodb://127.0.0.1:27017', NATS_URL: 'nats://127.0.0.1:4222', REDIS_URL: 'redis://127.0.0.1:6379' }[name];
+}
+
+export const uniqueName = (prefix: string) => `${prefix}_${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
+
+/** A database of its own for one test file, on the real server; drop() removes it. */
+export async function testDatabase(prefix = 'test'): Promise<Connection & { drop(): Promise<void> }> {
+  const connection = await mongoose.createConnection(infraUrl('MONGODB_URL'), { dbName: uniqueName(prefix) }).asPromise();
+  return Object.assign(connection, {
+    async drop() {
+      await connection.dropDatabase().catch(() => undefined);
+      await connection.close();
+    },
+  });
+}
+
+function freeTcpPort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+/**
+ * A private nats-server -js that a test may stop and start again (to prove
+ * nothing is lost while the broker is down) without disturbing other tests.
+ * Its JetStream data survives restarts.
+ */
+export async function privateNatsServer() {
+  const port = await freeTcpPort();
+  const storeDir = mkdtempSync(join(tmpdir(), 'nats-test-'));
+  let child: ChildProcess | undefined;
+  const url = `nats://127.0.0.1:${port}`;
+  const waitPort = async (open: boolean) => {
+    for (let i = 0; i < 100; i += 1) {
+      const isOpen = await new Promise<boolean>((resolve) => {
+        const socket = connect(port, '127.0.0.1');
+        socket.once('connect', () => {
+          socket.destroy();
+          resolve(true);
+        });
+        socket.once('error', () => resolve(false));
+      });
+      if (isOpen === open) return;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    throw new Error(`nats-server on ${port} did not ${open ? 'start' : 'stop'}`);
+  };
+  return {
+    url,
+    async start() {
+      child = spawn('nats-server', ['-js', '-a', '127.0.0.1', '-p', String(port), '-sd', storeDir], { stdio: 'ignore' });
+      await waitPort(true);
+    },
+    async stop() {
+      if (!child) return;
+      const exited = new Promise((resolve) => child?.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+      child = undefined;
+      await waitPort(false);
+    },
+    async dispose() {
+      await this.stop();
+      rmSync(storeDir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,40 @@
+// Bundles every app (its own code and the @ris/* libraries) into
+// dist/apps/<app>/main.js; npm packages stay external and load from
+// node_modules. Used by `npm start`, the end-to-end tests and the Dockerfile.
+import { build } from 'esbuild';
+import { readdirSync, existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const only = process.argv.slice(2);
+const apps = readdirSync(join(root, 'apps')).filter(
+  (name) => existsSync(join(root, 'apps', name, 'src', 'main.ts')) && (only.length === 0 || only.includes(name)),
+);
+
+const targets = apps.map((app) => ({ entry: join(root, 'apps', app, 'src', 'main.ts'), out: join(root, 'dist', 'apps', app, 'main.js') }));
+// The local launcher behind `npm start`.
+if (only.length === 0) {
+  targets.push({ entry: join(root, 'tools', 'local-stack.ts'), out: join(root, 'dist', 'tools', 'local-stack.js') });
+  // The process launcher as a module, for the end-to-end tests' global set-up.
+  targets.push({ entry: join(root, 'libs', 'stack', 'src', 'index.ts'), out: join(root, 'dist', 'tools', 'stack.js') });
+}
+
+const started = Date.now();
+await Promise.all(
+  targets.map(({ entry, out }) =>
+    build({
+      entryPoints: [entry],
+      outfile: out,
+      bundle: true,
+      platform: 'node',
+      target: 'node20',
+      format: 'cjs',
+      packages: 'external',
+      sourcemap: true,
+      tsconfig: join(root, 'tsconfig.base.json'),
+      logLevel: 'warning',
+    }),
+  ),
+);
+console.error(`[build] ${targets.length} bundles built in ${Date.now() - started} ms`);

@@ -1,0 +1,117 @@
+#!/usr/bin/env bash
+# Installs (only what is missing) and starts the infrastructure on loopback:
+# FerretDB (MongoDB wire protocol, SQLite backend), NATS with JetStream and
+# Redis. Idempotent: whatever already answers is left alone. A service given
+# by MONGODB_URL, NATS_URL or REDIS_URL is used as it is and not started.
+# Writes the URLs to .run/infra.env for the scripts that follow.
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/../.." && pwd)
+run_dir="$root/.run"
+data_dir="${RIS_DATA_DIR:-$root/.data}"
+cache_dir="${XDG_CACHE_HOME:-$HOME/.cache}/referral-incentive-service"
+mkdir -p "$run_dir" "$data_dir" "$cache_dir"
+
+mongo_port="${FERRETDB_PORT:-27017}"
+nats_port="${NATS_PORT:-4222}"
+redis_port="${REDIS_PORT:-6379}"
+
+log() { printf '[infra] %s\n' "$*" >&2; }
+
+port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+
+wait_port() {
+  local port=$1 name=$2 logfile=$3
+  for _ in $(seq 1 150); do
+    port_open "$port" && return 0
+    sleep 0.2
+  done
+  log "$name did not start on 127.0.0.1:$port; last lines of $logfile:"
+  tail -n 20 "$logfile" >&2 || true
+  exit 1
+}
+
+apt_updated=""
+apt_install() {
+  if [ "$(id -u)" != 0 ] && ! command -v sudo >/dev/null; then
+    log "need to install $* but am not root and have no sudo; install it and run again"; exit 1
+  fi
+  local sudo=""; [ "$(id -u)" != 0 ] && sudo=sudo
+  if [ -z "$apt_updated" ]; then $sudo apt-get update -qq >&2; apt_updated=1; fi
+  log "installing $*"
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "$@" >&2
+}
+
+# --- MongoDB: FerretDB v1 built from the Go module proxy --------------------
+ferretdb_binary() {
+  local src="$root/tools/ferretdb"
+  local hash
+  hash=$(cat "$src/go.mod" "$src/go.sum" "$src/main.go" | sha256sum | cut -c1-12)
+  local bin="$cache_dir/ferretdb-v1.24.2-$hash"
+  if [ ! -x "$bin" ]; then
+    command -v go >/dev/null || { log "Go is needed to build FerretDB (go 1.24+); install it and run again"; exit 1; }
+    log "building FerretDB v1.24.2 (once; cached at $bin)"
+    (cd "$src" && CGO_ENABLED=0 go build -trimpath -o "$bin.tmp" .) >&2
+    mv "$bin.tmp" "$bin"
+  fi
+  echo "$bin"
+}
+
+if [ -n "${MONGODB_URL:-}" ]; then
+  log "MongoDB: using MONGODB_URL"
+else
+  if port_open "$mongo_port"; then
+    log "MongoDB: something already listens on 127.0.0.1:$mongo_port; using it"
+  else
+    bin=$(ferretdb_binary)
+    mkdir -p "$data_dir/ferretdb"
+    nohup "$bin" -listen "127.0.0.1:$mongo_port" -data "$data_dir/ferretdb" \
+      >"$run_dir/ferretdb.log" 2>&1 &
+    echo $! >"$run_dir/ferretdb.pid"
+    wait_port "$mongo_port" FerretDB "$run_dir/ferretdb.log"
+    log "FerretDB started on 127.0.0.1:$mongo_port (data in $data_dir/ferretdb)"
+  fi
+  MONGODB_URL="mongodb://127.0.0.1:$mongo_port"
+fi
+
+# --- NATS with JetStream -----------------------------------------------------
+if [ -n "${NATS_URL:-}" ]; then
+  log "NATS: using NATS_URL"
+else
+  if port_open "$nats_port"; then
+    log "NATS: something already listens on 127.0.0.1:$nats_port; using it"
+  else
+    command -v nats-server >/dev/null || apt_install nats-server
+    mkdir -p "$data_dir/nats"
+    nohup nats-server -js -a 127.0.0.1 -p "$nats_port" -sd "$data_dir/nats" \
+      >"$run_dir/nats.log" 2>&1 &
+    echo $! >"$run_dir/nats.pid"
+    wait_port "$nats_port" NATS "$run_dir/nats.log"
+    log "NATS (JetStream) started on 127.0.0.1:$nats_port"
+  fi
+  NATS_URL="nats://127.0.0.1:$nats_port"
+fi
+
+# --- Redis --------------------------------------------------------------------
+if [ -n "${REDIS_URL:-}" ]; then
+  log "Redis: using REDIS_URL"
+else
+  if port_open "$redis_port"; then
+    log "Redis: something already listens on 127.0.0.1:$redis_port; using it"
+  else
+    command -v redis-server >/dev/null || apt_install redis-server
+    mkdir -p "$data_dir/redis"
+    redis-server --bind 127.0.0.1 --port "$redis_port" --dir "$data_dir/redis" \
+      --daemonize yes --pidfile "$run_dir/redis.pid" --logfile "$run_dir/redis.log" \
+      --save "" --appendonly no >/dev/null
+    wait_port "$redis_port" Redis "$run_dir/redis.log"
+    log "Redis started on 127.0.0.1:$redis_port"
+  fi
+  REDIS_URL="redis://127.0.0.1:$redis_port"
+fi
+
+cat >"$run_dir/infra.env" <<ENV
+MONGODB_URL=$MONGODB_URL
+NATS_URL=$NATS_URL
+REDIS_URL=$REDIS_URL
+ENV
