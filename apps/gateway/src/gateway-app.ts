@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import type { Connection } from 'mongoose';
 import type { Logger } from '@ris/logging';
 import type { GatewayConfig } from './gateway-config';
+import { accessLog } from './http/access-log';
 import { ApiRouter } from './http/api-router';
 import { authenticateAdmin, authenticateApiKey } from './http/authenticate';
 import { errorHandler, notFoundHandler } from './http/error-response';
@@ -36,6 +37,7 @@ export function createGatewayApp({ config, logger, db, redis, clients }: Gateway
   app.disable('x-powered-by');
   app.set('trust proxy', config.TRUST_PROXY);
   app.use(requestId);
+  app.use(accessLog(logger));
 
   const registry = createRegistry();
   const directory = new AppDirectory(db);

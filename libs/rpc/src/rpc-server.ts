@@ -36,9 +36,16 @@ function requestContextInterceptor(logger: Logger): Interceptor {
   return (next) => async (req) => {
     const requestId = requestIdFrom(req.header.get(REQUEST_ID_HEADER));
     return runWithRequestContext({ requestId }, async () => {
+      const started = Date.now();
+      // Probes call health every few seconds: not worth a line each.
+      const quiet = req.service.typeName === Health.typeName;
       try {
-        return await next(req);
+        const res = await next(req);
+        if (!quiet) logger.info({ procedure: req.method.name, code: 'ok', durationMs: Date.now() - started }, 'rpc');
+        return res;
       } catch (err) {
+        const code = err instanceof ConnectError ? Code[err.code] : 'internal';
+        if (!quiet) logger.info({ procedure: req.method.name, code, durationMs: Date.now() - started }, 'rpc');
         if (err instanceof ConnectError && err.code !== Code.Internal && err.code !== Code.Unknown) throw err;
         // Anything unexpected is logged here with its stack, and leaves the
         // service as a bare Internal error: no internals reach the caller.

@@ -1,0 +1,23 @@
+import type { RequestHandler } from 'express';
+import type { Logger } from '@ris/logging';
+
+/** One log line per request, under its request id (bound by requestId middleware). */
+export function accessLog(logger: Logger): RequestHandler {
+  return (req, res, next) => {
+    const started = process.hrtime.bigint();
+    res.on('finish', () => {
+      const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
+      logger.info(
+        {
+          method: req.method,
+          path: req.originalUrl.split('?')[0],
+          status: res.statusCode,
+          durationMs: Math.round(durationMs * 10) / 10,
+          appId: res.locals.appId as string | undefined,
+        },
+        'request',
+      );
+    });
+    next();
+  };
+}
