@@ -1,5 +1,6 @@
-// Command ferretdb runs FerretDB v1 (a MongoDB wire-protocol server) on its
-// SQLite backend for local runs and tests. It embeds the library package
+// Command ferretdb runs FerretDB v1 (a MongoDB wire-protocol server) for
+// local runs and tests, on its PostgreSQL backend (the default in
+// tools/infra/up.sh) or its SQLite backend. It embeds the library package
 // because `go install .../cmd/ferretdb` panics over a missing version.txt.
 package main
 
@@ -17,13 +18,17 @@ import (
 
 func main() {
 	listen := flag.String("listen", "127.0.0.1:27017", "TCP address to listen on")
-	dataDir := flag.String("data", "./.data/ferretdb", "directory for the SQLite files")
+	handler := flag.String("handler", "sqlite", "backend: postgresql or sqlite")
+	postgresURL := flag.String("postgresql-url", "", "PostgreSQL URL for -handler postgresql")
+	dataDir := flag.String("data", "./.data/ferretdb", "directory for the SQLite files (-handler sqlite)")
 	logLevel := flag.String("log-level", "warn", "debug, info, warn or error")
 	flag.Parse()
 
-	if err := os.MkdirAll(*dataDir, 0o755); err != nil {
-		fmt.Fprintf(os.Stderr, "ferretdb: cannot create data directory %s: %v\n", *dataDir, err)
-		os.Exit(1)
+	if *handler == "sqlite" {
+		if err := os.MkdirAll(*dataDir, 0o755); err != nil {
+			fmt.Fprintf(os.Stderr, "ferretdb: cannot create data directory %s: %v\n", *dataDir, err)
+			os.Exit(1)
+		}
 	}
 
 	var level slog.Level
@@ -34,10 +39,11 @@ func main() {
 	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
 
 	f, err := ferretdb.New(&ferretdb.Config{
-		Listener:  ferretdb.ListenerConfig{TCP: *listen},
-		Logger:    logger,
-		Handler:   "sqlite",
-		SQLiteURL: "file:" + *dataDir + "/",
+		Listener:      ferretdb.ListenerConfig{TCP: *listen},
+		Logger:        logger,
+		Handler:       *handler,
+		SQLiteURL:     "file:" + *dataDir + "/",
+		PostgreSQLURL: *postgresURL,
 	})
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "ferretdb: %v\n", err)

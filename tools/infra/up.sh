@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs (only what is missing) and starts the infrastructure on loopback:
-# FerretDB (MongoDB wire protocol, SQLite backend), NATS with JetStream and
-# Redis. Idempotent: whatever already answers is left alone. A service given
+# FerretDB (MongoDB wire protocol) on its PostgreSQL backend (Debian's
+# postgresql; FERRETDB_BACKEND=sqlite for the SQLite one), NATS with
+# JetStream and Redis. Idempotent: whatever already answers is left alone. A service given
 # by MONGODB_URL, NATS_URL or REDIS_URL is used as it is and not started.
 # Writes the URLs to .run/infra.env for the scripts that follow.
 set -euo pipefail
@@ -13,6 +14,11 @@ cache_dir="${XDG_CACHE_HOME:-$HOME/.cache}/referral-incentive-service"
 mkdir -p "$run_dir" "$data_dir" "$cache_dir"
 
 mongo_port="${FERRETDB_PORT:-27017}"
+pg_port="${FERRETDB_PG_PORT:-54329}"
+# PostgreSQL pushes filters on indexed fields down and writes concurrently;
+# FerretDB's SQLite backend scans every collection for any filter but _id
+# and serialises all writes of a database (measured: 10-25x slower).
+backend="${FERRETDB_BACKEND:-postgresql}"
 nats_port="${NATS_PORT:-4222}"
 redis_port="${REDIS_PORT:-6379}"
 
@@ -57,6 +63,40 @@ ferretdb_binary() {
   echo "$bin"
 }
 
+# PostgreSQL for FerretDB: our own cluster in the data directory, run as
+# the postgres user (it refuses to run as root), on loopback only.
+start_postgres() {
+  local pgbin
+  pgbin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
+  if [ -z "$pgbin" ]; then
+    apt_install postgresql
+    pgbin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)
+  fi
+  local pgdata="$data_dir/postgres"
+  local as_postgres=()
+  if [ "$(id -u)" = 0 ]; then
+    as_postgres=(runuser -u postgres --)
+    # postgres must be able to reach its directory.
+    chmod o+x "$data_dir"
+  fi
+  if [ ! -f "$pgdata/PG_VERSION" ]; then
+    mkdir -p "$pgdata"
+    [ "$(id -u)" = 0 ] && chown postgres: "$pgdata"
+    "${as_postgres[@]}" "$pgbin/initdb" -D "$pgdata" -A trust -U ferretdb -E UTF8 >"$run_dir/postgres-init.log" 2>&1 \
+      || { log "initdb failed:"; tail -n 20 "$run_dir/postgres-init.log" >&2; exit 1; }
+  fi
+  if ! port_open "$pg_port"; then
+    # synchronous_commit=off: a crash may lose the last moments of a
+    # development database, never corrupt it.
+    "${as_postgres[@]}" "$pgbin/pg_ctl" -D "$pgdata" -w -l "$pgdata/server.log" \
+      -o "-p $pg_port -k $pgdata -c listen_addresses=127.0.0.1 -c synchronous_commit=off -c max_connections=200" start >&2
+    "${as_postgres[@]}" "$pgbin/createdb" -h 127.0.0.1 -p "$pg_port" -U ferretdb ferretdb 2>/dev/null || true
+    log "PostgreSQL (for FerretDB) started on 127.0.0.1:$pg_port"
+  fi
+  echo "$pgbin" >"$run_dir/postgres.bin"
+  echo "$pgdata" >"$run_dir/postgres.data"
+}
+
 if [ -n "${MONGODB_URL:-}" ]; then
   log "MongoDB: using MONGODB_URL"
 else
@@ -64,12 +104,18 @@ else
     log "MongoDB: something already listens on 127.0.0.1:$mongo_port; using it"
   else
     bin=$(ferretdb_binary)
-    mkdir -p "$data_dir/ferretdb"
-    nohup "$bin" -listen "127.0.0.1:$mongo_port" -data "$data_dir/ferretdb" \
+    if [ "$backend" = postgresql ]; then
+      start_postgres
+      backend_args=(-handler postgresql -postgresql-url "postgres://ferretdb@127.0.0.1:$pg_port/ferretdb")
+    else
+      mkdir -p "$data_dir/ferretdb"
+      backend_args=(-handler sqlite -data "$data_dir/ferretdb")
+    fi
+    nohup "$bin" -listen "127.0.0.1:$mongo_port" "${backend_args[@]}" \
       >"$run_dir/ferretdb.log" 2>&1 &
     echo $! >"$run_dir/ferretdb.pid"
     wait_port "$mongo_port" FerretDB "$run_dir/ferretdb.log"
-    log "FerretDB started on 127.0.0.1:$mongo_port (data in $data_dir/ferretdb)"
+    log "FerretDB ($backend backend) started on 127.0.0.1:$mongo_port"
   fi
   MONGODB_URL="mongodb://127.0.0.1:$mongo_port"
 fi
