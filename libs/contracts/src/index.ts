@@ -9,3 +9,18 @@ export * from './gen/incentive/v1/incentive_pb';
 export * from './gen/catalog_marketplace/v1/catalog_marketplace_pb';
 export * from './gen/webhook/v1/webhook_pb';
 export { enumName, enumValue } from './enum-names';
+// referral.v1 and fraud.v1 both have a RecordClick RPC, so both packages
+// define RecordClickRequest/Response. The flat names stay the referral
+// ones (the public API's); the fraud ones are exported under a prefix.
+export {
+  RecordClickRequestSchema,
+  RecordClickResponseSchema,
+  type RecordClickRequest,
+  type RecordClickResponse,
+} from './gen/referral/v1/referral_pb';
+export {
+  RecordClickRequestSchema as FraudRecordClickRequestSchema,
+  RecordClickResponseSchema as FraudRecordClickResponseSchema,
+  type RecordClickRequest as FraudRecordClickRequest,
+  type RecordClickResponse as FraudRecordClickResponse,
+} from './gen/fraud/v1/fraud_pb';

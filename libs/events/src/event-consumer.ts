@@ -35,6 +35,12 @@ export interface EventConsumerOptions {
   handle: (event: DomainEvent) => Promise<void>;
   /** Redelivery delay after a failed handling. */
   retryDelayMs?: number;
+  /**
+   * Events handled at the same time (default 1: one after the other, in
+   * stream order). Only for handlers that do not depend on order; each
+   * event is still acknowledged only after its own handling succeeded.
+   */
+  concurrency?: number;
 }
 
 /**
@@ -88,6 +94,8 @@ export class EventConsumer {
     const consumer = await js.consumers.get(bus.stream, durable);
     this.messages = await consumer.consume({ max_messages: 64 });
     logger.info({ durable, types }, 'consumer started');
+    const concurrency = Math.max(1, this.options.concurrency ?? 1);
+    const running = new Set<Promise<void>>();
     for await (const message of this.messages) {
       let event: DomainEvent;
       try {
@@ -101,14 +109,24 @@ export class EventConsumer {
         message.ack();
         continue;
       }
-      try {
-        await this.handleOnce(event);
-        message.ack();
-      } catch (err) {
-        logger.warn({ err, eventId: event.id, type: event.type }, 'event handling failed; will be redelivered');
-        message.nak(this.options.retryDelayMs ?? 2000);
+      const handled = (async () => {
+        try {
+          await this.handleOnce(event);
+          message.ack();
+        } catch (err) {
+          logger.warn({ err, eventId: event.id, type: event.type }, 'event handling failed; will be redelivered');
+          message.nak(this.options.retryDelayMs ?? 2000);
+        }
+      })();
+      if (concurrency === 1) {
+        await handled;
+        continue;
       }
+      const tracked: Promise<void> = handled.finally(() => running.delete(tracked));
+      running.add(tracked);
+      if (running.size >= concurrency) await Promise.race(running);
     }
+    await Promise.all(running);
   }
 
   private async handleOnce(event: DomainEvent): Promise<void> {

@@ -111,4 +111,35 @@ describe('outbox, relay and consumer against real MongoDB and NATS', () => {
     expect(new Set(all).size).toBe(3);
     expect(handled).toEqual([...new Set(all)]);
   }, 60_000);
+
+  it('handles events side by side when asked to, each once and each acknowledged', async () => {
+    const handled: string[] = [];
+    let open = 0;
+    let peak = 0;
+    const consumer = new EventConsumer({
+      bus,
+      durable: 'test-concurrent',
+      types: ['thing.parallel'],
+      connection: db,
+      logger,
+      concurrency: 4,
+      handle: async (event) => {
+        open += 1;
+        peak = Math.max(peak, open);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        open -= 1;
+        handled.push(event.id);
+      },
+    });
+    consumer.start();
+    const { js, jsm } = await bus.jetstream();
+    const events = Array.from({ length: 8 }, (_, n) => domainEvent('thing.parallel', 'app_1', { n }));
+    for (const event of events) await js.publish('test.thing.parallel', JSONCodec<DomainEvent>().encode(event), { msgID: event.id });
+    await until(async () => handled.length === 8);
+    expect(new Set(handled)).toEqual(new Set(events.map((e) => e.id)));
+    expect(peak).toBeGreaterThan(1);
+    expect(peak).toBeLessThanOrEqual(4);
+    await until(async () => (await jsm.consumers.info('TEST', 'test-concurrent')).num_ack_pending === 0);
+    await consumer.stop();
+  }, 60_000);
 });

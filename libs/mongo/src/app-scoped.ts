@@ -1,4 +1,5 @@
 import type { FilterQuery, Model, ProjectionType, SortOrder, UpdateQuery } from 'mongoose';
+import { isDuplicateKeyError } from './connect-mongo';
 
 export interface PageQuery {
   page: number;
@@ -14,10 +15,24 @@ export interface Page<T> {
 
 type Sort = Record<string, SortOrder>;
 
+/** The id when the filter is exactly {_id: '<string>'}, else null. */
+function loneId(filter: object): string | null {
+  const keys = Object.keys(filter);
+  const id = (filter as { _id?: unknown })._id;
+  return keys.length === 1 && keys[0] === '_id' && typeof id === 'string' ? id : null;
+}
+
 /**
  * Every read and write of a tenant's data goes through here, and every one
  * carries appId: a query that forgets the tenant cannot be written.
  * Documents are returned as plain objects (lean).
+ *
+ * A read by exactly {_id} is run as {_id} alone and the document's appId
+ * checked here: FerretDB v1 on SQLite answers only a lone _id find from an
+ * index and scans the whole collection for anything else, {_id, appId}
+ * included. appId never changes, so the check is as good as the filter;
+ * on MongoDB both are one primary-key lookup. (Writes keep appId in the
+ * filter: FerretDB scans for every update, so a lone _id gains nothing there.)
  */
 export class AppScoped<T extends { appId: string }> {
   constructor(readonly model: Model<T>) {}
@@ -27,12 +42,21 @@ export class AppScoped<T extends { appId: string }> {
     return { ...filter, appId } as FilterQuery<T>;
   }
 
+  /** The document with this _id if it belongs to the app (a lone-_id read; see the class comment). */
+  async findById(appId: string, id: string): Promise<T | null> {
+    if (!appId) throw new Error('appId is required for every query');
+    const doc = await this.model.findOne({ _id: id } as FilterQuery<T>).lean<T>().exec();
+    return doc && doc.appId === appId ? doc : null;
+  }
+
   async create(appId: string, doc: Omit<T, 'appId'> & Partial<Pick<T, 'appId'>>): Promise<T> {
     const created = await this.model.create({ ...doc, appId });
     return created.toObject() as T;
   }
 
   findOne(appId: string, filter: FilterQuery<T>, projection?: ProjectionType<T>): Promise<T | null> {
+    const id = projection ? null : loneId(filter);
+    if (id !== null) return this.findById(appId, id);
     return this.model.findOne(this.scope(appId, filter), projection).lean<T>().exec();
   }
 
@@ -79,5 +103,38 @@ export class AppScoped<T extends { appId: string }> {
   async updateOne(appId: string, filter: FilterQuery<T>, update: UpdateQuery<T>): Promise<number> {
     const result = await this.model.updateOne(this.scope(appId, filter), update).exec();
     return result.modifiedCount;
+  }
+
+  /**
+   * Deletes one matching document; returns how many were deleted (0 or 1).
+   * Also an atomic "take": of concurrent deletes of one document exactly one
+   * reports 1, on MongoDB and FerretDB alike.
+   */
+  async deleteOne(appId: string, filter: FilterQuery<T>): Promise<number> {
+    const result = await this.model.deleteOne(this.scope(appId, filter)).exec();
+    return result.deletedCount;
+  }
+
+  async updateMany(appId: string, filter: FilterQuery<T>, update: UpdateQuery<T>): Promise<number> {
+    const result = await this.model.updateMany(this.scope(appId, filter), update).exec();
+    return result.modifiedCount;
+  }
+
+  /**
+   * Counters kept on write: `$inc` on the one document `filter` names,
+   * created on first use (with `setOnInsert`'s fields, if given). `filter`
+   * must match a unique index; two first increments racing on it make one
+   * upsert fail with E11000 (MongoDB and FerretDB alike), and that one is
+   * retried as a plain update.
+   */
+  async increment(appId: string, filter: FilterQuery<T>, inc: Record<string, number>, setOnInsert?: Partial<T>): Promise<void> {
+    const scoped = this.scope(appId, filter);
+    const update = (setOnInsert ? { $inc: inc, $setOnInsert: setOnInsert } : { $inc: inc }) as UpdateQuery<T>;
+    try {
+      await this.model.updateOne(scoped, update, { upsert: true }).exec();
+    } catch (err) {
+      if (!isDuplicateKeyError(err)) throw err;
+      await this.model.updateOne(scoped, update, { upsert: true }).exec();
+    }
   }
 }

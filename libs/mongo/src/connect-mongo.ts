@@ -27,7 +27,14 @@ export function isMongoConnected(connection: Connection): boolean {
   return connection.readyState === mongoose.ConnectionStates.connected;
 }
 
-/** E11000: a unique index refused the write. */
+/**
+ * A unique index refused the write: E11000 on MongoDB (and on FerretDB for
+ * inserts and upserts). FerretDB v1 reports an update ($set of a value
+ * another document holds) as code 1 with SQLite's "UNIQUE constraint
+ * failed" instead, so that is recognised too.
+ */
 export function isDuplicateKeyError(err: unknown): boolean {
-  return typeof err === 'object' && err !== null && (err as { code?: unknown }).code === 11000;
+  if (typeof err !== 'object' || err === null) return false;
+  const { code, message } = err as { code?: unknown; message?: unknown };
+  return code === 11000 || (code === 1 && typeof message === 'string' && message.includes('UNIQUE constraint failed'));
 }

@@ -1,3 +1,5 @@
 export { AppScoped, type Page, type PageQuery } from './app-scoped';
+export { DocumentWriteQueue } from './document-write-queue';
 export { connectMongo, isDuplicateKeyError, isMongoConnected } from './connect-mongo';
 export { newId, randomBase62 } from './new-id';
+export { OnceMarkers, type OnceMarker } from './once-markers';

@@ -13,8 +13,19 @@ export interface RpcService {
   register(router: ConnectRouter): void;
 }
 
-export function rpcService<T extends DescService>(service: T, impl: Partial<ServiceImpl<T>>): RpcService {
-  return { typeName: service.typeName, register: (router) => router.service(service, impl) };
+export interface RpcServiceOptions {
+  /**
+   * Gzip responses of 1 KiB or more when the caller accepts it (Connect's
+   * default, true). Between services on one network it costs more CPU than
+   * it saves: a service with large, frequent answers turns it off.
+   */
+  compressResponses?: boolean;
+}
+
+export function rpcService<T extends DescService>(service: T, impl: Partial<ServiceImpl<T>>, options: RpcServiceOptions = {}): RpcService {
+  // Responses below compressMinBytes are never compressed; compressed requests are still accepted.
+  const handlerOptions = options.compressResponses === false ? { compressMinBytes: Number.MAX_SAFE_INTEGER } : undefined;
+  return { typeName: service.typeName, register: (router) => router.service(service, impl, handlerOptions) };
 }
 
 export interface RpcServerOptions {

@@ -43,6 +43,8 @@ export interface StackOptions {
   /** Extra settings for every app, or for one. */
   env?: Record<string, string>;
   appEnv?: Partial<Record<AppName, Record<string, string>>>;
+  /** Start only these apps (default: all). The others keep their ports and URLs but do not run. */
+  apps?: AppName[];
 }
 
 /**
@@ -77,8 +79,9 @@ export class ProcessStack {
     );
     this.ports = Object.fromEntries(entries) as Record<AppName, number>;
     mkdirSync(this.options.logDir, { recursive: true });
-    await Promise.all(BACKEND_SERVICES.map((service) => this.startApp(service)));
-    await this.startApp('gateway');
+    const wanted = (app: AppName) => !this.options.apps || this.options.apps.includes(app);
+    await Promise.all(BACKEND_SERVICES.filter(wanted).map((service) => this.startApp(service)));
+    if (wanted('gateway')) await this.startApp('gateway');
   }
 
   private env(app: AppName): Record<string, string> {

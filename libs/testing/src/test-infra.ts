@@ -32,7 +32,8 @@ export async function testDatabase(prefix = 'test'): Promise<Connection & { drop
   });
 }
 
-function freeTcpPort(): Promise<number> {
+/** A TCP port nothing listens on right now (for private servers in tests). */
+export function freeTcpPort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);

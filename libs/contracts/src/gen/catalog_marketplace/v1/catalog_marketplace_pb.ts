@@ -2,23 +2,1907 @@
 // @generated from file catalog_marketplace/v1/catalog_marketplace.proto (package catalog_marketplace.v1, syntax proto3)
 /* eslint-disable */
 
-import type { GenFile, GenService } from "@bufbuild/protobuf/codegenv2";
-import { fileDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
+import type { GenEnum, GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
+import { enumDesc, fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
+import type { PageInfo, PageRequest } from "../../common/v1/common_pb";
+import { file_common_v1_common } from "../../common/v1/common_pb";
+import type { Timestamp } from "@bufbuild/protobuf/wkt";
+import { file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
+import type { Message } from "@bufbuild/protobuf";
 
 /**
  * Describes the file catalog_marketplace/v1/catalog_marketplace.proto.
  */
 export const file_catalog_marketplace_v1_catalog_marketplace: GenFile = /*@__PURE__*/
-  fileDesc("CjBjYXRhbG9nX21hcmtldHBsYWNlL3YxL2NhdGFsb2dfbWFya2V0cGxhY2UucHJvdG8SFmNhdGFsb2dfbWFya2V0cGxhY2UudjEyGwoZQ2F0YWxvZ01hcmtldHBsYWNlU2VydmljZWIGcHJvdG8z");
+  fileDesc("CjBjYXRhbG9nX21hcmtldHBsYWNlL3YxL2NhdGFsb2dfbWFya2V0cGxhY2UucHJvdG8SFmNhdGFsb2dfbWFya2V0cGxhY2UudjEiSwoPQmFsYW5jZVNuYXBzaG90Eg0KBWNvaW5zGAEgASgBEg4KBnRva2VucxgCIAEoARIKCgJ4cBgDIAEoARINCgVsZXZlbBgEIAEoBSLpAQoLQ2F0YWxvZ0l0ZW0SCgoCaWQYASABKAkSDAoEbmFtZRgCIAEoCRITCgtkZXNjcmlwdGlvbhgDIAEoCRIRCgljb2luX2Nvc3QYBCABKAESEgoKdG9rZW5fY29zdBgFIAEoARIRCglpbnZlbnRvcnkYBiABKAUSEQoJcHVibGlzaGVkGAcgASgIEi4KCmNyZWF0ZWRfYXQYCCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KCnVwZGF0ZWRfYXQYCSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIukBChhDcmVhdGVDYXRhbG9nSXRlbVJlcXVlc3QSDgoGYXBwX2lkGAEgASgJEgwKBG5hbWUYAiABKAkSGAoLZGVzY3JpcHRpb24YAyABKAlIAIgBARIRCgljb2luX2Nvc3QYBCABKAESFwoKdG9rZW5fY29zdBgFIAEoAUgBiAEBEhYKCWludmVudG9yeRgGIAEoBUgCiAEBEhYKCXB1Ymxpc2hlZBgHIAEoCEgDiAEBQg4KDF9kZXNjcmlwdGlvbkINCgtfdG9rZW5fY29zdEIMCgpfaW52ZW50b3J5QgwKCl9wdWJsaXNoZWQiTgoZQ3JlYXRlQ2F0YWxvZ0l0ZW1SZXNwb25zZRIxCgRpdGVtGAEgASgLMiMuY2F0YWxvZ19tYXJrZXRwbGFjZS52MS5DYXRhbG9nSXRlbSI4ChVHZXRDYXRhbG9nSXRlbVJlcXVlc3QSDgoGYXBwX2lkGAEgASgJEg8KB2l0ZW1faWQYAiABKAkiSwoWR2V0Q2F0YWxvZ0l0ZW1SZXNwb25zZRIxCgRpdGVtGAEgASgLMiMuY2F0YWxvZ19tYXJrZXRwbGFjZS52MS5DYXRhbG9nSXRlbSJ1ChdMaXN0Q2F0YWxvZ0l0ZW1zUmVxdWVzdBIOCgZhcHBfaWQYASABKAkSJAoEcGFnZRgCIAEoCzIWLmNvbW1vbi52MS5QYWdlUmVxdWVzdBIWCglwdWJsaXNoZWQYAyABKAhIAIgBAUIMCgpfcHVibGlzaGVkInEKGExpc3RDYXRhbG9nSXRlbXNSZXNwb25zZRIyCgVpdGVtcxgBIAMoCzIjLmNhdGFsb2dfbWFya2V0cGxhY2UudjEuQ2F0YWxvZ0l0ZW0SIQoEcGFnZRgCIAEoCzITLmNvbW1vbi52MS5QYWdlSW5mbyKbAgoYVXBkYXRlQ2F0YWxvZ0l0ZW1SZXF1ZXN0Eg4KBmFwcF9pZBgBIAEoCRIPCgdpdGVtX2lkGAIgASgJEhEKBG5hbWUYAyABKAlIAIgBARIYCgtkZXNjcmlwdGlvbhgEIAEoCUgBiAEBEhYKCWNvaW5fY29zdBgFIAEoAUgCiAEBEhcKCnRva2VuX2Nvc3QYBiABKAFIA4gBARIWCglpbnZlbnRvcnkYByABKAVIBIgBARIWCglwdWJsaXNoZWQYCCABKAhIBYgBAUIHCgVfbmFtZUIOCgxfZGVzY3JpcHRpb25CDAoKX2NvaW5fY29zdEINCgtfdG9rZW5fY29zdEIMCgpfaW52ZW50b3J5QgwKCl9wdWJsaXNoZWQiTgoZVXBkYXRlQ2F0YWxvZ0l0ZW1SZXNwb25zZRIxCgRpdGVtGAEgASgLMiMuY2F0YWxvZ19tYXJrZXRwbGFjZS52MS5DYXRhbG9nSXRlbSI7ChhEZWxldGVDYXRhbG9nSXRlbVJlcXVlc3QSDgoGYXBwX2lkGAEgASgJEg8KB2l0ZW1faWQYAiABKAkiGwoZRGVsZXRlQ2F0YWxvZ0l0ZW1SZXNwb25zZSLzAgoKUmVkZW1wdGlvbhIKCgJpZBgBIAEoCRIPCgd1c2VyX2lkGAIgASgJEg8KB2l0ZW1faWQYAyABKAkSEQoJaXRlbV9uYW1lGAQgASgJEhEKCWNvaW5fY29zdBgFIAEoARISCgp0b2tlbl9jb3N0GAYgASgBEjgKBnN0YXR1cxgHIAEoDjIoLmNhdGFsb2dfbWFya2V0cGxhY2UudjEuUmVkZW1wdGlvblN0YXR1cxIvCgtyZWRlZW1lZF9hdBgIIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASMAoMZnVsZmlsbGVkX2F0GAkgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIwCgxjYW5jZWxsZWRfYXQYCiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KCnVwZGF0ZWRfYXQYCyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIkwKGFJlZGVlbUNhdGFsb2dJdGVtUmVxdWVzdBIOCgZhcHBfaWQYASABKAkSDwoHdXNlcl9pZBgCIAEoCRIPCgdpdGVtX2lkGAMgASgJIo0BChlSZWRlZW1DYXRhbG9nSXRlbVJlc3BvbnNlEjYKCnJlZGVtcHRpb24YASABKAsyIi5jYXRhbG9nX21hcmtldHBsYWNlLnYxLlJlZGVtcHRpb24SOAoHYmFsYW5jZRgCIAEoCzInLmNhdGFsb2dfbWFya2V0cGxhY2UudjEuQmFsYW5jZVNuYXBzaG90IswBChZMaXN0UmVkZW1wdGlvbnNSZXF1ZXN0Eg4KBmFwcF9pZBgBIAEoCRIkCgRwYWdlGAIgASgLMhYuY29tbW9uLnYxLlBhZ2VSZXF1ZXN0EhQKB3VzZXJfaWQYAyABKAlIAIgBARIUCgdpdGVtX2lkGAQgASgJSAGIAQESOAoGc3RhdHVzGAUgASgOMiguY2F0YWxvZ19tYXJrZXRwbGFjZS52MS5SZWRlbXB0aW9uU3RhdHVzQgoKCF91c2VyX2lkQgoKCF9pdGVtX2lkInUKF0xpc3RSZWRlbXB0aW9uc1Jlc3BvbnNlEjcKC3JlZGVtcHRpb25zGAEgAygLMiIuY2F0YWxvZ19tYXJrZXRwbGFjZS52MS5SZWRlbXB0aW9uEiEKBHBhZ2UYAiABKAsyEy5jb21tb24udjEuUGFnZUluZm8igAEKHVVwZGF0ZVJlZGVtcHRpb25TdGF0dXNSZXF1ZXN0Eg4KBmFwcF9pZBgBIAEoCRIVCg1yZWRlbXB0aW9uX2lkGAIgASgJEjgKBnN0YXR1cxgDIAEoDjIoLmNhdGFsb2dfbWFya2V0cGxhY2UudjEuUmVkZW1wdGlvblN0YXR1cyJYCh5VcGRhdGVSZWRlbXB0aW9uU3RhdHVzUmVzcG9uc2USNgoKcmVkZW1wdGlvbhgBIAEoCzIiLmNhdGFsb2dfbWFya2V0cGxhY2UudjEuUmVkZW1wdGlvbiJNCghEaXNjb3VudBIyCgR0eXBlGAEgASgOMiQuY2F0YWxvZ19tYXJrZXRwbGFjZS52MS5EaXNjb3VudFR5cGUSDQoFdmFsdWUYAiABKAEi9QIKB0xpc3RpbmcSCgoCaWQYASABKAkSDgoGYXBwX2lkGAIgASgJEg0KBXRpdGxlGAMgASgJEhMKC2Rlc2NyaXB0aW9uGAQgASgJEhEKCWNvaW5fY29zdBgFIAEoARISCgp0b2tlbl9jb3N0GAYgASgBEhAKCHF1YW50aXR5GAcgASgFEjIKCGRpc2NvdW50GAggASgLMiAuY2F0YWxvZ19tYXJrZXRwbGFjZS52MS5EaXNjb3VudBIuCgpleHBpcmVzX2F0GAkgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIRCglwdWJsaXNoZWQYCiABKAgSGgoSY29kZV92YWxpZGl0eV9kYXlzGAsgASgFEi4KCmNyZWF0ZWRfYXQYDCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KCnVwZGF0ZWRfYXQYDSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIoADChRDcmVhdGVMaXN0aW5nUmVxdWVzdBIOCgZhcHBfaWQYASABKAkSDQoFdGl0bGUYAiABKAkSGAoLZGVzY3JpcHRpb24YAyABKAlIAIgBARIRCgljb2luX2Nvc3QYBCABKAESFwoKdG9rZW5fY29zdBgFIAEoAUgBiAEBEhUKCHF1YW50aXR5GAYgASgFSAKIAQESMgoIZGlzY291bnQYByABKAsyIC5jYXRhbG9nX21hcmtldHBsYWNlLnYxLkRpc2NvdW50Ei4KCmV4cGlyZXNfYXQYCCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhYKCXB1Ymxpc2hlZBgJIAEoCEgDiAEBEh8KEmNvZGVfdmFsaWRpdHlfZGF5cxgKIAEoBUgEiAEBQg4KDF9kZXNjcmlwdGlvbkINCgtfdG9rZW5fY29zdEILCglfcXVhbnRpdHlCDAoKX3B1Ymxpc2hlZEIVChNfY29kZV92YWxpZGl0eV9kYXlzIkkKFUNyZWF0ZUxpc3RpbmdSZXNwb25zZRIwCgdsaXN0aW5nGAEgASgLMh8uY2F0YWxvZ19tYXJrZXRwbGFjZS52MS5MaXN0aW5nIjcKEUdldExpc3RpbmdSZXF1ZXN0Eg4KBmFwcF9pZBgBIAEoCRISCgpsaXN0aW5nX2lkGAIgASgJIkYKEkdldExpc3RpbmdSZXNwb25zZRIwCgdsaXN0aW5nGAEgASgLMh8uY2F0YWxvZ19tYXJrZXRwbGFjZS52MS5MaXN0aW5nInEKE0xpc3RMaXN0aW5nc1JlcXVlc3QSDgoGYXBwX2lkGAEgASgJEiQKBHBhZ2UYAiABKAsyFi5jb21tb24udjEuUGFnZVJlcXVlc3QSFgoJcHVibGlzaGVkGAMgASgISACIAQFCDAoKX3B1Ymxpc2hlZCJsChRMaXN0TGlzdGluZ3NSZXNwb25zZRIxCghsaXN0aW5ncxgBIAMoCzIfLmNhdGFsb2dfbWFya2V0cGxhY2UudjEuTGlzdGluZxIhCgRwYWdlGAIgASgLMhMuY29tbW9uLnYxLlBhZ2VJbmZvItADChRVcGRhdGVMaXN0aW5nUmVxdWVzdBIOCgZhcHBfaWQYASABKAkSEgoKbGlzdGluZ19pZBgCIAEoCRISCgV0aXRsZRgDIAEoCUgAiAEBEhgKC2Rlc2NyaXB0aW9uGAQgASgJSAGIAQESFgoJY29pbl9jb3N0GAUgASgBSAKIAQESFwoKdG9rZW5fY29zdBgGIAEoAUgDiAEBEhUKCHF1YW50aXR5GAcgASgFSASIAQESMgoIZGlzY291bnQYCCABKAsyIC5jYXRhbG9nX21hcmtldHBsYWNlLnYxLkRpc2NvdW50Ei4KCmV4cGlyZXNfYXQYCSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhgKEGNsZWFyX2V4cGlyZXNfYXQYCiABKAgSFgoJcHVibGlzaGVkGAsgASgISAWIAQESHwoSY29kZV92YWxpZGl0eV9kYXlzGAwgASgFSAaIAQFCCAoGX3RpdGxlQg4KDF9kZXNjcmlwdGlvbkIMCgpfY29pbl9jb3N0Qg0KC190b2tlbl9jb3N0QgsKCV9xdWFudGl0eUIMCgpfcHVibGlzaGVkQhUKE19jb2RlX3ZhbGlkaXR5X2RheXMiSQoVVXBkYXRlTGlzdGluZ1Jlc3BvbnNlEjAKB2xpc3RpbmcYASABKAsyHy5jYXRhbG9nX21hcmtldHBsYWNlLnYxLkxpc3RpbmciOgoURGVsZXRlTGlzdGluZ1JlcXVlc3QSDgoGYXBwX2lkGAEgASgJEhIKCmxpc3RpbmdfaWQYAiABKAkiFwoVRGVsZXRlTGlzdGluZ1Jlc3BvbnNlIq8BChlMaXN0UHVibGljTGlzdGluZ3NSZXF1ZXN0Eg4KBmFwcF9pZBgBIAEoCRIkCgRwYWdlGAIgASgLMhYuY29tbW9uLnYxLlBhZ2VSZXF1ZXN0EhoKDW1heF9jb2luX2Nvc3QYAyABKAFIAIgBARIbCg5tYXhfdG9rZW5fY29zdBgEIAEoAUgBiAEBQhAKDl9tYXhfY29pbl9jb3N0QhEKD19tYXhfdG9rZW5fY29zdCJyChpMaXN0UHVibGljTGlzdGluZ3NSZXNwb25zZRIxCghsaXN0aW5ncxgBIAMoCzIfLmNhdGFsb2dfbWFya2V0cGxhY2UudjEuTGlzdGluZxIhCgRwYWdlGAIgASgLMhMuY29tbW9uLnYxLlBhZ2VJbmZvIj0KF0dldFB1YmxpY0xpc3RpbmdSZXF1ZXN0Eg4KBmFwcF9pZBgBIAEoCRISCgpsaXN0aW5nX2lkGAIgASgJIkwKGEdldFB1YmxpY0xpc3RpbmdSZXNwb25zZRIwCgdsaXN0aW5nGAEgASgLMh8uY2F0YWxvZ19tYXJrZXRwbGFjZS52MS5MaXN0aW5nIq8DChVNYXJrZXRwbGFjZVJlZGVtcHRpb24SCgoCaWQYASABKAkSEgoKbGlzdGluZ19pZBgCIAEoCRIWCg5saXN0aW5nX2FwcF9pZBgDIAEoCRIOCgZhcHBfaWQYBCABKAkSFAoHdXNlcl9pZBgFIAEoCUgAiAEBEhUKDWRpc2NvdW50X2NvZGUYBiABKAkSLgoKZXhwaXJlc19hdBgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKY3JlYXRlZF9hdBgIIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASQwoGc3RhdHVzGAkgASgOMjMuY2F0YWxvZ19tYXJrZXRwbGFjZS52MS5NYXJrZXRwbGFjZVJlZGVtcHRpb25TdGF0dXMSFQoNbGlzdGluZ190aXRsZRgKIAEoCRIRCgljb2luX2Nvc3QYCyABKAESEgoKdG9rZW5fY29zdBgMIAEoARIyCghkaXNjb3VudBgNIAEoCzIgLmNhdGFsb2dfbWFya2V0cGxhY2UudjEuRGlzY291bnRCCgoIX3VzZXJfaWQiSwoUUmVkZWVtTGlzdGluZ1JlcXVlc3QSDgoGYXBwX2lkGAEgASgJEhIKCmxpc3RpbmdfaWQYAiABKAkSDwoHdXNlcl9pZBgDIAEoCSKUAQoVUmVkZWVtTGlzdGluZ1Jlc3BvbnNlEkEKCnJlZGVtcHRpb24YASABKAsyLS5jYXRhbG9nX21hcmtldHBsYWNlLnYxLk1hcmtldHBsYWNlUmVkZW1wdGlvbhI4CgdiYWxhbmNlGAIgASgLMicuY2F0YWxvZ19tYXJrZXRwbGFjZS52MS5CYWxhbmNlU25hcHNob3Qi2QEKIUxpc3RNYXJrZXRwbGFjZVJlZGVtcHRpb25zUmVxdWVzdBIOCgZhcHBfaWQYASABKAkSJAoEcGFnZRgCIAEoCzIWLmNvbW1vbi52MS5QYWdlUmVxdWVzdBI0CgRzaWRlGAMgASgOMiYuY2F0YWxvZ19tYXJrZXRwbGFjZS52MS5TZXR0bGVtZW50U2lkZRIXCgpsaXN0aW5nX2lkGAQgASgJSACIAQESFAoHdXNlcl9pZBgFIAEoCUgBiAEBQg0KC19saXN0aW5nX2lkQgoKCF91c2VyX2lkIosBCiJMaXN0TWFya2V0cGxhY2VSZWRlbXB0aW9uc1Jlc3BvbnNlEkIKC3JlZGVtcHRpb25zGAEgAygLMi0uY2F0YWxvZ19tYXJrZXRwbGFjZS52MS5NYXJrZXRwbGFjZVJlZGVtcHRpb24SIQoEcGFnZRgCIAEoCzITLmNvbW1vbi52MS5QYWdlSW5mbyJeChpWZXJpZnlNYXJrZXRwbGFjZUlkUmVxdWVzdBIOCgZhcHBfaWQYASABKAkSCgoCaWQYAiABKAkSJAoEcGFnZRgDIAEoCzIWLmNvbW1vbi52MS5QYWdlUmVxdWVzdCLAAgobTWFya2V0cGxhY2VDb2RlVmVyaWZpY2F0aW9uEg0KBXZhbGlkGAEgASgIEgwKBGNvZGUYAiABKAkSEgoKbGlzdGluZ19pZBgDIAEoCRJDCgZzdGF0dXMYBCABKA4yMy5jYXRhbG9nX21hcmtldHBsYWNlLnYxLk1hcmtldHBsYWNlUmVkZW1wdGlvblN0YXR1cxIvCgtyZWRlZW1lZF9hdBgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKZXhwaXJlc19hdBgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASMgoIZGlzY291bnQYByABKAsyIC5jYXRhbG9nX21hcmtldHBsYWNlLnYxLkRpc2NvdW50EhYKDmxpc3RpbmdfYXBwX2lkGAggASgJIr4BChtNYXJrZXRwbGFjZVVzZXJWZXJpZmljYXRpb24SDwoHdXNlcl9pZBgBIAEoCRI4CgdiYWxhbmNlGAIgASgLMicuY2F0YWxvZ19tYXJrZXRwbGFjZS52MS5CYWxhbmNlU25hcHNob3QSMQoIbGlzdGluZ3MYAyADKAsyHy5jYXRhbG9nX21hcmtldHBsYWNlLnYxLkxpc3RpbmcSIQoEcGFnZRgEIAEoCzITLmNvbW1vbi52MS5QYWdlSW5mbyKxAQobVmVyaWZ5TWFya2V0cGxhY2VJZFJlc3BvbnNlEkMKBGNvZGUYASABKAsyMy5jYXRhbG9nX21hcmtldHBsYWNlLnYxLk1hcmtldHBsYWNlQ29kZVZlcmlmaWNhdGlvbkgAEkMKBHVzZXIYAiABKAsyMy5jYXRhbG9nX21hcmtldHBsYWNlLnYxLk1hcmtldHBsYWNlVXNlclZlcmlmaWNhdGlvbkgAQggKBnJlc3VsdCJGChBTZXR0bGVtZW50VG90YWxzEhMKC3JlZGVtcHRpb25zGAEgASgFEg0KBWNvaW5zGAIgASgBEg4KBnRva2VucxgDIAEoASJ4ChFMaXN0aW5nU2V0dGxlbWVudBISCgpsaXN0aW5nX2lkGAEgASgJEhUKDWxpc3RpbmdfdGl0bGUYAiABKAkSOAoGdG90YWxzGAMgASgLMiguY2F0YWxvZ19tYXJrZXRwbGFjZS52MS5TZXR0bGVtZW50VG90YWxzIp4BChVDb3VudGVycGFydFNldHRsZW1lbnQSDgoGYXBwX2lkGAEgASgJEjgKBnRvdGFscxgCIAEoCzIoLmNhdGFsb2dfbWFya2V0cGxhY2UudjEuU2V0dGxlbWVudFRvdGFscxI7CghsaXN0aW5ncxgDIAMoCzIpLmNhdGFsb2dfbWFya2V0cGxhY2UudjEuTGlzdGluZ1NldHRsZW1lbnQihQEKFUdldFNldHRsZW1lbnRzUmVxdWVzdBIOCgZhcHBfaWQYASABKAkSNAoEc2lkZRgCIAEoDjImLmNhdGFsb2dfbWFya2V0cGxhY2UudjEuU2V0dGxlbWVudFNpZGUSFwoKbGlzdGluZ19pZBgDIAEoCUgAiAEBQg0KC19saXN0aW5nX2lkIs0BChZHZXRTZXR0bGVtZW50c1Jlc3BvbnNlEjQKBHNpZGUYASABKA4yJi5jYXRhbG9nX21hcmtldHBsYWNlLnYxLlNldHRsZW1lbnRTaWRlEjgKBnRvdGFscxgCIAEoCzIoLmNhdGFsb2dfbWFya2V0cGxhY2UudjEuU2V0dGxlbWVudFRvdGFscxJDCgxjb3VudGVycGFydHMYAyADKAsyLS5jYXRhbG9nX21hcmtldHBsYWNlLnYxLkNvdW50ZXJwYXJ0U2V0dGxlbWVudCqWAQoQUmVkZW1wdGlvblN0YXR1cxIhCh1SRURFTVBUSU9OX1NUQVRVU19VTlNQRUNJRklFRBAAEh0KGVJFREVNUFRJT05fU1RBVFVTX1BFTkRJTkcQARIfChtSRURFTVBUSU9OX1NUQVRVU19GVUxGSUxMRUQQAhIfChtSRURFTVBUSU9OX1NUQVRVU19DQU5DRUxMRUQQAyphCgxEaXNjb3VudFR5cGUSHQoZRElTQ09VTlRfVFlQRV9VTlNQRUNJRklFRBAAEhkKFURJU0NPVU5UX1RZUEVfUEVSQ0VOVBABEhcKE0RJU0NPVU5UX1RZUEVfRklYRUQQAiqhAQobTWFya2V0cGxhY2VSZWRlbXB0aW9uU3RhdHVzEi0KKU1BUktFVFBMQUNFX1JFREVNUFRJT05fU1RBVFVTX1VOU1BFQ0lGSUVEEAASKAokTUFSS0VUUExBQ0VfUkVERU1QVElPTl9TVEFUVVNfQUNUSVZFEAESKQolTUFSS0VUUExBQ0VfUkVERU1QVElPTl9TVEFUVVNfRVhQSVJFRBACKm0KDlNldHRsZW1lbnRTaWRlEh8KG1NFVFRMRU1FTlRfU0lERV9VTlNQRUNJRklFRBAAEhwKGFNFVFRMRU1FTlRfU0lERV9QUk9WSURFUhABEhwKGFNFVFRMRU1FTlRfU0lERV9SRURFRU1FUhACMuwRChlDYXRhbG9nTWFya2V0cGxhY2VTZXJ2aWNlEngKEUNyZWF0ZUNhdGFsb2dJdGVtEjAuY2F0YWxvZ19tYXJrZXRwbGFjZS52MS5DcmVhdGVDYXRhbG9nSXRlbVJlcXVlc3QaMS5jYXRhbG9nX21hcmtldHBsYWNlLnYxLkNyZWF0ZUNhdGFsb2dJdGVtUmVzcG9uc2USbwoOR2V0Q2F0YWxvZ0l0ZW0SLS5jYXRhbG9nX21hcmtldHBsYWNlLnYxLkdldENhdGFsb2dJdGVtUmVxdWVzdBouLmNhdGFsb2dfbWFya2V0cGxhY2UudjEuR2V0Q2F0YWxvZ0l0ZW1SZXNwb25zZRJ1ChBMaXN0Q2F0YWxvZ0l0ZW1zEi8uY2F0YWxvZ19tYXJrZXRwbGFjZS52MS5MaXN0Q2F0YWxvZ0l0ZW1zUmVxdWVzdBowLmNhdGFsb2dfbWFya2V0cGxhY2UudjEuTGlzdENhdGFsb2dJdGVtc1Jlc3BvbnNlEngKEVVwZGF0ZUNhdGFsb2dJdGVtEjAuY2F0YWxvZ19tYXJrZXRwbGFjZS52MS5VcGRhdGVDYXRhbG9nSXRlbVJlcXVlc3QaMS5jYXRhbG9nX21hcmtldHBsYWNlLnYxLlVwZGF0ZUNhdGFsb2dJdGVtUmVzcG9uc2USeAoRRGVsZXRlQ2F0YWxvZ0l0ZW0SMC5jYXRhbG9nX21hcmtldHBsYWNlLnYxLkRlbGV0ZUNhdGFsb2dJdGVtUmVxdWVzdBoxLmNhdGFsb2dfbWFya2V0cGxhY2UudjEuRGVsZXRlQ2F0YWxvZ0l0ZW1SZXNwb25zZRJ4ChFSZWRlZW1DYXRhbG9nSXRlbRIwLmNhdGFsb2dfbWFya2V0cGxhY2UudjEuUmVkZWVtQ2F0YWxvZ0l0ZW1SZXF1ZXN0GjEuY2F0YWxvZ19tYXJrZXRwbGFjZS52MS5SZWRlZW1DYXRhbG9nSXRlbVJlc3BvbnNlEnIKD0xpc3RSZWRlbXB0aW9ucxIuLmNhdGFsb2dfbWFya2V0cGxhY2UudjEuTGlzdFJlZGVtcHRpb25zUmVxdWVzdBovLmNhdGFsb2dfbWFya2V0cGxhY2UudjEuTGlzdFJlZGVtcHRpb25zUmVzcG9uc2UShwEKFlVwZGF0ZVJlZGVtcHRpb25TdGF0dXMSNS5jYXRhbG9nX21hcmtldHBsYWNlLnYxLlVwZGF0ZVJlZGVtcHRpb25TdGF0dXNSZXF1ZXN0GjYuY2F0YWxvZ19tYXJrZXRwbGFjZS52MS5VcGRhdGVSZWRlbXB0aW9uU3RhdHVzUmVzcG9uc2USbAoNQ3JlYXRlTGlzdGluZxIsLmNhdGFsb2dfbWFya2V0cGxhY2UudjEuQ3JlYXRlTGlzdGluZ1JlcXVlc3QaLS5jYXRhbG9nX21hcmtldHBsYWNlLnYxLkNyZWF0ZUxpc3RpbmdSZXNwb25zZRJjCgpHZXRMaXN0aW5nEikuY2F0YWxvZ19tYXJrZXRwbGFjZS52MS5HZXRMaXN0aW5nUmVxdWVzdBoqLmNhdGFsb2dfbWFya2V0cGxhY2UudjEuR2V0TGlzdGluZ1Jlc3BvbnNlEmkKDExpc3RMaXN0aW5ncxIrLmNhdGFsb2dfbWFya2V0cGxhY2UudjEuTGlzdExpc3RpbmdzUmVxdWVzdBosLmNhdGFsb2dfbWFya2V0cGxhY2UudjEuTGlzdExpc3RpbmdzUmVzcG9uc2USbAoNVXBkYXRlTGlzdGluZxIsLmNhdGFsb2dfbWFya2V0cGxhY2UudjEuVXBkYXRlTGlzdGluZ1JlcXVlc3QaLS5jYXRhbG9nX21hcmtldHBsYWNlLnYxLlVwZGF0ZUxpc3RpbmdSZXNwb25zZRJsCg1EZWxldGVMaXN0aW5nEiwuY2F0YWxvZ19tYXJrZXRwbGFjZS52MS5EZWxldGVMaXN0aW5nUmVxdWVzdBotLmNhdGFsb2dfbWFya2V0cGxhY2UudjEuRGVsZXRlTGlzdGluZ1Jlc3BvbnNlEnsKEkxpc3RQdWJsaWNMaXN0aW5ncxIxLmNhdGFsb2dfbWFya2V0cGxhY2UudjEuTGlzdFB1YmxpY0xpc3RpbmdzUmVxdWVzdBoyLmNhdGFsb2dfbWFya2V0cGxhY2UudjEuTGlzdFB1YmxpY0xpc3RpbmdzUmVzcG9uc2USdQoQR2V0UHVibGljTGlzdGluZxIvLmNhdGFsb2dfbWFya2V0cGxhY2UudjEuR2V0UHVibGljTGlzdGluZ1JlcXVlc3QaMC5jYXRhbG9nX21hcmtldHBsYWNlLnYxLkdldFB1YmxpY0xpc3RpbmdSZXNwb25zZRJsCg1SZWRlZW1MaXN0aW5nEiwuY2F0YWxvZ19tYXJrZXRwbGFjZS52MS5SZWRlZW1MaXN0aW5nUmVxdWVzdBotLmNhdGFsb2dfbWFya2V0cGxhY2UudjEuUmVkZWVtTGlzdGluZ1Jlc3BvbnNlEpMBChpMaXN0TWFya2V0cGxhY2VSZWRlbXB0aW9ucxI5LmNhdGFsb2dfbWFya2V0cGxhY2UudjEuTGlzdE1hcmtldHBsYWNlUmVkZW1wdGlvbnNSZXF1ZXN0GjouY2F0YWxvZ19tYXJrZXRwbGFjZS52MS5MaXN0TWFya2V0cGxhY2VSZWRlbXB0aW9uc1Jlc3BvbnNlEn4KE1ZlcmlmeU1hcmtldHBsYWNlSWQSMi5jYXRhbG9nX21hcmtldHBsYWNlLnYxLlZlcmlmeU1hcmtldHBsYWNlSWRSZXF1ZXN0GjMuY2F0YWxvZ19tYXJrZXRwbGFjZS52MS5WZXJpZnlNYXJrZXRwbGFjZUlkUmVzcG9uc2USbwoOR2V0U2V0dGxlbWVudHMSLS5jYXRhbG9nX21hcmtldHBsYWNlLnYxLkdldFNldHRsZW1lbnRzUmVxdWVzdBouLmNhdGFsb2dfbWFya2V0cGxhY2UudjEuR2V0U2V0dGxlbWVudHNSZXNwb25zZWIGcHJvdG8z", [file_common_v1_common, file_google_protobuf_timestamp]);
 
 /**
- * The catalog, catalog redemptions and the cross-app marketplace.
- * Its RPCs are added by the issue that builds the service; until then the
- * service answers health checks only.
+ * A user's balance as the incentive service reported it.
+ *
+ * @generated from message catalog_marketplace.v1.BalanceSnapshot
+ */
+export type BalanceSnapshot = Message<"catalog_marketplace.v1.BalanceSnapshot"> & {
+  /**
+   * @generated from field: double coins = 1;
+   */
+  coins: number;
+
+  /**
+   * @generated from field: double tokens = 2;
+   */
+  tokens: number;
+
+  /**
+   * @generated from field: double xp = 3;
+   */
+  xp: number;
+
+  /**
+   * @generated from field: int32 level = 4;
+   */
+  level: number;
+};
+
+/**
+ * Describes the message catalog_marketplace.v1.BalanceSnapshot.
+ * Use `create(BalanceSnapshotSchema)` to create a new message.
+ */
+export const BalanceSnapshotSchema: GenMessage<BalanceSnapshot> = /*@__PURE__*/
+  messageDesc(file_catalog_marketplace_v1_catalog_marketplace, 0);
+
+/**
+ * @generated from message catalog_marketplace.v1.CatalogItem
+ */
+export type CatalogItem = Message<"catalog_marketplace.v1.CatalogItem"> & {
+  /**
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * @generated from field: string name = 2;
+   */
+  name: string;
+
+  /**
+   * @generated from field: string description = 3;
+   */
+  description: string;
+
+  /**
+   * @generated from field: double coin_cost = 4;
+   */
+  coinCost: number;
+
+  /**
+   * @generated from field: double token_cost = 5;
+   */
+  tokenCost: number;
+
+  /**
+   * Units left; -1 means unlimited.
+   *
+   * @generated from field: int32 inventory = 6;
+   */
+  inventory: number;
+
+  /**
+   * @generated from field: bool published = 7;
+   */
+  published: boolean;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp created_at = 8;
+   */
+  createdAt?: Timestamp | undefined;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp updated_at = 9;
+   */
+  updatedAt?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message catalog_marketplace.v1.CatalogItem.
+ * Use `create(CatalogItemSchema)` to create a new message.
+ */
+export const CatalogItemSchema: GenMessage<CatalogItem> = /*@__PURE__*/
+  messageDesc(file_catalog_marketplace_v1_catalog_marketplace, 1);
+
+/**
+ * @generated from message catalog_marketplace.v1.CreateCatalogItemRequest
+ */
+export type CreateCatalogItemRequest = Message<"catalog_marketplace.v1.CreateCatalogItemRequest"> & {
+  /**
+   * @generated from field: string app_id = 1;
+   */
+  appId: string;
+
+  /**
+   * @generated from field: string name = 2;
+   */
+  name: string;
+
+  /**
+   * @generated from field: optional string description = 3;
+   */
+  description?: string | undefined;
+
+  /**
+   * @generated from field: double coin_cost = 4;
+   */
+  coinCost: number;
+
+  /**
+   * Default 0.
+   *
+   * @generated from field: optional double token_cost = 5;
+   */
+  tokenCost?: number | undefined;
+
+  /**
+   * Default -1 (unlimited).
+   *
+   * @generated from field: optional int32 inventory = 6;
+   */
+  inventory?: number | undefined;
+
+  /**
+   * Default false.
+   *
+   * @generated from field: optional bool published = 7;
+   */
+  published?: boolean | undefined;
+};
+
+/**
+ * Describes the message catalog_marketplace.v1.CreateCatalogItemRequest.
+ * Use `create(CreateCatalogItemRequestSchema)` to create a new message.
+ */
+export const CreateCatalogItemRequestSchema: GenMessage<CreateCatalogItemRequest> = /*@__PURE__*/
+  messageDesc(file_catalog_marketplace_v1_catalog_marketplace, 2);
+
+/**
+ * @generated from message catalog_marketplace.v1.CreateCatalogItemResponse
+ */
+export type CreateCatalogItemResponse = Message<"catalog_marketplace.v1.CreateCatalogItemResponse"> & {
+  /**
+   * @generated from field: catalog_marketplace.v1.CatalogItem item = 1;
+   */
+  item?: CatalogItem | undefined;
+};
+
+/**
+ * Describes the message catalog_marketplace.v1.CreateCatalogItemResponse.
+ * Use `create(CreateCatalogItemResponseSchema)` to create a new message.
+ */
+export const CreateCatalogItemResponseSchema: GenMessage<CreateCatalogItemResponse> = /*@__PURE__*/
+  messageDesc(file_catalog_marketplace_v1_catalog_marketplace, 3);
+
+/**
+ * @generated from message catalog_marketplace.v1.GetCatalogItemRequest
+ */
+export type GetCatalogItemRequest = Message<"catalog_marketplace.v1.GetCatalogItemRequest"> & {
+  /**
+   * @generated from field: string app_id = 1;
+   */
+  appId: string;
+
+  /**
+   * @generated from field: string item_id = 2;
+   */
+  itemId: string;
+};
+
+/**
+ * Describes the message catalog_marketplace.v1.GetCatalogItemRequest.
+ * Use `create(GetCatalogItemRequestSchema)` to create a new message.
+ */
+export const GetCatalogItemRequestSchema: GenMessage<GetCatalogItemRequest> = /*@__PURE__*/
+  messageDesc(file_catalog_marketplace_v1_catalog_marketplace, 4);
+
+/**
+ * @generated from message catalog_marketplace.v1.GetCatalogItemResponse
+ */
+export type GetCatalogItemResponse = Message<"catalog_marketplace.v1.GetCatalogItemResponse"> & {
+  /**
+   * @generated from field: catalog_marketplace.v1.CatalogItem item = 1;
+   */
+  item?: CatalogItem | undefined;
+};
+
+/**
+ * Describes the message catalog_marketplace.v1.GetCatalogItemResponse.
+ * Use `create(GetCatalogItemResponseSchema)` to create a new message.
+ */
+export const GetCatalogItemResponseSchema: GenMessage<GetCatalogItemResponse> = /*@__PURE__*/
+  messageDesc(file_catalog_marketplace_v1_catalog_marketplace, 5);
+
+/**
+ * @generated from message catalog_marketplace.v1.ListCatalogItemsRequest
+ */
+export type ListCatalogItemsRequest = Message<"catalog_marketplace.v1.ListCatalogItemsRequest"> & {
+  /**
+   * @generated from field: string app_id = 1;
+   */
+  appId: string;
+
+  /**
+   * @generated from field: common.v1.PageRequest page = 2;
+   */
+  page?: PageRequest | undefined;
+
+  /**
+   * Unset: published and unpublished items.
+   *
+   * @generated from field: optional bool published = 3;
+   */
+  published?: boolean | undefined;
+};
+
+/**
+ * Describes the message catalog_marketplace.v1.ListCatalogItemsRequest.
+ * Use `create(ListCatalogItemsRequestSchema)` to create a new message.
+ */
+export const ListCatalogItemsRequestSchema: GenMessage<ListCatalogItemsRequest> = /*@__PURE__*/
+  messageDesc(file_catalog_marketplace_v1_catalog_marketplace, 6);
+
+/**
+ * @generated from message catalog_marketplace.v1.ListCatalogItemsResponse
+ */
+export type ListCatalogItemsResponse = Message<"catalog_marketplace.v1.ListCatalogItemsResponse"> & {
+  /**
+   * @generated from field: repeated catalog_marketplace.v1.CatalogItem items = 1;
+   */
+  items: CatalogItem[];
+
+  /**
+   * @generated from field: common.v1.PageInfo page = 2;
+   */
+  page?: PageInfo | undefined;
+};
+
+/**
+ * Describes the message catalog_marketplace.v1.ListCatalogItemsResponse.
+ * Use `create(ListCatalogItemsResponseSchema)` to create a new message.
+ */
+export const ListCatalogItemsResponseSchema: GenMessage<ListCatalogItemsResponse> = /*@__PURE__*/
+  messageDesc(file_catalog_marketplace_v1_catalog_marketplace, 7);
+
+/**
+ * Only the fields set change.
+ *
+ * @generated from message catalog_marketplace.v1.UpdateCatalogItemRequest
+ */
+export type UpdateCatalogItemRequest = Message<"catalog_marketplace.v1.UpdateCatalogItemRequest"> & {
+  /**
+   * @generated from field: string app_id = 1;
+   */
+  appId: string;
+
+  /**
+   * @generated from field: string item_id = 2;
+   */
+  itemId: string;
+
+  /**
+   * @generated from field: optional string name = 3;
+   */
+  name?: string | undefined;
+
+  /**
+   * @generated from field: optional string description = 4;
+   */
+  description?: string | undefined;
+
+  /**
+   * @generated from field: optional double coin_cost = 5;
+   */
+  coinCost?: number | undefined;
+
+  /**
+   * @generated from field: optional double token_cost = 6;
+   */
+  tokenCost?: number | undefined;
+
+  /**
+   * @generated from field: optional int32 inventory = 7;
+   */
+  inventory?: number | undefined;
+
+  /**
+   * @generated from field: optional bool published = 8;
+   */
+  published?: boolean | undefined;
+};
+
+/**
+ * Describes the message catalog_marketplace.v1.UpdateCatalogItemRequest.
+ * Use `create(UpdateCatalogItemRequestSchema)` to create a new message.
+ */
+export const UpdateCatalogItemRequestSchema: GenMessage<UpdateCatalogItemRequest> = /*@__PURE__*/
+  messageDesc(file_catalog_marketplace_v1_catalog_marketplace, 8);
+
+/**
+ * @generated from message catalog_marketplace.v1.UpdateCatalogItemResponse
+ */
+export type UpdateCatalogItemResponse = Message<"catalog_marketplace.v1.UpdateCatalogItemResponse"> & {
+  /**
+   * @generated from field: catalog_marketplace.v1.CatalogItem item = 1;
+   */
+  item?: CatalogItem | undefined;
+};
+
+/**
+ * Describes the message catalog_marketplace.v1.UpdateCatalogItemResponse.
+ * Use `create(UpdateCatalogItemResponseSchema)` to create a new message.
+ */
+export const UpdateCatalogItemResponseSchema: GenMessage<UpdateCatalogItemResponse> = /*@__PURE__*/
+  messageDesc(file_catalog_marketplace_v1_catalog_marketplace, 9);
+
+/**
+ * @generated from message catalog_marketplace.v1.DeleteCatalogItemRequest
+ */
+export type DeleteCatalogItemRequest = Message<"catalog_marketplace.v1.DeleteCatalogItemRequest"> & {
+  /**
+   * @generated from field: string app_id = 1;
+   */
+  appId: string;
+
+  /**
+   * @generated from field: string item_id = 2;
+   */
+  itemId: string;
+};
+
+/**
+ * Describes the message catalog_marketplace.v1.DeleteCatalogItemRequest.
+ * Use `create(DeleteCatalogItemRequestSchema)` to create a new message.
+ */
+export const DeleteCatalogItemRequestSchema: GenMessage<DeleteCatalogItemRequest> = /*@__PURE__*/
+  messageDesc(file_catalog_marketplace_v1_catalog_marketplace, 10);
+
+/**
+ * @generated from message catalog_marketplace.v1.DeleteCatalogItemResponse
+ */
+export type DeleteCatalogItemResponse = Message<"catalog_marketplace.v1.DeleteCatalogItemResponse"> & {
+};
+
+/**
+ * Describes the message catalog_marketplace.v1.DeleteCatalogItemResponse.
+ * Use `create(DeleteCatalogItemResponseSchema)` to create a new message.
+ */
+export const DeleteCatalogItemResponseSchema: GenMessage<DeleteCatalogItemResponse> = /*@__PURE__*/
+  messageDesc(file_catalog_marketplace_v1_catalog_marketplace, 11);
+
+/**
+ * @generated from message catalog_marketplace.v1.Redemption
+ */
+export type Redemption = Message<"catalog_marketplace.v1.Redemption"> & {
+  /**
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * @generated from field: string user_id = 2;
+   */
+  userId: string;
+
+  /**
+   * @generated from field: string item_id = 3;
+   */
+  itemId: string;
+
+  /**
+   * The item's name and costs when it was redeemed.
+   *
+   * @generated from field: string item_name = 4;
+   */
+  itemName: string;
+
+  /**
+   * @generated from field: double coin_cost = 5;
+   */
+  coinCost: number;
+
+  /**
+   * @generated from field: double token_cost = 6;
+   */
+  tokenCost: number;
+
+  /**
+   * @generated from field: catalog_marketplace.v1.RedemptionStatus status = 7;
+   */
+  status: RedemptionStatus;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp redeemed_at = 8;
+   */
+  redeemedAt?: Timestamp | undefined;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp fulfilled_at = 9;
+   */
+  fulfilledAt?: Timestamp | undefined;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp cancelled_at = 10;
+   */
+  cancelledAt?: Timestamp | undefined;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp updated_at = 11;
+   */
+  updatedAt?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message catalog_marketplace.v1.Redemption.
+ * Use `create(RedemptionSchema)` to create a new message.
+ */
+export const RedemptionSchema: GenMessage<Redemption> = /*@__PURE__*/
+  messageDesc(file_catalog_marketplace_v1_catalog_marketplace, 12);
+
+/**
+ * @generated from message catalog_marketplace.v1.RedeemCatalogItemRequest
+ */
+export type RedeemCatalogItemRequest = Message<"catalog_marketplace.v1.RedeemCatalogItemRequest"> & {
+  /**
+   * @generated from field: string app_id = 1;
+   */
+  appId: string;
+
+  /**
+   * @generated from field: string user_id = 2;
+   */
+  userId: string;
+
+  /**
+   * @generated from field: string item_id = 3;
+   */
+  itemId: string;
+};
+
+/**
+ * Describes the message catalog_marketplace.v1.RedeemCatalogItemRequest.
+ * Use `create(RedeemCatalogItemRequestSchema)` to create a new message.
+ */
+export const RedeemCatalogItemRequestSchema: GenMessage<RedeemCatalogItemRequest> = /*@__PURE__*/
+  messageDesc(file_catalog_marketplace_v1_catalog_marketplace, 13);
+
+/**
+ * @generated from message catalog_marketplace.v1.RedeemCatalogItemResponse
+ */
+export type RedeemCatalogItemResponse = Message<"catalog_marketplace.v1.RedeemCatalogItemResponse"> & {
+  /**
+   * @generated from field: catalog_marketplace.v1.Redemption redemption = 1;
+   */
+  redemption?: Redemption | undefined;
+
+  /**
+   * The user's balance right after the debit.
+   *
+   * @generated from field: catalog_marketplace.v1.BalanceSnapshot balance = 2;
+   */
+  balance?: BalanceSnapshot | undefined;
+};
+
+/**
+ * Describes the message catalog_marketplace.v1.RedeemCatalogItemResponse.
+ * Use `create(RedeemCatalogItemResponseSchema)` to create a new message.
+ */
+export const RedeemCatalogItemResponseSchema: GenMessage<RedeemCatalogItemResponse> = /*@__PURE__*/
+  messageDesc(file_catalog_marketplace_v1_catalog_marketplace, 14);
+
+/**
+ * @generated from message catalog_marketplace.v1.ListRedemptionsRequest
+ */
+export type ListRedemptionsRequest = Message<"catalog_marketplace.v1.ListRedemptionsRequest"> & {
+  /**
+   * @generated from field: string app_id = 1;
+   */
+  appId: string;
+
+  /**
+   * @generated from field: common.v1.PageRequest page = 2;
+   */
+  page?: PageRequest | undefined;
+
+  /**
+   * @generated from field: optional string user_id = 3;
+   */
+  userId?: string | undefined;
+
+  /**
+   * @generated from field: optional string item_id = 4;
+   */
+  itemId?: string | undefined;
+
+  /**
+   * @generated from field: catalog_marketplace.v1.RedemptionStatus status = 5;
+   */
+  status: RedemptionStatus;
+};
+
+/**
+ * Describes the message catalog_marketplace.v1.ListRedemptionsRequest.
+ * Use `create(ListRedemptionsRequestSchema)` to create a new message.
+ */
+export const ListRedemptionsRequestSchema: GenMessage<ListRedemptionsRequest> = /*@__PURE__*/
+  messageDesc(file_catalog_marketplace_v1_catalog_marketplace, 15);
+
+/**
+ * @generated from message catalog_marketplace.v1.ListRedemptionsResponse
+ */
+export type ListRedemptionsResponse = Message<"catalog_marketplace.v1.ListRedemptionsResponse"> & {
+  /**
+   * @generated from field: repeated catalog_marketplace.v1.Redemption redemptions = 1;
+   */
+  redemptions: Redemption[];
+
+  /**
+   * @generated from field: common.v1.PageInfo page = 2;
+   */
+  page?: PageInfo | undefined;
+};
+
+/**
+ * Describes the message catalog_marketplace.v1.ListRedemptionsResponse.
+ * Use `create(ListRedemptionsResponseSchema)` to create a new message.
+ */
+export const ListRedemptionsResponseSchema: GenMessage<ListRedemptionsResponse> = /*@__PURE__*/
+  messageDesc(file_catalog_marketplace_v1_catalog_marketplace, 16);
+
+/**
+ * @generated from message catalog_marketplace.v1.UpdateRedemptionStatusRequest
+ */
+export type UpdateRedemptionStatusRequest = Message<"catalog_marketplace.v1.UpdateRedemptionStatusRequest"> & {
+  /**
+   * @generated from field: string app_id = 1;
+   */
+  appId: string;
+
+  /**
+   * @generated from field: string redemption_id = 2;
+   */
+  redemptionId: string;
+
+  /**
+   * FULFILLED or CANCELLED.
+   *
+   * @generated from field: catalog_marketplace.v1.RedemptionStatus status = 3;
+   */
+  status: RedemptionStatus;
+};
+
+/**
+ * Describes the message catalog_marketplace.v1.UpdateRedemptionStatusRequest.
+ * Use `create(UpdateRedemptionStatusRequestSchema)` to create a new message.
+ */
+export const UpdateRedemptionStatusRequestSchema: GenMessage<UpdateRedemptionStatusRequest> = /*@__PURE__*/
+  messageDesc(file_catalog_marketplace_v1_catalog_marketplace, 17);
+
+/**
+ * @generated from message catalog_marketplace.v1.UpdateRedemptionStatusResponse
+ */
+export type UpdateRedemptionStatusResponse = Message<"catalog_marketplace.v1.UpdateRedemptionStatusResponse"> & {
+  /**
+   * @generated from field: catalog_marketplace.v1.Redemption redemption = 1;
+   */
+  redemption?: Redemption | undefined;
+};
+
+/**
+ * Describes the message catalog_marketplace.v1.UpdateRedemptionStatusResponse.
+ * Use `create(UpdateRedemptionStatusResponseSchema)` to create a new message.
+ */
+export const UpdateRedemptionStatusResponseSchema: GenMessage<UpdateRedemptionStatusResponse> = /*@__PURE__*/
+  messageDesc(file_catalog_marketplace_v1_catalog_marketplace, 18);
+
+/**
+ * @generated from message catalog_marketplace.v1.Discount
+ */
+export type Discount = Message<"catalog_marketplace.v1.Discount"> & {
+  /**
+   * @generated from field: catalog_marketplace.v1.DiscountType type = 1;
+   */
+  type: DiscountType;
+
+  /**
+   * @generated from field: double value = 2;
+   */
+  value: number;
+};
+
+/**
+ * Describes the message catalog_marketplace.v1.Discount.
+ * Use `create(DiscountSchema)` to create a new message.
+ */
+export const DiscountSchema: GenMessage<Discount> = /*@__PURE__*/
+  messageDesc(file_catalog_marketplace_v1_catalog_marketplace, 19);
+
+/**
+ * @generated from message catalog_marketplace.v1.Listing
+ */
+export type Listing = Message<"catalog_marketplace.v1.Listing"> & {
+  /**
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * The business app that offers it (and is paid in settlement).
+   *
+   * @generated from field: string app_id = 2;
+   */
+  appId: string;
+
+  /**
+   * @generated from field: string title = 3;
+   */
+  title: string;
+
+  /**
+   * @generated from field: string description = 4;
+   */
+  description: string;
+
+  /**
+   * @generated from field: double coin_cost = 5;
+   */
+  coinCost: number;
+
+  /**
+   * @generated from field: double token_cost = 6;
+   */
+  tokenCost: number;
+
+  /**
+   * Codes left; -1 means unlimited.
+   *
+   * @generated from field: int32 quantity = 7;
+   */
+  quantity: number;
+
+  /**
+   * @generated from field: catalog_marketplace.v1.Discount discount = 8;
+   */
+  discount?: Discount | undefined;
+
+  /**
+   * Unset: never expires.
+   *
+   * @generated from field: google.protobuf.Timestamp expires_at = 9;
+   */
+  expiresAt?: Timestamp | undefined;
+
+  /**
+   * @generated from field: bool published = 10;
+   */
+  published: boolean;
+
+  /**
+   * How long an issued code stays valid.
+   *
+   * @generated from field: int32 code_validity_days = 11;
+   */
+  codeValidityDays: number;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp created_at = 12;
+   */
+  createdAt?: Timestamp | undefined;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp updated_at = 13;
+   */
+  updatedAt?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message catalog_marketplace.v1.Listing.
+ * Use `create(ListingSchema)` to create a new message.
+ */
+export const ListingSchema: GenMessage<Listing> = /*@__PURE__*/
+  messageDesc(file_catalog_marketplace_v1_catalog_marketplace, 20);
+
+/**
+ * @generated from message catalog_marketplace.v1.CreateListingRequest
+ */
+export type CreateListingRequest = Message<"catalog_marketplace.v1.CreateListingRequest"> & {
+  /**
+   * @generated from field: string app_id = 1;
+   */
+  appId: string;
+
+  /**
+   * @generated from field: string title = 2;
+   */
+  title: string;
+
+  /**
+   * @generated from field: optional string description = 3;
+   */
+  description?: string | undefined;
+
+  /**
+   * @generated from field: double coin_cost = 4;
+   */
+  coinCost: number;
+
+  /**
+   * Default 0.
+   *
+   * @generated from field: optional double token_cost = 5;
+   */
+  tokenCost?: number | undefined;
+
+  /**
+   * Default -1 (unlimited).
+   *
+   * @generated from field: optional int32 quantity = 6;
+   */
+  quantity?: number | undefined;
+
+  /**
+   * @generated from field: catalog_marketplace.v1.Discount discount = 7;
+   */
+  discount?: Discount | undefined;
+
+  /**
+   * Unset: never expires; otherwise in the future.
+   *
+   * @generated from field: google.protobuf.Timestamp expires_at = 8;
+   */
+  expiresAt?: Timestamp | undefined;
+
+  /**
+   * Default false.
+   *
+   * @generated from field: optional bool published = 9;
+   */
+  published?: boolean | undefined;
+
+  /**
+   * Default 90.
+   *
+   * @generated from field: optional int32 code_validity_days = 10;
+   */
+  codeValidityDays?: number | undefined;
+};
+
+/**
+ * Describes the message catalog_marketplace.v1.CreateListingRequest.
+ * Use `create(CreateListingRequestSchema)` to create a new message.
+ */
+export const CreateListingRequestSchema: GenMessage<CreateListingRequest> = /*@__PURE__*/
+  messageDesc(file_catalog_marketplace_v1_catalog_marketplace, 21);
+
+/**
+ * @generated from message catalog_marketplace.v1.CreateListingResponse
+ */
+export type CreateListingResponse = Message<"catalog_marketplace.v1.CreateListingResponse"> & {
+  /**
+   * @generated from field: catalog_marketplace.v1.Listing listing = 1;
+   */
+  listing?: Listing | undefined;
+};
+
+/**
+ * Describes the message catalog_marketplace.v1.CreateListingResponse.
+ * Use `create(CreateListingResponseSchema)` to create a new message.
+ */
+export const CreateListingResponseSchema: GenMessage<CreateListingResponse> = /*@__PURE__*/
+  messageDesc(file_catalog_marketplace_v1_catalog_marketplace, 22);
+
+/**
+ * @generated from message catalog_marketplace.v1.GetListingRequest
+ */
+export type GetListingRequest = Message<"catalog_marketplace.v1.GetListingRequest"> & {
+  /**
+   * @generated from field: string app_id = 1;
+   */
+  appId: string;
+
+  /**
+   * @generated from field: string listing_id = 2;
+   */
+  listingId: string;
+};
+
+/**
+ * Describes the message catalog_marketplace.v1.GetListingRequest.
+ * Use `create(GetListingRequestSchema)` to create a new message.
+ */
+export const GetListingRequestSchema: GenMessage<GetListingRequest> = /*@__PURE__*/
+  messageDesc(file_catalog_marketplace_v1_catalog_marketplace, 23);
+
+/**
+ * @generated from message catalog_marketplace.v1.GetListingResponse
+ */
+export type GetListingResponse = Message<"catalog_marketplace.v1.GetListingResponse"> & {
+  /**
+   * @generated from field: catalog_marketplace.v1.Listing listing = 1;
+   */
+  listing?: Listing | undefined;
+};
+
+/**
+ * Describes the message catalog_marketplace.v1.GetListingResponse.
+ * Use `create(GetListingResponseSchema)` to create a new message.
+ */
+export const GetListingResponseSchema: GenMessage<GetListingResponse> = /*@__PURE__*/
+  messageDesc(file_catalog_marketplace_v1_catalog_marketplace, 24);
+
+/**
+ * @generated from message catalog_marketplace.v1.ListListingsRequest
+ */
+export type ListListingsRequest = Message<"catalog_marketplace.v1.ListListingsRequest"> & {
+  /**
+   * @generated from field: string app_id = 1;
+   */
+  appId: string;
+
+  /**
+   * @generated from field: common.v1.PageRequest page = 2;
+   */
+  page?: PageRequest | undefined;
+
+  /**
+   * @generated from field: optional bool published = 3;
+   */
+  published?: boolean | undefined;
+};
+
+/**
+ * Describes the message catalog_marketplace.v1.ListListingsRequest.
+ * Use `create(ListListingsRequestSchema)` to create a new message.
+ */
+export const ListListingsRequestSchema: GenMessage<ListListingsRequest> = /*@__PURE__*/
+  messageDesc(file_catalog_marketplace_v1_catalog_marketplace, 25);
+
+/**
+ * @generated from message catalog_marketplace.v1.ListListingsResponse
+ */
+export type ListListingsResponse = Message<"catalog_marketplace.v1.ListListingsResponse"> & {
+  /**
+   * @generated from field: repeated catalog_marketplace.v1.Listing listings = 1;
+   */
+  listings: Listing[];
+
+  /**
+   * @generated from field: common.v1.PageInfo page = 2;
+   */
+  page?: PageInfo | undefined;
+};
+
+/**
+ * Describes the message catalog_marketplace.v1.ListListingsResponse.
+ * Use `create(ListListingsResponseSchema)` to create a new message.
+ */
+export const ListListingsResponseSchema: GenMessage<ListListingsResponse> = /*@__PURE__*/
+  messageDesc(file_catalog_marketplace_v1_catalog_marketplace, 26);
+
+/**
+ * Only the fields set change; clear_expires_at removes the expiry.
+ *
+ * @generated from message catalog_marketplace.v1.UpdateListingRequest
+ */
+export type UpdateListingRequest = Message<"catalog_marketplace.v1.UpdateListingRequest"> & {
+  /**
+   * @generated from field: string app_id = 1;
+   */
+  appId: string;
+
+  /**
+   * @generated from field: string listing_id = 2;
+   */
+  listingId: string;
+
+  /**
+   * @generated from field: optional string title = 3;
+   */
+  title?: string | undefined;
+
+  /**
+   * @generated from field: optional string description = 4;
+   */
+  description?: string | undefined;
+
+  /**
+   * @generated from field: optional double coin_cost = 5;
+   */
+  coinCost?: number | undefined;
+
+  /**
+   * @generated from field: optional double token_cost = 6;
+   */
+  tokenCost?: number | undefined;
+
+  /**
+   * @generated from field: optional int32 quantity = 7;
+   */
+  quantity?: number | undefined;
+
+  /**
+   * @generated from field: catalog_marketplace.v1.Discount discount = 8;
+   */
+  discount?: Discount | undefined;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp expires_at = 9;
+   */
+  expiresAt?: Timestamp | undefined;
+
+  /**
+   * @generated from field: bool clear_expires_at = 10;
+   */
+  clearExpiresAt: boolean;
+
+  /**
+   * @generated from field: optional bool published = 11;
+   */
+  published?: boolean | undefined;
+
+  /**
+   * @generated from field: optional int32 code_validity_days = 12;
+   */
+  codeValidityDays?: number | undefined;
+};
+
+/**
+ * Describes the message catalog_marketplace.v1.UpdateListingRequest.
+ * Use `create(UpdateListingRequestSchema)` to create a new message.
+ */
+export const UpdateListingRequestSchema: GenMessage<UpdateListingRequest> = /*@__PURE__*/
+  messageDesc(file_catalog_marketplace_v1_catalog_marketplace, 27);
+
+/**
+ * @generated from message catalog_marketplace.v1.UpdateListingResponse
+ */
+export type UpdateListingResponse = Message<"catalog_marketplace.v1.UpdateListingResponse"> & {
+  /**
+   * @generated from field: catalog_marketplace.v1.Listing listing = 1;
+   */
+  listing?: Listing | undefined;
+};
+
+/**
+ * Describes the message catalog_marketplace.v1.UpdateListingResponse.
+ * Use `create(UpdateListingResponseSchema)` to create a new message.
+ */
+export const UpdateListingResponseSchema: GenMessage<UpdateListingResponse> = /*@__PURE__*/
+  messageDesc(file_catalog_marketplace_v1_catalog_marketplace, 28);
+
+/**
+ * @generated from message catalog_marketplace.v1.DeleteListingRequest
+ */
+export type DeleteListingRequest = Message<"catalog_marketplace.v1.DeleteListingRequest"> & {
+  /**
+   * @generated from field: string app_id = 1;
+   */
+  appId: string;
+
+  /**
+   * @generated from field: string listing_id = 2;
+   */
+  listingId: string;
+};
+
+/**
+ * Describes the message catalog_marketplace.v1.DeleteListingRequest.
+ * Use `create(DeleteListingRequestSchema)` to create a new message.
+ */
+export const DeleteListingRequestSchema: GenMessage<DeleteListingRequest> = /*@__PURE__*/
+  messageDesc(file_catalog_marketplace_v1_catalog_marketplace, 29);
+
+/**
+ * @generated from message catalog_marketplace.v1.DeleteListingResponse
+ */
+export type DeleteListingResponse = Message<"catalog_marketplace.v1.DeleteListingResponse"> & {
+};
+
+/**
+ * Describes the message catalog_marketplace.v1.DeleteListingResponse.
+ * Use `create(DeleteListingResponseSchema)` to create a new message.
+ */
+export const DeleteListingResponseSchema: GenMessage<DeleteListingResponse> = /*@__PURE__*/
+  messageDesc(file_catalog_marketplace_v1_catalog_marketplace, 30);
+
+/**
+ * app_id is the caller's; the listings come from every app.
+ *
+ * @generated from message catalog_marketplace.v1.ListPublicListingsRequest
+ */
+export type ListPublicListingsRequest = Message<"catalog_marketplace.v1.ListPublicListingsRequest"> & {
+  /**
+   * @generated from field: string app_id = 1;
+   */
+  appId: string;
+
+  /**
+   * @generated from field: common.v1.PageRequest page = 2;
+   */
+  page?: PageRequest | undefined;
+
+  /**
+   * @generated from field: optional double max_coin_cost = 3;
+   */
+  maxCoinCost?: number | undefined;
+
+  /**
+   * @generated from field: optional double max_token_cost = 4;
+   */
+  maxTokenCost?: number | undefined;
+};
+
+/**
+ * Describes the message catalog_marketplace.v1.ListPublicListingsRequest.
+ * Use `create(ListPublicListingsRequestSchema)` to create a new message.
+ */
+export const ListPublicListingsRequestSchema: GenMessage<ListPublicListingsRequest> = /*@__PURE__*/
+  messageDesc(file_catalog_marketplace_v1_catalog_marketplace, 31);
+
+/**
+ * @generated from message catalog_marketplace.v1.ListPublicListingsResponse
+ */
+export type ListPublicListingsResponse = Message<"catalog_marketplace.v1.ListPublicListingsResponse"> & {
+  /**
+   * @generated from field: repeated catalog_marketplace.v1.Listing listings = 1;
+   */
+  listings: Listing[];
+
+  /**
+   * @generated from field: common.v1.PageInfo page = 2;
+   */
+  page?: PageInfo | undefined;
+};
+
+/**
+ * Describes the message catalog_marketplace.v1.ListPublicListingsResponse.
+ * Use `create(ListPublicListingsResponseSchema)` to create a new message.
+ */
+export const ListPublicListingsResponseSchema: GenMessage<ListPublicListingsResponse> = /*@__PURE__*/
+  messageDesc(file_catalog_marketplace_v1_catalog_marketplace, 32);
+
+/**
+ * @generated from message catalog_marketplace.v1.GetPublicListingRequest
+ */
+export type GetPublicListingRequest = Message<"catalog_marketplace.v1.GetPublicListingRequest"> & {
+  /**
+   * @generated from field: string app_id = 1;
+   */
+  appId: string;
+
+  /**
+   * @generated from field: string listing_id = 2;
+   */
+  listingId: string;
+};
+
+/**
+ * Describes the message catalog_marketplace.v1.GetPublicListingRequest.
+ * Use `create(GetPublicListingRequestSchema)` to create a new message.
+ */
+export const GetPublicListingRequestSchema: GenMessage<GetPublicListingRequest> = /*@__PURE__*/
+  messageDesc(file_catalog_marketplace_v1_catalog_marketplace, 33);
+
+/**
+ * @generated from message catalog_marketplace.v1.GetPublicListingResponse
+ */
+export type GetPublicListingResponse = Message<"catalog_marketplace.v1.GetPublicListingResponse"> & {
+  /**
+   * @generated from field: catalog_marketplace.v1.Listing listing = 1;
+   */
+  listing?: Listing | undefined;
+};
+
+/**
+ * Describes the message catalog_marketplace.v1.GetPublicListingResponse.
+ * Use `create(GetPublicListingResponseSchema)` to create a new message.
+ */
+export const GetPublicListingResponseSchema: GenMessage<GetPublicListingResponse> = /*@__PURE__*/
+  messageDesc(file_catalog_marketplace_v1_catalog_marketplace, 34);
+
+/**
+ * @generated from message catalog_marketplace.v1.MarketplaceRedemption
+ */
+export type MarketplaceRedemption = Message<"catalog_marketplace.v1.MarketplaceRedemption"> & {
+  /**
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * @generated from field: string listing_id = 2;
+   */
+  listingId: string;
+
+  /**
+   * The business app that owns the listing.
+   *
+   * @generated from field: string listing_app_id = 3;
+   */
+  listingAppId: string;
+
+  /**
+   * The app whose user redeemed (and whose coins paid).
+   *
+   * @generated from field: string app_id = 4;
+   */
+  appId: string;
+
+  /**
+   * Unset in the listing owner's view: another app's user ids are not its business.
+   *
+   * @generated from field: optional string user_id = 5;
+   */
+  userId?: string | undefined;
+
+  /**
+   * @generated from field: string discount_code = 6;
+   */
+  discountCode: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp expires_at = 7;
+   */
+  expiresAt?: Timestamp | undefined;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp created_at = 8;
+   */
+  createdAt?: Timestamp | undefined;
+
+  /**
+   * @generated from field: catalog_marketplace.v1.MarketplaceRedemptionStatus status = 9;
+   */
+  status: MarketplaceRedemptionStatus;
+
+  /**
+   * The listing's title, costs and discount when it was redeemed.
+   *
+   * @generated from field: string listing_title = 10;
+   */
+  listingTitle: string;
+
+  /**
+   * @generated from field: double coin_cost = 11;
+   */
+  coinCost: number;
+
+  /**
+   * @generated from field: double token_cost = 12;
+   */
+  tokenCost: number;
+
+  /**
+   * @generated from field: catalog_marketplace.v1.Discount discount = 13;
+   */
+  discount?: Discount | undefined;
+};
+
+/**
+ * Describes the message catalog_marketplace.v1.MarketplaceRedemption.
+ * Use `create(MarketplaceRedemptionSchema)` to create a new message.
+ */
+export const MarketplaceRedemptionSchema: GenMessage<MarketplaceRedemption> = /*@__PURE__*/
+  messageDesc(file_catalog_marketplace_v1_catalog_marketplace, 35);
+
+/**
+ * @generated from message catalog_marketplace.v1.RedeemListingRequest
+ */
+export type RedeemListingRequest = Message<"catalog_marketplace.v1.RedeemListingRequest"> & {
+  /**
+   * @generated from field: string app_id = 1;
+   */
+  appId: string;
+
+  /**
+   * @generated from field: string listing_id = 2;
+   */
+  listingId: string;
+
+  /**
+   * @generated from field: string user_id = 3;
+   */
+  userId: string;
+};
+
+/**
+ * Describes the message catalog_marketplace.v1.RedeemListingRequest.
+ * Use `create(RedeemListingRequestSchema)` to create a new message.
+ */
+export const RedeemListingRequestSchema: GenMessage<RedeemListingRequest> = /*@__PURE__*/
+  messageDesc(file_catalog_marketplace_v1_catalog_marketplace, 36);
+
+/**
+ * @generated from message catalog_marketplace.v1.RedeemListingResponse
+ */
+export type RedeemListingResponse = Message<"catalog_marketplace.v1.RedeemListingResponse"> & {
+  /**
+   * @generated from field: catalog_marketplace.v1.MarketplaceRedemption redemption = 1;
+   */
+  redemption?: MarketplaceRedemption | undefined;
+
+  /**
+   * @generated from field: catalog_marketplace.v1.BalanceSnapshot balance = 2;
+   */
+  balance?: BalanceSnapshot | undefined;
+};
+
+/**
+ * Describes the message catalog_marketplace.v1.RedeemListingResponse.
+ * Use `create(RedeemListingResponseSchema)` to create a new message.
+ */
+export const RedeemListingResponseSchema: GenMessage<RedeemListingResponse> = /*@__PURE__*/
+  messageDesc(file_catalog_marketplace_v1_catalog_marketplace, 37);
+
+/**
+ * @generated from message catalog_marketplace.v1.ListMarketplaceRedemptionsRequest
+ */
+export type ListMarketplaceRedemptionsRequest = Message<"catalog_marketplace.v1.ListMarketplaceRedemptionsRequest"> & {
+  /**
+   * @generated from field: string app_id = 1;
+   */
+  appId: string;
+
+  /**
+   * @generated from field: common.v1.PageRequest page = 2;
+   */
+  page?: PageRequest | undefined;
+
+  /**
+   * Default PROVIDER.
+   *
+   * @generated from field: catalog_marketplace.v1.SettlementSide side = 3;
+   */
+  side: SettlementSide;
+
+  /**
+   * @generated from field: optional string listing_id = 4;
+   */
+  listingId?: string | undefined;
+
+  /**
+   * Only with side REDEEMER (a provider does not see other apps' user ids).
+   *
+   * @generated from field: optional string user_id = 5;
+   */
+  userId?: string | undefined;
+};
+
+/**
+ * Describes the message catalog_marketplace.v1.ListMarketplaceRedemptionsRequest.
+ * Use `create(ListMarketplaceRedemptionsRequestSchema)` to create a new message.
+ */
+export const ListMarketplaceRedemptionsRequestSchema: GenMessage<ListMarketplaceRedemptionsRequest> = /*@__PURE__*/
+  messageDesc(file_catalog_marketplace_v1_catalog_marketplace, 38);
+
+/**
+ * @generated from message catalog_marketplace.v1.ListMarketplaceRedemptionsResponse
+ */
+export type ListMarketplaceRedemptionsResponse = Message<"catalog_marketplace.v1.ListMarketplaceRedemptionsResponse"> & {
+  /**
+   * @generated from field: repeated catalog_marketplace.v1.MarketplaceRedemption redemptions = 1;
+   */
+  redemptions: MarketplaceRedemption[];
+
+  /**
+   * @generated from field: common.v1.PageInfo page = 2;
+   */
+  page?: PageInfo | undefined;
+};
+
+/**
+ * Describes the message catalog_marketplace.v1.ListMarketplaceRedemptionsResponse.
+ * Use `create(ListMarketplaceRedemptionsResponseSchema)` to create a new message.
+ */
+export const ListMarketplaceRedemptionsResponseSchema: GenMessage<ListMarketplaceRedemptionsResponse> = /*@__PURE__*/
+  messageDesc(file_catalog_marketplace_v1_catalog_marketplace, 39);
+
+/**
+ * @generated from message catalog_marketplace.v1.VerifyMarketplaceIdRequest
+ */
+export type VerifyMarketplaceIdRequest = Message<"catalog_marketplace.v1.VerifyMarketplaceIdRequest"> & {
+  /**
+   * @generated from field: string app_id = 1;
+   */
+  appId: string;
+
+  /**
+   * A MKT- code, or a user id of the calling app.
+   *
+   * @generated from field: string id = 2;
+   */
+  id: string;
+
+  /**
+   * Pages the affordable listings of a USER answer.
+   *
+   * @generated from field: common.v1.PageRequest page = 3;
+   */
+  page?: PageRequest | undefined;
+};
+
+/**
+ * Describes the message catalog_marketplace.v1.VerifyMarketplaceIdRequest.
+ * Use `create(VerifyMarketplaceIdRequestSchema)` to create a new message.
+ */
+export const VerifyMarketplaceIdRequestSchema: GenMessage<VerifyMarketplaceIdRequest> = /*@__PURE__*/
+  messageDesc(file_catalog_marketplace_v1_catalog_marketplace, 40);
+
+/**
+ * @generated from message catalog_marketplace.v1.MarketplaceCodeVerification
+ */
+export type MarketplaceCodeVerification = Message<"catalog_marketplace.v1.MarketplaceCodeVerification"> & {
+  /**
+   * ACTIVE: the code can be honoured now.
+   *
+   * @generated from field: bool valid = 1;
+   */
+  valid: boolean;
+
+  /**
+   * @generated from field: string code = 2;
+   */
+  code: string;
+
+  /**
+   * @generated from field: string listing_id = 3;
+   */
+  listingId: string;
+
+  /**
+   * @generated from field: catalog_marketplace.v1.MarketplaceRedemptionStatus status = 4;
+   */
+  status: MarketplaceRedemptionStatus;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp redeemed_at = 5;
+   */
+  redeemedAt?: Timestamp | undefined;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp expires_at = 6;
+   */
+  expiresAt?: Timestamp | undefined;
+
+  /**
+   * @generated from field: catalog_marketplace.v1.Discount discount = 7;
+   */
+  discount?: Discount | undefined;
+
+  /**
+   * @generated from field: string listing_app_id = 8;
+   */
+  listingAppId: string;
+};
+
+/**
+ * Describes the message catalog_marketplace.v1.MarketplaceCodeVerification.
+ * Use `create(MarketplaceCodeVerificationSchema)` to create a new message.
+ */
+export const MarketplaceCodeVerificationSchema: GenMessage<MarketplaceCodeVerification> = /*@__PURE__*/
+  messageDesc(file_catalog_marketplace_v1_catalog_marketplace, 41);
+
+/**
+ * @generated from message catalog_marketplace.v1.MarketplaceUserVerification
+ */
+export type MarketplaceUserVerification = Message<"catalog_marketplace.v1.MarketplaceUserVerification"> & {
+  /**
+   * @generated from field: string user_id = 1;
+   */
+  userId: string;
+
+  /**
+   * @generated from field: catalog_marketplace.v1.BalanceSnapshot balance = 2;
+   */
+  balance?: BalanceSnapshot | undefined;
+
+  /**
+   * Public listings whose coin and token costs the balance covers.
+   *
+   * @generated from field: repeated catalog_marketplace.v1.Listing listings = 3;
+   */
+  listings: Listing[];
+
+  /**
+   * @generated from field: common.v1.PageInfo page = 4;
+   */
+  page?: PageInfo | undefined;
+};
+
+/**
+ * Describes the message catalog_marketplace.v1.MarketplaceUserVerification.
+ * Use `create(MarketplaceUserVerificationSchema)` to create a new message.
+ */
+export const MarketplaceUserVerificationSchema: GenMessage<MarketplaceUserVerification> = /*@__PURE__*/
+  messageDesc(file_catalog_marketplace_v1_catalog_marketplace, 42);
+
+/**
+ * @generated from message catalog_marketplace.v1.VerifyMarketplaceIdResponse
+ */
+export type VerifyMarketplaceIdResponse = Message<"catalog_marketplace.v1.VerifyMarketplaceIdResponse"> & {
+  /**
+   * @generated from oneof catalog_marketplace.v1.VerifyMarketplaceIdResponse.result
+   */
+  result: {
+    /**
+     * @generated from field: catalog_marketplace.v1.MarketplaceCodeVerification code = 1;
+     */
+    value: MarketplaceCodeVerification;
+    case: "code";
+  } | {
+    /**
+     * @generated from field: catalog_marketplace.v1.MarketplaceUserVerification user = 2;
+     */
+    value: MarketplaceUserVerification;
+    case: "user";
+  } | { case: undefined; value?: undefined };
+};
+
+/**
+ * Describes the message catalog_marketplace.v1.VerifyMarketplaceIdResponse.
+ * Use `create(VerifyMarketplaceIdResponseSchema)` to create a new message.
+ */
+export const VerifyMarketplaceIdResponseSchema: GenMessage<VerifyMarketplaceIdResponse> = /*@__PURE__*/
+  messageDesc(file_catalog_marketplace_v1_catalog_marketplace, 43);
+
+/**
+ * @generated from message catalog_marketplace.v1.SettlementTotals
+ */
+export type SettlementTotals = Message<"catalog_marketplace.v1.SettlementTotals"> & {
+  /**
+   * @generated from field: int32 redemptions = 1;
+   */
+  redemptions: number;
+
+  /**
+   * @generated from field: double coins = 2;
+   */
+  coins: number;
+
+  /**
+   * @generated from field: double tokens = 3;
+   */
+  tokens: number;
+};
+
+/**
+ * Describes the message catalog_marketplace.v1.SettlementTotals.
+ * Use `create(SettlementTotalsSchema)` to create a new message.
+ */
+export const SettlementTotalsSchema: GenMessage<SettlementTotals> = /*@__PURE__*/
+  messageDesc(file_catalog_marketplace_v1_catalog_marketplace, 44);
+
+/**
+ * @generated from message catalog_marketplace.v1.ListingSettlement
+ */
+export type ListingSettlement = Message<"catalog_marketplace.v1.ListingSettlement"> & {
+  /**
+   * @generated from field: string listing_id = 1;
+   */
+  listingId: string;
+
+  /**
+   * @generated from field: string listing_title = 2;
+   */
+  listingTitle: string;
+
+  /**
+   * @generated from field: catalog_marketplace.v1.SettlementTotals totals = 3;
+   */
+  totals?: SettlementTotals | undefined;
+};
+
+/**
+ * Describes the message catalog_marketplace.v1.ListingSettlement.
+ * Use `create(ListingSettlementSchema)` to create a new message.
+ */
+export const ListingSettlementSchema: GenMessage<ListingSettlement> = /*@__PURE__*/
+  messageDesc(file_catalog_marketplace_v1_catalog_marketplace, 45);
+
+/**
+ * What the caller and one counterpart app owe each other.
+ *
+ * @generated from message catalog_marketplace.v1.CounterpartSettlement
+ */
+export type CounterpartSettlement = Message<"catalog_marketplace.v1.CounterpartSettlement"> & {
+  /**
+   * @generated from field: string app_id = 1;
+   */
+  appId: string;
+
+  /**
+   * @generated from field: catalog_marketplace.v1.SettlementTotals totals = 2;
+   */
+  totals?: SettlementTotals | undefined;
+
+  /**
+   * @generated from field: repeated catalog_marketplace.v1.ListingSettlement listings = 3;
+   */
+  listings: ListingSettlement[];
+};
+
+/**
+ * Describes the message catalog_marketplace.v1.CounterpartSettlement.
+ * Use `create(CounterpartSettlementSchema)` to create a new message.
+ */
+export const CounterpartSettlementSchema: GenMessage<CounterpartSettlement> = /*@__PURE__*/
+  messageDesc(file_catalog_marketplace_v1_catalog_marketplace, 46);
+
+/**
+ * @generated from message catalog_marketplace.v1.GetSettlementsRequest
+ */
+export type GetSettlementsRequest = Message<"catalog_marketplace.v1.GetSettlementsRequest"> & {
+  /**
+   * @generated from field: string app_id = 1;
+   */
+  appId: string;
+
+  /**
+   * Default PROVIDER.
+   *
+   * @generated from field: catalog_marketplace.v1.SettlementSide side = 2;
+   */
+  side: SettlementSide;
+
+  /**
+   * @generated from field: optional string listing_id = 3;
+   */
+  listingId?: string | undefined;
+};
+
+/**
+ * Describes the message catalog_marketplace.v1.GetSettlementsRequest.
+ * Use `create(GetSettlementsRequestSchema)` to create a new message.
+ */
+export const GetSettlementsRequestSchema: GenMessage<GetSettlementsRequest> = /*@__PURE__*/
+  messageDesc(file_catalog_marketplace_v1_catalog_marketplace, 47);
+
+/**
+ * @generated from message catalog_marketplace.v1.GetSettlementsResponse
+ */
+export type GetSettlementsResponse = Message<"catalog_marketplace.v1.GetSettlementsResponse"> & {
+  /**
+   * @generated from field: catalog_marketplace.v1.SettlementSide side = 1;
+   */
+  side: SettlementSide;
+
+  /**
+   * @generated from field: catalog_marketplace.v1.SettlementTotals totals = 2;
+   */
+  totals?: SettlementTotals | undefined;
+
+  /**
+   * @generated from field: repeated catalog_marketplace.v1.CounterpartSettlement counterparts = 3;
+   */
+  counterparts: CounterpartSettlement[];
+};
+
+/**
+ * Describes the message catalog_marketplace.v1.GetSettlementsResponse.
+ * Use `create(GetSettlementsResponseSchema)` to create a new message.
+ */
+export const GetSettlementsResponseSchema: GenMessage<GetSettlementsResponse> = /*@__PURE__*/
+  messageDesc(file_catalog_marketplace_v1_catalog_marketplace, 48);
+
+/**
+ * The public life of a catalog redemption (API.md §3): created PENDING,
+ * then FULFILLED or CANCELLED. Redemptions still being made, or refused,
+ * are not shown.
+ *
+ * @generated from enum catalog_marketplace.v1.RedemptionStatus
+ */
+export enum RedemptionStatus {
+  /**
+   * @generated from enum value: REDEMPTION_STATUS_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * @generated from enum value: REDEMPTION_STATUS_PENDING = 1;
+   */
+  PENDING = 1,
+
+  /**
+   * @generated from enum value: REDEMPTION_STATUS_FULFILLED = 2;
+   */
+  FULFILLED = 2,
+
+  /**
+   * @generated from enum value: REDEMPTION_STATUS_CANCELLED = 3;
+   */
+  CANCELLED = 3,
+}
+
+/**
+ * Describes the enum catalog_marketplace.v1.RedemptionStatus.
+ */
+export const RedemptionStatusSchema: GenEnum<RedemptionStatus> = /*@__PURE__*/
+  enumDesc(file_catalog_marketplace_v1_catalog_marketplace, 0);
+
+/**
+ * @generated from enum catalog_marketplace.v1.DiscountType
+ */
+export enum DiscountType {
+  /**
+   * @generated from enum value: DISCOUNT_TYPE_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * value is a percentage, 0 < value <= 100.
+   *
+   * @generated from enum value: DISCOUNT_TYPE_PERCENT = 1;
+   */
+  PERCENT = 1,
+
+  /**
+   * value is an amount off in the business's own currency, > 0.
+   *
+   * @generated from enum value: DISCOUNT_TYPE_FIXED = 2;
+   */
+  FIXED = 2,
+}
+
+/**
+ * Describes the enum catalog_marketplace.v1.DiscountType.
+ */
+export const DiscountTypeSchema: GenEnum<DiscountType> = /*@__PURE__*/
+  enumDesc(file_catalog_marketplace_v1_catalog_marketplace, 1);
+
+/**
+ * ACTIVE until the code's expires_at, EXPIRED after.
+ *
+ * @generated from enum catalog_marketplace.v1.MarketplaceRedemptionStatus
+ */
+export enum MarketplaceRedemptionStatus {
+  /**
+   * @generated from enum value: MARKETPLACE_REDEMPTION_STATUS_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * @generated from enum value: MARKETPLACE_REDEMPTION_STATUS_ACTIVE = 1;
+   */
+  ACTIVE = 1,
+
+  /**
+   * @generated from enum value: MARKETPLACE_REDEMPTION_STATUS_EXPIRED = 2;
+   */
+  EXPIRED = 2,
+}
+
+/**
+ * Describes the enum catalog_marketplace.v1.MarketplaceRedemptionStatus.
+ */
+export const MarketplaceRedemptionStatusSchema: GenEnum<MarketplaceRedemptionStatus> = /*@__PURE__*/
+  enumDesc(file_catalog_marketplace_v1_catalog_marketplace, 2);
+
+/**
+ * Which side of a marketplace redemption the caller is on.
+ *
+ * @generated from enum catalog_marketplace.v1.SettlementSide
+ */
+export enum SettlementSide {
+  /**
+   * @generated from enum value: SETTLEMENT_SIDE_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * The caller owns the listings; counterparts are the redeeming apps.
+   *
+   * @generated from enum value: SETTLEMENT_SIDE_PROVIDER = 1;
+   */
+  PROVIDER = 1,
+
+  /**
+   * The caller's users redeemed; counterparts are the listing owners.
+   *
+   * @generated from enum value: SETTLEMENT_SIDE_REDEEMER = 2;
+   */
+  REDEEMER = 2,
+}
+
+/**
+ * Describes the enum catalog_marketplace.v1.SettlementSide.
+ */
+export const SettlementSideSchema: GenEnum<SettlementSide> = /*@__PURE__*/
+  enumDesc(file_catalog_marketplace_v1_catalog_marketplace, 3);
+
+/**
+ * The catalog (items an app's users buy with coins and tokens), catalog
+ * redemptions, and the cross-app marketplace (listings a business app
+ * offers to the users of every app, paid for with the redeeming app's
+ * coins and tokens, delivered as a MKT- discount code).
+ *
+ * Every request carries app_id: the gateway resolves it from the API key
+ * and every query is scoped by it. The one deliberate exception is the
+ * public listing read (ListPublicListings, GetPublicListing, and the
+ * listings a user can afford in VerifyMarketplaceId): it shows every
+ * app's published, unexpired, in-stock listings.
+ *
+ * Redeeming is a saga across this service and the incentive service
+ * (which owns balances): the redemption is recorded, one unit of stock is
+ * reserved by a conditional update, coins and tokens are debited by an
+ * operation id, and the redemption is confirmed. Any failure compensates
+ * (the unit is restocked, a debit that may have happened is credited back
+ * by its own operation id) and nothing has changed. A crash between steps
+ * is finished or compensated by a recovery pass (at start-up and every
+ * RECOVERY_INTERVAL_MS) once the redemption's lease has run out.
+ *
+ * Errors: NotFound (NOT_FOUND) for ids unknown to the app; InvalidArgument
+ * (VALIDATION_ERROR); FailedPrecondition with INSUFFICIENT_BALANCE,
+ * OUT_OF_STOCK or ITEM_UNAVAILABLE when a redemption is refused; Aborted
+ * with INVALID_TRANSITION for a status change the redemption does not
+ * allow; Unavailable when the incentive service cannot be reached (the
+ * redemption is then compensated, or finished by the recovery pass).
  *
  * @generated from service catalog_marketplace.v1.CatalogMarketplaceService
  */
 export const CatalogMarketplaceService: GenService<{
+  /**
+   * @generated from rpc catalog_marketplace.v1.CatalogMarketplaceService.CreateCatalogItem
+   */
+  createCatalogItem: {
+    methodKind: "unary";
+    input: typeof CreateCatalogItemRequestSchema;
+    output: typeof CreateCatalogItemResponseSchema;
+  },
+  /**
+   * @generated from rpc catalog_marketplace.v1.CatalogMarketplaceService.GetCatalogItem
+   */
+  getCatalogItem: {
+    methodKind: "unary";
+    input: typeof GetCatalogItemRequestSchema;
+    output: typeof GetCatalogItemResponseSchema;
+  },
+  /**
+   * @generated from rpc catalog_marketplace.v1.CatalogMarketplaceService.ListCatalogItems
+   */
+  listCatalogItems: {
+    methodKind: "unary";
+    input: typeof ListCatalogItemsRequestSchema;
+    output: typeof ListCatalogItemsResponseSchema;
+  },
+  /**
+   * @generated from rpc catalog_marketplace.v1.CatalogMarketplaceService.UpdateCatalogItem
+   */
+  updateCatalogItem: {
+    methodKind: "unary";
+    input: typeof UpdateCatalogItemRequestSchema;
+    output: typeof UpdateCatalogItemResponseSchema;
+  },
+  /**
+   * Soft delete: the item stops being listed and redeemable; redemptions keep it.
+   *
+   * @generated from rpc catalog_marketplace.v1.CatalogMarketplaceService.DeleteCatalogItem
+   */
+  deleteCatalogItem: {
+    methodKind: "unary";
+    input: typeof DeleteCatalogItemRequestSchema;
+    output: typeof DeleteCatalogItemResponseSchema;
+  },
+  /**
+   * @generated from rpc catalog_marketplace.v1.CatalogMarketplaceService.RedeemCatalogItem
+   */
+  redeemCatalogItem: {
+    methodKind: "unary";
+    input: typeof RedeemCatalogItemRequestSchema;
+    output: typeof RedeemCatalogItemResponseSchema;
+  },
+  /**
+   * @generated from rpc catalog_marketplace.v1.CatalogMarketplaceService.ListRedemptions
+   */
+  listRedemptions: {
+    methodKind: "unary";
+    input: typeof ListRedemptionsRequestSchema;
+    output: typeof ListRedemptionsResponseSchema;
+  },
+  /**
+   * PENDING -> FULFILLED or CANCELLED (cancelling refunds and restocks).
+   *
+   * @generated from rpc catalog_marketplace.v1.CatalogMarketplaceService.UpdateRedemptionStatus
+   */
+  updateRedemptionStatus: {
+    methodKind: "unary";
+    input: typeof UpdateRedemptionStatusRequestSchema;
+    output: typeof UpdateRedemptionStatusResponseSchema;
+  },
+  /**
+   * @generated from rpc catalog_marketplace.v1.CatalogMarketplaceService.CreateListing
+   */
+  createListing: {
+    methodKind: "unary";
+    input: typeof CreateListingRequestSchema;
+    output: typeof CreateListingResponseSchema;
+  },
+  /**
+   * @generated from rpc catalog_marketplace.v1.CatalogMarketplaceService.GetListing
+   */
+  getListing: {
+    methodKind: "unary";
+    input: typeof GetListingRequestSchema;
+    output: typeof GetListingResponseSchema;
+  },
+  /**
+   * @generated from rpc catalog_marketplace.v1.CatalogMarketplaceService.ListListings
+   */
+  listListings: {
+    methodKind: "unary";
+    input: typeof ListListingsRequestSchema;
+    output: typeof ListListingsResponseSchema;
+  },
+  /**
+   * @generated from rpc catalog_marketplace.v1.CatalogMarketplaceService.UpdateListing
+   */
+  updateListing: {
+    methodKind: "unary";
+    input: typeof UpdateListingRequestSchema;
+    output: typeof UpdateListingResponseSchema;
+  },
+  /**
+   * Soft delete: the listing leaves the marketplace; issued codes stay valid.
+   *
+   * @generated from rpc catalog_marketplace.v1.CatalogMarketplaceService.DeleteListing
+   */
+  deleteListing: {
+    methodKind: "unary";
+    input: typeof DeleteListingRequestSchema;
+    output: typeof DeleteListingResponseSchema;
+  },
+  /**
+   * @generated from rpc catalog_marketplace.v1.CatalogMarketplaceService.ListPublicListings
+   */
+  listPublicListings: {
+    methodKind: "unary";
+    input: typeof ListPublicListingsRequestSchema;
+    output: typeof ListPublicListingsResponseSchema;
+  },
+  /**
+   * @generated from rpc catalog_marketplace.v1.CatalogMarketplaceService.GetPublicListing
+   */
+  getPublicListing: {
+    methodKind: "unary";
+    input: typeof GetPublicListingRequestSchema;
+    output: typeof GetPublicListingResponseSchema;
+  },
+  /**
+   * @generated from rpc catalog_marketplace.v1.CatalogMarketplaceService.RedeemListing
+   */
+  redeemListing: {
+    methodKind: "unary";
+    input: typeof RedeemListingRequestSchema;
+    output: typeof RedeemListingResponseSchema;
+  },
+  /**
+   * @generated from rpc catalog_marketplace.v1.CatalogMarketplaceService.ListMarketplaceRedemptions
+   */
+  listMarketplaceRedemptions: {
+    methodKind: "unary";
+    input: typeof ListMarketplaceRedemptionsRequestSchema;
+    output: typeof ListMarketplaceRedemptionsResponseSchema;
+  },
+  /**
+   * @generated from rpc catalog_marketplace.v1.CatalogMarketplaceService.VerifyMarketplaceId
+   */
+  verifyMarketplaceId: {
+    methodKind: "unary";
+    input: typeof VerifyMarketplaceIdRequestSchema;
+    output: typeof VerifyMarketplaceIdResponseSchema;
+  },
+  /**
+   * @generated from rpc catalog_marketplace.v1.CatalogMarketplaceService.GetSettlements
+   */
+  getSettlements: {
+    methodKind: "unary";
+    input: typeof GetSettlementsRequestSchema;
+    output: typeof GetSettlementsResponseSchema;
+  },
 }> = /*@__PURE__*/
   serviceDesc(file_catalog_marketplace_v1_catalog_marketplace, 0);
 

@@ -2,23 +2,292 @@
 // @generated from file fraud/v1/fraud.proto (package fraud.v1, syntax proto3)
 /* eslint-disable */
 
-import type { GenFile, GenService } from "@bufbuild/protobuf/codegenv2";
-import { fileDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
+import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
+import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
+import type { ClientContext, FraudAssessment } from "../../common/v1/common_pb";
+import { file_common_v1_common } from "../../common/v1/common_pb";
+import type { Timestamp } from "@bufbuild/protobuf/wkt";
+import { file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
+import type { Message } from "@bufbuild/protobuf";
 
 /**
  * Describes the file fraud/v1/fraud.proto.
  */
 export const file_fraud_v1_fraud: GenFile = /*@__PURE__*/
-  fileDesc("ChRmcmF1ZC92MS9mcmF1ZC5wcm90bxIIZnJhdWQudjEyDgoMRnJhdWRTZXJ2aWNlYgZwcm90bzM");
+  fileDesc("ChRmcmF1ZC92MS9mcmF1ZC5wcm90bxIIZnJhdWQudjEiyAIKFFNjb3JlUmVmZXJyYWxSZXF1ZXN0Eg4KBmFwcF9pZBgBIAEoCRITCgtjYW1wYWlnbl9pZBgCIAEoCRITCgtyZWZlcnJhbF9pZBgDIAEoCRIVCg1yZWZlcnJhbF9jb2RlGAQgASgJEhMKC3JlZmVycmVyX2lkGAUgASgJEhcKCnJlZmVyZWVfaWQYBiABKAlIAIgBARIbCg5yZWZlcnJlcl9lbWFpbBgHIAEoCUgBiAEBEikKB2NvbnRleHQYCCABKAsyGC5jb21tb24udjEuQ2xpZW50Q29udGV4dBIWCg5mbGFnX3RocmVzaG9sZBgJIAEoBRIvCgtvY2N1cnJlZF9hdBgKIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBCDQoLX3JlZmVyZWVfaWRCEQoPX3JlZmVycmVyX2VtYWlsIkcKFVNjb3JlUmVmZXJyYWxSZXNwb25zZRIuCgphc3Nlc3NtZW50GAEgASgLMhouY29tbW9uLnYxLkZyYXVkQXNzZXNzbWVudCK4AgoWU2NvcmVDb252ZXJzaW9uUmVxdWVzdBIOCgZhcHBfaWQYASABKAkSEwoLY2FtcGFpZ25faWQYAiABKAkSFQoNY29udmVyc2lvbl9pZBgDIAEoCRIVCg1yZWZlcnJhbF9jb2RlGAQgASgJEhMKC3JlZmVycmVyX2lkGAUgASgJEhIKCnJlZmVyZWVfaWQYBiABKAkSGwoOcmVmZXJyZXJfZW1haWwYByABKAlIAIgBARIpCgdjb250ZXh0GAggASgLMhguY29tbW9uLnYxLkNsaWVudENvbnRleHQSFgoOZmxhZ190aHJlc2hvbGQYCSABKAUSLwoLb2NjdXJyZWRfYXQYCiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wQhEKD19yZWZlcnJlcl9lbWFpbCJJChdTY29yZUNvbnZlcnNpb25SZXNwb25zZRIuCgphc3Nlc3NtZW50GAEgASgLMhouY29tbW9uLnYxLkZyYXVkQXNzZXNzbWVudCL7AQoSUmVjb3JkQ2xpY2tSZXF1ZXN0Eg4KBmFwcF9pZBgBIAEoCRITCgtjYW1wYWlnbl9pZBgCIAEoCRIQCghjbGlja19pZBgDIAEoCRIVCg1yZWZlcnJhbF9jb2RlGAQgASgJEhMKC3JlZmVycmVyX2lkGAUgASgJEhcKCnJlZmVyZWVfaWQYBiABKAlIAIgBARIpCgdjb250ZXh0GAcgASgLMhguY29tbW9uLnYxLkNsaWVudENvbnRleHQSLwoLb2NjdXJyZWRfYXQYCCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wQg0KC19yZWZlcmVlX2lkIhUKE1JlY29yZENsaWNrUmVzcG9uc2UyhAIKDEZyYXVkU2VydmljZRJQCg1TY29yZVJlZmVycmFsEh4uZnJhdWQudjEuU2NvcmVSZWZlcnJhbFJlcXVlc3QaHy5mcmF1ZC52MS5TY29yZVJlZmVycmFsUmVzcG9uc2USVgoPU2NvcmVDb252ZXJzaW9uEiAuZnJhdWQudjEuU2NvcmVDb252ZXJzaW9uUmVxdWVzdBohLmZyYXVkLnYxLlNjb3JlQ29udmVyc2lvblJlc3BvbnNlEkoKC1JlY29yZENsaWNrEhwuZnJhdWQudjEuUmVjb3JkQ2xpY2tSZXF1ZXN0Gh0uZnJhdWQudjEuUmVjb3JkQ2xpY2tSZXNwb25zZWIGcHJvdG8z", [file_common_v1_common, file_google_protobuf_timestamp]);
 
 /**
- * Fraud scoring of referrals, clicks and conversions, and the review of flags.
- * Its RPCs are added by the issue that builds the service; until then the
- * service answers health checks only.
+ * @generated from message fraud.v1.ScoreReferralRequest
+ */
+export type ScoreReferralRequest = Message<"fraud.v1.ScoreReferralRequest"> & {
+  /**
+   * @generated from field: string app_id = 1;
+   */
+  appId: string;
+
+  /**
+   * @generated from field: string campaign_id = 2;
+   */
+  campaignId: string;
+
+  /**
+   * @generated from field: string referral_id = 3;
+   */
+  referralId: string;
+
+  /**
+   * @generated from field: string referral_code = 4;
+   */
+  referralCode: string;
+
+  /**
+   * @generated from field: string referrer_id = 5;
+   */
+  referrerId: string;
+
+  /**
+   * @generated from field: optional string referee_id = 6;
+   */
+  refereeId?: string | undefined;
+
+  /**
+   * @generated from field: optional string referrer_email = 7;
+   */
+  referrerEmail?: string | undefined;
+
+  /**
+   * The referrer's context (the end user creating the referral).
+   *
+   * @generated from field: common.v1.ClientContext context = 8;
+   */
+  context?: ClientContext | undefined;
+
+  /**
+   * The campaign's fraud.flagThreshold: flagged when risk_score >= it.
+   *
+   * @generated from field: int32 flag_threshold = 9;
+   */
+  flagThreshold: number;
+
+  /**
+   * When the referral was created (a deferred score uses the original time).
+   *
+   * @generated from field: google.protobuf.Timestamp occurred_at = 10;
+   */
+  occurredAt?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message fraud.v1.ScoreReferralRequest.
+ * Use `create(ScoreReferralRequestSchema)` to create a new message.
+ */
+export const ScoreReferralRequestSchema: GenMessage<ScoreReferralRequest> = /*@__PURE__*/
+  messageDesc(file_fraud_v1_fraud, 0);
+
+/**
+ * @generated from message fraud.v1.ScoreReferralResponse
+ */
+export type ScoreReferralResponse = Message<"fraud.v1.ScoreReferralResponse"> & {
+  /**
+   * @generated from field: common.v1.FraudAssessment assessment = 1;
+   */
+  assessment?: FraudAssessment | undefined;
+};
+
+/**
+ * Describes the message fraud.v1.ScoreReferralResponse.
+ * Use `create(ScoreReferralResponseSchema)` to create a new message.
+ */
+export const ScoreReferralResponseSchema: GenMessage<ScoreReferralResponse> = /*@__PURE__*/
+  messageDesc(file_fraud_v1_fraud, 1);
+
+/**
+ * @generated from message fraud.v1.ScoreConversionRequest
+ */
+export type ScoreConversionRequest = Message<"fraud.v1.ScoreConversionRequest"> & {
+  /**
+   * @generated from field: string app_id = 1;
+   */
+  appId: string;
+
+  /**
+   * @generated from field: string campaign_id = 2;
+   */
+  campaignId: string;
+
+  /**
+   * Level-1 conversion record id: the key of the stored signal.
+   *
+   * @generated from field: string conversion_id = 3;
+   */
+  conversionId: string;
+
+  /**
+   * @generated from field: string referral_code = 4;
+   */
+  referralCode: string;
+
+  /**
+   * @generated from field: string referrer_id = 5;
+   */
+  referrerId: string;
+
+  /**
+   * @generated from field: string referee_id = 6;
+   */
+  refereeId: string;
+
+  /**
+   * @generated from field: optional string referrer_email = 7;
+   */
+  referrerEmail?: string | undefined;
+
+  /**
+   * The referee's context (the end user who converted).
+   *
+   * @generated from field: common.v1.ClientContext context = 8;
+   */
+  context?: ClientContext | undefined;
+
+  /**
+   * @generated from field: int32 flag_threshold = 9;
+   */
+  flagThreshold: number;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp occurred_at = 10;
+   */
+  occurredAt?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message fraud.v1.ScoreConversionRequest.
+ * Use `create(ScoreConversionRequestSchema)` to create a new message.
+ */
+export const ScoreConversionRequestSchema: GenMessage<ScoreConversionRequest> = /*@__PURE__*/
+  messageDesc(file_fraud_v1_fraud, 2);
+
+/**
+ * @generated from message fraud.v1.ScoreConversionResponse
+ */
+export type ScoreConversionResponse = Message<"fraud.v1.ScoreConversionResponse"> & {
+  /**
+   * @generated from field: common.v1.FraudAssessment assessment = 1;
+   */
+  assessment?: FraudAssessment | undefined;
+};
+
+/**
+ * Describes the message fraud.v1.ScoreConversionResponse.
+ * Use `create(ScoreConversionResponseSchema)` to create a new message.
+ */
+export const ScoreConversionResponseSchema: GenMessage<ScoreConversionResponse> = /*@__PURE__*/
+  messageDesc(file_fraud_v1_fraud, 3);
+
+/**
+ * @generated from message fraud.v1.RecordClickRequest
+ */
+export type RecordClickRequest = Message<"fraud.v1.RecordClickRequest"> & {
+  /**
+   * @generated from field: string app_id = 1;
+   */
+  appId: string;
+
+  /**
+   * @generated from field: string campaign_id = 2;
+   */
+  campaignId: string;
+
+  /**
+   * @generated from field: string click_id = 3;
+   */
+  clickId: string;
+
+  /**
+   * @generated from field: string referral_code = 4;
+   */
+  referralCode: string;
+
+  /**
+   * @generated from field: string referrer_id = 5;
+   */
+  referrerId: string;
+
+  /**
+   * @generated from field: optional string referee_id = 6;
+   */
+  refereeId?: string | undefined;
+
+  /**
+   * @generated from field: common.v1.ClientContext context = 7;
+   */
+  context?: ClientContext | undefined;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp occurred_at = 8;
+   */
+  occurredAt?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message fraud.v1.RecordClickRequest.
+ * Use `create(RecordClickRequestSchema)` to create a new message.
+ */
+export const RecordClickRequestSchema: GenMessage<RecordClickRequest> = /*@__PURE__*/
+  messageDesc(file_fraud_v1_fraud, 4);
+
+/**
+ * @generated from message fraud.v1.RecordClickResponse
+ */
+export type RecordClickResponse = Message<"fraud.v1.RecordClickResponse"> & {
+};
+
+/**
+ * Describes the message fraud.v1.RecordClickResponse.
+ * Use `create(RecordClickResponseSchema)` to create a new message.
+ */
+export const RecordClickResponseSchema: GenMessage<RecordClickResponse> = /*@__PURE__*/
+  messageDesc(file_fraud_v1_fraud, 5);
+
+/**
+ * Fraud scoring of referrals and conversions, and the click signals the
+ * scoring uses. The referral service calls it synchronously; every call
+ * also stores the request's signals (ip, user agent, device, email, time)
+ * in the fraud service's own database, per app, so velocity rules see the
+ * traffic of every replica. Stored signals are keyed by the subject id, so
+ * scoring the same referral or conversion again (a retry, the recovery pass
+ * after an outage) does not count it twice.
+ *
+ * Flags and their review belong to the referral service (it owns the
+ * records a flag holds); this service only answers "how risky is this".
  *
  * @generated from service fraud.v1.FraudService
  */
 export const FraudService: GenService<{
+  /**
+   * @generated from rpc fraud.v1.FraudService.ScoreReferral
+   */
+  scoreReferral: {
+    methodKind: "unary";
+    input: typeof ScoreReferralRequestSchema;
+    output: typeof ScoreReferralResponseSchema;
+  },
+  /**
+   * @generated from rpc fraud.v1.FraudService.ScoreConversion
+   */
+  scoreConversion: {
+    methodKind: "unary";
+    input: typeof ScoreConversionRequestSchema;
+    output: typeof ScoreConversionResponseSchema;
+  },
+  /**
+   * @generated from rpc fraud.v1.FraudService.RecordClick
+   */
+  recordClick: {
+    methodKind: "unary";
+    input: typeof RecordClickRequestSchema;
+    output: typeof RecordClickResponseSchema;
+  },
 }> = /*@__PURE__*/
   serviceDesc(file_fraud_v1_fraud, 0);
 

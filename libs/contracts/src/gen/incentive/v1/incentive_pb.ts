@@ -2,23 +2,3254 @@
 // @generated from file incentive/v1/incentive.proto (package incentive.v1, syntax proto3)
 /* eslint-disable */
 
-import type { GenFile, GenService } from "@bufbuild/protobuf/codegenv2";
-import { fileDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
+import type { GenEnum, GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
+import { enumDesc, fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
+import type { PageInfo, PageRequest } from "../../common/v1/common_pb";
+import { file_common_v1_common } from "../../common/v1/common_pb";
+import type { Timestamp } from "@bufbuild/protobuf/wkt";
+import { file_google_protobuf_struct, file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
+import type { JsonObject, Message } from "@bufbuild/protobuf";
 
 /**
  * Describes the file incentive/v1/incentive.proto.
  */
 export const file_incentive_v1_incentive: GenFile = /*@__PURE__*/
-  fileDesc("ChxpbmNlbnRpdmUvdjEvaW5jZW50aXZlLnByb3RvEgxpbmNlbnRpdmUudjEyEgoQSW5jZW50aXZlU2VydmljZWIGcHJvdG8z");
+  fileDesc("ChxpbmNlbnRpdmUvdjEvaW5jZW50aXZlLnByb3RvEgxpbmNlbnRpdmUudjEiNAoHQW1vdW50cxINCgVjb2lucxgBIAEoARIKCgJ4cBgCIAEoARIOCgZ0b2tlbnMYAyABKAEi1QIKBkFjdGlvbhILCgNrZXkYASABKAkSDAoEbmFtZRgCIAEoCRImCgR0eXBlGAMgASgOMhguaW5jZW50aXZlLnYxLkFjdGlvblR5cGUSDQoFY29pbnMYBCABKAESCgoCeHAYBSABKAESDgoGdG9rZW5zGAYgASgBEhgKEGNvb2xkb3duX3NlY29uZHMYByABKAUSGAoLbWF4X3JlcGVhdHMYCCABKAVIAIgBARIPCgdlbmFibGVkGAkgASgIEhgKC2Rlc2NyaXB0aW9uGAogASgJSAGIAQESLgoKY3JlYXRlZF9hdBgLIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKdXBkYXRlZF9hdBgMIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBCDgoMX21heF9yZXBlYXRzQg4KDF9kZXNjcmlwdGlvbiKjAgoTQ3JlYXRlQWN0aW9uUmVxdWVzdBIOCgZhcHBfaWQYASABKAkSCwoDa2V5GAIgASgJEgwKBG5hbWUYAyABKAkSJgoEdHlwZRgEIAEoDjIYLmluY2VudGl2ZS52MS5BY3Rpb25UeXBlEg0KBWNvaW5zGAUgASgBEgoKAnhwGAYgASgBEg4KBnRva2VucxgHIAEoARIYChBjb29sZG93bl9zZWNvbmRzGAggASgFEhgKC21heF9yZXBlYXRzGAkgASgFSACIAQESFAoHZW5hYmxlZBgKIAEoCEgBiAEBEhgKC2Rlc2NyaXB0aW9uGAsgASgJSAKIAQFCDgoMX21heF9yZXBlYXRzQgoKCF9lbmFibGVkQg4KDF9kZXNjcmlwdGlvbiI8ChRDcmVhdGVBY3Rpb25SZXNwb25zZRIkCgZhY3Rpb24YASABKAsyFC5pbmNlbnRpdmUudjEuQWN0aW9uIi8KEEdldEFjdGlvblJlcXVlc3QSDgoGYXBwX2lkGAEgASgJEgsKA2tleRgCIAEoCSI5ChFHZXRBY3Rpb25SZXNwb25zZRIkCgZhY3Rpb24YASABKAsyFC5pbmNlbnRpdmUudjEuQWN0aW9uIpQBChJMaXN0QWN0aW9uc1JlcXVlc3QSDgoGYXBwX2lkGAEgASgJEiQKBHBhZ2UYAiABKAsyFi5jb21tb24udjEuUGFnZVJlcXVlc3QSJgoEdHlwZRgDIAEoDjIYLmluY2VudGl2ZS52MS5BY3Rpb25UeXBlEhQKB2VuYWJsZWQYBCABKAhIAIgBAUIKCghfZW5hYmxlZCJfChNMaXN0QWN0aW9uc1Jlc3BvbnNlEiUKB2FjdGlvbnMYASADKAsyFC5pbmNlbnRpdmUudjEuQWN0aW9uEiEKBHBhZ2UYAiABKAsyEy5jb21tb24udjEuUGFnZUluZm8ikQMKE1VwZGF0ZUFjdGlvblJlcXVlc3QSDgoGYXBwX2lkGAEgASgJEgsKA2tleRgCIAEoCRIRCgRuYW1lGAMgASgJSACIAQESJgoEdHlwZRgEIAEoDjIYLmluY2VudGl2ZS52MS5BY3Rpb25UeXBlEhIKBWNvaW5zGAUgASgBSAGIAQESDwoCeHAYBiABKAFIAogBARITCgZ0b2tlbnMYByABKAFIA4gBARIdChBjb29sZG93bl9zZWNvbmRzGAggASgFSASIAQESGAoLbWF4X3JlcGVhdHMYCSABKAVIBYgBARIZChFjbGVhcl9tYXhfcmVwZWF0cxgKIAEoCBIUCgdlbmFibGVkGAsgASgISAaIAQESGAoLZGVzY3JpcHRpb24YDCABKAlIB4gBAUIHCgVfbmFtZUIICgZfY29pbnNCBQoDX3hwQgkKB190b2tlbnNCEwoRX2Nvb2xkb3duX3NlY29uZHNCDgoMX21heF9yZXBlYXRzQgoKCF9lbmFibGVkQg4KDF9kZXNjcmlwdGlvbiI8ChRVcGRhdGVBY3Rpb25SZXNwb25zZRIkCgZhY3Rpb24YASABKAsyFC5pbmNlbnRpdmUudjEuQWN0aW9uIkoKDkJhbGFuY2VTdW1tYXJ5Eg0KBWNvaW5zGAEgASgBEgoKAnhwGAIgASgBEg4KBnRva2VucxgDIAEoARINCgVsZXZlbBgEIAEoBSIzCgtMZXZlbENoYW5nZRISCgpmcm9tX2xldmVsGAEgASgFEhAKCHRvX2xldmVsGAIgASgFIiUKCEJhZGdlUmVmEgsKA2tleRgBIAEoCRIMCgRuYW1lGAIgASgJImsKDE1pbGVzdG9uZVJlZhILCgNrZXkYASABKAkSDAoEbmFtZRgCIAEoCRItCgZtZXRyaWMYAyABKA4yHS5pbmNlbnRpdmUudjEuTWlsZXN0b25lTWV0cmljEhEKCXRocmVzaG9sZBgEIAEoASLPAgoOSW5jZW50aXZlRXZlbnQSCgoCaWQYASABKAkSDwoHdXNlcl9pZBgCIAEoCRISCgphY3Rpb25fa2V5GAMgASgJEhwKD2lkZW1wb3RlbmN5X2tleRgEIAEoCUgAiAEBEikKCG1ldGFkYXRhGAUgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIpCgZzb3VyY2UYBiABKA4yGS5pbmNlbnRpdmUudjEuRXZlbnRTb3VyY2USLgoKY3JlYXRlZF9hdBgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASJwoIcmV3YXJkZWQYCCABKAsyFS5pbmNlbnRpdmUudjEuQW1vdW50cxIrCgZyZWFzb24YCSABKA4yGy5pbmNlbnRpdmUudjEuUmV3YXJkUmVmdXNhbEISChBfaWRlbXBvdGVuY3lfa2V5IpECCgtFdmVudFJlc3VsdBIrCgVldmVudBgBIAEoCzIcLmluY2VudGl2ZS52MS5JbmNlbnRpdmVFdmVudBItCgdiYWxhbmNlGAIgASgLMhwuaW5jZW50aXZlLnYxLkJhbGFuY2VTdW1tYXJ5EisKCGxldmVsX3VwGAMgASgLMhkuaW5jZW50aXZlLnYxLkxldmVsQ2hhbmdlEi4KDmJhZGdlc19hd2FyZGVkGAQgAygLMhYuaW5jZW50aXZlLnYxLkJhZGdlUmVmEjYKEm1pbGVzdG9uZXNfcmVhY2hlZBgFIAMoCzIaLmluY2VudGl2ZS52MS5NaWxlc3RvbmVSZWYSEQoJZHVwbGljYXRlGAYgASgIIo4BCgpFdmVudElucHV0Eg8KB3VzZXJfaWQYASABKAkSEgoKYWN0aW9uX2tleRgCIAEoCRIcCg9pZGVtcG90ZW5jeV9rZXkYAyABKAlIAIgBARIpCghtZXRhZGF0YRgEIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3RCEgoQX2lkZW1wb3RlbmN5X2tleSJNChJSZWNvcmRFdmVudFJlcXVlc3QSDgoGYXBwX2lkGAEgASgJEicKBWV2ZW50GAIgASgLMhguaW5jZW50aXZlLnYxLkV2ZW50SW5wdXQiQAoTUmVjb3JkRXZlbnRSZXNwb25zZRIpCgZyZXN1bHQYASABKAsyGS5pbmNlbnRpdmUudjEuRXZlbnRSZXN1bHQiKwoKRXZlbnRFcnJvchIMCgRjb2RlGAEgASgJEg8KB21lc3NhZ2UYAiABKAkicQoMRXZlbnRPdXRjb21lEisKBnJlc3VsdBgBIAEoCzIZLmluY2VudGl2ZS52MS5FdmVudFJlc3VsdEgAEikKBWVycm9yGAIgASgLMhguaW5jZW50aXZlLnYxLkV2ZW50RXJyb3JIAEIJCgdvdXRjb21lIk8KE1JlY29yZEV2ZW50c1JlcXVlc3QSDgoGYXBwX2lkGAEgASgJEigKBmV2ZW50cxgCIAMoCzIYLmluY2VudGl2ZS52MS5FdmVudElucHV0IkQKFFJlY29yZEV2ZW50c1Jlc3BvbnNlEiwKCG91dGNvbWVzGAEgAygLMhouaW5jZW50aXZlLnYxLkV2ZW50T3V0Y29tZSLlAQoRTGlzdEV2ZW50c1JlcXVlc3QSDgoGYXBwX2lkGAEgASgJEiQKBHBhZ2UYAiABKAsyFi5jb21tb24udjEuUGFnZVJlcXVlc3QSFAoHdXNlcl9pZBgDIAEoCUgAiAEBEhcKCmFjdGlvbl9rZXkYBCABKAlIAYgBARIoCgRmcm9tGAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBImCgJ0bxgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBCCgoIX3VzZXJfaWRCDQoLX2FjdGlvbl9rZXkiZQoSTGlzdEV2ZW50c1Jlc3BvbnNlEiwKBmV2ZW50cxgBIAMoCzIcLmluY2VudGl2ZS52MS5JbmNlbnRpdmVFdmVudBIhCgRwYWdlGAIgASgLMhMuY29tbW9uLnYxLlBhZ2VJbmZvIlQKCU5leHRMZXZlbBINCgVsZXZlbBgBIAEoBRIMCgRuYW1lGAIgASgJEhQKDHhwX3RocmVzaG9sZBgDIAEoARIUCgx4cF9yZW1haW5pbmcYBCABKAEivAIKB0JhbGFuY2USDwoHdXNlcl9pZBgBIAEoCRINCgVjb2lucxgCIAEoARIOCgZ0b2tlbnMYAyABKAESCgoCeHAYBCABKAESDQoFbGV2ZWwYBSABKAUSFwoKbGV2ZWxfbmFtZRgGIAEoCUgAiAEBEisKCm5leHRfbGV2ZWwYByABKAsyFy5pbmNlbnRpdmUudjEuTmV4dExldmVsEhAKCHByb2dyZXNzGAggASgBEg0KBXBlcmtzGAkgAygJEhQKDGNvaW5zX2Vhcm5lZBgKIAEoARIXCg9yZXdhcmRlZF9ldmVudHMYCyABKAUSEQoJcmVmZXJyYWxzGAwgASgFEi4KCnVwZGF0ZWRfYXQYDSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wQg0KC19sZXZlbF9uYW1lIs4CCgtMZWRnZXJFbnRyeRIKCgJpZBgBIAEoCRIPCgd1c2VyX2lkGAIgASgJEgsKA3NlcRgDIAEoBRIqCgZyZWFzb24YBCABKA4yGi5pbmNlbnRpdmUudjEuTGVkZ2VyUmVhc29uEiYKB2Ftb3VudHMYBSABKAsyFS5pbmNlbnRpdmUudjEuQW1vdW50cxIsCg1iYWxhbmNlX2FmdGVyGAYgASgLMhUuaW5jZW50aXZlLnYxLkFtb3VudHMSEQoJc291cmNlX2lkGAcgASgJEhcKCmFjdGlvbl9rZXkYCCABKAlIAIgBARIYCgtkZXNjcmlwdGlvbhgJIAEoCUgBiAEBEi4KCmNyZWF0ZWRfYXQYCiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wQg0KC19hY3Rpb25fa2V5Qg4KDF9kZXNjcmlwdGlvbiI0ChFHZXRCYWxhbmNlUmVxdWVzdBIOCgZhcHBfaWQYASABKAkSDwoHdXNlcl9pZBgCIAEoCSI8ChJHZXRCYWxhbmNlUmVzcG9uc2USJgoHYmFsYW5jZRgBIAEoCzIVLmluY2VudGl2ZS52MS5CYWxhbmNlInQKE0xpc3RCYWxhbmNlc1JlcXVlc3QSDgoGYXBwX2lkGAEgASgJEiQKBHBhZ2UYAiABKAsyFi5jb21tb24udjEuUGFnZVJlcXVlc3QSJwoEc29ydBgDIAEoDjIZLmluY2VudGl2ZS52MS5CYWxhbmNlU29ydCJiChRMaXN0QmFsYW5jZXNSZXNwb25zZRInCghiYWxhbmNlcxgBIAMoCzIVLmluY2VudGl2ZS52MS5CYWxhbmNlEiEKBHBhZ2UYAiABKAsyEy5jb21tb24udjEuUGFnZUluZm8iYAoXTGlzdFRyYW5zYWN0aW9uc1JlcXVlc3QSDgoGYXBwX2lkGAEgASgJEg8KB3VzZXJfaWQYAiABKAkSJAoEcGFnZRgDIAEoCzIWLmNvbW1vbi52MS5QYWdlUmVxdWVzdCJuChhMaXN0VHJhbnNhY3Rpb25zUmVzcG9uc2USLwoMdHJhbnNhY3Rpb25zGAEgAygLMhkuaW5jZW50aXZlLnYxLkxlZGdlckVudHJ5EiEKBHBhZ2UYAiABKAsyEy5jb21tb24udjEuUGFnZUluZm8ijgEKDERlYml0UmVxdWVzdBIOCgZhcHBfaWQYASABKAkSDwoHdXNlcl9pZBgCIAEoCRIUCgxvcGVyYXRpb25faWQYAyABKAkSDQoFY29pbnMYBCABKAESDgoGdG9rZW5zGAUgASgBEhgKC2Rlc2NyaXB0aW9uGAYgASgJSACIAQFCDgoMX2Rlc2NyaXB0aW9uInMKDURlYml0UmVzcG9uc2USKAoFZW50cnkYASABKAsyGS5pbmNlbnRpdmUudjEuTGVkZ2VyRW50cnkSJgoHYmFsYW5jZRgCIAEoCzIVLmluY2VudGl2ZS52MS5CYWxhbmNlEhAKCHJlcGxheWVkGAMgASgIIo8BCg1DcmVkaXRSZXF1ZXN0Eg4KBmFwcF9pZBgBIAEoCRIPCgd1c2VyX2lkGAIgASgJEhQKDG9wZXJhdGlvbl9pZBgDIAEoCRINCgVjb2lucxgEIAEoARIOCgZ0b2tlbnMYBSABKAESGAoLZGVzY3JpcHRpb24YBiABKAlIAIgBAUIOCgxfZGVzY3JpcHRpb24idAoOQ3JlZGl0UmVzcG9uc2USKAoFZW50cnkYASABKAsyGS5pbmNlbnRpdmUudjEuTGVkZ2VyRW50cnkSJgoHYmFsYW5jZRgCIAEoCzIVLmluY2VudGl2ZS52MS5CYWxhbmNlEhAKCHJlcGxheWVkGAMgASgIIlIKDExldmVsUmV3YXJkcxINCgVjb2lucxgBIAEoARIWCgliYWRnZV9rZXkYAiABKAlIAIgBARINCgVwZXJrcxgDIAMoCUIMCgpfYmFkZ2Vfa2V5ImcKBUxldmVsEg0KBWxldmVsGAEgASgFEgwKBG5hbWUYAiABKAkSFAoMeHBfdGhyZXNob2xkGAMgASgBEisKB3Jld2FyZHMYBCABKAsyGi5pbmNlbnRpdmUudjEuTGV2ZWxSZXdhcmRzIiMKEUxpc3RMZXZlbHNSZXF1ZXN0Eg4KBmFwcF9pZBgBIAEoCSI5ChJMaXN0TGV2ZWxzUmVzcG9uc2USIwoGbGV2ZWxzGAEgAygLMhMuaW5jZW50aXZlLnYxLkxldmVsIkgKEkNyZWF0ZUxldmVsUmVxdWVzdBIOCgZhcHBfaWQYASABKAkSIgoFbGV2ZWwYAiABKAsyEy5pbmNlbnRpdmUudjEuTGV2ZWwiOQoTQ3JlYXRlTGV2ZWxSZXNwb25zZRIiCgVsZXZlbBgBIAEoCzITLmluY2VudGl2ZS52MS5MZXZlbCKoAQoSVXBkYXRlTGV2ZWxSZXF1ZXN0Eg4KBmFwcF9pZBgBIAEoCRINCgVsZXZlbBgCIAEoBRIRCgRuYW1lGAMgASgJSACIAQESGQoMeHBfdGhyZXNob2xkGAQgASgBSAGIAQESKwoHcmV3YXJkcxgFIAEoCzIaLmluY2VudGl2ZS52MS5MZXZlbFJld2FyZHNCBwoFX25hbWVCDwoNX3hwX3RocmVzaG9sZCI5ChNVcGRhdGVMZXZlbFJlc3BvbnNlEiIKBWxldmVsGAEgASgLMhMuaW5jZW50aXZlLnYxLkxldmVsIjMKEkRlbGV0ZUxldmVsUmVxdWVzdBIOCgZhcHBfaWQYASABKAkSDQoFbGV2ZWwYAiABKAUiFQoTRGVsZXRlTGV2ZWxSZXNwb25zZSLSAQoFQmFkZ2USCwoDa2V5GAEgASgJEgwKBG5hbWUYAiABKAkSGAoLZGVzY3JpcHRpb24YAyABKAlIAIgBARIWCglpbWFnZV91cmwYBCABKAlIAYgBARIuCgpjcmVhdGVkX2F0GAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgp1cGRhdGVkX2F0GAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcEIOCgxfZGVzY3JpcHRpb25CDAoKX2ltYWdlX3VybCLBAQoJVXNlckJhZGdlEg8KB3VzZXJfaWQYASABKAkSIgoFYmFkZ2UYAiABKAsyEy5pbmNlbnRpdmUudjEuQmFkZ2USKQoGc291cmNlGAMgASgOMhkuaW5jZW50aXZlLnYxLkJhZGdlU291cmNlEhYKCXNvdXJjZV9pZBgEIAEoCUgAiAEBEi4KCmF3YXJkZWRfYXQYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wQgwKCl9zb3VyY2VfaWQiSQoRTGlzdEJhZGdlc1JlcXVlc3QSDgoGYXBwX2lkGAEgASgJEiQKBHBhZ2UYAiABKAsyFi5jb21tb24udjEuUGFnZVJlcXVlc3QiXAoSTGlzdEJhZGdlc1Jlc3BvbnNlEiMKBmJhZGdlcxgBIAMoCzITLmluY2VudGl2ZS52MS5CYWRnZRIhCgRwYWdlGAIgASgLMhMuY29tbW9uLnYxLlBhZ2VJbmZvIo8BChJDcmVhdGVCYWRnZVJlcXVlc3QSDgoGYXBwX2lkGAEgASgJEgsKA2tleRgCIAEoCRIMCgRuYW1lGAMgASgJEhgKC2Rlc2NyaXB0aW9uGAQgASgJSACIAQESFgoJaW1hZ2VfdXJsGAUgASgJSAGIAQFCDgoMX2Rlc2NyaXB0aW9uQgwKCl9pbWFnZV91cmwiOQoTQ3JlYXRlQmFkZ2VSZXNwb25zZRIiCgViYWRnZRgBIAEoCzITLmluY2VudGl2ZS52MS5CYWRnZSKdAQoSVXBkYXRlQmFkZ2VSZXF1ZXN0Eg4KBmFwcF9pZBgBIAEoCRILCgNrZXkYAiABKAkSEQoEbmFtZRgDIAEoCUgAiAEBEhgKC2Rlc2NyaXB0aW9uGAQgASgJSAGIAQESFgoJaW1hZ2VfdXJsGAUgASgJSAKIAQFCBwoFX25hbWVCDgoMX2Rlc2NyaXB0aW9uQgwKCl9pbWFnZV91cmwiOQoTVXBkYXRlQmFkZ2VSZXNwb25zZRIiCgViYWRnZRgBIAEoCzITLmluY2VudGl2ZS52MS5CYWRnZSJeChVMaXN0VXNlckJhZGdlc1JlcXVlc3QSDgoGYXBwX2lkGAEgASgJEg8KB3VzZXJfaWQYAiABKAkSJAoEcGFnZRgDIAEoCzIWLmNvbW1vbi52MS5QYWdlUmVxdWVzdCJkChZMaXN0VXNlckJhZGdlc1Jlc3BvbnNlEicKBmJhZGdlcxgBIAMoCzIXLmluY2VudGl2ZS52MS5Vc2VyQmFkZ2USIQoEcGFnZRgCIAEoCzITLmNvbW1vbi52MS5QYWdlSW5mbyJBChFBd2FyZEJhZGdlUmVxdWVzdBIOCgZhcHBfaWQYASABKAkSCwoDa2V5GAIgASgJEg8KB3VzZXJfaWQYAyABKAkiUgoSQXdhcmRCYWRnZVJlc3BvbnNlEisKCnVzZXJfYmFkZ2UYASABKAsyFy5pbmNlbnRpdmUudjEuVXNlckJhZGdlEg8KB2F3YXJkZWQYAiABKAgiYwoQTWlsZXN0b25lUmV3YXJkcxINCgVjb2lucxgBIAEoARIKCgJ4cBgCIAEoARIOCgZ0b2tlbnMYAyABKAESFgoJYmFkZ2Vfa2V5GAQgASgJSACIAQFCDAoKX2JhZGdlX2tleSKjAgoJTWlsZXN0b25lEgsKA2tleRgBIAEoCRIMCgRuYW1lGAIgASgJEhgKC2Rlc2NyaXB0aW9uGAMgASgJSACIAQESLQoGbWV0cmljGAQgASgOMh0uaW5jZW50aXZlLnYxLk1pbGVzdG9uZU1ldHJpYxIRCgl0aHJlc2hvbGQYBSABKAESLwoHcmV3YXJkcxgGIAEoCzIeLmluY2VudGl2ZS52MS5NaWxlc3RvbmVSZXdhcmRzEi4KCmNyZWF0ZWRfYXQYByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KCnVwZGF0ZWRfYXQYCCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wQg4KDF9kZXNjcmlwdGlvbiKwAQoQUmVhY2hlZE1pbGVzdG9uZRIPCgd1c2VyX2lkGAEgASgJEgsKA2tleRgCIAEoCRIMCgRuYW1lGAMgASgJEi0KBm1ldHJpYxgEIAEoDjIdLmluY2VudGl2ZS52MS5NaWxlc3RvbmVNZXRyaWMSEQoJdGhyZXNob2xkGAUgASgBEi4KCnJlYWNoZWRfYXQYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIk0KFUxpc3RNaWxlc3RvbmVzUmVxdWVzdBIOCgZhcHBfaWQYASABKAkSJAoEcGFnZRgCIAEoCzIWLmNvbW1vbi52MS5QYWdlUmVxdWVzdCJoChZMaXN0TWlsZXN0b25lc1Jlc3BvbnNlEisKCm1pbGVzdG9uZXMYASADKAsyFy5pbmNlbnRpdmUudjEuTWlsZXN0b25lEiEKBHBhZ2UYAiABKAsyEy5jb21tb24udjEuUGFnZUluZm8iMgoTR2V0TWlsZXN0b25lUmVxdWVzdBIOCgZhcHBfaWQYASABKAkSCwoDa2V5GAIgASgJIkIKFEdldE1pbGVzdG9uZVJlc3BvbnNlEioKCW1pbGVzdG9uZRgBIAEoCzIXLmluY2VudGl2ZS52MS5NaWxlc3RvbmUi4AEKFkNyZWF0ZU1pbGVzdG9uZVJlcXVlc3QSDgoGYXBwX2lkGAEgASgJEgsKA2tleRgCIAEoCRIMCgRuYW1lGAMgASgJEhgKC2Rlc2NyaXB0aW9uGAQgASgJSACIAQESLQoGbWV0cmljGAUgASgOMh0uaW5jZW50aXZlLnYxLk1pbGVzdG9uZU1ldHJpYxIRCgl0aHJlc2hvbGQYBiABKAESLwoHcmV3YXJkcxgHIAEoCzIeLmluY2VudGl2ZS52MS5NaWxlc3RvbmVSZXdhcmRzQg4KDF9kZXNjcmlwdGlvbiJFChdDcmVhdGVNaWxlc3RvbmVSZXNwb25zZRIqCgltaWxlc3RvbmUYASABKAsyFy5pbmNlbnRpdmUudjEuTWlsZXN0b25lIoECChZVcGRhdGVNaWxlc3RvbmVSZXF1ZXN0Eg4KBmFwcF9pZBgBIAEoCRILCgNrZXkYAiABKAkSEQoEbmFtZRgDIAEoCUgAiAEBEhgKC2Rlc2NyaXB0aW9uGAQgASgJSAGIAQESLQoGbWV0cmljGAUgASgOMh0uaW5jZW50aXZlLnYxLk1pbGVzdG9uZU1ldHJpYxIWCgl0aHJlc2hvbGQYBiABKAFIAogBARIvCgdyZXdhcmRzGAcgASgLMh4uaW5jZW50aXZlLnYxLk1pbGVzdG9uZVJld2FyZHNCBwoFX25hbWVCDgoMX2Rlc2NyaXB0aW9uQgwKCl90aHJlc2hvbGQiRQoXVXBkYXRlTWlsZXN0b25lUmVzcG9uc2USKgoJbWlsZXN0b25lGAEgASgLMhcuaW5jZW50aXZlLnYxLk1pbGVzdG9uZSI1ChZEZWxldGVNaWxlc3RvbmVSZXF1ZXN0Eg4KBmFwcF9pZBgBIAEoCRILCgNrZXkYAiABKAkiGQoXRGVsZXRlTWlsZXN0b25lUmVzcG9uc2UidgocTGlzdFJlYWNoZWRNaWxlc3RvbmVzUmVxdWVzdBIOCgZhcHBfaWQYASABKAkSJAoEcGFnZRgCIAEoCzIWLmNvbW1vbi52MS5QYWdlUmVxdWVzdBIUCgd1c2VyX2lkGAMgASgJSACIAQFCCgoIX3VzZXJfaWQidgodTGlzdFJlYWNoZWRNaWxlc3RvbmVzUmVzcG9uc2USMgoKbWlsZXN0b25lcxgBIAMoCzIeLmluY2VudGl2ZS52MS5SZWFjaGVkTWlsZXN0b25lEiEKBHBhZ2UYAiABKAsyEy5jb21tb24udjEuUGFnZUluZm8iTAoQTGVhZGVyYm9hcmRFbnRyeRIMCgRyYW5rGAEgASgFEg8KB3VzZXJfaWQYAiABKAkSCgoCeHAYAyABKAESDQoFY29pbnMYBCABKAEiZwoVR2V0TGVhZGVyYm9hcmRSZXF1ZXN0Eg4KBmFwcF9pZBgBIAEoCRIvCgZwZXJpb2QYAiABKA4yHy5pbmNlbnRpdmUudjEuTGVhZGVyYm9hcmRQZXJpb2QSDQoFbGltaXQYAyABKAUiXQoWR2V0TGVhZGVyYm9hcmRSZXNwb25zZRIvCgdlbnRyaWVzGAEgAygLMh4uaW5jZW50aXZlLnYxLkxlYWRlcmJvYXJkRW50cnkSEgoKcGVyaW9kX2tleRgCIAEoCSJuChpHZXRMZWFkZXJib2FyZEVudHJ5UmVxdWVzdBIOCgZhcHBfaWQYASABKAkSDwoHdXNlcl9pZBgCIAEoCRIvCgZwZXJpb2QYAyABKA4yHy5pbmNlbnRpdmUudjEuTGVhZGVyYm9hcmRQZXJpb2QiTAobR2V0TGVhZGVyYm9hcmRFbnRyeVJlc3BvbnNlEi0KBWVudHJ5GAEgASgLMh4uaW5jZW50aXZlLnYxLkxlYWRlcmJvYXJkRW50cnkiZwoaU2V0TGVhZGVyYm9hcmRTY29yZVJlcXVlc3QSDgoGYXBwX2lkGAEgASgJEg8KB3VzZXJfaWQYAiABKAkSCgoCeHAYAyABKAESEgoFY29pbnMYBCABKAFIAIgBAUIICgZfY29pbnMiTAobU2V0TGVhZGVyYm9hcmRTY29yZVJlc3BvbnNlEi0KBWVudHJ5GAEgASgLMh4uaW5jZW50aXZlLnYxLkxlYWRlcmJvYXJkRW50cnkiKwoZUmVmcmVzaExlYWRlcmJvYXJkUmVxdWVzdBIOCgZhcHBfaWQYASABKAkiQAoaUmVmcmVzaExlYWRlcmJvYXJkUmVzcG9uc2USDQoFdXNlcnMYASABKAUSEwoLZHVyYXRpb25fbXMYAiABKAUitgIKE0xlYWRlcmJvYXJkU25hcHNob3QSCgoCaWQYASABKAkSLwoGcGVyaW9kGAIgASgOMh8uaW5jZW50aXZlLnYxLkxlYWRlcmJvYXJkUGVyaW9kEhIKCnBlcmlvZF9rZXkYAyABKAkSLQoJc3RhcnRzX2F0GAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIrCgdlbmRzX2F0GAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIsCgh0YWtlbl9hdBgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLwoHZW50cmllcxgHIAMoCzIeLmluY2VudGl2ZS52MS5MZWFkZXJib2FyZEVudHJ5EhMKC3RvdGFsX3VzZXJzGAggASgFIogBCh9MaXN0TGVhZGVyYm9hcmRTbmFwc2hvdHNSZXF1ZXN0Eg4KBmFwcF9pZBgBIAEoCRIkCgRwYWdlGAIgASgLMhYuY29tbW9uLnYxLlBhZ2VSZXF1ZXN0Ei8KBnBlcmlvZBgDIAEoDjIfLmluY2VudGl2ZS52MS5MZWFkZXJib2FyZFBlcmlvZCJ7CiBMaXN0TGVhZGVyYm9hcmRTbmFwc2hvdHNSZXNwb25zZRI0CglzbmFwc2hvdHMYASADKAsyIS5pbmNlbnRpdmUudjEuTGVhZGVyYm9hcmRTbmFwc2hvdBIhCgRwYWdlGAIgASgLMhMuY29tbW9uLnYxLlBhZ2VJbmZvKrQBCgpBY3Rpb25UeXBlEhsKF0FDVElPTl9UWVBFX1VOU1BFQ0lGSUVEEAASGAoUQUNUSU9OX1RZUEVfU1RBTkRBUkQQARImCiJBQ1RJT05fVFlQRV9SRUZFUlJBTF9DT0RFX0dFTkVSQVRFEAISHgoaQUNUSU9OX1RZUEVfUkVGRVJSQUxfQ0xJQ0sQAxInCiNBQ1RJT05fVFlQRV9SRUZFUlJBTF9SRUZFUkVFX0FDVElPThAEKpABCg1SZXdhcmRSZWZ1c2FsEh4KGlJFV0FSRF9SRUZVU0FMX1VOU1BFQ0lGSUVEEAASGwoXUkVXQVJEX1JFRlVTQUxfQ09PTERPV04QARIeChpSRVdBUkRfUkVGVVNBTF9NQVhfUkVQRUFUUxACEiIKHlJFV0FSRF9SRUZVU0FMX0FDVElPTl9ESVNBQkxFRBADKlwKC0V2ZW50U291cmNlEhwKGEVWRU5UX1NPVVJDRV9VTlNQRUNJRklFRBAAEhQKEEVWRU5UX1NPVVJDRV9BUEkQARIZChVFVkVOVF9TT1VSQ0VfUkVGRVJSQUwQAiriAQoMTGVkZ2VyUmVhc29uEh0KGUxFREdFUl9SRUFTT05fVU5TUEVDSUZJRUQQABIfChtMRURHRVJfUkVBU09OX0FDVElPTl9SRVdBUkQQARIeChpMRURHRVJfUkVBU09OX0xFVkVMX1JFV0FSRBACEiIKHkxFREdFUl9SRUFTT05fTUlMRVNUT05FX1JFV0FSRBADEhcKE0xFREdFUl9SRUFTT05fREVCSVQQBBIYChRMRURHRVJfUkVBU09OX0NSRURJVBAFEhsKF0xFREdFUl9SRUFTT05fU0NPUkVfU0VUEAYqcQoLQmFsYW5jZVNvcnQSHAoYQkFMQU5DRV9TT1JUX1VOU1BFQ0lGSUVEEAASEwoPQkFMQU5DRV9TT1JUX1hQEAESFgoSQkFMQU5DRV9TT1JUX0NPSU5TEAISFwoTQkFMQU5DRV9TT1JUX1RPS0VOUxADKngKC0JhZGdlU291cmNlEhwKGEJBREdFX1NPVVJDRV9VTlNQRUNJRklFRBAAEhcKE0JBREdFX1NPVVJDRV9NQU5VQUwQARIWChJCQURHRV9TT1VSQ0VfTEVWRUwQAhIaChZCQURHRV9TT1VSQ0VfTUlMRVNUT05FEAMqrAEKD01pbGVzdG9uZU1ldHJpYxIgChxNSUxFU1RPTkVfTUVUUklDX1VOU1BFQ0lGSUVEEAASFwoTTUlMRVNUT05FX01FVFJJQ19YUBABEiEKHU1JTEVTVE9ORV9NRVRSSUNfQ09JTlNfRUFSTkVEEAISGwoXTUlMRVNUT05FX01FVFJJQ19FVkVOVFMQAxIeChpNSUxFU1RPTkVfTUVUUklDX1JFRkVSUkFMUxAEKrUBChFMZWFkZXJib2FyZFBlcmlvZBIiCh5MRUFERVJCT0FSRF9QRVJJT0RfVU5TUEVDSUZJRUQQABIfChtMRUFERVJCT0FSRF9QRVJJT0RfQUxMX1RJTUUQARIcChhMRUFERVJCT0FSRF9QRVJJT0RfREFJTFkQAhIdChlMRUFERVJCT0FSRF9QRVJJT0RfV0VFS0xZEAMSHgoaTEVBREVSQk9BUkRfUEVSSU9EX01PTlRITFkQBDLDFgoQSW5jZW50aXZlU2VydmljZRJVCgxDcmVhdGVBY3Rpb24SIS5pbmNlbnRpdmUudjEuQ3JlYXRlQWN0aW9uUmVxdWVzdBoiLmluY2VudGl2ZS52MS5DcmVhdGVBY3Rpb25SZXNwb25zZRJMCglHZXRBY3Rpb24SHi5pbmNlbnRpdmUudjEuR2V0QWN0aW9uUmVxdWVzdBofLmluY2VudGl2ZS52MS5HZXRBY3Rpb25SZXNwb25zZRJSCgtMaXN0QWN0aW9ucxIgLmluY2VudGl2ZS52MS5MaXN0QWN0aW9uc1JlcXVlc3QaIS5pbmNlbnRpdmUudjEuTGlzdEFjdGlvbnNSZXNwb25zZRJVCgxVcGRhdGVBY3Rpb24SIS5pbmNlbnRpdmUudjEuVXBkYXRlQWN0aW9uUmVxdWVzdBoiLmluY2VudGl2ZS52MS5VcGRhdGVBY3Rpb25SZXNwb25zZRJSCgtSZWNvcmRFdmVudBIgLmluY2VudGl2ZS52MS5SZWNvcmRFdmVudFJlcXVlc3QaIS5pbmNlbnRpdmUudjEuUmVjb3JkRXZlbnRSZXNwb25zZRJVCgxSZWNvcmRFdmVudHMSIS5pbmNlbnRpdmUudjEuUmVjb3JkRXZlbnRzUmVxdWVzdBoiLmluY2VudGl2ZS52MS5SZWNvcmRFdmVudHNSZXNwb25zZRJPCgpMaXN0RXZlbnRzEh8uaW5jZW50aXZlLnYxLkxpc3RFdmVudHNSZXF1ZXN0GiAuaW5jZW50aXZlLnYxLkxpc3RFdmVudHNSZXNwb25zZRJPCgpHZXRCYWxhbmNlEh8uaW5jZW50aXZlLnYxLkdldEJhbGFuY2VSZXF1ZXN0GiAuaW5jZW50aXZlLnYxLkdldEJhbGFuY2VSZXNwb25zZRJVCgxMaXN0QmFsYW5jZXMSIS5pbmNlbnRpdmUudjEuTGlzdEJhbGFuY2VzUmVxdWVzdBoiLmluY2VudGl2ZS52MS5MaXN0QmFsYW5jZXNSZXNwb25zZRJhChBMaXN0VHJhbnNhY3Rpb25zEiUuaW5jZW50aXZlLnYxLkxpc3RUcmFuc2FjdGlvbnNSZXF1ZXN0GiYuaW5jZW50aXZlLnYxLkxpc3RUcmFuc2FjdGlvbnNSZXNwb25zZRJACgVEZWJpdBIaLmluY2VudGl2ZS52MS5EZWJpdFJlcXVlc3QaGy5pbmNlbnRpdmUudjEuRGViaXRSZXNwb25zZRJDCgZDcmVkaXQSGy5pbmNlbnRpdmUudjEuQ3JlZGl0UmVxdWVzdBocLmluY2VudGl2ZS52MS5DcmVkaXRSZXNwb25zZRJPCgpMaXN0TGV2ZWxzEh8uaW5jZW50aXZlLnYxLkxpc3RMZXZlbHNSZXF1ZXN0GiAuaW5jZW50aXZlLnYxLkxpc3RMZXZlbHNSZXNwb25zZRJSCgtDcmVhdGVMZXZlbBIgLmluY2VudGl2ZS52MS5DcmVhdGVMZXZlbFJlcXVlc3QaIS5pbmNlbnRpdmUudjEuQ3JlYXRlTGV2ZWxSZXNwb25zZRJSCgtVcGRhdGVMZXZlbBIgLmluY2VudGl2ZS52MS5VcGRhdGVMZXZlbFJlcXVlc3QaIS5pbmNlbnRpdmUudjEuVXBkYXRlTGV2ZWxSZXNwb25zZRJSCgtEZWxldGVMZXZlbBIgLmluY2VudGl2ZS52MS5EZWxldGVMZXZlbFJlcXVlc3QaIS5pbmNlbnRpdmUudjEuRGVsZXRlTGV2ZWxSZXNwb25zZRJPCgpMaXN0QmFkZ2VzEh8uaW5jZW50aXZlLnYxLkxpc3RCYWRnZXNSZXF1ZXN0GiAuaW5jZW50aXZlLnYxLkxpc3RCYWRnZXNSZXNwb25zZRJSCgtDcmVhdGVCYWRnZRIgLmluY2VudGl2ZS52MS5DcmVhdGVCYWRnZVJlcXVlc3QaIS5pbmNlbnRpdmUudjEuQ3JlYXRlQmFkZ2VSZXNwb25zZRJSCgtVcGRhdGVCYWRnZRIgLmluY2VudGl2ZS52MS5VcGRhdGVCYWRnZVJlcXVlc3QaIS5pbmNlbnRpdmUudjEuVXBkYXRlQmFkZ2VSZXNwb25zZRJbCg5MaXN0VXNlckJhZGdlcxIjLmluY2VudGl2ZS52MS5MaXN0VXNlckJhZGdlc1JlcXVlc3QaJC5pbmNlbnRpdmUudjEuTGlzdFVzZXJCYWRnZXNSZXNwb25zZRJPCgpBd2FyZEJhZGdlEh8uaW5jZW50aXZlLnYxLkF3YXJkQmFkZ2VSZXF1ZXN0GiAuaW5jZW50aXZlLnYxLkF3YXJkQmFkZ2VSZXNwb25zZRJbCg5MaXN0TWlsZXN0b25lcxIjLmluY2VudGl2ZS52MS5MaXN0TWlsZXN0b25lc1JlcXVlc3QaJC5pbmNlbnRpdmUudjEuTGlzdE1pbGVzdG9uZXNSZXNwb25zZRJVCgxHZXRNaWxlc3RvbmUSIS5pbmNlbnRpdmUudjEuR2V0TWlsZXN0b25lUmVxdWVzdBoiLmluY2VudGl2ZS52MS5HZXRNaWxlc3RvbmVSZXNwb25zZRJeCg9DcmVhdGVNaWxlc3RvbmUSJC5pbmNlbnRpdmUudjEuQ3JlYXRlTWlsZXN0b25lUmVxdWVzdBolLmluY2VudGl2ZS52MS5DcmVhdGVNaWxlc3RvbmVSZXNwb25zZRJeCg9VcGRhdGVNaWxlc3RvbmUSJC5pbmNlbnRpdmUudjEuVXBkYXRlTWlsZXN0b25lUmVxdWVzdBolLmluY2VudGl2ZS52MS5VcGRhdGVNaWxlc3RvbmVSZXNwb25zZRJeCg9EZWxldGVNaWxlc3RvbmUSJC5pbmNlbnRpdmUudjEuRGVsZXRlTWlsZXN0b25lUmVxdWVzdBolLmluY2VudGl2ZS52MS5EZWxldGVNaWxlc3RvbmVSZXNwb25zZRJwChVMaXN0UmVhY2hlZE1pbGVzdG9uZXMSKi5pbmNlbnRpdmUudjEuTGlzdFJlYWNoZWRNaWxlc3RvbmVzUmVxdWVzdBorLmluY2VudGl2ZS52MS5MaXN0UmVhY2hlZE1pbGVzdG9uZXNSZXNwb25zZRJbCg5HZXRMZWFkZXJib2FyZBIjLmluY2VudGl2ZS52MS5HZXRMZWFkZXJib2FyZFJlcXVlc3QaJC5pbmNlbnRpdmUudjEuR2V0TGVhZGVyYm9hcmRSZXNwb25zZRJqChNHZXRMZWFkZXJib2FyZEVudHJ5EiguaW5jZW50aXZlLnYxLkdldExlYWRlcmJvYXJkRW50cnlSZXF1ZXN0GikuaW5jZW50aXZlLnYxLkdldExlYWRlcmJvYXJkRW50cnlSZXNwb25zZRJqChNTZXRMZWFkZXJib2FyZFNjb3JlEiguaW5jZW50aXZlLnYxLlNldExlYWRlcmJvYXJkU2NvcmVSZXF1ZXN0GikuaW5jZW50aXZlLnYxLlNldExlYWRlcmJvYXJkU2NvcmVSZXNwb25zZRJnChJSZWZyZXNoTGVhZGVyYm9hcmQSJy5pbmNlbnRpdmUudjEuUmVmcmVzaExlYWRlcmJvYXJkUmVxdWVzdBooLmluY2VudGl2ZS52MS5SZWZyZXNoTGVhZGVyYm9hcmRSZXNwb25zZRJ5ChhMaXN0TGVhZGVyYm9hcmRTbmFwc2hvdHMSLS5pbmNlbnRpdmUudjEuTGlzdExlYWRlcmJvYXJkU25hcHNob3RzUmVxdWVzdBouLmluY2VudGl2ZS52MS5MaXN0TGVhZGVyYm9hcmRTbmFwc2hvdHNSZXNwb25zZWIGcHJvdG8z", [file_common_v1_common, file_google_protobuf_struct, file_google_protobuf_timestamp]);
 
 /**
- * Actions, events, the coin/XP/token ledger, levels, badges, milestones and the leaderboard.
- * Its RPCs are added by the issue that builds the service; until then the
- * service answers health checks only.
+ * @generated from message incentive.v1.Amounts
+ */
+export type Amounts = Message<"incentive.v1.Amounts"> & {
+  /**
+   * @generated from field: double coins = 1;
+   */
+  coins: number;
+
+  /**
+   * @generated from field: double xp = 2;
+   */
+  xp: number;
+
+  /**
+   * @generated from field: double tokens = 3;
+   */
+  tokens: number;
+};
+
+/**
+ * Describes the message incentive.v1.Amounts.
+ * Use `create(AmountsSchema)` to create a new message.
+ */
+export const AmountsSchema: GenMessage<Amounts> = /*@__PURE__*/
+  messageDesc(file_incentive_v1_incentive, 0);
+
+/**
+ * @generated from message incentive.v1.Action
+ */
+export type Action = Message<"incentive.v1.Action"> & {
+  /**
+   * @generated from field: string key = 1;
+   */
+  key: string;
+
+  /**
+   * @generated from field: string name = 2;
+   */
+  name: string;
+
+  /**
+   * @generated from field: incentive.v1.ActionType type = 3;
+   */
+  type: ActionType;
+
+  /**
+   * @generated from field: double coins = 4;
+   */
+  coins: number;
+
+  /**
+   * @generated from field: double xp = 5;
+   */
+  xp: number;
+
+  /**
+   * @generated from field: double tokens = 6;
+   */
+  tokens: number;
+
+  /**
+   * Seconds after a user's last rewarded event of this action during which
+   * further events earn nothing; 0 = none.
+   *
+   * @generated from field: int32 cooldown_seconds = 7;
+   */
+  cooldownSeconds: number;
+
+  /**
+   * Rewarded events per user; unset = unlimited.
+   *
+   * @generated from field: optional int32 max_repeats = 8;
+   */
+  maxRepeats?: number | undefined;
+
+  /**
+   * @generated from field: bool enabled = 9;
+   */
+  enabled: boolean;
+
+  /**
+   * @generated from field: optional string description = 10;
+   */
+  description?: string | undefined;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp created_at = 11;
+   */
+  createdAt?: Timestamp | undefined;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp updated_at = 12;
+   */
+  updatedAt?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message incentive.v1.Action.
+ * Use `create(ActionSchema)` to create a new message.
+ */
+export const ActionSchema: GenMessage<Action> = /*@__PURE__*/
+  messageDesc(file_incentive_v1_incentive, 1);
+
+/**
+ * @generated from message incentive.v1.CreateActionRequest
+ */
+export type CreateActionRequest = Message<"incentive.v1.CreateActionRequest"> & {
+  /**
+   * @generated from field: string app_id = 1;
+   */
+  appId: string;
+
+  /**
+   * @generated from field: string key = 2;
+   */
+  key: string;
+
+  /**
+   * @generated from field: string name = 3;
+   */
+  name: string;
+
+  /**
+   * @generated from field: incentive.v1.ActionType type = 4;
+   */
+  type: ActionType;
+
+  /**
+   * @generated from field: double coins = 5;
+   */
+  coins: number;
+
+  /**
+   * @generated from field: double xp = 6;
+   */
+  xp: number;
+
+  /**
+   * @generated from field: double tokens = 7;
+   */
+  tokens: number;
+
+  /**
+   * @generated from field: int32 cooldown_seconds = 8;
+   */
+  cooldownSeconds: number;
+
+  /**
+   * @generated from field: optional int32 max_repeats = 9;
+   */
+  maxRepeats?: number | undefined;
+
+  /**
+   * Unset = true.
+   *
+   * @generated from field: optional bool enabled = 10;
+   */
+  enabled?: boolean | undefined;
+
+  /**
+   * @generated from field: optional string description = 11;
+   */
+  description?: string | undefined;
+};
+
+/**
+ * Describes the message incentive.v1.CreateActionRequest.
+ * Use `create(CreateActionRequestSchema)` to create a new message.
+ */
+export const CreateActionRequestSchema: GenMessage<CreateActionRequest> = /*@__PURE__*/
+  messageDesc(file_incentive_v1_incentive, 2);
+
+/**
+ * @generated from message incentive.v1.CreateActionResponse
+ */
+export type CreateActionResponse = Message<"incentive.v1.CreateActionResponse"> & {
+  /**
+   * @generated from field: incentive.v1.Action action = 1;
+   */
+  action?: Action | undefined;
+};
+
+/**
+ * Describes the message incentive.v1.CreateActionResponse.
+ * Use `create(CreateActionResponseSchema)` to create a new message.
+ */
+export const CreateActionResponseSchema: GenMessage<CreateActionResponse> = /*@__PURE__*/
+  messageDesc(file_incentive_v1_incentive, 3);
+
+/**
+ * @generated from message incentive.v1.GetActionRequest
+ */
+export type GetActionRequest = Message<"incentive.v1.GetActionRequest"> & {
+  /**
+   * @generated from field: string app_id = 1;
+   */
+  appId: string;
+
+  /**
+   * @generated from field: string key = 2;
+   */
+  key: string;
+};
+
+/**
+ * Describes the message incentive.v1.GetActionRequest.
+ * Use `create(GetActionRequestSchema)` to create a new message.
+ */
+export const GetActionRequestSchema: GenMessage<GetActionRequest> = /*@__PURE__*/
+  messageDesc(file_incentive_v1_incentive, 4);
+
+/**
+ * @generated from message incentive.v1.GetActionResponse
+ */
+export type GetActionResponse = Message<"incentive.v1.GetActionResponse"> & {
+  /**
+   * @generated from field: incentive.v1.Action action = 1;
+   */
+  action?: Action | undefined;
+};
+
+/**
+ * Describes the message incentive.v1.GetActionResponse.
+ * Use `create(GetActionResponseSchema)` to create a new message.
+ */
+export const GetActionResponseSchema: GenMessage<GetActionResponse> = /*@__PURE__*/
+  messageDesc(file_incentive_v1_incentive, 5);
+
+/**
+ * @generated from message incentive.v1.ListActionsRequest
+ */
+export type ListActionsRequest = Message<"incentive.v1.ListActionsRequest"> & {
+  /**
+   * @generated from field: string app_id = 1;
+   */
+  appId: string;
+
+  /**
+   * @generated from field: common.v1.PageRequest page = 2;
+   */
+  page?: PageRequest | undefined;
+
+  /**
+   * @generated from field: incentive.v1.ActionType type = 3;
+   */
+  type: ActionType;
+
+  /**
+   * @generated from field: optional bool enabled = 4;
+   */
+  enabled?: boolean | undefined;
+};
+
+/**
+ * Describes the message incentive.v1.ListActionsRequest.
+ * Use `create(ListActionsRequestSchema)` to create a new message.
+ */
+export const ListActionsRequestSchema: GenMessage<ListActionsRequest> = /*@__PURE__*/
+  messageDesc(file_incentive_v1_incentive, 6);
+
+/**
+ * @generated from message incentive.v1.ListActionsResponse
+ */
+export type ListActionsResponse = Message<"incentive.v1.ListActionsResponse"> & {
+  /**
+   * @generated from field: repeated incentive.v1.Action actions = 1;
+   */
+  actions: Action[];
+
+  /**
+   * @generated from field: common.v1.PageInfo page = 2;
+   */
+  page?: PageInfo | undefined;
+};
+
+/**
+ * Describes the message incentive.v1.ListActionsResponse.
+ * Use `create(ListActionsResponseSchema)` to create a new message.
+ */
+export const ListActionsResponseSchema: GenMessage<ListActionsResponse> = /*@__PURE__*/
+  messageDesc(file_incentive_v1_incentive, 7);
+
+/**
+ * Only the fields set change; the key never does.
+ *
+ * @generated from message incentive.v1.UpdateActionRequest
+ */
+export type UpdateActionRequest = Message<"incentive.v1.UpdateActionRequest"> & {
+  /**
+   * @generated from field: string app_id = 1;
+   */
+  appId: string;
+
+  /**
+   * @generated from field: string key = 2;
+   */
+  key: string;
+
+  /**
+   * @generated from field: optional string name = 3;
+   */
+  name?: string | undefined;
+
+  /**
+   * @generated from field: incentive.v1.ActionType type = 4;
+   */
+  type: ActionType;
+
+  /**
+   * @generated from field: optional double coins = 5;
+   */
+  coins?: number | undefined;
+
+  /**
+   * @generated from field: optional double xp = 6;
+   */
+  xp?: number | undefined;
+
+  /**
+   * @generated from field: optional double tokens = 7;
+   */
+  tokens?: number | undefined;
+
+  /**
+   * @generated from field: optional int32 cooldown_seconds = 8;
+   */
+  cooldownSeconds?: number | undefined;
+
+  /**
+   * @generated from field: optional int32 max_repeats = 9;
+   */
+  maxRepeats?: number | undefined;
+
+  /**
+   * Removes the max_repeats cap.
+   *
+   * @generated from field: bool clear_max_repeats = 10;
+   */
+  clearMaxRepeats: boolean;
+
+  /**
+   * @generated from field: optional bool enabled = 11;
+   */
+  enabled?: boolean | undefined;
+
+  /**
+   * @generated from field: optional string description = 12;
+   */
+  description?: string | undefined;
+};
+
+/**
+ * Describes the message incentive.v1.UpdateActionRequest.
+ * Use `create(UpdateActionRequestSchema)` to create a new message.
+ */
+export const UpdateActionRequestSchema: GenMessage<UpdateActionRequest> = /*@__PURE__*/
+  messageDesc(file_incentive_v1_incentive, 8);
+
+/**
+ * @generated from message incentive.v1.UpdateActionResponse
+ */
+export type UpdateActionResponse = Message<"incentive.v1.UpdateActionResponse"> & {
+  /**
+   * @generated from field: incentive.v1.Action action = 1;
+   */
+  action?: Action | undefined;
+};
+
+/**
+ * Describes the message incentive.v1.UpdateActionResponse.
+ * Use `create(UpdateActionResponseSchema)` to create a new message.
+ */
+export const UpdateActionResponseSchema: GenMessage<UpdateActionResponse> = /*@__PURE__*/
+  messageDesc(file_incentive_v1_incentive, 9);
+
+/**
+ * @generated from message incentive.v1.BalanceSummary
+ */
+export type BalanceSummary = Message<"incentive.v1.BalanceSummary"> & {
+  /**
+   * @generated from field: double coins = 1;
+   */
+  coins: number;
+
+  /**
+   * @generated from field: double xp = 2;
+   */
+  xp: number;
+
+  /**
+   * @generated from field: double tokens = 3;
+   */
+  tokens: number;
+
+  /**
+   * @generated from field: int32 level = 4;
+   */
+  level: number;
+};
+
+/**
+ * Describes the message incentive.v1.BalanceSummary.
+ * Use `create(BalanceSummarySchema)` to create a new message.
+ */
+export const BalanceSummarySchema: GenMessage<BalanceSummary> = /*@__PURE__*/
+  messageDesc(file_incentive_v1_incentive, 10);
+
+/**
+ * @generated from message incentive.v1.LevelChange
+ */
+export type LevelChange = Message<"incentive.v1.LevelChange"> & {
+  /**
+   * @generated from field: int32 from_level = 1;
+   */
+  fromLevel: number;
+
+  /**
+   * @generated from field: int32 to_level = 2;
+   */
+  toLevel: number;
+};
+
+/**
+ * Describes the message incentive.v1.LevelChange.
+ * Use `create(LevelChangeSchema)` to create a new message.
+ */
+export const LevelChangeSchema: GenMessage<LevelChange> = /*@__PURE__*/
+  messageDesc(file_incentive_v1_incentive, 11);
+
+/**
+ * @generated from message incentive.v1.BadgeRef
+ */
+export type BadgeRef = Message<"incentive.v1.BadgeRef"> & {
+  /**
+   * @generated from field: string key = 1;
+   */
+  key: string;
+
+  /**
+   * @generated from field: string name = 2;
+   */
+  name: string;
+};
+
+/**
+ * Describes the message incentive.v1.BadgeRef.
+ * Use `create(BadgeRefSchema)` to create a new message.
+ */
+export const BadgeRefSchema: GenMessage<BadgeRef> = /*@__PURE__*/
+  messageDesc(file_incentive_v1_incentive, 12);
+
+/**
+ * @generated from message incentive.v1.MilestoneRef
+ */
+export type MilestoneRef = Message<"incentive.v1.MilestoneRef"> & {
+  /**
+   * @generated from field: string key = 1;
+   */
+  key: string;
+
+  /**
+   * @generated from field: string name = 2;
+   */
+  name: string;
+
+  /**
+   * @generated from field: incentive.v1.MilestoneMetric metric = 3;
+   */
+  metric: MilestoneMetric;
+
+  /**
+   * @generated from field: double threshold = 4;
+   */
+  threshold: number;
+};
+
+/**
+ * Describes the message incentive.v1.MilestoneRef.
+ * Use `create(MilestoneRefSchema)` to create a new message.
+ */
+export const MilestoneRefSchema: GenMessage<MilestoneRef> = /*@__PURE__*/
+  messageDesc(file_incentive_v1_incentive, 13);
+
+/**
+ * @generated from message incentive.v1.IncentiveEvent
+ */
+export type IncentiveEvent = Message<"incentive.v1.IncentiveEvent"> & {
+  /**
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * @generated from field: string user_id = 2;
+   */
+  userId: string;
+
+  /**
+   * @generated from field: string action_key = 3;
+   */
+  actionKey: string;
+
+  /**
+   * @generated from field: optional string idempotency_key = 4;
+   */
+  idempotencyKey?: string | undefined;
+
+  /**
+   * @generated from field: google.protobuf.Struct metadata = 5;
+   */
+  metadata?: JsonObject | undefined;
+
+  /**
+   * @generated from field: incentive.v1.EventSource source = 6;
+   */
+  source: EventSource;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp created_at = 7;
+   */
+  createdAt?: Timestamp | undefined;
+
+  /**
+   * What the event earned; unset when it earned nothing (see reason).
+   *
+   * @generated from field: incentive.v1.Amounts rewarded = 8;
+   */
+  rewarded?: Amounts | undefined;
+
+  /**
+   * @generated from field: incentive.v1.RewardRefusal reason = 9;
+   */
+  reason: RewardRefusal;
+};
+
+/**
+ * Describes the message incentive.v1.IncentiveEvent.
+ * Use `create(IncentiveEventSchema)` to create a new message.
+ */
+export const IncentiveEventSchema: GenMessage<IncentiveEvent> = /*@__PURE__*/
+  messageDesc(file_incentive_v1_incentive, 14);
+
+/**
+ * The outcome of recording an event (DECISIONS.md §7).
+ *
+ * @generated from message incentive.v1.EventResult
+ */
+export type EventResult = Message<"incentive.v1.EventResult"> & {
+  /**
+   * @generated from field: incentive.v1.IncentiveEvent event = 1;
+   */
+  event?: IncentiveEvent | undefined;
+
+  /**
+   * Balance right after this event and the rewards it triggered.
+   *
+   * @generated from field: incentive.v1.BalanceSummary balance = 2;
+   */
+  balance?: BalanceSummary | undefined;
+
+  /**
+   * Set when the event moved the user up one or more levels.
+   *
+   * @generated from field: incentive.v1.LevelChange level_up = 3;
+   */
+  levelUp?: LevelChange | undefined;
+
+  /**
+   * @generated from field: repeated incentive.v1.BadgeRef badges_awarded = 4;
+   */
+  badgesAwarded: BadgeRef[];
+
+  /**
+   * @generated from field: repeated incentive.v1.MilestoneRef milestones_reached = 5;
+   */
+  milestonesReached: MilestoneRef[];
+
+  /**
+   * True when the idempotency key had been seen: this is the first result again.
+   *
+   * @generated from field: bool duplicate = 6;
+   */
+  duplicate: boolean;
+};
+
+/**
+ * Describes the message incentive.v1.EventResult.
+ * Use `create(EventResultSchema)` to create a new message.
+ */
+export const EventResultSchema: GenMessage<EventResult> = /*@__PURE__*/
+  messageDesc(file_incentive_v1_incentive, 15);
+
+/**
+ * @generated from message incentive.v1.EventInput
+ */
+export type EventInput = Message<"incentive.v1.EventInput"> & {
+  /**
+   * @generated from field: string user_id = 1;
+   */
+  userId: string;
+
+  /**
+   * @generated from field: string action_key = 2;
+   */
+  actionKey: string;
+
+  /**
+   * @generated from field: optional string idempotency_key = 3;
+   */
+  idempotencyKey?: string | undefined;
+
+  /**
+   * @generated from field: google.protobuf.Struct metadata = 4;
+   */
+  metadata?: JsonObject | undefined;
+};
+
+/**
+ * Describes the message incentive.v1.EventInput.
+ * Use `create(EventInputSchema)` to create a new message.
+ */
+export const EventInputSchema: GenMessage<EventInput> = /*@__PURE__*/
+  messageDesc(file_incentive_v1_incentive, 16);
+
+/**
+ * @generated from message incentive.v1.RecordEventRequest
+ */
+export type RecordEventRequest = Message<"incentive.v1.RecordEventRequest"> & {
+  /**
+   * @generated from field: string app_id = 1;
+   */
+  appId: string;
+
+  /**
+   * @generated from field: incentive.v1.EventInput event = 2;
+   */
+  event?: EventInput | undefined;
+};
+
+/**
+ * Describes the message incentive.v1.RecordEventRequest.
+ * Use `create(RecordEventRequestSchema)` to create a new message.
+ */
+export const RecordEventRequestSchema: GenMessage<RecordEventRequest> = /*@__PURE__*/
+  messageDesc(file_incentive_v1_incentive, 17);
+
+/**
+ * @generated from message incentive.v1.RecordEventResponse
+ */
+export type RecordEventResponse = Message<"incentive.v1.RecordEventResponse"> & {
+  /**
+   * @generated from field: incentive.v1.EventResult result = 1;
+   */
+  result?: EventResult | undefined;
+};
+
+/**
+ * Describes the message incentive.v1.RecordEventResponse.
+ * Use `create(RecordEventResponseSchema)` to create a new message.
+ */
+export const RecordEventResponseSchema: GenMessage<RecordEventResponse> = /*@__PURE__*/
+  messageDesc(file_incentive_v1_incentive, 18);
+
+/**
+ * The error of one event in a bulk call.
+ *
+ * @generated from message incentive.v1.EventError
+ */
+export type EventError = Message<"incentive.v1.EventError"> & {
+  /**
+   * Public error code, e.g. NOT_FOUND, VALIDATION_ERROR.
+   *
+   * @generated from field: string code = 1;
+   */
+  code: string;
+
+  /**
+   * @generated from field: string message = 2;
+   */
+  message: string;
+};
+
+/**
+ * Describes the message incentive.v1.EventError.
+ * Use `create(EventErrorSchema)` to create a new message.
+ */
+export const EventErrorSchema: GenMessage<EventError> = /*@__PURE__*/
+  messageDesc(file_incentive_v1_incentive, 19);
+
+/**
+ * @generated from message incentive.v1.EventOutcome
+ */
+export type EventOutcome = Message<"incentive.v1.EventOutcome"> & {
+  /**
+   * @generated from oneof incentive.v1.EventOutcome.outcome
+   */
+  outcome: {
+    /**
+     * @generated from field: incentive.v1.EventResult result = 1;
+     */
+    value: EventResult;
+    case: "result";
+  } | {
+    /**
+     * @generated from field: incentive.v1.EventError error = 2;
+     */
+    value: EventError;
+    case: "error";
+  } | { case: undefined; value?: undefined };
+};
+
+/**
+ * Describes the message incentive.v1.EventOutcome.
+ * Use `create(EventOutcomeSchema)` to create a new message.
+ */
+export const EventOutcomeSchema: GenMessage<EventOutcome> = /*@__PURE__*/
+  messageDesc(file_incentive_v1_incentive, 20);
+
+/**
+ * @generated from message incentive.v1.RecordEventsRequest
+ */
+export type RecordEventsRequest = Message<"incentive.v1.RecordEventsRequest"> & {
+  /**
+   * @generated from field: string app_id = 1;
+   */
+  appId: string;
+
+  /**
+   * @generated from field: repeated incentive.v1.EventInput events = 2;
+   */
+  events: EventInput[];
+};
+
+/**
+ * Describes the message incentive.v1.RecordEventsRequest.
+ * Use `create(RecordEventsRequestSchema)` to create a new message.
+ */
+export const RecordEventsRequestSchema: GenMessage<RecordEventsRequest> = /*@__PURE__*/
+  messageDesc(file_incentive_v1_incentive, 21);
+
+/**
+ * @generated from message incentive.v1.RecordEventsResponse
+ */
+export type RecordEventsResponse = Message<"incentive.v1.RecordEventsResponse"> & {
+  /**
+   * @generated from field: repeated incentive.v1.EventOutcome outcomes = 1;
+   */
+  outcomes: EventOutcome[];
+};
+
+/**
+ * Describes the message incentive.v1.RecordEventsResponse.
+ * Use `create(RecordEventsResponseSchema)` to create a new message.
+ */
+export const RecordEventsResponseSchema: GenMessage<RecordEventsResponse> = /*@__PURE__*/
+  messageDesc(file_incentive_v1_incentive, 22);
+
+/**
+ * @generated from message incentive.v1.ListEventsRequest
+ */
+export type ListEventsRequest = Message<"incentive.v1.ListEventsRequest"> & {
+  /**
+   * @generated from field: string app_id = 1;
+   */
+  appId: string;
+
+  /**
+   * @generated from field: common.v1.PageRequest page = 2;
+   */
+  page?: PageRequest | undefined;
+
+  /**
+   * @generated from field: optional string user_id = 3;
+   */
+  userId?: string | undefined;
+
+  /**
+   * @generated from field: optional string action_key = 4;
+   */
+  actionKey?: string | undefined;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp from = 5;
+   */
+  from?: Timestamp | undefined;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp to = 6;
+   */
+  to?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message incentive.v1.ListEventsRequest.
+ * Use `create(ListEventsRequestSchema)` to create a new message.
+ */
+export const ListEventsRequestSchema: GenMessage<ListEventsRequest> = /*@__PURE__*/
+  messageDesc(file_incentive_v1_incentive, 23);
+
+/**
+ * @generated from message incentive.v1.ListEventsResponse
+ */
+export type ListEventsResponse = Message<"incentive.v1.ListEventsResponse"> & {
+  /**
+   * @generated from field: repeated incentive.v1.IncentiveEvent events = 1;
+   */
+  events: IncentiveEvent[];
+
+  /**
+   * @generated from field: common.v1.PageInfo page = 2;
+   */
+  page?: PageInfo | undefined;
+};
+
+/**
+ * Describes the message incentive.v1.ListEventsResponse.
+ * Use `create(ListEventsResponseSchema)` to create a new message.
+ */
+export const ListEventsResponseSchema: GenMessage<ListEventsResponse> = /*@__PURE__*/
+  messageDesc(file_incentive_v1_incentive, 24);
+
+/**
+ * @generated from message incentive.v1.NextLevel
+ */
+export type NextLevel = Message<"incentive.v1.NextLevel"> & {
+  /**
+   * @generated from field: int32 level = 1;
+   */
+  level: number;
+
+  /**
+   * @generated from field: string name = 2;
+   */
+  name: string;
+
+  /**
+   * @generated from field: double xp_threshold = 3;
+   */
+  xpThreshold: number;
+
+  /**
+   * @generated from field: double xp_remaining = 4;
+   */
+  xpRemaining: number;
+};
+
+/**
+ * Describes the message incentive.v1.NextLevel.
+ * Use `create(NextLevelSchema)` to create a new message.
+ */
+export const NextLevelSchema: GenMessage<NextLevel> = /*@__PURE__*/
+  messageDesc(file_incentive_v1_incentive, 25);
+
+/**
+ * @generated from message incentive.v1.Balance
+ */
+export type Balance = Message<"incentive.v1.Balance"> & {
+  /**
+   * @generated from field: string user_id = 1;
+   */
+  userId: string;
+
+  /**
+   * @generated from field: double coins = 2;
+   */
+  coins: number;
+
+  /**
+   * @generated from field: double tokens = 3;
+   */
+  tokens: number;
+
+  /**
+   * @generated from field: double xp = 4;
+   */
+  xp: number;
+
+  /**
+   * @generated from field: int32 level = 5;
+   */
+  level: number;
+
+  /**
+   * @generated from field: optional string level_name = 6;
+   */
+  levelName?: string | undefined;
+
+  /**
+   * Unset at the highest level.
+   *
+   * @generated from field: incentive.v1.NextLevel next_level = 7;
+   */
+  nextLevel?: NextLevel | undefined;
+
+  /**
+   * 0..1 of the way from the current level's threshold to the next one's.
+   *
+   * @generated from field: double progress = 8;
+   */
+  progress: number;
+
+  /**
+   * @generated from field: repeated string perks = 9;
+   */
+  perks: string[];
+
+  /**
+   * Coins earned from rewards (debits do not lower it; credits do not raise it).
+   *
+   * @generated from field: double coins_earned = 10;
+   */
+  coinsEarned: number;
+
+  /**
+   * @generated from field: int32 rewarded_events = 11;
+   */
+  rewardedEvents: number;
+
+  /**
+   * @generated from field: int32 referrals = 12;
+   */
+  referrals: number;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp updated_at = 13;
+   */
+  updatedAt?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message incentive.v1.Balance.
+ * Use `create(BalanceSchema)` to create a new message.
+ */
+export const BalanceSchema: GenMessage<Balance> = /*@__PURE__*/
+  messageDesc(file_incentive_v1_incentive, 26);
+
+/**
+ * One immutable movement of a user's balance.
+ *
+ * @generated from message incentive.v1.LedgerEntry
+ */
+export type LedgerEntry = Message<"incentive.v1.LedgerEntry"> & {
+  /**
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * @generated from field: string user_id = 2;
+   */
+  userId: string;
+
+  /**
+   * Position in the user's ledger: 1, 2, 3, … without gaps.
+   *
+   * @generated from field: int32 seq = 3;
+   */
+  seq: number;
+
+  /**
+   * @generated from field: incentive.v1.LedgerReason reason = 4;
+   */
+  reason: LedgerReason;
+
+  /**
+   * Signed deltas.
+   *
+   * @generated from field: incentive.v1.Amounts amounts = 5;
+   */
+  amounts?: Amounts | undefined;
+
+  /**
+   * The balance right after this entry.
+   *
+   * @generated from field: incentive.v1.Amounts balance_after = 6;
+   */
+  balanceAfter?: Amounts | undefined;
+
+  /**
+   * Event id, level number, milestone key or operation id.
+   *
+   * @generated from field: string source_id = 7;
+   */
+  sourceId: string;
+
+  /**
+   * @generated from field: optional string action_key = 8;
+   */
+  actionKey?: string | undefined;
+
+  /**
+   * @generated from field: optional string description = 9;
+   */
+  description?: string | undefined;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp created_at = 10;
+   */
+  createdAt?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message incentive.v1.LedgerEntry.
+ * Use `create(LedgerEntrySchema)` to create a new message.
+ */
+export const LedgerEntrySchema: GenMessage<LedgerEntry> = /*@__PURE__*/
+  messageDesc(file_incentive_v1_incentive, 27);
+
+/**
+ * @generated from message incentive.v1.GetBalanceRequest
+ */
+export type GetBalanceRequest = Message<"incentive.v1.GetBalanceRequest"> & {
+  /**
+   * @generated from field: string app_id = 1;
+   */
+  appId: string;
+
+  /**
+   * @generated from field: string user_id = 2;
+   */
+  userId: string;
+};
+
+/**
+ * Describes the message incentive.v1.GetBalanceRequest.
+ * Use `create(GetBalanceRequestSchema)` to create a new message.
+ */
+export const GetBalanceRequestSchema: GenMessage<GetBalanceRequest> = /*@__PURE__*/
+  messageDesc(file_incentive_v1_incentive, 28);
+
+/**
+ * @generated from message incentive.v1.GetBalanceResponse
+ */
+export type GetBalanceResponse = Message<"incentive.v1.GetBalanceResponse"> & {
+  /**
+   * @generated from field: incentive.v1.Balance balance = 1;
+   */
+  balance?: Balance | undefined;
+};
+
+/**
+ * Describes the message incentive.v1.GetBalanceResponse.
+ * Use `create(GetBalanceResponseSchema)` to create a new message.
+ */
+export const GetBalanceResponseSchema: GenMessage<GetBalanceResponse> = /*@__PURE__*/
+  messageDesc(file_incentive_v1_incentive, 29);
+
+/**
+ * @generated from message incentive.v1.ListBalancesRequest
+ */
+export type ListBalancesRequest = Message<"incentive.v1.ListBalancesRequest"> & {
+  /**
+   * @generated from field: string app_id = 1;
+   */
+  appId: string;
+
+  /**
+   * @generated from field: common.v1.PageRequest page = 2;
+   */
+  page?: PageRequest | undefined;
+
+  /**
+   * Highest first; unset = XP.
+   *
+   * @generated from field: incentive.v1.BalanceSort sort = 3;
+   */
+  sort: BalanceSort;
+};
+
+/**
+ * Describes the message incentive.v1.ListBalancesRequest.
+ * Use `create(ListBalancesRequestSchema)` to create a new message.
+ */
+export const ListBalancesRequestSchema: GenMessage<ListBalancesRequest> = /*@__PURE__*/
+  messageDesc(file_incentive_v1_incentive, 30);
+
+/**
+ * @generated from message incentive.v1.ListBalancesResponse
+ */
+export type ListBalancesResponse = Message<"incentive.v1.ListBalancesResponse"> & {
+  /**
+   * @generated from field: repeated incentive.v1.Balance balances = 1;
+   */
+  balances: Balance[];
+
+  /**
+   * @generated from field: common.v1.PageInfo page = 2;
+   */
+  page?: PageInfo | undefined;
+};
+
+/**
+ * Describes the message incentive.v1.ListBalancesResponse.
+ * Use `create(ListBalancesResponseSchema)` to create a new message.
+ */
+export const ListBalancesResponseSchema: GenMessage<ListBalancesResponse> = /*@__PURE__*/
+  messageDesc(file_incentive_v1_incentive, 31);
+
+/**
+ * @generated from message incentive.v1.ListTransactionsRequest
+ */
+export type ListTransactionsRequest = Message<"incentive.v1.ListTransactionsRequest"> & {
+  /**
+   * @generated from field: string app_id = 1;
+   */
+  appId: string;
+
+  /**
+   * @generated from field: string user_id = 2;
+   */
+  userId: string;
+
+  /**
+   * @generated from field: common.v1.PageRequest page = 3;
+   */
+  page?: PageRequest | undefined;
+};
+
+/**
+ * Describes the message incentive.v1.ListTransactionsRequest.
+ * Use `create(ListTransactionsRequestSchema)` to create a new message.
+ */
+export const ListTransactionsRequestSchema: GenMessage<ListTransactionsRequest> = /*@__PURE__*/
+  messageDesc(file_incentive_v1_incentive, 32);
+
+/**
+ * @generated from message incentive.v1.ListTransactionsResponse
+ */
+export type ListTransactionsResponse = Message<"incentive.v1.ListTransactionsResponse"> & {
+  /**
+   * Newest first.
+   *
+   * @generated from field: repeated incentive.v1.LedgerEntry transactions = 1;
+   */
+  transactions: LedgerEntry[];
+
+  /**
+   * @generated from field: common.v1.PageInfo page = 2;
+   */
+  page?: PageInfo | undefined;
+};
+
+/**
+ * Describes the message incentive.v1.ListTransactionsResponse.
+ * Use `create(ListTransactionsResponseSchema)` to create a new message.
+ */
+export const ListTransactionsResponseSchema: GenMessage<ListTransactionsResponse> = /*@__PURE__*/
+  messageDesc(file_incentive_v1_incentive, 33);
+
+/**
+ * @generated from message incentive.v1.DebitRequest
+ */
+export type DebitRequest = Message<"incentive.v1.DebitRequest"> & {
+  /**
+   * @generated from field: string app_id = 1;
+   */
+  appId: string;
+
+  /**
+   * @generated from field: string user_id = 2;
+   */
+  userId: string;
+
+  /**
+   * The caller's id for this movement (e.g. the redemption id).
+   *
+   * @generated from field: string operation_id = 3;
+   */
+  operationId: string;
+
+  /**
+   * Whole, non-negative; at least one above zero.
+   *
+   * @generated from field: double coins = 4;
+   */
+  coins: number;
+
+  /**
+   * @generated from field: double tokens = 5;
+   */
+  tokens: number;
+
+  /**
+   * @generated from field: optional string description = 6;
+   */
+  description?: string | undefined;
+};
+
+/**
+ * Describes the message incentive.v1.DebitRequest.
+ * Use `create(DebitRequestSchema)` to create a new message.
+ */
+export const DebitRequestSchema: GenMessage<DebitRequest> = /*@__PURE__*/
+  messageDesc(file_incentive_v1_incentive, 34);
+
+/**
+ * @generated from message incentive.v1.DebitResponse
+ */
+export type DebitResponse = Message<"incentive.v1.DebitResponse"> & {
+  /**
+   * @generated from field: incentive.v1.LedgerEntry entry = 1;
+   */
+  entry?: LedgerEntry | undefined;
+
+  /**
+   * @generated from field: incentive.v1.Balance balance = 2;
+   */
+  balance?: Balance | undefined;
+
+  /**
+   * True when operation_id had already been applied: nothing moved now.
+   *
+   * @generated from field: bool replayed = 3;
+   */
+  replayed: boolean;
+};
+
+/**
+ * Describes the message incentive.v1.DebitResponse.
+ * Use `create(DebitResponseSchema)` to create a new message.
+ */
+export const DebitResponseSchema: GenMessage<DebitResponse> = /*@__PURE__*/
+  messageDesc(file_incentive_v1_incentive, 35);
+
+/**
+ * @generated from message incentive.v1.CreditRequest
+ */
+export type CreditRequest = Message<"incentive.v1.CreditRequest"> & {
+  /**
+   * @generated from field: string app_id = 1;
+   */
+  appId: string;
+
+  /**
+   * @generated from field: string user_id = 2;
+   */
+  userId: string;
+
+  /**
+   * @generated from field: string operation_id = 3;
+   */
+  operationId: string;
+
+  /**
+   * @generated from field: double coins = 4;
+   */
+  coins: number;
+
+  /**
+   * @generated from field: double tokens = 5;
+   */
+  tokens: number;
+
+  /**
+   * @generated from field: optional string description = 6;
+   */
+  description?: string | undefined;
+};
+
+/**
+ * Describes the message incentive.v1.CreditRequest.
+ * Use `create(CreditRequestSchema)` to create a new message.
+ */
+export const CreditRequestSchema: GenMessage<CreditRequest> = /*@__PURE__*/
+  messageDesc(file_incentive_v1_incentive, 36);
+
+/**
+ * @generated from message incentive.v1.CreditResponse
+ */
+export type CreditResponse = Message<"incentive.v1.CreditResponse"> & {
+  /**
+   * @generated from field: incentive.v1.LedgerEntry entry = 1;
+   */
+  entry?: LedgerEntry | undefined;
+
+  /**
+   * @generated from field: incentive.v1.Balance balance = 2;
+   */
+  balance?: Balance | undefined;
+
+  /**
+   * @generated from field: bool replayed = 3;
+   */
+  replayed: boolean;
+};
+
+/**
+ * Describes the message incentive.v1.CreditResponse.
+ * Use `create(CreditResponseSchema)` to create a new message.
+ */
+export const CreditResponseSchema: GenMessage<CreditResponse> = /*@__PURE__*/
+  messageDesc(file_incentive_v1_incentive, 37);
+
+/**
+ * @generated from message incentive.v1.LevelRewards
+ */
+export type LevelRewards = Message<"incentive.v1.LevelRewards"> & {
+  /**
+   * @generated from field: double coins = 1;
+   */
+  coins: number;
+
+  /**
+   * @generated from field: optional string badge_key = 2;
+   */
+  badgeKey?: string | undefined;
+
+  /**
+   * @generated from field: repeated string perks = 3;
+   */
+  perks: string[];
+};
+
+/**
+ * Describes the message incentive.v1.LevelRewards.
+ * Use `create(LevelRewardsSchema)` to create a new message.
+ */
+export const LevelRewardsSchema: GenMessage<LevelRewards> = /*@__PURE__*/
+  messageDesc(file_incentive_v1_incentive, 38);
+
+/**
+ * @generated from message incentive.v1.Level
+ */
+export type Level = Message<"incentive.v1.Level"> & {
+  /**
+   * @generated from field: int32 level = 1;
+   */
+  level: number;
+
+  /**
+   * @generated from field: string name = 2;
+   */
+  name: string;
+
+  /**
+   * @generated from field: double xp_threshold = 3;
+   */
+  xpThreshold: number;
+
+  /**
+   * @generated from field: incentive.v1.LevelRewards rewards = 4;
+   */
+  rewards?: LevelRewards | undefined;
+};
+
+/**
+ * Describes the message incentive.v1.Level.
+ * Use `create(LevelSchema)` to create a new message.
+ */
+export const LevelSchema: GenMessage<Level> = /*@__PURE__*/
+  messageDesc(file_incentive_v1_incentive, 39);
+
+/**
+ * @generated from message incentive.v1.ListLevelsRequest
+ */
+export type ListLevelsRequest = Message<"incentive.v1.ListLevelsRequest"> & {
+  /**
+   * @generated from field: string app_id = 1;
+   */
+  appId: string;
+};
+
+/**
+ * Describes the message incentive.v1.ListLevelsRequest.
+ * Use `create(ListLevelsRequestSchema)` to create a new message.
+ */
+export const ListLevelsRequestSchema: GenMessage<ListLevelsRequest> = /*@__PURE__*/
+  messageDesc(file_incentive_v1_incentive, 40);
+
+/**
+ * @generated from message incentive.v1.ListLevelsResponse
+ */
+export type ListLevelsResponse = Message<"incentive.v1.ListLevelsResponse"> & {
+  /**
+   * Ordered by level.
+   *
+   * @generated from field: repeated incentive.v1.Level levels = 1;
+   */
+  levels: Level[];
+};
+
+/**
+ * Describes the message incentive.v1.ListLevelsResponse.
+ * Use `create(ListLevelsResponseSchema)` to create a new message.
+ */
+export const ListLevelsResponseSchema: GenMessage<ListLevelsResponse> = /*@__PURE__*/
+  messageDesc(file_incentive_v1_incentive, 41);
+
+/**
+ * @generated from message incentive.v1.CreateLevelRequest
+ */
+export type CreateLevelRequest = Message<"incentive.v1.CreateLevelRequest"> & {
+  /**
+   * @generated from field: string app_id = 1;
+   */
+  appId: string;
+
+  /**
+   * @generated from field: incentive.v1.Level level = 2;
+   */
+  level?: Level | undefined;
+};
+
+/**
+ * Describes the message incentive.v1.CreateLevelRequest.
+ * Use `create(CreateLevelRequestSchema)` to create a new message.
+ */
+export const CreateLevelRequestSchema: GenMessage<CreateLevelRequest> = /*@__PURE__*/
+  messageDesc(file_incentive_v1_incentive, 42);
+
+/**
+ * @generated from message incentive.v1.CreateLevelResponse
+ */
+export type CreateLevelResponse = Message<"incentive.v1.CreateLevelResponse"> & {
+  /**
+   * @generated from field: incentive.v1.Level level = 1;
+   */
+  level?: Level | undefined;
+};
+
+/**
+ * Describes the message incentive.v1.CreateLevelResponse.
+ * Use `create(CreateLevelResponseSchema)` to create a new message.
+ */
+export const CreateLevelResponseSchema: GenMessage<CreateLevelResponse> = /*@__PURE__*/
+  messageDesc(file_incentive_v1_incentive, 43);
+
+/**
+ * @generated from message incentive.v1.UpdateLevelRequest
+ */
+export type UpdateLevelRequest = Message<"incentive.v1.UpdateLevelRequest"> & {
+  /**
+   * @generated from field: string app_id = 1;
+   */
+  appId: string;
+
+  /**
+   * @generated from field: int32 level = 2;
+   */
+  level: number;
+
+  /**
+   * @generated from field: optional string name = 3;
+   */
+  name?: string | undefined;
+
+  /**
+   * @generated from field: optional double xp_threshold = 4;
+   */
+  xpThreshold?: number | undefined;
+
+  /**
+   * Replaces the rewards when set.
+   *
+   * @generated from field: incentive.v1.LevelRewards rewards = 5;
+   */
+  rewards?: LevelRewards | undefined;
+};
+
+/**
+ * Describes the message incentive.v1.UpdateLevelRequest.
+ * Use `create(UpdateLevelRequestSchema)` to create a new message.
+ */
+export const UpdateLevelRequestSchema: GenMessage<UpdateLevelRequest> = /*@__PURE__*/
+  messageDesc(file_incentive_v1_incentive, 44);
+
+/**
+ * @generated from message incentive.v1.UpdateLevelResponse
+ */
+export type UpdateLevelResponse = Message<"incentive.v1.UpdateLevelResponse"> & {
+  /**
+   * @generated from field: incentive.v1.Level level = 1;
+   */
+  level?: Level | undefined;
+};
+
+/**
+ * Describes the message incentive.v1.UpdateLevelResponse.
+ * Use `create(UpdateLevelResponseSchema)` to create a new message.
+ */
+export const UpdateLevelResponseSchema: GenMessage<UpdateLevelResponse> = /*@__PURE__*/
+  messageDesc(file_incentive_v1_incentive, 45);
+
+/**
+ * @generated from message incentive.v1.DeleteLevelRequest
+ */
+export type DeleteLevelRequest = Message<"incentive.v1.DeleteLevelRequest"> & {
+  /**
+   * @generated from field: string app_id = 1;
+   */
+  appId: string;
+
+  /**
+   * @generated from field: int32 level = 2;
+   */
+  level: number;
+};
+
+/**
+ * Describes the message incentive.v1.DeleteLevelRequest.
+ * Use `create(DeleteLevelRequestSchema)` to create a new message.
+ */
+export const DeleteLevelRequestSchema: GenMessage<DeleteLevelRequest> = /*@__PURE__*/
+  messageDesc(file_incentive_v1_incentive, 46);
+
+/**
+ * @generated from message incentive.v1.DeleteLevelResponse
+ */
+export type DeleteLevelResponse = Message<"incentive.v1.DeleteLevelResponse"> & {
+};
+
+/**
+ * Describes the message incentive.v1.DeleteLevelResponse.
+ * Use `create(DeleteLevelResponseSchema)` to create a new message.
+ */
+export const DeleteLevelResponseSchema: GenMessage<DeleteLevelResponse> = /*@__PURE__*/
+  messageDesc(file_incentive_v1_incentive, 47);
+
+/**
+ * @generated from message incentive.v1.Badge
+ */
+export type Badge = Message<"incentive.v1.Badge"> & {
+  /**
+   * @generated from field: string key = 1;
+   */
+  key: string;
+
+  /**
+   * @generated from field: string name = 2;
+   */
+  name: string;
+
+  /**
+   * @generated from field: optional string description = 3;
+   */
+  description?: string | undefined;
+
+  /**
+   * @generated from field: optional string image_url = 4;
+   */
+  imageUrl?: string | undefined;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp created_at = 5;
+   */
+  createdAt?: Timestamp | undefined;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp updated_at = 6;
+   */
+  updatedAt?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message incentive.v1.Badge.
+ * Use `create(BadgeSchema)` to create a new message.
+ */
+export const BadgeSchema: GenMessage<Badge> = /*@__PURE__*/
+  messageDesc(file_incentive_v1_incentive, 48);
+
+/**
+ * @generated from message incentive.v1.UserBadge
+ */
+export type UserBadge = Message<"incentive.v1.UserBadge"> & {
+  /**
+   * @generated from field: string user_id = 1;
+   */
+  userId: string;
+
+  /**
+   * @generated from field: incentive.v1.Badge badge = 2;
+   */
+  badge?: Badge | undefined;
+
+  /**
+   * @generated from field: incentive.v1.BadgeSource source = 3;
+   */
+  source: BadgeSource;
+
+  /**
+   * Level number or milestone key that awarded it; unset for manual awards.
+   *
+   * @generated from field: optional string source_id = 4;
+   */
+  sourceId?: string | undefined;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp awarded_at = 5;
+   */
+  awardedAt?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message incentive.v1.UserBadge.
+ * Use `create(UserBadgeSchema)` to create a new message.
+ */
+export const UserBadgeSchema: GenMessage<UserBadge> = /*@__PURE__*/
+  messageDesc(file_incentive_v1_incentive, 49);
+
+/**
+ * @generated from message incentive.v1.ListBadgesRequest
+ */
+export type ListBadgesRequest = Message<"incentive.v1.ListBadgesRequest"> & {
+  /**
+   * @generated from field: string app_id = 1;
+   */
+  appId: string;
+
+  /**
+   * @generated from field: common.v1.PageRequest page = 2;
+   */
+  page?: PageRequest | undefined;
+};
+
+/**
+ * Describes the message incentive.v1.ListBadgesRequest.
+ * Use `create(ListBadgesRequestSchema)` to create a new message.
+ */
+export const ListBadgesRequestSchema: GenMessage<ListBadgesRequest> = /*@__PURE__*/
+  messageDesc(file_incentive_v1_incentive, 50);
+
+/**
+ * @generated from message incentive.v1.ListBadgesResponse
+ */
+export type ListBadgesResponse = Message<"incentive.v1.ListBadgesResponse"> & {
+  /**
+   * @generated from field: repeated incentive.v1.Badge badges = 1;
+   */
+  badges: Badge[];
+
+  /**
+   * @generated from field: common.v1.PageInfo page = 2;
+   */
+  page?: PageInfo | undefined;
+};
+
+/**
+ * Describes the message incentive.v1.ListBadgesResponse.
+ * Use `create(ListBadgesResponseSchema)` to create a new message.
+ */
+export const ListBadgesResponseSchema: GenMessage<ListBadgesResponse> = /*@__PURE__*/
+  messageDesc(file_incentive_v1_incentive, 51);
+
+/**
+ * @generated from message incentive.v1.CreateBadgeRequest
+ */
+export type CreateBadgeRequest = Message<"incentive.v1.CreateBadgeRequest"> & {
+  /**
+   * @generated from field: string app_id = 1;
+   */
+  appId: string;
+
+  /**
+   * @generated from field: string key = 2;
+   */
+  key: string;
+
+  /**
+   * @generated from field: string name = 3;
+   */
+  name: string;
+
+  /**
+   * @generated from field: optional string description = 4;
+   */
+  description?: string | undefined;
+
+  /**
+   * @generated from field: optional string image_url = 5;
+   */
+  imageUrl?: string | undefined;
+};
+
+/**
+ * Describes the message incentive.v1.CreateBadgeRequest.
+ * Use `create(CreateBadgeRequestSchema)` to create a new message.
+ */
+export const CreateBadgeRequestSchema: GenMessage<CreateBadgeRequest> = /*@__PURE__*/
+  messageDesc(file_incentive_v1_incentive, 52);
+
+/**
+ * @generated from message incentive.v1.CreateBadgeResponse
+ */
+export type CreateBadgeResponse = Message<"incentive.v1.CreateBadgeResponse"> & {
+  /**
+   * @generated from field: incentive.v1.Badge badge = 1;
+   */
+  badge?: Badge | undefined;
+};
+
+/**
+ * Describes the message incentive.v1.CreateBadgeResponse.
+ * Use `create(CreateBadgeResponseSchema)` to create a new message.
+ */
+export const CreateBadgeResponseSchema: GenMessage<CreateBadgeResponse> = /*@__PURE__*/
+  messageDesc(file_incentive_v1_incentive, 53);
+
+/**
+ * @generated from message incentive.v1.UpdateBadgeRequest
+ */
+export type UpdateBadgeRequest = Message<"incentive.v1.UpdateBadgeRequest"> & {
+  /**
+   * @generated from field: string app_id = 1;
+   */
+  appId: string;
+
+  /**
+   * @generated from field: string key = 2;
+   */
+  key: string;
+
+  /**
+   * @generated from field: optional string name = 3;
+   */
+  name?: string | undefined;
+
+  /**
+   * @generated from field: optional string description = 4;
+   */
+  description?: string | undefined;
+
+  /**
+   * @generated from field: optional string image_url = 5;
+   */
+  imageUrl?: string | undefined;
+};
+
+/**
+ * Describes the message incentive.v1.UpdateBadgeRequest.
+ * Use `create(UpdateBadgeRequestSchema)` to create a new message.
+ */
+export const UpdateBadgeRequestSchema: GenMessage<UpdateBadgeRequest> = /*@__PURE__*/
+  messageDesc(file_incentive_v1_incentive, 54);
+
+/**
+ * @generated from message incentive.v1.UpdateBadgeResponse
+ */
+export type UpdateBadgeResponse = Message<"incentive.v1.UpdateBadgeResponse"> & {
+  /**
+   * @generated from field: incentive.v1.Badge badge = 1;
+   */
+  badge?: Badge | undefined;
+};
+
+/**
+ * Describes the message incentive.v1.UpdateBadgeResponse.
+ * Use `create(UpdateBadgeResponseSchema)` to create a new message.
+ */
+export const UpdateBadgeResponseSchema: GenMessage<UpdateBadgeResponse> = /*@__PURE__*/
+  messageDesc(file_incentive_v1_incentive, 55);
+
+/**
+ * @generated from message incentive.v1.ListUserBadgesRequest
+ */
+export type ListUserBadgesRequest = Message<"incentive.v1.ListUserBadgesRequest"> & {
+  /**
+   * @generated from field: string app_id = 1;
+   */
+  appId: string;
+
+  /**
+   * @generated from field: string user_id = 2;
+   */
+  userId: string;
+
+  /**
+   * @generated from field: common.v1.PageRequest page = 3;
+   */
+  page?: PageRequest | undefined;
+};
+
+/**
+ * Describes the message incentive.v1.ListUserBadgesRequest.
+ * Use `create(ListUserBadgesRequestSchema)` to create a new message.
+ */
+export const ListUserBadgesRequestSchema: GenMessage<ListUserBadgesRequest> = /*@__PURE__*/
+  messageDesc(file_incentive_v1_incentive, 56);
+
+/**
+ * @generated from message incentive.v1.ListUserBadgesResponse
+ */
+export type ListUserBadgesResponse = Message<"incentive.v1.ListUserBadgesResponse"> & {
+  /**
+   * @generated from field: repeated incentive.v1.UserBadge badges = 1;
+   */
+  badges: UserBadge[];
+
+  /**
+   * @generated from field: common.v1.PageInfo page = 2;
+   */
+  page?: PageInfo | undefined;
+};
+
+/**
+ * Describes the message incentive.v1.ListUserBadgesResponse.
+ * Use `create(ListUserBadgesResponseSchema)` to create a new message.
+ */
+export const ListUserBadgesResponseSchema: GenMessage<ListUserBadgesResponse> = /*@__PURE__*/
+  messageDesc(file_incentive_v1_incentive, 57);
+
+/**
+ * @generated from message incentive.v1.AwardBadgeRequest
+ */
+export type AwardBadgeRequest = Message<"incentive.v1.AwardBadgeRequest"> & {
+  /**
+   * @generated from field: string app_id = 1;
+   */
+  appId: string;
+
+  /**
+   * @generated from field: string key = 2;
+   */
+  key: string;
+
+  /**
+   * @generated from field: string user_id = 3;
+   */
+  userId: string;
+};
+
+/**
+ * Describes the message incentive.v1.AwardBadgeRequest.
+ * Use `create(AwardBadgeRequestSchema)` to create a new message.
+ */
+export const AwardBadgeRequestSchema: GenMessage<AwardBadgeRequest> = /*@__PURE__*/
+  messageDesc(file_incentive_v1_incentive, 58);
+
+/**
+ * @generated from message incentive.v1.AwardBadgeResponse
+ */
+export type AwardBadgeResponse = Message<"incentive.v1.AwardBadgeResponse"> & {
+  /**
+   * @generated from field: incentive.v1.UserBadge user_badge = 1;
+   */
+  userBadge?: UserBadge | undefined;
+
+  /**
+   * False when the user already held the badge.
+   *
+   * @generated from field: bool awarded = 2;
+   */
+  awarded: boolean;
+};
+
+/**
+ * Describes the message incentive.v1.AwardBadgeResponse.
+ * Use `create(AwardBadgeResponseSchema)` to create a new message.
+ */
+export const AwardBadgeResponseSchema: GenMessage<AwardBadgeResponse> = /*@__PURE__*/
+  messageDesc(file_incentive_v1_incentive, 59);
+
+/**
+ * @generated from message incentive.v1.MilestoneRewards
+ */
+export type MilestoneRewards = Message<"incentive.v1.MilestoneRewards"> & {
+  /**
+   * @generated from field: double coins = 1;
+   */
+  coins: number;
+
+  /**
+   * @generated from field: double xp = 2;
+   */
+  xp: number;
+
+  /**
+   * @generated from field: double tokens = 3;
+   */
+  tokens: number;
+
+  /**
+   * @generated from field: optional string badge_key = 4;
+   */
+  badgeKey?: string | undefined;
+};
+
+/**
+ * Describes the message incentive.v1.MilestoneRewards.
+ * Use `create(MilestoneRewardsSchema)` to create a new message.
+ */
+export const MilestoneRewardsSchema: GenMessage<MilestoneRewards> = /*@__PURE__*/
+  messageDesc(file_incentive_v1_incentive, 60);
+
+/**
+ * @generated from message incentive.v1.Milestone
+ */
+export type Milestone = Message<"incentive.v1.Milestone"> & {
+  /**
+   * @generated from field: string key = 1;
+   */
+  key: string;
+
+  /**
+   * @generated from field: string name = 2;
+   */
+  name: string;
+
+  /**
+   * @generated from field: optional string description = 3;
+   */
+  description?: string | undefined;
+
+  /**
+   * @generated from field: incentive.v1.MilestoneMetric metric = 4;
+   */
+  metric: MilestoneMetric;
+
+  /**
+   * @generated from field: double threshold = 5;
+   */
+  threshold: number;
+
+  /**
+   * @generated from field: incentive.v1.MilestoneRewards rewards = 6;
+   */
+  rewards?: MilestoneRewards | undefined;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp created_at = 7;
+   */
+  createdAt?: Timestamp | undefined;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp updated_at = 8;
+   */
+  updatedAt?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message incentive.v1.Milestone.
+ * Use `create(MilestoneSchema)` to create a new message.
+ */
+export const MilestoneSchema: GenMessage<Milestone> = /*@__PURE__*/
+  messageDesc(file_incentive_v1_incentive, 61);
+
+/**
+ * @generated from message incentive.v1.ReachedMilestone
+ */
+export type ReachedMilestone = Message<"incentive.v1.ReachedMilestone"> & {
+  /**
+   * @generated from field: string user_id = 1;
+   */
+  userId: string;
+
+  /**
+   * @generated from field: string key = 2;
+   */
+  key: string;
+
+  /**
+   * @generated from field: string name = 3;
+   */
+  name: string;
+
+  /**
+   * @generated from field: incentive.v1.MilestoneMetric metric = 4;
+   */
+  metric: MilestoneMetric;
+
+  /**
+   * @generated from field: double threshold = 5;
+   */
+  threshold: number;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp reached_at = 6;
+   */
+  reachedAt?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message incentive.v1.ReachedMilestone.
+ * Use `create(ReachedMilestoneSchema)` to create a new message.
+ */
+export const ReachedMilestoneSchema: GenMessage<ReachedMilestone> = /*@__PURE__*/
+  messageDesc(file_incentive_v1_incentive, 62);
+
+/**
+ * @generated from message incentive.v1.ListMilestonesRequest
+ */
+export type ListMilestonesRequest = Message<"incentive.v1.ListMilestonesRequest"> & {
+  /**
+   * @generated from field: string app_id = 1;
+   */
+  appId: string;
+
+  /**
+   * @generated from field: common.v1.PageRequest page = 2;
+   */
+  page?: PageRequest | undefined;
+};
+
+/**
+ * Describes the message incentive.v1.ListMilestonesRequest.
+ * Use `create(ListMilestonesRequestSchema)` to create a new message.
+ */
+export const ListMilestonesRequestSchema: GenMessage<ListMilestonesRequest> = /*@__PURE__*/
+  messageDesc(file_incentive_v1_incentive, 63);
+
+/**
+ * @generated from message incentive.v1.ListMilestonesResponse
+ */
+export type ListMilestonesResponse = Message<"incentive.v1.ListMilestonesResponse"> & {
+  /**
+   * @generated from field: repeated incentive.v1.Milestone milestones = 1;
+   */
+  milestones: Milestone[];
+
+  /**
+   * @generated from field: common.v1.PageInfo page = 2;
+   */
+  page?: PageInfo | undefined;
+};
+
+/**
+ * Describes the message incentive.v1.ListMilestonesResponse.
+ * Use `create(ListMilestonesResponseSchema)` to create a new message.
+ */
+export const ListMilestonesResponseSchema: GenMessage<ListMilestonesResponse> = /*@__PURE__*/
+  messageDesc(file_incentive_v1_incentive, 64);
+
+/**
+ * @generated from message incentive.v1.GetMilestoneRequest
+ */
+export type GetMilestoneRequest = Message<"incentive.v1.GetMilestoneRequest"> & {
+  /**
+   * @generated from field: string app_id = 1;
+   */
+  appId: string;
+
+  /**
+   * @generated from field: string key = 2;
+   */
+  key: string;
+};
+
+/**
+ * Describes the message incentive.v1.GetMilestoneRequest.
+ * Use `create(GetMilestoneRequestSchema)` to create a new message.
+ */
+export const GetMilestoneRequestSchema: GenMessage<GetMilestoneRequest> = /*@__PURE__*/
+  messageDesc(file_incentive_v1_incentive, 65);
+
+/**
+ * @generated from message incentive.v1.GetMilestoneResponse
+ */
+export type GetMilestoneResponse = Message<"incentive.v1.GetMilestoneResponse"> & {
+  /**
+   * @generated from field: incentive.v1.Milestone milestone = 1;
+   */
+  milestone?: Milestone | undefined;
+};
+
+/**
+ * Describes the message incentive.v1.GetMilestoneResponse.
+ * Use `create(GetMilestoneResponseSchema)` to create a new message.
+ */
+export const GetMilestoneResponseSchema: GenMessage<GetMilestoneResponse> = /*@__PURE__*/
+  messageDesc(file_incentive_v1_incentive, 66);
+
+/**
+ * @generated from message incentive.v1.CreateMilestoneRequest
+ */
+export type CreateMilestoneRequest = Message<"incentive.v1.CreateMilestoneRequest"> & {
+  /**
+   * @generated from field: string app_id = 1;
+   */
+  appId: string;
+
+  /**
+   * @generated from field: string key = 2;
+   */
+  key: string;
+
+  /**
+   * @generated from field: string name = 3;
+   */
+  name: string;
+
+  /**
+   * @generated from field: optional string description = 4;
+   */
+  description?: string | undefined;
+
+  /**
+   * @generated from field: incentive.v1.MilestoneMetric metric = 5;
+   */
+  metric: MilestoneMetric;
+
+  /**
+   * @generated from field: double threshold = 6;
+   */
+  threshold: number;
+
+  /**
+   * @generated from field: incentive.v1.MilestoneRewards rewards = 7;
+   */
+  rewards?: MilestoneRewards | undefined;
+};
+
+/**
+ * Describes the message incentive.v1.CreateMilestoneRequest.
+ * Use `create(CreateMilestoneRequestSchema)` to create a new message.
+ */
+export const CreateMilestoneRequestSchema: GenMessage<CreateMilestoneRequest> = /*@__PURE__*/
+  messageDesc(file_incentive_v1_incentive, 67);
+
+/**
+ * @generated from message incentive.v1.CreateMilestoneResponse
+ */
+export type CreateMilestoneResponse = Message<"incentive.v1.CreateMilestoneResponse"> & {
+  /**
+   * @generated from field: incentive.v1.Milestone milestone = 1;
+   */
+  milestone?: Milestone | undefined;
+};
+
+/**
+ * Describes the message incentive.v1.CreateMilestoneResponse.
+ * Use `create(CreateMilestoneResponseSchema)` to create a new message.
+ */
+export const CreateMilestoneResponseSchema: GenMessage<CreateMilestoneResponse> = /*@__PURE__*/
+  messageDesc(file_incentive_v1_incentive, 68);
+
+/**
+ * @generated from message incentive.v1.UpdateMilestoneRequest
+ */
+export type UpdateMilestoneRequest = Message<"incentive.v1.UpdateMilestoneRequest"> & {
+  /**
+   * @generated from field: string app_id = 1;
+   */
+  appId: string;
+
+  /**
+   * @generated from field: string key = 2;
+   */
+  key: string;
+
+  /**
+   * @generated from field: optional string name = 3;
+   */
+  name?: string | undefined;
+
+  /**
+   * @generated from field: optional string description = 4;
+   */
+  description?: string | undefined;
+
+  /**
+   * @generated from field: incentive.v1.MilestoneMetric metric = 5;
+   */
+  metric: MilestoneMetric;
+
+  /**
+   * @generated from field: optional double threshold = 6;
+   */
+  threshold?: number | undefined;
+
+  /**
+   * Replaces the rewards when set.
+   *
+   * @generated from field: incentive.v1.MilestoneRewards rewards = 7;
+   */
+  rewards?: MilestoneRewards | undefined;
+};
+
+/**
+ * Describes the message incentive.v1.UpdateMilestoneRequest.
+ * Use `create(UpdateMilestoneRequestSchema)` to create a new message.
+ */
+export const UpdateMilestoneRequestSchema: GenMessage<UpdateMilestoneRequest> = /*@__PURE__*/
+  messageDesc(file_incentive_v1_incentive, 69);
+
+/**
+ * @generated from message incentive.v1.UpdateMilestoneResponse
+ */
+export type UpdateMilestoneResponse = Message<"incentive.v1.UpdateMilestoneResponse"> & {
+  /**
+   * @generated from field: incentive.v1.Milestone milestone = 1;
+   */
+  milestone?: Milestone | undefined;
+};
+
+/**
+ * Describes the message incentive.v1.UpdateMilestoneResponse.
+ * Use `create(UpdateMilestoneResponseSchema)` to create a new message.
+ */
+export const UpdateMilestoneResponseSchema: GenMessage<UpdateMilestoneResponse> = /*@__PURE__*/
+  messageDesc(file_incentive_v1_incentive, 70);
+
+/**
+ * @generated from message incentive.v1.DeleteMilestoneRequest
+ */
+export type DeleteMilestoneRequest = Message<"incentive.v1.DeleteMilestoneRequest"> & {
+  /**
+   * @generated from field: string app_id = 1;
+   */
+  appId: string;
+
+  /**
+   * @generated from field: string key = 2;
+   */
+  key: string;
+};
+
+/**
+ * Describes the message incentive.v1.DeleteMilestoneRequest.
+ * Use `create(DeleteMilestoneRequestSchema)` to create a new message.
+ */
+export const DeleteMilestoneRequestSchema: GenMessage<DeleteMilestoneRequest> = /*@__PURE__*/
+  messageDesc(file_incentive_v1_incentive, 71);
+
+/**
+ * @generated from message incentive.v1.DeleteMilestoneResponse
+ */
+export type DeleteMilestoneResponse = Message<"incentive.v1.DeleteMilestoneResponse"> & {
+};
+
+/**
+ * Describes the message incentive.v1.DeleteMilestoneResponse.
+ * Use `create(DeleteMilestoneResponseSchema)` to create a new message.
+ */
+export const DeleteMilestoneResponseSchema: GenMessage<DeleteMilestoneResponse> = /*@__PURE__*/
+  messageDesc(file_incentive_v1_incentive, 72);
+
+/**
+ * @generated from message incentive.v1.ListReachedMilestonesRequest
+ */
+export type ListReachedMilestonesRequest = Message<"incentive.v1.ListReachedMilestonesRequest"> & {
+  /**
+   * @generated from field: string app_id = 1;
+   */
+  appId: string;
+
+  /**
+   * @generated from field: common.v1.PageRequest page = 2;
+   */
+  page?: PageRequest | undefined;
+
+  /**
+   * @generated from field: optional string user_id = 3;
+   */
+  userId?: string | undefined;
+};
+
+/**
+ * Describes the message incentive.v1.ListReachedMilestonesRequest.
+ * Use `create(ListReachedMilestonesRequestSchema)` to create a new message.
+ */
+export const ListReachedMilestonesRequestSchema: GenMessage<ListReachedMilestonesRequest> = /*@__PURE__*/
+  messageDesc(file_incentive_v1_incentive, 73);
+
+/**
+ * @generated from message incentive.v1.ListReachedMilestonesResponse
+ */
+export type ListReachedMilestonesResponse = Message<"incentive.v1.ListReachedMilestonesResponse"> & {
+  /**
+   * @generated from field: repeated incentive.v1.ReachedMilestone milestones = 1;
+   */
+  milestones: ReachedMilestone[];
+
+  /**
+   * @generated from field: common.v1.PageInfo page = 2;
+   */
+  page?: PageInfo | undefined;
+};
+
+/**
+ * Describes the message incentive.v1.ListReachedMilestonesResponse.
+ * Use `create(ListReachedMilestonesResponseSchema)` to create a new message.
+ */
+export const ListReachedMilestonesResponseSchema: GenMessage<ListReachedMilestonesResponse> = /*@__PURE__*/
+  messageDesc(file_incentive_v1_incentive, 74);
+
+/**
+ * @generated from message incentive.v1.LeaderboardEntry
+ */
+export type LeaderboardEntry = Message<"incentive.v1.LeaderboardEntry"> & {
+  /**
+   * 1 = first; ties in XP go to whoever reached that XP first.
+   *
+   * @generated from field: int32 rank = 1;
+   */
+  rank: number;
+
+  /**
+   * @generated from field: string user_id = 2;
+   */
+  userId: string;
+
+  /**
+   * XP within the board's period (all XP for ALL_TIME).
+   *
+   * @generated from field: double xp = 3;
+   */
+  xp: number;
+
+  /**
+   * The user's current coin balance.
+   *
+   * @generated from field: double coins = 4;
+   */
+  coins: number;
+};
+
+/**
+ * Describes the message incentive.v1.LeaderboardEntry.
+ * Use `create(LeaderboardEntrySchema)` to create a new message.
+ */
+export const LeaderboardEntrySchema: GenMessage<LeaderboardEntry> = /*@__PURE__*/
+  messageDesc(file_incentive_v1_incentive, 75);
+
+/**
+ * @generated from message incentive.v1.GetLeaderboardRequest
+ */
+export type GetLeaderboardRequest = Message<"incentive.v1.GetLeaderboardRequest"> & {
+  /**
+   * @generated from field: string app_id = 1;
+   */
+  appId: string;
+
+  /**
+   * Unset = ALL_TIME.
+   *
+   * @generated from field: incentive.v1.LeaderboardPeriod period = 2;
+   */
+  period: LeaderboardPeriod;
+
+  /**
+   * 1..100; unset = 10.
+   *
+   * @generated from field: int32 limit = 3;
+   */
+  limit: number;
+};
+
+/**
+ * Describes the message incentive.v1.GetLeaderboardRequest.
+ * Use `create(GetLeaderboardRequestSchema)` to create a new message.
+ */
+export const GetLeaderboardRequestSchema: GenMessage<GetLeaderboardRequest> = /*@__PURE__*/
+  messageDesc(file_incentive_v1_incentive, 76);
+
+/**
+ * @generated from message incentive.v1.GetLeaderboardResponse
+ */
+export type GetLeaderboardResponse = Message<"incentive.v1.GetLeaderboardResponse"> & {
+  /**
+   * @generated from field: repeated incentive.v1.LeaderboardEntry entries = 1;
+   */
+  entries: LeaderboardEntry[];
+
+  /**
+   * e.g. 2026-11-21, 2026-W47, 2026-11; ALL_TIME for the all-time board.
+   *
+   * @generated from field: string period_key = 2;
+   */
+  periodKey: string;
+};
+
+/**
+ * Describes the message incentive.v1.GetLeaderboardResponse.
+ * Use `create(GetLeaderboardResponseSchema)` to create a new message.
+ */
+export const GetLeaderboardResponseSchema: GenMessage<GetLeaderboardResponse> = /*@__PURE__*/
+  messageDesc(file_incentive_v1_incentive, 77);
+
+/**
+ * @generated from message incentive.v1.GetLeaderboardEntryRequest
+ */
+export type GetLeaderboardEntryRequest = Message<"incentive.v1.GetLeaderboardEntryRequest"> & {
+  /**
+   * @generated from field: string app_id = 1;
+   */
+  appId: string;
+
+  /**
+   * @generated from field: string user_id = 2;
+   */
+  userId: string;
+
+  /**
+   * @generated from field: incentive.v1.LeaderboardPeriod period = 3;
+   */
+  period: LeaderboardPeriod;
+};
+
+/**
+ * Describes the message incentive.v1.GetLeaderboardEntryRequest.
+ * Use `create(GetLeaderboardEntryRequestSchema)` to create a new message.
+ */
+export const GetLeaderboardEntryRequestSchema: GenMessage<GetLeaderboardEntryRequest> = /*@__PURE__*/
+  messageDesc(file_incentive_v1_incentive, 78);
+
+/**
+ * @generated from message incentive.v1.GetLeaderboardEntryResponse
+ */
+export type GetLeaderboardEntryResponse = Message<"incentive.v1.GetLeaderboardEntryResponse"> & {
+  /**
+   * @generated from field: incentive.v1.LeaderboardEntry entry = 1;
+   */
+  entry?: LeaderboardEntry | undefined;
+};
+
+/**
+ * Describes the message incentive.v1.GetLeaderboardEntryResponse.
+ * Use `create(GetLeaderboardEntryResponseSchema)` to create a new message.
+ */
+export const GetLeaderboardEntryResponseSchema: GenMessage<GetLeaderboardEntryResponse> = /*@__PURE__*/
+  messageDesc(file_incentive_v1_incentive, 79);
+
+/**
+ * @generated from message incentive.v1.SetLeaderboardScoreRequest
+ */
+export type SetLeaderboardScoreRequest = Message<"incentive.v1.SetLeaderboardScoreRequest"> & {
+  /**
+   * @generated from field: string app_id = 1;
+   */
+  appId: string;
+
+  /**
+   * @generated from field: string user_id = 2;
+   */
+  userId: string;
+
+  /**
+   * @generated from field: double xp = 3;
+   */
+  xp: number;
+
+  /**
+   * @generated from field: optional double coins = 4;
+   */
+  coins?: number | undefined;
+};
+
+/**
+ * Describes the message incentive.v1.SetLeaderboardScoreRequest.
+ * Use `create(SetLeaderboardScoreRequestSchema)` to create a new message.
+ */
+export const SetLeaderboardScoreRequestSchema: GenMessage<SetLeaderboardScoreRequest> = /*@__PURE__*/
+  messageDesc(file_incentive_v1_incentive, 80);
+
+/**
+ * @generated from message incentive.v1.SetLeaderboardScoreResponse
+ */
+export type SetLeaderboardScoreResponse = Message<"incentive.v1.SetLeaderboardScoreResponse"> & {
+  /**
+   * The user's ALL_TIME entry after the change.
+   *
+   * @generated from field: incentive.v1.LeaderboardEntry entry = 1;
+   */
+  entry?: LeaderboardEntry | undefined;
+};
+
+/**
+ * Describes the message incentive.v1.SetLeaderboardScoreResponse.
+ * Use `create(SetLeaderboardScoreResponseSchema)` to create a new message.
+ */
+export const SetLeaderboardScoreResponseSchema: GenMessage<SetLeaderboardScoreResponse> = /*@__PURE__*/
+  messageDesc(file_incentive_v1_incentive, 81);
+
+/**
+ * @generated from message incentive.v1.RefreshLeaderboardRequest
+ */
+export type RefreshLeaderboardRequest = Message<"incentive.v1.RefreshLeaderboardRequest"> & {
+  /**
+   * @generated from field: string app_id = 1;
+   */
+  appId: string;
+};
+
+/**
+ * Describes the message incentive.v1.RefreshLeaderboardRequest.
+ * Use `create(RefreshLeaderboardRequestSchema)` to create a new message.
+ */
+export const RefreshLeaderboardRequestSchema: GenMessage<RefreshLeaderboardRequest> = /*@__PURE__*/
+  messageDesc(file_incentive_v1_incentive, 82);
+
+/**
+ * @generated from message incentive.v1.RefreshLeaderboardResponse
+ */
+export type RefreshLeaderboardResponse = Message<"incentive.v1.RefreshLeaderboardResponse"> & {
+  /**
+   * Users written to the boards.
+   *
+   * @generated from field: int32 users = 1;
+   */
+  users: number;
+
+  /**
+   * @generated from field: int32 duration_ms = 2;
+   */
+  durationMs: number;
+};
+
+/**
+ * Describes the message incentive.v1.RefreshLeaderboardResponse.
+ * Use `create(RefreshLeaderboardResponseSchema)` to create a new message.
+ */
+export const RefreshLeaderboardResponseSchema: GenMessage<RefreshLeaderboardResponse> = /*@__PURE__*/
+  messageDesc(file_incentive_v1_incentive, 83);
+
+/**
+ * @generated from message incentive.v1.LeaderboardSnapshot
+ */
+export type LeaderboardSnapshot = Message<"incentive.v1.LeaderboardSnapshot"> & {
+  /**
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * @generated from field: incentive.v1.LeaderboardPeriod period = 2;
+   */
+  period: LeaderboardPeriod;
+
+  /**
+   * @generated from field: string period_key = 3;
+   */
+  periodKey: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp starts_at = 4;
+   */
+  startsAt?: Timestamp | undefined;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp ends_at = 5;
+   */
+  endsAt?: Timestamp | undefined;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp taken_at = 6;
+   */
+  takenAt?: Timestamp | undefined;
+
+  /**
+   * The top of the board when the period ended.
+   *
+   * @generated from field: repeated incentive.v1.LeaderboardEntry entries = 7;
+   */
+  entries: LeaderboardEntry[];
+
+  /**
+   * @generated from field: int32 total_users = 8;
+   */
+  totalUsers: number;
+};
+
+/**
+ * Describes the message incentive.v1.LeaderboardSnapshot.
+ * Use `create(LeaderboardSnapshotSchema)` to create a new message.
+ */
+export const LeaderboardSnapshotSchema: GenMessage<LeaderboardSnapshot> = /*@__PURE__*/
+  messageDesc(file_incentive_v1_incentive, 84);
+
+/**
+ * @generated from message incentive.v1.ListLeaderboardSnapshotsRequest
+ */
+export type ListLeaderboardSnapshotsRequest = Message<"incentive.v1.ListLeaderboardSnapshotsRequest"> & {
+  /**
+   * @generated from field: string app_id = 1;
+   */
+  appId: string;
+
+  /**
+   * @generated from field: common.v1.PageRequest page = 2;
+   */
+  page?: PageRequest | undefined;
+
+  /**
+   * Unset = every period.
+   *
+   * @generated from field: incentive.v1.LeaderboardPeriod period = 3;
+   */
+  period: LeaderboardPeriod;
+};
+
+/**
+ * Describes the message incentive.v1.ListLeaderboardSnapshotsRequest.
+ * Use `create(ListLeaderboardSnapshotsRequestSchema)` to create a new message.
+ */
+export const ListLeaderboardSnapshotsRequestSchema: GenMessage<ListLeaderboardSnapshotsRequest> = /*@__PURE__*/
+  messageDesc(file_incentive_v1_incentive, 85);
+
+/**
+ * @generated from message incentive.v1.ListLeaderboardSnapshotsResponse
+ */
+export type ListLeaderboardSnapshotsResponse = Message<"incentive.v1.ListLeaderboardSnapshotsResponse"> & {
+  /**
+   * @generated from field: repeated incentive.v1.LeaderboardSnapshot snapshots = 1;
+   */
+  snapshots: LeaderboardSnapshot[];
+
+  /**
+   * @generated from field: common.v1.PageInfo page = 2;
+   */
+  page?: PageInfo | undefined;
+};
+
+/**
+ * Describes the message incentive.v1.ListLeaderboardSnapshotsResponse.
+ * Use `create(ListLeaderboardSnapshotsResponseSchema)` to create a new message.
+ */
+export const ListLeaderboardSnapshotsResponseSchema: GenMessage<ListLeaderboardSnapshotsResponse> = /*@__PURE__*/
+  messageDesc(file_incentive_v1_incentive, 86);
+
+/**
+ * @generated from enum incentive.v1.ActionType
+ */
+export enum ActionType {
+  /**
+   * @generated from enum value: ACTION_TYPE_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * Fired by the caller with RecordEvent.
+   *
+   * @generated from enum value: ACTION_TYPE_STANDARD = 1;
+   */
+  STANDARD = 1,
+
+  /**
+   * Fired for the referrer when a referral is created (referral.created).
+   *
+   * @generated from enum value: ACTION_TYPE_REFERRAL_CODE_GENERATE = 2;
+   */
+  REFERRAL_CODE_GENERATE = 2,
+
+  /**
+   * Fired for the referrer when a referral link is clicked (referral.clicked).
+   *
+   * @generated from enum value: ACTION_TYPE_REFERRAL_CLICK = 3;
+   */
+  REFERRAL_CLICK = 3,
+
+  /**
+   * Fired for the direct referrer when a referee converts (conversion.created, level 1).
+   *
+   * @generated from enum value: ACTION_TYPE_REFERRAL_REFEREE_ACTION = 4;
+   */
+  REFERRAL_REFEREE_ACTION = 4,
+}
+
+/**
+ * Describes the enum incentive.v1.ActionType.
+ */
+export const ActionTypeSchema: GenEnum<ActionType> = /*@__PURE__*/
+  enumDesc(file_incentive_v1_incentive, 0);
+
+/**
+ * @generated from enum incentive.v1.RewardRefusal
+ */
+export enum RewardRefusal {
+  /**
+   * @generated from enum value: REWARD_REFUSAL_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * @generated from enum value: REWARD_REFUSAL_COOLDOWN = 1;
+   */
+  COOLDOWN = 1,
+
+  /**
+   * @generated from enum value: REWARD_REFUSAL_MAX_REPEATS = 2;
+   */
+  MAX_REPEATS = 2,
+
+  /**
+   * @generated from enum value: REWARD_REFUSAL_ACTION_DISABLED = 3;
+   */
+  ACTION_DISABLED = 3,
+}
+
+/**
+ * Describes the enum incentive.v1.RewardRefusal.
+ */
+export const RewardRefusalSchema: GenEnum<RewardRefusal> = /*@__PURE__*/
+  enumDesc(file_incentive_v1_incentive, 1);
+
+/**
+ * @generated from enum incentive.v1.EventSource
+ */
+export enum EventSource {
+  /**
+   * @generated from enum value: EVENT_SOURCE_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * Posted through the API.
+   *
+   * @generated from enum value: EVENT_SOURCE_API = 1;
+   */
+  API = 1,
+
+  /**
+   * Fired by a referral event (referral.created, referral.clicked, conversion.created).
+   *
+   * @generated from enum value: EVENT_SOURCE_REFERRAL = 2;
+   */
+  REFERRAL = 2,
+}
+
+/**
+ * Describes the enum incentive.v1.EventSource.
+ */
+export const EventSourceSchema: GenEnum<EventSource> = /*@__PURE__*/
+  enumDesc(file_incentive_v1_incentive, 2);
+
+/**
+ * @generated from enum incentive.v1.LedgerReason
+ */
+export enum LedgerReason {
+  /**
+   * @generated from enum value: LEDGER_REASON_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * @generated from enum value: LEDGER_REASON_ACTION_REWARD = 1;
+   */
+  ACTION_REWARD = 1,
+
+  /**
+   * @generated from enum value: LEDGER_REASON_LEVEL_REWARD = 2;
+   */
+  LEVEL_REWARD = 2,
+
+  /**
+   * @generated from enum value: LEDGER_REASON_MILESTONE_REWARD = 3;
+   */
+  MILESTONE_REWARD = 3,
+
+  /**
+   * @generated from enum value: LEDGER_REASON_DEBIT = 4;
+   */
+  DEBIT = 4,
+
+  /**
+   * @generated from enum value: LEDGER_REASON_CREDIT = 5;
+   */
+  CREDIT = 5,
+
+  /**
+   * @generated from enum value: LEDGER_REASON_SCORE_SET = 6;
+   */
+  SCORE_SET = 6,
+}
+
+/**
+ * Describes the enum incentive.v1.LedgerReason.
+ */
+export const LedgerReasonSchema: GenEnum<LedgerReason> = /*@__PURE__*/
+  enumDesc(file_incentive_v1_incentive, 3);
+
+/**
+ * @generated from enum incentive.v1.BalanceSort
+ */
+export enum BalanceSort {
+  /**
+   * @generated from enum value: BALANCE_SORT_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * @generated from enum value: BALANCE_SORT_XP = 1;
+   */
+  XP = 1,
+
+  /**
+   * @generated from enum value: BALANCE_SORT_COINS = 2;
+   */
+  COINS = 2,
+
+  /**
+   * @generated from enum value: BALANCE_SORT_TOKENS = 3;
+   */
+  TOKENS = 3,
+}
+
+/**
+ * Describes the enum incentive.v1.BalanceSort.
+ */
+export const BalanceSortSchema: GenEnum<BalanceSort> = /*@__PURE__*/
+  enumDesc(file_incentive_v1_incentive, 4);
+
+/**
+ * @generated from enum incentive.v1.BadgeSource
+ */
+export enum BadgeSource {
+  /**
+   * @generated from enum value: BADGE_SOURCE_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * @generated from enum value: BADGE_SOURCE_MANUAL = 1;
+   */
+  MANUAL = 1,
+
+  /**
+   * @generated from enum value: BADGE_SOURCE_LEVEL = 2;
+   */
+  LEVEL = 2,
+
+  /**
+   * @generated from enum value: BADGE_SOURCE_MILESTONE = 3;
+   */
+  MILESTONE = 3,
+}
+
+/**
+ * Describes the enum incentive.v1.BadgeSource.
+ */
+export const BadgeSourceSchema: GenEnum<BadgeSource> = /*@__PURE__*/
+  enumDesc(file_incentive_v1_incentive, 5);
+
+/**
+ * @generated from enum incentive.v1.MilestoneMetric
+ */
+export enum MilestoneMetric {
+  /**
+   * @generated from enum value: MILESTONE_METRIC_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * The user's XP.
+   *
+   * @generated from enum value: MILESTONE_METRIC_XP = 1;
+   */
+  XP = 1,
+
+  /**
+   * Coins earned from rewards.
+   *
+   * @generated from enum value: MILESTONE_METRIC_COINS_EARNED = 2;
+   */
+  COINS_EARNED = 2,
+
+  /**
+   * Rewarded events.
+   *
+   * @generated from enum value: MILESTONE_METRIC_EVENTS = 3;
+   */
+  EVENTS = 3,
+
+  /**
+   * Referees who converted (rewarded REFERRAL_REFEREE_ACTION events).
+   *
+   * @generated from enum value: MILESTONE_METRIC_REFERRALS = 4;
+   */
+  REFERRALS = 4,
+}
+
+/**
+ * Describes the enum incentive.v1.MilestoneMetric.
+ */
+export const MilestoneMetricSchema: GenEnum<MilestoneMetric> = /*@__PURE__*/
+  enumDesc(file_incentive_v1_incentive, 6);
+
+/**
+ * @generated from enum incentive.v1.LeaderboardPeriod
+ */
+export enum LeaderboardPeriod {
+  /**
+   * @generated from enum value: LEADERBOARD_PERIOD_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * @generated from enum value: LEADERBOARD_PERIOD_ALL_TIME = 1;
+   */
+  ALL_TIME = 1,
+
+  /**
+   * UTC calendar day.
+   *
+   * @generated from enum value: LEADERBOARD_PERIOD_DAILY = 2;
+   */
+  DAILY = 2,
+
+  /**
+   * ISO week (Monday to Sunday, UTC).
+   *
+   * @generated from enum value: LEADERBOARD_PERIOD_WEEKLY = 3;
+   */
+  WEEKLY = 3,
+
+  /**
+   * UTC calendar month.
+   *
+   * @generated from enum value: LEADERBOARD_PERIOD_MONTHLY = 4;
+   */
+  MONTHLY = 4,
+}
+
+/**
+ * Describes the enum incentive.v1.LeaderboardPeriod.
+ */
+export const LeaderboardPeriodSchema: GenEnum<LeaderboardPeriod> = /*@__PURE__*/
+  enumDesc(file_incentive_v1_incentive, 7);
+
+/**
+ * The incentive engine: actions, events, the coin/XP/token ledger and
+ * balances, levels, badges, milestones and the Redis leaderboard.
+ *
+ * Every request carries app_id: the gateway resolves it from the API key and
+ * the service scopes every query by it.
+ *
+ * Amounts (coins, xp, tokens) are whole numbers carried as `double`, not
+ * int64: protobuf-es maps int64 to bigint, which leaks into JSON and breaks
+ * arithmetic; a double holds every integer up to 2^53 exactly, far beyond
+ * any balance, and the service refuses fractional amounts.
  *
  * @generated from service incentive.v1.IncentiveService
  */
 export const IncentiveService: GenService<{
+  /**
+   * --- Actions -------------------------------------------------------------
+   *
+   * @generated from rpc incentive.v1.IncentiveService.CreateAction
+   */
+  createAction: {
+    methodKind: "unary";
+    input: typeof CreateActionRequestSchema;
+    output: typeof CreateActionResponseSchema;
+  },
+  /**
+   * @generated from rpc incentive.v1.IncentiveService.GetAction
+   */
+  getAction: {
+    methodKind: "unary";
+    input: typeof GetActionRequestSchema;
+    output: typeof GetActionResponseSchema;
+  },
+  /**
+   * @generated from rpc incentive.v1.IncentiveService.ListActions
+   */
+  listActions: {
+    methodKind: "unary";
+    input: typeof ListActionsRequestSchema;
+    output: typeof ListActionsResponseSchema;
+  },
+  /**
+   * @generated from rpc incentive.v1.IncentiveService.UpdateAction
+   */
+  updateAction: {
+    methodKind: "unary";
+    input: typeof UpdateActionRequestSchema;
+    output: typeof UpdateActionResponseSchema;
+  },
+  /**
+   * --- Events --------------------------------------------------------------
+   * Records one event. NotFound for an unknown action key. A repeated
+   * idempotency_key (per app and user) returns the first result with
+   * duplicate = true and changes nothing.
+   *
+   * @generated from rpc incentive.v1.IncentiveService.RecordEvent
+   */
+  recordEvent: {
+    methodKind: "unary";
+    input: typeof RecordEventRequestSchema;
+    output: typeof RecordEventResponseSchema;
+  },
+  /**
+   * Up to 1000 events; one outcome per event, in input order. A bad event
+   * yields an error outcome and does not fail the others.
+   *
+   * @generated from rpc incentive.v1.IncentiveService.RecordEvents
+   */
+  recordEvents: {
+    methodKind: "unary";
+    input: typeof RecordEventsRequestSchema;
+    output: typeof RecordEventsResponseSchema;
+  },
+  /**
+   * @generated from rpc incentive.v1.IncentiveService.ListEvents
+   */
+  listEvents: {
+    methodKind: "unary";
+    input: typeof ListEventsRequestSchema;
+    output: typeof ListEventsResponseSchema;
+  },
+  /**
+   * --- Balances and the ledger ---------------------------------------------
+   * A user's coins, tokens, XP and level. A user with no activity has zero
+   * balances (never NotFound). The catalog-marketplace service reads it to
+   * show what a user can afford.
+   *
+   * @generated from rpc incentive.v1.IncentiveService.GetBalance
+   */
+  getBalance: {
+    methodKind: "unary";
+    input: typeof GetBalanceRequestSchema;
+    output: typeof GetBalanceResponseSchema;
+  },
+  /**
+   * @generated from rpc incentive.v1.IncentiveService.ListBalances
+   */
+  listBalances: {
+    methodKind: "unary";
+    input: typeof ListBalancesRequestSchema;
+    output: typeof ListBalancesResponseSchema;
+  },
+  /**
+   * @generated from rpc incentive.v1.IncentiveService.ListTransactions
+   */
+  listTransactions: {
+    methodKind: "unary";
+    input: typeof ListTransactionsRequestSchema;
+    output: typeof ListTransactionsResponseSchema;
+  },
+  /**
+   * Takes coins and/or tokens from a user, all or nothing, for a purchase
+   * (catalog redemption, marketplace redemption).
+   *
+   * - Idempotent by operation_id (unique per app): calling again with the
+   *   same operation_id, user and amounts returns the first result with
+   *   replayed = true and moves nothing. The same operation_id with another
+   *   user or other amounts is Aborted, reason IDEMPOTENCY_KEY_REUSED.
+   * - Never drives a balance negative, under any concurrency: when the user
+   *   has fewer coins or tokens than asked, it fails with FailedPrecondition,
+   *   reason INSUFFICIENT_BALANCE (details: needed and available amounts),
+   *   and records nothing, so retrying the same operation_id later (after
+   *   the user earned more) may succeed.
+   * - InvalidArgument for negative or fractional amounts, or both zero.
+   * - On success the movement is one ledger entry (reason DEBIT, source_id =
+   *   operation_id); the response has it and the balance after it.
+   *
+   * @generated from rpc incentive.v1.IncentiveService.Debit
+   */
+  debit: {
+    methodKind: "unary";
+    input: typeof DebitRequestSchema;
+    output: typeof DebitResponseSchema;
+  },
+  /**
+   * Gives coins and/or tokens to a user (a refund when a redemption is
+   * cancelled, a compensation). Same idempotency rules as Debit (reason
+   * CREDIT). Credits are not "earned" coins: they do not count towards
+   * COINS_EARNED milestones.
+   *
+   * @generated from rpc incentive.v1.IncentiveService.Credit
+   */
+  credit: {
+    methodKind: "unary";
+    input: typeof CreditRequestSchema;
+    output: typeof CreditResponseSchema;
+  },
+  /**
+   * --- Levels --------------------------------------------------------------
+   *
+   * @generated from rpc incentive.v1.IncentiveService.ListLevels
+   */
+  listLevels: {
+    methodKind: "unary";
+    input: typeof ListLevelsRequestSchema;
+    output: typeof ListLevelsResponseSchema;
+  },
+  /**
+   * @generated from rpc incentive.v1.IncentiveService.CreateLevel
+   */
+  createLevel: {
+    methodKind: "unary";
+    input: typeof CreateLevelRequestSchema;
+    output: typeof CreateLevelResponseSchema;
+  },
+  /**
+   * @generated from rpc incentive.v1.IncentiveService.UpdateLevel
+   */
+  updateLevel: {
+    methodKind: "unary";
+    input: typeof UpdateLevelRequestSchema;
+    output: typeof UpdateLevelResponseSchema;
+  },
+  /**
+   * @generated from rpc incentive.v1.IncentiveService.DeleteLevel
+   */
+  deleteLevel: {
+    methodKind: "unary";
+    input: typeof DeleteLevelRequestSchema;
+    output: typeof DeleteLevelResponseSchema;
+  },
+  /**
+   * --- Badges --------------------------------------------------------------
+   *
+   * @generated from rpc incentive.v1.IncentiveService.ListBadges
+   */
+  listBadges: {
+    methodKind: "unary";
+    input: typeof ListBadgesRequestSchema;
+    output: typeof ListBadgesResponseSchema;
+  },
+  /**
+   * @generated from rpc incentive.v1.IncentiveService.CreateBadge
+   */
+  createBadge: {
+    methodKind: "unary";
+    input: typeof CreateBadgeRequestSchema;
+    output: typeof CreateBadgeResponseSchema;
+  },
+  /**
+   * @generated from rpc incentive.v1.IncentiveService.UpdateBadge
+   */
+  updateBadge: {
+    methodKind: "unary";
+    input: typeof UpdateBadgeRequestSchema;
+    output: typeof UpdateBadgeResponseSchema;
+  },
+  /**
+   * @generated from rpc incentive.v1.IncentiveService.ListUserBadges
+   */
+  listUserBadges: {
+    methodKind: "unary";
+    input: typeof ListUserBadgesRequestSchema;
+    output: typeof ListUserBadgesResponseSchema;
+  },
+  /**
+   * Awards a badge by hand; a user holds each badge at most once
+   * (awarded = false when they already had it).
+   *
+   * @generated from rpc incentive.v1.IncentiveService.AwardBadge
+   */
+  awardBadge: {
+    methodKind: "unary";
+    input: typeof AwardBadgeRequestSchema;
+    output: typeof AwardBadgeResponseSchema;
+  },
+  /**
+   * --- Milestones ----------------------------------------------------------
+   *
+   * @generated from rpc incentive.v1.IncentiveService.ListMilestones
+   */
+  listMilestones: {
+    methodKind: "unary";
+    input: typeof ListMilestonesRequestSchema;
+    output: typeof ListMilestonesResponseSchema;
+  },
+  /**
+   * @generated from rpc incentive.v1.IncentiveService.GetMilestone
+   */
+  getMilestone: {
+    methodKind: "unary";
+    input: typeof GetMilestoneRequestSchema;
+    output: typeof GetMilestoneResponseSchema;
+  },
+  /**
+   * @generated from rpc incentive.v1.IncentiveService.CreateMilestone
+   */
+  createMilestone: {
+    methodKind: "unary";
+    input: typeof CreateMilestoneRequestSchema;
+    output: typeof CreateMilestoneResponseSchema;
+  },
+  /**
+   * @generated from rpc incentive.v1.IncentiveService.UpdateMilestone
+   */
+  updateMilestone: {
+    methodKind: "unary";
+    input: typeof UpdateMilestoneRequestSchema;
+    output: typeof UpdateMilestoneResponseSchema;
+  },
+  /**
+   * @generated from rpc incentive.v1.IncentiveService.DeleteMilestone
+   */
+  deleteMilestone: {
+    methodKind: "unary";
+    input: typeof DeleteMilestoneRequestSchema;
+    output: typeof DeleteMilestoneResponseSchema;
+  },
+  /**
+   * @generated from rpc incentive.v1.IncentiveService.ListReachedMilestones
+   */
+  listReachedMilestones: {
+    methodKind: "unary";
+    input: typeof ListReachedMilestonesRequestSchema;
+    output: typeof ListReachedMilestonesResponseSchema;
+  },
+  /**
+   * --- Leaderboard (Redis sorted sets; MongoDB is the source of truth) -----
+   * Unavailable when Redis is down or the board is being rebuilt.
+   *
+   * @generated from rpc incentive.v1.IncentiveService.GetLeaderboard
+   */
+  getLeaderboard: {
+    methodKind: "unary";
+    input: typeof GetLeaderboardRequestSchema;
+    output: typeof GetLeaderboardResponseSchema;
+  },
+  /**
+   * NotFound when the user is not on that board.
+   *
+   * @generated from rpc incentive.v1.IncentiveService.GetLeaderboardEntry
+   */
+  getLeaderboardEntry: {
+    methodKind: "unary";
+    input: typeof GetLeaderboardEntryRequestSchema;
+    output: typeof GetLeaderboardEntryResponseSchema;
+  },
+  /**
+   * Records an externally computed score: sets the user's XP (and coins,
+   * when given) to these totals through one ledger entry (reason SCORE_SET).
+   *
+   * @generated from rpc incentive.v1.IncentiveService.SetLeaderboardScore
+   */
+  setLeaderboardScore: {
+    methodKind: "unary";
+    input: typeof SetLeaderboardScoreRequestSchema;
+    output: typeof SetLeaderboardScoreResponseSchema;
+  },
+  /**
+   * Rebuilds the app's boards from MongoDB.
+   *
+   * @generated from rpc incentive.v1.IncentiveService.RefreshLeaderboard
+   */
+  refreshLeaderboard: {
+    methodKind: "unary";
+    input: typeof RefreshLeaderboardRequestSchema;
+    output: typeof RefreshLeaderboardResponseSchema;
+  },
+  /**
+   * @generated from rpc incentive.v1.IncentiveService.ListLeaderboardSnapshots
+   */
+  listLeaderboardSnapshots: {
+    methodKind: "unary";
+    input: typeof ListLeaderboardSnapshotsRequestSchema;
+    output: typeof ListLeaderboardSnapshotsResponseSchema;
+  },
 }> = /*@__PURE__*/
   serviceDesc(file_incentive_v1_incentive, 0);
 

@@ -7,14 +7,16 @@ import { enumDesc, fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf
 import type { ClientContext, FraudAssessment, FulfillmentType, PageInfo, PageRequest } from "../../common/v1/common_pb";
 import { file_common_v1_common } from "../../common/v1/common_pb";
 import type { Timestamp } from "@bufbuild/protobuf/wkt";
-import { file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
-import type { Message } from "@bufbuild/protobuf";
+import { file_google_protobuf_struct, file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
+import type { RewardSide, RewardStatus } from "../../reward/v1/reward_pb";
+import { file_reward_v1_reward } from "../../reward/v1/reward_pb";
+import type { JsonObject, Message } from "@bufbuild/protobuf";
 
 /**
  * Describes the file referral/v1/referral.proto.
  */
 export const file_referral_v1_referral: GenFile = /*@__PURE__*/
-  fileDesc("ChpyZWZlcnJhbC92MS9yZWZlcnJhbC5wcm90bxILcmVmZXJyYWwudjEiUgoKUmV3YXJkUnVsZRIOCgZhbW91bnQYASABKAESNAoQZnVsZmlsbG1lbnRfdHlwZRgCIAEoDjIaLmNvbW1vbi52MS5GdWxmaWxsbWVudFR5cGUiLAoLTGV2ZWxSZXdhcmQSDQoFbGV2ZWwYASABKAUSDgoGYW1vdW50GAIgASgBIicKDUZyYXVkU2V0dGluZ3MSFgoOZmxhZ190aHJlc2hvbGQYASABKAUizgMKCENhbXBhaWduEgoKAmlkGAEgASgJEgwKBG5hbWUYAiABKAkSKwoGc3RhdHVzGAMgASgOMhsucmVmZXJyYWwudjEuQ2FtcGFpZ25TdGF0dXMSMAoPcmVmZXJyZXJfcmV3YXJkGAQgASgLMhcucmVmZXJyYWwudjEuUmV3YXJkUnVsZRIvCg5yZWZlcmVlX3Jld2FyZBgFIAEoCzIXLnJlZmVycmFsLnYxLlJld2FyZFJ1bGUSKAoGbGV2ZWxzGAYgAygLMhgucmVmZXJyYWwudjEuTGV2ZWxSZXdhcmQSHwoXYXR0cmlidXRpb25fd2luZG93X2RheXMYByABKAUSJQoYbWF4X3Jld2FyZHNfcGVyX3JlZmVycmVyGAggASgFSACIAQESKQoFZnJhdWQYCSABKAsyGi5yZWZlcnJhbC52MS5GcmF1ZFNldHRpbmdzEi4KCmNyZWF0ZWRfYXQYCiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KCnVwZGF0ZWRfYXQYCyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wQhsKGV9tYXhfcmV3YXJkc19wZXJfcmVmZXJyZXIioAMKFUNyZWF0ZUNhbXBhaWduUmVxdWVzdBIOCgZhcHBfaWQYASABKAkSDAoEbmFtZRgCIAEoCRIrCgZzdGF0dXMYAyABKA4yGy5yZWZlcnJhbC52MS5DYW1wYWlnblN0YXR1cxIwCg9yZWZlcnJlcl9yZXdhcmQYBCABKAsyFy5yZWZlcnJhbC52MS5SZXdhcmRSdWxlEi8KDnJlZmVyZWVfcmV3YXJkGAUgASgLMhcucmVmZXJyYWwudjEuUmV3YXJkUnVsZRIoCgZsZXZlbHMYBiADKAsyGC5yZWZlcnJhbC52MS5MZXZlbFJld2FyZBIkChdhdHRyaWJ1dGlvbl93aW5kb3dfZGF5cxgHIAEoBUgAiAEBEiUKGG1heF9yZXdhcmRzX3Blcl9yZWZlcnJlchgIIAEoBUgBiAEBEikKBWZyYXVkGAkgASgLMhoucmVmZXJyYWwudjEuRnJhdWRTZXR0aW5nc0IaChhfYXR0cmlidXRpb25fd2luZG93X2RheXNCGwoZX21heF9yZXdhcmRzX3Blcl9yZWZlcnJlciJBChZDcmVhdGVDYW1wYWlnblJlc3BvbnNlEicKCGNhbXBhaWduGAEgASgLMhUucmVmZXJyYWwudjEuQ2FtcGFpZ24iOQoSR2V0Q2FtcGFpZ25SZXF1ZXN0Eg4KBmFwcF9pZBgBIAEoCRITCgtjYW1wYWlnbl9pZBgCIAEoCSI+ChNHZXRDYW1wYWlnblJlc3BvbnNlEicKCGNhbXBhaWduGAEgASgLMhUucmVmZXJyYWwudjEuQ2FtcGFpZ24ieQoUTGlzdENhbXBhaWduc1JlcXVlc3QSDgoGYXBwX2lkGAEgASgJEiQKBHBhZ2UYAiABKAsyFi5jb21tb24udjEuUGFnZVJlcXVlc3QSKwoGc3RhdHVzGAMgASgOMhsucmVmZXJyYWwudjEuQ2FtcGFpZ25TdGF0dXMiZAoVTGlzdENhbXBhaWduc1Jlc3BvbnNlEigKCWNhbXBhaWducxgBIAMoCzIVLnJlZmVycmFsLnYxLkNhbXBhaWduEiEKBHBhZ2UYAiABKAsyEy5jb21tb24udjEuUGFnZUluZm8ioQQKFVVwZGF0ZUNhbXBhaWduUmVxdWVzdBIOCgZhcHBfaWQYASABKAkSEwoLY2FtcGFpZ25faWQYAiABKAkSEQoEbmFtZRgDIAEoCUgAiAEBEisKBnN0YXR1cxgEIAEoDjIbLnJlZmVycmFsLnYxLkNhbXBhaWduU3RhdHVzEjAKD3JlZmVycmVyX3Jld2FyZBgFIAEoCzIXLnJlZmVycmFsLnYxLlJld2FyZFJ1bGUSLwoOcmVmZXJlZV9yZXdhcmQYBiABKAsyFy5yZWZlcnJhbC52MS5SZXdhcmRSdWxlEhwKFGNsZWFyX3JlZmVyZWVfcmV3YXJkGAcgASgIEigKBmxldmVscxgIIAMoCzIYLnJlZmVycmFsLnYxLkxldmVsUmV3YXJkEhYKDnJlcGxhY2VfbGV2ZWxzGAkgASgIEiQKF2F0dHJpYnV0aW9uX3dpbmRvd19kYXlzGAogASgFSAGIAQESJQoYbWF4X3Jld2FyZHNfcGVyX3JlZmVycmVyGAsgASgFSAKIAQESJgoeY2xlYXJfbWF4X3Jld2FyZHNfcGVyX3JlZmVycmVyGAwgASgIEikKBWZyYXVkGA0gASgLMhoucmVmZXJyYWwudjEuRnJhdWRTZXR0aW5nc0IHCgVfbmFtZUIaChhfYXR0cmlidXRpb25fd2luZG93X2RheXNCGwoZX21heF9yZXdhcmRzX3Blcl9yZWZlcnJlciJBChZVcGRhdGVDYW1wYWlnblJlc3BvbnNlEicKCGNhbXBhaWduGAEgASgLMhUucmVmZXJyYWwudjEuQ2FtcGFpZ24iWAoPQ2FtcGFpZ25TdW1tYXJ5EgoKAmlkGAEgASgJEgwKBG5hbWUYAiABKAkSKwoGc3RhdHVzGAMgASgOMhsucmVmZXJyYWwudjEuQ2FtcGFpZ25TdGF0dXMiwgMKCFJlZmVycmFsEgoKAmlkGAEgASgJEhUKDXJlZmVycmFsX2NvZGUYAiABKAkSEwoLcmVmZXJyZXJfaWQYAyABKAkSFwoKcmVmZXJlZV9pZBgEIAEoCUgAiAEBEisKBnN0YXR1cxgFIAEoDjIbLnJlZmVycmFsLnYxLlJlZmVycmFsU3RhdHVzEg0KBWxldmVsGAYgASgFEhUKDXJld2FyZF9hbW91bnQYByABKAESEgoKaXNfZmxhZ2dlZBgIIAEoCBIuCgpjcmVhdGVkX2F0GAkgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCghjYW1wYWlnbhgKIAEoCzIcLnJlZmVycmFsLnYxLkNhbXBhaWduU3VtbWFyeRIeChFyZWZlcnJlcl91c2VybmFtZRgLIAEoCUgBiAEBEhsKDnJlZmVycmVyX2VtYWlsGAwgASgJSAKIAQESKQoFZnJhdWQYDSABKAsyGi5jb21tb24udjEuRnJhdWRBc3Nlc3NtZW50Qg0KC19yZWZlcmVlX2lkQhQKEl9yZWZlcnJlcl91c2VybmFtZUIRCg9fcmVmZXJyZXJfZW1haWwiigIKFUNyZWF0ZVJlZmVycmFsUmVxdWVzdBIOCgZhcHBfaWQYASABKAkSEwoLY2FtcGFpZ25faWQYAiABKAkSEwoLcmVmZXJyZXJfaWQYAyABKAkSFwoKcmVmZXJlZV9pZBgEIAEoCUgAiAEBEh4KEXJlZmVycmVyX3VzZXJuYW1lGAUgASgJSAGIAQESGwoOcmVmZXJyZXJfZW1haWwYBiABKAlIAogBARIpCgdjb250ZXh0GAcgASgLMhguY29tbW9uLnYxLkNsaWVudENvbnRleHRCDQoLX3JlZmVyZWVfaWRCFAoSX3JlZmVycmVyX3VzZXJuYW1lQhEKD19yZWZlcnJlcl9lbWFpbCJSChZDcmVhdGVSZWZlcnJhbFJlc3BvbnNlEicKCHJlZmVycmFsGAEgASgLMhUucmVmZXJyYWwudjEuUmVmZXJyYWwSDwoHY3JlYXRlZBgCIAEoCCI7ChJHZXRSZWZlcnJhbFJlcXVlc3QSDgoGYXBwX2lkGAEgASgJEhUKDXJlZmVycmFsX2NvZGUYAiABKAkiPgoTR2V0UmVmZXJyYWxSZXNwb25zZRInCghyZWZlcnJhbBgBIAEoCzIVLnJlZmVycmFsLnYxLlJlZmVycmFsIo4BChJSZWNvcmRDbGlja1JlcXVlc3QSDgoGYXBwX2lkGAEgASgJEhUKDXJlZmVycmFsX2NvZGUYAiABKAkSFwoKcmVmZXJlZV9pZBgDIAEoCUgAiAEBEikKB2NvbnRleHQYBCABKAsyGC5jb21tb24udjEuQ2xpZW50Q29udGV4dEINCgtfcmVmZXJlZV9pZCJuChNSZWNvcmRDbGlja1Jlc3BvbnNlEhAKCGNsaWNrX2lkGAEgASgJEhUKDXJlZmVycmFsX2NvZGUYAiABKAkSLgoKY2xpY2tlZF9hdBgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAqhAEKDkNhbXBhaWduU3RhdHVzEh8KG0NBTVBBSUdOX1NUQVRVU19VTlNQRUNJRklFRBAAEhoKFkNBTVBBSUdOX1NUQVRVU19BQ1RJVkUQARIaChZDQU1QQUlHTl9TVEFUVVNfUEFVU0VEEAISGQoVQ0FNUEFJR05fU1RBVFVTX0VOREVEEAMqbQoOUmVmZXJyYWxTdGF0dXMSHwobUkVGRVJSQUxfU1RBVFVTX1VOU1BFQ0lGSUVEEAASGwoXUkVGRVJSQUxfU1RBVFVTX1BFTkRJTkcQARIdChlSRUZFUlJBTF9TVEFUVVNfQ09NUExFVEVEEAIy8AQKD1JlZmVycmFsU2VydmljZRJZCg5DcmVhdGVDYW1wYWlnbhIiLnJlZmVycmFsLnYxLkNyZWF0ZUNhbXBhaWduUmVxdWVzdBojLnJlZmVycmFsLnYxLkNyZWF0ZUNhbXBhaWduUmVzcG9uc2USUAoLR2V0Q2FtcGFpZ24SHy5yZWZlcnJhbC52MS5HZXRDYW1wYWlnblJlcXVlc3QaIC5yZWZlcnJhbC52MS5HZXRDYW1wYWlnblJlc3BvbnNlElYKDUxpc3RDYW1wYWlnbnMSIS5yZWZlcnJhbC52MS5MaXN0Q2FtcGFpZ25zUmVxdWVzdBoiLnJlZmVycmFsLnYxLkxpc3RDYW1wYWlnbnNSZXNwb25zZRJZCg5VcGRhdGVDYW1wYWlnbhIiLnJlZmVycmFsLnYxLlVwZGF0ZUNhbXBhaWduUmVxdWVzdBojLnJlZmVycmFsLnYxLlVwZGF0ZUNhbXBhaWduUmVzcG9uc2USWQoOQ3JlYXRlUmVmZXJyYWwSIi5yZWZlcnJhbC52MS5DcmVhdGVSZWZlcnJhbFJlcXVlc3QaIy5yZWZlcnJhbC52MS5DcmVhdGVSZWZlcnJhbFJlc3BvbnNlElAKC0dldFJlZmVycmFsEh8ucmVmZXJyYWwudjEuR2V0UmVmZXJyYWxSZXF1ZXN0GiAucmVmZXJyYWwudjEuR2V0UmVmZXJyYWxSZXNwb25zZRJQCgtSZWNvcmRDbGljaxIfLnJlZmVycmFsLnYxLlJlY29yZENsaWNrUmVxdWVzdBogLnJlZmVycmFsLnYxLlJlY29yZENsaWNrUmVzcG9uc2ViBnByb3RvMw", [file_common_v1_common, file_google_protobuf_timestamp]);
+  fileDesc("ChpyZWZlcnJhbC92MS9yZWZlcnJhbC5wcm90bxILcmVmZXJyYWwudjEiUgoKUmV3YXJkUnVsZRIOCgZhbW91bnQYASABKAESNAoQZnVsZmlsbG1lbnRfdHlwZRgCIAEoDjIaLmNvbW1vbi52MS5GdWxmaWxsbWVudFR5cGUiLAoLTGV2ZWxSZXdhcmQSDQoFbGV2ZWwYASABKAUSDgoGYW1vdW50GAIgASgBIicKDUZyYXVkU2V0dGluZ3MSFgoOZmxhZ190aHJlc2hvbGQYASABKAUi8QMKCENhbXBhaWduEgoKAmlkGAEgASgJEgwKBG5hbWUYAiABKAkSKwoGc3RhdHVzGAMgASgOMhsucmVmZXJyYWwudjEuQ2FtcGFpZ25TdGF0dXMSMAoPcmVmZXJyZXJfcmV3YXJkGAQgASgLMhcucmVmZXJyYWwudjEuUmV3YXJkUnVsZRIvCg5yZWZlcmVlX3Jld2FyZBgFIAEoCzIXLnJlZmVycmFsLnYxLlJld2FyZFJ1bGUSKAoGbGV2ZWxzGAYgAygLMhgucmVmZXJyYWwudjEuTGV2ZWxSZXdhcmQSHwoXYXR0cmlidXRpb25fd2luZG93X2RheXMYByABKAUSJQoYbWF4X3Jld2FyZHNfcGVyX3JlZmVycmVyGAggASgFSACIAQESKQoFZnJhdWQYCSABKAsyGi5yZWZlcnJhbC52MS5GcmF1ZFNldHRpbmdzEi4KCmNyZWF0ZWRfYXQYCiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KCnVwZGF0ZWRfYXQYCyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEiEKGXJld2FyZF9jb2RlX3ZhbGlkaXR5X2RheXMYDCABKAVCGwoZX21heF9yZXdhcmRzX3Blcl9yZWZlcnJlciLmAwoVQ3JlYXRlQ2FtcGFpZ25SZXF1ZXN0Eg4KBmFwcF9pZBgBIAEoCRIMCgRuYW1lGAIgASgJEisKBnN0YXR1cxgDIAEoDjIbLnJlZmVycmFsLnYxLkNhbXBhaWduU3RhdHVzEjAKD3JlZmVycmVyX3Jld2FyZBgEIAEoCzIXLnJlZmVycmFsLnYxLlJld2FyZFJ1bGUSLwoOcmVmZXJlZV9yZXdhcmQYBSABKAsyFy5yZWZlcnJhbC52MS5SZXdhcmRSdWxlEigKBmxldmVscxgGIAMoCzIYLnJlZmVycmFsLnYxLkxldmVsUmV3YXJkEiQKF2F0dHJpYnV0aW9uX3dpbmRvd19kYXlzGAcgASgFSACIAQESJQoYbWF4X3Jld2FyZHNfcGVyX3JlZmVycmVyGAggASgFSAGIAQESKQoFZnJhdWQYCSABKAsyGi5yZWZlcnJhbC52MS5GcmF1ZFNldHRpbmdzEiYKGXJld2FyZF9jb2RlX3ZhbGlkaXR5X2RheXMYCiABKAVIAogBAUIaChhfYXR0cmlidXRpb25fd2luZG93X2RheXNCGwoZX21heF9yZXdhcmRzX3Blcl9yZWZlcnJlckIcChpfcmV3YXJkX2NvZGVfdmFsaWRpdHlfZGF5cyJBChZDcmVhdGVDYW1wYWlnblJlc3BvbnNlEicKCGNhbXBhaWduGAEgASgLMhUucmVmZXJyYWwudjEuQ2FtcGFpZ24iOQoSR2V0Q2FtcGFpZ25SZXF1ZXN0Eg4KBmFwcF9pZBgBIAEoCRITCgtjYW1wYWlnbl9pZBgCIAEoCSI+ChNHZXRDYW1wYWlnblJlc3BvbnNlEicKCGNhbXBhaWduGAEgASgLMhUucmVmZXJyYWwudjEuQ2FtcGFpZ24ieQoUTGlzdENhbXBhaWduc1JlcXVlc3QSDgoGYXBwX2lkGAEgASgJEiQKBHBhZ2UYAiABKAsyFi5jb21tb24udjEuUGFnZVJlcXVlc3QSKwoGc3RhdHVzGAMgASgOMhsucmVmZXJyYWwudjEuQ2FtcGFpZ25TdGF0dXMiZAoVTGlzdENhbXBhaWduc1Jlc3BvbnNlEigKCWNhbXBhaWducxgBIAMoCzIVLnJlZmVycmFsLnYxLkNhbXBhaWduEiEKBHBhZ2UYAiABKAsyEy5jb21tb24udjEuUGFnZUluZm8i5wQKFVVwZGF0ZUNhbXBhaWduUmVxdWVzdBIOCgZhcHBfaWQYASABKAkSEwoLY2FtcGFpZ25faWQYAiABKAkSEQoEbmFtZRgDIAEoCUgAiAEBEisKBnN0YXR1cxgEIAEoDjIbLnJlZmVycmFsLnYxLkNhbXBhaWduU3RhdHVzEjAKD3JlZmVycmVyX3Jld2FyZBgFIAEoCzIXLnJlZmVycmFsLnYxLlJld2FyZFJ1bGUSLwoOcmVmZXJlZV9yZXdhcmQYBiABKAsyFy5yZWZlcnJhbC52MS5SZXdhcmRSdWxlEhwKFGNsZWFyX3JlZmVyZWVfcmV3YXJkGAcgASgIEigKBmxldmVscxgIIAMoCzIYLnJlZmVycmFsLnYxLkxldmVsUmV3YXJkEhYKDnJlcGxhY2VfbGV2ZWxzGAkgASgIEiQKF2F0dHJpYnV0aW9uX3dpbmRvd19kYXlzGAogASgFSAGIAQESJQoYbWF4X3Jld2FyZHNfcGVyX3JlZmVycmVyGAsgASgFSAKIAQESJgoeY2xlYXJfbWF4X3Jld2FyZHNfcGVyX3JlZmVycmVyGAwgASgIEikKBWZyYXVkGA0gASgLMhoucmVmZXJyYWwudjEuRnJhdWRTZXR0aW5ncxImChlyZXdhcmRfY29kZV92YWxpZGl0eV9kYXlzGA4gASgFSAOIAQFCBwoFX25hbWVCGgoYX2F0dHJpYnV0aW9uX3dpbmRvd19kYXlzQhsKGV9tYXhfcmV3YXJkc19wZXJfcmVmZXJyZXJCHAoaX3Jld2FyZF9jb2RlX3ZhbGlkaXR5X2RheXMiQQoWVXBkYXRlQ2FtcGFpZ25SZXNwb25zZRInCghjYW1wYWlnbhgBIAEoCzIVLnJlZmVycmFsLnYxLkNhbXBhaWduIlgKD0NhbXBhaWduU3VtbWFyeRIKCgJpZBgBIAEoCRIMCgRuYW1lGAIgASgJEisKBnN0YXR1cxgDIAEoDjIbLnJlZmVycmFsLnYxLkNhbXBhaWduU3RhdHVzIsIDCghSZWZlcnJhbBIKCgJpZBgBIAEoCRIVCg1yZWZlcnJhbF9jb2RlGAIgASgJEhMKC3JlZmVycmVyX2lkGAMgASgJEhcKCnJlZmVyZWVfaWQYBCABKAlIAIgBARIrCgZzdGF0dXMYBSABKA4yGy5yZWZlcnJhbC52MS5SZWZlcnJhbFN0YXR1cxINCgVsZXZlbBgGIAEoBRIVCg1yZXdhcmRfYW1vdW50GAcgASgBEhIKCmlzX2ZsYWdnZWQYCCABKAgSLgoKY3JlYXRlZF9hdBgJIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoIY2FtcGFpZ24YCiABKAsyHC5yZWZlcnJhbC52MS5DYW1wYWlnblN1bW1hcnkSHgoRcmVmZXJyZXJfdXNlcm5hbWUYCyABKAlIAYgBARIbCg5yZWZlcnJlcl9lbWFpbBgMIAEoCUgCiAEBEikKBWZyYXVkGA0gASgLMhouY29tbW9uLnYxLkZyYXVkQXNzZXNzbWVudEINCgtfcmVmZXJlZV9pZEIUChJfcmVmZXJyZXJfdXNlcm5hbWVCEQoPX3JlZmVycmVyX2VtYWlsIooCChVDcmVhdGVSZWZlcnJhbFJlcXVlc3QSDgoGYXBwX2lkGAEgASgJEhMKC2NhbXBhaWduX2lkGAIgASgJEhMKC3JlZmVycmVyX2lkGAMgASgJEhcKCnJlZmVyZWVfaWQYBCABKAlIAIgBARIeChFyZWZlcnJlcl91c2VybmFtZRgFIAEoCUgBiAEBEhsKDnJlZmVycmVyX2VtYWlsGAYgASgJSAKIAQESKQoHY29udGV4dBgHIAEoCzIYLmNvbW1vbi52MS5DbGllbnRDb250ZXh0Qg0KC19yZWZlcmVlX2lkQhQKEl9yZWZlcnJlcl91c2VybmFtZUIRCg9fcmVmZXJyZXJfZW1haWwiUgoWQ3JlYXRlUmVmZXJyYWxSZXNwb25zZRInCghyZWZlcnJhbBgBIAEoCzIVLnJlZmVycmFsLnYxLlJlZmVycmFsEg8KB2NyZWF0ZWQYAiABKAgiOwoSR2V0UmVmZXJyYWxSZXF1ZXN0Eg4KBmFwcF9pZBgBIAEoCRIVCg1yZWZlcnJhbF9jb2RlGAIgASgJIj4KE0dldFJlZmVycmFsUmVzcG9uc2USJwoIcmVmZXJyYWwYASABKAsyFS5yZWZlcnJhbC52MS5SZWZlcnJhbCKOAQoSUmVjb3JkQ2xpY2tSZXF1ZXN0Eg4KBmFwcF9pZBgBIAEoCRIVCg1yZWZlcnJhbF9jb2RlGAIgASgJEhcKCnJlZmVyZWVfaWQYAyABKAlIAIgBARIpCgdjb250ZXh0GAQgASgLMhguY29tbW9uLnYxLkNsaWVudENvbnRleHRCDQoLX3JlZmVyZWVfaWQibgoTUmVjb3JkQ2xpY2tSZXNwb25zZRIQCghjbGlja19pZBgBIAEoCRIVCg1yZWZlcnJhbF9jb2RlGAIgASgJEi4KCmNsaWNrZWRfYXQYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIvQDCgpDb252ZXJzaW9uEgoKAmlkGAEgASgJEhUKDXJlZmVycmFsX2NvZGUYAiABKAkSHgoWb3JpZ2luYWxfcmVmZXJyYWxfY29kZRgDIAEoCRITCgtyZWZlcnJlcl9pZBgEIAEoCRISCgpyZWZlcmVlX2lkGAUgASgJEi0KBnN0YXR1cxgGIAEoDjIdLnJlZmVycmFsLnYxLkNvbnZlcnNpb25TdGF0dXMSFQoNcmV3YXJkX2Ftb3VudBgHIAEoARINCgVsZXZlbBgIIAEoBRIwCgxjb252ZXJ0ZWRfYXQYCSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KCGNhbXBhaWduGAogASgLMhwucmVmZXJyYWwudjEuQ2FtcGFpZ25TdW1tYXJ5EhMKC3JlZmVycmFsX2lkGAsgASgJEhUKDWNvbnZlcnNpb25faWQYDCABKAkSEwoGYW1vdW50GA0gASgBSACIAQESLgoKY3JlYXRlZF9hdBgOIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASKQoFZnJhdWQYDyABKAsyGi5jb21tb24udjEuRnJhdWRBc3Nlc3NtZW50EhwKFGZyYXVkX2NoZWNrX2RlZmVycmVkGBAgASgIQgkKB19hbW91bnQiygEKF1JlY29yZENvbnZlcnNpb25SZXF1ZXN0Eg4KBmFwcF9pZBgBIAEoCRIVCg1yZWZlcnJhbF9jb2RlGAIgASgJEhIKCnJlZmVyZWVfaWQYAyABKAkSEwoGYW1vdW50GAQgASgBSACIAQESKQoIbWV0YWRhdGEYBSABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EikKB2NvbnRleHQYBiABKAsyGC5jb21tb24udjEuQ2xpZW50Q29udGV4dEIJCgdfYW1vdW50IqMBChBDb252ZXJzaW9uUmV3YXJkEhEKCXJld2FyZF9pZBgBIAEoCRIPCgd1c2VyX2lkGAIgASgJEiMKBHNpZGUYAyABKA4yFS5yZXdhcmQudjEuUmV3YXJkU2lkZRINCgVsZXZlbBgEIAEoBRIOCgZhbW91bnQYBSABKAESJwoGc3RhdHVzGAYgASgOMhcucmV3YXJkLnYxLlJld2FyZFN0YXR1cyKFAgoYUmVjb3JkQ29udmVyc2lvblJlc3BvbnNlEisKCmNvbnZlcnNpb24YASABKAsyFy5yZWZlcnJhbC52MS5Db252ZXJzaW9uEicKBnVwbGluZRgCIAMoCzIXLnJlZmVycmFsLnYxLkNvbnZlcnNpb24SNAoPcmVmZXJyYWxfc3RhdHVzGAMgASgOMhsucmVmZXJyYWwudjEuUmVmZXJyYWxTdGF0dXMSFgoOcmV3YXJkX2NyZWF0ZWQYBCABKAgSFQoNcmV3YXJkX2Ftb3VudBgFIAEoARIuCgdyZXdhcmRzGAYgAygLMh0ucmVmZXJyYWwudjEuQ29udmVyc2lvblJld2FyZCLVAQoWTGlzdENvbnZlcnNpb25zUmVxdWVzdBIOCgZhcHBfaWQYASABKAkSJAoEcGFnZRgCIAEoCzIWLmNvbW1vbi52MS5QYWdlUmVxdWVzdBIYCgtjYW1wYWlnbl9pZBgDIAEoCUgAiAEBEhoKDXJlZmVycmFsX2NvZGUYBCABKAlIAYgBARItCgZzdGF0dXMYBSABKA4yHS5yZWZlcnJhbC52MS5Db252ZXJzaW9uU3RhdHVzQg4KDF9jYW1wYWlnbl9pZEIQCg5fcmVmZXJyYWxfY29kZSJqChdMaXN0Q29udmVyc2lvbnNSZXNwb25zZRIsCgtjb252ZXJzaW9ucxgBIAMoCzIXLnJlZmVycmFsLnYxLkNvbnZlcnNpb24SIQoEcGFnZRgCIAEoCzITLmNvbW1vbi52MS5QYWdlSW5mbyI+ChdHZXRDYW1wYWlnblN0YXRzUmVxdWVzdBIOCgZhcHBfaWQYASABKAkSEwoLY2FtcGFpZ25faWQYAiABKAkigQEKGEdldENhbXBhaWduU3RhdHNSZXNwb25zZRIXCg90b3RhbF9yZWZlcnJhbHMYASABKAUSGwoTY29tcGxldGVkX3JlZmVycmFscxgCIAEoBRIUCgx0b3RhbF9jbGlja3MYAyABKAUSGQoRdG90YWxfY29udmVyc2lvbnMYBCABKAUiYAoTR2V0VXNlclN0YXRzUmVxdWVzdBIOCgZhcHBfaWQYASABKAkSDwoHdXNlcl9pZBgCIAEoCRIYCgtjYW1wYWlnbl9pZBgDIAEoCUgAiAEBQg4KDF9jYW1wYWlnbl9pZCI2ChBMZXZlbENvbnZlcnNpb25zEg0KBWxldmVsGAEgASgFEhMKC2NvbnZlcnNpb25zGAIgASgFIn0KFEdldFVzZXJTdGF0c1Jlc3BvbnNlEhEKCXJlZmVycmFscxgBIAEoBRIOCgZjbGlja3MYAiABKAUSEwoLY29udmVyc2lvbnMYAyABKAUSLQoGbGV2ZWxzGAQgAygLMh0ucmVmZXJyYWwudjEuTGV2ZWxDb252ZXJzaW9ucyLUAwoJRnJhdWRGbGFnEgoKAmlkGAEgASgJEi4KB3N1YmplY3QYAiABKA4yHS5yZWZlcnJhbC52MS5GcmF1ZEZsYWdTdWJqZWN0EiwKBnN0YXR1cxgDIAEoDjIcLnJlZmVycmFsLnYxLkZyYXVkRmxhZ1N0YXR1cxITCgtjYW1wYWlnbl9pZBgEIAEoCRITCgtyZWZlcnJhbF9pZBgFIAEoCRIVCg1yZWZlcnJhbF9jb2RlGAYgASgJEhoKDWNvbnZlcnNpb25faWQYByABKAlIAIgBARITCgtyZWZlcnJlcl9pZBgIIAEoCRIXCgpyZWZlcmVlX2lkGAkgASgJSAGIAQESEgoKcmlza19zY29yZRgKIAEoBRIPCgdyZWFzb25zGAsgAygJEg8KB3dhcm5pbmcYDCABKAkSLgoKY3JlYXRlZF9hdBgNIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLwoLcmVzb2x2ZWRfYXQYDiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhEKBG5vdGUYDyABKAlIAogBAUIQCg5fY29udmVyc2lvbl9pZEINCgtfcmVmZXJlZV9pZEIHCgVfbm90ZSJ7ChVMaXN0RnJhdWRGbGFnc1JlcXVlc3QSDgoGYXBwX2lkGAEgASgJEiQKBHBhZ2UYAiABKAsyFi5jb21tb24udjEuUGFnZVJlcXVlc3QSLAoGc3RhdHVzGAMgASgOMhwucmVmZXJyYWwudjEuRnJhdWRGbGFnU3RhdHVzImIKFkxpc3RGcmF1ZEZsYWdzUmVzcG9uc2USJQoFZmxhZ3MYASADKAsyFi5yZWZlcnJhbC52MS5GcmF1ZEZsYWcSIQoEcGFnZRgCIAEoCzITLmNvbW1vbi52MS5QYWdlSW5mbyKEAQoXUmVzb2x2ZUZyYXVkRmxhZ1JlcXVlc3QSDgoGYXBwX2lkGAEgASgJEg8KB2ZsYWdfaWQYAiABKAkSLAoIZGVjaXNpb24YAyABKA4yGi5yZWZlcnJhbC52MS5GcmF1ZERlY2lzaW9uEhEKBG5vdGUYBCABKAlIAIgBAUIHCgVfbm90ZSJAChhSZXNvbHZlRnJhdWRGbGFnUmVzcG9uc2USJAoEZmxhZxgBIAEoCzIWLnJlZmVycmFsLnYxLkZyYXVkRmxhZyqEAQoOQ2FtcGFpZ25TdGF0dXMSHwobQ0FNUEFJR05fU1RBVFVTX1VOU1BFQ0lGSUVEEAASGgoWQ0FNUEFJR05fU1RBVFVTX0FDVElWRRABEhoKFkNBTVBBSUdOX1NUQVRVU19QQVVTRUQQAhIZChVDQU1QQUlHTl9TVEFUVVNfRU5ERUQQAyptCg5SZWZlcnJhbFN0YXR1cxIfChtSRUZFUlJBTF9TVEFUVVNfVU5TUEVDSUZJRUQQABIbChdSRUZFUlJBTF9TVEFUVVNfUEVORElORxABEh0KGVJFRkVSUkFMX1NUQVRVU19DT01QTEVURUQQAiqzAQoQQ29udmVyc2lvblN0YXR1cxIhCh1DT05WRVJTSU9OX1NUQVRVU19VTlNQRUNJRklFRBAAEh0KGUNPTlZFUlNJT05fU1RBVFVTX1BFTkRJTkcQARIdChlDT05WRVJTSU9OX1NUQVRVU19DTElDS0VEEAISHwobQ09OVkVSU0lPTl9TVEFUVVNfQ09OVkVSVEVEEAMSHQoZQ09OVkVSU0lPTl9TVEFUVVNfRkxBR0dFRBAEKnoKEEZyYXVkRmxhZ1N1YmplY3QSIgoeRlJBVURfRkxBR19TVUJKRUNUX1VOU1BFQ0lGSUVEEAASHwobRlJBVURfRkxBR19TVUJKRUNUX1JFRkVSUkFMEAESIQodRlJBVURfRkxBR19TVUJKRUNUX0NPTlZFUlNJT04QAiqQAQoPRnJhdWRGbGFnU3RhdHVzEiEKHUZSQVVEX0ZMQUdfU1RBVFVTX1VOU1BFQ0lGSUVEEAASGgoWRlJBVURfRkxBR19TVEFUVVNfT1BFThABEh4KGkZSQVVEX0ZMQUdfU1RBVFVTX0FQUFJPVkVEEAISHgoaRlJBVURfRkxBR19TVEFUVVNfUkVKRUNURUQQAypmCg1GcmF1ZERlY2lzaW9uEh4KGkZSQVVEX0RFQ0lTSU9OX1VOU1BFQ0lGSUVEEAASGgoWRlJBVURfREVDSVNJT05fQVBQUk9WRRABEhkKFUZSQVVEX0RFQ0lTSU9OX1JFSkVDVBACMqEJCg9SZWZlcnJhbFNlcnZpY2USWQoOQ3JlYXRlQ2FtcGFpZ24SIi5yZWZlcnJhbC52MS5DcmVhdGVDYW1wYWlnblJlcXVlc3QaIy5yZWZlcnJhbC52MS5DcmVhdGVDYW1wYWlnblJlc3BvbnNlElAKC0dldENhbXBhaWduEh8ucmVmZXJyYWwudjEuR2V0Q2FtcGFpZ25SZXF1ZXN0GiAucmVmZXJyYWwudjEuR2V0Q2FtcGFpZ25SZXNwb25zZRJWCg1MaXN0Q2FtcGFpZ25zEiEucmVmZXJyYWwudjEuTGlzdENhbXBhaWduc1JlcXVlc3QaIi5yZWZlcnJhbC52MS5MaXN0Q2FtcGFpZ25zUmVzcG9uc2USWQoOVXBkYXRlQ2FtcGFpZ24SIi5yZWZlcnJhbC52MS5VcGRhdGVDYW1wYWlnblJlcXVlc3QaIy5yZWZlcnJhbC52MS5VcGRhdGVDYW1wYWlnblJlc3BvbnNlElkKDkNyZWF0ZVJlZmVycmFsEiIucmVmZXJyYWwudjEuQ3JlYXRlUmVmZXJyYWxSZXF1ZXN0GiMucmVmZXJyYWwudjEuQ3JlYXRlUmVmZXJyYWxSZXNwb25zZRJQCgtHZXRSZWZlcnJhbBIfLnJlZmVycmFsLnYxLkdldFJlZmVycmFsUmVxdWVzdBogLnJlZmVycmFsLnYxLkdldFJlZmVycmFsUmVzcG9uc2USUAoLUmVjb3JkQ2xpY2sSHy5yZWZlcnJhbC52MS5SZWNvcmRDbGlja1JlcXVlc3QaIC5yZWZlcnJhbC52MS5SZWNvcmRDbGlja1Jlc3BvbnNlEl8KEFJlY29yZENvbnZlcnNpb24SJC5yZWZlcnJhbC52MS5SZWNvcmRDb252ZXJzaW9uUmVxdWVzdBolLnJlZmVycmFsLnYxLlJlY29yZENvbnZlcnNpb25SZXNwb25zZRJcCg9MaXN0Q29udmVyc2lvbnMSIy5yZWZlcnJhbC52MS5MaXN0Q29udmVyc2lvbnNSZXF1ZXN0GiQucmVmZXJyYWwudjEuTGlzdENvbnZlcnNpb25zUmVzcG9uc2USXwoQR2V0Q2FtcGFpZ25TdGF0cxIkLnJlZmVycmFsLnYxLkdldENhbXBhaWduU3RhdHNSZXF1ZXN0GiUucmVmZXJyYWwudjEuR2V0Q2FtcGFpZ25TdGF0c1Jlc3BvbnNlElMKDEdldFVzZXJTdGF0cxIgLnJlZmVycmFsLnYxLkdldFVzZXJTdGF0c1JlcXVlc3QaIS5yZWZlcnJhbC52MS5HZXRVc2VyU3RhdHNSZXNwb25zZRJZCg5MaXN0RnJhdWRGbGFncxIiLnJlZmVycmFsLnYxLkxpc3RGcmF1ZEZsYWdzUmVxdWVzdBojLnJlZmVycmFsLnYxLkxpc3RGcmF1ZEZsYWdzUmVzcG9uc2USXwoQUmVzb2x2ZUZyYXVkRmxhZxIkLnJlZmVycmFsLnYxLlJlc29sdmVGcmF1ZEZsYWdSZXF1ZXN0GiUucmVmZXJyYWwudjEuUmVzb2x2ZUZyYXVkRmxhZ1Jlc3BvbnNlYgZwcm90bzM", [file_common_v1_common, file_google_protobuf_struct, file_google_protobuf_timestamp, file_reward_v1_reward]);
 
 /**
  * @generated from message referral.v1.RewardRule
@@ -140,6 +142,13 @@ export type Campaign = Message<"referral.v1.Campaign"> & {
    * @generated from field: google.protobuf.Timestamp updated_at = 11;
    */
   updatedAt?: Timestamp | undefined;
+
+  /**
+   * Days a claimed discount/coupon code of this campaign's rewards stays valid.
+   *
+   * @generated from field: int32 reward_code_validity_days = 12;
+   */
+  rewardCodeValidityDays: number;
 };
 
 /**
@@ -197,6 +206,11 @@ export type CreateCampaignRequest = Message<"referral.v1.CreateCampaignRequest">
    * @generated from field: referral.v1.FraudSettings fraud = 9;
    */
   fraud?: FraudSettings | undefined;
+
+  /**
+   * @generated from field: optional int32 reward_code_validity_days = 10;
+   */
+  rewardCodeValidityDays?: number | undefined;
 };
 
 /**
@@ -382,6 +396,11 @@ export type UpdateCampaignRequest = Message<"referral.v1.UpdateCampaignRequest">
    * @generated from field: referral.v1.FraudSettings fraud = 13;
    */
   fraud?: FraudSettings | undefined;
+
+  /**
+   * @generated from field: optional int32 reward_code_validity_days = 14;
+   */
+  rewardCodeValidityDays?: number | undefined;
 };
 
 /**
@@ -683,6 +702,632 @@ export const RecordClickResponseSchema: GenMessage<RecordClickResponse> = /*@__P
   messageDesc(file_referral_v1_referral, 19);
 
 /**
+ * One record of a conversion: level 1 is the direct referrer; level n the
+ * referrer n-1 steps above, whose code is referral_code while
+ * original_referral_code is the code the referee used.
+ *
+ * @generated from message referral.v1.Conversion
+ */
+export type Conversion = Message<"referral.v1.Conversion"> & {
+  /**
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * @generated from field: string referral_code = 2;
+   */
+  referralCode: string;
+
+  /**
+   * @generated from field: string original_referral_code = 3;
+   */
+  originalReferralCode: string;
+
+  /**
+   * @generated from field: string referrer_id = 4;
+   */
+  referrerId: string;
+
+  /**
+   * @generated from field: string referee_id = 5;
+   */
+  refereeId: string;
+
+  /**
+   * @generated from field: referral.v1.ConversionStatus status = 6;
+   */
+  status: ConversionStatus;
+
+  /**
+   * @generated from field: double reward_amount = 7;
+   */
+  rewardAmount: number;
+
+  /**
+   * @generated from field: int32 level = 8;
+   */
+  level: number;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp converted_at = 9;
+   */
+  convertedAt?: Timestamp | undefined;
+
+  /**
+   * @generated from field: referral.v1.CampaignSummary campaign = 10;
+   */
+  campaign?: CampaignSummary | undefined;
+
+  /**
+   * @generated from field: string referral_id = 11;
+   */
+  referralId: string;
+
+  /**
+   * Id of the level-1 record of the same conversion (its own id at level 1).
+   *
+   * @generated from field: string conversion_id = 12;
+   */
+  conversionId: string;
+
+  /**
+   * @generated from field: optional double amount = 13;
+   */
+  amount?: number | undefined;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp created_at = 14;
+   */
+  createdAt?: Timestamp | undefined;
+
+  /**
+   * @generated from field: common.v1.FraudAssessment fraud = 15;
+   */
+  fraud?: FraudAssessment | undefined;
+
+  /**
+   * True while the fraud check could not run (fraud service unavailable);
+   * the recovery pass scores it later and rewards stay held until then.
+   *
+   * @generated from field: bool fraud_check_deferred = 16;
+   */
+  fraudCheckDeferred: boolean;
+};
+
+/**
+ * Describes the message referral.v1.Conversion.
+ * Use `create(ConversionSchema)` to create a new message.
+ */
+export const ConversionSchema: GenMessage<Conversion> = /*@__PURE__*/
+  messageDesc(file_referral_v1_referral, 20);
+
+/**
+ * @generated from message referral.v1.RecordConversionRequest
+ */
+export type RecordConversionRequest = Message<"referral.v1.RecordConversionRequest"> & {
+  /**
+   * @generated from field: string app_id = 1;
+   */
+  appId: string;
+
+  /**
+   * @generated from field: string referral_code = 2;
+   */
+  referralCode: string;
+
+  /**
+   * @generated from field: string referee_id = 3;
+   */
+  refereeId: string;
+
+  /**
+   * @generated from field: optional double amount = 4;
+   */
+  amount?: number | undefined;
+
+  /**
+   * @generated from field: google.protobuf.Struct metadata = 5;
+   */
+  metadata?: JsonObject | undefined;
+
+  /**
+   * @generated from field: common.v1.ClientContext context = 6;
+   */
+  context?: ClientContext | undefined;
+};
+
+/**
+ * Describes the message referral.v1.RecordConversionRequest.
+ * Use `create(RecordConversionRequestSchema)` to create a new message.
+ */
+export const RecordConversionRequestSchema: GenMessage<RecordConversionRequest> = /*@__PURE__*/
+  messageDesc(file_referral_v1_referral, 21);
+
+/**
+ * A reward the conversion created (or found, on a retry).
+ *
+ * @generated from message referral.v1.ConversionReward
+ */
+export type ConversionReward = Message<"referral.v1.ConversionReward"> & {
+  /**
+   * @generated from field: string reward_id = 1;
+   */
+  rewardId: string;
+
+  /**
+   * @generated from field: string user_id = 2;
+   */
+  userId: string;
+
+  /**
+   * @generated from field: reward.v1.RewardSide side = 3;
+   */
+  side: RewardSide;
+
+  /**
+   * @generated from field: int32 level = 4;
+   */
+  level: number;
+
+  /**
+   * @generated from field: double amount = 5;
+   */
+  amount: number;
+
+  /**
+   * @generated from field: reward.v1.RewardStatus status = 6;
+   */
+  status: RewardStatus;
+};
+
+/**
+ * Describes the message referral.v1.ConversionReward.
+ * Use `create(ConversionRewardSchema)` to create a new message.
+ */
+export const ConversionRewardSchema: GenMessage<ConversionReward> = /*@__PURE__*/
+  messageDesc(file_referral_v1_referral, 22);
+
+/**
+ * @generated from message referral.v1.RecordConversionResponse
+ */
+export type RecordConversionResponse = Message<"referral.v1.RecordConversionResponse"> & {
+  /**
+   * The level-1 record.
+   *
+   * @generated from field: referral.v1.Conversion conversion = 1;
+   */
+  conversion?: Conversion | undefined;
+
+  /**
+   * Records of the referrers above (level 2 and deeper).
+   *
+   * @generated from field: repeated referral.v1.Conversion upline = 2;
+   */
+  upline: Conversion[];
+
+  /**
+   * The referral's status after the conversion (COMPLETED).
+   *
+   * @generated from field: referral.v1.ReferralStatus referral_status = 3;
+   */
+  referralStatus: ReferralStatus;
+
+  /**
+   * The level-1 referrer's reward, when one was created.
+   *
+   * @generated from field: bool reward_created = 4;
+   */
+  rewardCreated: boolean;
+
+  /**
+   * @generated from field: double reward_amount = 5;
+   */
+  rewardAmount: number;
+
+  /**
+   * @generated from field: repeated referral.v1.ConversionReward rewards = 6;
+   */
+  rewards: ConversionReward[];
+};
+
+/**
+ * Describes the message referral.v1.RecordConversionResponse.
+ * Use `create(RecordConversionResponseSchema)` to create a new message.
+ */
+export const RecordConversionResponseSchema: GenMessage<RecordConversionResponse> = /*@__PURE__*/
+  messageDesc(file_referral_v1_referral, 23);
+
+/**
+ * @generated from message referral.v1.ListConversionsRequest
+ */
+export type ListConversionsRequest = Message<"referral.v1.ListConversionsRequest"> & {
+  /**
+   * @generated from field: string app_id = 1;
+   */
+  appId: string;
+
+  /**
+   * @generated from field: common.v1.PageRequest page = 2;
+   */
+  page?: PageRequest | undefined;
+
+  /**
+   * @generated from field: optional string campaign_id = 3;
+   */
+  campaignId?: string | undefined;
+
+  /**
+   * Filters by original_referral_code: a code's whole chain.
+   *
+   * @generated from field: optional string referral_code = 4;
+   */
+  referralCode?: string | undefined;
+
+  /**
+   * @generated from field: referral.v1.ConversionStatus status = 5;
+   */
+  status: ConversionStatus;
+};
+
+/**
+ * Describes the message referral.v1.ListConversionsRequest.
+ * Use `create(ListConversionsRequestSchema)` to create a new message.
+ */
+export const ListConversionsRequestSchema: GenMessage<ListConversionsRequest> = /*@__PURE__*/
+  messageDesc(file_referral_v1_referral, 24);
+
+/**
+ * @generated from message referral.v1.ListConversionsResponse
+ */
+export type ListConversionsResponse = Message<"referral.v1.ListConversionsResponse"> & {
+  /**
+   * @generated from field: repeated referral.v1.Conversion conversions = 1;
+   */
+  conversions: Conversion[];
+
+  /**
+   * @generated from field: common.v1.PageInfo page = 2;
+   */
+  page?: PageInfo | undefined;
+};
+
+/**
+ * Describes the message referral.v1.ListConversionsResponse.
+ * Use `create(ListConversionsResponseSchema)` to create a new message.
+ */
+export const ListConversionsResponseSchema: GenMessage<ListConversionsResponse> = /*@__PURE__*/
+  messageDesc(file_referral_v1_referral, 25);
+
+/**
+ * @generated from message referral.v1.GetCampaignStatsRequest
+ */
+export type GetCampaignStatsRequest = Message<"referral.v1.GetCampaignStatsRequest"> & {
+  /**
+   * @generated from field: string app_id = 1;
+   */
+  appId: string;
+
+  /**
+   * @generated from field: string campaign_id = 2;
+   */
+  campaignId: string;
+};
+
+/**
+ * Describes the message referral.v1.GetCampaignStatsRequest.
+ * Use `create(GetCampaignStatsRequestSchema)` to create a new message.
+ */
+export const GetCampaignStatsRequestSchema: GenMessage<GetCampaignStatsRequest> = /*@__PURE__*/
+  messageDesc(file_referral_v1_referral, 26);
+
+/**
+ * @generated from message referral.v1.GetCampaignStatsResponse
+ */
+export type GetCampaignStatsResponse = Message<"referral.v1.GetCampaignStatsResponse"> & {
+  /**
+   * @generated from field: int32 total_referrals = 1;
+   */
+  totalReferrals: number;
+
+  /**
+   * Referrals with at least one conversion (status COMPLETED).
+   *
+   * @generated from field: int32 completed_referrals = 2;
+   */
+  completedReferrals: number;
+
+  /**
+   * @generated from field: int32 total_clicks = 3;
+   */
+  totalClicks: number;
+
+  /**
+   * Referees converted (level-1 records, flagged ones included).
+   *
+   * @generated from field: int32 total_conversions = 4;
+   */
+  totalConversions: number;
+};
+
+/**
+ * Describes the message referral.v1.GetCampaignStatsResponse.
+ * Use `create(GetCampaignStatsResponseSchema)` to create a new message.
+ */
+export const GetCampaignStatsResponseSchema: GenMessage<GetCampaignStatsResponse> = /*@__PURE__*/
+  messageDesc(file_referral_v1_referral, 27);
+
+/**
+ * @generated from message referral.v1.GetUserStatsRequest
+ */
+export type GetUserStatsRequest = Message<"referral.v1.GetUserStatsRequest"> & {
+  /**
+   * @generated from field: string app_id = 1;
+   */
+  appId: string;
+
+  /**
+   * @generated from field: string user_id = 2;
+   */
+  userId: string;
+
+  /**
+   * Unset: every campaign of the app.
+   *
+   * @generated from field: optional string campaign_id = 3;
+   */
+  campaignId?: string | undefined;
+};
+
+/**
+ * Describes the message referral.v1.GetUserStatsRequest.
+ * Use `create(GetUserStatsRequestSchema)` to create a new message.
+ */
+export const GetUserStatsRequestSchema: GenMessage<GetUserStatsRequest> = /*@__PURE__*/
+  messageDesc(file_referral_v1_referral, 28);
+
+/**
+ * @generated from message referral.v1.LevelConversions
+ */
+export type LevelConversions = Message<"referral.v1.LevelConversions"> & {
+  /**
+   * @generated from field: int32 level = 1;
+   */
+  level: number;
+
+  /**
+   * @generated from field: int32 conversions = 2;
+   */
+  conversions: number;
+};
+
+/**
+ * Describes the message referral.v1.LevelConversions.
+ * Use `create(LevelConversionsSchema)` to create a new message.
+ */
+export const LevelConversionsSchema: GenMessage<LevelConversions> = /*@__PURE__*/
+  messageDesc(file_referral_v1_referral, 29);
+
+/**
+ * @generated from message referral.v1.GetUserStatsResponse
+ */
+export type GetUserStatsResponse = Message<"referral.v1.GetUserStatsResponse"> & {
+  /**
+   * @generated from field: int32 referrals = 1;
+   */
+  referrals: number;
+
+  /**
+   * @generated from field: int32 clicks = 2;
+   */
+  clicks: number;
+
+  /**
+   * Referees converted through the user's own codes (level 1).
+   *
+   * @generated from field: int32 conversions = 3;
+   */
+  conversions: number;
+
+  /**
+   * @generated from field: repeated referral.v1.LevelConversions levels = 4;
+   */
+  levels: LevelConversions[];
+};
+
+/**
+ * Describes the message referral.v1.GetUserStatsResponse.
+ * Use `create(GetUserStatsResponseSchema)` to create a new message.
+ */
+export const GetUserStatsResponseSchema: GenMessage<GetUserStatsResponse> = /*@__PURE__*/
+  messageDesc(file_referral_v1_referral, 30);
+
+/**
+ * @generated from message referral.v1.FraudFlag
+ */
+export type FraudFlag = Message<"referral.v1.FraudFlag"> & {
+  /**
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * @generated from field: referral.v1.FraudFlagSubject subject = 2;
+   */
+  subject: FraudFlagSubject;
+
+  /**
+   * @generated from field: referral.v1.FraudFlagStatus status = 3;
+   */
+  status: FraudFlagStatus;
+
+  /**
+   * @generated from field: string campaign_id = 4;
+   */
+  campaignId: string;
+
+  /**
+   * @generated from field: string referral_id = 5;
+   */
+  referralId: string;
+
+  /**
+   * @generated from field: string referral_code = 6;
+   */
+  referralCode: string;
+
+  /**
+   * @generated from field: optional string conversion_id = 7;
+   */
+  conversionId?: string | undefined;
+
+  /**
+   * @generated from field: string referrer_id = 8;
+   */
+  referrerId: string;
+
+  /**
+   * @generated from field: optional string referee_id = 9;
+   */
+  refereeId?: string | undefined;
+
+  /**
+   * @generated from field: int32 risk_score = 10;
+   */
+  riskScore: number;
+
+  /**
+   * @generated from field: repeated string reasons = 11;
+   */
+  reasons: string[];
+
+  /**
+   * @generated from field: string warning = 12;
+   */
+  warning: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp created_at = 13;
+   */
+  createdAt?: Timestamp | undefined;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp resolved_at = 14;
+   */
+  resolvedAt?: Timestamp | undefined;
+
+  /**
+   * @generated from field: optional string note = 15;
+   */
+  note?: string | undefined;
+};
+
+/**
+ * Describes the message referral.v1.FraudFlag.
+ * Use `create(FraudFlagSchema)` to create a new message.
+ */
+export const FraudFlagSchema: GenMessage<FraudFlag> = /*@__PURE__*/
+  messageDesc(file_referral_v1_referral, 31);
+
+/**
+ * @generated from message referral.v1.ListFraudFlagsRequest
+ */
+export type ListFraudFlagsRequest = Message<"referral.v1.ListFraudFlagsRequest"> & {
+  /**
+   * @generated from field: string app_id = 1;
+   */
+  appId: string;
+
+  /**
+   * @generated from field: common.v1.PageRequest page = 2;
+   */
+  page?: PageRequest | undefined;
+
+  /**
+   * @generated from field: referral.v1.FraudFlagStatus status = 3;
+   */
+  status: FraudFlagStatus;
+};
+
+/**
+ * Describes the message referral.v1.ListFraudFlagsRequest.
+ * Use `create(ListFraudFlagsRequestSchema)` to create a new message.
+ */
+export const ListFraudFlagsRequestSchema: GenMessage<ListFraudFlagsRequest> = /*@__PURE__*/
+  messageDesc(file_referral_v1_referral, 32);
+
+/**
+ * @generated from message referral.v1.ListFraudFlagsResponse
+ */
+export type ListFraudFlagsResponse = Message<"referral.v1.ListFraudFlagsResponse"> & {
+  /**
+   * @generated from field: repeated referral.v1.FraudFlag flags = 1;
+   */
+  flags: FraudFlag[];
+
+  /**
+   * @generated from field: common.v1.PageInfo page = 2;
+   */
+  page?: PageInfo | undefined;
+};
+
+/**
+ * Describes the message referral.v1.ListFraudFlagsResponse.
+ * Use `create(ListFraudFlagsResponseSchema)` to create a new message.
+ */
+export const ListFraudFlagsResponseSchema: GenMessage<ListFraudFlagsResponse> = /*@__PURE__*/
+  messageDesc(file_referral_v1_referral, 33);
+
+/**
+ * @generated from message referral.v1.ResolveFraudFlagRequest
+ */
+export type ResolveFraudFlagRequest = Message<"referral.v1.ResolveFraudFlagRequest"> & {
+  /**
+   * @generated from field: string app_id = 1;
+   */
+  appId: string;
+
+  /**
+   * @generated from field: string flag_id = 2;
+   */
+  flagId: string;
+
+  /**
+   * @generated from field: referral.v1.FraudDecision decision = 3;
+   */
+  decision: FraudDecision;
+
+  /**
+   * @generated from field: optional string note = 4;
+   */
+  note?: string | undefined;
+};
+
+/**
+ * Describes the message referral.v1.ResolveFraudFlagRequest.
+ * Use `create(ResolveFraudFlagRequestSchema)` to create a new message.
+ */
+export const ResolveFraudFlagRequestSchema: GenMessage<ResolveFraudFlagRequest> = /*@__PURE__*/
+  messageDesc(file_referral_v1_referral, 34);
+
+/**
+ * @generated from message referral.v1.ResolveFraudFlagResponse
+ */
+export type ResolveFraudFlagResponse = Message<"referral.v1.ResolveFraudFlagResponse"> & {
+  /**
+   * @generated from field: referral.v1.FraudFlag flag = 1;
+   */
+  flag?: FraudFlag | undefined;
+};
+
+/**
+ * Describes the message referral.v1.ResolveFraudFlagResponse.
+ * Use `create(ResolveFraudFlagResponseSchema)` to create a new message.
+ */
+export const ResolveFraudFlagResponseSchema: GenMessage<ResolveFraudFlagResponse> = /*@__PURE__*/
+  messageDesc(file_referral_v1_referral, 35);
+
+/**
  * @generated from enum referral.v1.CampaignStatus
  */
 export enum CampaignStatus {
@@ -740,7 +1385,131 @@ export const ReferralStatusSchema: GenEnum<ReferralStatus> = /*@__PURE__*/
   enumDesc(file_referral_v1_referral, 1);
 
 /**
- * Campaigns, referral codes, clicks and (later) conversions and stats.
+ * A referee's funnel record (DECISIONS.md §4): PENDING (known referee) ->
+ * CLICKED (a click carried the referee id) -> CONVERTED, or FLAGGED when
+ * fraud detection flagged the conversion.
+ *
+ * @generated from enum referral.v1.ConversionStatus
+ */
+export enum ConversionStatus {
+  /**
+   * @generated from enum value: CONVERSION_STATUS_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * @generated from enum value: CONVERSION_STATUS_PENDING = 1;
+   */
+  PENDING = 1,
+
+  /**
+   * @generated from enum value: CONVERSION_STATUS_CLICKED = 2;
+   */
+  CLICKED = 2,
+
+  /**
+   * @generated from enum value: CONVERSION_STATUS_CONVERTED = 3;
+   */
+  CONVERTED = 3,
+
+  /**
+   * @generated from enum value: CONVERSION_STATUS_FLAGGED = 4;
+   */
+  FLAGGED = 4,
+}
+
+/**
+ * Describes the enum referral.v1.ConversionStatus.
+ */
+export const ConversionStatusSchema: GenEnum<ConversionStatus> = /*@__PURE__*/
+  enumDesc(file_referral_v1_referral, 2);
+
+/**
+ * @generated from enum referral.v1.FraudFlagSubject
+ */
+export enum FraudFlagSubject {
+  /**
+   * @generated from enum value: FRAUD_FLAG_SUBJECT_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * @generated from enum value: FRAUD_FLAG_SUBJECT_REFERRAL = 1;
+   */
+  REFERRAL = 1,
+
+  /**
+   * @generated from enum value: FRAUD_FLAG_SUBJECT_CONVERSION = 2;
+   */
+  CONVERSION = 2,
+}
+
+/**
+ * Describes the enum referral.v1.FraudFlagSubject.
+ */
+export const FraudFlagSubjectSchema: GenEnum<FraudFlagSubject> = /*@__PURE__*/
+  enumDesc(file_referral_v1_referral, 3);
+
+/**
+ * @generated from enum referral.v1.FraudFlagStatus
+ */
+export enum FraudFlagStatus {
+  /**
+   * @generated from enum value: FRAUD_FLAG_STATUS_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * @generated from enum value: FRAUD_FLAG_STATUS_OPEN = 1;
+   */
+  OPEN = 1,
+
+  /**
+   * @generated from enum value: FRAUD_FLAG_STATUS_APPROVED = 2;
+   */
+  APPROVED = 2,
+
+  /**
+   * @generated from enum value: FRAUD_FLAG_STATUS_REJECTED = 3;
+   */
+  REJECTED = 3,
+}
+
+/**
+ * Describes the enum referral.v1.FraudFlagStatus.
+ */
+export const FraudFlagStatusSchema: GenEnum<FraudFlagStatus> = /*@__PURE__*/
+  enumDesc(file_referral_v1_referral, 4);
+
+/**
+ * @generated from enum referral.v1.FraudDecision
+ */
+export enum FraudDecision {
+  /**
+   * @generated from enum value: FRAUD_DECISION_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * @generated from enum value: FRAUD_DECISION_APPROVE = 1;
+   */
+  APPROVE = 1,
+
+  /**
+   * @generated from enum value: FRAUD_DECISION_REJECT = 2;
+   */
+  REJECT = 2,
+}
+
+/**
+ * Describes the enum referral.v1.FraudDecision.
+ */
+export const FraudDecisionSchema: GenEnum<FraudDecision> = /*@__PURE__*/
+  enumDesc(file_referral_v1_referral, 5);
+
+/**
+ * Campaigns, referral codes, clicks, conversions (the referee funnel and its
+ * multi-level attribution), stats, and the fraud flags raised on them.
  * Every request carries app_id: the gateway resolves it from the API key and
  * services scope every query by it.
  *
@@ -802,6 +1571,54 @@ export const ReferralService: GenService<{
     methodKind: "unary";
     input: typeof RecordClickRequestSchema;
     output: typeof RecordClickResponseSchema;
+  },
+  /**
+   * @generated from rpc referral.v1.ReferralService.RecordConversion
+   */
+  recordConversion: {
+    methodKind: "unary";
+    input: typeof RecordConversionRequestSchema;
+    output: typeof RecordConversionResponseSchema;
+  },
+  /**
+   * @generated from rpc referral.v1.ReferralService.ListConversions
+   */
+  listConversions: {
+    methodKind: "unary";
+    input: typeof ListConversionsRequestSchema;
+    output: typeof ListConversionsResponseSchema;
+  },
+  /**
+   * @generated from rpc referral.v1.ReferralService.GetCampaignStats
+   */
+  getCampaignStats: {
+    methodKind: "unary";
+    input: typeof GetCampaignStatsRequestSchema;
+    output: typeof GetCampaignStatsResponseSchema;
+  },
+  /**
+   * @generated from rpc referral.v1.ReferralService.GetUserStats
+   */
+  getUserStats: {
+    methodKind: "unary";
+    input: typeof GetUserStatsRequestSchema;
+    output: typeof GetUserStatsResponseSchema;
+  },
+  /**
+   * @generated from rpc referral.v1.ReferralService.ListFraudFlags
+   */
+  listFraudFlags: {
+    methodKind: "unary";
+    input: typeof ListFraudFlagsRequestSchema;
+    output: typeof ListFraudFlagsResponseSchema;
+  },
+  /**
+   * @generated from rpc referral.v1.ReferralService.ResolveFraudFlag
+   */
+  resolveFraudFlag: {
+    methodKind: "unary";
+    input: typeof ResolveFraudFlagRequestSchema;
+    output: typeof ResolveFraudFlagResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_referral_v1_referral, 0);

@@ -2,23 +2,819 @@
 // @generated from file reward/v1/reward.proto (package reward.v1, syntax proto3)
 /* eslint-disable */
 
-import type { GenFile, GenService } from "@bufbuild/protobuf/codegenv2";
-import { fileDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
+import type { GenEnum, GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
+import { enumDesc, fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
+import type { FulfillmentType, PageInfo, PageRequest } from "../../common/v1/common_pb";
+import { file_common_v1_common } from "../../common/v1/common_pb";
+import type { Timestamp } from "@bufbuild/protobuf/wkt";
+import { file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
+import type { Message } from "@bufbuild/protobuf";
 
 /**
  * Describes the file reward/v1/reward.proto.
  */
 export const file_reward_v1_reward: GenFile = /*@__PURE__*/
-  fileDesc("ChZyZXdhcmQvdjEvcmV3YXJkLnByb3RvEglyZXdhcmQudjEyDwoNUmV3YXJkU2VydmljZWIGcHJvdG8z");
+  fileDesc("ChZyZXdhcmQvdjEvcmV3YXJkLnByb3RvEglyZXdhcmQudjEiqAQKBlJld2FyZBIKCgJpZBgBIAEoCRIPCgd1c2VyX2lkGAIgASgJEhMKC2NhbXBhaWduX2lkGAMgASgJEhMKC3JlZmVycmFsX2lkGAQgASgJEhUKDWNvbnZlcnNpb25faWQYBSABKAkSIwoEc2lkZRgGIAEoDjIVLnJld2FyZC52MS5SZXdhcmRTaWRlEg0KBWxldmVsGAcgASgFEg4KBmFtb3VudBgIIAEoARI0ChBmdWxmaWxsbWVudF90eXBlGAkgASgOMhouY29tbW9uLnYxLkZ1bGZpbGxtZW50VHlwZRInCgZzdGF0dXMYCiABKA4yFy5yZXdhcmQudjEuUmV3YXJkU3RhdHVzEhoKDWRpc2NvdW50X2NvZGUYCyABKAlIAIgBARIuCgpleHBpcmVzX2F0GAwgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgpjbGFpbWVkX2F0GA0gASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIvCgtyZWRlZW1lZF9hdBgOIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKY3JlYXRlZF9hdBgPIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKdXBkYXRlZF9hdBgQIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBCEAoOX2Rpc2NvdW50X2NvZGUi1wIKE0NyZWF0ZVJld2FyZFJlcXVlc3QSDgoGYXBwX2lkGAEgASgJEhUKDWNvbnZlcnNpb25faWQYAiABKAkSIwoEc2lkZRgDIAEoDjIVLnJld2FyZC52MS5SZXdhcmRTaWRlEg0KBWxldmVsGAQgASgFEg8KB3VzZXJfaWQYBSABKAkSEwoLY2FtcGFpZ25faWQYBiABKAkSEwoLcmVmZXJyYWxfaWQYByABKAkSDgoGYW1vdW50GAggASgBEjQKEGZ1bGZpbGxtZW50X3R5cGUYCSABKA4yGi5jb21tb24udjEuRnVsZmlsbG1lbnRUeXBlEgwKBGhvbGQYCiABKAgSIQoUbWF4X3Jld2FyZHNfcGVyX3VzZXIYCyABKAVIAIgBARIaChJjb2RlX3ZhbGlkaXR5X2RheXMYDCABKAVCFwoVX21heF9yZXdhcmRzX3Blcl91c2VyIloKFENyZWF0ZVJld2FyZFJlc3BvbnNlEiEKBnJld2FyZBgBIAEoCzIRLnJld2FyZC52MS5SZXdhcmQSDwoHY3JlYXRlZBgCIAEoCBIOCgZjYXBwZWQYAyABKAgiSAofQXBwcm92ZUNvbnZlcnNpb25SZXdhcmRzUmVxdWVzdBIOCgZhcHBfaWQYASABKAkSFQoNY29udmVyc2lvbl9pZBgCIAEoCSJGCiBBcHByb3ZlQ29udmVyc2lvblJld2FyZHNSZXNwb25zZRIiCgdyZXdhcmRzGAEgAygLMhEucmV3YXJkLnYxLlJld2FyZCJHCh5DYW5jZWxDb252ZXJzaW9uUmV3YXJkc1JlcXVlc3QSDgoGYXBwX2lkGAEgASgJEhUKDWNvbnZlcnNpb25faWQYAiABKAkiRQofQ2FuY2VsQ29udmVyc2lvblJld2FyZHNSZXNwb25zZRIiCgdyZXdhcmRzGAEgAygLMhEucmV3YXJkLnYxLlJld2FyZCI1ChBHZXRSZXdhcmRSZXF1ZXN0Eg4KBmFwcF9pZBgBIAEoCRIRCglyZXdhcmRfaWQYAiABKAkiNgoRR2V0UmV3YXJkUmVzcG9uc2USIQoGcmV3YXJkGAEgASgLMhEucmV3YXJkLnYxLlJld2FyZCLLAQoSTGlzdFJld2FyZHNSZXF1ZXN0Eg4KBmFwcF9pZBgBIAEoCRIkCgRwYWdlGAIgASgLMhYuY29tbW9uLnYxLlBhZ2VSZXF1ZXN0EhQKB3VzZXJfaWQYAyABKAlIAIgBARInCgZzdGF0dXMYBCABKA4yFy5yZXdhcmQudjEuUmV3YXJkU3RhdHVzEjQKEGZ1bGZpbGxtZW50X3R5cGUYBSABKA4yGi5jb21tb24udjEuRnVsZmlsbG1lbnRUeXBlQgoKCF91c2VyX2lkIlwKE0xpc3RSZXdhcmRzUmVzcG9uc2USIgoHcmV3YXJkcxgBIAMoCzIRLnJld2FyZC52MS5SZXdhcmQSIQoEcGFnZRgCIAEoCzITLmNvbW1vbi52MS5QYWdlSW5mbyI3ChJDbGFpbVJld2FyZFJlcXVlc3QSDgoGYXBwX2lkGAEgASgJEhEKCXJld2FyZF9pZBgCIAEoCSI4ChNDbGFpbVJld2FyZFJlc3BvbnNlEiEKBnJld2FyZBgBIAEoCzIRLnJld2FyZC52MS5SZXdhcmQiMwoTVmFsaWRhdGVDb2RlUmVxdWVzdBIOCgZhcHBfaWQYASABKAkSDAoEY29kZRgCIAEoCSJ2ChRWYWxpZGF0ZUNvZGVSZXNwb25zZRINCgV2YWxpZBgBIAEoCBIMCgRjb2RlGAIgASgJEiEKBnJld2FyZBgDIAEoCzIRLnJld2FyZC52MS5SZXdhcmQSEwoGcmVhc29uGAQgASgJSACIAQFCCQoHX3JlYXNvbiJJChNSZWRlZW1SZXdhcmRSZXF1ZXN0Eg4KBmFwcF9pZBgBIAEoCRIRCglyZXdhcmRfaWQYAiABKAkSDwoHdXNlcl9pZBgDIAEoCSI5ChRSZWRlZW1SZXdhcmRSZXNwb25zZRIhCgZyZXdhcmQYASABKAsyES5yZXdhcmQudjEuUmV3YXJkInMKFUdldFJld2FyZFN0YXRzUmVxdWVzdBIOCgZhcHBfaWQYASABKAkSGAoLY2FtcGFpZ25faWQYAiABKAlIAIgBARIUCgd1c2VyX2lkGAMgASgJSAGIAQFCDgoMX2NhbXBhaWduX2lkQgoKCF91c2VyX2lkImIKDVJld2FyZEFtb3VudHMSDwoHcGVuZGluZxgBIAEoARIQCghhcHByb3ZlZBgCIAEoARIMCgRwYWlkGAMgASgBEhEKCWNhbmNlbGxlZBgEIAEoARINCgVjb3VudBgFIAEoBSJOChJMZXZlbFJld2FyZEFtb3VudHMSDQoFbGV2ZWwYASABKAUSKQoHYW1vdW50cxgCIAEoCzIYLnJld2FyZC52MS5SZXdhcmRBbW91bnRzIqQBChZHZXRSZXdhcmRTdGF0c1Jlc3BvbnNlEicKBXRvdGFsGAEgASgLMhgucmV3YXJkLnYxLlJld2FyZEFtb3VudHMSNgoPcmVmZXJyZXJfbGV2ZWxzGAIgAygLMh0ucmV3YXJkLnYxLkxldmVsUmV3YXJkQW1vdW50cxIpCgdyZWZlcmVlGAMgASgLMhgucmV3YXJkLnYxLlJld2FyZEFtb3VudHMqmQEKDFJld2FyZFN0YXR1cxIdChlSRVdBUkRfU1RBVFVTX1VOU1BFQ0lGSUVEEAASGQoVUkVXQVJEX1NUQVRVU19QRU5ESU5HEAESGgoWUkVXQVJEX1NUQVRVU19BUFBST1ZFRBACEhYKElJFV0FSRF9TVEFUVVNfUEFJRBADEhsKF1JFV0FSRF9TVEFUVVNfQ0FOQ0VMTEVEEAQqXAoKUmV3YXJkU2lkZRIbChdSRVdBUkRfU0lERV9VTlNQRUNJRklFRBAAEhgKFFJFV0FSRF9TSURFX1JFRkVSUkVSEAESFwoTUkVXQVJEX1NJREVfUkVGRVJFRRACMqQGCg1SZXdhcmRTZXJ2aWNlEk8KDENyZWF0ZVJld2FyZBIeLnJld2FyZC52MS5DcmVhdGVSZXdhcmRSZXF1ZXN0Gh8ucmV3YXJkLnYxLkNyZWF0ZVJld2FyZFJlc3BvbnNlEnMKGEFwcHJvdmVDb252ZXJzaW9uUmV3YXJkcxIqLnJld2FyZC52MS5BcHByb3ZlQ29udmVyc2lvblJld2FyZHNSZXF1ZXN0GisucmV3YXJkLnYxLkFwcHJvdmVDb252ZXJzaW9uUmV3YXJkc1Jlc3BvbnNlEnAKF0NhbmNlbENvbnZlcnNpb25SZXdhcmRzEikucmV3YXJkLnYxLkNhbmNlbENvbnZlcnNpb25SZXdhcmRzUmVxdWVzdBoqLnJld2FyZC52MS5DYW5jZWxDb252ZXJzaW9uUmV3YXJkc1Jlc3BvbnNlEkYKCUdldFJld2FyZBIbLnJld2FyZC52MS5HZXRSZXdhcmRSZXF1ZXN0GhwucmV3YXJkLnYxLkdldFJld2FyZFJlc3BvbnNlEkwKC0xpc3RSZXdhcmRzEh0ucmV3YXJkLnYxLkxpc3RSZXdhcmRzUmVxdWVzdBoeLnJld2FyZC52MS5MaXN0UmV3YXJkc1Jlc3BvbnNlEkwKC0NsYWltUmV3YXJkEh0ucmV3YXJkLnYxLkNsYWltUmV3YXJkUmVxdWVzdBoeLnJld2FyZC52MS5DbGFpbVJld2FyZFJlc3BvbnNlEk8KDFZhbGlkYXRlQ29kZRIeLnJld2FyZC52MS5WYWxpZGF0ZUNvZGVSZXF1ZXN0Gh8ucmV3YXJkLnYxLlZhbGlkYXRlQ29kZVJlc3BvbnNlEk8KDFJlZGVlbVJld2FyZBIeLnJld2FyZC52MS5SZWRlZW1SZXdhcmRSZXF1ZXN0Gh8ucmV3YXJkLnYxLlJlZGVlbVJld2FyZFJlc3BvbnNlElUKDkdldFJld2FyZFN0YXRzEiAucmV3YXJkLnYxLkdldFJld2FyZFN0YXRzUmVxdWVzdBohLnJld2FyZC52MS5HZXRSZXdhcmRTdGF0c1Jlc3BvbnNlYgZwcm90bzM", [file_common_v1_common, file_google_protobuf_timestamp]);
+
+/**
+ * @generated from message reward.v1.Reward
+ */
+export type Reward = Message<"reward.v1.Reward"> & {
+  /**
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * @generated from field: string user_id = 2;
+   */
+  userId: string;
+
+  /**
+   * @generated from field: string campaign_id = 3;
+   */
+  campaignId: string;
+
+  /**
+   * @generated from field: string referral_id = 4;
+   */
+  referralId: string;
+
+  /**
+   * @generated from field: string conversion_id = 5;
+   */
+  conversionId: string;
+
+  /**
+   * @generated from field: reward.v1.RewardSide side = 6;
+   */
+  side: RewardSide;
+
+  /**
+   * @generated from field: int32 level = 7;
+   */
+  level: number;
+
+  /**
+   * @generated from field: double amount = 8;
+   */
+  amount: number;
+
+  /**
+   * @generated from field: common.v1.FulfillmentType fulfillment_type = 9;
+   */
+  fulfillmentType: FulfillmentType;
+
+  /**
+   * @generated from field: reward.v1.RewardStatus status = 10;
+   */
+  status: RewardStatus;
+
+  /**
+   * @generated from field: optional string discount_code = 11;
+   */
+  discountCode?: string | undefined;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp expires_at = 12;
+   */
+  expiresAt?: Timestamp | undefined;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp claimed_at = 13;
+   */
+  claimedAt?: Timestamp | undefined;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp redeemed_at = 14;
+   */
+  redeemedAt?: Timestamp | undefined;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp created_at = 15;
+   */
+  createdAt?: Timestamp | undefined;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp updated_at = 16;
+   */
+  updatedAt?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message reward.v1.Reward.
+ * Use `create(RewardSchema)` to create a new message.
+ */
+export const RewardSchema: GenMessage<Reward> = /*@__PURE__*/
+  messageDesc(file_reward_v1_reward, 0);
+
+/**
+ * @generated from message reward.v1.CreateRewardRequest
+ */
+export type CreateRewardRequest = Message<"reward.v1.CreateRewardRequest"> & {
+  /**
+   * @generated from field: string app_id = 1;
+   */
+  appId: string;
+
+  /**
+   * Level-1 conversion record id; with side and level the idempotency key.
+   *
+   * @generated from field: string conversion_id = 2;
+   */
+  conversionId: string;
+
+  /**
+   * @generated from field: reward.v1.RewardSide side = 3;
+   */
+  side: RewardSide;
+
+  /**
+   * @generated from field: int32 level = 4;
+   */
+  level: number;
+
+  /**
+   * @generated from field: string user_id = 5;
+   */
+  userId: string;
+
+  /**
+   * @generated from field: string campaign_id = 6;
+   */
+  campaignId: string;
+
+  /**
+   * @generated from field: string referral_id = 7;
+   */
+  referralId: string;
+
+  /**
+   * @generated from field: double amount = 8;
+   */
+  amount: number;
+
+  /**
+   * @generated from field: common.v1.FulfillmentType fulfillment_type = 9;
+   */
+  fulfillmentType: FulfillmentType;
+
+  /**
+   * True: created PENDING (flagged or not yet scored); false: APPROVED.
+   *
+   * @generated from field: bool hold = 10;
+   */
+  hold: boolean;
+
+  /**
+   * The campaign's maxRewardsPerReferrer (referrer side only): at most this
+   * many non-cancelled referrer rewards per user and campaign.
+   *
+   * @generated from field: optional int32 max_rewards_per_user = 11;
+   */
+  maxRewardsPerUser?: number | undefined;
+
+  /**
+   * Days a claimed code stays valid (the campaign's setting, default 90).
+   *
+   * @generated from field: int32 code_validity_days = 12;
+   */
+  codeValidityDays: number;
+};
+
+/**
+ * Describes the message reward.v1.CreateRewardRequest.
+ * Use `create(CreateRewardRequestSchema)` to create a new message.
+ */
+export const CreateRewardRequestSchema: GenMessage<CreateRewardRequest> = /*@__PURE__*/
+  messageDesc(file_reward_v1_reward, 1);
+
+/**
+ * @generated from message reward.v1.CreateRewardResponse
+ */
+export type CreateRewardResponse = Message<"reward.v1.CreateRewardResponse"> & {
+  /**
+   * Unset when the cap refused it.
+   *
+   * @generated from field: reward.v1.Reward reward = 1;
+   */
+  reward?: Reward | undefined;
+
+  /**
+   * False when the reward already existed (a retry) or the cap refused it.
+   *
+   * @generated from field: bool created = 2;
+   */
+  created: boolean;
+
+  /**
+   * True when max_rewards_per_user was reached: no reward.
+   *
+   * @generated from field: bool capped = 3;
+   */
+  capped: boolean;
+};
+
+/**
+ * Describes the message reward.v1.CreateRewardResponse.
+ * Use `create(CreateRewardResponseSchema)` to create a new message.
+ */
+export const CreateRewardResponseSchema: GenMessage<CreateRewardResponse> = /*@__PURE__*/
+  messageDesc(file_reward_v1_reward, 2);
+
+/**
+ * @generated from message reward.v1.ApproveConversionRewardsRequest
+ */
+export type ApproveConversionRewardsRequest = Message<"reward.v1.ApproveConversionRewardsRequest"> & {
+  /**
+   * @generated from field: string app_id = 1;
+   */
+  appId: string;
+
+  /**
+   * @generated from field: string conversion_id = 2;
+   */
+  conversionId: string;
+};
+
+/**
+ * Describes the message reward.v1.ApproveConversionRewardsRequest.
+ * Use `create(ApproveConversionRewardsRequestSchema)` to create a new message.
+ */
+export const ApproveConversionRewardsRequestSchema: GenMessage<ApproveConversionRewardsRequest> = /*@__PURE__*/
+  messageDesc(file_reward_v1_reward, 3);
+
+/**
+ * @generated from message reward.v1.ApproveConversionRewardsResponse
+ */
+export type ApproveConversionRewardsResponse = Message<"reward.v1.ApproveConversionRewardsResponse"> & {
+  /**
+   * The rewards this call moved PENDING -> APPROVED.
+   *
+   * @generated from field: repeated reward.v1.Reward rewards = 1;
+   */
+  rewards: Reward[];
+};
+
+/**
+ * Describes the message reward.v1.ApproveConversionRewardsResponse.
+ * Use `create(ApproveConversionRewardsResponseSchema)` to create a new message.
+ */
+export const ApproveConversionRewardsResponseSchema: GenMessage<ApproveConversionRewardsResponse> = /*@__PURE__*/
+  messageDesc(file_reward_v1_reward, 4);
+
+/**
+ * @generated from message reward.v1.CancelConversionRewardsRequest
+ */
+export type CancelConversionRewardsRequest = Message<"reward.v1.CancelConversionRewardsRequest"> & {
+  /**
+   * @generated from field: string app_id = 1;
+   */
+  appId: string;
+
+  /**
+   * @generated from field: string conversion_id = 2;
+   */
+  conversionId: string;
+};
+
+/**
+ * Describes the message reward.v1.CancelConversionRewardsRequest.
+ * Use `create(CancelConversionRewardsRequestSchema)` to create a new message.
+ */
+export const CancelConversionRewardsRequestSchema: GenMessage<CancelConversionRewardsRequest> = /*@__PURE__*/
+  messageDesc(file_reward_v1_reward, 5);
+
+/**
+ * @generated from message reward.v1.CancelConversionRewardsResponse
+ */
+export type CancelConversionRewardsResponse = Message<"reward.v1.CancelConversionRewardsResponse"> & {
+  /**
+   * The rewards this call moved to CANCELLED.
+   *
+   * @generated from field: repeated reward.v1.Reward rewards = 1;
+   */
+  rewards: Reward[];
+};
+
+/**
+ * Describes the message reward.v1.CancelConversionRewardsResponse.
+ * Use `create(CancelConversionRewardsResponseSchema)` to create a new message.
+ */
+export const CancelConversionRewardsResponseSchema: GenMessage<CancelConversionRewardsResponse> = /*@__PURE__*/
+  messageDesc(file_reward_v1_reward, 6);
+
+/**
+ * @generated from message reward.v1.GetRewardRequest
+ */
+export type GetRewardRequest = Message<"reward.v1.GetRewardRequest"> & {
+  /**
+   * @generated from field: string app_id = 1;
+   */
+  appId: string;
+
+  /**
+   * @generated from field: string reward_id = 2;
+   */
+  rewardId: string;
+};
+
+/**
+ * Describes the message reward.v1.GetRewardRequest.
+ * Use `create(GetRewardRequestSchema)` to create a new message.
+ */
+export const GetRewardRequestSchema: GenMessage<GetRewardRequest> = /*@__PURE__*/
+  messageDesc(file_reward_v1_reward, 7);
+
+/**
+ * @generated from message reward.v1.GetRewardResponse
+ */
+export type GetRewardResponse = Message<"reward.v1.GetRewardResponse"> & {
+  /**
+   * @generated from field: reward.v1.Reward reward = 1;
+   */
+  reward?: Reward | undefined;
+};
+
+/**
+ * Describes the message reward.v1.GetRewardResponse.
+ * Use `create(GetRewardResponseSchema)` to create a new message.
+ */
+export const GetRewardResponseSchema: GenMessage<GetRewardResponse> = /*@__PURE__*/
+  messageDesc(file_reward_v1_reward, 8);
+
+/**
+ * @generated from message reward.v1.ListRewardsRequest
+ */
+export type ListRewardsRequest = Message<"reward.v1.ListRewardsRequest"> & {
+  /**
+   * @generated from field: string app_id = 1;
+   */
+  appId: string;
+
+  /**
+   * @generated from field: common.v1.PageRequest page = 2;
+   */
+  page?: PageRequest | undefined;
+
+  /**
+   * @generated from field: optional string user_id = 3;
+   */
+  userId?: string | undefined;
+
+  /**
+   * @generated from field: reward.v1.RewardStatus status = 4;
+   */
+  status: RewardStatus;
+
+  /**
+   * @generated from field: common.v1.FulfillmentType fulfillment_type = 5;
+   */
+  fulfillmentType: FulfillmentType;
+};
+
+/**
+ * Describes the message reward.v1.ListRewardsRequest.
+ * Use `create(ListRewardsRequestSchema)` to create a new message.
+ */
+export const ListRewardsRequestSchema: GenMessage<ListRewardsRequest> = /*@__PURE__*/
+  messageDesc(file_reward_v1_reward, 9);
+
+/**
+ * @generated from message reward.v1.ListRewardsResponse
+ */
+export type ListRewardsResponse = Message<"reward.v1.ListRewardsResponse"> & {
+  /**
+   * @generated from field: repeated reward.v1.Reward rewards = 1;
+   */
+  rewards: Reward[];
+
+  /**
+   * @generated from field: common.v1.PageInfo page = 2;
+   */
+  page?: PageInfo | undefined;
+};
+
+/**
+ * Describes the message reward.v1.ListRewardsResponse.
+ * Use `create(ListRewardsResponseSchema)` to create a new message.
+ */
+export const ListRewardsResponseSchema: GenMessage<ListRewardsResponse> = /*@__PURE__*/
+  messageDesc(file_reward_v1_reward, 10);
+
+/**
+ * @generated from message reward.v1.ClaimRewardRequest
+ */
+export type ClaimRewardRequest = Message<"reward.v1.ClaimRewardRequest"> & {
+  /**
+   * @generated from field: string app_id = 1;
+   */
+  appId: string;
+
+  /**
+   * @generated from field: string reward_id = 2;
+   */
+  rewardId: string;
+};
+
+/**
+ * Describes the message reward.v1.ClaimRewardRequest.
+ * Use `create(ClaimRewardRequestSchema)` to create a new message.
+ */
+export const ClaimRewardRequestSchema: GenMessage<ClaimRewardRequest> = /*@__PURE__*/
+  messageDesc(file_reward_v1_reward, 11);
+
+/**
+ * @generated from message reward.v1.ClaimRewardResponse
+ */
+export type ClaimRewardResponse = Message<"reward.v1.ClaimRewardResponse"> & {
+  /**
+   * @generated from field: reward.v1.Reward reward = 1;
+   */
+  reward?: Reward | undefined;
+};
+
+/**
+ * Describes the message reward.v1.ClaimRewardResponse.
+ * Use `create(ClaimRewardResponseSchema)` to create a new message.
+ */
+export const ClaimRewardResponseSchema: GenMessage<ClaimRewardResponse> = /*@__PURE__*/
+  messageDesc(file_reward_v1_reward, 12);
+
+/**
+ * @generated from message reward.v1.ValidateCodeRequest
+ */
+export type ValidateCodeRequest = Message<"reward.v1.ValidateCodeRequest"> & {
+  /**
+   * @generated from field: string app_id = 1;
+   */
+  appId: string;
+
+  /**
+   * @generated from field: string code = 2;
+   */
+  code: string;
+};
+
+/**
+ * Describes the message reward.v1.ValidateCodeRequest.
+ * Use `create(ValidateCodeRequestSchema)` to create a new message.
+ */
+export const ValidateCodeRequestSchema: GenMessage<ValidateCodeRequest> = /*@__PURE__*/
+  messageDesc(file_reward_v1_reward, 13);
+
+/**
+ * @generated from message reward.v1.ValidateCodeResponse
+ */
+export type ValidateCodeResponse = Message<"reward.v1.ValidateCodeResponse"> & {
+  /**
+   * @generated from field: bool valid = 1;
+   */
+  valid: boolean;
+
+  /**
+   * The code as normalised (upper case, trimmed).
+   *
+   * @generated from field: string code = 2;
+   */
+  code: string;
+
+  /**
+   * Set when the code belongs to this app (even when no longer valid).
+   *
+   * @generated from field: reward.v1.Reward reward = 3;
+   */
+  reward?: Reward | undefined;
+
+  /**
+   * Why it is not valid: NOT_FOUND, EXPIRED, REDEEMED, CANCELLED, NOT_APPROVED.
+   *
+   * @generated from field: optional string reason = 4;
+   */
+  reason?: string | undefined;
+};
+
+/**
+ * Describes the message reward.v1.ValidateCodeResponse.
+ * Use `create(ValidateCodeResponseSchema)` to create a new message.
+ */
+export const ValidateCodeResponseSchema: GenMessage<ValidateCodeResponse> = /*@__PURE__*/
+  messageDesc(file_reward_v1_reward, 14);
+
+/**
+ * @generated from message reward.v1.RedeemRewardRequest
+ */
+export type RedeemRewardRequest = Message<"reward.v1.RedeemRewardRequest"> & {
+  /**
+   * @generated from field: string app_id = 1;
+   */
+  appId: string;
+
+  /**
+   * @generated from field: string reward_id = 2;
+   */
+  rewardId: string;
+
+  /**
+   * @generated from field: string user_id = 3;
+   */
+  userId: string;
+};
+
+/**
+ * Describes the message reward.v1.RedeemRewardRequest.
+ * Use `create(RedeemRewardRequestSchema)` to create a new message.
+ */
+export const RedeemRewardRequestSchema: GenMessage<RedeemRewardRequest> = /*@__PURE__*/
+  messageDesc(file_reward_v1_reward, 15);
+
+/**
+ * @generated from message reward.v1.RedeemRewardResponse
+ */
+export type RedeemRewardResponse = Message<"reward.v1.RedeemRewardResponse"> & {
+  /**
+   * @generated from field: reward.v1.Reward reward = 1;
+   */
+  reward?: Reward | undefined;
+};
+
+/**
+ * Describes the message reward.v1.RedeemRewardResponse.
+ * Use `create(RedeemRewardResponseSchema)` to create a new message.
+ */
+export const RedeemRewardResponseSchema: GenMessage<RedeemRewardResponse> = /*@__PURE__*/
+  messageDesc(file_reward_v1_reward, 16);
+
+/**
+ * Campaign scope (campaign_id, no user_id), one user in one campaign (both),
+ * or one user over every campaign (user_id only).
+ *
+ * @generated from message reward.v1.GetRewardStatsRequest
+ */
+export type GetRewardStatsRequest = Message<"reward.v1.GetRewardStatsRequest"> & {
+  /**
+   * @generated from field: string app_id = 1;
+   */
+  appId: string;
+
+  /**
+   * @generated from field: optional string campaign_id = 2;
+   */
+  campaignId?: string | undefined;
+
+  /**
+   * @generated from field: optional string user_id = 3;
+   */
+  userId?: string | undefined;
+};
+
+/**
+ * Describes the message reward.v1.GetRewardStatsRequest.
+ * Use `create(GetRewardStatsRequestSchema)` to create a new message.
+ */
+export const GetRewardStatsRequestSchema: GenMessage<GetRewardStatsRequest> = /*@__PURE__*/
+  messageDesc(file_reward_v1_reward, 17);
+
+/**
+ * Amounts by status, maintained on every transition.
+ *
+ * @generated from message reward.v1.RewardAmounts
+ */
+export type RewardAmounts = Message<"reward.v1.RewardAmounts"> & {
+  /**
+   * @generated from field: double pending = 1;
+   */
+  pending: number;
+
+  /**
+   * @generated from field: double approved = 2;
+   */
+  approved: number;
+
+  /**
+   * @generated from field: double paid = 3;
+   */
+  paid: number;
+
+  /**
+   * @generated from field: double cancelled = 4;
+   */
+  cancelled: number;
+
+  /**
+   * @generated from field: int32 count = 5;
+   */
+  count: number;
+};
+
+/**
+ * Describes the message reward.v1.RewardAmounts.
+ * Use `create(RewardAmountsSchema)` to create a new message.
+ */
+export const RewardAmountsSchema: GenMessage<RewardAmounts> = /*@__PURE__*/
+  messageDesc(file_reward_v1_reward, 18);
+
+/**
+ * @generated from message reward.v1.LevelRewardAmounts
+ */
+export type LevelRewardAmounts = Message<"reward.v1.LevelRewardAmounts"> & {
+  /**
+   * @generated from field: int32 level = 1;
+   */
+  level: number;
+
+  /**
+   * @generated from field: reward.v1.RewardAmounts amounts = 2;
+   */
+  amounts?: RewardAmounts | undefined;
+};
+
+/**
+ * Describes the message reward.v1.LevelRewardAmounts.
+ * Use `create(LevelRewardAmountsSchema)` to create a new message.
+ */
+export const LevelRewardAmountsSchema: GenMessage<LevelRewardAmounts> = /*@__PURE__*/
+  messageDesc(file_reward_v1_reward, 19);
+
+/**
+ * @generated from message reward.v1.GetRewardStatsResponse
+ */
+export type GetRewardStatsResponse = Message<"reward.v1.GetRewardStatsResponse"> & {
+  /**
+   * Every reward of the scope (both sides, every level).
+   *
+   * @generated from field: reward.v1.RewardAmounts total = 1;
+   */
+  total?: RewardAmounts | undefined;
+
+  /**
+   * Referrer-side rewards by level (user scope only).
+   *
+   * @generated from field: repeated reward.v1.LevelRewardAmounts referrer_levels = 2;
+   */
+  referrerLevels: LevelRewardAmounts[];
+
+  /**
+   * Referee-side rewards (user scope only).
+   *
+   * @generated from field: reward.v1.RewardAmounts referee = 3;
+   */
+  referee?: RewardAmounts | undefined;
+};
+
+/**
+ * Describes the message reward.v1.GetRewardStatsResponse.
+ * Use `create(GetRewardStatsResponseSchema)` to create a new message.
+ */
+export const GetRewardStatsResponseSchema: GenMessage<GetRewardStatsResponse> = /*@__PURE__*/
+  messageDesc(file_reward_v1_reward, 20);
+
+/**
+ * PENDING -> APPROVED -> PAID; PENDING or APPROVED -> CANCELLED.
+ *
+ * @generated from enum reward.v1.RewardStatus
+ */
+export enum RewardStatus {
+  /**
+   * @generated from enum value: REWARD_STATUS_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * @generated from enum value: REWARD_STATUS_PENDING = 1;
+   */
+  PENDING = 1,
+
+  /**
+   * @generated from enum value: REWARD_STATUS_APPROVED = 2;
+   */
+  APPROVED = 2,
+
+  /**
+   * @generated from enum value: REWARD_STATUS_PAID = 3;
+   */
+  PAID = 3,
+
+  /**
+   * @generated from enum value: REWARD_STATUS_CANCELLED = 4;
+   */
+  CANCELLED = 4,
+}
+
+/**
+ * Describes the enum reward.v1.RewardStatus.
+ */
+export const RewardStatusSchema: GenEnum<RewardStatus> = /*@__PURE__*/
+  enumDesc(file_reward_v1_reward, 0);
+
+/**
+ * @generated from enum reward.v1.RewardSide
+ */
+export enum RewardSide {
+  /**
+   * @generated from enum value: REWARD_SIDE_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * @generated from enum value: REWARD_SIDE_REFERRER = 1;
+   */
+  REFERRER = 1,
+
+  /**
+   * @generated from enum value: REWARD_SIDE_REFEREE = 2;
+   */
+  REFEREE = 2,
+}
+
+/**
+ * Describes the enum reward.v1.RewardSide.
+ */
+export const RewardSideSchema: GenEnum<RewardSide> = /*@__PURE__*/
+  enumDesc(file_reward_v1_reward, 1);
 
 /**
  * Rewards, their discount/coupon codes, claim, validation and redemption.
- * Its RPCs are added by the issue that builds the service; until then the
- * service answers health checks only.
+ * The referral service creates rewards for conversions (CreateReward,
+ * idempotent by conversion id + side + level) and moves held rewards on
+ * after a fraud review (ApproveConversionRewards / CancelConversionRewards).
+ * The gateway serves the public reward endpoints from the other RPCs.
  *
  * @generated from service reward.v1.RewardService
  */
 export const RewardService: GenService<{
+  /**
+   * @generated from rpc reward.v1.RewardService.CreateReward
+   */
+  createReward: {
+    methodKind: "unary";
+    input: typeof CreateRewardRequestSchema;
+    output: typeof CreateRewardResponseSchema;
+  },
+  /**
+   * @generated from rpc reward.v1.RewardService.ApproveConversionRewards
+   */
+  approveConversionRewards: {
+    methodKind: "unary";
+    input: typeof ApproveConversionRewardsRequestSchema;
+    output: typeof ApproveConversionRewardsResponseSchema;
+  },
+  /**
+   * @generated from rpc reward.v1.RewardService.CancelConversionRewards
+   */
+  cancelConversionRewards: {
+    methodKind: "unary";
+    input: typeof CancelConversionRewardsRequestSchema;
+    output: typeof CancelConversionRewardsResponseSchema;
+  },
+  /**
+   * @generated from rpc reward.v1.RewardService.GetReward
+   */
+  getReward: {
+    methodKind: "unary";
+    input: typeof GetRewardRequestSchema;
+    output: typeof GetRewardResponseSchema;
+  },
+  /**
+   * @generated from rpc reward.v1.RewardService.ListRewards
+   */
+  listRewards: {
+    methodKind: "unary";
+    input: typeof ListRewardsRequestSchema;
+    output: typeof ListRewardsResponseSchema;
+  },
+  /**
+   * @generated from rpc reward.v1.RewardService.ClaimReward
+   */
+  claimReward: {
+    methodKind: "unary";
+    input: typeof ClaimRewardRequestSchema;
+    output: typeof ClaimRewardResponseSchema;
+  },
+  /**
+   * @generated from rpc reward.v1.RewardService.ValidateCode
+   */
+  validateCode: {
+    methodKind: "unary";
+    input: typeof ValidateCodeRequestSchema;
+    output: typeof ValidateCodeResponseSchema;
+  },
+  /**
+   * @generated from rpc reward.v1.RewardService.RedeemReward
+   */
+  redeemReward: {
+    methodKind: "unary";
+    input: typeof RedeemRewardRequestSchema;
+    output: typeof RedeemRewardResponseSchema;
+  },
+  /**
+   * @generated from rpc reward.v1.RewardService.GetRewardStats
+   */
+  getRewardStats: {
+    methodKind: "unary";
+    input: typeof GetRewardStatsRequestSchema;
+    output: typeof GetRewardStatsResponseSchema;
+  },
 }> = /*@__PURE__*/
   serviceDesc(file_reward_v1_reward, 0);
 

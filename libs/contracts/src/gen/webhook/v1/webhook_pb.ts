@@ -2,23 +2,1018 @@
 // @generated from file webhook/v1/webhook.proto (package webhook.v1, syntax proto3)
 /* eslint-disable */
 
-import type { GenFile, GenService } from "@bufbuild/protobuf/codegenv2";
-import { fileDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
+import type { GenEnum, GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
+import { enumDesc, fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
+import type { PageInfo, PageRequest } from "../../common/v1/common_pb";
+import { file_common_v1_common } from "../../common/v1/common_pb";
+import type { Timestamp } from "@bufbuild/protobuf/wkt";
+import { file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
+import type { Message } from "@bufbuild/protobuf";
 
 /**
  * Describes the file webhook/v1/webhook.proto.
  */
 export const file_webhook_v1_webhook: GenFile = /*@__PURE__*/
-  fileDesc("Chh3ZWJob29rL3YxL3dlYmhvb2sucHJvdG8SCndlYmhvb2sudjEyEAoOV2ViaG9va1NlcnZpY2ViBnByb3RvMw");
+  fileDesc("Chh3ZWJob29rL3YxL3dlYmhvb2sucHJvdG8SCndlYmhvb2sudjEi0AMKD1dlYmhvb2tFbmRwb2ludBIKCgJpZBgBIAEoCRILCgN1cmwYAiABKAkSKAoGZXZlbnRzGAMgAygOMhgud2ViaG9vay52MS5XZWJob29rRXZlbnQSGAoLZGVzY3JpcHRpb24YBCABKAlIAIgBARIPCgdlbmFibGVkGAUgASgIEjsKD2Rpc2FibGVkX3JlYXNvbhgGIAEoDjIiLndlYmhvb2sudjEuRW5kcG9pbnREaXNhYmxlZFJlYXNvbhIvCgtkaXNhYmxlZF9hdBgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASMQoNZmFpbGluZ19zaW5jZRgIIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASPgoacHJldmlvdXNfc2VjcmV0X2V4cGlyZXNfYXQYCSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KCmNyZWF0ZWRfYXQYCiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KCnVwZGF0ZWRfYXQYCyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wQg4KDF9kZXNjcmlwdGlvbiKIAQoVQ3JlYXRlRW5kcG9pbnRSZXF1ZXN0Eg4KBmFwcF9pZBgBIAEoCRILCgN1cmwYAiABKAkSKAoGZXZlbnRzGAMgAygOMhgud2ViaG9vay52MS5XZWJob29rRXZlbnQSGAoLZGVzY3JpcHRpb24YBCABKAlIAIgBAUIOCgxfZGVzY3JpcHRpb24iVwoWQ3JlYXRlRW5kcG9pbnRSZXNwb25zZRItCghlbmRwb2ludBgBIAEoCzIbLndlYmhvb2sudjEuV2ViaG9va0VuZHBvaW50Eg4KBnNlY3JldBgCIAEoCSI5ChJHZXRFbmRwb2ludFJlcXVlc3QSDgoGYXBwX2lkGAEgASgJEhMKC2VuZHBvaW50X2lkGAIgASgJIkQKE0dldEVuZHBvaW50UmVzcG9uc2USLQoIZW5kcG9pbnQYASABKAsyGy53ZWJob29rLnYxLldlYmhvb2tFbmRwb2ludCJMChRMaXN0RW5kcG9pbnRzUmVxdWVzdBIOCgZhcHBfaWQYASABKAkSJAoEcGFnZRgCIAEoCzIWLmNvbW1vbi52MS5QYWdlUmVxdWVzdCJqChVMaXN0RW5kcG9pbnRzUmVzcG9uc2USLgoJZW5kcG9pbnRzGAEgAygLMhsud2ViaG9vay52MS5XZWJob29rRW5kcG9pbnQSIQoEcGFnZRgCIAEoCzITLmNvbW1vbi52MS5QYWdlSW5mbyL/AQoVVXBkYXRlRW5kcG9pbnRSZXF1ZXN0Eg4KBmFwcF9pZBgBIAEoCRITCgtlbmRwb2ludF9pZBgCIAEoCRIQCgN1cmwYAyABKAlIAIgBARIoCgZldmVudHMYBCADKA4yGC53ZWJob29rLnYxLldlYmhvb2tFdmVudBIWCg5yZXBsYWNlX2V2ZW50cxgFIAEoCBIYCgtkZXNjcmlwdGlvbhgGIAEoCUgBiAEBEhkKEWNsZWFyX2Rlc2NyaXB0aW9uGAcgASgIEhQKB2VuYWJsZWQYCCABKAhIAogBAUIGCgRfdXJsQg4KDF9kZXNjcmlwdGlvbkIKCghfZW5hYmxlZCJHChZVcGRhdGVFbmRwb2ludFJlc3BvbnNlEi0KCGVuZHBvaW50GAEgASgLMhsud2ViaG9vay52MS5XZWJob29rRW5kcG9pbnQiPAoVRGVsZXRlRW5kcG9pbnRSZXF1ZXN0Eg4KBmFwcF9pZBgBIAEoCRITCgtlbmRwb2ludF9pZBgCIAEoCSIYChZEZWxldGVFbmRwb2ludFJlc3BvbnNlIkIKG1JvdGF0ZUVuZHBvaW50U2VjcmV0UmVxdWVzdBIOCgZhcHBfaWQYASABKAkSEwoLZW5kcG9pbnRfaWQYAiABKAkiXQocUm90YXRlRW5kcG9pbnRTZWNyZXRSZXNwb25zZRItCghlbmRwb2ludBgBIAEoCzIbLndlYmhvb2sudjEuV2ViaG9va0VuZHBvaW50Eg4KBnNlY3JldBgCIAEoCSLkAwoPV2ViaG9va0RlbGl2ZXJ5EgoKAmlkGAEgASgJEhMKC2VuZHBvaW50X2lkGAIgASgJEhIKCm1lc3NhZ2VfaWQYAyABKAkSJwoFZXZlbnQYBCABKA4yGC53ZWJob29rLnYxLldlYmhvb2tFdmVudBIxCgZzdGF0dXMYBSABKA4yIS53ZWJob29rLnYxLldlYmhvb2tEZWxpdmVyeVN0YXR1cxIQCghhdHRlbXB0cxgGIAEoBRIhChRsYXN0X3Jlc3BvbnNlX3N0YXR1cxgHIAEoBUgAiAEBEhcKCmxhc3RfZXJyb3IYCCABKAlIAYgBARIzCg9sYXN0X2F0dGVtcHRfYXQYCSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjMKD25leHRfYXR0ZW1wdF9hdBgKIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKY3JlYXRlZF9hdBgLIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASMAoMY29tcGxldGVkX2F0GAwgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcEIXChVfbGFzdF9yZXNwb25zZV9zdGF0dXNCDQoLX2xhc3RfZXJyb3Ii9QEKFldlYmhvb2tEZWxpdmVyeUF0dGVtcHQSDgoGbnVtYmVyGAEgASgFEi4KCnN0YXJ0ZWRfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhMKC2R1cmF0aW9uX21zGAMgASgFEhwKD3Jlc3BvbnNlX3N0YXR1cxgEIAEoBUgAiAEBEhIKBWVycm9yGAUgASgJSAGIAQESFQoNcmVzcG9uc2VfYm9keRgGIAEoCRIfChdyZXNwb25zZV9ib2R5X3RydW5jYXRlZBgHIAEoCEISChBfcmVzcG9uc2Vfc3RhdHVzQggKBl9lcnJvciKVAQoVTGlzdERlbGl2ZXJpZXNSZXF1ZXN0Eg4KBmFwcF9pZBgBIAEoCRITCgtlbmRwb2ludF9pZBgCIAEoCRIkCgRwYWdlGAMgASgLMhYuY29tbW9uLnYxLlBhZ2VSZXF1ZXN0EjEKBnN0YXR1cxgEIAEoDjIhLndlYmhvb2sudjEuV2ViaG9va0RlbGl2ZXJ5U3RhdHVzImwKFkxpc3REZWxpdmVyaWVzUmVzcG9uc2USLwoKZGVsaXZlcmllcxgBIAMoCzIbLndlYmhvb2sudjEuV2ViaG9va0RlbGl2ZXJ5EiEKBHBhZ2UYAiABKAsyEy5jb21tb24udjEuUGFnZUluZm8iTgoSR2V0RGVsaXZlcnlSZXF1ZXN0Eg4KBmFwcF9pZBgBIAEoCRITCgtlbmRwb2ludF9pZBgCIAEoCRITCgtkZWxpdmVyeV9pZBgDIAEoCSKQAQoTR2V0RGVsaXZlcnlSZXNwb25zZRItCghkZWxpdmVyeRgBIAEoCzIbLndlYmhvb2sudjEuV2ViaG9va0RlbGl2ZXJ5EhQKDHBheWxvYWRfanNvbhgCIAEoCRI0CghhdHRlbXB0cxgDIAMoCzIiLndlYmhvb2sudjEuV2ViaG9va0RlbGl2ZXJ5QXR0ZW1wdCJQChRSZXRyeURlbGl2ZXJ5UmVxdWVzdBIOCgZhcHBfaWQYASABKAkSEwoLZW5kcG9pbnRfaWQYAiABKAkSEwoLZGVsaXZlcnlfaWQYAyABKAkiRgoVUmV0cnlEZWxpdmVyeVJlc3BvbnNlEi0KCGRlbGl2ZXJ5GAEgASgLMhsud2ViaG9vay52MS5XZWJob29rRGVsaXZlcnkiOwoUU2VuZFRlc3RFdmVudFJlcXVlc3QSDgoGYXBwX2lkGAEgASgJEhMKC2VuZHBvaW50X2lkGAIgASgJIkYKFVNlbmRUZXN0RXZlbnRSZXNwb25zZRItCghkZWxpdmVyeRgBIAEoCzIbLndlYmhvb2sudjEuV2ViaG9va0RlbGl2ZXJ5KukFCgxXZWJob29rRXZlbnQSHQoZV0VCSE9PS19FVkVOVF9VTlNQRUNJRklFRBAAEiIKHldFQkhPT0tfRVZFTlRfUkVGRVJSQUxfQ1JFQVRFRBABEiIKHldFQkhPT0tfRVZFTlRfUkVGRVJSQUxfQ0xJQ0tFRBACEiQKIFdFQkhPT0tfRVZFTlRfQ09OVkVSU0lPTl9DUkVBVEVEEAMSJAogV0VCSE9PS19FVkVOVF9DT05WRVJTSU9OX0ZMQUdHRUQQBBIgChxXRUJIT09LX0VWRU5UX1JFV0FSRF9DUkVBVEVEEAUSIQodV0VCSE9PS19FVkVOVF9SRVdBUkRfQVBQUk9WRUQQBhIgChxXRUJIT09LX0VWRU5UX1JFV0FSRF9DTEFJTUVEEAcSIQodV0VCSE9PS19FVkVOVF9SRVdBUkRfUkVERUVNRUQQCBIiCh5XRUJIT09LX0VWRU5UX1JFV0FSRF9DQU5DRUxMRUQQCRIrCidXRUJIT09LX0VWRU5UX0lOQ0VOVElWRV9FVkVOVF9QUk9DRVNTRUQQChIaChZXRUJIT09LX0VWRU5UX0xFVkVMX1VQEAsSHwobV0VCSE9PS19FVkVOVF9CQURHRV9BV0FSREVEEAwSIwofV0VCSE9PS19FVkVOVF9NSUxFU1RPTkVfUkVBQ0hFRBANEiQKIFdFQkhPT0tfRVZFTlRfUkVERU1QVElPTl9DUkVBVEVEEA4SJgoiV0VCSE9PS19FVkVOVF9SRURFTVBUSU9OX0ZVTEZJTExFRBAPEiYKIldFQkhPT0tfRVZFTlRfUkVERU1QVElPTl9DQU5DRUxMRUQQEBImCiJXRUJIT09LX0VWRU5UX01BUktFVFBMQUNFX1JFREVFTUVEEBESKwonV0VCSE9PS19FVkVOVF9XRUJIT09LX0VORFBPSU5UX0RJU0FCTEVEEBISHgoaV0VCSE9PS19FVkVOVF9XRUJIT09LX1RFU1QQEyqNAQoWRW5kcG9pbnREaXNhYmxlZFJlYXNvbhIoCiRFTkRQT0lOVF9ESVNBQkxFRF9SRUFTT05fVU5TUEVDSUZJRUQQABIjCh9FTkRQT0lOVF9ESVNBQkxFRF9SRUFTT05fTUFOVUFMEAESJAogRU5EUE9JTlRfRElTQUJMRURfUkVBU09OX0ZBSUxJTkcQAiqwAQoVV2ViaG9va0RlbGl2ZXJ5U3RhdHVzEicKI1dFQkhPT0tfREVMSVZFUllfU1RBVFVTX1VOU1BFQ0lGSUVEEAASIwofV0VCSE9PS19ERUxJVkVSWV9TVEFUVVNfUEVORElORxABEiUKIVdFQkhPT0tfREVMSVZFUllfU1RBVFVTX1NVQ0NFRURFRBACEiIKHldFQkhPT0tfREVMSVZFUllfU1RBVFVTX0ZBSUxFRBADMoEHCg5XZWJob29rU2VydmljZRJXCg5DcmVhdGVFbmRwb2ludBIhLndlYmhvb2sudjEuQ3JlYXRlRW5kcG9pbnRSZXF1ZXN0GiIud2ViaG9vay52MS5DcmVhdGVFbmRwb2ludFJlc3BvbnNlEk4KC0dldEVuZHBvaW50Eh4ud2ViaG9vay52MS5HZXRFbmRwb2ludFJlcXVlc3QaHy53ZWJob29rLnYxLkdldEVuZHBvaW50UmVzcG9uc2USVAoNTGlzdEVuZHBvaW50cxIgLndlYmhvb2sudjEuTGlzdEVuZHBvaW50c1JlcXVlc3QaIS53ZWJob29rLnYxLkxpc3RFbmRwb2ludHNSZXNwb25zZRJXCg5VcGRhdGVFbmRwb2ludBIhLndlYmhvb2sudjEuVXBkYXRlRW5kcG9pbnRSZXF1ZXN0GiIud2ViaG9vay52MS5VcGRhdGVFbmRwb2ludFJlc3BvbnNlElcKDkRlbGV0ZUVuZHBvaW50EiEud2ViaG9vay52MS5EZWxldGVFbmRwb2ludFJlcXVlc3QaIi53ZWJob29rLnYxLkRlbGV0ZUVuZHBvaW50UmVzcG9uc2USaQoUUm90YXRlRW5kcG9pbnRTZWNyZXQSJy53ZWJob29rLnYxLlJvdGF0ZUVuZHBvaW50U2VjcmV0UmVxdWVzdBooLndlYmhvb2sudjEuUm90YXRlRW5kcG9pbnRTZWNyZXRSZXNwb25zZRJXCg5MaXN0RGVsaXZlcmllcxIhLndlYmhvb2sudjEuTGlzdERlbGl2ZXJpZXNSZXF1ZXN0GiIud2ViaG9vay52MS5MaXN0RGVsaXZlcmllc1Jlc3BvbnNlEk4KC0dldERlbGl2ZXJ5Eh4ud2ViaG9vay52MS5HZXREZWxpdmVyeVJlcXVlc3QaHy53ZWJob29rLnYxLkdldERlbGl2ZXJ5UmVzcG9uc2USVAoNUmV0cnlEZWxpdmVyeRIgLndlYmhvb2sudjEuUmV0cnlEZWxpdmVyeVJlcXVlc3QaIS53ZWJob29rLnYxLlJldHJ5RGVsaXZlcnlSZXNwb25zZRJUCg1TZW5kVGVzdEV2ZW50EiAud2ViaG9vay52MS5TZW5kVGVzdEV2ZW50UmVxdWVzdBohLndlYmhvb2sudjEuU2VuZFRlc3RFdmVudFJlc3BvbnNlYgZwcm90bzM", [file_common_v1_common, file_google_protobuf_timestamp]);
 
 /**
- * Webhook endpoints, signed deliveries and the delivery log.
- * Its RPCs are added by the issue that builds the service; until then the
- * service answers health checks only.
+ * @generated from message webhook.v1.WebhookEndpoint
+ */
+export type WebhookEndpoint = Message<"webhook.v1.WebhookEndpoint"> & {
+  /**
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * @generated from field: string url = 2;
+   */
+  url: string;
+
+  /**
+   * Subscribed events; empty means every event.
+   *
+   * @generated from field: repeated webhook.v1.WebhookEvent events = 3;
+   */
+  events: WebhookEvent[];
+
+  /**
+   * @generated from field: optional string description = 4;
+   */
+  description?: string | undefined;
+
+  /**
+   * @generated from field: bool enabled = 5;
+   */
+  enabled: boolean;
+
+  /**
+   * Set while disabled.
+   *
+   * @generated from field: webhook.v1.EndpointDisabledReason disabled_reason = 6;
+   */
+  disabledReason: EndpointDisabledReason;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp disabled_at = 7;
+   */
+  disabledAt?: Timestamp | undefined;
+
+  /**
+   * First failure since the last success; unset while healthy.
+   *
+   * @generated from field: google.protobuf.Timestamp failing_since = 8;
+   */
+  failingSince?: Timestamp | undefined;
+
+  /**
+   * Until then the previous secret signs too (after a rotation).
+   *
+   * @generated from field: google.protobuf.Timestamp previous_secret_expires_at = 9;
+   */
+  previousSecretExpiresAt?: Timestamp | undefined;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp created_at = 10;
+   */
+  createdAt?: Timestamp | undefined;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp updated_at = 11;
+   */
+  updatedAt?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message webhook.v1.WebhookEndpoint.
+ * Use `create(WebhookEndpointSchema)` to create a new message.
+ */
+export const WebhookEndpointSchema: GenMessage<WebhookEndpoint> = /*@__PURE__*/
+  messageDesc(file_webhook_v1_webhook, 0);
+
+/**
+ * @generated from message webhook.v1.CreateEndpointRequest
+ */
+export type CreateEndpointRequest = Message<"webhook.v1.CreateEndpointRequest"> & {
+  /**
+   * @generated from field: string app_id = 1;
+   */
+  appId: string;
+
+  /**
+   * http or https; a host resolving to a private, loopback, link-local,
+   * unspecified or multicast address is refused unless the deployment
+   * allows private targets.
+   *
+   * @generated from field: string url = 2;
+   */
+  url: string;
+
+  /**
+   * @generated from field: repeated webhook.v1.WebhookEvent events = 3;
+   */
+  events: WebhookEvent[];
+
+  /**
+   * @generated from field: optional string description = 4;
+   */
+  description?: string | undefined;
+};
+
+/**
+ * Describes the message webhook.v1.CreateEndpointRequest.
+ * Use `create(CreateEndpointRequestSchema)` to create a new message.
+ */
+export const CreateEndpointRequestSchema: GenMessage<CreateEndpointRequest> = /*@__PURE__*/
+  messageDesc(file_webhook_v1_webhook, 1);
+
+/**
+ * @generated from message webhook.v1.CreateEndpointResponse
+ */
+export type CreateEndpointResponse = Message<"webhook.v1.CreateEndpointResponse"> & {
+  /**
+   * @generated from field: webhook.v1.WebhookEndpoint endpoint = 1;
+   */
+  endpoint?: WebhookEndpoint | undefined;
+
+  /**
+   * whsec_<base64 of 32 random bytes>; returned only here and by rotation.
+   *
+   * @generated from field: string secret = 2;
+   */
+  secret: string;
+};
+
+/**
+ * Describes the message webhook.v1.CreateEndpointResponse.
+ * Use `create(CreateEndpointResponseSchema)` to create a new message.
+ */
+export const CreateEndpointResponseSchema: GenMessage<CreateEndpointResponse> = /*@__PURE__*/
+  messageDesc(file_webhook_v1_webhook, 2);
+
+/**
+ * @generated from message webhook.v1.GetEndpointRequest
+ */
+export type GetEndpointRequest = Message<"webhook.v1.GetEndpointRequest"> & {
+  /**
+   * @generated from field: string app_id = 1;
+   */
+  appId: string;
+
+  /**
+   * @generated from field: string endpoint_id = 2;
+   */
+  endpointId: string;
+};
+
+/**
+ * Describes the message webhook.v1.GetEndpointRequest.
+ * Use `create(GetEndpointRequestSchema)` to create a new message.
+ */
+export const GetEndpointRequestSchema: GenMessage<GetEndpointRequest> = /*@__PURE__*/
+  messageDesc(file_webhook_v1_webhook, 3);
+
+/**
+ * @generated from message webhook.v1.GetEndpointResponse
+ */
+export type GetEndpointResponse = Message<"webhook.v1.GetEndpointResponse"> & {
+  /**
+   * @generated from field: webhook.v1.WebhookEndpoint endpoint = 1;
+   */
+  endpoint?: WebhookEndpoint | undefined;
+};
+
+/**
+ * Describes the message webhook.v1.GetEndpointResponse.
+ * Use `create(GetEndpointResponseSchema)` to create a new message.
+ */
+export const GetEndpointResponseSchema: GenMessage<GetEndpointResponse> = /*@__PURE__*/
+  messageDesc(file_webhook_v1_webhook, 4);
+
+/**
+ * @generated from message webhook.v1.ListEndpointsRequest
+ */
+export type ListEndpointsRequest = Message<"webhook.v1.ListEndpointsRequest"> & {
+  /**
+   * @generated from field: string app_id = 1;
+   */
+  appId: string;
+
+  /**
+   * @generated from field: common.v1.PageRequest page = 2;
+   */
+  page?: PageRequest | undefined;
+};
+
+/**
+ * Describes the message webhook.v1.ListEndpointsRequest.
+ * Use `create(ListEndpointsRequestSchema)` to create a new message.
+ */
+export const ListEndpointsRequestSchema: GenMessage<ListEndpointsRequest> = /*@__PURE__*/
+  messageDesc(file_webhook_v1_webhook, 5);
+
+/**
+ * @generated from message webhook.v1.ListEndpointsResponse
+ */
+export type ListEndpointsResponse = Message<"webhook.v1.ListEndpointsResponse"> & {
+  /**
+   * @generated from field: repeated webhook.v1.WebhookEndpoint endpoints = 1;
+   */
+  endpoints: WebhookEndpoint[];
+
+  /**
+   * @generated from field: common.v1.PageInfo page = 2;
+   */
+  page?: PageInfo | undefined;
+};
+
+/**
+ * Describes the message webhook.v1.ListEndpointsResponse.
+ * Use `create(ListEndpointsResponseSchema)` to create a new message.
+ */
+export const ListEndpointsResponseSchema: GenMessage<ListEndpointsResponse> = /*@__PURE__*/
+  messageDesc(file_webhook_v1_webhook, 6);
+
+/**
+ * Only the fields set change. events replaces the list when replace_events
+ * is true (an empty list then subscribes to every event). enabled = true
+ * re-enables a disabled endpoint and forgets its failure streak.
+ *
+ * @generated from message webhook.v1.UpdateEndpointRequest
+ */
+export type UpdateEndpointRequest = Message<"webhook.v1.UpdateEndpointRequest"> & {
+  /**
+   * @generated from field: string app_id = 1;
+   */
+  appId: string;
+
+  /**
+   * @generated from field: string endpoint_id = 2;
+   */
+  endpointId: string;
+
+  /**
+   * @generated from field: optional string url = 3;
+   */
+  url?: string | undefined;
+
+  /**
+   * @generated from field: repeated webhook.v1.WebhookEvent events = 4;
+   */
+  events: WebhookEvent[];
+
+  /**
+   * @generated from field: bool replace_events = 5;
+   */
+  replaceEvents: boolean;
+
+  /**
+   * @generated from field: optional string description = 6;
+   */
+  description?: string | undefined;
+
+  /**
+   * @generated from field: bool clear_description = 7;
+   */
+  clearDescription: boolean;
+
+  /**
+   * @generated from field: optional bool enabled = 8;
+   */
+  enabled?: boolean | undefined;
+};
+
+/**
+ * Describes the message webhook.v1.UpdateEndpointRequest.
+ * Use `create(UpdateEndpointRequestSchema)` to create a new message.
+ */
+export const UpdateEndpointRequestSchema: GenMessage<UpdateEndpointRequest> = /*@__PURE__*/
+  messageDesc(file_webhook_v1_webhook, 7);
+
+/**
+ * @generated from message webhook.v1.UpdateEndpointResponse
+ */
+export type UpdateEndpointResponse = Message<"webhook.v1.UpdateEndpointResponse"> & {
+  /**
+   * @generated from field: webhook.v1.WebhookEndpoint endpoint = 1;
+   */
+  endpoint?: WebhookEndpoint | undefined;
+};
+
+/**
+ * Describes the message webhook.v1.UpdateEndpointResponse.
+ * Use `create(UpdateEndpointResponseSchema)` to create a new message.
+ */
+export const UpdateEndpointResponseSchema: GenMessage<UpdateEndpointResponse> = /*@__PURE__*/
+  messageDesc(file_webhook_v1_webhook, 8);
+
+/**
+ * @generated from message webhook.v1.DeleteEndpointRequest
+ */
+export type DeleteEndpointRequest = Message<"webhook.v1.DeleteEndpointRequest"> & {
+  /**
+   * @generated from field: string app_id = 1;
+   */
+  appId: string;
+
+  /**
+   * @generated from field: string endpoint_id = 2;
+   */
+  endpointId: string;
+};
+
+/**
+ * Describes the message webhook.v1.DeleteEndpointRequest.
+ * Use `create(DeleteEndpointRequestSchema)` to create a new message.
+ */
+export const DeleteEndpointRequestSchema: GenMessage<DeleteEndpointRequest> = /*@__PURE__*/
+  messageDesc(file_webhook_v1_webhook, 9);
+
+/**
+ * @generated from message webhook.v1.DeleteEndpointResponse
+ */
+export type DeleteEndpointResponse = Message<"webhook.v1.DeleteEndpointResponse"> & {
+};
+
+/**
+ * Describes the message webhook.v1.DeleteEndpointResponse.
+ * Use `create(DeleteEndpointResponseSchema)` to create a new message.
+ */
+export const DeleteEndpointResponseSchema: GenMessage<DeleteEndpointResponse> = /*@__PURE__*/
+  messageDesc(file_webhook_v1_webhook, 10);
+
+/**
+ * @generated from message webhook.v1.RotateEndpointSecretRequest
+ */
+export type RotateEndpointSecretRequest = Message<"webhook.v1.RotateEndpointSecretRequest"> & {
+  /**
+   * @generated from field: string app_id = 1;
+   */
+  appId: string;
+
+  /**
+   * @generated from field: string endpoint_id = 2;
+   */
+  endpointId: string;
+};
+
+/**
+ * Describes the message webhook.v1.RotateEndpointSecretRequest.
+ * Use `create(RotateEndpointSecretRequestSchema)` to create a new message.
+ */
+export const RotateEndpointSecretRequestSchema: GenMessage<RotateEndpointSecretRequest> = /*@__PURE__*/
+  messageDesc(file_webhook_v1_webhook, 11);
+
+/**
+ * @generated from message webhook.v1.RotateEndpointSecretResponse
+ */
+export type RotateEndpointSecretResponse = Message<"webhook.v1.RotateEndpointSecretResponse"> & {
+  /**
+   * @generated from field: webhook.v1.WebhookEndpoint endpoint = 1;
+   */
+  endpoint?: WebhookEndpoint | undefined;
+
+  /**
+   * @generated from field: string secret = 2;
+   */
+  secret: string;
+};
+
+/**
+ * Describes the message webhook.v1.RotateEndpointSecretResponse.
+ * Use `create(RotateEndpointSecretResponseSchema)` to create a new message.
+ */
+export const RotateEndpointSecretResponseSchema: GenMessage<RotateEndpointSecretResponse> = /*@__PURE__*/
+  messageDesc(file_webhook_v1_webhook, 12);
+
+/**
+ * @generated from message webhook.v1.WebhookDelivery
+ */
+export type WebhookDelivery = Message<"webhook.v1.WebhookDelivery"> & {
+  /**
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * @generated from field: string endpoint_id = 2;
+   */
+  endpointId: string;
+
+  /**
+   * The webhook-id header and the body's id: one per event, the same on
+   * every attempt, so receivers can drop duplicates.
+   *
+   * @generated from field: string message_id = 3;
+   */
+  messageId: string;
+
+  /**
+   * @generated from field: webhook.v1.WebhookEvent event = 4;
+   */
+  event: WebhookEvent;
+
+  /**
+   * @generated from field: webhook.v1.WebhookDeliveryStatus status = 5;
+   */
+  status: WebhookDeliveryStatus;
+
+  /**
+   * @generated from field: int32 attempts = 6;
+   */
+  attempts: number;
+
+  /**
+   * @generated from field: optional int32 last_response_status = 7;
+   */
+  lastResponseStatus?: number | undefined;
+
+  /**
+   * @generated from field: optional string last_error = 8;
+   */
+  lastError?: string | undefined;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp last_attempt_at = 9;
+   */
+  lastAttemptAt?: Timestamp | undefined;
+
+  /**
+   * Set while PENDING.
+   *
+   * @generated from field: google.protobuf.Timestamp next_attempt_at = 10;
+   */
+  nextAttemptAt?: Timestamp | undefined;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp created_at = 11;
+   */
+  createdAt?: Timestamp | undefined;
+
+  /**
+   * When it became SUCCEEDED or FAILED.
+   *
+   * @generated from field: google.protobuf.Timestamp completed_at = 12;
+   */
+  completedAt?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message webhook.v1.WebhookDelivery.
+ * Use `create(WebhookDeliverySchema)` to create a new message.
+ */
+export const WebhookDeliverySchema: GenMessage<WebhookDelivery> = /*@__PURE__*/
+  messageDesc(file_webhook_v1_webhook, 13);
+
+/**
+ * @generated from message webhook.v1.WebhookDeliveryAttempt
+ */
+export type WebhookDeliveryAttempt = Message<"webhook.v1.WebhookDeliveryAttempt"> & {
+  /**
+   * 1 for the first attempt.
+   *
+   * @generated from field: int32 number = 1;
+   */
+  number: number;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp started_at = 2;
+   */
+  startedAt?: Timestamp | undefined;
+
+  /**
+   * @generated from field: int32 duration_ms = 3;
+   */
+  durationMs: number;
+
+  /**
+   * Unset when no HTTP answer came (timeout, refused connection, blocked address).
+   *
+   * @generated from field: optional int32 response_status = 4;
+   */
+  responseStatus?: number | undefined;
+
+  /**
+   * @generated from field: optional string error = 5;
+   */
+  error?: string | undefined;
+
+  /**
+   * The start of the answer's body (at most 2 KiB).
+   *
+   * @generated from field: string response_body = 6;
+   */
+  responseBody: string;
+
+  /**
+   * @generated from field: bool response_body_truncated = 7;
+   */
+  responseBodyTruncated: boolean;
+};
+
+/**
+ * Describes the message webhook.v1.WebhookDeliveryAttempt.
+ * Use `create(WebhookDeliveryAttemptSchema)` to create a new message.
+ */
+export const WebhookDeliveryAttemptSchema: GenMessage<WebhookDeliveryAttempt> = /*@__PURE__*/
+  messageDesc(file_webhook_v1_webhook, 14);
+
+/**
+ * @generated from message webhook.v1.ListDeliveriesRequest
+ */
+export type ListDeliveriesRequest = Message<"webhook.v1.ListDeliveriesRequest"> & {
+  /**
+   * @generated from field: string app_id = 1;
+   */
+  appId: string;
+
+  /**
+   * @generated from field: string endpoint_id = 2;
+   */
+  endpointId: string;
+
+  /**
+   * @generated from field: common.v1.PageRequest page = 3;
+   */
+  page?: PageRequest | undefined;
+
+  /**
+   * Unspecified: every status.
+   *
+   * @generated from field: webhook.v1.WebhookDeliveryStatus status = 4;
+   */
+  status: WebhookDeliveryStatus;
+};
+
+/**
+ * Describes the message webhook.v1.ListDeliveriesRequest.
+ * Use `create(ListDeliveriesRequestSchema)` to create a new message.
+ */
+export const ListDeliveriesRequestSchema: GenMessage<ListDeliveriesRequest> = /*@__PURE__*/
+  messageDesc(file_webhook_v1_webhook, 15);
+
+/**
+ * @generated from message webhook.v1.ListDeliveriesResponse
+ */
+export type ListDeliveriesResponse = Message<"webhook.v1.ListDeliveriesResponse"> & {
+  /**
+   * @generated from field: repeated webhook.v1.WebhookDelivery deliveries = 1;
+   */
+  deliveries: WebhookDelivery[];
+
+  /**
+   * @generated from field: common.v1.PageInfo page = 2;
+   */
+  page?: PageInfo | undefined;
+};
+
+/**
+ * Describes the message webhook.v1.ListDeliveriesResponse.
+ * Use `create(ListDeliveriesResponseSchema)` to create a new message.
+ */
+export const ListDeliveriesResponseSchema: GenMessage<ListDeliveriesResponse> = /*@__PURE__*/
+  messageDesc(file_webhook_v1_webhook, 16);
+
+/**
+ * @generated from message webhook.v1.GetDeliveryRequest
+ */
+export type GetDeliveryRequest = Message<"webhook.v1.GetDeliveryRequest"> & {
+  /**
+   * @generated from field: string app_id = 1;
+   */
+  appId: string;
+
+  /**
+   * @generated from field: string endpoint_id = 2;
+   */
+  endpointId: string;
+
+  /**
+   * @generated from field: string delivery_id = 3;
+   */
+  deliveryId: string;
+};
+
+/**
+ * Describes the message webhook.v1.GetDeliveryRequest.
+ * Use `create(GetDeliveryRequestSchema)` to create a new message.
+ */
+export const GetDeliveryRequestSchema: GenMessage<GetDeliveryRequest> = /*@__PURE__*/
+  messageDesc(file_webhook_v1_webhook, 17);
+
+/**
+ * @generated from message webhook.v1.GetDeliveryResponse
+ */
+export type GetDeliveryResponse = Message<"webhook.v1.GetDeliveryResponse"> & {
+  /**
+   * @generated from field: webhook.v1.WebhookDelivery delivery = 1;
+   */
+  delivery?: WebhookDelivery | undefined;
+
+  /**
+   * The exact body sent (and signed), JSON.
+   *
+   * @generated from field: string payload_json = 2;
+   */
+  payloadJson: string;
+
+  /**
+   * Oldest first.
+   *
+   * @generated from field: repeated webhook.v1.WebhookDeliveryAttempt attempts = 3;
+   */
+  attempts: WebhookDeliveryAttempt[];
+};
+
+/**
+ * Describes the message webhook.v1.GetDeliveryResponse.
+ * Use `create(GetDeliveryResponseSchema)` to create a new message.
+ */
+export const GetDeliveryResponseSchema: GenMessage<GetDeliveryResponse> = /*@__PURE__*/
+  messageDesc(file_webhook_v1_webhook, 18);
+
+/**
+ * @generated from message webhook.v1.RetryDeliveryRequest
+ */
+export type RetryDeliveryRequest = Message<"webhook.v1.RetryDeliveryRequest"> & {
+  /**
+   * @generated from field: string app_id = 1;
+   */
+  appId: string;
+
+  /**
+   * @generated from field: string endpoint_id = 2;
+   */
+  endpointId: string;
+
+  /**
+   * @generated from field: string delivery_id = 3;
+   */
+  deliveryId: string;
+};
+
+/**
+ * Describes the message webhook.v1.RetryDeliveryRequest.
+ * Use `create(RetryDeliveryRequestSchema)` to create a new message.
+ */
+export const RetryDeliveryRequestSchema: GenMessage<RetryDeliveryRequest> = /*@__PURE__*/
+  messageDesc(file_webhook_v1_webhook, 19);
+
+/**
+ * @generated from message webhook.v1.RetryDeliveryResponse
+ */
+export type RetryDeliveryResponse = Message<"webhook.v1.RetryDeliveryResponse"> & {
+  /**
+   * @generated from field: webhook.v1.WebhookDelivery delivery = 1;
+   */
+  delivery?: WebhookDelivery | undefined;
+};
+
+/**
+ * Describes the message webhook.v1.RetryDeliveryResponse.
+ * Use `create(RetryDeliveryResponseSchema)` to create a new message.
+ */
+export const RetryDeliveryResponseSchema: GenMessage<RetryDeliveryResponse> = /*@__PURE__*/
+  messageDesc(file_webhook_v1_webhook, 20);
+
+/**
+ * @generated from message webhook.v1.SendTestEventRequest
+ */
+export type SendTestEventRequest = Message<"webhook.v1.SendTestEventRequest"> & {
+  /**
+   * @generated from field: string app_id = 1;
+   */
+  appId: string;
+
+  /**
+   * @generated from field: string endpoint_id = 2;
+   */
+  endpointId: string;
+};
+
+/**
+ * Describes the message webhook.v1.SendTestEventRequest.
+ * Use `create(SendTestEventRequestSchema)` to create a new message.
+ */
+export const SendTestEventRequestSchema: GenMessage<SendTestEventRequest> = /*@__PURE__*/
+  messageDesc(file_webhook_v1_webhook, 21);
+
+/**
+ * @generated from message webhook.v1.SendTestEventResponse
+ */
+export type SendTestEventResponse = Message<"webhook.v1.SendTestEventResponse"> & {
+  /**
+   * @generated from field: webhook.v1.WebhookDelivery delivery = 1;
+   */
+  delivery?: WebhookDelivery | undefined;
+};
+
+/**
+ * Describes the message webhook.v1.SendTestEventResponse.
+ * Use `create(SendTestEventResponseSchema)` to create a new message.
+ */
+export const SendTestEventResponseSchema: GenMessage<SendTestEventResponse> = /*@__PURE__*/
+  messageDesc(file_webhook_v1_webhook, 22);
+
+/**
+ * The public event names (the `event` field of a webhook body). The enum is
+ * the catalogue: the gateway validates subscriptions against it.
+ *
+ * @generated from enum webhook.v1.WebhookEvent
+ */
+export enum WebhookEvent {
+  /**
+   * @generated from enum value: WEBHOOK_EVENT_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * @generated from enum value: WEBHOOK_EVENT_REFERRAL_CREATED = 1;
+   */
+  REFERRAL_CREATED = 1,
+
+  /**
+   * @generated from enum value: WEBHOOK_EVENT_REFERRAL_CLICKED = 2;
+   */
+  REFERRAL_CLICKED = 2,
+
+  /**
+   * @generated from enum value: WEBHOOK_EVENT_CONVERSION_CREATED = 3;
+   */
+  CONVERSION_CREATED = 3,
+
+  /**
+   * @generated from enum value: WEBHOOK_EVENT_CONVERSION_FLAGGED = 4;
+   */
+  CONVERSION_FLAGGED = 4,
+
+  /**
+   * @generated from enum value: WEBHOOK_EVENT_REWARD_CREATED = 5;
+   */
+  REWARD_CREATED = 5,
+
+  /**
+   * @generated from enum value: WEBHOOK_EVENT_REWARD_APPROVED = 6;
+   */
+  REWARD_APPROVED = 6,
+
+  /**
+   * @generated from enum value: WEBHOOK_EVENT_REWARD_CLAIMED = 7;
+   */
+  REWARD_CLAIMED = 7,
+
+  /**
+   * @generated from enum value: WEBHOOK_EVENT_REWARD_REDEEMED = 8;
+   */
+  REWARD_REDEEMED = 8,
+
+  /**
+   * @generated from enum value: WEBHOOK_EVENT_REWARD_CANCELLED = 9;
+   */
+  REWARD_CANCELLED = 9,
+
+  /**
+   * @generated from enum value: WEBHOOK_EVENT_INCENTIVE_EVENT_PROCESSED = 10;
+   */
+  INCENTIVE_EVENT_PROCESSED = 10,
+
+  /**
+   * @generated from enum value: WEBHOOK_EVENT_LEVEL_UP = 11;
+   */
+  LEVEL_UP = 11,
+
+  /**
+   * @generated from enum value: WEBHOOK_EVENT_BADGE_AWARDED = 12;
+   */
+  BADGE_AWARDED = 12,
+
+  /**
+   * @generated from enum value: WEBHOOK_EVENT_MILESTONE_REACHED = 13;
+   */
+  MILESTONE_REACHED = 13,
+
+  /**
+   * @generated from enum value: WEBHOOK_EVENT_REDEMPTION_CREATED = 14;
+   */
+  REDEMPTION_CREATED = 14,
+
+  /**
+   * @generated from enum value: WEBHOOK_EVENT_REDEMPTION_FULFILLED = 15;
+   */
+  REDEMPTION_FULFILLED = 15,
+
+  /**
+   * @generated from enum value: WEBHOOK_EVENT_REDEMPTION_CANCELLED = 16;
+   */
+  REDEMPTION_CANCELLED = 16,
+
+  /**
+   * @generated from enum value: WEBHOOK_EVENT_MARKETPLACE_REDEEMED = 17;
+   */
+  MARKETPLACE_REDEEMED = 17,
+
+  /**
+   * Another endpoint of the app was disabled after failing for 3 days.
+   *
+   * @generated from enum value: WEBHOOK_EVENT_WEBHOOK_ENDPOINT_DISABLED = 18;
+   */
+  WEBHOOK_ENDPOINT_DISABLED = 18,
+
+  /**
+   * Sent by SendTestEvent only; not a subscription.
+   *
+   * @generated from enum value: WEBHOOK_EVENT_WEBHOOK_TEST = 19;
+   */
+  WEBHOOK_TEST = 19,
+}
+
+/**
+ * Describes the enum webhook.v1.WebhookEvent.
+ */
+export const WebhookEventSchema: GenEnum<WebhookEvent> = /*@__PURE__*/
+  enumDesc(file_webhook_v1_webhook, 0);
+
+/**
+ * @generated from enum webhook.v1.EndpointDisabledReason
+ */
+export enum EndpointDisabledReason {
+  /**
+   * @generated from enum value: ENDPOINT_DISABLED_REASON_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * Disabled through UpdateEndpoint (enabled = false).
+   *
+   * @generated from enum value: ENDPOINT_DISABLED_REASON_MANUAL = 1;
+   */
+  MANUAL = 1,
+
+  /**
+   * Disabled by the service after failing continuously for 3 days.
+   *
+   * @generated from enum value: ENDPOINT_DISABLED_REASON_FAILING = 2;
+   */
+  FAILING = 2,
+}
+
+/**
+ * Describes the enum webhook.v1.EndpointDisabledReason.
+ */
+export const EndpointDisabledReasonSchema: GenEnum<EndpointDisabledReason> = /*@__PURE__*/
+  enumDesc(file_webhook_v1_webhook, 1);
+
+/**
+ * @generated from enum webhook.v1.WebhookDeliveryStatus
+ */
+export enum WebhookDeliveryStatus {
+  /**
+   * @generated from enum value: WEBHOOK_DELIVERY_STATUS_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * Waiting for its next attempt (or being attempted now).
+   *
+   * @generated from enum value: WEBHOOK_DELIVERY_STATUS_PENDING = 1;
+   */
+  PENDING = 1,
+
+  /**
+   * @generated from enum value: WEBHOOK_DELIVERY_STATUS_SUCCEEDED = 2;
+   */
+  SUCCEEDED = 2,
+
+  /**
+   * Retries exhausted, or the endpoint was disabled.
+   *
+   * @generated from enum value: WEBHOOK_DELIVERY_STATUS_FAILED = 3;
+   */
+  FAILED = 3,
+}
+
+/**
+ * Describes the enum webhook.v1.WebhookDeliveryStatus.
+ */
+export const WebhookDeliveryStatusSchema: GenEnum<WebhookDeliveryStatus> = /*@__PURE__*/
+  enumDesc(file_webhook_v1_webhook, 2);
+
+/**
+ * Webhook endpoints, signed deliveries and the delivery log (DECISIONS.md §9).
+ * Every request carries app_id: the gateway resolves it from the API key and
+ * the service scopes every query by it.
+ *
+ * Delivery, as the service promises it:
+ * - Every domain event (docs/events.md) becomes one delivery per enabled
+ *   endpoint of its app that subscribes to its WebhookEvent (an empty events
+ *   list subscribes to all). marketplace.redeemed also goes to the listing
+ *   owner's app. The body is {id, event, createdAt, data}.
+ * - Requests are signed the Standard Webhooks way: webhook-id (the message
+ *   id, the same on every attempt), webhook-timestamp (unix seconds of the
+ *   attempt) and webhook-signature "v1,<base64 HMAC-SHA256 of
+ *   id.timestamp.body>" keyed with the secret's base64-decoded bytes; during
+ *   the 24 h after a rotation both secrets sign (space-separated).
+ * - An attempt succeeds on a 2xx answer within the timeout (10 s by
+ *   default); redirects are not followed. A failed attempt is retried after
+ *   5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h and 20 h (each ±20 %
+ *   jitter; 10 attempts over about 3 days; setting WEBHOOK_RETRY_SCHEDULE),
+ *   then the delivery is FAILED. An endpoint whose deliveries have failed
+ *   without a success for 3 days is disabled (reason FAILING) and
+ *   webhook.endpoint_disabled is published.
  *
  * @generated from service webhook.v1.WebhookService
  */
 export const WebhookService: GenService<{
+  /**
+   * @generated from rpc webhook.v1.WebhookService.CreateEndpoint
+   */
+  createEndpoint: {
+    methodKind: "unary";
+    input: typeof CreateEndpointRequestSchema;
+    output: typeof CreateEndpointResponseSchema;
+  },
+  /**
+   * @generated from rpc webhook.v1.WebhookService.GetEndpoint
+   */
+  getEndpoint: {
+    methodKind: "unary";
+    input: typeof GetEndpointRequestSchema;
+    output: typeof GetEndpointResponseSchema;
+  },
+  /**
+   * @generated from rpc webhook.v1.WebhookService.ListEndpoints
+   */
+  listEndpoints: {
+    methodKind: "unary";
+    input: typeof ListEndpointsRequestSchema;
+    output: typeof ListEndpointsResponseSchema;
+  },
+  /**
+   * @generated from rpc webhook.v1.WebhookService.UpdateEndpoint
+   */
+  updateEndpoint: {
+    methodKind: "unary";
+    input: typeof UpdateEndpointRequestSchema;
+    output: typeof UpdateEndpointResponseSchema;
+  },
+  /**
+   * Also removes the endpoint's deliveries and their attempt log.
+   *
+   * @generated from rpc webhook.v1.WebhookService.DeleteEndpoint
+   */
+  deleteEndpoint: {
+    methodKind: "unary";
+    input: typeof DeleteEndpointRequestSchema;
+    output: typeof DeleteEndpointResponseSchema;
+  },
+  /**
+   * A new secret signs from now on; the previous one keeps signing too for
+   * 24 h so receivers can switch without losing a delivery.
+   *
+   * @generated from rpc webhook.v1.WebhookService.RotateEndpointSecret
+   */
+  rotateEndpointSecret: {
+    methodKind: "unary";
+    input: typeof RotateEndpointSecretRequestSchema;
+    output: typeof RotateEndpointSecretResponseSchema;
+  },
+  /**
+   * @generated from rpc webhook.v1.WebhookService.ListDeliveries
+   */
+  listDeliveries: {
+    methodKind: "unary";
+    input: typeof ListDeliveriesRequestSchema;
+    output: typeof ListDeliveriesResponseSchema;
+  },
+  /**
+   * @generated from rpc webhook.v1.WebhookService.GetDelivery
+   */
+  getDelivery: {
+    methodKind: "unary";
+    input: typeof GetDeliveryRequestSchema;
+    output: typeof GetDeliveryResponseSchema;
+  },
+  /**
+   * Attempts the delivery again now. A PENDING delivery keeps its remaining
+   * retries; a SUCCEEDED or FAILED one gets one more attempt.
+   *
+   * @generated from rpc webhook.v1.WebhookService.RetryDelivery
+   */
+  retryDelivery: {
+    methodKind: "unary";
+    input: typeof RetryDeliveryRequestSchema;
+    output: typeof RetryDeliveryResponseSchema;
+  },
+  /**
+   * Queues a WEBHOOK_TEST delivery to this endpoint only.
+   *
+   * @generated from rpc webhook.v1.WebhookService.SendTestEvent
+   */
+  sendTestEvent: {
+    methodKind: "unary";
+    input: typeof SendTestEventRequestSchema;
+    output: typeof SendTestEventResponseSchema;
+  },
 }> = /*@__PURE__*/
   serviceDesc(file_webhook_v1_webhook, 0);
 

@@ -1,0 +1,90 @@
+import type { FilterQuery, UpdateQuery } from 'mongoose';
+import type { AppScoped } from './app-scoped';
+
+interface Waiter {
+  resolve: () => void;
+  reject: (err: unknown) => void;
+}
+
+type Batch<T> =
+  | { kind: 'inc'; inc: Record<string, number>; setOnInsert?: Partial<T>; waiters: Waiter[] }
+  | { kind: 'update'; update: UpdateQuery<T>; waiters: Waiter[] };
+
+interface DocumentQueue<T> {
+  appId: string;
+  filter: FilterQuery<T>;
+  batches: Array<Batch<T>>;
+  running: boolean;
+}
+
+/**
+ * Writes to one document, one at a time per process, with counter
+ * increments coalesced: while a write to a document is in flight, the
+ * increments that arrive for it are summed into the next write. Every
+ * caller's promise settles with the write that carries its change, so
+ * nothing is acknowledged before it is stored.
+ *
+ * Two reasons. Under load a hot counter document (a campaign's clicks)
+ * costs about one write per round trip instead of one per request. And
+ * FerretDB v1 applies every update as a read of the whole document and a
+ * write of all of it back, so concurrent updates of one document lose
+ * each other's changes ($inc included); keeping a process's writes to a
+ * document serial avoids that. MongoDB's updates are atomic, so several
+ * replicas are safe there; FerretDB is the single-replica development and
+ * test database.
+ */
+export class DocumentWriteQueue<T extends { appId: string }> {
+  private readonly queues = new Map<string, DocumentQueue<T>>();
+
+  constructor(private readonly scoped: AppScoped<T>) {}
+
+  /**
+   * $inc on the document `filter` names (a unique key, fields in a fixed
+   * order); created on first use, with `setOnInsert` (the same for every
+   * increment of the document).
+   */
+  increment(appId: string, filter: FilterQuery<T>, inc: Record<string, number>, setOnInsert?: Partial<T>): Promise<void> {
+    return this.enqueue(appId, filter, (queue, waiter) => {
+      const last = queue.batches[queue.batches.length - 1];
+      if (last?.kind === 'inc') {
+        for (const [field, amount] of Object.entries(inc)) last.inc[field] = (last.inc[field] ?? 0) + amount;
+        last.waiters.push(waiter);
+      } else {
+        queue.batches.push({ kind: 'inc', inc: { ...inc }, setOnInsert, waiters: [waiter] });
+      }
+    });
+  }
+
+  /** Any other update of the document, in order with the increments around it. */
+  update(appId: string, filter: FilterQuery<T>, update: UpdateQuery<T>): Promise<void> {
+    return this.enqueue(appId, filter, (queue, waiter) => queue.batches.push({ kind: 'update', update, waiters: [waiter] }));
+  }
+
+  private enqueue(appId: string, filter: FilterQuery<T>, add: (queue: DocumentQueue<T>, waiter: Waiter) => void): Promise<void> {
+    const key = `${appId}\u0000${JSON.stringify(filter)}`;
+    return new Promise<void>((resolve, reject) => {
+      let queue = this.queues.get(key);
+      if (!queue) {
+        queue = { appId, filter, batches: [], running: false };
+        this.queues.set(key, queue);
+      }
+      add(queue, { resolve, reject });
+      if (!queue.running) void this.drain(key, queue);
+    });
+  }
+
+  private async drain(key: string, queue: DocumentQueue<T>): Promise<void> {
+    queue.running = true;
+    for (let batch = queue.batches.shift(); batch; batch = queue.batches.shift()) {
+      try {
+        if (batch.kind === 'inc') await this.scoped.increment(queue.appId, queue.filter, batch.inc, batch.setOnInsert);
+        else await this.scoped.updateOne(queue.appId, queue.filter, batch.update);
+        for (const waiter of batch.waiters) waiter.resolve();
+      } catch (err) {
+        for (const waiter of batch.waiters) waiter.reject(err);
+      }
+    }
+    queue.running = false;
+    this.queues.delete(key);
+  }
+}
