@@ -23,6 +23,7 @@ describe('campaigns', () => {
       attributionWindowDays: 30,
       maxRewardsPerReferrer: null,
       fraud: { flagThreshold: 50 },
+      rewardCodeValidityDays: 90,
       createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
       updatedAt: expect.any(String),
     });
@@ -44,6 +45,7 @@ describe('campaigns', () => {
       attributionWindowDays: 7,
       maxRewardsPerReferrer: 3,
       fraud: { flagThreshold: 70 },
+      rewardCodeValidityDays: 14,
     });
     expect(res.status).toBe(201);
     expect(res.body.campaign).toMatchObject({
@@ -56,6 +58,7 @@ describe('campaigns', () => {
       attributionWindowDays: 7,
       maxRewardsPerReferrer: 3,
       fraud: { flagThreshold: 70 },
+      rewardCodeValidityDays: 14,
     });
   });
 

@@ -1,11 +1,40 @@
+import { z } from 'zod';
+import { setting } from '@ris/config';
 import { FraudService } from '@ris/contracts';
 import { rpcService } from '@ris/rpc';
 import { runService } from '@ris/service-runtime';
+import { FraudScorer } from './fraud-scorer';
+import { fraudRpc } from './fraud.rpc';
+import { disposableDomainMatcher } from './rules/disposable-domains';
+import { FRAUD_RULES } from './rules/rule-set';
+import { SignalHistory } from './signal-history';
 
-// Serves health and its (still empty) Connect service; its RPCs arrive
-// with the issue that builds this service.
 void runService({
   name: 'fraud-service',
   defaultPort: 50052,
-  build: () => ({ services: [rpcService(FraudService, {})] }),
+  settings: {
+    FRAUD_VELOCITY_WINDOW_MINUTES: setting.positiveInt(60),
+    FRAUD_IP_VELOCITY_LIMIT: setting.positiveInt(5),
+    FRAUD_DEVICE_VELOCITY_LIMIT: setting.positiveInt(3),
+    FRAUD_REFERRER_VELOCITY_LIMIT: setting.positiveInt(10),
+    FRAUD_FAST_CONVERSION_SECONDS: setting.positiveInt(10),
+    FRAUD_REFEREE_LOOKBACK_DAYS: setting.positiveInt(30),
+    // Comma-separated domains added to the shipped disposable-email list.
+    FRAUD_EXTRA_DISPOSABLE_DOMAINS: z.string().default(''),
+  },
+  build: ({ db, config }) => {
+    const history = new SignalHistory(db, {
+      velocityWindowMinutes: config.FRAUD_VELOCITY_WINDOW_MINUTES,
+      fastConversionSeconds: config.FRAUD_FAST_CONVERSION_SECONDS,
+      refereeLookbackDays: config.FRAUD_REFEREE_LOOKBACK_DAYS,
+    });
+    const scorer = new FraudScorer(history, FRAUD_RULES, {
+      ipVelocityLimit: config.FRAUD_IP_VELOCITY_LIMIT,
+      deviceVelocityLimit: config.FRAUD_DEVICE_VELOCITY_LIMIT,
+      referrerVelocityLimit: config.FRAUD_REFERRER_VELOCITY_LIMIT,
+      fastConversionSeconds: config.FRAUD_FAST_CONVERSION_SECONDS,
+      isDisposableDomain: disposableDomainMatcher(config.FRAUD_EXTRA_DISPOSABLE_DOMAINS.split(',')),
+    });
+    return { services: [rpcService(FraudService, fraudRpc(scorer))] };
+  },
 });

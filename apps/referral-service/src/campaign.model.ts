@@ -19,6 +19,8 @@ export interface CampaignDoc {
   attributionWindowDays: number;
   maxRewardsPerReferrer: number | null;
   fraud: { flagThreshold: number };
+  /** Days a claimed discount/coupon code of this campaign's rewards stays valid. */
+  rewardCodeValidityDays: number;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -40,6 +42,8 @@ const campaignSchema = new Schema<CampaignDoc>(
     attributionWindowDays: { type: Number, required: true },
     maxRewardsPerReferrer: { type: Number, default: null },
     fraud: { type: new Schema({ flagThreshold: Number }, { _id: false }), required: true },
+    // Campaigns made before this setting existed read as the default.
+    rewardCodeValidityDays: { type: Number, default: 90 },
     createdAt: { type: Date, required: true },
     updatedAt: { type: Date, required: true },
   },

@@ -12,12 +12,14 @@ export interface CampaignInput {
   attributionWindowDays?: number;
   maxRewardsPerReferrer?: number | null;
   fraud?: { flagThreshold: number };
+  rewardCodeValidityDays?: number;
 }
 
 export type CampaignPatch = Partial<CampaignInput>;
 
 const DEFAULT_ATTRIBUTION_DAYS = 30;
 const DEFAULT_FLAG_THRESHOLD = 50;
+const DEFAULT_CODE_VALIDITY_DAYS = 90;
 
 /** Invariants the gateway also checks; repeated here because the service is the owner. */
 function checkCampaign(c: Omit<CampaignDoc, '_id' | 'appId' | 'createdAt' | 'updatedAt'>): void {
@@ -35,6 +37,9 @@ function checkCampaign(c: Omit<CampaignDoc, '_id' | 'appId' | 'createdAt' | 'upd
   if (!Number.isInteger(c.attributionWindowDays) || c.attributionWindowDays < 1) throw invalidArgument('attributionWindowDays must be a positive integer');
   if (c.maxRewardsPerReferrer !== null && (!Number.isInteger(c.maxRewardsPerReferrer) || c.maxRewardsPerReferrer < 1)) {
     throw invalidArgument('maxRewardsPerReferrer must be a positive integer');
+  }
+  if (!Number.isInteger(c.rewardCodeValidityDays) || c.rewardCodeValidityDays < 1) {
+    throw invalidArgument('rewardCodeValidityDays must be a positive integer');
   }
   const t = c.fraud.flagThreshold;
   if (!Number.isInteger(t) || t < 0 || t > 100) throw invalidArgument('fraud.flagThreshold must be an integer from 0 to 100');
@@ -59,6 +64,7 @@ export class Campaigns {
       attributionWindowDays: input.attributionWindowDays ?? DEFAULT_ATTRIBUTION_DAYS,
       maxRewardsPerReferrer: input.maxRewardsPerReferrer ?? null,
       fraud: input.fraud ?? { flagThreshold: DEFAULT_FLAG_THRESHOLD },
+      rewardCodeValidityDays: input.rewardCodeValidityDays ?? DEFAULT_CODE_VALIDITY_DAYS,
       createdAt: now,
       updatedAt: now,
     };
@@ -69,6 +75,8 @@ export class Campaigns {
   async get(appId: string, campaignId: string): Promise<CampaignDoc> {
     const campaign = await this.campaigns.findOne(appId, { _id: campaignId });
     if (!campaign) throw notFound('Campaign', { campaignId });
+    // Lean reads skip schema defaults: campaigns stored before the setting existed.
+    campaign.rewardCodeValidityDays ??= DEFAULT_CODE_VALIDITY_DAYS;
     return campaign;
   }
 
@@ -82,6 +90,13 @@ export class Campaigns {
       });
     }
     return campaign;
+  }
+
+  /** Name and status of several campaigns at once (the campaigns of a page of conversions). */
+  async summaries(appId: string, ids: string[]): Promise<Map<string, Pick<CampaignDoc, '_id' | 'name' | 'status'>>> {
+    if (ids.length === 0) return new Map();
+    const found = await this.campaigns.find(appId, { _id: { $in: ids } });
+    return new Map(found.map((c) => [c._id, { _id: c._id, name: c.name, status: c.status }]));
   }
 
   list(appId: string, page: PageQuery, status?: CampaignStatusName): Promise<Page<CampaignDoc>> {

@@ -1,16 +1,46 @@
-import { ReferralService } from '@ris/contracts';
-import { rpcService } from '@ris/rpc';
+import { setting } from '@ris/config';
+import { FraudService, ReferralService, RewardService } from '@ris/contracts';
+import { createServiceClient, rpcService } from '@ris/rpc';
 import { runService } from '@ris/service-runtime';
 import { Campaigns } from './campaigns';
+import { ConversionRewards } from './conversion-rewards';
+import { FraudCheck } from './fraud-check';
+import { FraudFlags } from './fraud-flags';
+import { ConversionRecorder } from './record-conversion';
+import { RecoveryPass } from './recovery-pass';
+import { RefereeFunnel } from './referee-funnel';
 import { referralRpc } from './referral.rpc';
+import { ReferralStore } from './referral-store';
+import { ReferralTree } from './referral-tree';
 import { Referrals } from './referrals';
 
 void runService({
   name: 'referral-service',
   defaultPort: 50051,
-  build: ({ db, outbox }) => {
+  settings: {
+    FRAUD_SERVICE_URL: setting.url(['http', 'https'], 'http://127.0.0.1:50052'),
+    REWARD_SERVICE_URL: setting.url(['http', 'https'], 'http://127.0.0.1:50053'),
+    // A slow fraud service must not hold conversions: past this the check is deferred.
+    FRAUD_TIMEOUT_MS: setting.positiveInt(2000),
+    // How often the recovery pass looks for deferred scores, unsettled rewards and interrupted reviews.
+    RECOVERY_INTERVAL_MS: setting.positiveInt(15_000),
+  },
+  build: ({ db, outbox, config, logger }) => {
     const campaigns = new Campaigns(db);
-    const referrals = new Referrals(db, campaigns, outbox);
-    return { services: [rpcService(ReferralService, referralRpc(campaigns, referrals))] };
+    const store = new ReferralStore(db, campaigns, outbox);
+    const fraud = new FraudCheck(createServiceClient(FraudService, config.FRAUD_SERVICE_URL, { timeoutMs: config.FRAUD_TIMEOUT_MS }), logger);
+    const conversionRewards = new ConversionRewards(store, createServiceClient(RewardService, config.REWARD_SERVICE_URL));
+    const flags = new FraudFlags(store, conversionRewards);
+    const tree = new ReferralTree(store);
+    const referrals = new Referrals(store, tree, new RefereeFunnel(store), fraud, flags);
+    const recorder = new ConversionRecorder(store, tree, fraud, flags, conversionRewards);
+    const recovery = new RecoveryPass(store, { fraud, flags, conversionRewards, recorder, referrals }, logger, {
+      intervalMs: config.RECOVERY_INTERVAL_MS,
+    });
+    return {
+      services: [rpcService(ReferralService, referralRpc({ store, campaigns, referrals, recorder, flags }))],
+      start: () => recovery.start(),
+      stop: () => recovery.stop(),
+    };
   },
 });

@@ -1,6 +1,6 @@
 import { domainEvent, stableEventId } from '@ris/events';
 import type { ClickDoc } from './click.model';
-import type { ReferralDoc } from './referral.model';
+import type { ReferralDoc, ReferralRef } from './referral.model';
 
 /** referral.created: webhooks (REFERRAL_CREATED) and the incentive engine consume it. */
 export function referralCreated(referral: ReferralDoc) {
@@ -24,7 +24,7 @@ export function referralCreated(referral: ReferralDoc) {
   );
 }
 
-export function referralClicked(click: ClickDoc, referral: ReferralDoc) {
+export function referralClicked(click: ClickDoc, referral: ReferralRef) {
   return domainEvent(
     'referral.clicked',
     click.appId,

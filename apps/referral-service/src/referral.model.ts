@@ -6,6 +6,17 @@ export interface FraudDoc {
   warning: string | null;
 }
 
+/** The end user's context as the caller forwarded it; kept only while a fraud check waits. */
+export interface ClientContextDoc {
+  ip: string | null;
+  userAgent: string | null;
+  deviceId: string | null;
+  email: string | null;
+}
+
+/** DONE: scored (or nothing to score); DEFERRED: the fraud service was unavailable, the recovery pass scores it. */
+export type FraudCheckState = 'DONE' | 'DEFERRED';
+
 export interface ReferralDoc {
   _id: string;
   appId: string;
@@ -15,14 +26,30 @@ export interface ReferralDoc {
   refereeId: string | null;
   referrerUsername: string | null;
   referrerEmail: string | null;
+  /**
+   * PENDING as stored; the referral reads COMPLETED once its counters show a
+   * conversion (referral-counters.model.ts), so a conversion never rewrites
+   * this document (on FerretDB that rewrite scans every referral).
+   */
   status: 'PENDING' | 'COMPLETED';
   /** Depth of the referrer in the campaign's referral tree (1 = never referred). */
   level: number;
+  /** The referral the referrer converted through, in this campaign (level > 1). */
+  parentReferralId?: string | null;
+  /** 0 at creation; the live amount is in the referral's counters (referral-counters.model.ts). */
   rewardAmount: number;
   isFlagged: boolean;
   fraud: FraudDoc;
+  fraudCheck?: FraudCheckState;
+  context?: ClientContextDoc | null;
   createdAt: Date;
 }
+
+/** What never changes about a referral: enough to attribute a click or a funnel step to it. */
+export type ReferralRef = Pick<ReferralDoc, '_id' | 'code' | 'campaignId' | 'referrerId'>;
+
+const fraudSchema = new Schema<FraudDoc>({ riskScore: Number, reasons: [String], warning: String }, { _id: false });
+const contextSchema = new Schema<ClientContextDoc>({ ip: String, userAgent: String, deviceId: String, email: String }, { _id: false });
 
 const referralSchema = new Schema<ReferralDoc>(
   {
@@ -36,12 +63,12 @@ const referralSchema = new Schema<ReferralDoc>(
     referrerEmail: { type: String, default: null },
     status: { type: String, required: true },
     level: { type: Number, required: true },
+    parentReferralId: { type: String, default: null },
     rewardAmount: { type: Number, required: true },
     isFlagged: { type: Boolean, required: true },
-    fraud: {
-      type: new Schema<FraudDoc>({ riskScore: Number, reasons: [String], warning: String }, { _id: false }),
-      default: () => ({ riskScore: null, reasons: [], warning: null }),
-    },
+    fraud: { type: fraudSchema, default: () => ({ riskScore: null, reasons: [], warning: null }) },
+    fraudCheck: { type: String, default: 'DONE' },
+    context: { type: contextSchema, default: null },
     createdAt: { type: Date, required: true },
   },
   { collection: 'referrals', versionKey: false },
@@ -49,8 +76,11 @@ const referralSchema = new Schema<ReferralDoc>(
 // GET /referrals/{code}, clicks and conversions: find by code. Codes are unique per app.
 referralSchema.index({ appId: 1, code: 1 }, { unique: true });
 // One referral per referrer and campaign: asking again returns the same one,
-// and two concurrent first requests cannot both create one.
+// and two concurrent first requests cannot both create one. Also serves the
+// referral tree (a referee's own referral in the campaign).
 referralSchema.index({ appId: 1, campaignId: 1, referrerId: 1 }, { unique: true });
+// GET /users/{userId}/stats without campaignId: the user's referrals in every campaign.
+referralSchema.index({ appId: 1, referrerId: 1 });
 
 export const referralModel = (db: Connection): Model<ReferralDoc> =>
   (db.models.Referral as Model<ReferralDoc> | undefined) ?? db.model<ReferralDoc>('Referral', referralSchema);

@@ -4,6 +4,9 @@ import type { ServiceImpl } from '@connectrpc/connect';
 import {
   CampaignSchema,
   CampaignStatus,
+  ConversionStatus,
+  FraudDecision,
+  FraudFlagStatus,
   FulfillmentType,
   ReferralSchema,
   type ReferralService,
@@ -11,14 +14,26 @@ import {
   enumName,
   enumValue,
   type Campaign,
+  type PageRequest,
   type Referral,
   type RewardRule,
 } from '@ris/contracts';
+import type { PageQuery } from '@ris/mongo';
 import { invalidArgument } from '@ris/rpc';
 import type { CampaignDoc, CampaignStatusName, RewardRuleDoc } from './campaign.model';
 import type { CampaignInput, CampaignPatch, Campaigns } from './campaigns';
+import { listConversions } from './conversion-list';
+import type { ConversionStatusName } from './conversion.model';
+import { conversionRewardToProto, conversionToProto, flagToProto } from './conversion-proto';
+import { contextFields } from './fraud-check';
+import type { FlagStatus } from './fraud-flag.model';
+import type { Decision, FraudFlags } from './fraud-flags';
+import type { ConversionRecorder } from './record-conversion';
+import type { ReferralCountersDoc } from './referral-counters.model';
 import type { ReferralDoc } from './referral.model';
+import type { ReferralStore } from './referral-store';
 import type { Referrals } from './referrals';
+import { referrerStats } from './referrer-stats';
 
 function rewardRuleFromProto(rule: RewardRule | undefined, field: string): RewardRuleDoc | undefined {
   if (!rule) return undefined;
@@ -43,18 +58,20 @@ function campaignToProto(doc: CampaignDoc): Campaign {
     fraud: doc.fraud,
     createdAt: timestampFromDate(doc.createdAt),
     updatedAt: timestampFromDate(doc.updatedAt),
+    rewardCodeValidityDays: doc.rewardCodeValidityDays,
   });
 }
 
-function referralToProto(doc: ReferralDoc, campaign: Pick<CampaignDoc, '_id' | 'name' | 'status'>): Referral {
+function referralToProto(doc: ReferralDoc, campaign: Pick<CampaignDoc, '_id' | 'name' | 'status'>, counters: ReferralCountersDoc | null): Referral {
+  const completed = (counters?.conversions?.L1 ?? 0) > 0;
   return create(ReferralSchema, {
     id: doc._id,
     referralCode: doc.code,
     referrerId: doc.referrerId,
     refereeId: doc.refereeId ?? undefined,
-    status: enumValue(ReferralStatus, doc.status),
+    status: enumValue(ReferralStatus, completed ? 'COMPLETED' : doc.status),
     level: doc.level,
-    rewardAmount: doc.rewardAmount,
+    rewardAmount: counters?.rewardAmount ?? 0,
     isFlagged: doc.isFlagged,
     createdAt: timestampFromDate(doc.createdAt),
     campaign: { id: campaign._id, name: campaign.name, status: enumValue(CampaignStatus, campaign.status) },
@@ -74,7 +91,24 @@ const required = (value: string, field: string) => {
   return value.trim();
 };
 
-export function referralRpc(campaigns: Campaigns, referrals: Referrals): ServiceImpl<typeof ReferralService> {
+/** The gateway validates bounds; services clamp defensively. */
+const pageOf = (page: PageRequest | undefined): PageQuery => ({
+  page: Math.max(1, page?.page || 1),
+  limit: Math.min(100, Math.max(1, page?.limit || 25)),
+});
+
+export interface ReferralRpcDeps {
+  store: ReferralStore;
+  campaigns: Campaigns;
+  referrals: Referrals;
+  recorder: ConversionRecorder;
+  flags: FraudFlags;
+}
+
+export function referralRpc({ store, campaigns, referrals, recorder, flags }: ReferralRpcDeps): ServiceImpl<typeof ReferralService> {
+  /** Referral.status and rewardAmount live in the referral's counters. */
+  const countersOf = (appId: string, referralId: string) => store.counters.findOne(appId, { _id: referralId });
+
   return {
     async createCampaign(req) {
       const referrerReward = rewardRuleFromProto(req.referrerReward, 'referrerReward');
@@ -88,6 +122,7 @@ export function referralRpc(campaigns: Campaigns, referrals: Referrals): Service
         attributionWindowDays: req.attributionWindowDays,
         maxRewardsPerReferrer: req.maxRewardsPerReferrer ?? null,
         fraud: req.fraud ? { flagThreshold: req.fraud.flagThreshold } : undefined,
+        rewardCodeValidityDays: req.rewardCodeValidityDays,
       };
       return { campaign: campaignToProto(await campaigns.create(required(req.appId, 'appId'), input)) };
     },
@@ -97,11 +132,7 @@ export function referralRpc(campaigns: Campaigns, referrals: Referrals): Service
     },
 
     async listCampaigns(req) {
-      const page = await campaigns.list(
-        required(req.appId, 'appId'),
-        { page: Math.max(1, req.page?.page || 1), limit: Math.min(100, Math.max(1, req.page?.limit || 25)) },
-        statusFromProto(req.status),
-      );
+      const page = await campaigns.list(required(req.appId, 'appId'), pageOf(req.page), statusFromProto(req.status));
       return {
         campaigns: page.items.map(campaignToProto),
         page: { page: page.page, limit: page.limit, totalItems: page.totalItems },
@@ -118,6 +149,7 @@ export function referralRpc(campaigns: Campaigns, referrals: Referrals): Service
         attributionWindowDays: req.attributionWindowDays,
         maxRewardsPerReferrer: req.clearMaxRewardsPerReferrer ? null : req.maxRewardsPerReferrer,
         fraud: req.fraud ? { flagThreshold: req.fraud.flagThreshold } : undefined,
+        rewardCodeValidityDays: req.rewardCodeValidityDays,
       };
       return { campaign: campaignToProto(await campaigns.update(required(req.appId, 'appId'), req.campaignId, patch)) };
     },
@@ -130,26 +162,99 @@ export function referralRpc(campaigns: Campaigns, referrals: Referrals): Service
         refereeId: req.refereeId,
         referrerUsername: req.referrerUsername,
         referrerEmail: req.referrerEmail,
-        context: req.context,
+        context: contextFields(req.context),
       });
-      const campaign = await campaigns.get(appId, referral.campaignId);
-      return { referral: referralToProto(referral, campaign), created };
+      const [campaign, counters] = await Promise.all([campaigns.get(appId, referral.campaignId), countersOf(appId, referral._id)]);
+      return { referral: referralToProto(referral, campaign, counters), created };
     },
 
     async getReferral(req) {
       const appId = required(req.appId, 'appId');
       const referral = await referrals.getByCode(appId, required(req.referralCode, 'referralCode'));
-      const campaign = await campaigns.get(appId, referral.campaignId);
-      return { referral: referralToProto(referral, campaign) };
+      const [campaign, counters] = await Promise.all([campaigns.get(appId, referral.campaignId), countersOf(appId, referral._id)]);
+      return { referral: referralToProto(referral, campaign, counters) };
     },
 
     async recordClick(req) {
       const click = await referrals.recordClick(required(req.appId, 'appId'), {
         referralCode: required(req.referralCode, 'referralCode'),
         refereeId: req.refereeId,
-        context: req.context,
+        context: contextFields(req.context),
       });
       return { clickId: click._id, referralCode: click.code, clickedAt: timestampFromDate(click.clickedAt) };
+    },
+
+    async recordConversion(req) {
+      if (req.amount !== undefined && (!Number.isFinite(req.amount) || req.amount < 0)) {
+        throw invalidArgument('amount must be a non-negative number');
+      }
+      const outcome = await recorder.record(required(req.appId, 'appId'), {
+        referralCode: required(req.referralCode, 'referralCode'),
+        refereeId: required(req.refereeId, 'refereeId'),
+        amount: req.amount ?? null,
+        metadata: req.metadata ?? null,
+        context: contextFields(req.context),
+      });
+      const summary = outcome.campaign;
+      const direct = outcome.rewards.find((r) => r.side === 'REFERRER' && r.level === 1 && r.rewardId);
+      return {
+        conversion: conversionToProto(outcome.root, summary),
+        upline: outcome.upline.map((record) => conversionToProto(record, summary)),
+        referralStatus: enumValue(ReferralStatus, outcome.referral.status),
+        rewardCreated: direct !== undefined,
+        rewardAmount: direct?.amount ?? 0,
+        rewards: outcome.rewards.filter((r) => r.rewardId).map(conversionRewardToProto),
+      };
+    },
+
+    async listConversions(req) {
+      const page = await listConversions(
+        store,
+        required(req.appId, 'appId'),
+        {
+          campaignId: req.campaignId || undefined,
+          referralCode: req.referralCode || undefined,
+          status: enumName(ConversionStatus, req.status) as ConversionStatusName | undefined,
+        },
+        pageOf(req.page),
+      );
+      return {
+        conversions: page.items.map((record) => conversionToProto(record, page.campaigns.get(record.campaignId))),
+        page: { page: page.page, limit: page.limit, totalItems: page.totalItems },
+      };
+    },
+
+    async getCampaignStats(req) {
+      const appId = required(req.appId, 'appId');
+      const campaignId = required(req.campaignId, 'campaignId');
+      // One read when the campaign has counters (they exist only for this
+      // app's campaigns); otherwise the campaign decides between zeros and 404.
+      const counts = await store.stats.read(appId, campaignId);
+      if (counts) return counts;
+      await campaigns.get(appId, campaignId);
+      return { totalReferrals: 0, completedReferrals: 0, totalClicks: 0, totalConversions: 0 };
+    },
+
+    async getUserStats(req) {
+      const appId = required(req.appId, 'appId');
+      if (req.campaignId) await campaigns.get(appId, req.campaignId);
+      return referrerStats(store, appId, required(req.userId, 'userId'), req.campaignId || undefined);
+    },
+
+    async listFraudFlags(req) {
+      const page = await flags.list(
+        required(req.appId, 'appId'),
+        pageOf(req.page),
+        enumName(FraudFlagStatus, req.status) as FlagStatus | undefined,
+      );
+      return { flags: page.items.map(flagToProto), page: { page: page.page, limit: page.limit, totalItems: page.totalItems } };
+    },
+
+    async resolveFraudFlag(req) {
+      const decision = enumName(FraudDecision, req.decision) as Decision | undefined;
+      if (!decision) throw invalidArgument('decision must be APPROVE or REJECT');
+      const flag = await flags.resolve(required(req.appId, 'appId'), required(req.flagId, 'flagId'), decision, req.note?.trim() || null);
+      return { flag: flagToProto(flag) };
     },
   };
 }

@@ -1,19 +1,15 @@
-import type { Connection } from 'mongoose';
-import type { Outbox } from '@ris/events';
-import { AppScoped, isDuplicateKeyError, newId } from '@ris/mongo';
+import { timestampFromDate } from '@bufbuild/protobuf/wkt';
+import { isDuplicateKeyError, newId } from '@ris/mongo';
 import { notFound } from '@ris/rpc';
-import type { Campaigns } from './campaigns';
-import { clickModel, type ClickDoc } from './click.model';
-import { generateReferralCode, normalizeReferralCode } from './referral-code';
+import type { ClickDoc } from './click.model';
+import { contextFields, contextProto, type FraudCheck } from './fraud-check';
+import type { FraudFlags } from './fraud-flags';
+import type { RefereeFunnel } from './referee-funnel';
+import { generateReferralCode } from './referral-code';
 import { referralClicked, referralCreated } from './referral-events';
-import { referralModel, type ReferralDoc } from './referral.model';
-
-export interface ClientContext {
-  ip?: string;
-  userAgent?: string;
-  deviceId?: string;
-  email?: string;
-}
+import type { ClientContextDoc, ReferralDoc, ReferralRef } from './referral.model';
+import type { ReferralStore } from './referral-store';
+import type { ReferralTree } from './referral-tree';
 
 export interface CreateReferralInput {
   campaignId: string;
@@ -21,37 +17,39 @@ export interface CreateReferralInput {
   refereeId?: string;
   referrerUsername?: string;
   referrerEmail?: string;
-  context?: ClientContext;
+  context?: Partial<ClientContextDoc>;
 }
 
 const CODE_ATTEMPTS = 8;
 
 export class Referrals {
-  private readonly referrals: AppScoped<ReferralDoc>;
-  private readonly clicks: AppScoped<ClickDoc>;
-
   constructor(
-    db: Connection,
-    private readonly campaigns: Campaigns,
-    private readonly outbox: Outbox,
-  ) {
-    this.referrals = new AppScoped(referralModel(db));
-    this.clicks = new AppScoped(clickModel(db));
-  }
+    private readonly store: ReferralStore,
+    private readonly tree: ReferralTree,
+    private readonly funnel: RefereeFunnel,
+    private readonly fraud: FraudCheck,
+    private readonly flags: FraudFlags,
+  ) {}
 
   /**
    * One referral per referrer and campaign: a second request returns the
-   * first (created: false). The unique index decides races.
+   * first (created: false). The unique index decides races. A new referral
+   * is scored by the fraud service, placed in the referral tree (level),
+   * counted, and its referee (if named) enters the funnel as PENDING.
    */
   async create(appId: string, input: CreateReferralInput): Promise<{ referral: ReferralDoc; created: boolean }> {
-    const existing = await this.referrals.findOne(appId, { campaignId: input.campaignId, referrerId: input.referrerId });
+    const { referrals, campaigns } = this.store;
+    const existing = await this.store.referralOf(appId, input.campaignId, input.referrerId);
     if (existing) {
-      await this.campaigns.get(appId, input.campaignId);
+      await campaigns.get(appId, input.campaignId);
       return { referral: existing, created: false };
     }
-    await this.campaigns.getActive(appId, input.campaignId);
+    const campaign = await campaigns.getActive(appId, input.campaignId);
+    const { level, parentReferralId } = await this.tree.levelOf(appId, input.campaignId, input.referrerId);
+    const context = contextFields(input.context);
 
     for (let attempt = 0; attempt < CODE_ATTEMPTS; attempt += 1) {
+      const now = new Date();
       const doc: Omit<ReferralDoc, 'appId'> = {
         _id: newId('ref'),
         campaignId: input.campaignId,
@@ -61,50 +59,126 @@ export class Referrals {
         referrerUsername: input.referrerUsername ?? null,
         referrerEmail: input.referrerEmail ?? null,
         status: 'PENDING',
-        level: 1,
+        level,
+        parentReferralId,
         rewardAmount: 0,
         isFlagged: false,
         fraud: { riskScore: null, reasons: [], warning: null },
-        createdAt: new Date(),
+        fraudCheck: 'DONE',
+        context: null,
+        createdAt: now,
       };
+      // Scored before the insert so the response and referral.created carry
+      // the verdict; the signal is keyed by this referral id.
+      const verdict = await this.fraud.scoreReferral({
+        appId,
+        campaignId: doc.campaignId,
+        referralId: doc._id,
+        referralCode: doc.code,
+        referrerId: doc.referrerId,
+        refereeId: input.refereeId,
+        referrerEmail: input.referrerEmail,
+        context: contextProto(context),
+        flagThreshold: campaign.fraud.flagThreshold,
+        occurredAt: now,
+      });
+      doc.isFlagged = verdict.flagged;
+      doc.fraud = verdict.fraud;
+      if (verdict.deferred) {
+        doc.fraudCheck = 'DEFERRED';
+        doc.context = context;
+      }
       try {
-        const referral = await this.referrals.create(appId, doc);
-        await this.outbox.add(referralCreated(referral));
+        const referral = await referrals.create(appId, doc);
+        await this.store.addKeys(appId, referral);
+        await this.afterCreate(appId, referral);
         return { referral, created: true };
       } catch (err) {
         if (!isDuplicateKeyError(err)) throw err;
         // Either another request created this referrer's referral just now,
         // or the random code was taken: tell which.
-        const raced = await this.referrals.findOne(appId, { campaignId: input.campaignId, referrerId: input.referrerId });
-        if (raced) return { referral: raced, created: false };
+        const raced = await referrals.findOne(appId, { campaignId: input.campaignId, referrerId: input.referrerId });
+        if (raced) {
+          await this.store.addKeys(appId, raced);
+          return { referral: raced, created: false };
+        }
       }
     }
     throw new Error('could not find a free referral code');
   }
 
+  private async afterCreate(appId: string, referral: ReferralDoc): Promise<void> {
+    await Promise.all([
+      referral.fraudCheck === 'DEFERRED' ? this.store.deferFraudCheck(appId, 'REFERRAL', referral._id) : undefined,
+      this.store.stats.count(appId, referral.campaignId, { totalReferrals: 1 }),
+      referral.refereeId ? this.funnel.refereeKnown(appId, referral, referral.refereeId, referral.createdAt) : undefined,
+      referral.isFlagged ? this.raiseFlag(appId, referral) : undefined,
+    ]);
+    await this.store.outbox.add(referralCreated(referral));
+  }
+
+  raiseFlag(appId: string, referral: ReferralDoc) {
+    return this.flags.raise(appId, {
+      subject: 'REFERRAL',
+      subjectId: referral._id,
+      campaignId: referral.campaignId,
+      referralId: referral._id,
+      referralCode: referral.code,
+      conversionId: null,
+      referrerId: referral.referrerId,
+      refereeId: referral.refereeId,
+      fraud: referral.fraud,
+    });
+  }
+
   async getByCode(appId: string, code: string): Promise<ReferralDoc> {
-    const referral = await this.referrals.findOne(appId, { code: normalizeReferralCode(code) });
+    const referral = await this.store.referralByCode(appId, code);
     if (!referral) throw notFound('Referral code', { referralCode: code });
     return referral;
   }
 
+  /**
+   * The click, then the referral's and the campaign's click counters and the
+   * event. A click carrying
+   * the refereeId moves the referee's funnel record to CLICKED. The fraud
+   * service gets the click's signals without the response waiting for it.
+   */
   async recordClick(
     appId: string,
-    input: { referralCode: string; refereeId?: string; context?: ClientContext },
+    input: { referralCode: string; refereeId?: string; context?: Partial<ClientContextDoc> },
   ): Promise<ClickDoc> {
-    const referral = await this.getByCode(appId, input.referralCode);
-    const click = await this.clicks.create(appId, {
+    // Only what never changes about the referral is needed here: its code key has it.
+    const key = await this.store.codeKey(appId, input.referralCode);
+    if (!key) throw notFound('Referral code', { referralCode: input.referralCode });
+    const referral: ReferralRef = { _id: key.referralId, code: key.code, campaignId: key.campaignId, referrerId: key.referrerId };
+    const context = contextFields(input.context);
+    const click = await this.store.clicks.create(appId, {
       _id: newId('clk'),
       referralId: referral._id,
       campaignId: referral.campaignId,
       code: referral.code,
       refereeId: input.refereeId ?? null,
-      ip: input.context?.ip ?? null,
-      userAgent: input.context?.userAgent ?? null,
-      deviceId: input.context?.deviceId ?? null,
+      ip: context.ip,
+      userAgent: context.userAgent,
+      deviceId: context.deviceId,
       clickedAt: new Date(),
     });
-    await this.outbox.add(referralClicked(click, referral));
+    await Promise.all([
+      this.store.countOnReferral(appId, referral, { clicks: 1 }),
+      this.store.stats.count(appId, referral.campaignId, { totalClicks: 1 }),
+      input.refereeId ? this.funnel.clicked(appId, referral, input.refereeId, click.clickedAt) : undefined,
+      this.store.outbox.add(referralClicked(click, referral)),
+    ]);
+    this.fraud.recordClick({
+      appId,
+      campaignId: referral.campaignId,
+      clickId: click._id,
+      referralCode: referral.code,
+      referrerId: referral.referrerId,
+      refereeId: input.refereeId,
+      context: contextProto(context),
+      occurredAt: timestampFromDate(click.clickedAt),
+    });
     return click;
   }
 }

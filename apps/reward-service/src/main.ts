@@ -1,11 +1,11 @@
 import { RewardService } from '@ris/contracts';
 import { rpcService } from '@ris/rpc';
 import { runService } from '@ris/service-runtime';
+import { rewardRpc } from './reward.rpc';
+import { RewardStore } from './reward-store';
 
-// Serves health and its (still empty) Connect service; its RPCs arrive
-// with the issue that builds this service.
 void runService({
   name: 'reward-service',
   defaultPort: 50053,
-  build: () => ({ services: [rpcService(RewardService, {})] }),
+  build: ({ db, outbox }) => ({ services: [rpcService(RewardService, rewardRpc(new RewardStore(db, outbox)))] }),
 });

@@ -15,6 +15,7 @@ export function campaignJson(c: Campaign) {
     attributionWindowDays: c.attributionWindowDays,
     maxRewardsPerReferrer: c.maxRewardsPerReferrer ?? null,
     fraud: { flagThreshold: c.fraud?.flagThreshold ?? 50 },
+    rewardCodeValidityDays: c.rewardCodeValidityDays || 90,
     createdAt: isoTime(c.createdAt),
     updatedAt: isoTime(c.updatedAt),
   };

@@ -36,6 +36,7 @@ const CampaignFields = {
   attributionWindowDays: z.number().int().min(1).max(3650),
   maxRewardsPerReferrer: z.number().int().min(1).nullable(),
   fraud: z.object({ flagThreshold: z.number().int().min(0).max(100) }),
+  rewardCodeValidityDays: z.number().int().min(1).max(3650),
 };
 
 const CreateCampaignBody = z
@@ -48,6 +49,9 @@ const CreateCampaignBody = z
     attributionWindowDays: CampaignFields.attributionWindowDays.optional().openapi({ default: 30 }),
     maxRewardsPerReferrer: CampaignFields.maxRewardsPerReferrer.optional(),
     fraud: CampaignFields.fraud.optional().openapi({ description: 'flagThreshold defaults to 50' }),
+    rewardCodeValidityDays: CampaignFields.rewardCodeValidityDays
+      .optional()
+      .openapi({ default: 90, description: 'Days a claimed discount/coupon code stays valid' }),
   })
   .openapi('CreateCampaignRequest');
 
@@ -61,6 +65,7 @@ const UpdateCampaignBody = z
     attributionWindowDays: CampaignFields.attributionWindowDays.optional(),
     maxRewardsPerReferrer: CampaignFields.maxRewardsPerReferrer.optional().openapi({ description: 'null removes the cap' }),
     fraud: CampaignFields.fraud.optional(),
+    rewardCodeValidityDays: CampaignFields.rewardCodeValidityDays.optional(),
   })
   .openapi('UpdateCampaignRequest');
 
@@ -75,6 +80,7 @@ const Campaign = z
     attributionWindowDays: z.number().int(),
     maxRewardsPerReferrer: z.number().int().nullable(),
     fraud: z.object({ flagThreshold: z.number().int() }),
+    rewardCodeValidityDays: z.number().int(),
     createdAt: timestamp,
     updatedAt: timestamp,
   })
@@ -107,6 +113,7 @@ export function campaignRoutes(api: ApiRouter, clients: ServiceClients): void {
         attributionWindowDays: body.attributionWindowDays,
         maxRewardsPerReferrer: body.maxRewardsPerReferrer ?? undefined,
         fraud: body.fraud,
+        rewardCodeValidityDays: body.rewardCodeValidityDays,
       });
       return { status: 201, body: { campaign: campaignJson(campaign!) } };
     },
@@ -176,6 +183,7 @@ export function campaignRoutes(api: ApiRouter, clients: ServiceClients): void {
         maxRewardsPerReferrer: body.maxRewardsPerReferrer ?? undefined,
         clearMaxRewardsPerReferrer: body.maxRewardsPerReferrer === null,
         fraud: body.fraud,
+        rewardCodeValidityDays: body.rewardCodeValidityDays,
       });
       return { status: 200, body: { campaign: campaignJson(campaign!) } };
     },

@@ -5,7 +5,8 @@ import { clientContextFields, id, timestamp } from '../openapi/common-schemas';
 import { z } from '../openapi/zod';
 import type { ServiceClients } from '../service-clients';
 
-const FraudFields = {
+/** warning, reasons, riskScore on created referrals and conversions (DECISIONS.md §5). */
+export const FraudFields = {
   warning: z.string().nullable().openapi({ description: 'One human sentence; null unless flagged' }),
   reasons: z.array(z.string()).nullable().openapi({ description: 'Stable reason codes such as SELF_REFERRAL; null unless flagged' }),
   riskScore: z.number().int().min(0).max(100).nullable().openapi({ description: '0..100; null unless flagged' }),

@@ -1,0 +1,128 @@
+import mongoose, { type Connection } from 'mongoose';
+import { infraUrl, testDatabase } from '@ris/testing';
+import { FraudScorer } from './fraud-scorer';
+import { ruleSettings } from './rules/facts-fixture';
+import { FRAUD_RULES } from './rules/rule-set';
+import { signalModel } from './signal.model';
+import { SignalHistory, type NewSignal } from './signal-history';
+
+// Against the real database: two scorers on two connections stand for two
+// replicas of the service, which must see each other's signals.
+describe('fraud scoring against stored signals', () => {
+  let db: Awaited<ReturnType<typeof testDatabase>>;
+  let replicaDb: Connection;
+  let replicaA: FraudScorer;
+  let replicaB: FraudScorer;
+  const history = { velocityWindowMinutes: 60, fastConversionSeconds: 10, refereeLookbackDays: 30 };
+  const at = new Date();
+
+  const conversion = (id: string, overrides: Partial<NewSignal> = {}): NewSignal => ({
+    _id: `CONVERSION:${id}`,
+    kind: 'CONVERSION',
+    campaignId: 'cmp_1',
+    referralCode: 'CODE2345',
+    referrerId: 'alice',
+    refereeId: `referee-${id}`,
+    ip: null,
+    userAgent: null,
+    deviceId: null,
+    email: null,
+    at,
+    ...overrides,
+  });
+
+  beforeAll(async () => {
+    db = await testDatabase('fraud');
+    replicaDb = await mongoose.createConnection(infraUrl('MONGODB_URL'), { dbName: db.name }).asPromise();
+    await signalModel(db).init();
+    replicaA = new FraudScorer(new SignalHistory(db, history), FRAUD_RULES, ruleSettings);
+    replicaB = new FraudScorer(new SignalHistory(replicaDb, history), FRAUD_RULES, ruleSettings);
+  });
+
+  afterAll(async () => {
+    await replicaDb.close();
+    await db.drop();
+  });
+
+  it('counts IP velocity across replicas, per app, and does not count a rescore twice', async () => {
+    const ip = '192.0.2.44';
+    for (let i = 0; i < 5; i += 1) {
+      const scorer = i % 2 === 0 ? replicaA : replicaB;
+      const result = await scorer.score({ appId: 'app_a', signal: conversion(`v${i}`, { ip }), referrerEmail: null, flagThreshold: 10 });
+      expect(result.reasons).not.toContain('IP_VELOCITY');
+    }
+    // Another app's traffic from the same IP is not this app's business.
+    const otherApp = await replicaB.score({ appId: 'app_b', signal: conversion('o1', { ip }), referrerEmail: null, flagThreshold: 10 });
+    expect(otherApp.reasons).toEqual([]);
+
+    const sixth = await replicaB.score({ appId: 'app_a', signal: conversion('v5', { ip }), referrerEmail: null, flagThreshold: 10 });
+    expect(sixth).toMatchObject({ flagged: true, reasons: ['IP_VELOCITY'], riskScore: 40 });
+    // Scoring the same conversion again (a retry) stores nothing new.
+    const again = await replicaA.score({ appId: 'app_a', signal: conversion('v5', { ip }), referrerEmail: null, flagThreshold: 10 });
+    expect(again.riskScore).toBe(40);
+    expect(await signalModel(db).countDocuments({ appId: 'app_a', ip })).toBe(6);
+  });
+
+  it("compares the referee with the referrer's referral signal and finds the fast click", async () => {
+    await replicaA.score({
+      appId: 'app_c',
+      signal: {
+        _id: 'REFERRAL:ref_1',
+        kind: 'REFERRAL',
+        campaignId: 'cmp_1',
+        referralCode: 'SELF2345',
+        referrerId: 'mallory',
+        refereeId: null,
+        ip: '203.0.113.77',
+        userAgent: 'ua',
+        deviceId: 'dev-m',
+        email: 'mallory@example.com',
+        at: new Date(at.getTime() - 60_000),
+      },
+      referrerEmail: 'mallory@example.com',
+      flagThreshold: 50,
+    });
+    await replicaB.recordClick('app_c', {
+      ...conversion('click'),
+      _id: 'CLICK:clk_1',
+      kind: 'CLICK',
+      referralCode: 'SELF2345',
+      referrerId: 'mallory',
+      refereeId: 'sock-puppet',
+      at: new Date(at.getTime() - 2000),
+    });
+    const result = await replicaA.score({
+      appId: 'app_c',
+      signal: conversion('self', {
+        referralCode: 'SELF2345',
+        referrerId: 'mallory',
+        refereeId: 'sock-puppet',
+        ip: '203.0.113.77',
+        deviceId: 'dev-m',
+        email: 'mal.lory+2@example.com',
+      }),
+      referrerEmail: null,
+      flagThreshold: 50,
+    });
+    expect(result.flagged).toBe(true);
+    expect(result.reasons).toEqual(['EMAIL_ALIAS', 'SAME_DEVICE', 'SAME_IP', 'FAST_CONVERSION']);
+    expect(result.riskScore).toBe(100);
+  });
+
+  it('sees a referee converting through codes of several campaigns', async () => {
+    const first = await replicaA.score({
+      appId: 'app_d',
+      signal: conversion('m1', { campaignId: 'cmp_1', referralCode: 'FIRST234', refereeId: 'hopper' }),
+      referrerEmail: null,
+      flagThreshold: 30,
+    });
+    expect(first.reasons).toEqual([]);
+    const second = await replicaB.score({
+      appId: 'app_d',
+      signal: conversion('m2', { campaignId: 'cmp_2', referralCode: 'SECND234', refereeId: 'hopper' }),
+      referrerEmail: null,
+      flagThreshold: 30,
+    });
+    expect(second).toMatchObject({ flagged: true, reasons: ['MULTIPLE_CODES'] });
+  });
+});

@@ -1,0 +1,30 @@
+import type { RiskAssessment } from './risk-assessment';
+import { assessRisk } from './risk-assessment';
+import type { FraudRule, RuleSettings } from './rules/fraud-rule';
+import type { NewSignal, SignalHistory } from './signal-history';
+
+export interface ScoreInput {
+  appId: string;
+  signal: NewSignal;
+  referrerEmail: string | null;
+  flagThreshold: number;
+}
+
+/** Records the event's signal, gathers the facts and runs the rules. */
+export class FraudScorer {
+  constructor(
+    private readonly history: SignalHistory,
+    private readonly rules: readonly FraudRule[],
+    private readonly settings: RuleSettings,
+  ) {}
+
+  async score(input: ScoreInput): Promise<RiskAssessment> {
+    await this.history.record(input.appId, input.signal);
+    const facts = await this.history.facts(input.appId, input.signal, input.referrerEmail);
+    return assessRisk(facts, this.rules, this.settings, input.flagThreshold);
+  }
+
+  recordClick(appId: string, signal: NewSignal): Promise<void> {
+    return this.history.record(appId, signal);
+  }
+}

@@ -1,0 +1,91 @@
+import { timestampDate, type Timestamp } from '@bufbuild/protobuf/wkt';
+import type { ServiceImpl } from '@connectrpc/connect';
+import type { ClientContext, FraudService } from '@ris/contracts';
+import { invalidArgument } from '@ris/rpc';
+import type { FraudScorer } from './fraud-scorer';
+import type { RiskAssessment } from './risk-assessment';
+
+const required = (value: string, field: string) => {
+  if (!value.trim()) throw invalidArgument(`${field} is required`);
+  return value.trim();
+};
+
+const contextFields = (context: ClientContext | undefined) => ({
+  ip: context?.ip?.trim() || null,
+  userAgent: context?.userAgent || null,
+  deviceId: context?.deviceId?.trim() || null,
+  email: context?.email?.trim() || null,
+});
+
+const when = (ts: Timestamp | undefined) => (ts ? timestampDate(ts) : new Date());
+
+const threshold = (value: number) => {
+  if (!Number.isInteger(value) || value < 0 || value > 100) throw invalidArgument('flagThreshold must be an integer from 0 to 100');
+  return value;
+};
+
+const assessmentProto = (a: RiskAssessment) => ({
+  riskScore: a.riskScore,
+  reasons: a.reasons,
+  warning: a.warning ?? undefined,
+  flagged: a.flagged,
+});
+
+export function fraudRpc(scorer: FraudScorer): ServiceImpl<typeof FraudService> {
+  return {
+    async scoreReferral(req) {
+      const context = contextFields(req.context);
+      const assessment = await scorer.score({
+        appId: required(req.appId, 'appId'),
+        signal: {
+          _id: `REFERRAL:${required(req.referralId, 'referralId')}`,
+          kind: 'REFERRAL',
+          campaignId: required(req.campaignId, 'campaignId'),
+          referralCode: required(req.referralCode, 'referralCode'),
+          referrerId: required(req.referrerId, 'referrerId'),
+          refereeId: req.refereeId?.trim() || null,
+          ...context,
+          // The referrer's email, from the referral body or the context.
+          email: req.referrerEmail?.trim() || context.email,
+          at: when(req.occurredAt),
+        },
+        referrerEmail: req.referrerEmail?.trim() || null,
+        flagThreshold: threshold(req.flagThreshold),
+      });
+      return { assessment: assessmentProto(assessment) };
+    },
+
+    async scoreConversion(req) {
+      const assessment = await scorer.score({
+        appId: required(req.appId, 'appId'),
+        signal: {
+          _id: `CONVERSION:${required(req.conversionId, 'conversionId')}`,
+          kind: 'CONVERSION',
+          campaignId: required(req.campaignId, 'campaignId'),
+          referralCode: required(req.referralCode, 'referralCode'),
+          referrerId: required(req.referrerId, 'referrerId'),
+          refereeId: required(req.refereeId, 'refereeId'),
+          ...contextFields(req.context),
+          at: when(req.occurredAt),
+        },
+        referrerEmail: req.referrerEmail?.trim() || null,
+        flagThreshold: threshold(req.flagThreshold),
+      });
+      return { assessment: assessmentProto(assessment) };
+    },
+
+    async recordClick(req) {
+      await scorer.recordClick(required(req.appId, 'appId'), {
+        _id: `CLICK:${required(req.clickId, 'clickId')}`,
+        kind: 'CLICK',
+        campaignId: required(req.campaignId, 'campaignId'),
+        referralCode: required(req.referralCode, 'referralCode'),
+        referrerId: required(req.referrerId, 'referrerId'),
+        refereeId: req.refereeId?.trim() || null,
+        ...contextFields(req.context),
+        at: when(req.occurredAt),
+      });
+      return {};
+    },
+  };
+}

@@ -1,0 +1,23 @@
+import { FulfillmentType, RewardSide, RewardStatus, enumName, type Reward } from '@ris/contracts';
+import { isoTime } from './proto-json';
+
+/** The reward record of DECISIONS.md §6. */
+export function rewardJson(r: Reward) {
+  return {
+    id: r.id,
+    userId: r.userId,
+    campaignId: r.campaignId,
+    referralId: r.referralId,
+    conversionId: r.conversionId,
+    side: enumName(RewardSide, r.side) ?? null,
+    level: r.level,
+    amount: r.amount,
+    fulfillmentType: enumName(FulfillmentType, r.fulfillmentType) ?? null,
+    status: enumName(RewardStatus, r.status) ?? null,
+    discountCode: r.discountCode ?? null,
+    expiresAt: isoTime(r.expiresAt),
+    claimedAt: isoTime(r.claimedAt),
+    redeemedAt: isoTime(r.redeemedAt),
+    createdAt: isoTime(r.createdAt),
+  };
+}

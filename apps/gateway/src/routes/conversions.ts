@@ -1,0 +1,157 @@
+import type { JsonObject } from '@bufbuild/protobuf';
+import { ConversionStatus, ReferralStatus, enumName, enumValue } from '@ris/contracts';
+import type { ApiRouter } from '../http/api-router';
+import { conversionJson, conversionRewardJson, uplineJson } from '../mappers/conversion.mapper';
+import { fraudFields } from '../mappers/referral.mapper';
+import { Pagination, clientContextFields, id, pageQuery, pagination, timestamp } from '../openapi/common-schemas';
+import { z } from '../openapi/zod';
+import type { ServiceClients } from '../service-clients';
+import { FraudFields } from './referrals';
+
+const CONVERSION_STATUSES = ['PENDING', 'CLICKED', 'CONVERTED', 'FLAGGED'] as const;
+
+export const Conversion = z
+  .object({
+    id: z.string().openapi({ description: 'This record' }),
+    conversionId: z.string().openapi({ description: 'The conversion this record belongs to (its level-1 record)' }),
+    referralId: z.string(),
+    referralCode: z.string().openapi({ description: "This record's code: the level-n referrer's" }),
+    originalReferralCode: z.string().openapi({ description: 'The code the referee used' }),
+    referrerId: z.string(),
+    refereeId: z.string(),
+    status: z.enum(CONVERSION_STATUSES).openapi({
+      description: 'PENDING: referee known; CLICKED: a click carried the refereeId; CONVERTED; FLAGGED: held for fraud review',
+    }),
+    rewardAmount: z.number().openapi({ description: "This record's referrer's reward (0 when none)" }),
+    level: z.number().int().openapi({ description: '1 for the direct referrer, n for the referrer n-1 steps above' }),
+    amount: z.number().nullable().openapi({ description: 'Monetary value reported with the conversion' }),
+    isFlagged: z.boolean(),
+    convertedAt: timestamp.nullable(),
+    createdAt: timestamp,
+    Campaign: z.object({ id: z.string(), name: z.string() }).nullable(),
+  })
+  .openapi('Conversion');
+
+const ConversionReward = z
+  .object({
+    rewardId: z.string(),
+    userId: z.string(),
+    side: z.enum(['REFERRER', 'REFEREE']),
+    level: z.number().int(),
+    amount: z.number(),
+    status: z.enum(['PENDING', 'APPROVED', 'PAID', 'CANCELLED']),
+  })
+  .openapi('ConversionReward');
+
+const RecordConversionResponse = z
+  .object({
+    success: z.boolean(),
+    referralId: z.string(),
+    conversionId: z.string(),
+    rewardAmount: z.number().openapi({ description: "The direct referrer's reward (0 when none was created)" }),
+    rewardCreated: z.boolean().openapi({ description: 'Whether the direct referrer got a reward' }),
+    status: z.enum(['PENDING', 'COMPLETED']).openapi({ description: "The referral's status: COMPLETED from its first conversion" }),
+    conversionStatus: z.enum(['CONVERTED', 'FLAGGED']),
+    refereeId: z.string(),
+    referrerId: z.string(),
+    ...FraudFields,
+    fraudCheck: z.enum(['DONE', 'DEFERRED']).openapi({
+      description: 'DEFERRED: the fraud check could not run; the conversion is recorded, its rewards are held PENDING and it is scored shortly',
+    }),
+    rewards: z.array(ConversionReward).openapi({ description: 'Every reward this conversion created: each level and, double-sided, the referee' }),
+    upline: z
+      .array(z.object({ id: z.string(), level: z.number().int(), referralCode: z.string(), referrerId: z.string(), rewardAmount: z.number() }))
+      .openapi({ description: 'Records written for the referrers above the direct one (multi-level campaigns)' }),
+  })
+  .openapi('RecordConversionResponse');
+
+export function conversionRoutes(api: ApiRouter, clients: ServiceClients): void {
+  api.route({
+    method: 'post',
+    path: '/conversions',
+    tag: 'Conversions',
+    summary: 'Record that a referred user converted',
+    description:
+      'Attributes the conversion to the code (and, on multi-level campaigns, to the referrers above it: one record per level ' +
+      "with that level's amount). Creates the rewards: APPROVED at once when clean, held PENDING when the fraud check flags the " +
+      'conversion (status FLAGGED, see /fraud/flags) or could not run. A referee converts once per campaign: a second conversion ' +
+      'is 409 ALREADY_CONVERTED. A conversion later than the campaign\'s attributionWindowDays after the referee first used the code ' +
+      'is recorded without rewards. maxRewardsPerReferrer caps the rewards a referrer earns in the campaign.',
+    body: z
+      .object({
+        referralCode: id('Referral code the referee used (case-insensitive)'),
+        refereeId: id('The referred user who converted'),
+        amount: z.number().finite().min(0, 'must not be negative').optional().openapi({ description: 'Monetary value of the conversion' }),
+        metadata: z.record(z.string(), z.unknown()).optional().openapi({ description: 'Arbitrary key-value data, kept with the conversion' }),
+        ...clientContextFields,
+      })
+      .openapi('RecordConversionRequest'),
+    responses: { 201: { description: 'Recorded', schema: RecordConversionResponse } },
+    errors: [404, 409, 422],
+    handle: async ({ appId, body }) => {
+      const res = await clients.referral.recordConversion({
+        appId,
+        referralCode: body.referralCode,
+        refereeId: body.refereeId,
+        amount: body.amount,
+        // Parsed from the JSON body, so every value is JSON.
+        metadata: body.metadata as JsonObject | undefined,
+        context: { ip: body.ip, userAgent: body.userAgent, deviceId: body.deviceId, email: body.email },
+      });
+      const conversion = res.conversion!;
+      return {
+        status: 201,
+        body: {
+          success: true,
+          referralId: conversion.referralId,
+          conversionId: conversion.conversionId,
+          rewardAmount: res.rewardAmount,
+          rewardCreated: res.rewardCreated,
+          status: enumName(ReferralStatus, res.referralStatus) ?? 'COMPLETED',
+          conversionStatus: enumName(ConversionStatus, conversion.status) ?? 'CONVERTED',
+          refereeId: conversion.refereeId,
+          referrerId: conversion.referrerId,
+          ...fraudFields(conversion.fraud),
+          fraudCheck: conversion.fraudCheckDeferred ? 'DEFERRED' : 'DONE',
+          rewards: res.rewards.map(conversionRewardJson),
+          upline: res.upline.map(uplineJson),
+        },
+      };
+    },
+  });
+
+  api.route({
+    method: 'get',
+    path: '/conversions',
+    tag: 'Conversions',
+    summary: 'List conversion records, newest activity first',
+    description:
+      'Funnel records (PENDING, CLICKED) and conversions (CONVERTED, FLAGGED), one per referee and level. ' +
+      'referralCode filters by the code the referee used, so it returns that conversion chain at every level.',
+    query: z.object({
+      ...pageQuery,
+      campaignId: z.string().trim().min(1).max(200).optional(),
+      referralCode: z.string().trim().min(1).max(200).optional().openapi({ description: 'Original referral code' }),
+      status: z.enum(CONVERSION_STATUSES).optional(),
+    }),
+    responses: {
+      200: { description: 'A page of conversion records', schema: z.object({ conversions: z.array(Conversion), pagination: Pagination }) },
+    },
+    handle: async ({ appId, query }) => {
+      const res = await clients.referral.listConversions({
+        appId,
+        page: { page: query.page, limit: query.limit },
+        campaignId: query.campaignId,
+        referralCode: query.referralCode,
+        status: enumValue(ConversionStatus, query.status),
+      });
+      return {
+        status: 200,
+        body: {
+          conversions: res.conversions.map(conversionJson),
+          pagination: pagination({ page: query.page, limit: query.limit, totalItems: res.page?.totalItems ?? 0 }),
+        },
+      };
+    },
+  });
+}

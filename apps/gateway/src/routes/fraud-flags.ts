@@ -1,0 +1,79 @@
+import { FraudDecision, FraudFlagStatus, enumValue } from '@ris/contracts';
+import type { ApiRouter } from '../http/api-router';
+import { fraudFlagJson } from '../mappers/fraud-flag.mapper';
+import { Pagination, id, pageQuery, pagination, timestamp } from '../openapi/common-schemas';
+import { z } from '../openapi/zod';
+import type { ServiceClients } from '../service-clients';
+
+const FLAG_STATUSES = ['OPEN', 'APPROVED', 'REJECTED'] as const;
+
+const FraudFlag = z
+  .object({
+    id: z.string(),
+    type: z.enum(['REFERRAL', 'CONVERSION']),
+    status: z.enum(FLAG_STATUSES),
+    campaignId: z.string(),
+    referralId: z.string(),
+    referralCode: z.string(),
+    conversionId: z.string().nullable(),
+    referrerId: z.string(),
+    refereeId: z.string().nullable(),
+    riskScore: z.number().int(),
+    reasons: z.array(z.string()),
+    warning: z.string(),
+    note: z.string().nullable(),
+    createdAt: timestamp,
+    resolvedAt: timestamp.nullable(),
+  })
+  .openapi('FraudFlag');
+
+export function fraudFlagRoutes(api: ApiRouter, clients: ServiceClients): void {
+  api.route({
+    method: 'get',
+    path: '/fraud/flags',
+    tag: 'Fraud review',
+    summary: 'List fraud flags, newest first',
+    query: z.object({ ...pageQuery, status: z.enum(FLAG_STATUSES).optional() }),
+    responses: { 200: { description: 'A page of flags', schema: z.object({ flags: z.array(FraudFlag), pagination: Pagination }) } },
+    handle: async ({ appId, query }) => {
+      const res = await clients.referral.listFraudFlags({
+        appId,
+        page: { page: query.page, limit: query.limit },
+        status: enumValue(FraudFlagStatus, query.status),
+      });
+      return {
+        status: 200,
+        body: {
+          flags: res.flags.map(fraudFlagJson),
+          pagination: pagination({ page: query.page, limit: query.limit, totalItems: res.page?.totalItems ?? 0 }),
+        },
+      };
+    },
+  });
+
+  api.route({
+    method: 'post',
+    path: '/fraud/flags/:flagId/resolve',
+    tag: 'Fraud review',
+    summary: 'Resolve a fraud flag',
+    description:
+      "APPROVE a conversion's flag: its records become CONVERTED and its held rewards APPROVED. REJECT: its rewards are CANCELLED " +
+      '(the records stay FLAGGED). APPROVE a referral\'s flag clears its isFlagged; REJECT leaves it flagged. ' +
+      'A flag is resolved once: again is 409 INVALID_TRANSITION.',
+    params: z.object({ flagId: id('Flag id') }),
+    body: z
+      .object({ decision: z.enum(['APPROVE', 'REJECT']), note: z.string().max(2000).optional() })
+      .openapi('ResolveFraudFlagRequest'),
+    responses: { 200: { description: 'The resolved flag', schema: z.object({ flag: FraudFlag }) } },
+    errors: [404, 409],
+    handle: async ({ appId, params, body }) => {
+      const { flag } = await clients.referral.resolveFraudFlag({
+        appId,
+        flagId: params.flagId,
+        decision: enumValue(FraudDecision, body.decision),
+        note: body.note,
+      });
+      return { status: 200, body: { flag: fraudFlagJson(flag!) } };
+    },
+  });
+}

@@ -1,0 +1,179 @@
+import { FulfillmentType, RewardStatus, enumValue } from '@ris/contracts';
+import type { ApiRouter } from '../http/api-router';
+import { isoTime } from '../mappers/proto-json';
+import { rewardJson } from '../mappers/reward.mapper';
+import { Pagination, id, pageQuery, pagination, timestamp } from '../openapi/common-schemas';
+import { z } from '../openapi/zod';
+import type { ServiceClients } from '../service-clients';
+import { FULFILLMENT_TYPES } from './campaigns';
+
+const REWARD_STATUSES = ['PENDING', 'APPROVED', 'PAID', 'CANCELLED'] as const;
+
+const Reward = z
+  .object({
+    id: z.string(),
+    userId: z.string(),
+    campaignId: z.string(),
+    referralId: z.string(),
+    conversionId: z.string(),
+    side: z.enum(['REFERRER', 'REFEREE']),
+    level: z.number().int(),
+    amount: z.number(),
+    fulfillmentType: z.enum(FULFILLMENT_TYPES),
+    status: z.enum(REWARD_STATUSES).openapi({
+      description: 'PENDING (held for review or a deferred fraud check) → APPROVED → PAID; PENDING or APPROVED → CANCELLED',
+    }),
+    discountCode: z.string().nullable().openapi({ description: 'Set once claimed' }),
+    expiresAt: timestamp.nullable().openapi({ description: "The code's expiry, set when claimed" }),
+    claimedAt: timestamp.nullable(),
+    redeemedAt: timestamp.nullable(),
+    createdAt: timestamp,
+  })
+  .openapi('Reward');
+
+const RewardList = z.object({ rewards: z.array(Reward), pagination: Pagination }).openapi('RewardList');
+const rewardParams = z.object({ rewardId: id('Reward id') });
+
+export function rewardRoutes(api: ApiRouter, clients: ServiceClients): void {
+  api.route({
+    method: 'get',
+    path: '/rewards',
+    tag: 'Rewards',
+    summary: 'List rewards, newest first',
+    query: z.object({
+      ...pageQuery,
+      userId: z.string().trim().min(1).max(200).optional(),
+      status: z.enum(REWARD_STATUSES).optional(),
+      fulfillmentType: z.enum(FULFILLMENT_TYPES).optional(),
+    }),
+    responses: { 200: { description: 'A page of rewards', schema: RewardList } },
+    handle: async ({ appId, query }) => {
+      const res = await clients.reward.listRewards({
+        appId,
+        page: { page: query.page, limit: query.limit },
+        userId: query.userId,
+        status: enumValue(RewardStatus, query.status),
+        fulfillmentType: enumValue(FulfillmentType, query.fulfillmentType),
+      });
+      return {
+        status: 200,
+        body: { rewards: res.rewards.map(rewardJson), pagination: pagination({ page: query.page, limit: query.limit, totalItems: res.page?.totalItems ?? 0 }) },
+      };
+    },
+  });
+
+  // Registered before /rewards/:rewardId, which would otherwise take "validate" for an id.
+  api.route({
+    method: 'get',
+    path: '/rewards/validate',
+    tag: 'Rewards',
+    summary: 'Validate a discount or coupon code',
+    description:
+      'Always 200. valid is false for an unknown code (another app\'s included), an expired one, or one whose reward is PAID or CANCELLED; ' +
+      "reason says which. type is the reward's fulfillmentType, discount its amount.",
+    query: z.object({ code: id('The code, in any case, with or without dashes') }),
+    responses: {
+      200: {
+        description: 'The validation result',
+        schema: z
+          .object({
+            valid: z.boolean(),
+            code: z.string(),
+            type: z.enum(FULFILLMENT_TYPES).nullable(),
+            discount: z.number().nullable(),
+            expiresAt: timestamp.nullable(),
+            reason: z.enum(['NOT_FOUND', 'EXPIRED', 'REDEEMED', 'CANCELLED', 'NOT_APPROVED']).nullable(),
+          })
+          .openapi('CodeValidation'),
+      },
+    },
+    handle: async ({ appId, query }) => {
+      const res = await clients.reward.validateCode({ appId, code: query.code });
+      const reward = res.reward ? rewardJson(res.reward) : null;
+      return {
+        status: 200,
+        body: {
+          valid: res.valid,
+          code: res.code,
+          type: reward?.fulfillmentType ?? null,
+          discount: reward?.amount ?? null,
+          expiresAt: reward?.expiresAt ?? null,
+          reason: res.reason ?? null,
+        },
+      };
+    },
+  });
+
+  api.route({
+    method: 'get',
+    path: '/rewards/:rewardId',
+    tag: 'Rewards',
+    summary: 'Get a reward',
+    params: rewardParams,
+    responses: { 200: { description: 'The reward', schema: z.object({ reward: Reward }) } },
+    errors: [404],
+    handle: async ({ appId, params }) => {
+      const { reward } = await clients.reward.getReward({ appId, rewardId: params.rewardId });
+      return { status: 200, body: { reward: rewardJson(reward!) } };
+    },
+  });
+
+  api.route({
+    method: 'post',
+    path: '/rewards/:rewardId/claim',
+    tag: 'Rewards',
+    summary: "Claim a reward's discount or coupon code",
+    description:
+      'Only an APPROVED DISCOUNT_CODE or COUPON_CODE reward (else 422 REWARD_NOT_CLAIMABLE: a reward held for review cannot be claimed ' +
+      'until approved). Issues a unique code valid for the campaign\'s rewardCodeValidityDays (default 90); claiming again returns the same code.',
+    params: rewardParams,
+    responses: {
+      200: {
+        description: 'The code',
+        schema: z.object({ success: z.boolean(), discountCode: z.string(), expiresAt: timestamp, reward: Reward }).openapi('ClaimRewardResponse'),
+      },
+    },
+    errors: [404, 422],
+    handle: async ({ appId, params }) => {
+      const { reward } = await clients.reward.claimReward({ appId, rewardId: params.rewardId });
+      return {
+        status: 200,
+        body: { success: true, discountCode: reward!.discountCode ?? '', expiresAt: isoTime(reward!.expiresAt), reward: rewardJson(reward!) },
+      };
+    },
+  });
+
+  api.route({
+    method: 'post',
+    path: '/rewards/redeem',
+    tag: 'Rewards',
+    summary: 'Mark a reward fulfilled (APPROVED → PAID)',
+    description:
+      "The reward must belong to userId (else 404). Only an APPROVED reward can be redeemed; any other status is 409 INVALID_TRANSITION " +
+      '(of two concurrent redeems, one succeeds).',
+    body: z.object({ rewardId: id('Reward id'), userId: id('The reward\'s user') }).openapi('RedeemRewardRequest'),
+    responses: { 200: { description: 'Redeemed', schema: z.object({ success: z.boolean(), reward: Reward }).openapi('RedeemRewardResponse') } },
+    errors: [404, 409],
+    handle: async ({ appId, body }) => {
+      const { reward } = await clients.reward.redeemReward({ appId, rewardId: body.rewardId, userId: body.userId });
+      return { status: 200, body: { success: true, reward: rewardJson(reward!) } };
+    },
+  });
+
+  api.route({
+    method: 'get',
+    path: '/users/:userId/rewards',
+    tag: 'Rewards',
+    summary: 'Rewards a user earned, newest first',
+    params: z.object({ userId: id('User id') }),
+    query: z.object(pageQuery),
+    responses: { 200: { description: "A page of the user's rewards", schema: RewardList } },
+    handle: async ({ appId, params, query }) => {
+      const res = await clients.reward.listRewards({ appId, page: { page: query.page, limit: query.limit }, userId: params.userId });
+      return {
+        status: 200,
+        body: { rewards: res.rewards.map(rewardJson), pagination: pagination({ page: query.page, limit: query.limit, totalItems: res.page?.totalItems ?? 0 }) },
+      };
+    },
+  });
+}

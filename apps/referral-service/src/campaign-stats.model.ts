@@ -1,0 +1,35 @@
+import { Schema, type Connection, type Model } from 'mongoose';
+
+/**
+ * A campaign's counters, kept on write with $inc (referral created, click,
+ * conversion, referral completed) so GET /stats reads one document however
+ * large the campaign.
+ */
+export interface CampaignStatsDoc {
+  /** The campaign id: read and incremented by a lone _id (one index read on FerretDB too). */
+  _id: string;
+  appId: string;
+  campaignId: string;
+  totalReferrals?: number;
+  completedReferrals?: number;
+  totalClicks?: number;
+  totalConversions?: number;
+}
+
+const campaignStatsSchema = new Schema<CampaignStatsDoc>(
+  {
+    _id: { type: String, required: true },
+    appId: { type: String, required: true },
+    campaignId: { type: String, required: true },
+    totalReferrals: { type: Number },
+    completedReferrals: { type: Number },
+    totalClicks: { type: Number },
+    totalConversions: { type: Number },
+  },
+  { collection: 'campaign_stats', versionKey: false },
+);
+// GET /stats?campaignId= and every $inc upsert go by _id (the campaign id): no other index.
+
+export const campaignStatsModel = (db: Connection): Model<CampaignStatsDoc> =>
+  (db.models.CampaignStats as Model<CampaignStatsDoc> | undefined) ??
+  db.model<CampaignStatsDoc>('CampaignStats', campaignStatsSchema);

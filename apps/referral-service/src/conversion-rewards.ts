@@ -1,0 +1,157 @@
+import type { Client } from '@connectrpc/connect';
+import { FulfillmentType, type Reward, type RewardService, RewardSide, RewardStatus, enumName, enumValue } from '@ris/contracts';
+import type { CampaignDoc } from './campaign.model';
+import { conversionCreated, conversionFlagged } from './conversion-events';
+import type { ConversionDoc } from './conversion.model';
+import type { ReferralStore } from './referral-store';
+import { planRewards, type RewardGrant } from './reward-plan';
+
+export interface ConversionReward {
+  rewardId: string;
+  userId: string;
+  side: 'REFERRER' | 'REFEREE';
+  level: number;
+  amount: number;
+  status: string;
+}
+
+export interface SettledConversion {
+  records: ConversionDoc[];
+  /** Rewards asked for by this call (empty when they had been issued before). */
+  rewards: ConversionReward[];
+}
+
+const rewardView = (reward: Reward): ConversionReward => ({
+  rewardId: reward.id,
+  userId: reward.userId,
+  side: enumName(RewardSide, reward.side) as ConversionReward['side'],
+  level: reward.level,
+  amount: reward.amount,
+  status: enumName(RewardStatus, reward.status) ?? 'PENDING',
+});
+
+/** Rewards are held while the conversion is flagged or not yet scored. */
+const shouldHold = (root: ConversionDoc) => root.status !== 'CONVERTED' || root.fraudCheck !== 'DONE';
+
+/**
+ * Brings a conversion's rewards in line with its records; safe to run any
+ * number of times, from any replica, in any order with the changes it
+ * follows:
+ *
+ * 1. Issue: ask the reward service for each planned reward (idempotent by
+ *    conversion + side + level), then record the amounts and write the
+ *    conversion events, once per record (conditional on rewardsIssuedAt).
+ * 2. Reconcile: after a score or a review changed the records, approve the
+ *    held rewards, or cancel them after a rejection; then mark the state
+ *    version settled. A change that lands meanwhile bumps the version, so
+ *    the mark does not apply and the recovery pass settles again.
+ */
+export class ConversionRewards {
+  constructor(
+    private readonly store: ReferralStore,
+    private readonly rewards: Client<typeof RewardService>,
+  ) {}
+
+  async settle(appId: string, conversionId: string, known: { campaign?: CampaignDoc; records?: ConversionDoc[] } = {}): Promise<SettledConversion> {
+    let records = known.records ?? (await this.store.conversions.find(appId, { conversionId }, { sort: { level: 1 } }));
+    const root = records.find((r) => r.level === 1);
+    if (!root || root.convertedAt === null) return { records, rewards: [] };
+
+    let rewards: ConversionReward[] = [];
+    let reconcile = true;
+    if (root.rewardsIssuedAt === null) {
+      const campaign = known.campaign ?? (await this.store.campaigns.get(appId, root.campaignId));
+      const hold = shouldHold(root);
+      const grants = root.review === 'REJECTED' ? [] : planRewards(campaign, records);
+      rewards = await Promise.all(grants.map((grant) => this.issue(appId, root, campaign, grant, hold)));
+      records = await this.recordIssued(appId, records, rewards, !hold);
+      // Issued unheld for a clean, scored conversion: nothing left to reconcile.
+      reconcile = hold;
+    }
+    if (reconcile) rewards = await this.reconcile(appId, root, rewards);
+    return { records, rewards };
+  }
+
+  private async issue(appId: string, root: ConversionDoc, campaign: CampaignDoc, grant: RewardGrant, hold: boolean): Promise<ConversionReward> {
+    const res = await this.rewards.createReward({
+      appId,
+      conversionId: root.conversionId,
+      side: enumValue(RewardSide, grant.side),
+      level: grant.level,
+      userId: grant.userId,
+      campaignId: root.campaignId,
+      referralId: grant.referralId,
+      amount: grant.amount,
+      fulfillmentType: enumValue(FulfillmentType, grant.fulfillmentType),
+      hold,
+      maxRewardsPerUser: grant.side === 'REFERRER' ? (campaign.maxRewardsPerReferrer ?? undefined) : undefined,
+      codeValidityDays: campaign.rewardCodeValidityDays,
+    });
+    if (!res.reward) {
+      // maxRewardsPerReferrer reached: this referrer earns nothing here.
+      return { rewardId: '', userId: grant.userId, side: grant.side, level: grant.level, amount: 0, status: 'CAPPED' };
+    }
+    return rewardView(res.reward);
+  }
+
+  /** Amounts onto the records, the referrals' reward totals and the conversion events: once per record. */
+  private async recordIssued(appId: string, records: ConversionDoc[], rewards: ConversionReward[], settled: boolean): Promise<ConversionDoc[]> {
+    const now = new Date();
+    const referrerAmount = (level: number) => rewards.find((r) => r.side === 'REFERRER' && r.level === level)?.amount ?? 0;
+    const refereeAmount = rewards.find((r) => r.side === 'REFEREE')?.amount ?? 0;
+    return Promise.all(
+      records.map(async (record) => {
+        const rewardAmount = referrerAmount(record.level);
+        const updated = await this.store.conversions.findOneAndUpdate(
+          appId,
+          { _id: record._id, rewardsIssuedAt: null },
+          {
+            $set: {
+              rewardAmount,
+              rewardsIssuedAt: now,
+              ...(record.level === 1 ? { refereeRewardAmount: refereeAmount } : {}),
+              ...(record.level === 1 && settled ? { rewardsSettled: true } : {}),
+            },
+          },
+        );
+        if (!updated) return (await this.store.conversions.findOne(appId, { _id: record._id })) ?? record;
+        // Counted once even if two settles of this conversion race (a request and the recovery pass).
+        if (rewardAmount > 0 && (await this.store.once.first(appId, `rewards-counted:${record._id}`))) {
+          await this.store.countOnReferral(appId, { _id: record.referralId, campaignId: record.campaignId, referrerId: record.referrerId }, { rewardAmount });
+        }
+        await this.store.outbox.add(updated.status === 'FLAGGED' ? [conversionCreated(updated), conversionFlagged(updated)] : conversionCreated(updated));
+        return updated;
+      }),
+    );
+  }
+
+  private async reconcile(appId: string, root: ConversionDoc, rewards: ConversionReward[]): Promise<ConversionReward[]> {
+    const fresh = await this.store.conversions.findOne(appId, { _id: root._id });
+    if (!fresh) return rewards;
+    let moved: Reward[] = [];
+    if (fresh.review === 'REJECTED') {
+      moved = (await this.rewards.cancelConversionRewards({ appId, conversionId: fresh.conversionId })).rewards;
+    } else if (!shouldHold(fresh)) {
+      moved = (await this.rewards.approveConversionRewards({ appId, conversionId: fresh.conversionId })).rewards;
+    }
+    await this.store.conversions.updateMany(
+      appId,
+      { conversionId: fresh.conversionId, stateVersion: fresh.stateVersion },
+      { $set: { rewardsSettled: true } },
+    );
+    const byId = new Map(moved.map((r) => [r.id, rewardView(r)]));
+    return rewards.map((r) => byId.get(r.rewardId) ?? r);
+  }
+
+  /**
+   * Records a change the rewards must follow (a score, a review decision)
+   * on every record of the conversion, and marks it unsettled.
+   */
+  async changeState(appId: string, conversionId: string, filter: Record<string, unknown>, set: Record<string, unknown>): Promise<number> {
+    return this.store.conversions.updateMany(
+      appId,
+      { conversionId, ...filter },
+      { $set: { ...set, rewardsSettled: false }, $inc: { stateVersion: 1 } },
+    );
+  }
+}

@@ -1,0 +1,113 @@
+import { Schema, type Connection, type Model } from 'mongoose';
+import type { ClientContextDoc, FraudCheckState, FraudDoc } from './referral.model';
+
+export type ConversionStatusName = 'PENDING' | 'CLICKED' | 'CONVERTED' | 'FLAGGED';
+export type ReviewState = 'OPEN' | 'APPROVED' | 'REJECTED';
+
+/**
+ * One referee in one campaign at one level (DECISIONS.md §4). Level 1 is
+ * the funnel record: PENDING (referee known) → CLICKED → CONVERTED or
+ * FLAGGED, attributed to the code last touched. A conversion adds a record
+ * per referrer above (level 2, 3, …) with that referrer's code as
+ * referralCode and the code used as originalReferralCode.
+ */
+export interface ConversionDoc {
+  _id: string;
+  appId: string;
+  campaignId: string;
+  /** Id of the level-1 record of the same conversion (its own id at level 1). */
+  conversionId: string;
+  referralId: string;
+  referralCode: string;
+  originalReferralCode: string;
+  referrerId: string;
+  refereeId: string;
+  level: number;
+  status: ConversionStatusName;
+  /** Monetary value the caller reported. */
+  amount: number | null;
+  metadata: Record<string, unknown> | null;
+  /** This record's referrer's reward (0: none, capped or not yet issued). */
+  rewardAmount: number;
+  /** The referee's own reward on a double-sided campaign (level 1 only). */
+  refereeRewardAmount: number;
+  /** False when converted outside the campaign's attribution window: recorded, no rewards. */
+  attributed: boolean;
+  isFlagged: boolean;
+  fraud: FraudDoc;
+  /** null until converted. */
+  fraudCheck: FraudCheckState | null;
+  /** Referee context, kept only while the fraud check is DEFERRED. */
+  context: ClientContextDoc | null;
+  review: ReviewState | null;
+  /** Set once the rewards were asked for and the conversion events written. */
+  rewardsIssuedAt: Date | null;
+  /** Bumped by every change that the rewards must follow (score, review). */
+  stateVersion: number;
+  /** The rewards' statuses match stateVersion (held, approved or cancelled as they should be). */
+  rewardsSettled: boolean;
+  /** First touch through this record's code: the attribution window starts here. */
+  touchedAt: Date;
+  clickedAt: Date | null;
+  convertedAt: Date | null;
+  /** Latest funnel step: GET /conversions lists newest first by it. */
+  lastEventAt: Date;
+  createdAt: Date;
+}
+
+const fraudSchema = new Schema<FraudDoc>({ riskScore: Number, reasons: [String], warning: String }, { _id: false });
+const contextSchema = new Schema<ClientContextDoc>({ ip: String, userAgent: String, deviceId: String, email: String }, { _id: false });
+
+const conversionSchema = new Schema<ConversionDoc>(
+  {
+    _id: { type: String, required: true },
+    appId: { type: String, required: true },
+    campaignId: { type: String, required: true },
+    conversionId: { type: String, required: true },
+    referralId: { type: String, required: true },
+    referralCode: { type: String, required: true },
+    originalReferralCode: { type: String, required: true },
+    referrerId: { type: String, required: true },
+    refereeId: { type: String, required: true },
+    level: { type: Number, required: true },
+    status: { type: String, required: true },
+    amount: { type: Number, default: null },
+    metadata: { type: Schema.Types.Mixed, default: null },
+    rewardAmount: { type: Number, default: 0 },
+    refereeRewardAmount: { type: Number, default: 0 },
+    attributed: { type: Boolean, default: true },
+    isFlagged: { type: Boolean, default: false },
+    fraud: { type: fraudSchema, default: () => ({ riskScore: null, reasons: [], warning: null }) },
+    fraudCheck: { type: String, default: null },
+    context: { type: contextSchema, default: null },
+    review: { type: String, default: null },
+    rewardsIssuedAt: { type: Date, default: null },
+    stateVersion: { type: Number, default: 0 },
+    rewardsSettled: { type: Boolean, default: true },
+    touchedAt: { type: Date, required: true },
+    clickedAt: { type: Date, default: null },
+    convertedAt: { type: Date, default: null },
+    lastEventAt: { type: Date, required: true },
+    createdAt: { type: Date, required: true },
+  },
+  { collection: 'conversions', versionKey: false },
+);
+// A referee converts at most once per campaign, and has one record per
+// level: the unique index decides two concurrent conversions (and a
+// conversion racing the click that creates the funnel record). With level 1
+// it also serves the referral tree: "did this user convert, and through
+// which referral".
+conversionSchema.index({ appId: 1, campaignId: 1, refereeId: 1, level: 1 }, { unique: true });
+// A conversion's records (flag review, settling its rewards).
+conversionSchema.index({ appId: 1, conversionId: 1 });
+// GET /conversions, newest first (ties by id), and each of its filters:
+// the sort is the index order, so a page reads only its own entries.
+conversionSchema.index({ appId: 1, lastEventAt: -1, _id: -1 });
+conversionSchema.index({ appId: 1, campaignId: 1, lastEventAt: -1, _id: -1 });
+conversionSchema.index({ appId: 1, originalReferralCode: 1, lastEventAt: -1, _id: -1 });
+conversionSchema.index({ appId: 1, status: 1, lastEventAt: -1, _id: -1 });
+// The recovery pass (every app): conversions whose rewards are not settled yet.
+conversionSchema.index({ rewardsSettled: 1, convertedAt: 1 });
+
+export const conversionModel = (db: Connection): Model<ConversionDoc> =>
+  (db.models.Conversion as Model<ConversionDoc> | undefined) ?? db.model<ConversionDoc>('Conversion', conversionSchema);

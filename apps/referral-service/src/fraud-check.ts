@@ -1,0 +1,74 @@
+import type { MessageInitShape } from '@bufbuild/protobuf';
+import { timestampFromDate } from '@bufbuild/protobuf/wkt';
+import type { Client } from '@connectrpc/connect';
+import type { FraudAssessment, FraudService, ScoreConversionRequestSchema, ScoreReferralRequestSchema } from '@ris/contracts';
+import type { Logger } from '@ris/logging';
+import type { ClientContextDoc, FraudDoc } from './referral.model';
+
+/** The verdict as this service stores it: fraud fields are null unless flagged (DECISIONS.md §5). */
+export type FraudVerdict = { deferred: false; flagged: boolean; fraud: FraudDoc } | { deferred: true; flagged: false; fraud: FraudDoc };
+
+export const CLEAN: FraudDoc = { riskScore: null, reasons: [], warning: null };
+
+type ReferralScore = Omit<MessageInitShape<typeof ScoreReferralRequestSchema>, 'occurredAt' | '$typeName'> & { occurredAt: Date };
+type ConversionScore = Omit<MessageInitShape<typeof ScoreConversionRequestSchema>, 'occurredAt' | '$typeName'> & { occurredAt: Date };
+
+function verdictOf(assessment: FraudAssessment | undefined): FraudVerdict {
+  if (!assessment?.flagged) return { deferred: false, flagged: false, fraud: CLEAN };
+  return {
+    deferred: false,
+    flagged: true,
+    fraud: { riskScore: assessment.riskScore ?? null, reasons: assessment.reasons, warning: assessment.warning ?? null },
+  };
+}
+
+export const contextFields = (context: Partial<ClientContextDoc> | undefined): ClientContextDoc => ({
+  ip: context?.ip ?? null,
+  userAgent: context?.userAgent ?? null,
+  deviceId: context?.deviceId ?? null,
+  email: context?.email ?? null,
+});
+
+export const contextProto = (context: ClientContextDoc | null | undefined) => ({
+  ip: context?.ip ?? undefined,
+  userAgent: context?.userAgent ?? undefined,
+  deviceId: context?.deviceId ?? undefined,
+  email: context?.email ?? undefined,
+});
+
+/**
+ * Calls the fraud service. Whatever goes wrong there (down, slow, broken)
+ * must not stop a referral or conversion: the verdict is then DEFERRED, the
+ * record keeps what the score needs, and the recovery pass scores it later.
+ */
+export class FraudCheck {
+  constructor(
+    private readonly client: Client<typeof FraudService>,
+    private readonly logger: Logger,
+  ) {}
+
+  async scoreReferral(req: ReferralScore): Promise<FraudVerdict> {
+    try {
+      const { assessment } = await this.client.scoreReferral({ ...req, occurredAt: timestampFromDate(req.occurredAt) });
+      return verdictOf(assessment);
+    } catch (err) {
+      this.logger.warn({ err, referralId: req.referralId }, 'fraud check unavailable; referral scored later');
+      return { deferred: true, flagged: false, fraud: CLEAN };
+    }
+  }
+
+  async scoreConversion(req: ConversionScore): Promise<FraudVerdict> {
+    try {
+      const { assessment } = await this.client.scoreConversion({ ...req, occurredAt: timestampFromDate(req.occurredAt) });
+      return verdictOf(assessment);
+    } catch (err) {
+      this.logger.warn({ err, conversionId: req.conversionId }, 'fraud check unavailable; conversion scored later');
+      return { deferred: true, flagged: false, fraud: CLEAN };
+    }
+  }
+
+  /** Click signals are best effort: the click is answered without waiting, and a failure only logs. */
+  recordClick(req: Parameters<Client<typeof FraudService>['recordClick']>[0]): void {
+    this.client.recordClick(req).catch((err: unknown) => this.logger.debug({ err }, 'click signal not recorded'));
+  }
+}

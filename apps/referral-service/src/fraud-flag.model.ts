@@ -1,0 +1,73 @@
+import { Schema, type Connection, type Model } from 'mongoose';
+
+export type FlagSubject = 'REFERRAL' | 'CONVERSION';
+export type FlagStatus = 'OPEN' | 'APPROVED' | 'REJECTED';
+
+/**
+ * A flagged referral or conversion waiting for (or after) review.
+ *
+ * Flags live in the referral service, not the fraud service: a flag holds
+ * records this service owns (a FLAGGED conversion, its held rewards, a
+ * flagged referral), it is written in the same write path as the record it
+ * flags (so there is never a flag without its conversion, or the reverse,
+ * whichever service is down), and resolving it changes those records
+ * first. The fraud service stays a scorer with its signals: it can be down
+ * without losing or blocking a review.
+ */
+export interface FraudFlagDoc {
+  _id: string;
+  appId: string;
+  subject: FlagSubject;
+  /** The referral id or the (level-1) conversion id. */
+  subjectId: string;
+  campaignId: string;
+  referralId: string;
+  referralCode: string;
+  conversionId: string | null;
+  referrerId: string;
+  refereeId: string | null;
+  riskScore: number;
+  reasons: string[];
+  warning: string;
+  status: FlagStatus;
+  note: string | null;
+  createdAt: Date;
+  resolvedAt: Date | null;
+  /** Set once the decision's effects on records and rewards are applied. */
+  effectsAppliedAt: Date | null;
+}
+
+const fraudFlagSchema = new Schema<FraudFlagDoc>(
+  {
+    _id: { type: String, required: true },
+    appId: { type: String, required: true },
+    subject: { type: String, required: true },
+    subjectId: { type: String, required: true },
+    campaignId: { type: String, required: true },
+    referralId: { type: String, required: true },
+    referralCode: { type: String, required: true },
+    conversionId: { type: String, default: null },
+    referrerId: { type: String, required: true },
+    refereeId: { type: String, default: null },
+    riskScore: { type: Number, required: true },
+    reasons: { type: [String], default: [] },
+    warning: { type: String, required: true },
+    status: { type: String, required: true },
+    note: { type: String, default: null },
+    createdAt: { type: Date, required: true },
+    resolvedAt: { type: Date, default: null },
+    effectsAppliedAt: { type: Date, default: null },
+  },
+  { collection: 'fraud_flags', versionKey: false },
+);
+// One flag per flagged referral or conversion: raising it again (a retry,
+// the recovery pass) finds the first.
+fraudFlagSchema.index({ appId: 1, subject: 1, subjectId: 1 }, { unique: true });
+// GET /fraud/flags?status=, newest first (ties by id); and without the filter.
+fraudFlagSchema.index({ appId: 1, status: 1, createdAt: -1, _id: -1 });
+fraudFlagSchema.index({ appId: 1, createdAt: -1, _id: -1 });
+// The recovery pass (every app): decisions whose effects were not applied yet.
+fraudFlagSchema.index({ effectsAppliedAt: 1, resolvedAt: 1 });
+
+export const fraudFlagModel = (db: Connection): Model<FraudFlagDoc> =>
+  (db.models.FraudFlag as Model<FraudFlagDoc> | undefined) ?? db.model<FraudFlagDoc>('FraudFlag', fraudFlagSchema);

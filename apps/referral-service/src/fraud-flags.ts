@@ -1,0 +1,92 @@
+import { isDuplicateKeyError, newId, type Page, type PageQuery } from '@ris/mongo';
+import { Code, notFound, rpcError } from '@ris/rpc';
+import type { ConversionRewards } from './conversion-rewards';
+import type { FlagStatus, FraudFlagDoc } from './fraud-flag.model';
+import type { FraudDoc } from './referral.model';
+import type { ReferralStore } from './referral-store';
+
+export type FlagInput = Omit<FraudFlagDoc, '_id' | 'appId' | 'riskScore' | 'reasons' | 'warning' | 'status' | 'note' | 'createdAt' | 'resolvedAt' | 'effectsAppliedAt'> & {
+  fraud: FraudDoc;
+};
+
+export type Decision = 'APPROVE' | 'REJECT';
+
+/**
+ * The review queue (GET /fraud/flags, POST /fraud/flags/{id}/resolve).
+ * Approving a conversion's flag converts it and approves its held rewards;
+ * rejecting cancels them (the records stay FLAGGED, marked REJECTED, and
+ * no longer count as a link of the referral tree). Approving a referral's
+ * flag clears its isFlagged; rejecting leaves it flagged.
+ */
+export class FraudFlags {
+  constructor(
+    private readonly store: ReferralStore,
+    private readonly conversionRewards: ConversionRewards,
+  ) {}
+
+  /** Raises the flag once per subject (a retry or the recovery pass finds the first). */
+  async raise(appId: string, input: FlagInput): Promise<FraudFlagDoc> {
+    const { fraud, ...subject } = input;
+    try {
+      return await this.store.flags.create(appId, {
+        _id: newId('flg'),
+        ...subject,
+        riskScore: fraud.riskScore ?? 0,
+        reasons: fraud.reasons,
+        warning: fraud.warning ?? 'Flagged for review.',
+        status: 'OPEN',
+        note: null,
+        createdAt: new Date(),
+        resolvedAt: null,
+        effectsAppliedAt: null,
+      });
+    } catch (err) {
+      if (!isDuplicateKeyError(err)) throw err;
+      const existing = await this.store.flags.findOne(appId, { subject: input.subject, subjectId: input.subjectId });
+      if (!existing) throw err;
+      return existing;
+    }
+  }
+
+  list(appId: string, page: PageQuery, status?: FlagStatus): Promise<Page<FraudFlagDoc>> {
+    return this.store.flags.page(appId, status ? { status } : {}, { createdAt: -1, _id: -1 }, page);
+  }
+
+  async resolve(appId: string, flagId: string, decision: Decision, note: string | null): Promise<FraudFlagDoc> {
+    const status: FlagStatus = decision === 'APPROVE' ? 'APPROVED' : 'REJECTED';
+    const flag = await this.store.flags.findOne(appId, { _id: flagId });
+    if (!flag) throw notFound('Fraud flag', { flagId });
+    // A flag is resolved once: the marker decides between concurrent resolutions.
+    if (flag.status !== 'OPEN' || !(await this.store.once.first(appId, `flag-resolved:${flagId}`, { status }))) {
+      const decided = (await this.store.once.get(appId, `flag-resolved:${flagId}`))?.data?.status ?? flag.status;
+      throw rpcError(Code.Aborted, 'INVALID_TRANSITION', `Fraud flag ${flagId} is already ${String(decided)}.`, {
+        flagId,
+        status: String(decided),
+      });
+    }
+    const resolved = await this.store.flags.findOneAndUpdate(
+      appId,
+      { _id: flagId },
+      { $set: { status, note, resolvedAt: new Date(), effectsAppliedAt: null } },
+    );
+    return this.applyEffects(resolved ?? flag);
+  }
+
+  /** The decision's effects; idempotent, so the recovery pass re-runs it after a crash. */
+  async applyEffects(flag: FraudFlagDoc): Promise<FraudFlagDoc> {
+    const { appId } = flag;
+    if (flag.subject === 'CONVERSION' && flag.conversionId) {
+      if (flag.status === 'APPROVED') {
+        await this.conversionRewards.changeState(appId, flag.conversionId, { status: 'FLAGGED' }, { status: 'CONVERTED', review: 'APPROVED' });
+      } else {
+        await this.conversionRewards.changeState(appId, flag.conversionId, { review: { $ne: 'REJECTED' } }, { review: 'REJECTED' });
+      }
+      await this.conversionRewards.settle(appId, flag.conversionId);
+    } else if (flag.subject === 'REFERRAL' && flag.status === 'APPROVED') {
+      await this.store.updateReferral(appId, flag.referralId, { isFlagged: false });
+    }
+    return (
+      (await this.store.flags.findOneAndUpdate(appId, { _id: flag._id }, { $set: { effectsAppliedAt: new Date() } })) ?? flag
+    );
+  }
+}

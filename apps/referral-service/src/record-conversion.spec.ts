@@ -1,0 +1,121 @@
+import { create } from '@bufbuild/protobuf';
+import { Code, ConnectError, createClient, createRouterTransport, type ServiceImpl } from '@connectrpc/connect';
+import { FraudService, RewardSchema, RewardService, RewardStatus } from '@ris/contracts';
+import { Outbox } from '@ris/events';
+import { createLogger } from '@ris/logging';
+import { testDatabase } from '@ris/testing';
+import { Campaigns } from './campaigns';
+import { ConversionRewards } from './conversion-rewards';
+import { FraudCheck } from './fraud-check';
+import { FraudFlags } from './fraud-flags';
+import { ConversionRecorder } from './record-conversion';
+import { RecoveryPass } from './recovery-pass';
+import { RefereeFunnel } from './referee-funnel';
+import { ReferralStore } from './referral-store';
+import { ReferralTree } from './referral-tree';
+import { Referrals } from './referrals';
+
+// The conversion flow against the real database, with the fraud and reward
+// services stood in for by in-memory Connect routers (their own behaviour
+// is tested in their services and end to end).
+describe('recording conversions', () => {
+  let db: Awaited<ReturnType<typeof testDatabase>>;
+  let store: ReferralStore;
+  let referrals: Referrals;
+  let recorder: ConversionRecorder;
+  let recovery: RecoveryPass;
+  let fraudUp = true;
+  const logger = createLogger('test', 'silent');
+
+  const fraudImpl: Partial<ServiceImpl<typeof FraudService>> = {
+    scoreReferral: async () => {
+      if (!fraudUp) throw new ConnectError('down', Code.Unavailable);
+      return { assessment: { riskScore: 0, reasons: [], flagged: false } };
+    },
+    scoreConversion: async () => {
+      if (!fraudUp) throw new ConnectError('down', Code.Unavailable);
+      return { assessment: { riskScore: 0, reasons: [], flagged: false } };
+    },
+    recordClick: async () => ({}),
+  };
+  const issued = new Map<string, RewardStatus>();
+  const rewardImpl: Partial<ServiceImpl<typeof RewardService>> = {
+    createReward: async (req) => {
+      const id = `rwd_${req.conversionId}_${req.side}_${req.level}`;
+      const created = !issued.has(id);
+      if (created) issued.set(id, req.hold ? RewardStatus.PENDING : RewardStatus.APPROVED);
+      const reward = create(RewardSchema, {
+        id,
+        userId: req.userId,
+        side: req.side,
+        level: req.level,
+        amount: req.amount,
+        conversionId: req.conversionId,
+        status: issued.get(id),
+      });
+      return { created, capped: false, reward };
+    },
+    approveConversionRewards: async (req) => {
+      const moved = [...issued].filter(([id, status]) => id.startsWith(`rwd_${req.conversionId}_`) && status === RewardStatus.PENDING);
+      for (const [id] of moved) issued.set(id, RewardStatus.APPROVED);
+      return { rewards: moved.map(([id]) => create(RewardSchema, { id, status: RewardStatus.APPROVED })) };
+    },
+    cancelConversionRewards: async () => ({ rewards: [] }),
+  };
+
+  beforeAll(async () => {
+    db = await testDatabase('referral');
+    const outbox = new Outbox(db);
+    const campaigns = new Campaigns(db);
+    store = new ReferralStore(db, campaigns, outbox);
+    const fraud = new FraudCheck(createClient(FraudService, createRouterTransport(({ service }) => service(FraudService, fraudImpl))), logger);
+    const conversionRewards = new ConversionRewards(store, createClient(RewardService, createRouterTransport(({ service }) => service(RewardService, rewardImpl))));
+    const flags = new FraudFlags(store, conversionRewards);
+    const tree = new ReferralTree(store);
+    referrals = new Referrals(store, tree, new RefereeFunnel(store), fraud, flags);
+    recorder = new ConversionRecorder(store, tree, fraud, flags, conversionRewards);
+    recovery = new RecoveryPass(store, { fraud, flags, conversionRewards, recorder, referrals }, logger, { intervalMs: 60_000 });
+    await Promise.all(Object.values(db.models).map((model) => model.init()));
+  });
+
+  afterAll(() => db.drop());
+
+  const campaign = (appId: string) =>
+    store.campaigns.create(appId, { name: 'c', referrerReward: { amount: 10, fulfillmentType: 'DISCOUNT_CODE' } });
+
+  it('lets exactly one of 20 concurrent conversions of a PENDING referee through', async () => {
+    const { _id: campaignId } = await campaign('app_a');
+    const a = (await referrals.create('app_a', { campaignId, referrerId: 'ann', refereeId: 'pat' })).referral;
+    const b = (await referrals.create('app_a', { campaignId, referrerId: 'bob' })).referral;
+    const results = await Promise.allSettled(
+      Array.from({ length: 20 }, (_, i) =>
+        recorder.record('app_a', { referralCode: i % 2 ? a.code : b.code, refereeId: 'pat', amount: null, metadata: null, context: { ip: null, userAgent: null, deviceId: null, email: null } }),
+      ),
+    );
+    const ok = results.filter((r) => r.status === 'fulfilled');
+    expect(ok).toHaveLength(1);
+    for (const r of results.filter((x) => x.status === 'rejected')) {
+      expect((r as PromiseRejectedResult).reason).toMatchObject({ code: Code.Aborted });
+    }
+    const records = await store.conversions.find('app_a', { campaignId, refereeId: 'pat' });
+    expect(records.map((r) => r.status)).toEqual(['CONVERTED']);
+    expect((await store.stats.read('app_a', campaignId))?.totalConversions).toBe(1);
+  });
+
+  it('defers the check while the fraud service is down and scores it in the recovery pass', async () => {
+    const { _id: campaignId } = await campaign('app_b');
+    const { referral } = await referrals.create('app_b', { campaignId, referrerId: 'kim' });
+    fraudUp = false;
+    const outcome = await recorder.record('app_b', { referralCode: referral.code, refereeId: 'lou', amount: 5, metadata: { a: 1 }, context: { ip: '192.0.2.1', userAgent: null, deviceId: null, email: null } });
+    expect(outcome.root).toMatchObject({ status: 'CONVERTED', fraudCheck: 'DEFERRED', context: { ip: '192.0.2.1' } });
+    expect(outcome.rewards.map((r) => r.status)).toEqual(['PENDING']);
+    await recovery.runOnce();
+    expect(await store.deferredChecks.count('app_b', {})).toBe(1);
+
+    fraudUp = true;
+    await recovery.runOnce();
+    expect(await store.deferredChecks.count('app_b', {})).toBe(0);
+    expect(await store.conversions.findOne('app_b', { _id: outcome.root._id })).toMatchObject({ fraudCheck: 'DONE', context: null, rewardsSettled: true });
+    expect(issued.get(outcome.rewards[0].rewardId)).toBe(RewardStatus.APPROVED);
+  });
+});

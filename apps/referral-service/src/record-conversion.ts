@@ -1,0 +1,269 @@
+import { isDuplicateKeyError, newId } from '@ris/mongo';
+import { Code, notFound, rpcError } from '@ris/rpc';
+import type { CampaignDoc } from './campaign.model';
+import type { ConversionReward, ConversionRewards } from './conversion-rewards';
+import type { ConversionDoc } from './conversion.model';
+import { contextProto, type FraudCheck, type FraudVerdict } from './fraud-check';
+import type { FraudFlags } from './fraud-flags';
+import type { ClientContextDoc, ReferralDoc } from './referral.model';
+import type { ReferralStore } from './referral-store';
+import type { ReferralTree } from './referral-tree';
+import { deepestLevel } from './reward-plan';
+
+export interface ConversionInput {
+  referralCode: string;
+  refereeId: string;
+  amount: number | null;
+  metadata: Record<string, unknown> | null;
+  context: ClientContextDoc;
+}
+
+export interface ConversionOutcome {
+  root: ConversionDoc;
+  upline: ConversionDoc[];
+  referral: ReferralDoc;
+  campaign: CampaignDoc;
+  rewards: ConversionReward[];
+}
+
+const DAY_MS = 86_400_000;
+const NOT_CONVERTED = { $in: ['PENDING', 'CLICKED'] };
+/**
+ * A converted record whose rewards were never issued (the reward service
+ * failed the request) is finished by a later request for the same referee
+ * and code, or by the recovery pass, once it is this old: younger, it is
+ * still in flight and a second request is a second conversion (409).
+ */
+export const UNFINISHED_AFTER_MS = 10_000;
+
+const isConverted = (record: ConversionDoc) => record.status === 'CONVERTED' || record.status === 'FLAGGED';
+
+const alreadyConverted = (record: ConversionDoc) =>
+  rpcError(Code.Aborted, 'ALREADY_CONVERTED', `Referee ${record.refereeId} already converted in this campaign.`, {
+    refereeId: record.refereeId,
+    campaignId: record.campaignId,
+    conversionId: record.conversionId,
+    referralCode: record.originalReferralCode,
+  });
+
+/**
+ * POST /conversions: a referee converts through a code. The referee's
+ * level-1 record is claimed (see claim: the unique index decides), so of
+ * two conversions of one referee in one campaign exactly one succeeds.
+ * Then the records of the referrers above, the fraud flag, and the rewards.
+ */
+export class ConversionRecorder {
+  constructor(
+    private readonly store: ReferralStore,
+    private readonly tree: ReferralTree,
+    private readonly fraud: FraudCheck,
+    private readonly flags: FraudFlags,
+    private readonly conversionRewards: ConversionRewards,
+  ) {}
+
+  async record(appId: string, input: ConversionInput): Promise<ConversionOutcome> {
+    const referral = await this.store.referralByCode(appId, input.referralCode);
+    if (!referral) throw notFound('Referral code', { referralCode: input.referralCode });
+    const campaign = await this.store.campaigns.getActive(appId, referral.campaignId);
+    const key = { campaignId: referral.campaignId, refereeId: input.refereeId, level: 1 };
+
+    const existing = await this.store.conversions.findOne(appId, key);
+    if (existing && isConverted(existing)) return this.finishOrRefuse(appId, existing, referral, campaign);
+
+    const now = new Date();
+    const touchedAt = existing && existing.referralId === referral._id ? existing.touchedAt : now;
+    const conversionId = newId('conv');
+    const verdict = await this.fraud.scoreConversion({
+      appId,
+      campaignId: referral.campaignId,
+      conversionId,
+      referralCode: referral.code,
+      referrerId: referral.referrerId,
+      refereeId: input.refereeId,
+      referrerEmail: referral.referrerEmail ?? undefined,
+      context: contextProto(input.context),
+      flagThreshold: campaign.fraud.flagThreshold,
+      occurredAt: now,
+    });
+    const root = await this.claim(appId, key, existing, conversionId, {
+      referral,
+      input,
+      verdict,
+      now,
+      touchedAt,
+      attributed: now.getTime() - touchedAt.getTime() <= campaign.attributionWindowDays * DAY_MS,
+    });
+    if (root.fraudCheck === 'DEFERRED') await this.store.deferFraudCheck(appId, 'CONVERSION', root.conversionId);
+    const completedReferral = await this.countConversion(appId, referral, root);
+    return { ...(await this.complete(appId, root, completedReferral, campaign)), referral: completedReferral };
+  }
+
+  /**
+   * Turns the referee's level-1 record into the conversion, exactly once.
+   * A PENDING/CLICKED funnel record is taken by deleting it (of concurrent
+   * deletes of one document exactly one removes it, on MongoDB and on
+   * FerretDB, whose conditional updates are not atomic) and replaced by the
+   * converted record, under a new id so that a click's update still in
+   * flight for the old record cannot overwrite it. Without a funnel record
+   * the converted one is simply inserted. Either way the insert is under
+   * the unique index (campaign, referee, level), which is what finally lets
+   * only one conversion in.
+   */
+  private async claim(
+    appId: string,
+    key: { campaignId: string; refereeId: string; level: number },
+    existing: ConversionDoc | null,
+    conversionId: string,
+    c: { referral: ReferralDoc; input: ConversionInput; verdict: FraudVerdict; now: Date; touchedAt: Date; attributed: boolean },
+  ): Promise<ConversionDoc> {
+    const set = {
+      referralId: c.referral._id,
+      referralCode: c.referral.code,
+      originalReferralCode: c.referral.code,
+      referrerId: c.referral.referrerId,
+      status: c.verdict.flagged ? ('FLAGGED' as const) : ('CONVERTED' as const),
+      amount: c.input.amount,
+      metadata: c.input.metadata,
+      attributed: c.attributed,
+      isFlagged: c.verdict.flagged,
+      fraud: c.verdict.fraud,
+      fraudCheck: c.verdict.deferred ? ('DEFERRED' as const) : ('DONE' as const),
+      // Kept only while the fraud check waits: the recovery pass scores with it.
+      context: c.verdict.deferred ? c.input.context : null,
+      review: c.verdict.flagged ? ('OPEN' as const) : null,
+      rewardsIssuedAt: null,
+      rewardsSettled: false,
+      touchedAt: c.touchedAt,
+      convertedAt: c.now,
+      lastEventAt: c.now,
+      rewardAmount: 0,
+      refereeRewardAmount: 0,
+      stateVersion: 0,
+    };
+    let funnel = existing;
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      if (funnel && isConverted(funnel)) throw alreadyConverted(funnel);
+      const taken = funnel ? (await this.store.conversions.deleteOne(appId, { _id: funnel._id, status: NOT_CONVERTED })) === 1 : false;
+      if (!funnel || taken) {
+        try {
+          return await this.store.conversions.create(appId, {
+            _id: conversionId,
+            conversionId,
+            ...key,
+            ...set,
+            // The funnel's history carries over to the converted record.
+            clickedAt: funnel?.clickedAt ?? null,
+            createdAt: funnel?.createdAt ?? c.now,
+          });
+        } catch (err) {
+          if (!isDuplicateKeyError(err)) throw err;
+        }
+      }
+      // Another conversion got in first, or a click created the funnel record meanwhile: look again.
+      funnel = await this.store.conversions.findOne(appId, key);
+    }
+    if (funnel && isConverted(funnel)) throw alreadyConverted(funnel);
+    throw rpcError(Code.Aborted, 'CONFLICT', `Referee ${key.refereeId} is being updated concurrently; retry.`, { refereeId: key.refereeId });
+  }
+
+  /**
+   * The counters of a conversion. The referral is COMPLETED from its first
+   * conversion on: its counters say so (conversions.L1 > 0), and the
+   * campaign's completedReferrals counts it once (by a marker).
+   */
+  private async countConversion(appId: string, referral: ReferralDoc, root: ConversionDoc): Promise<ReferralDoc> {
+    const completes = await this.store.once.first(appId, `referral-completed:${referral._id}`);
+    const refereeOwn = await this.store.referralOf(appId, root.campaignId, root.refereeId);
+    await Promise.all([
+      this.store.countOnReferral(appId, referral, { 'conversions.L1': 1 }),
+      this.store.stats.count(appId, root.campaignId, { totalConversions: 1, ...(completes ? { completedReferrals: 1 } : {}) }),
+      // The referee's own referral in this campaign (if any) now sits under this one.
+      refereeOwn && refereeOwn._id !== referral._id
+        ? this.store.updateReferral(appId, refereeOwn._id, { level: referral.level + 1, parentReferralId: referral._id })
+        : undefined,
+    ]);
+    return { ...referral, status: 'COMPLETED' };
+  }
+
+  /**
+   * Everything after the claim, each step idempotent so a retry or the
+   * recovery pass can run it again: the upline records, the flag, the rewards.
+   */
+  async complete(appId: string, root: ConversionDoc, referral: ReferralDoc, campaign: CampaignDoc): Promise<Omit<ConversionOutcome, 'referral'>> {
+    const above = root.attributed ? await this.tree.upline(appId, referral, root.refereeId, deepestLevel(campaign) - 1) : [];
+    const upline = await Promise.all(above.map((upReferral, i) => this.uplineRecord(appId, root, upReferral, i + 2)));
+    if (root.status === 'FLAGGED') {
+      await this.flags.raise(appId, {
+        subject: 'CONVERSION',
+        subjectId: root.conversionId,
+        campaignId: root.campaignId,
+        referralId: root.referralId,
+        referralCode: root.referralCode,
+        conversionId: root.conversionId,
+        referrerId: root.referrerId,
+        refereeId: root.refereeId,
+        fraud: root.fraud,
+      });
+    }
+    const settled = await this.conversionRewards.settle(appId, root.conversionId, { campaign, records: [root, ...upline] });
+    const byLevel = new Map(settled.records.map((r) => [r.level, r]));
+    return {
+      root: byLevel.get(1) ?? root,
+      upline: upline.map((r) => byLevel.get(r.level) ?? r),
+      campaign,
+      rewards: settled.rewards,
+    };
+  }
+
+  private async uplineRecord(appId: string, root: ConversionDoc, upReferral: ReferralDoc, level: number): Promise<ConversionDoc> {
+    try {
+      const record = await this.store.conversions.create(appId, {
+        _id: newId('conv'),
+        campaignId: root.campaignId,
+        conversionId: root.conversionId,
+        referralId: upReferral._id,
+        referralCode: upReferral.code,
+        originalReferralCode: root.originalReferralCode,
+        referrerId: upReferral.referrerId,
+        refereeId: root.refereeId,
+        level,
+        status: root.status,
+        amount: root.amount,
+        metadata: null,
+        rewardAmount: 0,
+        refereeRewardAmount: 0,
+        attributed: root.attributed,
+        isFlagged: root.isFlagged,
+        fraud: root.fraud,
+        fraudCheck: root.fraudCheck,
+        context: null,
+        review: root.review,
+        rewardsIssuedAt: null,
+        stateVersion: root.stateVersion,
+        rewardsSettled: true,
+        touchedAt: root.touchedAt,
+        clickedAt: null,
+        convertedAt: root.convertedAt,
+        lastEventAt: root.lastEventAt,
+        createdAt: root.convertedAt ?? new Date(),
+      });
+      await this.store.countOnReferral(appId, upReferral, { [`conversions.L${level}`]: 1 });
+      return record;
+    } catch (err) {
+      if (!isDuplicateKeyError(err)) throw err;
+      const existing = await this.store.conversions.findOne(appId, { campaignId: root.campaignId, refereeId: root.refereeId, level });
+      if (!existing) throw err;
+      return existing;
+    }
+  }
+
+  private async finishOrRefuse(appId: string, existing: ConversionDoc, referral: ReferralDoc, campaign: CampaignDoc): Promise<ConversionOutcome> {
+    const unfinished =
+      existing.rewardsIssuedAt === null &&
+      existing.referralId === referral._id &&
+      existing.convertedAt !== null &&
+      Date.now() - existing.convertedAt.getTime() >= UNFINISHED_AFTER_MS;
+    if (!unfinished) throw alreadyConverted(existing);
+    return { ...(await this.complete(appId, existing, referral, campaign)), referral: { ...referral, status: 'COMPLETED' } };
+  }
+}

@@ -1,0 +1,207 @@
+import type { Logger } from '@ris/logging';
+import { conversionFlagged } from './conversion-events';
+import type { ConversionRewards } from './conversion-rewards';
+import type { ConversionDoc } from './conversion.model';
+import type { DeferredFraudCheckDoc } from './deferred-fraud-check.model';
+import { contextProto, type FraudCheck } from './fraud-check';
+import type { FraudFlags } from './fraud-flags';
+import type { ReferralStore } from './referral-store';
+import type { Referrals } from './referrals';
+import { UNFINISHED_AFTER_MS, type ConversionRecorder } from './record-conversion';
+
+export interface RecoveryOptions {
+  intervalMs: number;
+  batchSize?: number;
+}
+
+/**
+ * Finishes what a request could not: scores referrals and conversions the
+ * fraud service was down for (their rewards stay held until then), issues
+ * and settles rewards the reward service failed, and applies review
+ * decisions whose effects were interrupted. Every step is idempotent, so
+ * each replica runs the pass; it works across apps (a system job), and
+ * handles each record with that record's own appId.
+ */
+export class RecoveryPass {
+  private timer?: NodeJS.Timeout;
+  private running?: Promise<void>;
+  private stopped = false;
+  private readonly batchSize: number;
+
+  constructor(
+    private readonly store: ReferralStore,
+    private readonly deps: {
+      fraud: FraudCheck;
+      flags: FraudFlags;
+      conversionRewards: ConversionRewards;
+      recorder: ConversionRecorder;
+      referrals: Referrals;
+    },
+    private readonly logger: Logger,
+    private readonly options: RecoveryOptions,
+  ) {
+    this.batchSize = options.batchSize ?? 100;
+  }
+
+  start(): void {
+    const tick = () => {
+      if (this.stopped) return;
+      this.running = this.runOnce()
+        .catch((err: unknown) => this.logger.warn({ err }, 'recovery pass failed; will retry'))
+        .finally(() => {
+          this.running = undefined;
+          if (!this.stopped) this.timer = setTimeout(tick, this.options.intervalMs).unref();
+        });
+    };
+    this.timer = setTimeout(tick, this.options.intervalMs).unref();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    await this.running;
+  }
+
+  async runOnce(): Promise<void> {
+    await this.scoreDeferred();
+    await this.settleConversions();
+    await this.applyDecisions();
+  }
+
+  /** The queue of checks the fraud service could not answer; stops at the first still unanswered. */
+  private async scoreDeferred(): Promise<void> {
+    const waiting = await this.store.deferredChecks.model
+      .find({})
+      .sort({ createdAt: 1 })
+      .limit(this.batchSize)
+      .lean<DeferredFraudCheckDoc[]>()
+      .exec();
+    for (const item of waiting) {
+      const { appId } = item;
+      let scored: boolean;
+      try {
+        scored = item.kind === 'REFERRAL' ? await this.scoreReferral(appId, item._id) : await this.scoreConversion(appId, item._id);
+      } catch (err) {
+        this.logger.warn({ err, subjectId: item._id }, 'deferred fraud check failed; will retry');
+        continue;
+      }
+      if (!scored) return; // still down: try again next pass
+      await this.store.deferredChecks.deleteOne(appId, { _id: item._id });
+    }
+  }
+
+  /** False when the fraud service still cannot answer. */
+  private async scoreReferral(appId: string, referralId: string): Promise<boolean> {
+    const referral = await this.store.referrals.findOne(appId, { _id: referralId });
+    if (!referral || referral.fraudCheck !== 'DEFERRED') return true;
+    const campaign = await this.store.campaigns.get(appId, referral.campaignId);
+    const verdict = await this.deps.fraud.scoreReferral({
+      appId,
+      campaignId: referral.campaignId,
+      referralId: referral._id,
+      referralCode: referral.code,
+      referrerId: referral.referrerId,
+      refereeId: referral.refereeId ?? undefined,
+      referrerEmail: referral.referrerEmail ?? undefined,
+      context: contextProto(referral.context),
+      flagThreshold: campaign.fraud.flagThreshold,
+      occurredAt: referral.createdAt,
+    });
+    if (verdict.deferred) return false;
+    await this.store.updateReferral(appId, referral._id, { fraudCheck: 'DONE', context: null, isFlagged: verdict.flagged, fraud: verdict.fraud });
+    if (verdict.flagged) await this.deps.referrals.raiseFlag(appId, { ...referral, isFlagged: true, fraud: verdict.fraud });
+    return true;
+  }
+
+  private async scoreConversion(appId: string, conversionId: string): Promise<boolean> {
+    const root = await this.store.conversions.findOne(appId, { _id: conversionId });
+    if (!root || root.fraudCheck !== 'DEFERRED') return true;
+    const [campaign, referral] = await Promise.all([
+      this.store.campaigns.get(appId, root.campaignId),
+      this.store.referrals.findOne(appId, { _id: root.referralId }),
+    ]);
+    const verdict = await this.deps.fraud.scoreConversion({
+      appId,
+      campaignId: root.campaignId,
+      conversionId: root.conversionId,
+      referralCode: root.referralCode,
+      referrerId: root.referrerId,
+      refereeId: root.refereeId,
+      referrerEmail: referral?.referrerEmail ?? undefined,
+      context: contextProto(root.context),
+      flagThreshold: campaign.fraud.flagThreshold,
+      occurredAt: root.convertedAt ?? root.lastEventAt,
+    });
+    if (verdict.deferred) return false;
+    const { conversionRewards } = this.deps;
+    if (verdict.flagged) {
+      await this.deps.flags.raise(appId, {
+        subject: 'CONVERSION',
+        subjectId: root.conversionId,
+        campaignId: root.campaignId,
+        referralId: root.referralId,
+        referralCode: root.referralCode,
+        conversionId: root.conversionId,
+        referrerId: root.referrerId,
+        refereeId: root.refereeId,
+        fraud: verdict.fraud,
+      });
+      const changed = await conversionRewards.changeState(
+        appId,
+        root.conversionId,
+        { fraudCheck: 'DEFERRED' },
+        { status: 'FLAGGED', isFlagged: true, fraud: verdict.fraud, fraudCheck: 'DONE', review: 'OPEN', context: null },
+      );
+      if (changed > 0) {
+        const records = await this.store.conversions.find(appId, { conversionId: root.conversionId, rewardsIssuedAt: { $ne: null } });
+        await this.store.outbox.add(records.map(conversionFlagged));
+      }
+    } else {
+      await conversionRewards.changeState(appId, root.conversionId, { fraudCheck: 'DEFERRED' }, { fraudCheck: 'DONE', context: null });
+    }
+    await conversionRewards.settle(appId, root.conversionId);
+    return true;
+  }
+
+  /** Conversions whose rewards were not issued (or not brought in line) by the request that changed them. */
+  private async settleConversions(): Promise<void> {
+    const unsettled = await this.store.conversions.model
+      .find({ rewardsSettled: false, level: 1, convertedAt: { $lt: new Date(Date.now() - UNFINISHED_AFTER_MS) } })
+      .sort({ convertedAt: 1 })
+      .limit(this.batchSize)
+      .lean<ConversionDoc[]>()
+      .exec();
+    for (const root of unsettled) {
+      await this.isolated({ conversionId: root.conversionId }, async () => {
+        const { appId } = root;
+        if (root.rewardsIssuedAt === null) {
+          const [campaign, referral] = await Promise.all([
+            this.store.campaigns.get(appId, root.campaignId),
+            this.store.referrals.findOne(appId, { _id: root.referralId }),
+          ]);
+          if (referral) await this.deps.recorder.complete(appId, root, referral, campaign);
+        } else {
+          await this.deps.conversionRewards.settle(appId, root.conversionId);
+        }
+      });
+    }
+  }
+
+  private async applyDecisions(): Promise<void> {
+    const interrupted = await this.store.flags.model
+      .find({ effectsAppliedAt: null, resolvedAt: { $lt: new Date(Date.now() - UNFINISHED_AFTER_MS) } })
+      .limit(this.batchSize)
+      .lean()
+      .exec();
+    for (const flag of interrupted) await this.isolated({ flagId: flag._id }, () => this.deps.flags.applyEffects(flag));
+  }
+
+  /** One record's failure (the reward service still down, say) is logged and does not stop the others. */
+  private async isolated(about: Record<string, string>, work: () => Promise<unknown>): Promise<void> {
+    try {
+      await work();
+    } catch (err) {
+      this.logger.warn({ err, ...about }, 'recovery of a record failed; will retry');
+    }
+  }
+}

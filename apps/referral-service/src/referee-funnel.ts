@@ -1,0 +1,97 @@
+import { isDuplicateKeyError, newId } from '@ris/mongo';
+import type { ConversionDoc } from './conversion.model';
+import type { ReferralRef } from './referral.model';
+import type { ReferralStore } from './referral-store';
+
+const NOT_CONVERTED = { $in: ['PENDING', 'CLICKED'] };
+
+/**
+ * The level-1 record before a conversion: a referee becomes PENDING when a
+ * referral names them, CLICKED when a click carries their id. The record
+ * follows the code the referee touched last; the attribution window starts
+ * at the first touch through that code.
+ */
+export class RefereeFunnel {
+  constructor(private readonly store: ReferralStore) {}
+
+  /** A referral created with a refereeId: PENDING, unless the referee is already in the funnel. */
+  async refereeKnown(appId: string, referral: ReferralRef, refereeId: string, at: Date): Promise<void> {
+    try {
+      await this.store.conversions.create(appId, this.record(referral, refereeId, 'PENDING', at));
+    } catch (err) {
+      if (!isDuplicateKeyError(err)) throw err;
+    }
+  }
+
+  /** A click carrying the refereeId: CLICKED (a converted referee stays converted). */
+  async clicked(appId: string, referral: ReferralRef, refereeId: string, at: Date): Promise<void> {
+    const key = { campaignId: referral.campaignId, refereeId, level: 1 };
+    for (let attempt = 0; attempt < 2; attempt += 1) {
+      const current = await this.store.conversions.findOne(appId, key);
+      if (!current) {
+        try {
+          await this.store.conversions.create(appId, { ...this.record(referral, refereeId, 'CLICKED', at), clickedAt: at });
+          return;
+        } catch (err) {
+          if (!isDuplicateKeyError(err)) throw err;
+          continue; // created meanwhile: update it instead
+        }
+      }
+      if (current.status !== 'PENDING' && current.status !== 'CLICKED') return;
+      const sameCode = current.referralId === referral._id;
+      await this.store.conversions.updateOne(
+        appId,
+        { ...key, status: NOT_CONVERTED },
+        {
+          $set: {
+            status: 'CLICKED',
+            clickedAt: at,
+            lastEventAt: at,
+            ...(sameCode ? {} : { ...this.attribution(referral), touchedAt: at }),
+          },
+        },
+      );
+      return;
+    }
+  }
+
+  private attribution(referral: ReferralRef) {
+    return {
+      referralId: referral._id,
+      referralCode: referral.code,
+      originalReferralCode: referral.code,
+      referrerId: referral.referrerId,
+    };
+  }
+
+  private record(referral: ReferralRef, refereeId: string, status: 'PENDING' | 'CLICKED', at: Date): Omit<ConversionDoc, 'appId'> {
+    const id = newId('conv');
+    return {
+      _id: id,
+      campaignId: referral.campaignId,
+      conversionId: id,
+      ...this.attribution(referral),
+      refereeId,
+      level: 1,
+      status,
+      amount: null,
+      metadata: null,
+      rewardAmount: 0,
+      refereeRewardAmount: 0,
+      attributed: true,
+      isFlagged: false,
+      fraud: { riskScore: null, reasons: [], warning: null },
+      fraudCheck: null,
+      context: null,
+      review: null,
+      rewardsIssuedAt: null,
+      stateVersion: 0,
+      rewardsSettled: true,
+      touchedAt: at,
+      clickedAt: null,
+      convertedAt: null,
+      lastEventAt: at,
+      createdAt: at,
+    };
+  }
+}

@@ -1,0 +1,40 @@
+import { Schema, type Connection, type Model } from 'mongoose';
+
+/**
+ * A referral's counters (clicks, conversions by level, reward amount),
+ * kept on write with $inc for GET /users/{userId}/stats and the referral's
+ * rewardAmount. Apart from the referral document: they change on every
+ * click, and a small collection of the referrals that saw activity keeps
+ * those writes cheap on FerretDB too (whose updates scan their collection).
+ */
+export interface ReferralCountersDoc {
+  /** The referral id: every increment goes by it. */
+  _id: string;
+  appId: string;
+  campaignId: string;
+  referrerId: string;
+  clicks?: number;
+  /** Conversions credited through this code, by level: { L1: n, L2: m, … }. */
+  conversions?: Record<string, number>;
+  /** Rewards this referral earned its referrer, every level. */
+  rewardAmount?: number;
+}
+
+const referralCountersSchema = new Schema<ReferralCountersDoc>(
+  {
+    _id: { type: String, required: true },
+    appId: { type: String, required: true },
+    campaignId: { type: String, required: true },
+    referrerId: { type: String, required: true },
+    clicks: { type: Number },
+    conversions: { type: Schema.Types.Mixed },
+    rewardAmount: { type: Number },
+  },
+  { collection: 'referral_counters', versionKey: false },
+);
+// GET /users/{userId}/stats (with or without campaignId): the user's referrals' counters.
+referralCountersSchema.index({ appId: 1, referrerId: 1, campaignId: 1 });
+
+export const referralCountersModel = (db: Connection): Model<ReferralCountersDoc> =>
+  (db.models.ReferralCounters as Model<ReferralCountersDoc> | undefined) ??
+  db.model<ReferralCountersDoc>('ReferralCounters', referralCountersSchema);

@@ -1,0 +1,120 @@
+import type { Connection } from 'mongoose';
+import type { Outbox } from '@ris/events';
+import { AppScoped, DocumentWriteQueue, OnceMarkers, isDuplicateKeyError } from '@ris/mongo';
+import { CampaignStats } from './campaign-stats';
+import type { Campaigns } from './campaigns';
+import { clickModel, type ClickDoc } from './click.model';
+import { conversionModel, type ConversionDoc } from './conversion.model';
+import { deferredFraudCheckModel, type DeferredFraudCheckDoc } from './deferred-fraud-check.model';
+import { fraudFlagModel, type FraudFlagDoc } from './fraud-flag.model';
+import { normalizeReferralCode } from './referral-code';
+import { codeKeyId, ownerKeyId, referralCodeKeyModel, referralOwnerKeyModel, type ReferralKeyDoc } from './referral-key.model';
+import { referralCountersModel, type ReferralCountersDoc } from './referral-counters.model';
+import { referralModel, type ReferralDoc, type ReferralRef } from './referral.model';
+
+/**
+ * The referral service's collections, each behind AppScoped (appId in every
+ * query), with the campaign reader, the counters and the outbox: what the
+ * domain modules share.
+ */
+export class ReferralStore {
+  readonly referrals: AppScoped<ReferralDoc>;
+  readonly codeKeys: AppScoped<ReferralKeyDoc>;
+  readonly ownerKeys: AppScoped<ReferralKeyDoc>;
+  readonly counters: AppScoped<ReferralCountersDoc>;
+  readonly clicks: AppScoped<ClickDoc>;
+  readonly conversions: AppScoped<ConversionDoc>;
+  readonly flags: AppScoped<FraudFlagDoc>;
+  readonly deferredChecks: AppScoped<DeferredFraudCheckDoc>;
+  readonly stats: CampaignStats;
+  /** Changes of a referral after its creation (status, level, flag), one at a time per referral. */
+  readonly referralWrites: DocumentWriteQueue<ReferralDoc>;
+  /** Increments of referrals' counters, coalesced per referral. */
+  readonly counterWrites: DocumentWriteQueue<ReferralCountersDoc>;
+  readonly once: OnceMarkers;
+
+  constructor(
+    db: Connection,
+    readonly campaigns: Campaigns,
+    readonly outbox: Outbox,
+  ) {
+    this.referrals = new AppScoped(referralModel(db));
+    this.codeKeys = new AppScoped(referralCodeKeyModel(db));
+    this.ownerKeys = new AppScoped(referralOwnerKeyModel(db));
+    this.counters = new AppScoped(referralCountersModel(db));
+    this.clicks = new AppScoped(clickModel(db));
+    this.conversions = new AppScoped(conversionModel(db));
+    this.flags = new AppScoped(fraudFlagModel(db));
+    this.deferredChecks = new AppScoped(deferredFraudCheckModel(db));
+    this.stats = new CampaignStats(db);
+    this.referralWrites = new DocumentWriteQueue(this.referrals);
+    this.counterWrites = new DocumentWriteQueue(this.counters);
+    this.once = new OnceMarkers(db);
+  }
+
+  /** Queues a fraud check the fraud service could not answer, for the recovery pass. */
+  async deferFraudCheck(appId: string, kind: DeferredFraudCheckDoc['kind'], subjectId: string): Promise<void> {
+    try {
+      await this.deferredChecks.create(appId, { _id: subjectId, kind, createdAt: new Date() });
+    } catch (err) {
+      if (!isDuplicateKeyError(err)) throw err;
+    }
+  }
+
+  /** Writes the referral's lookup keys, by code and by owner (after the referral itself is stored). */
+  async addKeys(appId: string, referral: ReferralRef): Promise<void> {
+    const fields = { referralId: referral._id, campaignId: referral.campaignId, referrerId: referral.referrerId, code: referral.code };
+    const keys: Array<[AppScoped<ReferralKeyDoc>, string]> = [
+      [this.codeKeys, codeKeyId(appId, referral.code)],
+      [this.ownerKeys, ownerKeyId(appId, referral.campaignId, referral.referrerId)],
+    ];
+    for (const [collection, _id] of keys) {
+      try {
+        await collection.create(appId, { _id, ...fields });
+      } catch (err) {
+        if (!isDuplicateKeyError(err)) throw err;
+      }
+    }
+  }
+
+  /**
+   * What never changes about the referral of a code, by its code key. A
+   * referral without its keys (its process died between the two writes) is
+   * found by the referrals' unique code index instead, and gets them.
+   */
+  async codeKey(appId: string, rawCode: string): Promise<ReferralKeyDoc | null> {
+    const code = normalizeReferralCode(rawCode);
+    const key = await this.codeKeys.findOne(appId, { _id: codeKeyId(appId, code) });
+    if (key) return key;
+    const referral = await this.referrals.findOne(appId, { code });
+    if (!referral) return null;
+    await this.addKeys(appId, referral);
+    return { _id: codeKeyId(appId, code), appId, referralId: referral._id, campaignId: referral.campaignId, referrerId: referral.referrerId, code };
+  }
+
+  /** The whole referral of a code: its key, then the referral by id. */
+  async referralByCode(appId: string, rawCode: string): Promise<ReferralDoc | null> {
+    const key = await this.codeKey(appId, rawCode);
+    return key ? this.referrals.findOne(appId, { _id: key.referralId }) : null;
+  }
+
+  /**
+   * The referral a user owns in a campaign (one per referrer and campaign),
+   * by its owner key. No fallback query: most users asked about have no
+   * referral, and a referral whose keys were lost gets them back when its
+   * owner asks for one again (the unique index sends that request to it).
+   */
+  async referralOf(appId: string, campaignId: string, referrerId: string): Promise<ReferralDoc | null> {
+    const key = await this.ownerKeys.findOne(appId, { _id: ownerKeyId(appId, campaignId, referrerId) });
+    return key ? this.referrals.findOne(appId, { _id: key.referralId }) : null;
+  }
+
+  /** Adds to a referral's counters: clicks, `conversions.L<n>`, rewardAmount. */
+  countOnReferral(appId: string, referral: Pick<ReferralRef, '_id' | 'campaignId' | 'referrerId'>, inc: Record<string, number>): Promise<void> {
+    return this.counterWrites.increment(appId, { _id: referral._id }, inc, { campaignId: referral.campaignId, referrerId: referral.referrerId });
+  }
+
+  updateReferral(appId: string, referralId: string, set: Partial<ReferralDoc>): Promise<void> {
+    return this.referralWrites.update(appId, { _id: referralId }, { $set: set });
+  }
+}

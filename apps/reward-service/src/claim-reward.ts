@@ -1,0 +1,64 @@
+import { isDuplicateKeyError } from '@ris/mongo';
+import { Code, rpcError } from '@ris/rpc';
+import type { RewardCodeDoc } from './reward-code.model';
+import type { RewardDoc } from './reward.model';
+import { generateRewardCode } from './reward-code';
+import { rewardClaimed } from './reward-events';
+import type { RewardStore } from './reward-store';
+
+const CODE_TYPES = new Set(['DISCOUNT_CODE', 'COUPON_CODE']);
+const CODE_ATTEMPTS = 5;
+const DAY_MS = 86_400_000;
+
+const notClaimable = (reward: RewardDoc) =>
+  rpcError(
+    Code.FailedPrecondition,
+    'REWARD_NOT_CLAIMABLE',
+    CODE_TYPES.has(reward.fulfillmentType)
+      ? `Reward ${reward._id} is ${reward.status}; only an APPROVED reward can be claimed.`
+      : `Reward ${reward._id} is fulfilled as ${reward.fulfillmentType}; only DISCOUNT_CODE and COUPON_CODE rewards have a code to claim.`,
+    { rewardId: reward._id, status: reward.status, fulfillmentType: reward.fulfillmentType },
+  );
+
+/**
+ * Issues the reward's code, once. The code document's _id is the reward
+ * id, so of concurrent claims exactly one insert succeeds; the others (and
+ * every later claim) get that code back. The reward then carries a copy.
+ */
+export async function claimReward(store: RewardStore, appId: string, rewardId: string): Promise<RewardDoc> {
+  const reward = await store.get(appId, rewardId);
+  const issued = await store.codes.findOne(appId, { _id: rewardId });
+  // Claiming again returns the code already issued, while the reward is APPROVED or PAID.
+  if (issued && (reward.status === 'APPROVED' || reward.status === 'PAID')) return withCode(store, reward, issued);
+  if (reward.status !== 'APPROVED' || !CODE_TYPES.has(reward.fulfillmentType)) throw notClaimable(reward);
+
+  for (let attempt = 0; attempt < CODE_ATTEMPTS; attempt += 1) {
+    const claimedAt = new Date();
+    const candidate = {
+      _id: rewardId,
+      code: generateRewardCode(),
+      claimedAt,
+      expiresAt: new Date(claimedAt.getTime() + reward.codeValidityDays * DAY_MS),
+    };
+    try {
+      const code = await store.codes.create(appId, candidate);
+      const claimed = await withCode(store, reward, code);
+      await store.outbox.add(rewardClaimed(claimed));
+      return claimed;
+    } catch (err) {
+      if (!isDuplicateKeyError(err)) throw err;
+      // Another claim of this reward won (use its code), or the code was taken by another reward (draw again).
+      const winner = await store.codes.findOne(appId, { _id: rewardId });
+      if (winner) return withCode(store, reward, winner);
+    }
+  }
+  throw new Error('could not draw a free reward code');
+}
+
+/** The reward with its code fields (written onto it if a claim stopped before). */
+async function withCode(store: RewardStore, reward: RewardDoc, code: RewardCodeDoc): Promise<RewardDoc> {
+  if (reward.discountCode === code.code) return reward;
+  const fields = { discountCode: code.code, claimedAt: code.claimedAt, expiresAt: code.expiresAt };
+  const updated = await store.rewards.findOneAndUpdate(reward.appId, { _id: reward._id }, { $set: { ...fields, updatedAt: new Date() } });
+  return updated ?? { ...reward, ...fields };
+}

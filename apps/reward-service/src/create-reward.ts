@@ -1,0 +1,93 @@
+import { isDuplicateKeyError, newId } from '@ris/mongo';
+import { invalidArgument } from '@ris/rpc';
+import type { RewardDoc, RewardSideName } from './reward.model';
+import { rewardApproved, rewardCreated } from './reward-events';
+import type { RewardStore } from './reward-store';
+
+export interface CreateRewardInput {
+  conversionId: string;
+  side: RewardSideName;
+  level: number;
+  userId: string;
+  campaignId: string;
+  referralId: string;
+  amount: number;
+  fulfillmentType: string;
+  /** Held PENDING (flagged or unscored conversion) instead of APPROVED. */
+  hold: boolean;
+  maxRewardsPerUser: number | null;
+  codeValidityDays: number;
+}
+
+export type CreateRewardResult = { reward: RewardDoc; created: boolean; capped: false } | { reward: null; created: false; capped: true };
+
+const DEFAULT_CODE_VALIDITY_DAYS = 90;
+
+function check(input: CreateRewardInput): void {
+  if (!Number.isFinite(input.amount) || input.amount < 0) throw invalidArgument('amount must be a non-negative number');
+  if (!Number.isInteger(input.level) || input.level < 1) throw invalidArgument('level must be a positive integer');
+  if (input.maxRewardsPerUser !== null && (!Number.isInteger(input.maxRewardsPerUser) || input.maxRewardsPerUser < 1)) {
+    throw invalidArgument('maxRewardsPerUser must be a positive integer');
+  }
+}
+
+/**
+ * The reward a conversion earns one user, created once: the unique index on
+ * (conversion, side, level) makes a retried call return the first reward.
+ * The retry also writes the reward's events again (same ids, so they are
+ * stored once): a process that died between the reward and its events
+ * loses none.
+ */
+export async function createReward(store: RewardStore, appId: string, input: CreateRewardInput): Promise<CreateRewardResult> {
+  check(input);
+  const key = { conversionId: input.conversionId, side: input.side, level: input.level };
+  const existing = await store.rewards.findOne(appId, key);
+  if (existing) return replayed(store, existing);
+
+  const rewardId = newId('rwd');
+  const capped = input.side === 'REFERRER' && input.maxRewardsPerUser !== null;
+  if (capped && !(await store.slots.reserve(appId, input.campaignId, input.userId, input.maxRewardsPerUser!, rewardId))) {
+    return { reward: null, created: false, capped: true };
+  }
+  const now = new Date();
+  let reward: RewardDoc;
+  try {
+    reward = await store.rewards.create(appId, {
+      _id: rewardId,
+      ...key,
+      userId: input.userId,
+      campaignId: input.campaignId,
+      referralId: input.referralId,
+      amount: input.amount,
+      fulfillmentType: input.fulfillmentType,
+      status: input.hold ? 'PENDING' : 'APPROVED',
+      expiresAt: null,
+      claimedAt: null,
+      redeemedAt: null,
+      approvedAt: input.hold ? null : now,
+      cancelledAt: null,
+      codeValidityDays: input.codeValidityDays > 0 ? input.codeValidityDays : DEFAULT_CODE_VALIDITY_DAYS,
+      createdAt: now,
+      updatedAt: now,
+    });
+  } catch (err) {
+    if (!isDuplicateKeyError(err)) throw err;
+    // A concurrent call for the same conversion won; give its place back.
+    if (capped) await store.slots.release(appId, rewardId);
+    const winner = await store.rewards.findOne(appId, key);
+    if (!winner) throw err;
+    return replayed(store, winner);
+  }
+  await store.totals.added(reward);
+  await store.outbox.add(eventsOf(reward));
+  return { reward, created: true, capped: false };
+}
+
+function eventsOf(reward: RewardDoc) {
+  return reward.status === 'APPROVED' ? [rewardCreated(reward), rewardApproved(reward)] : [rewardCreated(reward)];
+}
+
+async function replayed(store: RewardStore, reward: RewardDoc): Promise<CreateRewardResult> {
+  await store.outbox.add(rewardCreated(reward));
+  return { reward, created: false, capped: false };
+}

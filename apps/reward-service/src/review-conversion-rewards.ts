@@ -1,0 +1,35 @@
+import { moveReward } from './move-reward';
+import type { RewardDoc, RewardStatusName } from './reward.model';
+import { rewardApproved, rewardCancelled } from './reward-events';
+import type { RewardStore } from './reward-store';
+import { statesBefore } from './reward-transitions';
+
+/**
+ * Moves every reward of one conversion to `to` (APPROVED after a clean
+ * score or an approved fraud review; CANCELLED after a rejected one). Each
+ * reward moves at most once (moveReward), so calling this again, or from
+ * two replicas, is harmless; the result lists only the rewards this call moved.
+ */
+async function moveConversionRewards(
+  store: RewardStore,
+  appId: string,
+  conversionId: string,
+  to: Extract<RewardStatusName, 'APPROVED' | 'CANCELLED'>,
+): Promise<RewardDoc[]> {
+  const candidates = await store.rewards.find(appId, { conversionId, status: { $in: statesBefore(to) } });
+  const moved: RewardDoc[] = [];
+  for (const candidate of candidates) {
+    const now = new Date();
+    const updated = await moveReward(store, candidate, to, to === 'APPROVED' ? { approvedAt: now } : { cancelledAt: now });
+    if (!updated) continue;
+    await store.outbox.add(to === 'APPROVED' ? rewardApproved(updated) : rewardCancelled(updated));
+    moved.push(updated);
+  }
+  return moved;
+}
+
+export const approveConversionRewards = (store: RewardStore, appId: string, conversionId: string) =>
+  moveConversionRewards(store, appId, conversionId, 'APPROVED');
+
+export const cancelConversionRewards = (store: RewardStore, appId: string, conversionId: string) =>
+  moveConversionRewards(store, appId, conversionId, 'CANCELLED');

@@ -1,0 +1,136 @@
+import { Outbox } from '@ris/events';
+import { testDatabase } from '@ris/testing';
+import { claimReward } from './claim-reward';
+import { createReward, type CreateRewardInput } from './create-reward';
+import { redeemReward } from './redeem-reward';
+import { approveConversionRewards, cancelConversionRewards } from './review-conversion-rewards';
+import { rewardCodeModel } from './reward-code.model';
+import { rewardModel } from './reward.model';
+import { RewardStore } from './reward-store';
+import { rewardSlotModel } from './reward-slot.model';
+import { rewardTotalsModel } from './reward-totals.model';
+import { validateCode } from './validate-code';
+
+// The reward domain against the real development database (FerretDB),
+// including the races it must decide.
+describe('reward lifecycle', () => {
+  let db: Awaited<ReturnType<typeof testDatabase>>;
+  let store: RewardStore;
+  let outbox: Outbox;
+  let n = 0;
+
+  const input = (overrides: Partial<CreateRewardInput> = {}): CreateRewardInput => {
+    n += 1;
+    return {
+      conversionId: `conv_${n}`,
+      side: 'REFERRER',
+      level: 1,
+      userId: 'alice',
+      campaignId: 'cmp_1',
+      referralId: 'ref_1',
+      amount: 10,
+      fulfillmentType: 'DISCOUNT_CODE',
+      hold: false,
+      maxRewardsPerUser: null,
+      codeValidityDays: 90,
+      ...overrides,
+    };
+  };
+  const events = async (type: string) => outbox.model.countDocuments({ type }).exec();
+
+  beforeAll(async () => {
+    db = await testDatabase('reward');
+    outbox = new Outbox(db);
+    store = new RewardStore(db, outbox);
+    await Promise.all([rewardModel(db), rewardCodeModel(db), rewardSlotModel(db), rewardTotalsModel(db), outbox.model].map((m) => m.init()));
+  });
+
+  afterAll(() => db.drop());
+
+  it('creates a reward once per conversion, side and level, even concurrently', async () => {
+    const request = input();
+    const results = await Promise.all(Array.from({ length: 8 }, () => createReward(store, 'app_a', request)));
+    expect(results.filter((r) => r.created)).toHaveLength(1);
+    expect(new Set(results.map((r) => r.reward?._id)).size).toBe(1);
+    expect(await store.rewards.count('app_a', { conversionId: request.conversionId })).toBe(1);
+    // The replays rewrote the events under the same ids: stored once.
+    expect(await outbox.model.countDocuments({ type: 'reward.created', event: { $regex: results[0].reward!._id } }).exec()).toBe(1);
+  });
+
+  it('holds PENDING when asked, and moves a conversion\'s rewards once', async () => {
+    const held = await createReward(store, 'app_a', input({ hold: true, conversionId: 'conv_held' }));
+    const referee = await createReward(store, 'app_a', input({ hold: true, conversionId: 'conv_held', side: 'REFEREE', userId: 'bob' }));
+    expect(held.reward?.status).toBe('PENDING');
+    const approvals = await Promise.all([1, 2, 3].map(() => approveConversionRewards(store, 'app_a', 'conv_held')));
+    expect(approvals.flat().map((r) => r._id).sort()).toEqual([held.reward!._id, referee.reward!._id].sort());
+    expect((await store.get('app_a', held.reward!._id)).status).toBe('APPROVED');
+    expect(await cancelConversionRewards(store, 'app_a', 'conv_held')).toHaveLength(2);
+    expect((await store.get('app_a', referee.reward!._id)).status).toBe('CANCELLED');
+  });
+
+  it('lets only one of an approval and a cancellation racing on a held reward happen', async () => {
+    const { reward } = await createReward(store, 'app_a', input({ hold: true, conversionId: 'conv_race' }));
+    const [approved, cancelled] = await Promise.all([
+      approveConversionRewards(store, 'app_a', 'conv_race'),
+      cancelConversionRewards(store, 'app_a', 'conv_race'),
+    ]);
+    expect(approved.length + cancelled.length).toBe(1);
+    const final = await store.get('app_a', reward!._id);
+    expect(final.status).toBe(approved.length ? 'APPROVED' : 'CANCELLED');
+  });
+
+  it('caps referrer rewards per user and campaign, concurrently, and frees a cancelled one\'s place', async () => {
+    const capped = () => input({ userId: 'capped', campaignId: 'cmp_cap', maxRewardsPerUser: 3, hold: true });
+    const results = await Promise.all(Array.from({ length: 8 }, () => createReward(store, 'app_a', capped())));
+    expect(results.filter((r) => r.created)).toHaveLength(3);
+    expect(results.filter((r) => r.capped)).toHaveLength(5);
+    const one = results.find((r) => r.created)!.reward!;
+    await cancelConversionRewards(store, 'app_a', one.conversionId);
+    expect((await createReward(store, 'app_a', capped())).created).toBe(true);
+    expect((await createReward(store, 'app_a', capped())).capped).toBe(true);
+    // Referee rewards are not capped.
+    expect((await createReward(store, 'app_a', { ...capped(), side: 'REFEREE' })).created).toBe(true);
+  });
+
+  it('issues one code for concurrent claims and validates it until redeemed', async () => {
+    const { reward } = await createReward(store, 'app_a', input());
+    const claims = await Promise.all(Array.from({ length: 20 }, () => claimReward(store, 'app_a', reward!._id)));
+    expect(new Set(claims.map((c) => c.discountCode)).size).toBe(1);
+    expect(await store.codes.count('app_a', { _id: reward!._id })).toBe(1);
+    const code = claims[0].discountCode!;
+    expect(await validateCode(store, 'app_a', code)).toMatchObject({ valid: true, reason: null });
+    expect(await validateCode(store, 'app_b', code)).toEqual({ valid: false, code, reward: null, reason: 'NOT_FOUND' });
+    expect(await validateCode(store, 'app_a', code, new Date(Date.now() + 91 * 86_400_000))).toMatchObject({ valid: false, reason: 'EXPIRED' });
+
+    const redeems = await Promise.allSettled(Array.from({ length: 20 }, () => redeemReward(store, 'app_a', reward!._id, 'alice')));
+    expect(redeems.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    expect(await validateCode(store, 'app_a', code)).toMatchObject({ valid: false, reason: 'REDEEMED' });
+    // Claiming a PAID reward again still returns its code.
+    expect((await claimReward(store, 'app_a', reward!._id)).discountCode).toBe(code);
+  });
+
+  it('answers valid: false for a cancelled reward\'s code', async () => {
+    const { reward } = await createReward(store, 'app_a', input({ conversionId: 'conv_cancel_code' }));
+    const { discountCode } = await claimReward(store, 'app_a', reward!._id);
+    await cancelConversionRewards(store, 'app_a', 'conv_cancel_code');
+    expect(await validateCode(store, 'app_a', discountCode!)).toMatchObject({ valid: false, reason: 'CANCELLED' });
+    await expect(claimReward(store, 'app_a', reward!._id)).rejects.toMatchObject({ rawMessage: expect.stringContaining('CANCELLED') });
+  });
+
+  it('keeps the totals by status, level and side', async () => {
+    const campaign = 'cmp_totals';
+    const a = await createReward(store, 'app_a', input({ campaignId: campaign, userId: 'u', level: 1, amount: 10 }));
+    await createReward(store, 'app_a', input({ campaignId: campaign, userId: 'u', level: 2, amount: 4, hold: true }));
+    await createReward(store, 'app_a', input({ campaignId: campaign, userId: 'v', side: 'REFEREE', amount: 3 }));
+    await redeemReward(store, 'app_a', a.reward!._id, 'u');
+    const all = await store.totals.view('app_a', { campaignId: campaign });
+    expect(all.total).toEqual({ pending: 4, approved: 3, paid: 10, cancelled: 0, count: 3 });
+    const u = await store.totals.view('app_a', { campaignId: campaign, userId: 'u' });
+    expect(u.levels).toEqual([
+      { level: 1, amounts: { pending: 0, approved: 0, paid: 10, cancelled: 0, count: 1 } },
+      { level: 2, amounts: { pending: 4, approved: 0, paid: 0, cancelled: 0, count: 1 } },
+    ]);
+    expect((await store.totals.view('app_a', { userId: 'v' })).referee).toMatchObject({ approved: 3, count: 1 });
+    expect(await events('reward.redeemed')).toBeGreaterThan(0);
+  });
+});

@@ -1,0 +1,34 @@
+import type { Connection } from 'mongoose';
+import type { Outbox } from '@ris/events';
+import { AppScoped, OnceMarkers } from '@ris/mongo';
+import { notFound } from '@ris/rpc';
+import { rewardCodeModel, type RewardCodeDoc } from './reward-code.model';
+import { rewardModel, type RewardDoc } from './reward.model';
+import { RewardSlots } from './reward-slots';
+import { RewardTotals } from './reward-totals';
+
+/** What every reward operation works with: the rewards, their codes, places, totals, markers and the outbox. */
+export class RewardStore {
+  readonly rewards: AppScoped<RewardDoc>;
+  readonly codes: AppScoped<RewardCodeDoc>;
+  readonly totals: RewardTotals;
+  readonly slots: RewardSlots;
+  readonly once: OnceMarkers;
+
+  constructor(
+    db: Connection,
+    readonly outbox: Outbox,
+  ) {
+    this.rewards = new AppScoped(rewardModel(db));
+    this.codes = new AppScoped(rewardCodeModel(db));
+    this.totals = new RewardTotals(db);
+    this.slots = new RewardSlots(db);
+    this.once = new OnceMarkers(db);
+  }
+
+  async get(appId: string, rewardId: string): Promise<RewardDoc> {
+    const reward = await this.rewards.findOne(appId, { _id: rewardId });
+    if (!reward) throw notFound('Reward', { rewardId });
+    return reward;
+  }
+}

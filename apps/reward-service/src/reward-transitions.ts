@@ -1,0 +1,21 @@
+import type { RewardStatusName } from './reward.model';
+
+/**
+ * DECISIONS.md §6: PENDING → APPROVED → PAID; PENDING or APPROVED →
+ * CANCELLED. Nothing leaves PAID or CANCELLED.
+ */
+const ALLOWED: Record<RewardStatusName, readonly RewardStatusName[]> = {
+  PENDING: ['APPROVED', 'CANCELLED'],
+  APPROVED: ['PAID', 'CANCELLED'],
+  PAID: [],
+  CANCELLED: [],
+};
+
+export function canTransition(from: RewardStatusName, to: RewardStatusName): boolean {
+  return ALLOWED[from].includes(to);
+}
+
+/** The states a reward may be in to move to `to` (the filter of the conditional update). */
+export function statesBefore(to: RewardStatusName): RewardStatusName[] {
+  return (Object.keys(ALLOWED) as RewardStatusName[]).filter((from) => canTransition(from, to));
+}

@@ -1,0 +1,139 @@
+import { create } from '@bufbuild/protobuf';
+import { timestampFromDate } from '@bufbuild/protobuf/wkt';
+import type { ServiceImpl } from '@connectrpc/connect';
+import {
+  FulfillmentType,
+  RewardSchema,
+  type RewardService,
+  RewardSide,
+  RewardStatus,
+  enumName,
+  enumValue,
+  type Reward,
+  type RewardAmounts,
+} from '@ris/contracts';
+import { invalidArgument } from '@ris/rpc';
+import { claimReward } from './claim-reward';
+import { createReward } from './create-reward';
+import { redeemReward } from './redeem-reward';
+import { approveConversionRewards, cancelConversionRewards } from './review-conversion-rewards';
+import type { RewardDoc, RewardSideName, RewardStatusName } from './reward.model';
+import type { RewardStore } from './reward-store';
+import type { AmountsByStatus } from './reward-totals.model';
+import { validateCode } from './validate-code';
+
+const ts = (date: Date | null | undefined) => (date ? timestampFromDate(date) : undefined);
+
+export function rewardToProto(doc: RewardDoc): Reward {
+  return create(RewardSchema, {
+    id: doc._id,
+    userId: doc.userId,
+    campaignId: doc.campaignId,
+    referralId: doc.referralId,
+    conversionId: doc.conversionId,
+    side: enumValue(RewardSide, doc.side),
+    level: doc.level,
+    amount: doc.amount,
+    fulfillmentType: enumValue(FulfillmentType, doc.fulfillmentType),
+    status: enumValue(RewardStatus, doc.status),
+    discountCode: doc.discountCode,
+    expiresAt: ts(doc.expiresAt),
+    claimedAt: ts(doc.claimedAt),
+    redeemedAt: ts(doc.redeemedAt),
+    createdAt: ts(doc.createdAt),
+    updatedAt: ts(doc.updatedAt),
+  });
+}
+
+const amountsProto = (a: AmountsByStatus): RewardAmounts =>
+  ({ pending: a.pending, approved: a.approved, paid: a.paid, cancelled: a.cancelled, count: a.count }) as RewardAmounts;
+
+const required = (value: string, field: string) => {
+  if (!value.trim()) throw invalidArgument(`${field} is required`);
+  return value.trim();
+};
+
+export function rewardRpc(store: RewardStore): ServiceImpl<typeof RewardService> {
+  return {
+    async createReward(req) {
+      const side = enumName(RewardSide, req.side) as RewardSideName | undefined;
+      const fulfillmentType = enumName(FulfillmentType, req.fulfillmentType);
+      if (!side) throw invalidArgument('side is required');
+      if (!fulfillmentType) throw invalidArgument('fulfillmentType is required');
+      const result = await createReward(store, required(req.appId, 'appId'), {
+        conversionId: required(req.conversionId, 'conversionId'),
+        side,
+        level: req.level,
+        userId: required(req.userId, 'userId'),
+        campaignId: required(req.campaignId, 'campaignId'),
+        referralId: required(req.referralId, 'referralId'),
+        amount: req.amount,
+        fulfillmentType,
+        hold: req.hold,
+        maxRewardsPerUser: req.maxRewardsPerUser ?? null,
+        codeValidityDays: req.codeValidityDays,
+      });
+      return { reward: result.reward ? rewardToProto(result.reward) : undefined, created: result.created, capped: result.capped };
+    },
+
+    async approveConversionRewards(req) {
+      const moved = await approveConversionRewards(store, required(req.appId, 'appId'), required(req.conversionId, 'conversionId'));
+      return { rewards: moved.map(rewardToProto) };
+    },
+
+    async cancelConversionRewards(req) {
+      const moved = await cancelConversionRewards(store, required(req.appId, 'appId'), required(req.conversionId, 'conversionId'));
+      return { rewards: moved.map(rewardToProto) };
+    },
+
+    async getReward(req) {
+      return { reward: rewardToProto(await store.get(required(req.appId, 'appId'), required(req.rewardId, 'rewardId'))) };
+    },
+
+    async listRewards(req) {
+      const filter: Record<string, unknown> = {};
+      if (req.userId) filter.userId = req.userId;
+      const status = enumName(RewardStatus, req.status) as RewardStatusName | undefined;
+      if (status) filter.status = status;
+      const fulfillmentType = enumName(FulfillmentType, req.fulfillmentType);
+      if (fulfillmentType) filter.fulfillmentType = fulfillmentType;
+      const page = await store.rewards.page(required(req.appId, 'appId'), filter, { createdAt: -1, _id: -1 }, {
+        page: Math.max(1, req.page?.page || 1),
+        limit: Math.min(100, Math.max(1, req.page?.limit || 25)),
+      });
+      return {
+        rewards: page.items.map(rewardToProto),
+        page: { page: page.page, limit: page.limit, totalItems: page.totalItems },
+      };
+    },
+
+    async claimReward(req) {
+      return { reward: rewardToProto(await claimReward(store, required(req.appId, 'appId'), required(req.rewardId, 'rewardId'))) };
+    },
+
+    async validateCode(req) {
+      const result = await validateCode(store, required(req.appId, 'appId'), required(req.code, 'code'));
+      return {
+        valid: result.valid,
+        code: result.code,
+        reward: result.reward ? rewardToProto(result.reward) : undefined,
+        reason: result.reason ?? undefined,
+      };
+    },
+
+    async redeemReward(req) {
+      const reward = await redeemReward(store, required(req.appId, 'appId'), required(req.rewardId, 'rewardId'), required(req.userId, 'userId'));
+      return { reward: rewardToProto(reward) };
+    },
+
+    async getRewardStats(req) {
+      if (!req.campaignId && !req.userId) throw invalidArgument('campaignId or userId is required');
+      const view = await store.totals.view(required(req.appId, 'appId'), { campaignId: req.campaignId, userId: req.userId });
+      return {
+        total: amountsProto(view.total),
+        referrerLevels: view.levels.map((l) => ({ level: l.level, amounts: amountsProto(l.amounts) })),
+        referee: amountsProto(view.referee),
+      };
+    },
+  };
+}
