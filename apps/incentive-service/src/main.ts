@@ -1,11 +1,65 @@
+import { Redis } from 'ioredis';
+import { z } from 'zod';
+import { setting } from '@ris/config';
 import { IncentiveService } from '@ris/contracts';
+import { EventConsumer } from '@ris/events';
 import { rpcService } from '@ris/rpc';
 import { runService } from '@ris/service-runtime';
+import { incentiveRpc } from './incentive.rpc';
+import { buildIncentiveEngine } from './incentive-engine';
+import { REFERRAL_TRIGGERS, referralActionHandler } from './referral-actions';
 
-// Serves health and its (still empty) Connect service; its RPCs arrive
-// with the issue that builds this service.
 void runService({
   name: 'incentive-service',
   defaultPort: 50054,
-  build: () => ({ services: [rpcService(IncentiveService, {})] }),
+  settings: {
+    REDIS_URL: setting.url(['redis', 'rediss'], 'redis://127.0.0.1:6379'),
+    REDIS_KEY_PREFIX: z.string().default('ris:'),
+    LEADERBOARD_SNAPSHOT_SIZE: setting.positiveInt(100),
+  },
+  build: ({ config, db, bus, outbox, logger }) => {
+    // Fail fast instead of queueing: events must succeed while Redis is down.
+    const redis = new Redis(config.REDIS_URL, { enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: 2000 });
+    redis.on('error', (err) => logger.warn({ err: err.message }, 'redis error'));
+    const engine = buildIncentiveEngine({
+      db,
+      redis,
+      redisKeyPrefix: config.REDIS_KEY_PREFIX,
+      outbox,
+      logger,
+      snapshotSize: config.LEADERBOARD_SNAPSHOT_SIZE,
+    });
+    return {
+      // Uncompressed answers: a 100-entry board is ~3 KiB, and gzip on this
+      // internal hop halved board reads per second (tools/bench/results/incentive.md).
+      services: [rpcService(IncentiveService, incentiveRpc(engine), { compressResponses: false })],
+      // One durable consumer per referral event type: NATS 2.9 filters a
+      // consumer on one subject, so each receives only its type (one
+      // consumer of all three would receive every domain event there is,
+      // this service's own included).
+      consumers: Object.keys(REFERRAL_TRIGGERS).map(
+        (type) =>
+          new EventConsumer({
+            bus,
+            durable: `incentive-${type.replace(/\./g, '-')}`,
+            types: [type],
+            connection: db,
+            logger,
+            handle: referralActionHandler(engine.actions, engine.recorder, logger),
+          }),
+      ),
+      // Background passes: Redis catch-up, period snapshots, unfinished events.
+      start: () => {
+        engine.leaderboard.start();
+        engine.snapshots.start();
+        engine.recorder.startRecovery();
+      },
+      stop: async () => {
+        engine.recorder.stop();
+        engine.leaderboard.stop();
+        engine.snapshots.stop();
+        redis.disconnect();
+      },
+    };
+  },
 });

@@ -1,0 +1,52 @@
+import { id, timestamp } from './common-schemas';
+import { z } from './zod';
+
+/** Keys of actions, badges and milestones (the service uses them as field names). */
+export const definitionKey = (description: string) =>
+  z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,100}$/, 'must be 1 to 100 letters, digits, "_" or "-"')
+    .openapi({ description, example: 'daily_login' });
+
+export const userId = (description = 'Your user id') => id(description);
+
+/** Coins, XP, tokens, thresholds: whole numbers, so every balance is exact. */
+export const amount = z
+  .number()
+  .int('must be a whole number')
+  .min(0, 'must not be negative')
+  .openapi({ description: 'A whole number of 0 or more' });
+
+export const Amounts = z.object({ coins: z.number(), xp: z.number(), tokens: z.number() }).openapi('Amounts');
+
+export const BalanceSummary = z
+  .object({ coins: z.number(), xp: z.number(), tokens: z.number(), level: z.number().int() })
+  .openapi('BalanceSummary');
+
+export const ACTION_TYPES = ['STANDARD', 'REFERRAL_CODE_GENERATE', 'REFERRAL_CLICK', 'REFERRAL_REFEREE_ACTION'] as const;
+export const REFUSALS = ['COOLDOWN', 'MAX_REPEATS', 'ACTION_DISABLED'] as const;
+export const MILESTONE_METRICS = ['XP', 'COINS_EARNED', 'EVENTS', 'REFERRALS'] as const;
+export const LEADERBOARD_PERIODS = ['ALL_TIME', 'DAILY', 'WEEKLY', 'MONTHLY'] as const;
+export const BADGE_SOURCES = ['MANUAL', 'LEVEL', 'MILESTONE'] as const;
+
+export const BadgeRef = z.object({ key: z.string(), name: z.string() }).openapi('BadgeRef');
+export const MilestoneRef = z
+  .object({ key: z.string(), name: z.string(), metric: z.enum(MILESTONE_METRICS), threshold: z.number() })
+  .openapi('MilestoneRef');
+
+/** "true"/"false" in a query string. */
+export const booleanQuery = z
+  .enum(['true', 'false'])
+  .transform((v) => v === 'true')
+  .optional()
+  .openapi({ type: 'boolean' });
+
+export const isoQuery = (description: string) =>
+  z
+    .string()
+    .datetime({ offset: true, message: 'must be an ISO 8601 timestamp' })
+    .transform((v) => new Date(v))
+    .optional()
+    .openapi({ type: 'string', format: 'date-time', description });
+
+export { timestamp };

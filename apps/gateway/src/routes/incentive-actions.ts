@@ -1,0 +1,154 @@
+import { ActionType, enumValue } from '@ris/contracts';
+import type { ApiRouter } from '../http/api-router';
+import { actionJson } from '../mappers/incentive-action.mapper';
+import { Pagination, pageQuery, pagination, timestamp } from '../openapi/common-schemas';
+import { ACTION_TYPES, amount, booleanQuery, definitionKey } from '../openapi/incentive-schemas';
+import { z } from '../openapi/zod';
+import type { ServiceClients } from '../service-clients';
+
+const cooldown = z.number().int('must be a whole number').min(0, 'must not be negative').max(2 ** 31 - 1);
+const maxRepeats = z.number().int('must be a whole number').min(0, 'must not be negative').max(2 ** 31 - 1);
+
+const Action = z
+  .object({
+    key: z.string(),
+    name: z.string(),
+    type: z.enum(ACTION_TYPES),
+    coins: z.number(),
+    xp: z.number(),
+    tokens: z.number(),
+    cooldown: z.number().int().openapi({ description: "Seconds after a user's last rewarded event of this action during which further events earn nothing" }),
+    maxRepeats: z.number().int().nullable().openapi({ description: 'Rewarded events per user; null = unlimited' }),
+    enabled: z.boolean(),
+    description: z.string().nullable(),
+    createdAt: timestamp,
+    updatedAt: timestamp,
+  })
+  .openapi('IncentiveAction');
+
+const ActionEnvelope = z.object({ action: Action });
+
+const CreateActionBody = z
+  .object({
+    key: definitionKey('Unique per app; events name the action by it'),
+    name: z.string().trim().min(1, 'must not be empty').max(200),
+    type: z.enum(ACTION_TYPES).openapi({
+      description: 'STANDARD actions are posted with POST /incentives/events; the REFERRAL_* types fire by themselves from referral activity',
+    }),
+    coins: amount.default(0),
+    xp: amount.default(0),
+    tokens: amount.default(0),
+    cooldown: cooldown.default(0).openapi({ description: 'Seconds; 0 = none' }),
+    maxRepeats: maxRepeats.nullable().optional().openapi({ description: 'Max rewarded events per user; omitted or null = unlimited' }),
+    enabled: z.boolean().default(true),
+    description: z.string().max(1000).optional(),
+  })
+  .openapi('CreateIncentiveActionRequest');
+
+const UpdateActionBody = z
+  .object({
+    name: CreateActionBody.shape.name.optional(),
+    type: z.enum(ACTION_TYPES).optional(),
+    coins: amount.optional(),
+    xp: amount.optional(),
+    tokens: amount.optional(),
+    cooldown: cooldown.optional(),
+    maxRepeats: maxRepeats.nullable().optional().openapi({ description: 'null removes the cap' }),
+    enabled: z.boolean().optional().openapi({ description: 'A disabled action records events but rewards nothing (reason ACTION_DISABLED)' }),
+    description: z.string().max(1000).optional(),
+  })
+  .openapi('UpdateIncentiveActionRequest');
+
+const keyParams = z.object({ key: definitionKey('Action key') });
+
+export function incentiveActionRoutes(api: ApiRouter, clients: ServiceClients): void {
+  api.route({
+    method: 'post',
+    path: '/incentives/actions',
+    tag: 'Incentive actions',
+    summary: 'Define an action users earn coins, XP and tokens for',
+    body: CreateActionBody,
+    responses: { 201: { description: 'Created', schema: ActionEnvelope } },
+    errors: [409],
+    handle: async ({ appId, body }) => {
+      const { action } = await clients.incentive.createAction({
+        appId,
+        key: body.key,
+        name: body.name,
+        type: enumValue(ActionType, body.type),
+        coins: body.coins,
+        xp: body.xp,
+        tokens: body.tokens,
+        cooldownSeconds: body.cooldown,
+        maxRepeats: body.maxRepeats ?? undefined,
+        enabled: body.enabled,
+        description: body.description,
+      });
+      return { status: 201, body: { action: actionJson(action!) } };
+    },
+  });
+
+  api.route({
+    method: 'get',
+    path: '/incentives/actions',
+    tag: 'Incentive actions',
+    summary: 'List actions, by key',
+    query: z.object({ ...pageQuery, type: z.enum(ACTION_TYPES).optional(), enabled: booleanQuery }),
+    responses: { 200: { description: 'A page of actions', schema: z.object({ actions: z.array(Action), pagination: Pagination }) } },
+    handle: async ({ appId, query }) => {
+      const res = await clients.incentive.listActions({
+        appId,
+        page: { page: query.page, limit: query.limit },
+        type: enumValue(ActionType, query.type),
+        enabled: query.enabled,
+      });
+      return {
+        status: 200,
+        body: { actions: res.actions.map(actionJson), pagination: pagination({ ...query, totalItems: res.page?.totalItems ?? 0 }) },
+      };
+    },
+  });
+
+  api.route({
+    method: 'get',
+    path: '/incentives/actions/:key',
+    tag: 'Incentive actions',
+    summary: 'Get an action',
+    params: keyParams,
+    responses: { 200: { description: 'The action', schema: ActionEnvelope } },
+    errors: [404],
+    handle: async ({ appId, params }) => {
+      const { action } = await clients.incentive.getAction({ appId, key: params.key });
+      return { status: 200, body: { action: actionJson(action!) } };
+    },
+  });
+
+  api.route({
+    method: 'patch',
+    path: '/incentives/actions/:key',
+    tag: 'Incentive actions',
+    summary: 'Update an action',
+    description: 'Only the fields sent change; the key never does. Changes apply to events recorded afterwards.',
+    params: keyParams,
+    body: UpdateActionBody,
+    responses: { 200: { description: 'The updated action', schema: ActionEnvelope } },
+    errors: [404],
+    handle: async ({ appId, params, body }) => {
+      const { action } = await clients.incentive.updateAction({
+        appId,
+        key: params.key,
+        name: body.name,
+        type: enumValue(ActionType, body.type),
+        coins: body.coins,
+        xp: body.xp,
+        tokens: body.tokens,
+        cooldownSeconds: body.cooldown,
+        maxRepeats: body.maxRepeats ?? undefined,
+        clearMaxRepeats: body.maxRepeats === null,
+        enabled: body.enabled,
+        description: body.description,
+      });
+      return { status: 200, body: { action: actionJson(action!) } };
+    },
+  });
+}

@@ -1,0 +1,173 @@
+import type { JsonObject } from '@bufbuild/protobuf';
+import { timestampFromDate } from '@bufbuild/protobuf/wkt';
+import type { ApiRouter } from '../http/api-router';
+import { validationError } from '../http/api-error';
+import { eventJson, eventResultJson } from '../mappers/incentive-action.mapper';
+import { ErrorResponse, Pagination, pageQuery, pagination, timestamp } from '../openapi/common-schemas';
+import { Amounts, BadgeRef, BalanceSummary, MilestoneRef, REFUSALS, definitionKey, isoQuery, userId } from '../openapi/incentive-schemas';
+import { z } from '../openapi/zod';
+import type { ServiceClients } from '../service-clients';
+
+const MAX_BULK = 1000;
+// A bulk of 1000 events can take a while; a single event answers fast.
+const BULK_TIMEOUT_MS = 60_000;
+
+const EventBody = z
+  .object({
+    userId: userId('The user who completed the action'),
+    actionKey: definitionKey('Key of a STANDARD action'),
+    idempotencyKey: z
+      .string()
+      .min(1)
+      .max(255)
+      .optional()
+      .openapi({ description: 'Per app and user: a repeat returns the first result (200, duplicate: true) and changes nothing' }),
+    metadata: z.record(z.string(), z.unknown()).optional().openapi({ description: 'Any JSON object (at most 16 KiB), kept with the event' }),
+  })
+  .openapi('IncentiveEventRequest');
+
+const EventResult = z
+  .object({
+    event: z.object({ id: z.string(), userId: z.string(), actionKey: z.string(), createdAt: timestamp }),
+    rewarded: Amounts.nullable().openapi({ description: 'What the event earned; null when it earned nothing (see reason)' }),
+    reason: z.enum(REFUSALS).nullable(),
+    balance: BalanceSummary.openapi({ description: 'The balance right after this event and the rewards it triggered' }),
+    levelUp: z.object({ from: z.number().int(), to: z.number().int() }).nullable(),
+    badgesAwarded: z.array(BadgeRef),
+    milestonesReached: z.array(MilestoneRef),
+    duplicate: z.boolean().openapi({ description: 'True when the idempotencyKey had been seen: this is the first result again' }),
+  })
+  .openapi('IncentiveEventResult');
+
+const EventListItem = z
+  .object({
+    id: z.string(),
+    userId: z.string(),
+    actionKey: z.string(),
+    idempotencyKey: z.string().nullable(),
+    metadata: z.record(z.string(), z.unknown()).nullable(),
+    source: z.enum(['API', 'REFERRAL']),
+    rewarded: Amounts.nullable(),
+    reason: z.enum(REFUSALS).nullable(),
+    createdAt: timestamp,
+  })
+  .openapi('IncentiveEvent');
+
+const toInput = (e: z.output<typeof EventBody>) => ({
+  userId: e.userId,
+  actionKey: e.actionKey,
+  idempotencyKey: e.idempotencyKey,
+  metadata: e.metadata as JsonObject | undefined,
+});
+
+export function incentiveEventRoutes(api: ApiRouter, clients: ServiceClients): void {
+  api.route({
+    method: 'post',
+    path: '/incentives/events',
+    tag: 'Incentive events',
+    summary: 'Record that a user completed an action',
+    description:
+      'Earns the action\'s coins, XP and tokens unless a rule says otherwise: inside the cooldown (COOLDOWN), past maxRepeats ' +
+      '(MAX_REPEATS) or disabled (ACTION_DISABLED) the event is recorded and earns nothing. May level the user up and award ' +
+      'badges and milestones. Only STANDARD actions are posted; the REFERRAL_* types fire from referral activity (400 otherwise).',
+    body: EventBody,
+    responses: {
+      201: { description: 'Recorded', schema: EventResult },
+      200: { description: 'The idempotencyKey was seen before: the first result, with duplicate: true', schema: EventResult },
+    },
+    errors: [404],
+    handle: async ({ appId, body }) => {
+      const { result } = await clients.incentive.recordEvent({ appId, event: toInput(body) });
+      return { status: result!.duplicate ? 200 : 201, body: eventResultJson(result!) };
+    },
+  });
+
+  api.route({
+    method: 'post',
+    path: '/incentives/events/bulk',
+    tag: 'Incentive events',
+    summary: 'Record up to 1000 events at once',
+    description:
+      'Each event is processed like POST /incentives/events, in input order for each user. `results` has one entry per event, ' +
+      'in input order: the event result, or `{error}` for an event that failed (the others are unaffected).',
+    body: z
+      .object({
+        events: z
+          .array(z.unknown())
+          .min(1, 'send at least one event')
+          .max(MAX_BULK, `at most ${MAX_BULK} events per call`)
+          .openapi({ items: { $ref: '#/components/schemas/IncentiveEventRequest' } }),
+      })
+      .openapi('BulkIncentiveEventsRequest'),
+    responses: {
+      200: {
+        description: 'One result per event, in input order',
+        schema: z
+          .object({ results: z.array(z.union([EventResult, ErrorResponse])) })
+          .openapi('BulkIncentiveEventsResponse'),
+      },
+    },
+    handle: async ({ appId, req, body }) => {
+      const results: unknown[] = new Array(body.events.length);
+      const valid: Array<{ index: number; event: z.output<typeof EventBody> }> = [];
+      body.events.forEach((raw, index) => {
+        const parsed = EventBody.safeParse(raw);
+        if (parsed.success) valid.push({ index, event: parsed.data });
+        else {
+          const message = parsed.error.issues.map((i) => `events[${index}].${i.path.join('.')}: ${i.message}`).join('; ');
+          results[index] = { error: { code: 'VALIDATION_ERROR', message, requestId: req.res?.locals.requestId as string } };
+        }
+      });
+      if (valid.length > 0) {
+        const { outcomes } = await clients.incentive.recordEvents(
+          { appId, events: valid.map((v) => toInput(v.event)) },
+          { timeoutMs: BULK_TIMEOUT_MS },
+        );
+        outcomes.forEach((outcome, i) => {
+          const { index } = valid[i];
+          results[index] =
+            outcome.outcome.case === 'result'
+              ? eventResultJson(outcome.outcome.value)
+              : {
+                  error: {
+                    code: outcome.outcome.value?.code ?? 'INTERNAL',
+                    message: outcome.outcome.value?.message ?? 'Internal error',
+                    requestId: req.res?.locals.requestId as string,
+                  },
+                };
+        });
+      }
+      return { status: 200, body: { results } };
+    },
+  });
+
+  api.route({
+    method: 'get',
+    path: '/incentives/events',
+    tag: 'Incentive events',
+    summary: 'List recorded events, newest first',
+    query: z.object({
+      ...pageQuery,
+      userId: userId('Only this user').optional(),
+      actionKey: definitionKey('Only this action').optional(),
+      from: isoQuery('Recorded at or after'),
+      to: isoQuery('Recorded at or before'),
+    }),
+    responses: { 200: { description: 'A page of events', schema: z.object({ events: z.array(EventListItem), pagination: Pagination }) } },
+    handle: async ({ appId, query }) => {
+      if (query.from && query.to && query.from > query.to) throw validationError('query.from must not be after query.to');
+      const res = await clients.incentive.listEvents({
+        appId,
+        page: { page: query.page, limit: query.limit },
+        userId: query.userId,
+        actionKey: query.actionKey,
+        from: query.from ? timestampFromDate(query.from) : undefined,
+        to: query.to ? timestampFromDate(query.to) : undefined,
+      });
+      return {
+        status: 200,
+        body: { events: res.events.map(eventJson), pagination: pagination({ ...query, totalItems: res.page?.totalItems ?? 0 }) },
+      };
+    },
+  });
+}

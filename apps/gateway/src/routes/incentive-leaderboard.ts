@@ -1,0 +1,138 @@
+import { LeaderboardPeriod, enumValue } from '@ris/contracts';
+import type { ApiRouter } from '../http/api-router';
+import { leaderboardEntryJson, snapshotJson } from '../mappers/incentive-achievement.mapper';
+import { Pagination, pageQuery, pagination, timestamp } from '../openapi/common-schemas';
+import { LEADERBOARD_PERIODS, amount, userId } from '../openapi/incentive-schemas';
+import { z } from '../openapi/zod';
+import type { ServiceClients } from '../service-clients';
+
+const Entry = z
+  .object({
+    rank: z.number().int().openapi({ description: '1 = first; equal XP goes to whoever reached it first' }),
+    userId: z.string(),
+    xp: z.number().openapi({ description: "XP within the board's period" }),
+    coins: z.number().openapi({ description: 'Current coin balance' }),
+  })
+  .openapi('LeaderboardEntry');
+
+const period = z
+  .enum(LEADERBOARD_PERIODS)
+  .default('ALL_TIME')
+  .openapi({ description: 'ALL_TIME, or the current UTC day, ISO week or month' });
+
+const limit = z
+  .string()
+  .regex(/^\d+$/, 'limit must be a whole number')
+  .transform(Number)
+  .pipe(z.number().int().min(1, 'limit must be at least 1').max(100, 'limit must be at most 100'))
+  .optional()
+  .transform((v) => v ?? 10)
+  .openapi({ type: 'integer', minimum: 1, maximum: 100, default: 10 });
+
+const Snapshot = z
+  .object({
+    id: z.string(),
+    period: z.enum(LEADERBOARD_PERIODS),
+    periodKey: z.string().openapi({ example: '2026-11-21' }),
+    startsAt: timestamp.nullable(),
+    endsAt: timestamp,
+    takenAt: timestamp,
+    totalUsers: z.number().int(),
+    entries: z.array(Entry),
+  })
+  .openapi('LeaderboardSnapshot');
+
+const unavailable = 'Redis is unavailable or the board is being rebuilt (503 UNAVAILABLE, retry): never stale data';
+
+export function incentiveLeaderboardRoutes(api: ApiRouter, clients: ServiceClients): void {
+  api.route({
+    method: 'get',
+    path: '/incentives/leaderboard',
+    tag: 'Incentive leaderboard',
+    summary: 'The top of a leaderboard, by XP',
+    description: `A JSON array ordered by rank. ${unavailable}.`,
+    query: z.object({ limit, period }),
+    responses: { 200: { description: 'Entries by rank', schema: z.array(Entry) } },
+    handle: async ({ appId, query }) => {
+      const res = await clients.incentive.getLeaderboard({ appId, limit: query.limit, period: enumValue(LeaderboardPeriod, query.period) });
+      return { status: 200, body: res.entries.map(leaderboardEntryJson) };
+    },
+  });
+
+  api.route({
+    method: 'post',
+    path: '/incentives/leaderboard',
+    tag: 'Incentive leaderboard',
+    summary: 'Record an externally computed score',
+    description:
+      "Sets the user's XP (and coins, when sent) to these totals. The change is a ledger entry (reason SCORE_SET), so balances, " +
+      'transactions and every board agree; reaching a level this way grants it. Returns the user\'s all-time entry.',
+    body: z.object({ userId: userId(), xp: amount, coins: amount.optional() }).openapi('RecordScoreRequest'),
+    responses: { 200: { description: "The user's all-time entry", schema: Entry } },
+    handle: async ({ appId, body }) => {
+      const { entry } = await clients.incentive.setLeaderboardScore({ appId, userId: body.userId, xp: body.xp, coins: body.coins });
+      return { status: 200, body: leaderboardEntryJson(entry!) };
+    },
+  });
+
+  api.route({
+    method: 'post',
+    path: '/incentives/leaderboard/refresh',
+    tag: 'Incentive leaderboard',
+    summary: 'Rebuild the leaderboards from the ledger',
+    description: 'Rebuilds every board of the app in Redis from MongoDB (the source of truth). Reads answer 503 while it runs.',
+    responses: {
+      200: {
+        description: 'Rebuilt',
+        schema: z.object({ refreshed: z.literal(true), users: z.number().int(), durationMs: z.number().int() }).openapi('LeaderboardRefreshResponse'),
+      },
+    },
+    handle: async ({ appId }) => {
+      const res = await clients.incentive.refreshLeaderboard({ appId }, { timeoutMs: 120_000 });
+      return { status: 200, body: { refreshed: true, users: res.users, durationMs: res.durationMs } };
+    },
+  });
+
+  // Before /:userId, so "snapshots" is not read as a user id.
+  api.route({
+    method: 'get',
+    path: '/incentives/leaderboard/snapshots',
+    tag: 'Incentive leaderboard',
+    summary: 'Snapshots of past boards, newest first',
+    description:
+      'Each day/week/month board is snapshotted (top 100) when its period ends, and the all-time board at the end of each day.',
+    query: z.object({ ...pageQuery, period: z.enum(LEADERBOARD_PERIODS).optional() }),
+    responses: { 200: { description: 'A page of snapshots', schema: z.object({ snapshots: z.array(Snapshot), pagination: Pagination }) } },
+    handle: async ({ appId, query }) => {
+      const res = await clients.incentive.listLeaderboardSnapshots({
+        appId,
+        page: { page: query.page, limit: query.limit },
+        period: enumValue(LeaderboardPeriod, query.period),
+      });
+      return {
+        status: 200,
+        body: { snapshots: res.snapshots.map(snapshotJson), pagination: pagination({ ...query, totalItems: res.page?.totalItems ?? 0 }) },
+      };
+    },
+  });
+
+  api.route({
+    method: 'get',
+    path: '/incentives/leaderboard/:userId',
+    tag: 'Incentive leaderboard',
+    summary: "One user's entry, with their rank even outside the top",
+    description: `404 when the user is not on that board. ${unavailable}. (A user id of "snapshots" is shadowed by the list above.)`,
+    params: z.object({ userId: userId() }),
+    query: z.object({ period }),
+    responses: { 200: { description: 'The entry', schema: Entry } },
+    errors: [404],
+    handle: async ({ appId, params, query }) => {
+      const { entry } = await clients.incentive.getLeaderboardEntry({
+        appId,
+        userId: params.userId,
+        period: enumValue(LeaderboardPeriod, query.period),
+      });
+      return { status: 200, body: leaderboardEntryJson(entry!) };
+    },
+  });
+}

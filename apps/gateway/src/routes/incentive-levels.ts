@@ -1,0 +1,117 @@
+import type { ApiRouter } from '../http/api-router';
+import { levelJson } from '../mappers/incentive-balance.mapper';
+import { Pagination, pageQuery, pagination } from '../openapi/common-schemas';
+import { amount, definitionKey } from '../openapi/incentive-schemas';
+import { z } from '../openapi/zod';
+import type { ServiceClients } from '../service-clients';
+
+const levelNumber = z.number().int('must be a whole number').min(1).max(10_000);
+
+const Rewards = z
+  .object({
+    coins: amount.default(0),
+    badgeKey: definitionKey('A badge to award (must exist)').nullable().optional(),
+    perks: z.array(z.string().trim().min(1).max(100)).max(50).default([]).openapi({ description: 'Free-form perk names' }),
+  })
+  .openapi('LevelRewardsRequest');
+
+const Level = z
+  .object({
+    level: z.number().int(),
+    name: z.string(),
+    xpThreshold: z.number(),
+    rewards: z.object({ coins: z.number(), badgeKey: z.string().nullable(), perks: z.array(z.string()) }),
+  })
+  .openapi('IncentiveLevel');
+
+const params = z.object({
+  level: z
+    .string()
+    .regex(/^\d{1,5}$/, 'must be a level number')
+    .transform(Number)
+    .pipe(levelNumber)
+    .openapi({ type: 'integer', description: 'Level number' }),
+});
+
+const toRewards = (r: z.output<typeof Rewards> | undefined) => ({ coins: r?.coins ?? 0, badgeKey: r?.badgeKey ?? undefined, perks: r?.perks ?? [] });
+
+export function incentiveLevelRoutes(api: ApiRouter, clients: ServiceClients): void {
+  api.route({
+    method: 'get',
+    path: '/incentives/levels',
+    tag: 'Incentive levels',
+    summary: 'The level ladder, lowest first',
+    query: z.object(pageQuery),
+    responses: { 200: { description: 'A page of levels', schema: z.object({ levels: z.array(Level), pagination: Pagination }) } },
+    handle: async ({ appId, query }) => {
+      // A ladder is small and read whole by the service; it is paged here like every list.
+      const { levels } = await clients.incentive.listLevels({ appId });
+      const start = (query.page - 1) * query.limit;
+      return {
+        status: 200,
+        body: { levels: levels.slice(start, start + query.limit).map(levelJson), pagination: pagination({ ...query, totalItems: levels.length }) },
+      };
+    },
+  });
+
+  api.route({
+    method: 'post',
+    path: '/incentives/levels',
+    tag: 'Incentive levels',
+    summary: 'Add a level',
+    description:
+      'xpThreshold must rise with the level number (400 otherwise). Reaching a level grants its coins, badge and perks once; ' +
+      'crossing several levels at once grants each of them.',
+    body: z
+      .object({ level: levelNumber, name: z.string().trim().min(1).max(200), xpThreshold: amount, rewards: Rewards.optional() })
+      .openapi('CreateIncentiveLevelRequest'),
+    responses: { 201: { description: 'Created', schema: z.object({ level: Level }) } },
+    errors: [409],
+    handle: async ({ appId, body }) => {
+      const { level } = await clients.incentive.createLevel({
+        appId,
+        level: { level: body.level, name: body.name, xpThreshold: body.xpThreshold, rewards: toRewards(body.rewards) },
+      });
+      return { status: 201, body: { level: levelJson(level!) } };
+    },
+  });
+
+  api.route({
+    method: 'patch',
+    path: '/incentives/levels/:level',
+    tag: 'Incentive levels',
+    summary: 'Update a level',
+    description: 'Only the fields sent change; rewards, when sent, replace the old ones. Thresholds must still rise with the level.',
+    params,
+    body: z
+      .object({ name: z.string().trim().min(1).max(200).optional(), xpThreshold: amount.optional(), rewards: Rewards.optional() })
+      .openapi('UpdateIncentiveLevelRequest'),
+    responses: { 200: { description: 'The updated level', schema: z.object({ level: Level }) } },
+    errors: [404],
+    handle: async ({ appId, params: p, body }) => {
+      const { level } = await clients.incentive.updateLevel({
+        appId,
+        level: p.level,
+        name: body.name,
+        xpThreshold: body.xpThreshold,
+        rewards: body.rewards ? toRewards(body.rewards) : undefined,
+      });
+      return { status: 200, body: { level: levelJson(level!) } };
+    },
+  });
+
+  api.route({
+    method: 'delete',
+    path: '/incentives/levels/:level',
+    tag: 'Incentive levels',
+    summary: 'Remove a level',
+    description: 'Users who reached it keep what it gave them.',
+    params,
+    responses: { 204: { description: 'Removed' } },
+    errors: [404],
+    handle: async ({ appId, params: p }) => {
+      await clients.incentive.deleteLevel({ appId, level: p.level });
+      return { status: 204 };
+    },
+  });
+}

@@ -1,0 +1,181 @@
+import { MilestoneMetric, enumValue } from '@ris/contracts';
+import type { ApiRouter } from '../http/api-router';
+import { milestoneJson, reachedMilestoneJson } from '../mappers/incentive-achievement.mapper';
+import { Pagination, pageQuery, pagination, timestamp } from '../openapi/common-schemas';
+import { MILESTONE_METRICS, amount, definitionKey, userId } from '../openapi/incentive-schemas';
+import { z } from '../openapi/zod';
+import type { ServiceClients } from '../service-clients';
+
+const Rewards = z
+  .object({
+    coins: amount.default(0),
+    xp: amount.default(0),
+    tokens: amount.default(0),
+    badgeKey: definitionKey('A badge to award (must exist)').nullable().optional(),
+  })
+  .openapi('MilestoneRewardsRequest');
+
+const Milestone = z
+  .object({
+    key: z.string(),
+    name: z.string(),
+    description: z.string().nullable(),
+    metric: z.enum(MILESTONE_METRICS),
+    threshold: z.number(),
+    rewards: z.object({ coins: z.number(), xp: z.number(), tokens: z.number(), badgeKey: z.string().nullable() }),
+    createdAt: timestamp,
+    updatedAt: timestamp,
+  })
+  .openapi('MilestoneDefinition');
+
+const ReachedMilestone = z
+  .object({
+    userId: z.string(),
+    key: z.string(),
+    name: z.string(),
+    metric: z.enum(MILESTONE_METRICS),
+    threshold: z.number(),
+    reachedAt: timestamp,
+  })
+  .openapi('ReachedMilestone');
+
+const threshold = amount.min(1, 'must be at least 1');
+const keyParams = z.object({ key: definitionKey('Milestone key') });
+const metricText =
+  'XP: the user\'s XP; COINS_EARNED: coins earned from rewards; EVENTS: rewarded events; REFERRALS: referees who converted';
+
+const toRewards = (r: z.output<typeof Rewards> | undefined) => ({
+  coins: r?.coins ?? 0,
+  xp: r?.xp ?? 0,
+  tokens: r?.tokens ?? 0,
+  badgeKey: r?.badgeKey ?? undefined,
+});
+
+export function incentiveMilestoneRoutes(api: ApiRouter, clients: ServiceClients): void {
+  api.route({
+    method: 'post',
+    path: '/incentives/milestones/definitions',
+    tag: 'Incentive milestones',
+    summary: 'Define a milestone',
+    description: `Reached once per user when the metric gets to the threshold; its rewards are granted then. ${metricText}.`,
+    body: z
+      .object({
+        key: definitionKey('Unique per app'),
+        name: z.string().trim().min(1).max(200),
+        description: z.string().max(1000).optional(),
+        metric: z.enum(MILESTONE_METRICS),
+        threshold,
+        rewards: Rewards.optional(),
+      })
+      .openapi('CreateMilestoneRequest'),
+    responses: { 201: { description: 'Created', schema: z.object({ milestone: Milestone }) } },
+    errors: [409],
+    handle: async ({ appId, body }) => {
+      const { milestone } = await clients.incentive.createMilestone({
+        appId,
+        key: body.key,
+        name: body.name,
+        description: body.description,
+        metric: enumValue(MilestoneMetric, body.metric),
+        threshold: body.threshold,
+        rewards: toRewards(body.rewards),
+      });
+      return { status: 201, body: { milestone: milestoneJson(milestone!) } };
+    },
+  });
+
+  api.route({
+    method: 'get',
+    path: '/incentives/milestones/definitions',
+    tag: 'Incentive milestones',
+    summary: 'List milestone definitions, by key',
+    query: z.object(pageQuery),
+    responses: { 200: { description: 'A page of definitions', schema: z.object({ milestones: z.array(Milestone), pagination: Pagination }) } },
+    handle: async ({ appId, query }) => {
+      const res = await clients.incentive.listMilestones({ appId, page: { page: query.page, limit: query.limit } });
+      return {
+        status: 200,
+        body: { milestones: res.milestones.map(milestoneJson), pagination: pagination({ ...query, totalItems: res.page?.totalItems ?? 0 }) },
+      };
+    },
+  });
+
+  api.route({
+    method: 'get',
+    path: '/incentives/milestones/definitions/:key',
+    tag: 'Incentive milestones',
+    summary: 'Get a milestone definition',
+    params: keyParams,
+    responses: { 200: { description: 'The definition', schema: z.object({ milestone: Milestone }) } },
+    errors: [404],
+    handle: async ({ appId, params }) => {
+      const { milestone } = await clients.incentive.getMilestone({ appId, key: params.key });
+      return { status: 200, body: { milestone: milestoneJson(milestone!) } };
+    },
+  });
+
+  api.route({
+    method: 'patch',
+    path: '/incentives/milestones/definitions/:key',
+    tag: 'Incentive milestones',
+    summary: 'Update a milestone definition',
+    description: 'Only the fields sent change; rewards, when sent, replace the old ones. Users who reached it keep it.',
+    params: keyParams,
+    body: z
+      .object({
+        name: z.string().trim().min(1).max(200).optional(),
+        description: z.string().max(1000).optional(),
+        metric: z.enum(MILESTONE_METRICS).optional(),
+        threshold: threshold.optional(),
+        rewards: Rewards.optional(),
+      })
+      .openapi('UpdateMilestoneRequest'),
+    responses: { 200: { description: 'The updated definition', schema: z.object({ milestone: Milestone }) } },
+    errors: [404],
+    handle: async ({ appId, params, body }) => {
+      const { milestone } = await clients.incentive.updateMilestone({
+        appId,
+        key: params.key,
+        name: body.name,
+        description: body.description,
+        metric: enumValue(MilestoneMetric, body.metric),
+        threshold: body.threshold,
+        rewards: body.rewards ? toRewards(body.rewards) : undefined,
+      });
+      return { status: 200, body: { milestone: milestoneJson(milestone!) } };
+    },
+  });
+
+  api.route({
+    method: 'delete',
+    path: '/incentives/milestones/definitions/:key',
+    tag: 'Incentive milestones',
+    summary: 'Remove a milestone definition',
+    description: 'Users who reached it keep it and what it gave them.',
+    params: keyParams,
+    responses: { 204: { description: 'Removed' } },
+    errors: [404],
+    handle: async ({ appId, params }) => {
+      await clients.incentive.deleteMilestone({ appId, key: params.key });
+      return { status: 204 };
+    },
+  });
+
+  api.route({
+    method: 'get',
+    path: '/incentives/milestones',
+    tag: 'Incentive milestones',
+    summary: 'Milestones reached by users, newest first',
+    query: z.object({ ...pageQuery, userId: userId('Only this user').optional() }),
+    responses: {
+      200: { description: 'A page of reached milestones', schema: z.object({ milestones: z.array(ReachedMilestone), pagination: Pagination }) },
+    },
+    handle: async ({ appId, query }) => {
+      const res = await clients.incentive.listReachedMilestones({ appId, userId: query.userId, page: { page: query.page, limit: query.limit } });
+      return {
+        status: 200,
+        body: { milestones: res.milestones.map(reachedMilestoneJson), pagination: pagination({ ...query, totalItems: res.page?.totalItems ?? 0 }) },
+      };
+    },
+  });
+}

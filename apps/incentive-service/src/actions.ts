@@ -1,0 +1,102 @@
+import type { Connection } from 'mongoose';
+import { AppScoped, isDuplicateKeyError, type Page, type PageQuery } from '@ris/mongo';
+import { Code, invalidArgument, notFound, rpcError } from '@ris/rpc';
+import { ACTION_TYPES, actionModel, type ActionDoc, type ActionTypeName } from './action.model';
+import { checkKey, checkName, checkWholeNumber } from './definition-key';
+import { actionId } from './derived-ids';
+import { checkAmount } from './reward-amounts';
+import { ShortLivedCache } from './short-lived-cache';
+
+export interface ActionInput {
+  key: string;
+  name: string;
+  type: ActionTypeName;
+  coins: number;
+  xp: number;
+  tokens: number;
+  cooldownSeconds: number;
+  maxRepeats: number | null;
+  enabled: boolean;
+  description: string | null;
+}
+
+export type ActionPatch = Partial<Omit<ActionInput, 'key'>>;
+
+function checkAction(a: Omit<ActionInput, 'key'>): void {
+  checkName(a.name);
+  if (!ACTION_TYPES.includes(a.type)) throw invalidArgument(`type must be one of ${ACTION_TYPES.join(', ')}`);
+  checkAmount(a.coins, 'coins');
+  checkAmount(a.xp, 'xp');
+  checkAmount(a.tokens, 'tokens');
+  checkWholeNumber(a.cooldownSeconds, 'cooldown');
+  if (a.maxRepeats !== null) checkWholeNumber(a.maxRepeats, 'maxRepeats');
+  if (a.description !== null && a.description.length > 1000) throw invalidArgument('description must be at most 1000 characters');
+}
+
+/** An app's actions: what each earns and the rules that limit it. */
+export class Actions {
+  private readonly actions: AppScoped<ActionDoc>;
+  // Events read their action on every call.
+  private readonly cache = new ShortLivedCache<ActionDoc | null>(1000);
+
+  constructor(db: Connection) {
+    this.actions = new AppScoped(actionModel(db));
+  }
+
+  async create(appId: string, input: ActionInput): Promise<ActionDoc> {
+    checkKey(input.key);
+    checkAction(input);
+    const now = new Date();
+    try {
+      const doc = await this.actions.create(appId, {
+        ...input,
+        _id: actionId(appId, input.key),
+        name: input.name.trim(),
+        createdAt: now,
+        updatedAt: now,
+      });
+      this.cache.invalidate(actionId(appId, input.key));
+      return doc;
+    } catch (err) {
+      if (!isDuplicateKeyError(err)) throw err;
+      throw rpcError(Code.AlreadyExists, 'ALREADY_EXISTS', `An action with key ${input.key} already exists.`, { key: input.key });
+    }
+  }
+
+  async get(appId: string, key: string): Promise<ActionDoc> {
+    const action = await this.actions.findOne(appId, { _id: actionId(appId, key) });
+    if (!action) throw notFound('Action', { key });
+    return action;
+  }
+
+  /** For the event path: cached briefly. */
+  find(appId: string, key: string): Promise<ActionDoc | null> {
+    const id = actionId(appId, key);
+    return this.cache.get(id, () => this.actions.findOne(appId, { _id: id }));
+  }
+
+  list(appId: string, page: PageQuery, filter: { type?: ActionTypeName; enabled?: boolean } = {}): Promise<Page<ActionDoc>> {
+    const query: Record<string, unknown> = {};
+    if (filter.type) query.type = filter.type;
+    if (filter.enabled !== undefined) query.enabled = filter.enabled;
+    return this.actions.page(appId, query, { key: 1 }, page);
+  }
+
+  /** Actions the referral consumer fires for a referral event type. */
+  ofType(appId: string, type: ActionTypeName): Promise<ActionDoc[]> {
+    return this.actions.find(appId, { type }, { sort: { key: 1 } });
+  }
+
+  async update(appId: string, key: string, patch: ActionPatch): Promise<ActionDoc> {
+    const current = await this.get(appId, key);
+    const defined = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) as ActionPatch;
+    const next = { ...current, ...defined };
+    if (defined.name !== undefined) next.name = defined.name.trim();
+    checkAction(next);
+    const { _id, appId: _app, key: _key, createdAt: _created, ...changes } = next;
+    const updated = await this.actions.findOneAndUpdate(appId, { _id }, { $set: { ...changes, updatedAt: new Date() } });
+    this.cache.invalidate(_id);
+    if (!updated) throw notFound('Action', { key });
+    return updated;
+  }
+}

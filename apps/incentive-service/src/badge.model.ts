@@ -1,0 +1,32 @@
+import { Schema, type Connection, type Model } from 'mongoose';
+
+export interface BadgeDoc {
+  /** badgeId(app, key). */
+  _id: string;
+  appId: string;
+  key: string;
+  name: string;
+  description: string | null;
+  imageUrl: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+const badgeSchema = new Schema<BadgeDoc>(
+  {
+    _id: { type: String, required: true },
+    appId: { type: String, required: true },
+    key: { type: String, required: true },
+    name: { type: String, required: true },
+    description: { type: String, default: null },
+    imageUrl: { type: String, default: null },
+    createdAt: { type: Date, required: true },
+    updatedAt: { type: Date, required: true },
+  },
+  { collection: 'badges', versionKey: false },
+);
+// Keys are unique per app; also GET /incentives/badges in key order.
+badgeSchema.index({ appId: 1, key: 1 }, { unique: true });
+
+export const badgeModel = (db: Connection): Model<BadgeDoc> =>
+  (db.models.Badge as Model<BadgeDoc> | undefined) ?? db.model<BadgeDoc>('Badge', badgeSchema);

@@ -1,0 +1,137 @@
+import type { Connection } from 'mongoose';
+import type { Outbox } from '@ris/events';
+import { AppScoped, isDuplicateKeyError, type Page, type PageQuery } from '@ris/mongo';
+import { Code, invalidArgument, notFound, rpcError } from '@ris/rpc';
+import { badgeModel, type BadgeDoc } from './badge.model';
+import { checkKey, checkName } from './definition-key';
+import { badgeId, userBadgeId } from './derived-ids';
+import { badgeAwarded } from './incentive-domain-events';
+import { userBadgeModel, type BadgeSourceName, type UserBadgeDoc } from './user-badge.model';
+
+export interface BadgeInput {
+  key: string;
+  name: string;
+  description: string | null;
+  imageUrl: string | null;
+}
+
+export type BadgePatch = Partial<Omit<BadgeInput, 'key'>>;
+
+function checkBadge(b: Omit<BadgeInput, 'key'>): void {
+  checkName(b.name);
+  if (b.description !== null && b.description.length > 1000) throw invalidArgument('description must be at most 1000 characters');
+  if (b.imageUrl !== null) {
+    let ok = false;
+    try {
+      ok = ['http:', 'https:'].includes(new URL(b.imageUrl).protocol) && b.imageUrl.length <= 2000;
+    } catch {
+      ok = false;
+    }
+    if (!ok) throw invalidArgument('imageUrl must be an http(s) URL of at most 2000 characters');
+  }
+}
+
+/** Badge definitions and the badges users hold (each at most once). */
+export class Badges {
+  private readonly badges: AppScoped<BadgeDoc>;
+  private readonly awards: AppScoped<UserBadgeDoc>;
+
+  constructor(
+    db: Connection,
+    private readonly outbox: Outbox,
+  ) {
+    this.badges = new AppScoped(badgeModel(db));
+    this.awards = new AppScoped(userBadgeModel(db));
+  }
+
+  async create(appId: string, input: BadgeInput): Promise<BadgeDoc> {
+    checkKey(input.key);
+    checkBadge(input);
+    const now = new Date();
+    try {
+      return await this.badges.create(appId, { ...input, _id: badgeId(appId, input.key), name: input.name.trim(), createdAt: now, updatedAt: now });
+    } catch (err) {
+      if (!isDuplicateKeyError(err)) throw err;
+      throw rpcError(Code.AlreadyExists, 'ALREADY_EXISTS', `A badge with key ${input.key} already exists.`, { key: input.key });
+    }
+  }
+
+  find(appId: string, key: string): Promise<BadgeDoc | null> {
+    return this.badges.findOne(appId, { _id: badgeId(appId, key) });
+  }
+
+  async get(appId: string, key: string): Promise<BadgeDoc> {
+    const badge = await this.find(appId, key);
+    if (!badge) throw notFound('Badge', { key });
+    return badge;
+  }
+
+  /** Level and milestone rewards may only name badges that exist. */
+  async checkExists(appId: string, key: string | null, field: string): Promise<void> {
+    if (key === null) return;
+    if (!(await this.find(appId, key))) throw invalidArgument(`${field}: there is no badge with key ${key}`, { field, badgeKey: key });
+  }
+
+  list(appId: string, page: PageQuery): Promise<Page<BadgeDoc>> {
+    return this.badges.page(appId, {}, { key: 1 }, page);
+  }
+
+  async update(appId: string, key: string, patch: BadgePatch): Promise<BadgeDoc> {
+    const current = await this.get(appId, key);
+    const defined = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) as BadgePatch;
+    const next = { ...current, ...defined };
+    if (defined.name !== undefined) next.name = defined.name.trim();
+    checkBadge(next);
+    const updated = await this.badges.findOneAndUpdate(
+      appId,
+      { _id: current._id },
+      { $set: { name: next.name, description: next.description, imageUrl: next.imageUrl, updatedAt: new Date() } },
+    );
+    if (!updated) throw notFound('Badge', { key });
+    return updated;
+  }
+
+  /**
+   * Gives a user a badge unless they hold it already (the unique index
+   * decides between concurrent awards). Publishes incentive.badge_awarded
+   * once the award is stored.
+   */
+  async award(
+    appId: string,
+    badge: BadgeDoc,
+    userId: string,
+    source: BadgeSourceName,
+    sourceId: string | null,
+  ): Promise<{ award: UserBadgeDoc; awarded: boolean }> {
+    const doc: UserBadgeDoc = {
+      _id: userBadgeId(appId, userId, badge.key),
+      appId,
+      userId,
+      badgeKey: badge.key,
+      source,
+      sourceId,
+      awardedAt: new Date(),
+    };
+    try {
+      const award = await this.awards.create(appId, doc);
+      await this.outbox.add(badgeAwarded(award));
+      return { award, awarded: true };
+    } catch (err) {
+      if (!isDuplicateKeyError(err)) throw err;
+    }
+    const existing = await this.awards.findOne(appId, { _id: doc._id });
+    if (!existing) throw new Error('badge award vanished');
+    // Re-add the event: a crash between the award and the outbox would otherwise lose it (same id: stored once).
+    await this.outbox.add(badgeAwarded(existing));
+    return { award: existing, awarded: false };
+  }
+
+  /** A user's badges, newest first, with their definitions. */
+  async listForUser(appId: string, userId: string, page: PageQuery): Promise<Page<{ award: UserBadgeDoc; badge: BadgeDoc | null }>> {
+    const awards = await this.awards.page(appId, { userId }, { awardedAt: -1, badgeKey: 1 }, page);
+    const keys = [...new Set(awards.items.map((a) => a.badgeKey))];
+    const badges = keys.length ? await this.badges.find(appId, { key: { $in: keys } }) : [];
+    const byKey = new Map(badges.map((b) => [b.key, b]));
+    return { ...awards, items: awards.items.map((award) => ({ award, badge: byKey.get(award.badgeKey) ?? null })) };
+  }
+}

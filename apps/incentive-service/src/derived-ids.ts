@@ -1,0 +1,28 @@
+import { createHash } from 'node:crypto';
+
+/**
+ * Ids derived from what a document is about. Two requests racing to create
+ * the same thing compute the same _id, so MongoDB's _id index decides the
+ * race; lookups by _id are also the cheapest query there is (FerretDB
+ * included). 96 bits of SHA-256: collisions are not a practical concern.
+ */
+function digest(...parts: string[]): string {
+  return createHash('sha256').update(parts.join('\u0000')).digest('hex').slice(0, 24);
+}
+
+/** The balance document of a user. */
+export const balanceId = (appId: string, userId: string) => `bal_${digest('balance', appId, userId)}`;
+
+/** Slot `seq` of a user's ledger: the _id index lets one entry, and only one, take each slot. */
+export const ledgerEntryId = (appId: string, userId: string, seq: number) => `led_${digest('balance', appId, userId)}_${seq}`;
+
+/** An event posted with an idempotencyKey: the same key of the same user is the same event. */
+export const keyedEventId = (appId: string, userId: string, idempotencyKey: string) =>
+  `evt_${digest('event', appId, userId, idempotencyKey)}`;
+
+export const actionId = (appId: string, key: string) => `act_${digest('action', appId, key)}`;
+export const badgeId = (appId: string, key: string) => `bdg_${digest('badge', appId, key)}`;
+export const userBadgeId = (appId: string, userId: string, badgeKey: string) => `ubg_${digest('user-badge', appId, userId, badgeKey)}`;
+export const milestoneId = (appId: string, key: string) => `mst_${digest('milestone', appId, key)}`;
+export const reachedMilestoneId = (appId: string, userId: string, key: string) => `rms_${digest('reached', appId, userId, key)}`;
+export const snapshotId = (appId: string, period: string, periodKey: string) => `lbs_${digest('snapshot', appId, period, periodKey)}`;

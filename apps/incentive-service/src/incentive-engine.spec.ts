@@ -1,0 +1,315 @@
+import { Redis } from 'ioredis';
+import { Code, ConnectError } from '@connectrpc/connect';
+import { Outbox } from '@ris/events';
+import { createLogger } from '@ris/logging';
+import { errorReason } from '@ris/rpc';
+import { infraUrl, testDatabase, uniqueName } from '@ris/testing';
+import { applyMovement, emptyBalance } from './balance-fold';
+import { ledgerEntryId } from './derived-ids';
+import { buildIncentiveEngine, type IncentiveEngine } from './incentive-engine';
+import type { EventInput, RecordOutcome, RecordedEvent } from './record-events';
+
+// The engine against real FerretDB/MongoDB and Redis: rules under
+// concurrency, the ledger invariant, grants, crash recovery, snapshots.
+jest.setTimeout(60_000);
+
+describe('incentive engine (real MongoDB and Redis)', () => {
+  const logger = createLogger('incentive-test', 'silent');
+  let db: Awaited<ReturnType<typeof testDatabase>>;
+  let redis: Redis;
+  let engine: IncentiveEngine;
+  let outbox: Outbox;
+  const prefix = `${uniqueName('inct')}:`;
+  const appId = uniqueName('app');
+
+  beforeAll(async () => {
+    db = await testDatabase('incentive');
+    redis = new Redis(infraUrl('REDIS_URL'), { maxRetriesPerRequest: 1 });
+    outbox = new Outbox(db);
+    engine = buildIncentiveEngine({ db, redis, redisKeyPrefix: prefix, outbox, logger, claimLeaseMs: 2_000 });
+    await Promise.all(Object.values(db.models).map((m) => m.init()));
+  }, 60_000);
+
+  afterAll(async () => {
+    const keys = await redis.keys(`${prefix}*`);
+    if (keys.length) await redis.del(...keys);
+    redis.disconnect();
+    await db.drop();
+  });
+
+  const event = (userId: string, actionKey: string, idempotencyKey: string | null = null): EventInput => ({
+    userId,
+    actionKey,
+    idempotencyKey,
+    metadata: null,
+    source: 'API',
+    sourceEventId: null,
+  });
+  const ok = (o: RecordOutcome): RecordedEvent => {
+    if (o instanceof ConnectError) throw o;
+    return o;
+  };
+  const one = async (input: EventInput) => ok((await engine.recorder.record(appId, [input]))[0]);
+
+  async function action(key: string, fields: Partial<Parameters<IncentiveEngine['actions']['create']>[1]> = {}) {
+    return engine.actions.create(appId, {
+      key,
+      name: key,
+      type: 'STANDARD',
+      coins: 10,
+      xp: 5,
+      tokens: 0,
+      cooldownSeconds: 0,
+      maxRepeats: null,
+      enabled: true,
+      description: null,
+      ...fields,
+    });
+  }
+
+  /** The invariant: folding the user's ledger gives the stored balance. */
+  async function expectLedgerMatchesBalance(userId: string) {
+    const { state } = await engine.ledger.settled(appId, userId);
+    const entries = await engine.ledger.entries.find({ appId, userId }).sort({ seq: 1 }).lean().exec();
+    expect(entries.map((e) => e.seq)).toEqual(entries.map((_, i) => i + 1));
+    const folded = entries.reduce((s, e) => applyMovement(s, e), emptyBalance());
+    expect({ coins: state.coins, xp: state.xp, tokens: state.tokens, seq: state.seq }).toEqual({
+      coins: folded.coins,
+      xp: folded.xp,
+      tokens: folded.tokens,
+      seq: folded.seq,
+    });
+    return state;
+  }
+
+  it('rewards events and applies cooldown, maxRepeats and enabled', async () => {
+    await action('daily', { cooldownSeconds: 3600 });
+    await action('twice', { maxRepeats: 2 });
+    await action('off', { enabled: false });
+    const first = await one(event('u1', 'daily'));
+    expect(first.event.result).toMatchObject({ rewarded: { coins: 10, xp: 5, tokens: 0 }, reason: null, balance: { coins: 10, xp: 5, tokens: 0, level: 0 } });
+    expect((await one(event('u1', 'daily'))).event.result).toMatchObject({ rewarded: null, reason: 'COOLDOWN', balance: { coins: 10 } });
+    expect((await one(event('u1', 'twice'))).event.result.reason).toBeNull();
+    expect((await one(event('u1', 'twice'))).event.result.reason).toBeNull();
+    expect((await one(event('u1', 'twice'))).event.result.reason).toBe('MAX_REPEATS');
+    expect((await one(event('u1', 'off'))).event.result.reason).toBe('ACTION_DISABLED');
+    const [missing] = await engine.recorder.record(appId, [event('u1', 'nope')]);
+    expect(missing).toBeInstanceOf(ConnectError);
+    expect((missing as ConnectError).code).toBe(Code.NotFound);
+    await expectLedgerMatchesBalance('u1');
+  });
+
+  it('gives exactly maxRepeats rewards to 100 concurrent events of one user', async () => {
+    await action('capped', { maxRepeats: 10, coins: 3, xp: 1 });
+    const outcomes = (await Promise.all(Array.from({ length: 100 }, () => engine.recorder.record(appId, [event('racer', 'capped')])))).map(
+      ([o]) => ok(o),
+    );
+    expect(outcomes.filter((o) => o.event.result.rewarded)).toHaveLength(10);
+    expect(outcomes.filter((o) => o.event.result.reason === 'MAX_REPEATS')).toHaveLength(90);
+    const state = await expectLedgerMatchesBalance('racer');
+    expect(state).toMatchObject({ coins: 30, xp: 10, rewardedEvents: 10 });
+  }, 60_000);
+
+  it('holds the rules and the invariant across two replicas writing at once', async () => {
+    // A second engine on the same database: its own caches, queues and
+    // group commits, so only the ledger's compare-and-set keeps order.
+    const replica = buildIncentiveEngine({ db, redis, redisKeyPrefix: prefix, outbox, logger });
+    await action('shared', { maxRepeats: 10, coins: 2 });
+    const engines = [engine, replica];
+    const outcomes = await Promise.all(
+      Array.from({ length: 60 }, (_, i) => engines[i % 2].recorder.record(appId, [event('two', 'shared')]).then(([o]) => ok(o))),
+    );
+    expect(outcomes.filter((o) => o.event.result.rewarded)).toHaveLength(10);
+    await replica.movements.credit(appId, { userId: 'two', operationId: 'two-credit', coins: 30, tokens: 0, description: null });
+    const debits = await Promise.allSettled(
+      Array.from({ length: 12 }, (_, i) => engines[i % 2].movements.debit(appId, { userId: 'two', operationId: `two-${i}`, coins: 5, tokens: 0, description: null })),
+    );
+    expect(debits.filter((d) => d.status === 'fulfilled')).toHaveLength(10);
+    expect((await expectLedgerMatchesBalance('two')).coins).toBe(0);
+  }, 60_000);
+
+  it('applies one idempotencyKey once among 50 concurrent calls', async () => {
+    await action('once');
+    const outcomes = (await Promise.all(Array.from({ length: 50 }, () => engine.recorder.record(appId, [event('idem', 'once', 'k-1')])))).map(
+      ([o]) => ok(o),
+    );
+    expect(new Set(outcomes.map((o) => o.event._id)).size).toBe(1);
+    expect(outcomes.filter((o) => !o.duplicate)).toHaveLength(1);
+    expect((await expectLedgerMatchesBalance('idem')).coins).toBe(10);
+  }, 60_000);
+
+  it('gives one reward per cooldown window to concurrent events', async () => {
+    await action('window', { cooldownSeconds: 600 });
+    const outcomes = (await Promise.all(Array.from({ length: 30 }, () => engine.recorder.record(appId, [event('cool', 'window')])))).map(
+      ([o]) => ok(o),
+    );
+    expect(outcomes.filter((o) => o.event.result.rewarded)).toHaveLength(1);
+    expect(outcomes.filter((o) => o.event.result.reason === 'COOLDOWN')).toHaveLength(29);
+  }, 60_000);
+
+  it('processes a bulk in input order, per user, with duplicates and bad events', async () => {
+    await action('bulk', { maxRepeats: 3 });
+    const inputs = [
+      event('b1', 'bulk'),
+      event('b2', 'bulk', 'same'),
+      event('b1', 'missing-action'),
+      event('b1', 'bulk'),
+      event('b2', 'bulk', 'same'),
+      event('b1', 'bulk'),
+      event('b1', 'bulk'),
+    ];
+    const outcomes = await engine.recorder.record(appId, inputs);
+    expect(outcomes[2]).toBeInstanceOf(ConnectError);
+    const results = outcomes.map((o) => (o instanceof ConnectError ? null : o));
+    expect(results.map((r) => r?.event.result.reason ?? null)).toEqual([null, null, null, null, null, null, 'MAX_REPEATS']);
+    expect(results.map((r) => r?.event.result.balance.coins ?? null)).toEqual([10, 10, null, 20, 10, 30, 30]);
+    expect(results[4]).toMatchObject({ duplicate: true, event: { _id: results[1]?.event._id } });
+  });
+
+  it('grants every crossed level once, with its badge, and reaches milestones once', async () => {
+    const appId = uniqueName('levels');
+    const one = async (input: EventInput) => ok((await engine.recorder.record(appId, [input]))[0]);
+    await engine.badges.create(appId, { key: 'gold', name: 'Gold', description: null, imageUrl: null });
+    await engine.levels.create(appId, { level: 1, name: 'One', xpThreshold: 0, rewards: { coins: 1, badgeKey: null, perks: [] } });
+    await engine.levels.create(appId, { level: 2, name: 'Two', xpThreshold: 50, rewards: { coins: 20, badgeKey: null, perks: ['p2'] } });
+    await engine.levels.create(appId, { level: 3, name: 'Three', xpThreshold: 90, rewards: { coins: 30, badgeKey: 'gold', perks: ['p3'] } });
+    await engine.milestones.create(appId, {
+      key: 'xp-100',
+      name: 'Hundred',
+      description: null,
+      metric: 'XP',
+      threshold: 100,
+      rewards: { coins: 0, xp: 5, tokens: 7, badgeKey: null },
+    });
+    await engine.actions.create(appId, { key: 'big', name: 'Big', type: 'STANDARD', coins: 0, xp: 100, tokens: 0, cooldownSeconds: 0, maxRepeats: null, enabled: true, description: null });
+    const result = (await one(event('climber', 'big'))).event.result;
+    // Level 1 starts at 0 XP: a new user is already on it (its reward comes with the first XP).
+    expect(result.levelUp).toEqual({ from: 1, to: 3 });
+    expect(result.badgesAwarded).toEqual([{ key: 'gold', name: 'Gold' }]);
+    expect(result.milestonesReached).toEqual([{ key: 'xp-100', name: 'Hundred', metric: 'XP', threshold: 100 }]);
+    expect(result.balance).toEqual({ coins: 51, xp: 105, tokens: 7, level: 3 });
+    const again = (await one(event('climber', 'big'))).event.result;
+    expect(again).toMatchObject({ levelUp: null, badgesAwarded: [], milestonesReached: [], balance: { coins: 51, xp: 205 } });
+    const { state } = await engine.ledger.settled(appId, 'climber');
+    expect(state.levelsGranted).toEqual([1, 2, 3]);
+    expect(state.perks.sort()).toEqual(['p2', 'p3']);
+    expect((await engine.milestones.listReached(appId, { page: 1, limit: 10 }, 'climber')).totalItems).toBe(1);
+    await expect(
+      engine.levels.create(appId, { level: 4, name: 'Four', xpThreshold: 80, rewards: { coins: 0, badgeKey: null, perks: [] } }),
+    ).rejects.toMatchObject({ code: Code.InvalidArgument });
+  });
+
+  it('never debits below zero, whatever the concurrency, and replays operation ids', async () => {
+    await engine.movements.credit(appId, { userId: 'buyer', operationId: 'seed', coins: 100, tokens: 5, description: null });
+    const attempts = await Promise.allSettled(
+      Array.from({ length: 25 }, (_, i) => engine.movements.debit(appId, { userId: 'buyer', operationId: `op-${i}`, coins: 10, tokens: 0, description: null })),
+    );
+    expect(attempts.filter((a) => a.status === 'fulfilled')).toHaveLength(10);
+    for (const a of attempts.filter((x): x is PromiseRejectedResult => x.status === 'rejected')) {
+      expect(a.reason).toBeInstanceOf(ConnectError);
+      expect(errorReason(a.reason as ConnectError).reason).toBe('INSUFFICIENT_BALANCE');
+    }
+    const firstPaid = attempts.findIndex((a) => a.status === 'fulfilled');
+    const replay = await engine.movements.debit(appId, { userId: 'buyer', operationId: `op-${firstPaid}`, coins: 10, tokens: 0, description: null });
+    expect(replay.replayed).toBe(true);
+    await expect(
+      engine.movements.debit(appId, { userId: 'buyer', operationId: `op-${firstPaid}`, coins: 11, tokens: 0, description: null }),
+    ).rejects.toMatchObject({ code: Code.Aborted });
+    const state = await expectLedgerMatchesBalance('buyer');
+    expect(state.coins).toBe(0);
+    await expect(
+      engine.movements.debit(appId, { userId: 'buyer', operationId: 'seed-2', coins: 0, tokens: 6, description: null }),
+    ).rejects.toMatchObject({ code: Code.FailedPrecondition });
+  }, 60_000);
+
+  it('finishes an entry a crashed writer inserted but did not apply', async () => {
+    await engine.movements.credit(appId, { userId: 'crash', operationId: 'c1', coins: 5, tokens: 0, description: null });
+    const { state } = await engine.ledger.settled(appId, 'crash');
+    const orphan = {
+      key: 'credit:orphan',
+      reason: 'CREDIT' as const,
+      coins: 7,
+      xp: 0,
+      tokens: 0,
+      sourceId: 'orphan',
+      actionKey: null,
+      actionType: null,
+      level: null,
+      milestoneKey: null,
+      perks: [],
+      description: null,
+      createdAt: new Date(),
+    };
+    await engine.ledger.entries.create({
+      ...orphan,
+      _id: ledgerEntryId(appId, 'crash', state.seq + 1),
+      appId,
+      userId: 'crash',
+      seq: state.seq + 1,
+      balanceAfter: { coins: 12, xp: 0, tokens: 0 },
+    });
+    // The next writer finds the tail, applies it, then writes its own entry.
+    await engine.movements.credit(appId, { userId: 'crash', operationId: 'c2', coins: 1, tokens: 0, description: null });
+    expect((await expectLedgerMatchesBalance('crash')).coins).toBe(13);
+  });
+
+  it('finishes an event whose holder died (expired claim)', async () => {
+    await action('recover');
+    const claim = {
+      _id: 'evt_recover_me',
+      appId,
+      userId: 'phoenix',
+      actionKey: 'recover',
+      idempotencyKey: 'rk',
+      source: 'API' as const,
+      sourceEventId: null,
+      metadataJson: '{"a":1}',
+      createdAt: new Date(),
+      lockedUntil: new Date(Date.now() - 1000),
+    };
+    await engine.claims.model.create(claim);
+    expect(await engine.recorder.recoverExpiredClaims()).toBe(1);
+    const stored = await engine.recorder.events.findById('evt_recover_me').lean().exec();
+    expect(stored?.result.rewarded).toEqual({ coins: 10, xp: 5, tokens: 0 });
+    expect(await engine.claims.model.countDocuments({ _id: 'evt_recover_me' })).toBe(0);
+    expect((await expectLedgerMatchesBalance('phoenix')).coins).toBe(10);
+  });
+
+  it('ranks the board by XP, ties to whoever got there first, and rebuilds it identically', async () => {
+    const board = uniqueName('board');
+    const flat = async (key: string, xp: number) =>
+      engine.actions.create(board, { key, name: key, type: 'STANDARD', coins: 1, xp, tokens: 0, cooldownSeconds: 0, maxRepeats: null, enabled: true, description: null });
+    await flat('ten', 10);
+    await flat('twenty', 20);
+    const rec = (userId: string, key: string) => engine.recorder.record(board, [event(userId, key)]);
+    await rec('early', 'twenty');
+    await new Promise((r) => setTimeout(r, 1100));
+    await rec('late', 'ten');
+    await rec('late', 'ten');
+    await rec('top', 'twenty');
+    await rec('top', 'ten');
+    const before = await engine.leaderboard.top(board, 'ALL_TIME', 10);
+    expect(before.map((e) => [e.rank, e.userId, e.xp])).toEqual([
+      [1, 'top', 30],
+      [2, 'early', 20],
+      [3, 'late', 20],
+    ]);
+    expect(await engine.leaderboard.entry(board, 'DAILY', 'late')).toEqual({ rank: 3, userId: 'late', xp: 20, coins: 2 });
+    const keys = await redis.keys(`${prefix}lb:${board}:*`);
+    await redis.del(...keys);
+    // Flushed: the next read rebuilds from MongoDB.
+    expect(await engine.leaderboard.top(board, 'ALL_TIME', 10)).toEqual(before);
+    expect(await engine.leaderboard.refresh(board)).toBe(3);
+    expect(await engine.leaderboard.top(board, 'WEEKLY', 10)).toEqual(before);
+  });
+
+  it('snapshots boards whose period ended', async () => {
+    const tomorrow = new Date(Date.now() + 86_400_000);
+    expect(await engine.snapshots.takeDue(tomorrow)).toBeGreaterThan(0);
+    const page = await engine.snapshots.list(appId, { page: 1, limit: 10 }, 'DAILY');
+    expect(page.items[0]).toMatchObject({ period: 'DAILY', entries: expect.any(Array) });
+    expect(page.items[0].entries[0]).toMatchObject({ rank: 1 });
+    // Once per board.
+    expect(await engine.snapshots.takeDue(tomorrow)).toBe(0);
+  });
+});

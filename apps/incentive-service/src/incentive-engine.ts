@@ -1,0 +1,49 @@
+import type { Redis } from 'ioredis';
+import type { Connection } from 'mongoose';
+import type { Outbox } from '@ris/events';
+import type { Logger } from '@ris/logging';
+import { Actions } from './actions';
+import { BalanceMovements } from './balance-movements';
+import { Badges } from './badges';
+import { EventClaims } from './event-claims';
+import type { IncentiveParts } from './incentive.rpc';
+import { Leaderboard } from './leaderboard';
+import { LeaderboardSnapshots } from './leaderboard-snapshots';
+import { LeaderboardStore } from './leaderboard-store';
+import { Ledger } from './ledger';
+import { Levels } from './levels';
+import { Milestones } from './milestones';
+import { EventRecorder } from './record-events';
+import { RewardGrants } from './reward-grants';
+
+export interface IncentiveEngine extends IncentiveParts {
+  ledger: Ledger;
+  grants: RewardGrants;
+  claims: EventClaims;
+}
+
+/** Every part of the incentive service, wired; main.ts serves it, integration tests drive it directly. */
+export function buildIncentiveEngine(deps: {
+  db: Connection;
+  redis: Redis;
+  redisKeyPrefix: string;
+  outbox: Outbox;
+  logger: Logger;
+  snapshotSize?: number;
+  claimLeaseMs?: number;
+}): IncentiveEngine {
+  const { db, outbox, logger } = deps;
+  const leaderboard = new Leaderboard(db, new LeaderboardStore(deps.redis, deps.redisKeyPrefix), logger);
+  // Every balance change reaches the board in the same flow.
+  const ledger = new Ledger(db, logger, (appId, userId, state) => leaderboard.publish(appId, userId, state));
+  const actions = new Actions(db);
+  const badges = new Badges(db, outbox);
+  const levels = new Levels(db, badges);
+  const milestones = new Milestones(db, badges);
+  const grants = new RewardGrants(ledger, levels, milestones, badges, outbox, logger);
+  const claims = new EventClaims(db, deps.claimLeaseMs);
+  const recorder = new EventRecorder({ db, actions, levels, ledger, grants, claims, outbox, logger });
+  const movements = new BalanceMovements(db, ledger, levels, grants);
+  const snapshots = new LeaderboardSnapshots(db, logger, deps.snapshotSize);
+  return { actions, recorder, movements, levels, badges, milestones, leaderboard, snapshots, ledger, grants, claims };
+}

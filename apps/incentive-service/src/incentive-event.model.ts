@@ -1,0 +1,63 @@
+import { Schema, type Connection, type Model } from 'mongoose';
+import type { Refusal } from './action-rules';
+import type { Amounts } from './reward-amounts';
+
+export type EventSourceName = 'API' | 'REFERRAL';
+
+/** What POST /incentives/events answered, kept so a duplicate gets the same answer. */
+export interface EventResultDoc {
+  rewarded: Amounts | null;
+  reason: Refusal | null;
+  balance: Amounts & { level: number };
+  levelUp: { from: number; to: number } | null;
+  badgesAwarded: Array<{ key: string; name: string }>;
+  milestonesReached: Array<{ key: string; name: string; metric: string; threshold: number }>;
+}
+
+/**
+ * A processed event. Written once, when processing is complete (insert
+ * only: the ledger holds the balance effects, the claim guards the work in
+ * progress).
+ */
+export interface IncentiveEventDoc {
+  /** keyedEventId(app, user, idempotencyKey) when a key was sent, else random. */
+  _id: string;
+  appId: string;
+  userId: string;
+  actionKey: string;
+  idempotencyKey: string | null;
+  source: EventSourceName;
+  /** The domain event that fired it (referral action types). */
+  sourceEventId: string | null;
+  /** Caller metadata as JSON text: any keys survive, even ones MongoDB dislikes ("$x", "a.b"). */
+  metadataJson: string | null;
+  createdAt: Date;
+  result: EventResultDoc;
+}
+
+const eventSchema = new Schema<IncentiveEventDoc>(
+  {
+    _id: { type: String, required: true },
+    appId: { type: String, required: true },
+    userId: { type: String, required: true },
+    actionKey: { type: String, required: true },
+    idempotencyKey: { type: String, default: null },
+    source: { type: String, required: true },
+    sourceEventId: { type: String, default: null },
+    metadataJson: { type: String, default: null },
+    createdAt: { type: Date, required: true },
+    result: { type: Schema.Types.Mixed, required: true },
+  },
+  { collection: 'events', versionKey: false, minimize: false },
+);
+// GET /incentives/events: an app's events newest first, optionally from/to.
+eventSchema.index({ appId: 1, createdAt: -1 });
+// GET /incentives/events?userId=…
+eventSchema.index({ appId: 1, userId: 1, createdAt: -1 });
+// GET /incentives/events?actionKey=…
+eventSchema.index({ appId: 1, actionKey: 1, createdAt: -1 });
+// The idempotencyKey rule is enforced by the _id index: a keyed event's _id
+// is derived from (app, user, key), so a second one cannot be stored.
+
+export const incentiveEventModel = (db: Connection): Model<IncentiveEventDoc> =>
+  (db.models.IncentiveEvent as Model<IncentiveEventDoc> | undefined) ?? db.model<IncentiveEventDoc>('IncentiveEvent', eventSchema);

@@ -1,0 +1,316 @@
+import { timestampDate, type Timestamp } from '@bufbuild/protobuf/wkt';
+import type { ServiceImpl } from '@connectrpc/connect';
+import {
+  ActionType,
+  BalanceSort,
+  LeaderboardPeriod,
+  MilestoneMetric,
+  enumName,
+  type EventInput as EventInputMessage,
+  type IncentiveService,
+  type LevelRewards,
+  type MilestoneRewards,
+  type PageRequest,
+} from '@ris/contracts';
+import type { Page } from '@ris/mongo';
+import { ConnectError, errorReason, invalidArgument } from '@ris/rpc';
+import type { ActionTypeName } from './action.model';
+import type { Actions } from './actions';
+import type { BalanceMovements, BalanceSortName } from './balance-movements';
+import type { Badges } from './badges';
+import { checkUserId } from './definition-key';
+import {
+  actionMessage,
+  badgeMessage,
+  balanceMessage,
+  eventMessage,
+  eventResultMessage,
+  leaderboardEntryMessage,
+  ledgerEntryMessage,
+  levelMessage,
+  milestoneMessage,
+  reachedMilestoneMessage,
+  snapshotMessage,
+  userBadgeMessage,
+} from './incentive-messages';
+import type { Leaderboard } from './leaderboard';
+import type { LeaderboardSnapshots } from './leaderboard-snapshots';
+import type { LevelDef } from './level-progress';
+import type { Levels } from './levels';
+import type { MilestoneMetricName } from './milestone-rules';
+import type { MilestoneRewardsDoc } from './milestone.model';
+import type { Milestones } from './milestones';
+import { periodKey, type Period } from './period-keys';
+import type { EventInput, EventRecorder } from './record-events';
+
+export interface IncentiveParts {
+  actions: Actions;
+  recorder: EventRecorder;
+  movements: BalanceMovements;
+  levels: Levels;
+  badges: Badges;
+  milestones: Milestones;
+  leaderboard: Leaderboard;
+  snapshots: LeaderboardSnapshots;
+}
+
+const app = (appId: string) => {
+  if (!appId.trim()) throw invalidArgument('appId is required');
+  return appId;
+};
+
+/** Services clamp pages defensively; the gateway already validated them. */
+const pageOf = (page: PageRequest | undefined) => ({
+  page: Math.max(1, page?.page || 1),
+  limit: Math.min(100, Math.max(1, page?.limit || 25)),
+});
+
+const pageInfo = <T>(p: Page<T>) => ({ page: p.page, limit: p.limit, totalItems: p.totalItems });
+
+const actionType = (t: ActionType) => enumName(ActionType, t) as ActionTypeName | undefined;
+const metric = (m: MilestoneMetric) => enumName(MilestoneMetric, m) as MilestoneMetricName | undefined;
+const period = (p: LeaderboardPeriod) => (enumName(LeaderboardPeriod, p) as Period | undefined) ?? 'ALL_TIME';
+const date = (ts: Timestamp | undefined) => (ts ? timestampDate(ts) : undefined);
+
+function levelRewards(r: LevelRewards | undefined): LevelDef['rewards'] {
+  return { coins: r?.coins ?? 0, badgeKey: r?.badgeKey ?? null, perks: r?.perks ?? [] };
+}
+
+function milestoneRewards(r: MilestoneRewards | undefined): MilestoneRewardsDoc {
+  return { coins: r?.coins ?? 0, xp: r?.xp ?? 0, tokens: r?.tokens ?? 0, badgeKey: r?.badgeKey ?? null };
+}
+
+function eventInput(e: EventInputMessage | undefined): EventInput {
+  if (!e) throw invalidArgument('event is required');
+  return {
+    userId: e.userId,
+    actionKey: e.actionKey,
+    idempotencyKey: e.idempotencyKey ?? null,
+    metadata: e.metadata ?? null,
+    source: 'API',
+    sourceEventId: null,
+  };
+}
+
+const SORTS: Record<BalanceSort, BalanceSortName> = {
+  [BalanceSort.UNSPECIFIED]: 'xp',
+  [BalanceSort.XP]: 'xp',
+  [BalanceSort.COINS]: 'coins',
+  [BalanceSort.TOKENS]: 'tokens',
+};
+
+export function incentiveRpc(parts: IncentiveParts): ServiceImpl<typeof IncentiveService> {
+  const { actions, recorder, movements, levels, badges, milestones, leaderboard, snapshots } = parts;
+  return {
+    // --- actions
+    async createAction(req) {
+      const type = actionType(req.type);
+      if (!type) throw invalidArgument('type is required');
+      const action = await actions.create(app(req.appId), {
+        key: req.key,
+        name: req.name,
+        type,
+        coins: req.coins,
+        xp: req.xp,
+        tokens: req.tokens,
+        cooldownSeconds: req.cooldownSeconds,
+        maxRepeats: req.maxRepeats ?? null,
+        enabled: req.enabled ?? true,
+        description: req.description ?? null,
+      });
+      return { action: actionMessage(action) };
+    },
+    async getAction(req) {
+      return { action: actionMessage(await actions.get(app(req.appId), req.key)) };
+    },
+    async listActions(req) {
+      const page = await actions.list(app(req.appId), pageOf(req.page), { type: actionType(req.type), enabled: req.enabled });
+      return { actions: page.items.map(actionMessage), page: pageInfo(page) };
+    },
+    async updateAction(req) {
+      const action = await actions.update(app(req.appId), req.key, {
+        name: req.name,
+        type: actionType(req.type),
+        coins: req.coins,
+        xp: req.xp,
+        tokens: req.tokens,
+        cooldownSeconds: req.cooldownSeconds,
+        maxRepeats: req.clearMaxRepeats ? null : req.maxRepeats,
+        enabled: req.enabled,
+        description: req.description,
+      });
+      return { action: actionMessage(action) };
+    },
+
+    // --- events
+    async recordEvent(req) {
+      const [outcome] = await recorder.record(app(req.appId), [eventInput(req.event)]);
+      if (outcome instanceof ConnectError) throw outcome;
+      return { result: eventResultMessage(outcome.event, outcome.duplicate) };
+    },
+    async recordEvents(req) {
+      const outcomes = await recorder.record(app(req.appId), req.events.map(eventInput));
+      return {
+        outcomes: outcomes.map((o) =>
+          o instanceof ConnectError
+            ? { outcome: { case: 'error' as const, value: { code: errorReason(o).reason ?? 'INTERNAL', message: o.rawMessage } } }
+            : { outcome: { case: 'result' as const, value: eventResultMessage(o.event, o.duplicate) } },
+        ),
+      };
+    },
+    async listEvents(req) {
+      const page = await recorder.list(app(req.appId), pageOf(req.page), {
+        userId: req.userId,
+        actionKey: req.actionKey,
+        from: date(req.from),
+        to: date(req.to),
+      });
+      return { events: page.items.map(eventMessage), page: pageInfo(page) };
+    },
+
+    // --- balances
+    async getBalance(req) {
+      return { balance: balanceMessage(await movements.view(app(req.appId), req.userId)) };
+    },
+    async listBalances(req) {
+      const page = await movements.list(app(req.appId), pageOf(req.page), SORTS[req.sort] ?? 'xp');
+      return { balances: page.items.map(balanceMessage), page: pageInfo(page) };
+    },
+    async listTransactions(req) {
+      const page = await movements.transactions(app(req.appId), req.userId, pageOf(req.page));
+      return { transactions: page.items.map(ledgerEntryMessage), page: pageInfo(page) };
+    },
+    async debit(req) {
+      const r = await movements.debit(app(req.appId), { ...req, description: req.description ?? null });
+      return { entry: ledgerEntryMessage(r.entry), balance: balanceMessage(r.balance), replayed: r.replayed };
+    },
+    async credit(req) {
+      const r = await movements.credit(app(req.appId), { ...req, description: req.description ?? null });
+      return { entry: ledgerEntryMessage(r.entry), balance: balanceMessage(r.balance), replayed: r.replayed };
+    },
+
+    // --- levels
+    async listLevels(req) {
+      return { levels: (await levels.list(app(req.appId))).map(levelMessage) };
+    },
+    async createLevel(req) {
+      if (!req.level) throw invalidArgument('level is required');
+      const level = await levels.create(app(req.appId), {
+        level: req.level.level,
+        name: req.level.name,
+        xpThreshold: req.level.xpThreshold,
+        rewards: levelRewards(req.level.rewards),
+      });
+      return { level: levelMessage(level) };
+    },
+    async updateLevel(req) {
+      const level = await levels.update(app(req.appId), req.level, {
+        name: req.name,
+        xpThreshold: req.xpThreshold,
+        rewards: req.rewards ? levelRewards(req.rewards) : undefined,
+      });
+      return { level: levelMessage(level) };
+    },
+    async deleteLevel(req) {
+      await levels.delete(app(req.appId), req.level);
+      return {};
+    },
+
+    // --- badges
+    async listBadges(req) {
+      const page = await badges.list(app(req.appId), pageOf(req.page));
+      return { badges: page.items.map(badgeMessage), page: pageInfo(page) };
+    },
+    async createBadge(req) {
+      const badge = await badges.create(app(req.appId), {
+        key: req.key,
+        name: req.name,
+        description: req.description ?? null,
+        imageUrl: req.imageUrl ?? null,
+      });
+      return { badge: badgeMessage(badge) };
+    },
+    async updateBadge(req) {
+      const badge = await badges.update(app(req.appId), req.key, { name: req.name, description: req.description, imageUrl: req.imageUrl });
+      return { badge: badgeMessage(badge) };
+    },
+    async listUserBadges(req) {
+      const page = await badges.listForUser(app(req.appId), checkUserId(req.userId), pageOf(req.page));
+      return { badges: page.items.map((i) => userBadgeMessage(i.award, i.badge)), page: pageInfo(page) };
+    },
+    async awardBadge(req) {
+      const appId = app(req.appId);
+      const badge = await badges.get(appId, req.key);
+      const { award, awarded } = await badges.award(appId, badge, checkUserId(req.userId), 'MANUAL', null);
+      return { userBadge: userBadgeMessage(award, badge), awarded };
+    },
+
+    // --- milestones
+    async listMilestones(req) {
+      const page = await milestones.list(app(req.appId), pageOf(req.page));
+      return { milestones: page.items.map(milestoneMessage), page: pageInfo(page) };
+    },
+    async getMilestone(req) {
+      return { milestone: milestoneMessage(await milestones.get(app(req.appId), req.key)) };
+    },
+    async createMilestone(req) {
+      const m = metric(req.metric);
+      if (!m) throw invalidArgument('metric is required');
+      const milestone = await milestones.create(app(req.appId), {
+        key: req.key,
+        name: req.name,
+        description: req.description ?? null,
+        metric: m,
+        threshold: req.threshold,
+        rewards: milestoneRewards(req.rewards),
+      });
+      return { milestone: milestoneMessage(milestone) };
+    },
+    async updateMilestone(req) {
+      const milestone = await milestones.update(app(req.appId), req.key, {
+        name: req.name,
+        description: req.description,
+        metric: metric(req.metric),
+        threshold: req.threshold,
+        rewards: req.rewards ? milestoneRewards(req.rewards) : undefined,
+      });
+      return { milestone: milestoneMessage(milestone) };
+    },
+    async deleteMilestone(req) {
+      await milestones.delete(app(req.appId), req.key);
+      return {};
+    },
+    async listReachedMilestones(req) {
+      const page = await milestones.listReached(app(req.appId), pageOf(req.page), req.userId ? checkUserId(req.userId) : undefined);
+      return { milestones: page.items.map(reachedMilestoneMessage), page: pageInfo(page) };
+    },
+
+    // --- leaderboard
+    async getLeaderboard(req) {
+      const p = period(req.period);
+      const entries = await leaderboard.top(app(req.appId), p, req.limit || 10);
+      return { entries: entries.map(leaderboardEntryMessage), periodKey: periodKey(p, new Date()) };
+    },
+    async getLeaderboardEntry(req) {
+      const entry = await leaderboard.entry(app(req.appId), period(req.period), checkUserId(req.userId));
+      return { entry: leaderboardEntryMessage(entry) };
+    },
+    async setLeaderboardScore(req) {
+      const appId = app(req.appId);
+      const userId = checkUserId(req.userId);
+      await movements.setScore(appId, { userId, xp: req.xp, coins: req.coins ?? null });
+      return { entry: leaderboardEntryMessage(await leaderboard.entry(appId, 'ALL_TIME', userId)) };
+    },
+    async refreshLeaderboard(req) {
+      const started = Date.now();
+      const users = await leaderboard.refresh(app(req.appId));
+      return { users, durationMs: Date.now() - started };
+    },
+    async listLeaderboardSnapshots(req) {
+      const p = enumName(LeaderboardPeriod, req.period) as Period | undefined;
+      const page = await snapshots.list(app(req.appId), pageOf(req.page), p);
+      return { snapshots: page.items.map(snapshotMessage), page: pageInfo(page) };
+    },
+  };
+}
+

@@ -1,0 +1,196 @@
+import { randomUUID } from 'node:crypto';
+import type { Connection, Model } from 'mongoose';
+import type { Logger } from '@ris/logging';
+import { isDuplicateKeyError } from '@ris/mongo';
+import { Code, ConnectError, invalidArgument, notFound, rpcError } from '@ris/rpc';
+import type { BalanceState } from './balance-fold';
+import { balanceModel, type BalanceDoc } from './balance.model';
+import { boardCatchUpModel, type BoardCatchUpDoc } from './board-catch-up.model';
+import { stateFromDoc } from './ledger';
+import type { BoardEntry, LeaderboardStore } from './leaderboard-store';
+import type { Period } from './period-keys';
+
+const unavailable = (message: string) => rpcError(Code.Unavailable, 'UNAVAILABLE', message);
+
+/** A read that finds the board unbuilt rebuilds it, waiting this long before answering 503. */
+const READ_REBUILD_WAIT_MS = 2_000;
+const REBUILD_LOCK_MS = 10 * 60_000;
+const REBUILD_BATCH = 500;
+
+/**
+ * The real-time boards in Redis, kept from MongoDB:
+ *
+ * - Every balance change writes the user's scores in the same flow
+ *   (the ledger's after-apply hook), versioned by the ledger seq.
+ * - If Redis is down, the change still succeeds; the app is marked behind
+ *   (in MongoDB and in this process), reads answer 503 instead of stale
+ *   data, and the catch-up loop rebuilds the app's boards from MongoDB as
+ *   soon as Redis answers again.
+ * - A flushed Redis (no "ready" key) is rebuilt on the next read or by
+ *   POST /incentives/leaderboard/refresh. Nothing is lost: balances hold
+ *   all-time XP and XP per day/week/month.
+ */
+export class Leaderboard {
+  private readonly balances: Model<BalanceDoc>;
+  private readonly catchUps: Model<BoardCatchUpDoc>;
+  /** Apps whose boards missed an update (this process saw it, or the catch-up loop read it). */
+  private readonly behind = new Set<string>();
+  private readonly rebuilds = new Map<string, Promise<number>>();
+  private timer?: NodeJS.Timeout;
+  private stopped = false;
+
+  constructor(
+    db: Connection,
+    readonly store: LeaderboardStore,
+    private readonly logger: Logger,
+  ) {
+    this.balances = balanceModel(db);
+    this.catchUps = boardCatchUpModel(db);
+  }
+
+  /** The ledger's after-apply hook. Never fails the balance change. */
+  async publish(appId: string, userId: string, state: BalanceState): Promise<void> {
+    try {
+      await this.store.writeUser(appId, userId, state);
+    } catch (err) {
+      await this.markBehind(appId, err);
+    }
+  }
+
+  private async markBehind(appId: string, err: unknown): Promise<void> {
+    if (!this.behind.has(appId)) this.logger.warn({ err: (err as Error).message, appId }, 'leaderboard write failed; the board will catch up from MongoDB');
+    this.behind.add(appId);
+    for (let attempt = 0; attempt < 2; attempt += 1) {
+      try {
+        await this.catchUps
+          .updateOne({ _id: appId, appId }, { $setOnInsert: { since: new Date() }, $inc: { misses: 1 } }, { upsert: true })
+          .exec();
+        return;
+      } catch (e) {
+        if (!isDuplicateKeyError(e)) throw e;
+      }
+    }
+  }
+
+  private async serving<T>(appId: string, read: () => Promise<T | null>): Promise<T> {
+    if (this.behind.has(appId)) throw unavailable('The leaderboard is catching up after a Redis outage; retry shortly.');
+    try {
+      const first = await read();
+      if (first !== null) return first;
+      await this.rebuildWithin(appId, READ_REBUILD_WAIT_MS);
+      const second = await read();
+      if (second === null) throw unavailable('The leaderboard is being rebuilt; retry shortly.');
+      return second;
+    } catch (err) {
+      if (err instanceof ConnectError) throw err;
+      throw unavailable('The leaderboard store (Redis) is unavailable; retry shortly.');
+    }
+  }
+
+  top(appId: string, period: Period, limit: number): Promise<BoardEntry[]> {
+    if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw invalidArgument('limit must be from 1 to 100');
+    return this.serving(appId, () => this.store.top(appId, period, limit));
+  }
+
+  async entry(appId: string, period: Period, userId: string): Promise<BoardEntry> {
+    const found = await this.serving(appId, async () => {
+      const entry = await this.store.entry(appId, period, userId);
+      return entry === null ? null : { entry };
+    });
+    if (!found.entry) throw notFound('Leaderboard entry', { userId, period });
+    return found.entry;
+  }
+
+  private async rebuildWithin(appId: string, ms: number): Promise<void> {
+    const rebuild = this.refresh(appId);
+    const timedOut = Symbol('timeout');
+    const outcome = await Promise.race([rebuild, new Promise((resolve) => setTimeout(() => resolve(timedOut), ms).unref())]);
+    if (outcome === timedOut) {
+      rebuild.catch(() => undefined);
+      throw unavailable('The leaderboard is being rebuilt; retry shortly.');
+    }
+  }
+
+  /**
+   * Rebuilds the app's boards from MongoDB: clears them (reads answer 503
+   * meanwhile), writes every balance, marks them built. Live writes during
+   * the rebuild are kept: every write is versioned, so the rebuild never
+   * puts an older score over a newer one. One rebuild per app at a time.
+   */
+  refresh(appId: string): Promise<number> {
+    const running = this.rebuilds.get(appId);
+    if (running) return running;
+    const rebuild = this.rebuild(appId).finally(() => this.rebuilds.delete(appId));
+    this.rebuilds.set(appId, rebuild);
+    return rebuild;
+  }
+
+  private async rebuild(appId: string): Promise<number> {
+    const token = randomUUID();
+    let locked: boolean;
+    try {
+      locked = await this.store.lock(appId, token, REBUILD_LOCK_MS);
+    } catch {
+      throw unavailable('The leaderboard store (Redis) is unavailable; retry shortly.');
+    }
+    if (!locked) throw rpcError(Code.Unavailable, 'UNAVAILABLE', 'The leaderboard is being rebuilt by another replica; retry shortly.');
+    try {
+      const mark = await this.catchUps.findOne({ _id: appId, appId }).lean<BoardCatchUpDoc>().exec();
+      await this.store.clear(appId);
+      let users = 0;
+      let batch: Array<{ userId: string; state: BalanceState }> = [];
+      for await (const doc of this.balances.find({ appId }).sort({ _id: 1 }).lean<BalanceDoc>().cursor()) {
+        batch.push({ userId: doc.userId, state: stateFromDoc(doc) });
+        if (batch.length >= REBUILD_BATCH) {
+          await this.store.writeUsers(appId, batch);
+          users += batch.length;
+          batch = [];
+        }
+      }
+      await this.store.writeUsers(appId, batch);
+      users += batch.length;
+      await this.store.markBuilt(appId);
+      // Caught up, unless another write failed while this ran (misses moved).
+      const cleared = mark ? (await this.catchUps.deleteOne({ _id: appId, appId, misses: mark.misses }).exec()).deletedCount > 0 : true;
+      if (cleared) this.behind.delete(appId);
+      return users;
+    } catch (err) {
+      if (err instanceof ConnectError) throw err;
+      this.logger.warn({ err, appId }, 'leaderboard rebuild failed');
+      throw unavailable('The leaderboard could not be rebuilt (Redis unavailable); retry shortly.');
+    } finally {
+      await this.store.unlock(appId, token).catch(() => undefined);
+    }
+  }
+
+  /** Every few seconds: rebuild the boards of apps that missed updates, once Redis answers. */
+  start(intervalMs = 2_000): void {
+    const tick = async () => {
+      if (this.stopped) return;
+      try {
+        const marks = await this.catchUps.find({}).limit(100).lean<BoardCatchUpDoc[]>().exec();
+        // What MongoDB says is behind, including marks other replicas made or cleared.
+        this.behind.clear();
+        for (const mark of marks) this.behind.add(mark.appId);
+        if (marks.length > 0 && (await this.store.redis.ping().catch(() => null)) === 'PONG') {
+          for (const mark of marks) {
+            const users = await this.refresh(mark.appId).catch(() => null);
+            if (users !== null) this.logger.info({ appId: mark.appId, users }, 'leaderboard caught up from MongoDB');
+          }
+        }
+      } catch (err) {
+        this.logger.warn({ err }, 'leaderboard catch-up pass failed');
+      }
+      if (!this.stopped) {
+        this.timer = setTimeout(() => void tick(), intervalMs);
+        this.timer.unref();
+      }
+    };
+    void tick();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+  }
+}

@@ -1,0 +1,51 @@
+import { Schema, type Connection, type Model } from 'mongoose';
+import type { Movement } from './balance-fold';
+import type { Amounts } from './reward-amounts';
+
+/**
+ * One immutable movement of a user's balance, in slot `seq` of the user's
+ * ledger. Never updated or deleted.
+ */
+export interface LedgerEntryDoc extends Movement {
+  /** ledgerEntryId(app, user, seq): the _id index gives each slot to exactly one entry. */
+  _id: string;
+  appId: string;
+  userId: string;
+  seq: number;
+  /** The user's balance right after this entry (entries are applied in seq order). */
+  balanceAfter: Amounts;
+}
+
+const ledgerEntrySchema = new Schema<LedgerEntryDoc>(
+  {
+    _id: { type: String, required: true },
+    appId: { type: String, required: true },
+    userId: { type: String, required: true },
+    seq: { type: Number, required: true },
+    key: { type: String, required: true },
+    reason: { type: String, required: true },
+    coins: { type: Number, required: true },
+    xp: { type: Number, required: true },
+    tokens: { type: Number, required: true },
+    sourceId: { type: String, required: true },
+    actionKey: { type: String, default: null },
+    actionType: { type: String, default: null },
+    level: { type: Number, default: null },
+    milestoneKey: { type: String, default: null },
+    perks: { type: [String], default: [] },
+    description: { type: String, default: null },
+    triggeredBy: { type: String, default: null },
+    balanceAfter: { type: new Schema({ coins: Number, xp: Number, tokens: Number }, { _id: false }), required: true },
+    createdAt: { type: Date, required: true },
+  },
+  { collection: 'ledger', versionKey: false },
+);
+// Idempotency: one entry per key and app (event:<id>, level:<n>:<user>,
+// debit:<operation id>, …): a retried movement can never be recorded twice.
+ledgerEntrySchema.index({ appId: 1, key: 1 }, { unique: true });
+// GET /incentives/balances/{userId}/transactions (newest first) and the
+// rebuild, which folds each user's entries in seq order.
+ledgerEntrySchema.index({ appId: 1, userId: 1, seq: -1 }, { unique: true });
+
+export const ledgerEntryModel = (db: Connection): Model<LedgerEntryDoc> =>
+  (db.models.LedgerEntry as Model<LedgerEntryDoc> | undefined) ?? db.model<LedgerEntryDoc>('LedgerEntry', ledgerEntrySchema);

@@ -1,0 +1,219 @@
+import type { Connection, Model } from 'mongoose';
+import type { Logger } from '@ris/logging';
+import { isDuplicateKeyError } from '@ris/mongo';
+import { applyMovement, balanceAmounts, balanceUpdate, emptyBalance, type BalanceState, type Movement } from './balance-fold';
+import { balanceModel, type BalanceDoc } from './balance.model';
+import { balanceId, ledgerEntryId } from './derived-ids';
+import { ledgerEntryModel, type LedgerEntryDoc } from './ledger-entry.model';
+import { PerUserQueue } from './per-user-queue';
+
+/**
+ * The ledger and the balances, and the one invariant that ties them:
+ *
+ *   balance(user) = fold(ledger entries 1..balance.seq of user)   (balance-fold.ts)
+ *
+ * How it holds without transactions:
+ *
+ * 1. Each user's entries occupy numbered slots 1, 2, 3, … and slot n's _id
+ *    is derived from (app, user, n). To move a balance, a writer reads it
+ *    at version c, inserts its entries into slots c+1… (the _id index lets
+ *    exactly one entry take each slot, and the {appId, key} unique index
+ *    lets each movement key exist once), then applies them to the balance
+ *    with a compare-and-set on seq = c. Entries are immutable.
+ * 2. Because a slot can only be filled after the balance reached the slot
+ *    before it, at most one user entry is ever "inserted but not yet
+ *    applied": the tail at seq + 1. Whoever finds it (a writer that lost
+ *    the race for the slot, a reader, the rebuild) applies it with the same
+ *    compare-and-set, so a crashed writer's entry is finished by the next
+ *    one, and no entry is ever applied twice: the balance's seq moves past
+ *    it exactly once.
+ * 3. Rules that depend on the balance (Debit's "no negative", cooldown,
+ *    maxRepeats) are evaluated against version c and written with the
+ *    compare-and-set on c: if anything changed in between, the write fails
+ *    and the writer re-reads. A debit's update also carries $gte guards on
+ *    coins and tokens, which the version check already implies.
+ *
+ * So sum(ledger) = balance whenever no write is in flight, and at any moment
+ * the difference is at most the one tail entry per user, which any reader
+ * can settle.
+ */
+export type AppendResult =
+  | { kind: 'applied'; entries: LedgerEntryDoc[]; state: BalanceState }
+  | {
+      kind: 'conflict';
+      /** Our entries that did get in (a prefix of the movements), now applied. */
+      entries: LedgerEntryDoc[];
+      /** A movement key that already existed in the ledger (the movement was recorded before). */
+      keyTaken: string | null;
+    };
+
+export type AfterApply = (appId: string, userId: string, state: BalanceState) => Promise<void>;
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export function stateFromDoc(doc: BalanceDoc | null): BalanceState {
+  if (!doc) return emptyBalance();
+  const empty = emptyBalance();
+  return {
+    seq: doc.seq,
+    coins: doc.coins ?? 0,
+    xp: doc.xp ?? 0,
+    tokens: doc.tokens ?? 0,
+    coinsEarned: doc.coinsEarned ?? 0,
+    rewardedEvents: doc.rewardedEvents ?? 0,
+    referrals: doc.referrals ?? 0,
+    actions: Object.fromEntries(Object.entries(doc.actions ?? {}).map(([k, v]) => [k, { count: v.count, lastAt: new Date(v.lastAt) }])),
+    periods: Object.fromEntries(Object.entries(doc.periods ?? {}).map(([k, v]) => [k, { xp: v.xp, at: new Date(v.at) }])),
+    xpChangedAt: doc.xpChangedAt ? new Date(doc.xpChangedAt) : null,
+    levelsGranted: doc.levelsGranted ?? empty.levelsGranted,
+    milestones: doc.milestones ?? empty.milestones,
+    perks: doc.perks ?? empty.perks,
+  };
+}
+
+export class Ledger {
+  readonly entries: Model<LedgerEntryDoc>;
+  readonly balances: Model<BalanceDoc>;
+  private readonly queue = new PerUserQueue();
+
+  constructor(
+    db: Connection,
+    private readonly logger: Logger,
+    /** Runs after every balance change with the new state (the leaderboard listens). */
+    private readonly afterApply: AfterApply = async () => undefined,
+  ) {
+    this.entries = ledgerEntryModel(db);
+    this.balances = balanceModel(db);
+  }
+
+  /** Runs a user's balance-changing flow after the ones already running in this process. */
+  serialized<T>(appId: string, userId: string, work: () => Promise<T>): Promise<T> {
+    return this.queue.run(balanceId(appId, userId), work);
+  }
+
+  /** The stored balance (may lack one unapplied tail entry; see settled()). */
+  async read(appId: string, userId: string): Promise<BalanceState> {
+    const doc = await this.balances.findOne({ _id: balanceId(appId, userId), appId }).lean<BalanceDoc>().exec();
+    return stateFromDoc(doc);
+  }
+
+  /** The balance with every inserted entry applied: what readers should show. */
+  async settled(appId: string, userId: string): Promise<{ state: BalanceState; updatedAt: Date | null }> {
+    for (;;) {
+      const doc = await this.balances.findOne({ _id: balanceId(appId, userId), appId }).lean<BalanceDoc>().exec();
+      const state = stateFromDoc(doc);
+      const tail = await this.entryAt(appId, userId, state.seq + 1);
+      if (!tail) return { state, updatedAt: doc?.updatedAt ?? null };
+      await this.apply(appId, userId, state, [tail]);
+    }
+  }
+
+  entryAt(appId: string, userId: string, seq: number): Promise<LedgerEntryDoc | null> {
+    return this.entries.findOne({ _id: ledgerEntryId(appId, userId, seq), appId }).lean<LedgerEntryDoc>().exec();
+  }
+
+  findByKey(appId: string, key: string): Promise<LedgerEntryDoc | null> {
+    return this.entries.findOne({ appId, key }).lean<LedgerEntryDoc>().exec();
+  }
+
+  /**
+   * Records movements after `base` (the balance as the caller read it and
+   * planned against) and applies them. 'conflict' means another writer got
+   * there first: the caller re-reads (read()) and plans again.
+   */
+  async append(appId: string, userId: string, base: BalanceState, movements: Movement[]): Promise<AppendResult> {
+    if (movements.length === 0) return { kind: 'applied', entries: [], state: base };
+    const docs: LedgerEntryDoc[] = [];
+    let state = base;
+    for (const movement of movements) {
+      state = applyMovement(state, movement);
+      docs.push({
+        ...movement,
+        _id: ledgerEntryId(appId, userId, state.seq),
+        appId,
+        userId,
+        seq: state.seq,
+        balanceAfter: balanceAmounts(state),
+      });
+    }
+    let inserted = docs.length;
+    let keyTaken: string | null = null;
+    try {
+      await this.entries.insertMany(docs, { ordered: true });
+    } catch (err) {
+      if (!isDuplicateKeyError(err)) throw err;
+      ({ inserted, keyTaken } = await this.whatGotIn(appId, docs));
+    }
+    const ours = docs.slice(0, inserted);
+    if (ours.length > 0 && !(await this.apply(appId, userId, base, ours))) {
+      // Someone applied our entries for us (they found them as the tail).
+      await this.settled(appId, userId);
+    }
+    if (inserted === docs.length) return { kind: 'applied', entries: ours, state };
+    return { kind: 'conflict', entries: ours, keyTaken };
+  }
+
+  /**
+   * After an ordered insert stopped on a duplicate: how many of our entries
+   * are in, and whether the first one that is not failed on its slot
+   * (someone else's entry is there) or on its key (recorded before).
+   */
+  private async whatGotIn(appId: string, docs: LedgerEntryDoc[]): Promise<{ inserted: number; keyTaken: string | null }> {
+    let inserted = 0;
+    for (const doc of docs) {
+      const there = await this.entries.findOne({ _id: doc._id, appId }).lean<LedgerEntryDoc>().exec();
+      // The same key in the same slot: a concurrent writer of the same
+      // movement (e.g. a recovered event) stored exactly our entry.
+      if (there && there.key === doc.key) {
+        inserted += 1;
+        continue;
+      }
+      return { inserted, keyTaken: there ? null : doc.key };
+    }
+    return { inserted, keyTaken: null };
+  }
+
+  /**
+   * Applies entries (consecutive, starting at base.seq + 1) to the balance
+   * if it is still at base.seq. Returns false when it was not (someone else
+   * applied them, or something else moved first).
+   */
+  private async apply(appId: string, userId: string, base: BalanceState, entries: LedgerEntryDoc[]): Promise<boolean> {
+    const next = entries.reduce<BalanceState>((s, e) => applyMovement(s, e), base);
+    const { $inc, $set, $unset } = balanceUpdate(base, next);
+    const now = new Date();
+    const filter: Record<string, unknown> = { _id: balanceId(appId, userId), appId, seq: base.seq };
+    // Never below zero: implied by the version check (the planner saw these
+    // amounts at this version), stated again so no bug elsewhere can break it.
+    if ($inc.coins !== undefined && $inc.coins < 0) filter.coins = { $gte: -$inc.coins };
+    if ($inc.tokens !== undefined && $inc.tokens < 0) filter.tokens = { $gte: -$inc.tokens };
+    const update: Record<string, unknown> = {
+      $inc,
+      $set: { ...$set, updatedAt: now },
+      $setOnInsert: { appId, userId, createdAt: now },
+    };
+    if (Object.keys($unset).length > 0) update.$unset = $unset;
+    try {
+      const result = await this.balances.updateOne(filter, update, { upsert: base.seq === 0 }).exec();
+      if (result.matchedCount + result.upsertedCount === 0) return false;
+    } catch (err) {
+      // Two first-ever writers of a user upserting at once: one wins the _id.
+      if (isDuplicateKeyError(err)) return false;
+      throw err;
+    }
+    await this.afterApply(appId, userId, next).catch((err) => this.logger.warn({ err, appId }, 'after-apply hook failed'));
+    return true;
+  }
+
+  /**
+   * After a conflict: waits a moment for the winner to apply its entries,
+   * then applies whatever tail is still pending, and returns the settled
+   * balance to plan against again.
+   */
+  async afterConflict(appId: string, userId: string, attempt: number): Promise<BalanceState> {
+    // The winner normally applies within a millisecond or two; helping at
+    // once would only make every loser race for the same compare-and-set.
+    await pause(Math.min(50, 2 + attempt * 3) * Math.random());
+    return (await this.settled(appId, userId)).state;
+  }
+}

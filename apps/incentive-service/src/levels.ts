@@ -1,0 +1,116 @@
+import type { Connection, Model } from 'mongoose';
+import { isDuplicateKeyError } from '@ris/mongo';
+import { Code, invalidArgument, notFound, rpcError } from '@ris/rpc';
+import type { Badges } from './badges';
+import { checkName, checkWholeNumber } from './definition-key';
+import { byLevel, ladderProblem, type LevelDef } from './level-progress';
+import { levelSetModel, type LevelSetDoc } from './level-set.model';
+import { checkAmount } from './reward-amounts';
+import { ShortLivedCache } from './short-lived-cache';
+
+export type LevelPatch = Partial<Pick<LevelDef, 'name' | 'xpThreshold' | 'rewards'>>;
+
+function checkLevel(level: LevelDef): LevelDef {
+  if (!Number.isInteger(level.level) || level.level < 1 || level.level > 10_000) throw invalidArgument('level must be a whole number from 1 to 10000');
+  checkAmount(level.xpThreshold, 'xpThreshold');
+  checkAmount(level.rewards.coins, 'rewards.coins');
+  const perks = level.rewards.perks.map((p) => p.trim());
+  if (perks.length > 50 || perks.some((p) => !p || p.length > 100)) throw invalidArgument('rewards.perks: at most 50 perks of 1 to 100 characters');
+  return { ...level, name: checkName(level.name), rewards: { ...level.rewards, perks: [...new Set(perks)] } };
+}
+
+const MAX_ATTEMPTS = 20;
+
+/**
+ * An app's level ladder. The ladder is one document changed by
+ * compare-and-set, so every change is validated against the ladder it
+ * replaces (thresholds must rise with the level: 400 otherwise).
+ */
+export class Levels {
+  private readonly sets: Model<LevelSetDoc>;
+  private readonly cache = new ShortLivedCache<LevelDef[]>(1000);
+
+  constructor(
+    db: Connection,
+    private readonly badges: Badges,
+  ) {
+    this.sets = levelSetModel(db);
+  }
+
+  private async read(appId: string): Promise<{ version: number; levels: LevelDef[] }> {
+    const doc = await this.sets.findOne({ _id: appId, appId }).lean<LevelSetDoc>().exec();
+    return { version: doc?.version ?? 0, levels: [...(doc?.levels ?? [])].sort(byLevel) };
+  }
+
+  /** The ladder, lowest level first (cached briefly: read on every balance change). */
+  list(appId: string): Promise<LevelDef[]> {
+    return this.cache.get(appId, async () => (await this.read(appId)).levels);
+  }
+
+  /** Applies `change` to the current ladder and stores it if nobody changed it meanwhile. */
+  private async change(appId: string, change: (levels: LevelDef[]) => LevelDef[]): Promise<LevelDef[]> {
+    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
+      const { version, levels } = await this.read(appId);
+      const next = change(levels).sort(byLevel);
+      const problem = ladderProblem(next);
+      if (problem) throw invalidArgument(problem);
+      try {
+        const result = await this.sets
+          .updateOne(
+            { _id: appId, appId, version },
+            { $set: { levels: next, updatedAt: new Date() }, $inc: { version: 1 } },
+            { upsert: version === 0 },
+          )
+          .exec();
+        if (result.matchedCount + result.upsertedCount > 0) {
+          this.cache.invalidate(appId);
+          return next;
+        }
+      } catch (err) {
+        if (!isDuplicateKeyError(err)) throw err;
+      }
+    }
+    throw rpcError(Code.Aborted, 'CONFLICT', 'The level ladder is being changed concurrently; retry.');
+  }
+
+  async create(appId: string, input: LevelDef): Promise<LevelDef> {
+    const level = checkLevel(input);
+    await this.badges.checkExists(appId, level.rewards.badgeKey, 'rewards.badgeKey');
+    await this.change(appId, (levels) => {
+      if (levels.some((l) => l.level === level.level)) {
+        throw rpcError(Code.AlreadyExists, 'ALREADY_EXISTS', `Level ${level.level} already exists.`, { level: level.level });
+      }
+      return [...levels, level];
+    });
+    return level;
+  }
+
+  async update(appId: string, levelNumber: number, patch: LevelPatch): Promise<LevelDef> {
+    checkWholeNumber(levelNumber, 'level');
+    if (patch.rewards) await this.badges.checkExists(appId, patch.rewards.badgeKey, 'rewards.badgeKey');
+    let updated: LevelDef | undefined;
+    await this.change(appId, (levels) => {
+      const current = levels.find((l) => l.level === levelNumber);
+      if (!current) throw notFound('Level', { level: levelNumber });
+      updated = checkLevel({
+        ...current,
+        name: patch.name ?? current.name,
+        xpThreshold: patch.xpThreshold ?? current.xpThreshold,
+        rewards: patch.rewards ?? current.rewards,
+      });
+      return levels.map((l) => (l.level === levelNumber ? (updated as LevelDef) : l));
+    });
+    return updated as LevelDef;
+  }
+
+  /**
+   * Removes a level from the ladder. Users who were granted it keep what it
+   * gave; a level re-created with the same number is not granted to them again.
+   */
+  async delete(appId: string, levelNumber: number): Promise<void> {
+    await this.change(appId, (levels) => {
+      if (!levels.some((l) => l.level === levelNumber)) throw notFound('Level', { level: levelNumber });
+      return levels.filter((l) => l.level !== levelNumber);
+    });
+  }
+}

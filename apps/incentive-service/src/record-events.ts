@@ -1,0 +1,594 @@
+import type { JsonObject } from '@bufbuild/protobuf';
+import type { Connection, Model } from 'mongoose';
+import type { Outbox } from '@ris/events';
+import type { Logger } from '@ris/logging';
+import { newId } from '@ris/mongo';
+import { Code, ConnectError, invalidArgument, notFound, rpcError } from '@ris/rpc';
+import type { ActionDoc } from './action.model';
+import { decideReward } from './action-rules';
+import type { Actions } from './actions';
+import { applyMovement, type BalanceState, type Movement } from './balance-fold';
+import { checkKey, checkUserId } from './definition-key';
+import { keyedEventId } from './derived-ids';
+import type { EventClaimDoc } from './event-claim.model';
+import type { EventClaims } from './event-claims';
+import { GroupedRuns } from './grouped-runs';
+import { eventProcessed } from './incentive-domain-events';
+import { incentiveEventModel, type EventResultDoc, type EventSourceName, type IncentiveEventDoc } from './incentive-event.model';
+import type { Ledger } from './ledger';
+import type { LedgerEntryDoc } from './ledger-entry.model';
+import { levelNumberAt, type LevelDef } from './level-progress';
+import type { Levels } from './levels';
+import type { RewardGrants } from './reward-grants';
+
+export interface EventInput {
+  userId: string;
+  actionKey: string;
+  idempotencyKey: string | null;
+  metadata: JsonObject | null;
+  source: EventSourceName;
+  /** The domain event that fired it (referral actions). */
+  sourceEventId: string | null;
+}
+
+export interface RecordedEvent {
+  event: IncentiveEventDoc;
+  /** The idempotency key had been seen: this is the first result again. */
+  duplicate: boolean;
+}
+
+export type RecordOutcome = RecordedEvent | ConnectError;
+
+export const MAX_EVENTS_PER_CALL = 1000;
+const MAX_METADATA_BYTES = 16 * 1024;
+const MAX_IDEMPOTENCY_KEY = 255;
+/**
+ * Users processed at once within one call (each user's events stay in
+ * order). Small: the store serializes writes anyway (FerretDB entirely),
+ * and more in flight only queues.
+ */
+const USER_CONCURRENCY = 4;
+/** How long a duplicate waits for the request that holds its key. */
+const WAIT_FOR_HOLDER_MS = 8_000;
+const MAX_PLAN_ATTEMPTS = 200;
+/** Calls slower than this are logged (with their size) to spot a struggling store. */
+const SLOW_CALL_MS = 2_000;
+
+/** One event being processed. */
+interface WorkItem {
+  index: number;
+  eventId: string;
+  input: EventInput;
+  metadataJson: string | null;
+  action: ActionDoc;
+  createdAt: Date;
+  /** Taken over from a holder that died: its ledger entry may exist already. */
+  recovering: boolean;
+  outcome?: EventResultDoc;
+}
+
+const eventKey = (eventId: string) => `event:${eventId}`;
+
+function eventMovement(item: WorkItem): Movement {
+  return {
+    key: eventKey(item.eventId),
+    reason: 'ACTION_REWARD',
+    coins: item.action.coins,
+    xp: item.action.xp,
+    tokens: item.action.tokens,
+    sourceId: item.eventId,
+    actionKey: item.action.key,
+    actionType: item.action.type,
+    level: null,
+    milestoneKey: null,
+    perks: [],
+    description: item.action.name,
+    createdAt: item.createdAt,
+  };
+}
+
+const summary = (s: Pick<BalanceState, 'coins' | 'xp' | 'tokens'>, ladder: LevelDef[]) => ({
+  coins: s.coins,
+  xp: s.xp,
+  tokens: s.tokens,
+  level: levelNumberAt(ladder, s.xp),
+});
+
+function crossing(ladder: LevelDef[], xpBefore: number, xpAfter: number): EventResultDoc['levelUp'] {
+  const from = levelNumberAt(ladder, xpBefore);
+  const to = levelNumberAt(ladder, xpAfter);
+  return to > from ? { from, to } : null;
+}
+
+async function inPool<T>(items: T[], size: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await work(items[next++]);
+  };
+  await Promise.all(Array.from({ length: Math.min(size, items.length) }, worker));
+}
+
+export interface EventRecorderDeps {
+  db: Connection;
+  actions: Actions;
+  levels: Levels;
+  ledger: Ledger;
+  grants: RewardGrants;
+  claims: EventClaims;
+  outbox: Outbox;
+  logger: Logger;
+}
+
+/**
+ * POST /incentives/events and /events/bulk, and the referral actions.
+ *
+ * Per event: a claim (keyed events: one request at a time), then the reward
+ * decision and ledger entry, planned against the user's balance version and
+ * written with the ledger's compare-and-set (so cooldown, maxRepeats and
+ * "a key is applied once" hold under any concurrency), then level and
+ * milestone grants, then the event document (which duplicates are answered
+ * from), the outbox event, and the claim's release.
+ *
+ * A bulk call takes the same path: each user's events are planned in input
+ * order and written as one batch of ledger entries and one balance update,
+ * split only where an event makes a level or milestone due.
+ */
+export class EventRecorder {
+  readonly events: Model<IncentiveEventDoc>;
+  private readonly perUser = new GroupedRuns<WorkItem>();
+  /** Keyed events being recorded by this process, by event id: duplicates wait on these. */
+  private readonly inFlight = new Map<string, Promise<IncentiveEventDoc>>();
+  private recoveryTimer?: NodeJS.Timeout;
+  private recoveryStopped = false;
+
+  constructor(private readonly deps: EventRecorderDeps) {
+    this.events = incentiveEventModel(deps.db);
+  }
+
+  async record(appId: string, inputs: EventInput[]): Promise<RecordOutcome[]> {
+    const started = Date.now();
+    const outcomes = await this.recordAll(appId, inputs);
+    const ms = Date.now() - started;
+    if (ms > SLOW_CALL_MS) this.deps.logger.warn({ appId, events: inputs.length, ms }, 'slow incentive event call');
+    return outcomes;
+  }
+
+  private async recordAll(appId: string, inputs: EventInput[]): Promise<RecordOutcome[]> {
+    if (inputs.length > MAX_EVENTS_PER_CALL) throw invalidArgument(`at most ${MAX_EVENTS_PER_CALL} events per call`);
+    const outcomes: Array<RecordOutcome | undefined> = new Array(inputs.length);
+    const createdAt = new Date();
+    const actions = new Map<string, Promise<ActionDoc | null>>();
+    const firstOf = new Map<string, number>();
+    const duplicateOf = new Map<number, number>();
+    const candidates: WorkItem[] = [];
+
+    await Promise.all(
+      inputs.map(async (input, index) => {
+        try {
+          const userId = checkUserId(input.userId);
+          checkKey(input.actionKey, 'actionKey');
+          if (input.idempotencyKey !== null && (!input.idempotencyKey || input.idempotencyKey.length > MAX_IDEMPOTENCY_KEY)) {
+            throw invalidArgument(`idempotencyKey must be 1 to ${MAX_IDEMPOTENCY_KEY} characters`);
+          }
+          const metadataJson = input.metadata ? JSON.stringify(input.metadata) : null;
+          if (metadataJson && Buffer.byteLength(metadataJson) > MAX_METADATA_BYTES) throw invalidArgument('metadata must be at most 16 KiB of JSON');
+          if (!actions.has(input.actionKey)) actions.set(input.actionKey, this.deps.actions.find(appId, input.actionKey));
+          const action = await actions.get(input.actionKey);
+          if (!action) throw notFound('Action', { actionKey: input.actionKey });
+          if (input.source === 'API' && action.type !== 'STANDARD') {
+            throw invalidArgument(`Action ${action.key} is of type ${action.type}: it fires from referral events, not from the API.`, {
+              actionKey: action.key,
+              type: action.type,
+            });
+          }
+          const eventId = input.idempotencyKey ? keyedEventId(appId, userId, input.idempotencyKey) : newId('evt');
+          candidates.push({ index, eventId, input: { ...input, userId }, metadataJson, action, createdAt, recovering: false });
+        } catch (err) {
+          // A bad event fails alone; anything else (the database) fails the call.
+          if (!(err instanceof ConnectError)) throw err;
+          outcomes[index] = err;
+        }
+      }),
+    );
+    candidates.sort((a, b) => a.index - b.index);
+
+    // The same key twice in one call: the later one is a duplicate of the first.
+    const unique: WorkItem[] = [];
+    for (const item of candidates) {
+      const first = firstOf.get(item.eventId);
+      if (first === undefined) {
+        firstOf.set(item.eventId, item.index);
+        unique.push(item);
+      } else duplicateOf.set(item.index, first);
+    }
+
+    // A keyed event already being processed in this process: wait for that
+    // result in memory (no database work). Otherwise this call owns it here,
+    // and later duplicates in this process will wait for it.
+    const joined: WorkItem[] = [];
+    const owned: WorkItem[] = [];
+    const settle = new Map<string, (outcome: RecordOutcome | undefined) => void>();
+    for (const item of unique) {
+      if (!item.input.idempotencyKey) {
+        owned.push(item);
+        continue;
+      }
+      if (this.inFlight.has(item.eventId)) {
+        joined.push(item);
+        continue;
+      }
+      owned.push(item);
+      let resolve!: (event: IncentiveEventDoc) => void;
+      let reject!: (err: unknown) => void;
+      const result = new Promise<IncentiveEventDoc>((res, rej) => ((resolve = res), (reject = rej)));
+      result.catch(() => undefined);
+      this.inFlight.set(item.eventId, result);
+      settle.set(item.eventId, (outcome) => {
+        this.inFlight.delete(item.eventId);
+        if (outcome && !(outcome instanceof ConnectError)) resolve(outcome.event);
+        else reject(outcome ?? new ConnectError('event was not processed', Code.Internal));
+      });
+    }
+    try {
+      await this.recordOwned(appId, owned, outcomes);
+    } finally {
+      for (const item of owned) settle.get(item.eventId)?.(outcomes[item.index]);
+    }
+    await Promise.all(
+      joined.map(async (item) => {
+        try {
+          outcomes[item.index] = { event: await (this.inFlight.get(item.eventId) as Promise<IncentiveEventDoc>), duplicate: true };
+        } catch (err) {
+          outcomes[item.index] = err instanceof ConnectError ? err : ConnectError.from(err);
+        }
+      }),
+    );
+
+    for (const [index, first] of duplicateOf) {
+      const original = outcomes[first];
+      outcomes[index] = original instanceof ConnectError || !original ? original : { event: original.event, duplicate: true };
+    }
+    return outcomes.map((o) => o ?? new ConnectError('event was not processed', Code.Internal));
+  }
+
+  /** The database side of recording: first results, claims, processing, waiting for other replicas. */
+  private async recordOwned(appId: string, unique: WorkItem[], outcomes: Array<RecordOutcome | undefined>): Promise<void> {
+    const done = await this.alreadyRecorded(appId, unique.filter((i) => i.input.idempotencyKey));
+    const fresh = unique.filter((i) => !done.has(i.eventId));
+    for (const item of unique) if (done.has(item.eventId)) outcomes[item.index] = { event: done.get(item.eventId) as IncentiveEventDoc, duplicate: true };
+
+    const claimed = await this.deps.claims.claim(fresh.map((item) => this.claimDoc(appId, item)));
+    const mine = fresh.filter((_, i) => claimed[i]);
+    const held = fresh.filter((_, i) => !claimed[i]);
+    // Completed between the first look and the claim: answer from it and let go.
+    const raced = await this.alreadyRecorded(appId, mine.filter((i) => i.input.idempotencyKey));
+    if (raced.size) await this.deps.claims.release(appId, [...raced.keys()]);
+    for (const item of mine) if (raced.has(item.eventId)) outcomes[item.index] = { event: raced.get(item.eventId) as IncentiveEventDoc, duplicate: true };
+
+    const work = mine.filter((i) => !raced.has(i.eventId));
+    let processed: Array<[WorkItem, IncentiveEventDoc]>;
+    try {
+      processed = await this.process(appId, work);
+    } catch (err) {
+      // Some effects may be written: the claims must be finished, not dropped.
+      // Expiring them lets a retry with the same key (or the recovery pass) do that at once.
+      await this.deps.claims.expire(appId, work.map((i) => i.eventId)).catch(() => undefined);
+      throw err;
+    }
+    for (const [item, event] of processed) outcomes[item.index] = { event, duplicate: false };
+
+    // Held by another replica (or a dead holder): wait for it, or take over.
+    await Promise.all(
+      held.map(async (item) => {
+        try {
+          outcomes[item.index] = await this.waitForHolder(appId, item);
+        } catch (err) {
+          outcomes[item.index] = err instanceof ConnectError ? err : ConnectError.from(err);
+        }
+      }),
+    );
+  }
+
+  private claimDoc(appId: string, item: WorkItem): EventClaimDoc {
+    return {
+      _id: item.eventId,
+      appId,
+      userId: item.input.userId,
+      actionKey: item.input.actionKey,
+      idempotencyKey: item.input.idempotencyKey,
+      source: item.input.source,
+      sourceEventId: item.input.sourceEventId,
+      metadataJson: item.metadataJson,
+      createdAt: item.createdAt,
+      lockedUntil: new Date(item.createdAt.getTime() + this.deps.claims.leaseMs),
+    };
+  }
+
+  private async alreadyRecorded(appId: string, items: WorkItem[]): Promise<Map<string, IncentiveEventDoc>> {
+    const found = new Map<string, IncentiveEventDoc>();
+    // One _id lookup each: the cheapest query there is (an $in is not, on FerretDB).
+    await inPool(items, 16, async (item) => {
+      const event = await this.events.findOne({ _id: item.eventId, appId }).lean<IncentiveEventDoc>().exec();
+      if (event) found.set(item.eventId, event);
+    });
+    return found;
+  }
+
+  /**
+   * Another request holds this key: wait for its result, or take over if it
+   * died (lease ran out). Either way this request's answer is that event,
+   * as a duplicate.
+   */
+  private async waitForHolder(appId: string, item: WorkItem): Promise<RecordedEvent> {
+    const deadline = Date.now() + WAIT_FOR_HOLDER_MS;
+    // Back off: many duplicates polling hard would slow the holder they wait for.
+    let delay = 20;
+    for (let poll = 0; ; poll += 1) {
+      const event = await this.events.findOne({ _id: item.eventId, appId }).lean<IncentiveEventDoc>().exec();
+      if (event) return { event, duplicate: true };
+      if (poll % 4 === 3) {
+        const claim = await this.deps.claims.find(appId, item.eventId);
+        const taken = claim && claim.lockedUntil.getTime() <= Date.now() ? await this.deps.claims.takeOver(claim) : null;
+        if (taken) {
+          const [resumed] = await this.resume([taken]);
+          if (resumed) return { event: resumed, duplicate: true };
+        }
+      }
+      if (Date.now() > deadline) {
+        throw rpcError(Code.Unavailable, 'UNAVAILABLE', 'An event with this idempotencyKey is still being processed; retry shortly.');
+      }
+      await new Promise((resolve) => setTimeout(resolve, delay * (0.5 + Math.random())));
+      delay = Math.min(250, delay * 1.5);
+    }
+  }
+
+  /** Finishes events whose claims were taken over (a retry of a dead request, or the recovery pass). */
+  async resume(claims: EventClaimDoc[]): Promise<IncentiveEventDoc[]> {
+    const byApp = new Map<string, WorkItem[]>();
+    for (const [index, claim] of claims.entries()) {
+      const action = await this.deps.actions.find(claim.appId, claim.actionKey);
+      if (!action) {
+        // Actions are never deleted; a claim for an unknown one cannot finish.
+        this.deps.logger.error({ eventId: claim._id, appId: claim.appId }, 'claim names an unknown action; dropped');
+        await this.deps.claims.release(claim.appId, [claim._id]);
+        continue;
+      }
+      const item: WorkItem = {
+        index,
+        eventId: claim._id,
+        input: {
+          userId: claim.userId,
+          actionKey: claim.actionKey,
+          idempotencyKey: claim.idempotencyKey,
+          metadata: claim.metadataJson ? (JSON.parse(claim.metadataJson) as JsonObject) : null,
+          source: claim.source,
+          sourceEventId: claim.sourceEventId,
+        },
+        metadataJson: claim.metadataJson,
+        action,
+        createdAt: claim.createdAt,
+        recovering: true,
+      };
+      byApp.set(claim.appId, [...(byApp.get(claim.appId) ?? []), item]);
+    }
+    const finished: IncentiveEventDoc[] = [];
+    for (const [appId, items] of byApp) for (const [, event] of await this.process(appId, items)) finished.push(event);
+    return finished;
+  }
+
+  /** Runs the recovery pass every `intervalMs` until stop(). */
+  startRecovery(intervalMs = 10_000): void {
+    const tick = () => {
+      this.recoverExpiredClaims()
+        .catch((err) => this.deps.logger.warn({ err }, 'event recovery pass failed; will retry'))
+        .finally(() => {
+          if (this.recoveryStopped) return;
+          this.recoveryTimer = setTimeout(tick, intervalMs);
+          this.recoveryTimer.unref();
+        });
+    };
+    this.recoveryStopped = false;
+    tick();
+  }
+
+  stop(): void {
+    this.recoveryStopped = true;
+    if (this.recoveryTimer) clearTimeout(this.recoveryTimer);
+  }
+
+  /** Recovery pass: finishes events whose holders died. */
+  async recoverExpiredClaims(limit = 100): Promise<number> {
+    const taken: EventClaimDoc[] = [];
+    for (const claim of await this.deps.claims.expired(limit)) {
+      const mine = await this.deps.claims.takeOver(claim);
+      if (mine) taken.push(mine);
+    }
+    if (taken.length) {
+      this.deps.logger.warn({ count: taken.length }, 'finishing events whose processing was interrupted');
+      await this.resume(taken);
+    }
+    return taken.length;
+  }
+
+  /** Processes claimed events and stores their results; returns each item's event document. */
+  private async process(appId: string, items: WorkItem[]): Promise<Array<[WorkItem, IncentiveEventDoc]>> {
+    if (items.length === 0) return [];
+    const byUser = new Map<string, WorkItem[]>();
+    for (const item of items) byUser.set(item.input.userId, [...(byUser.get(item.input.userId) ?? []), item]);
+    // Concurrent calls for the same user join one batch (group commit); the
+    // batch runs after any other balance change of the user in this process.
+    await inPool([...byUser.entries()], USER_CONCURRENCY, ([userId, userItems]) =>
+      this.perUser.submit(`${appId}\u0000${userId}`, userItems, (batch) =>
+        this.deps.ledger.serialized(appId, userId, () => this.processUser(appId, userId, batch)),
+      ),
+    );
+
+    const docs: IncentiveEventDoc[] = items.map((item) => ({
+      _id: item.eventId,
+      appId,
+      userId: item.input.userId,
+      actionKey: item.input.actionKey,
+      idempotencyKey: item.input.idempotencyKey,
+      source: item.input.source,
+      sourceEventId: item.input.sourceEventId,
+      metadataJson: item.metadataJson,
+      createdAt: item.createdAt,
+      result: item.outcome as EventResultDoc,
+    }));
+    try {
+      await this.events.insertMany(docs, { ordered: false, lean: true });
+    } catch (err) {
+      // A recovered event written by its first holder after all: keep the first.
+      if ((err as { code?: number }).code !== 11000 && !String(err).includes('E11000')) throw err;
+    }
+    await this.deps.outbox.add(docs.map(eventProcessed));
+    await this.deps.claims.release(appId, docs.map((d) => d._id));
+    return items.map((item, i) => [item, docs[i]]);
+  }
+
+  /**
+   * Decides and writes one user's events, in order. Plans against the
+   * balance version it read; the ledger's compare-and-set rejects the plan
+   * if anything moved meanwhile, and it plans again from the new version.
+   */
+  private async processUser(appId: string, userId: string, items: WorkItem[]): Promise<void> {
+    const { ledger, grants, levels } = this.deps;
+    let pending = items;
+    let state = await ledger.read(appId, userId);
+    for (let attempt = 0; pending.length > 0; attempt += 1) {
+      if (attempt >= MAX_PLAN_ATTEMPTS) throw rpcError(Code.Aborted, 'CONFLICT', 'Too many concurrent changes to this user; retry.');
+      pending = await this.settleRecovered(appId, userId, pending);
+      if (pending.length === 0) break;
+      const ladder = await levels.list(appId);
+
+      const plan: Array<{ item: WorkItem; outcome: EventResultDoc; movement: number }> = [];
+      const movements: Movement[] = [];
+      let planned = state;
+      let grantTrigger = false;
+      for (const item of pending) {
+        const refusal = decideReward(item.action, planned.actions[item.action.key], item.createdAt);
+        if (refusal) {
+          plan.push({ item, movement: -1, outcome: this.outcome(null, refusal, summary(planned, ladder), null) });
+          continue;
+        }
+        const movement = eventMovement(item);
+        const before = planned;
+        planned = applyMovement(planned, movement);
+        movements.push(movement);
+        plan.push({
+          item,
+          movement: movements.length - 1,
+          outcome: this.outcome(
+            { coins: movement.coins, xp: movement.xp, tokens: movement.tokens },
+            null,
+            summary(planned, ladder),
+            crossing(ladder, before.xp, planned.xp),
+          ),
+        });
+        // Grants come next, before any later event: stop the batch here.
+        if (await grants.anyDue(appId, planned)) {
+          grantTrigger = true;
+          break;
+        }
+      }
+
+      const result = await ledger.append(appId, userId, state, movements);
+      const committed = result.entries.length;
+      const firstOpen = plan.findIndex((p) => p.movement >= committed);
+      const settledCount = firstOpen === -1 ? plan.length : firstOpen;
+      for (const p of plan.slice(0, settledCount)) p.item.outcome = p.outcome;
+      pending = pending.slice(settledCount);
+
+      if (result.kind === 'applied') {
+        state = result.state;
+        if (grantTrigger) {
+          const trigger = plan[plan.length - 1];
+          const granted = await grants.grantDue(appId, userId, state, trigger.item.eventId);
+          state = granted.state;
+          const outcome = trigger.item.outcome as EventResultDoc;
+          outcome.balance = summary(state, await levels.list(appId));
+          outcome.badgesAwarded = granted.badges;
+          outcome.milestonesReached = granted.milestones;
+        }
+      } else {
+        if (result.keyTaken) {
+          // Recorded by a holder we took over from: look it up instead of planning it.
+          for (const item of pending) if (eventKey(item.eventId) === result.keyTaken) item.recovering = true;
+        }
+        state = await ledger.afterConflict(appId, userId, attempt);
+      }
+    }
+  }
+
+  /**
+   * Recovered events whose ledger entry exists get their outcome from it
+   * (and finish any grant it left due); the rest are planned normally.
+   */
+  private async settleRecovered(appId: string, userId: string, pending: WorkItem[]): Promise<WorkItem[]> {
+    const { ledger, grants, levels } = this.deps;
+    const open: WorkItem[] = [];
+    for (const item of pending) {
+      if (!item.recovering || item.outcome) {
+        if (!item.outcome) open.push(item);
+        continue;
+      }
+      const entry = await ledger.findByKey(appId, eventKey(item.eventId));
+      if (!entry) {
+        item.recovering = false;
+        open.push(item);
+        continue;
+      }
+      const ladder = await levels.list(appId);
+      item.outcome = this.outcomeFromEntry(entry, ladder);
+      const { state } = await ledger.settled(appId, userId);
+      if (await grants.anyDue(appId, state)) {
+        const granted = await grants.grantDue(appId, userId, state, item.eventId);
+        item.outcome.badgesAwarded = granted.badges;
+        item.outcome.milestonesReached = granted.milestones;
+        item.outcome.balance = summary(granted.state, ladder);
+      }
+    }
+    return open;
+  }
+
+  private outcomeFromEntry(entry: LedgerEntryDoc, ladder: LevelDef[]): EventResultDoc {
+    return this.outcome(
+      { coins: entry.coins, xp: entry.xp, tokens: entry.tokens },
+      null,
+      summary(entry.balanceAfter, ladder),
+      crossing(ladder, entry.balanceAfter.xp - entry.xp, entry.balanceAfter.xp),
+    );
+  }
+
+  private outcome(
+    rewarded: EventResultDoc['rewarded'],
+    reason: EventResultDoc['reason'],
+    balance: EventResultDoc['balance'],
+    levelUp: EventResultDoc['levelUp'],
+  ): EventResultDoc {
+    return { rewarded, reason, balance, levelUp, badgesAwarded: [], milestonesReached: [] };
+  }
+
+  list(
+    appId: string,
+    page: { page: number; limit: number },
+    filter: { userId?: string; actionKey?: string; from?: Date; to?: Date },
+  ): Promise<{ items: IncentiveEventDoc[]; page: number; limit: number; totalItems: number }> {
+    const query: Record<string, unknown> = { appId };
+    if (filter.userId) query.userId = filter.userId;
+    if (filter.actionKey) query.actionKey = filter.actionKey;
+    if (filter.from || filter.to) {
+      query.createdAt = { ...(filter.from ? { $gte: filter.from } : {}), ...(filter.to ? { $lte: filter.to } : {}) };
+    }
+    return Promise.all([
+      this.events
+        .find(query)
+        .sort({ createdAt: -1, _id: -1 })
+        .skip((page.page - 1) * page.limit)
+        .limit(page.limit)
+        .lean<IncentiveEventDoc[]>()
+        .exec(),
+      this.events.countDocuments(query).exec(),
+    ]).then(([items, totalItems]) => ({ items, page: page.page, limit: page.limit, totalItems }));
+  }
+}

@@ -1,0 +1,148 @@
+import type { Outbox } from '@ris/events';
+import type { Logger } from '@ris/logging';
+import type { BalanceState, Movement } from './balance-fold';
+import type { Badges } from './badges';
+import { levelUp, milestoneReached } from './incentive-domain-events';
+import type { Ledger } from './ledger';
+import { levelsDue, type LevelDef } from './level-progress';
+import type { Levels } from './levels';
+import { milestonesDue } from './milestone-rules';
+import type { MilestoneDoc } from './milestone.model';
+import type { Milestones } from './milestones';
+
+export interface GrantOutcome {
+  /** The balance after the grants. */
+  state: BalanceState;
+  levels: LevelDef[];
+  badges: Array<{ key: string; name: string }>;
+  milestones: Array<{ key: string; name: string; metric: string; threshold: number }>;
+}
+
+/** Grants cascade (a milestone's XP can reach a level, whose coins a milestone); this bounds it. */
+const MAX_ROUNDS = 20;
+
+const levelKey = (userId: string, level: number) => `level:${level}:${userId}`;
+const milestoneKey = (userId: string, key: string) => `milestone:${key}:${userId}`;
+
+function levelMovement(userId: string, level: LevelDef, triggeredBy: string | null, at: Date): Movement {
+  return {
+    key: levelKey(userId, level.level),
+    reason: 'LEVEL_REWARD',
+    coins: level.rewards.coins,
+    xp: 0,
+    tokens: 0,
+    sourceId: String(level.level),
+    actionKey: null,
+    actionType: null,
+    level: level.level,
+    milestoneKey: null,
+    perks: level.rewards.perks,
+    description: `Reached level ${level.level} (${level.name})`,
+    createdAt: at,
+    triggeredBy,
+  };
+}
+
+function milestoneMovement(userId: string, m: MilestoneDoc, triggeredBy: string | null, at: Date): Movement {
+  return {
+    key: milestoneKey(userId, m.key),
+    reason: 'MILESTONE_REWARD',
+    coins: m.rewards.coins,
+    xp: m.rewards.xp,
+    tokens: m.rewards.tokens,
+    sourceId: m.key,
+    actionKey: null,
+    actionType: null,
+    level: null,
+    milestoneKey: m.key,
+    perks: [],
+    description: `Reached milestone ${m.name}`,
+    createdAt: at,
+    triggeredBy,
+  };
+}
+
+/**
+ * Level and milestone rewards. After any change of a user's balance, every
+ * level whose threshold their XP has reached and every milestone whose
+ * metric they have reached is granted, if it was not yet.
+ *
+ * Exactly once: the grant is a ledger entry under the key level:<n>:<user>
+ * or milestone:<key>:<user>, and the balance remembers it (levelsGranted,
+ * milestones), so it is never due again. The badge and the "reached"
+ * record are written first (both idempotent by derived ids); the ledger
+ * entry commits the grant. A crash in between leaves the grant due, and
+ * the next balance change of the user finishes it.
+ */
+export class RewardGrants {
+  constructor(
+    private readonly ledger: Ledger,
+    private readonly levels: Levels,
+    private readonly milestones: Milestones,
+    private readonly badges: Badges,
+    private readonly outbox: Outbox,
+    private readonly logger: Logger,
+  ) {}
+
+  /** Whether anything is due for this balance (cheap: definitions are cached). */
+  async anyDue(appId: string, state: BalanceState): Promise<boolean> {
+    const [ladder, definitions] = await Promise.all([this.levels.list(appId), this.milestones.all(appId)]);
+    return levelsDue(ladder, state.xp, state.levelsGranted).length > 0 || milestonesDue(definitions, state).length > 0;
+  }
+
+  async grantDue(appId: string, userId: string, start: BalanceState, triggeredBy: string | null): Promise<GrantOutcome> {
+    const out: GrantOutcome = { state: start, levels: [], badges: [], milestones: [] };
+    let state = start;
+    let round = 0;
+    for (; round < MAX_ROUNDS; round += 1) {
+      const [ladder, definitions] = await Promise.all([this.levels.list(appId), this.milestones.all(appId)]);
+      const dueLevels = levelsDue(ladder, state.xp, state.levelsGranted);
+      const dueMilestones = milestonesDue(definitions, state);
+      if (dueLevels.length === 0 && dueMilestones.length === 0) break;
+      const at = new Date();
+
+      const badgeNames = new Map<string, string>();
+      for (const [badgeKey, source, sourceId] of [
+        ...dueLevels.map((l) => [l.rewards.badgeKey, 'LEVEL', String(l.level)] as const),
+        ...dueMilestones.map((m) => [m.rewards.badgeKey, 'MILESTONE', m.key] as const),
+      ]) {
+        if (!badgeKey) continue;
+        const badge = await this.badges.find(appId, badgeKey);
+        // A badge deleted after the level named it: the other rewards still count.
+        if (!badge) continue;
+        await this.badges.award(appId, badge, userId, source, sourceId);
+        badgeNames.set(badge.key, badge.name);
+      }
+      for (const m of dueMilestones) await this.milestones.recordReached(appId, userId, m, at);
+
+      const movements = [
+        ...dueLevels.map((l) => levelMovement(userId, l, triggeredBy, at)),
+        ...dueMilestones.map((m) => milestoneMovement(userId, m, triggeredBy, at)),
+      ];
+      const result = await this.ledger.append(appId, userId, state, movements);
+      const committed = new Set(result.entries.map((e) => e.key));
+      const grantedLevels = dueLevels.filter((l) => committed.has(levelKey(userId, l.level)));
+      const grantedMilestones = dueMilestones.filter((m) => committed.has(milestoneKey(userId, m.key)));
+
+      const previousTop = Math.max(0, ...state.levelsGranted);
+      const events = [];
+      if (grantedLevels.length > 0) {
+        const top = Math.max(...grantedLevels.map((l) => l.level));
+        if (top > previousTop) events.push(levelUp(appId, userId, previousTop, top, grantedLevels, at));
+      }
+      for (const m of grantedMilestones) events.push(milestoneReached(appId, userId, m, at));
+      await this.outbox.add(events);
+
+      out.levels.push(...grantedLevels);
+      for (const l of grantedLevels) if (l.rewards.badgeKey && badgeNames.has(l.rewards.badgeKey)) out.badges.push({ key: l.rewards.badgeKey, name: badgeNames.get(l.rewards.badgeKey) as string });
+      for (const m of grantedMilestones) {
+        out.milestones.push({ key: m.key, name: m.name, metric: m.metric, threshold: m.threshold });
+        if (m.rewards.badgeKey && badgeNames.has(m.rewards.badgeKey)) out.badges.push({ key: m.rewards.badgeKey, name: badgeNames.get(m.rewards.badgeKey) as string });
+      }
+      state = result.kind === 'applied' ? result.state : await this.ledger.afterConflict(appId, userId, round);
+    }
+    out.state = state;
+    if (round === MAX_ROUNDS) this.logger.warn({ appId }, 'grants still due after the round limit; the next balance change continues');
+    return out;
+  }
+}

@@ -1,0 +1,28 @@
+/**
+ * Per-app definitions (actions, levels, milestones) are read on every event
+ * but change rarely. Entries live a short time and are dropped at once when
+ * this process changes them; another replica's change shows within ttlMs.
+ * A failed load is not kept.
+ */
+export class ShortLivedCache<V> {
+  private readonly entries = new Map<string, { value: Promise<V>; until: number }>();
+
+  constructor(
+    private readonly ttlMs: number,
+    private readonly maxEntries = 5_000,
+  ) {}
+
+  get(key: string, load: () => Promise<V>): Promise<V> {
+    const hit = this.entries.get(key);
+    if (hit && hit.until > Date.now()) return hit.value;
+    if (this.entries.size >= this.maxEntries) this.entries.clear();
+    const value = load();
+    this.entries.set(key, { value, until: Date.now() + this.ttlMs });
+    value.catch(() => this.entries.delete(key));
+    return value;
+  }
+
+  invalidate(key: string): void {
+    this.entries.delete(key);
+  }
+}

@@ -1,0 +1,34 @@
+import { Schema, type Connection, type Model } from 'mongoose';
+
+export type BadgeSourceName = 'MANUAL' | 'LEVEL' | 'MILESTONE';
+
+export interface UserBadgeDoc {
+  /** userBadgeId(app, user, badge key). */
+  _id: string;
+  appId: string;
+  userId: string;
+  badgeKey: string;
+  source: BadgeSourceName;
+  /** Level number or milestone key; null for a manual award. */
+  sourceId: string | null;
+  awardedAt: Date;
+}
+
+const userBadgeSchema = new Schema<UserBadgeDoc>(
+  {
+    _id: { type: String, required: true },
+    appId: { type: String, required: true },
+    userId: { type: String, required: true },
+    badgeKey: { type: String, required: true },
+    source: { type: String, required: true },
+    sourceId: { type: String, default: null },
+    awardedAt: { type: Date, required: true },
+  },
+  { collection: 'user_badges', versionKey: false },
+);
+// A badge at most once per user, whoever awards it (level, milestone, by
+// hand) and however many times at once. Also GET /incentives/badges/user/{userId}.
+userBadgeSchema.index({ appId: 1, userId: 1, badgeKey: 1 }, { unique: true });
+
+export const userBadgeModel = (db: Connection): Model<UserBadgeDoc> =>
+  (db.models.UserBadge as Model<UserBadgeDoc> | undefined) ?? db.model<UserBadgeDoc>('UserBadge', userBadgeSchema);
