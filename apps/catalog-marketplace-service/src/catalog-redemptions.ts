@@ -1,0 +1,144 @@
+import type { Connection, FilterQuery } from 'mongoose';
+import type { Outbox } from '@ris/events';
+import type { Logger } from '@ris/logging';
+import { AppScoped, newId, type Page, type PageQuery } from '@ris/mongo';
+import { Code, notFound, rpcError } from '@ris/rpc';
+import type { BalanceAccount, BalanceSnapshot } from './balance-account';
+import type { CatalogItems } from './catalog-items';
+import { catalogRedemptionEvent } from './redemption-events';
+import { redemptionModel, type RedemptionDoc } from './redemption.model';
+import { RedemptionSaga, type SagaOptions } from './redemption-saga';
+import { publicStatus, requestStatus, statesShowing, type PublicRedemptionStatus } from './redemption-saga-machine';
+
+export interface RedemptionFilter {
+  userId?: string;
+  itemId?: string;
+  status?: PublicRedemptionStatus;
+}
+
+/** Catalog redemptions: redeem (the saga), list, fulfil and cancel. */
+export class CatalogRedemptions {
+  readonly records: AppScoped<RedemptionDoc>;
+  readonly saga: RedemptionSaga<RedemptionDoc>;
+
+  constructor(
+    db: Connection,
+    private readonly items: CatalogItems,
+    private readonly account: BalanceAccount,
+    outbox: Outbox,
+    private readonly logger: Logger,
+    options: SagaOptions,
+  ) {
+    this.records = new AppScoped(redemptionModel(db));
+    this.saga = new RedemptionSaga(
+      {
+        name: 'catalog redemption',
+        records: this.records,
+        stock: items.stock,
+        good: (r) => ({ appId: r.appId, id: r.itemId, field: 'itemId' }),
+        events: (r, effect) => [catalogRedemptionEvent(r, effect)],
+      },
+      account,
+      outbox,
+      logger,
+      options,
+    );
+  }
+
+  /** One unit for one user, all or nothing; the balance is the user's after the debit. */
+  async redeem(appId: string, userId: string, itemId: string): Promise<{ redemption: RedemptionDoc; balance: BalanceSnapshot | null }> {
+    const item = await this.items.getRedeemable(appId, itemId);
+    // Refused before anything is recorded; a race to the last unit is settled by the reservation.
+    if (item.inventory === 0) throw rpcError(Code.FailedPrecondition, 'OUT_OF_STOCK', 'Out of stock.', { itemId });
+    const now = new Date();
+    const record = await this.records.create(appId, {
+      _id: newId('rdm'),
+      userId,
+      itemId,
+      itemName: item.name,
+      coinCost: item.coinCost,
+      tokenCost: item.tokenCost,
+      state: 'RESERVING',
+      debit: 'NOT_TRIED',
+      failureReason: null,
+      stockTaken: false,
+      open: true,
+      leaseUntil: this.saga.leaseFrom(now),
+      fulfilledAt: null,
+      cancelledAt: null,
+      createdAt: now,
+      updatedAt: now,
+    });
+    const { record: confirmed, balance } = await this.saga.acquire(record, item.inventory !== -1);
+    return { redemption: confirmed, balance: balance ?? (await this.balanceOfFreeRedemption(appId, userId)) };
+  }
+
+  /** A free item debits nothing, so the balance is read; it is not worth failing a done redemption for. */
+  private async balanceOfFreeRedemption(appId: string, userId: string): Promise<BalanceSnapshot | null> {
+    try {
+      return await this.account.balance(appId, userId);
+    } catch (err) {
+      this.logger.warn({ err, userId }, 'balance unavailable after a free redemption');
+      return null;
+    }
+  }
+
+  list(appId: string, page: PageQuery, filter: RedemptionFilter): Promise<Page<RedemptionDoc>> {
+    const query: FilterQuery<RedemptionDoc> = { state: { $in: statesShowing(filter.status) } };
+    if (filter.userId) query.userId = filter.userId;
+    if (filter.itemId) query.itemId = filter.itemId;
+    return this.records.page(appId, query, { createdAt: -1, _id: -1 }, page);
+  }
+
+  /**
+   * PENDING → FULFILLED or CANCELLED, by a conditional update, so of two
+   * concurrent requests one wins and the other gets 409. Cancelling
+   * refunds by an operation id of its own and restocks once.
+   */
+  async changeStatus(appId: string, redemptionId: string, target: 'FULFILLED' | 'CANCELLED'): Promise<RedemptionDoc> {
+    const record = await this.records.findOne(appId, { _id: redemptionId });
+    if (!record) throw notFound('Redemption', { redemptionId });
+    const now = new Date();
+    const decision = requestStatus(record.state, target, record.leaseUntil.getTime() <= now.getTime());
+    if ('refuse' in decision) {
+      if (decision.refuse === 'NOT_FOUND') throw notFound('Redemption', { redemptionId });
+      throw this.invalidTransition(record, target);
+    }
+    switch (decision.action) {
+      case 'FULFIL': {
+        const fulfilled = await this.saga.move(record, { type: 'FULFIL' }, { fulfilledAt: now });
+        if (!fulfilled) throw this.invalidTransition((await this.records.findOne(appId, { _id: redemptionId })) ?? record, target);
+        return this.saga.settleOrLeave(fulfilled);
+      }
+      case 'CANCEL': {
+        const cancelling = await this.saga.move(record, { type: 'CANCEL' }, { cancelledAt: now });
+        if (!cancelling) throw this.invalidTransition((await this.records.findOne(appId, { _id: redemptionId })) ?? record, target);
+        return this.finishCancel(cancelling);
+      }
+      case 'RESUME_CANCEL': {
+        const claimed = await this.saga.claim(record, now);
+        if (!claimed) throw this.invalidTransition(record, target);
+        return this.finishCancel(claimed);
+      }
+    }
+  }
+
+  private async finishCancel(record: RedemptionDoc): Promise<RedemptionDoc> {
+    try {
+      return await this.saga.finishCancel(record);
+    } catch (err) {
+      // Decided and durable: a retry of the request, or the recovery pass, finishes the refund.
+      await this.saga.releaseLease(record);
+      throw err;
+    }
+  }
+
+  private invalidTransition(record: RedemptionDoc, target: string) {
+    const status = publicStatus(record.state);
+    return rpcError(Code.Aborted, 'INVALID_TRANSITION', `Redemption ${record._id} is ${status}; only a PENDING redemption can become ${target}.`, {
+      redemptionId: record._id,
+      status,
+      requested: target,
+    });
+  }
+}

@@ -1,0 +1,144 @@
+import { create } from '@bufbuild/protobuf';
+import { timestampFromDate } from '@bufbuild/protobuf/wkt';
+import type { ServiceImpl } from '@connectrpc/connect';
+import {
+  BalanceSnapshotSchema,
+  CatalogItemSchema,
+  RedemptionSchema,
+  RedemptionStatus,
+  enumName,
+  enumValue,
+  type BalanceSnapshot as BalanceProto,
+  type CatalogItem,
+  type CatalogMarketplaceService,
+  type Redemption,
+} from '@ris/contracts';
+import { invalidArgument } from '@ris/rpc';
+import type { BalanceSnapshot } from './balance-account';
+import type { CatalogItemDoc } from './catalog-item.model';
+import type { CatalogItems } from './catalog-items';
+import type { CatalogRedemptions } from './catalog-redemptions';
+import { requiredId } from './field-rules';
+import { pageFromProto } from './page-request';
+import type { RedemptionDoc } from './redemption.model';
+import { publicStatus, type PublicRedemptionStatus } from './redemption-saga-machine';
+
+type Service = ServiceImpl<typeof CatalogMarketplaceService>;
+export type CatalogRpc = Pick<
+  Service,
+  | 'createCatalogItem'
+  | 'getCatalogItem'
+  | 'listCatalogItems'
+  | 'updateCatalogItem'
+  | 'deleteCatalogItem'
+  | 'redeemCatalogItem'
+  | 'listRedemptions'
+  | 'updateRedemptionStatus'
+>;
+
+const time = (date: Date | null) => (date ? timestampFromDate(date) : undefined);
+
+export function itemToProto(doc: CatalogItemDoc): CatalogItem {
+  return create(CatalogItemSchema, {
+    id: doc._id,
+    name: doc.name,
+    description: doc.description,
+    coinCost: doc.coinCost,
+    tokenCost: doc.tokenCost,
+    inventory: doc.inventory,
+    published: doc.published,
+    createdAt: time(doc.createdAt),
+    updatedAt: time(doc.updatedAt),
+  });
+}
+
+export function redemptionToProto(doc: RedemptionDoc): Redemption {
+  return create(RedemptionSchema, {
+    id: doc._id,
+    userId: doc.userId,
+    itemId: doc.itemId,
+    itemName: doc.itemName,
+    coinCost: doc.coinCost,
+    tokenCost: doc.tokenCost,
+    status: enumValue(RedemptionStatus, publicStatus(doc.state)),
+    redeemedAt: time(doc.createdAt),
+    fulfilledAt: time(doc.fulfilledAt),
+    cancelledAt: time(doc.cancelledAt),
+    updatedAt: time(doc.updatedAt),
+  });
+}
+
+export function balanceToProto(balance: BalanceSnapshot | null): BalanceProto | undefined {
+  return balance ? create(BalanceSnapshotSchema, balance) : undefined;
+}
+
+/** The catalog and its redemptions, proto ⇄ domain. */
+export function catalogRpc(items: CatalogItems, redemptions: CatalogRedemptions): CatalogRpc {
+  return {
+    async createCatalogItem(req) {
+      const item = await items.create(requiredId(req.appId, 'appId'), {
+        name: req.name,
+        description: req.description,
+        coinCost: req.coinCost,
+        tokenCost: req.tokenCost,
+        inventory: req.inventory,
+        published: req.published,
+      });
+      return { item: itemToProto(item) };
+    },
+
+    async getCatalogItem(req) {
+      return { item: itemToProto(await items.get(requiredId(req.appId, 'appId'), requiredId(req.itemId, 'itemId'))) };
+    },
+
+    async listCatalogItems(req) {
+      const page = await items.list(requiredId(req.appId, 'appId'), pageFromProto(req.page), req.published);
+      return { items: page.items.map(itemToProto), page: { page: page.page, limit: page.limit, totalItems: page.totalItems } };
+    },
+
+    async updateCatalogItem(req) {
+      const item = await items.update(requiredId(req.appId, 'appId'), requiredId(req.itemId, 'itemId'), {
+        name: req.name,
+        description: req.description,
+        coinCost: req.coinCost,
+        tokenCost: req.tokenCost,
+        inventory: req.inventory,
+        published: req.published,
+      });
+      return { item: itemToProto(item) };
+    },
+
+    async deleteCatalogItem(req) {
+      await items.delete(requiredId(req.appId, 'appId'), requiredId(req.itemId, 'itemId'));
+      return {};
+    },
+
+    async redeemCatalogItem(req) {
+      const { redemption, balance } = await redemptions.redeem(
+        requiredId(req.appId, 'appId'),
+        requiredId(req.userId, 'userId'),
+        requiredId(req.itemId, 'itemId'),
+      );
+      return { redemption: redemptionToProto(redemption), balance: balanceToProto(balance) };
+    },
+
+    async listRedemptions(req) {
+      const page = await redemptions.list(requiredId(req.appId, 'appId'), pageFromProto(req.page), {
+        userId: req.userId,
+        itemId: req.itemId,
+        status: enumName(RedemptionStatus, req.status) as PublicRedemptionStatus | undefined,
+      });
+      return {
+        redemptions: page.items.map(redemptionToProto),
+        page: { page: page.page, limit: page.limit, totalItems: page.totalItems },
+      };
+    },
+
+    async updateRedemptionStatus(req) {
+      const target = enumName(RedemptionStatus, req.status);
+      if (target !== 'FULFILLED' && target !== 'CANCELLED') throw invalidArgument('status must be FULFILLED or CANCELLED');
+      const redemption = await redemptions.changeStatus(requiredId(req.appId, 'appId'), requiredId(req.redemptionId, 'redemptionId'), target);
+      return { redemption: redemptionToProto(redemption) };
+    },
+  };
+}

@@ -1,0 +1,29 @@
+import { invalidArgument } from '@ris/rpc';
+
+// Invariants of the fields of items and listings (costs, stock counts,
+// texts, ids). The gateway validates the same rules; they are repeated
+// here because the service owns the data.
+
+/** Coins and tokens are whole numbers (the incentive ledger refuses fractions). */
+export function checkCost(value: number, field: string): number {
+  if (!Number.isSafeInteger(value) || value < 0) throw invalidArgument(`${field} must be a whole number of 0 or more`);
+  return value;
+}
+
+/** -1 means unlimited; otherwise a whole number of units. */
+export function checkStock(value: number, field: string): number {
+  if (!Number.isInteger(value) || value < -1) throw invalidArgument(`${field} must be a whole number, or -1 for unlimited`);
+  return value;
+}
+
+export function checkText(value: string, field: string, max: number, required: boolean): string {
+  const trimmed = value.trim();
+  if (required && !trimmed) throw invalidArgument(`${field} must not be empty`);
+  if (trimmed.length > max) throw invalidArgument(`${field} must be at most ${max} characters`);
+  return trimmed;
+}
+
+export function requiredId(value: string, field: string): string {
+  if (!value.trim()) throw invalidArgument(`${field} is required`);
+  return value.trim();
+}

@@ -1,0 +1,197 @@
+import type { Connection, FilterQuery, Model } from 'mongoose';
+import { AppScoped, newId, type Page, type PageQuery } from '@ris/mongo';
+import { Code, invalidArgument, notFound, rpcError } from '@ris/rpc';
+import { checkCost, checkStock, checkText } from './field-rules';
+import { listingModel, type DiscountDoc, type ListingDoc } from './listing.model';
+import { StockCounter } from './stock-counter';
+
+export interface ListingInput {
+  title: string;
+  description?: string;
+  coinCost: number;
+  tokenCost?: number;
+  quantity?: number;
+  discount: DiscountDoc;
+  expiresAt?: Date | null;
+  published?: boolean;
+  codeValidityDays?: number;
+}
+
+/** Only the fields set change; expiresAt null removes the expiry. */
+export type ListingPatch = Partial<ListingInput>;
+
+export interface CostCeiling {
+  maxCoinCost?: number;
+  maxTokenCost?: number;
+}
+
+const TITLE_MAX = 200;
+const DESCRIPTION_MAX = 2000;
+const DEFAULT_CODE_VALIDITY_DAYS = 90;
+
+function checkDiscount(discount: DiscountDoc): DiscountDoc {
+  const { type, value } = discount;
+  if (type === 'PERCENT') {
+    if (!Number.isFinite(value) || value <= 0 || value > 100) throw invalidArgument('discount.value must be more than 0 and at most 100 for PERCENT');
+  } else if (type === 'FIXED') {
+    if (!Number.isFinite(value) || value <= 0) throw invalidArgument('discount.value must be more than 0 for FIXED');
+  } else {
+    throw invalidArgument('discount.type must be PERCENT or FIXED');
+  }
+  return { type, value };
+}
+
+function checkExpiry(expiresAt: Date | null, now: Date): Date | null {
+  if (expiresAt && expiresAt.getTime() <= now.getTime()) throw invalidArgument('expiresAt must be in the future');
+  return expiresAt;
+}
+
+function checkValidityDays(days: number): number {
+  if (!Number.isInteger(days) || days < 1 || days > 3650) throw invalidArgument('codeValidityDays must be a whole number from 1 to 3650');
+  return days;
+}
+
+/** Redeemable now: published, not deleted, not expired (stock is the counter's business). */
+const availableFilter = (now: Date): FilterQuery<ListingDoc> => ({
+  published: true,
+  deletedAt: null,
+  $or: [{ expiresAt: null }, { expiresAt: { $gt: now } }],
+});
+
+const isAvailable = (listing: ListingDoc, now: Date) =>
+  listing.published && listing.deletedAt === null && (listing.expiresAt === null || listing.expiresAt.getTime() > now.getTime());
+
+/**
+ * Marketplace listings: managed by the business app that offers them, and
+ * read publicly by every app (the one deliberate cross-tenant read).
+ */
+export class Listings {
+  readonly listings: AppScoped<ListingDoc>;
+  readonly stock: StockCounter<ListingDoc>;
+  private readonly model: Model<ListingDoc>;
+
+  constructor(db: Connection) {
+    this.model = listingModel(db);
+    this.listings = new AppScoped(this.model);
+    this.stock = new StockCounter(this.model, 'quantity', { filter: availableFilter, check: isAvailable });
+  }
+
+  async create(appId: string, input: ListingInput): Promise<ListingDoc> {
+    const now = new Date();
+    return this.listings.create(appId, {
+      _id: newId('lst'),
+      title: checkText(input.title, 'title', TITLE_MAX, true),
+      description: checkText(input.description ?? '', 'description', DESCRIPTION_MAX, false),
+      coinCost: checkCost(input.coinCost, 'coinCost'),
+      tokenCost: checkCost(input.tokenCost ?? 0, 'tokenCost'),
+      quantity: checkStock(input.quantity ?? -1, 'quantity'),
+      discount: checkDiscount(input.discount),
+      expiresAt: checkExpiry(input.expiresAt ?? null, now),
+      published: input.published ?? false,
+      codeValidityDays: checkValidityDays(input.codeValidityDays ?? DEFAULT_CODE_VALIDITY_DAYS),
+      deletedAt: null,
+      stockHolds: [],
+      stockReturns: [],
+      stockMarked: false,
+      createdAt: now,
+      updatedAt: now,
+    });
+  }
+
+  /** One of the caller's own live listings. */
+  async get(appId: string, listingId: string): Promise<ListingDoc> {
+    const listing = await this.listings.findOne(appId, { _id: listingId, deletedAt: null });
+    if (!listing) throw notFound('Listing', { listingId });
+    return listing;
+  }
+
+  list(appId: string, page: PageQuery, published?: boolean): Promise<Page<ListingDoc>> {
+    const filter: FilterQuery<ListingDoc> = { deletedAt: null };
+    if (published !== undefined) filter.published = published;
+    return this.listings.page(appId, filter, { createdAt: -1, _id: -1 }, page);
+  }
+
+  async update(appId: string, listingId: string, patch: ListingPatch): Promise<ListingDoc> {
+    const now = new Date();
+    const set: Partial<ListingDoc> = { updatedAt: now };
+    if (patch.title !== undefined) set.title = checkText(patch.title, 'title', TITLE_MAX, true);
+    if (patch.description !== undefined) set.description = checkText(patch.description, 'description', DESCRIPTION_MAX, false);
+    if (patch.coinCost !== undefined) set.coinCost = checkCost(patch.coinCost, 'coinCost');
+    if (patch.tokenCost !== undefined) set.tokenCost = checkCost(patch.tokenCost, 'tokenCost');
+    // An absolute count: redemptions in flight keep the units they hold.
+    if (patch.quantity !== undefined) set.quantity = checkStock(patch.quantity, 'quantity');
+    if (patch.discount !== undefined) set.discount = checkDiscount(patch.discount);
+    if (patch.expiresAt !== undefined) set.expiresAt = checkExpiry(patch.expiresAt, now);
+    if (patch.published !== undefined) set.published = patch.published;
+    if (patch.codeValidityDays !== undefined) set.codeValidityDays = checkValidityDays(patch.codeValidityDays);
+    const updated = await this.stock.exclusive(listingId, () => this.listings.findOneAndUpdate(appId, { _id: listingId, deletedAt: null }, { $set: set }));
+    if (!updated) throw notFound('Listing', { listingId });
+    return updated;
+  }
+
+  /** Soft delete: off the marketplace; codes already issued stay valid and settled. */
+  async delete(appId: string, listingId: string): Promise<void> {
+    const now = new Date();
+    const deleted = await this.stock.exclusive(listingId, () =>
+      this.listings.updateOne(appId, { _id: listingId, deletedAt: null }, { $set: { deletedAt: now, updatedAt: now } }),
+    );
+    if (deleted === 0) throw notFound('Listing', { listingId });
+  }
+
+  /**
+   * Every app's listings that can be redeemed now: published, not deleted,
+   * unexpired, in stock, optionally within a cost ceiling. Deliberately
+   * not scoped by app (DECISIONS.md §2: the marketplace's public listings).
+   */
+  async publicPage(page: PageQuery, ceiling: CostCeiling = {}): Promise<Page<ListingDoc>> {
+    const filter: FilterQuery<ListingDoc> = { ...availableFilter(new Date()), quantity: { $ne: 0 } };
+    if (ceiling.maxCoinCost !== undefined) filter.coinCost = { $lte: ceiling.maxCoinCost };
+    if (ceiling.maxTokenCost !== undefined) filter.tokenCost = { $lte: ceiling.maxTokenCost };
+    const [items, totalItems] = await Promise.all([
+      this.model
+        .find(filter)
+        .sort({ createdAt: -1, _id: -1 })
+        .skip((page.page - 1) * page.limit)
+        .limit(page.limit)
+        .lean<ListingDoc[]>()
+        .exec(),
+      this.model.countDocuments(filter).exec(),
+    ]);
+    return { items, page: page.page, limit: page.limit, totalItems };
+  }
+
+  /**
+   * One listing as the public sees it: published and not deleted (also
+   * when expired or sold out, so a shared link still explains itself).
+   * Cross-tenant on purpose, like publicPage.
+   */
+  async getPublic(listingId: string): Promise<ListingDoc> {
+    const listing = await this.model.findOne({ _id: listingId, published: true, deletedAt: null }).lean<ListingDoc>().exec();
+    if (!listing) throw notFound('Listing', { listingId });
+    return listing;
+  }
+
+  /**
+   * The listing a user of `appId` wants to redeem. Another app's listing
+   * that is not public is unknown (404); the owner is told it is
+   * unavailable; a public one that expired is unavailable to everyone.
+   */
+  async getRedeemable(appId: string, listingId: string): Promise<ListingDoc> {
+    const listing = await this.model.findOne({ _id: listingId }).lean<ListingDoc>().exec();
+    const visible = listing && (listing.appId === appId || (listing.published && listing.deletedAt === null));
+    if (!listing || !visible) throw notFound('Listing', { listingId });
+    if (!isAvailable(listing, new Date())) {
+      throw rpcError(Code.FailedPrecondition, 'ITEM_UNAVAILABLE', `Listing ${listingId} is not available (unpublished, deleted or expired).`, {
+        listingId,
+      });
+    }
+    return listing;
+  }
+
+  /** Titles of listings named by the caller's own redemptions (settlement rows); any app's. */
+  async titles(listingIds: string[]): Promise<Map<string, string>> {
+    if (listingIds.length === 0) return new Map();
+    const found = await this.model.find({ _id: { $in: listingIds } }).lean<ListingDoc[]>().exec();
+    return new Map(found.map((l) => [l._id, l.title]));
+  }
+}

@@ -1,0 +1,174 @@
+import type { Model } from 'mongoose';
+import type { Logger } from '@ris/logging';
+import { recoveryAction, type RecoveryAction } from './redemption-saga-machine';
+import type { RedemptionSaga } from './redemption-saga';
+import type { SagaRecord } from './saga-record';
+import type { StockCounter, StockMarkers } from './stock-counter';
+
+export interface RecoveryOptions {
+  intervalMs: number;
+  batchSize?: number;
+}
+
+type Good = StockMarkers & { _id: string; appId: string };
+
+/** What the pass does for each kind of redemption (a SagaRecovery). */
+export interface Recoverable {
+  recoverRecords(batchSize: number): Promise<void>;
+  sweepMarkers(batchSize: number): Promise<void>;
+}
+
+/**
+ * Finishes or undoes what a request could not: redemptions left in an
+ * intermediate state (or with follow-up owed) past their lease are
+ * compensated (RESERVING, COMPENSATING), finished (CANCELLING) or have
+ * their follow-up run; then stock markers nobody will clear (their
+ * redemption closed without them) are resolved from the redemption's
+ * final state. Every step is
+ * idempotent and claimed by lease, so each replica runs the pass. It runs
+ * at start-up and every intervalMs; it is a system job across apps, and
+ * handles each record under that record's own appId.
+ */
+export class RecoveryPass {
+  private timer?: NodeJS.Timeout;
+  private running?: Promise<void>;
+  private stopped = false;
+
+  constructor(
+    private readonly kinds: Recoverable[],
+    private readonly logger: Logger,
+    private readonly options: RecoveryOptions,
+  ) {}
+
+  start(): void {
+    const tick = () => {
+      if (this.stopped) return;
+      this.running = this.runOnce()
+        .catch((err: unknown) => this.logger.warn({ err }, 'recovery pass failed; will retry'))
+        .finally(() => {
+          this.running = undefined;
+          if (!this.stopped) this.timer = setTimeout(tick, this.options.intervalMs).unref();
+        });
+    };
+    // At start-up first: a restart after a crash settles what the crash left.
+    tick();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    await this.running;
+  }
+
+  async runOnce(): Promise<void> {
+    for (const kind of this.kinds) {
+      await kind.recoverRecords(this.options.batchSize ?? 100);
+      await kind.sweepMarkers(this.options.batchSize ?? 100);
+    }
+  }
+}
+
+/** The recovery of one kind of redemption: its saga, and the goods its reservations mark. */
+export class SagaRecovery<R extends SagaRecord, G extends Good> implements Recoverable {
+  constructor(
+    readonly name: string,
+    private readonly saga: RedemptionSaga<R>,
+    private readonly goods: StockCounter<G>,
+    private readonly logger: Logger,
+  ) {}
+
+  private get records(): Model<R> {
+    return this.saga.kind.records.model;
+  }
+
+  async recoverRecords(batchSize: number): Promise<void> {
+    const now = new Date();
+    const stale = await this.records
+      .find({ open: true, leaseUntil: { $lte: now } })
+      .sort({ leaseUntil: 1 })
+      .limit(batchSize)
+      .lean<R[]>()
+      .exec();
+    for (const record of stale) {
+      const action = recoveryAction(record, now);
+      if (action === 'NONE' || action === 'WAIT') continue;
+      await this.isolated({ redemptionId: record._id, action }, async () => {
+        const claimed = await this.saga.claim(record, now);
+        if (!claimed) return; // another replica, or the request itself, got there first
+        try {
+          await this.perform(claimed, action);
+        } catch (err) {
+          await this.saga.releaseLease(claimed);
+          throw err;
+        }
+      });
+    }
+  }
+
+  private async perform(record: R, action: RecoveryAction): Promise<void> {
+    switch (action) {
+      case 'ABANDON': {
+        const failing = await this.saga.move(record, { type: 'ABANDONED' });
+        if (failing) await this.saga.compensate(failing);
+        this.logger.info({ kind: this.name, redemptionId: record._id }, 'abandoned redemption undone');
+        return;
+      }
+      case 'COMPENSATE':
+        await this.saga.compensate(record);
+        this.logger.info({ kind: this.name, redemptionId: record._id }, 'interrupted compensation finished');
+        return;
+      case 'FINISH_CANCEL':
+        await this.saga.finishCancel(record);
+        return;
+      case 'RUN_EFFECTS':
+        await this.saga.runEffects(record);
+        return;
+      default:
+        return;
+    }
+  }
+
+  /**
+   * Stock markers whose redemption is closed, which nobody else will clear:
+   * a confirmed redemption's hold (its follow-up was cut short) is made
+   * final (dropped, the unit stays taken), in one write per good; a hold of
+   * a FAILED redemption (a request that stalled past its lease and reserved
+   * after the redemption was undone) is released; a return marker is
+   * dropped. Open redemptions are left to their own recovery. A good left
+   * with no marker is unmarked.
+   * Records are looked up by id alone: the holder's id is all a marker
+   * knows, and a listing's holders belong to other apps.
+   */
+  async sweepMarkers(batchSize: number): Promise<void> {
+    const goods = await this.goods.marked(batchSize);
+    for (const good of goods) {
+      await this.isolated({ goodId: good._id }, async () => {
+        const holders = [...new Set([...good.stockHolds, ...good.stockReturns])];
+        const records = await this.records
+          .find({ _id: { $in: holders } })
+          .lean<R[]>()
+          .exec();
+        const byId = new Map(records.map((r) => [r._id, r]));
+        const closed = (holder: string) => !byId.get(holder)?.open;
+        const final = good.stockHolds.filter((h) => closed(h) && byId.has(h) && byId.get(h)!.state !== 'FAILED');
+        const undone = good.stockHolds.filter((h) => closed(h) && !final.includes(h));
+        await this.goods.commit(good.appId, good._id, final);
+        for (const holder of undone) {
+          await this.goods.release(good.appId, good._id, holder);
+          this.logger.info({ kind: this.name, goodId: good._id, holder }, 'stray stock hold released');
+        }
+        for (const holder of good.stockReturns.filter(closed)) await this.goods.clearReturn(good.appId, good._id, holder);
+        await this.goods.unmarkIfClear(good.appId, good._id);
+      });
+    }
+  }
+
+  /** One record's failure (the incentive service still down, say) is logged and does not stop the others. */
+  private async isolated(about: Record<string, string>, work: () => Promise<unknown>): Promise<void> {
+    try {
+      await work();
+    } catch (err) {
+      this.logger.warn({ err, kind: this.name, ...about }, 'recovery of a redemption failed; will retry');
+    }
+  }
+}

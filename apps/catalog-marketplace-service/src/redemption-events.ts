@@ -1,0 +1,58 @@
+import { domainEvent, stableEventId, type DomainEvent } from '@ris/events';
+import type { MarketplaceRedemptionDoc } from './marketplace-redemption.model';
+import type { RedemptionDoc } from './redemption.model';
+import { publicStatus, type SagaState } from './redemption-saga-machine';
+import type { PublishEffect } from './redemption-saga';
+
+// docs/events.md lists these types and their data. Ids are derived from
+// the redemption and the step, so publishing a step again is harmless.
+
+const CATALOG_TYPES: Record<PublishEffect, { type: string; state: SagaState }> = {
+  PUBLISH_CONFIRMED: { type: 'redemption.created', state: 'CONFIRMED' },
+  PUBLISH_FULFILLED: { type: 'redemption.fulfilled', state: 'FULFILLED' },
+  PUBLISH_CANCELLED: { type: 'redemption.cancelled', state: 'CANCELLED' },
+};
+
+export function catalogRedemptionEvent(redemption: RedemptionDoc, effect: PublishEffect): DomainEvent {
+  const { type, state } = CATALOG_TYPES[effect];
+  const occurredAt =
+    effect === 'PUBLISH_FULFILLED' ? redemption.fulfilledAt : effect === 'PUBLISH_CANCELLED' ? redemption.cancelledAt : redemption.createdAt;
+  return domainEvent(
+    type,
+    redemption.appId,
+    {
+      redemptionId: redemption._id,
+      userId: redemption.userId,
+      itemId: redemption.itemId,
+      itemName: redemption.itemName,
+      coinCost: redemption.coinCost,
+      tokenCost: redemption.tokenCost,
+      // The status the step moved it to (an event published late still says what it announces).
+      status: publicStatus(state),
+      redeemedAt: redemption.createdAt.toISOString(),
+    },
+    { id: stableEventId(type, redemption.appId, redemption._id), occurredAt: occurredAt ?? redemption.updatedAt },
+  );
+}
+
+/** appId is the redeeming app; the webhook service also delivers it to listingAppId, the listing's owner. */
+export function marketplaceRedeemed(redemption: MarketplaceRedemptionDoc): DomainEvent {
+  return domainEvent(
+    'marketplace.redeemed',
+    redemption.appId,
+    {
+      redemptionId: redemption._id,
+      listingId: redemption.listingId,
+      listingAppId: redemption.listingAppId,
+      userId: redemption.userId,
+      discountCode: redemption.discountCode,
+      expiresAt: redemption.expiresAt.toISOString(),
+      listingTitle: redemption.listingTitle,
+      discount: { type: redemption.discount.type, value: redemption.discount.value },
+      coinCost: redemption.coinCost,
+      tokenCost: redemption.tokenCost,
+      redeemedAt: redemption.createdAt.toISOString(),
+    },
+    { id: stableEventId('marketplace.redeemed', redemption.appId, redemption._id), occurredAt: redemption.createdAt },
+  );
+}

@@ -1,0 +1,225 @@
+/**
+ * The redemption saga as a pure state machine: no I/O, so every rule is
+ * unit-tested. `redemption-saga.ts` runs it against the stores and the
+ * incentive service; each move it writes is a conditional update from the
+ * `from` state, so two workers (a request and the recovery pass, or two
+ * PATCHes) can never both make the same move.
+ *
+ *   RESERVING ──stock refused──────────────▶ FAILED
+ *       │ ├────debit refused / unknown / lease ran out──▶ COMPENSATING ──▶ FAILED
+ *       ▼ debited
+ *   CONFIRMED ──fulfil──▶ FULFILLED
+ *       └──────cancel──▶ CANCELLING ──refunded and restocked──▶ CANCELLED
+ *
+ * RESERVING is written before anything else happens, with the operation
+ * id the debit will use (derived from the redemption id); the stock
+ * reservation leaves a marker (hold) on the good, so whether stock was
+ * taken is always knowable. A state whose follow-up work (events, dropping
+ * stock markers) is not done yet is `open`; so is every intermediate state.
+ */
+
+export type SagaState = 'RESERVING' | 'COMPENSATING' | 'FAILED' | 'CONFIRMED' | 'FULFILLED' | 'CANCELLING' | 'CANCELLED';
+
+/**
+ * What is known about the debit: NOT_TRIED (RESERVING records; nothing is
+ * written between the stock step and the debit), DONE, REFUSED (the
+ * incentive service said INSUFFICIENT_BALANCE: nothing was taken), or
+ * UNKNOWN (no answer, or the worker vanished: it may have happened).
+ */
+export type DebitKnowledge = 'NOT_TRIED' | 'UNKNOWN' | 'REFUSED' | 'DONE';
+
+export type StockRefusal = 'OUT_OF_STOCK' | 'ITEM_UNAVAILABLE';
+export type FailureReason = StockRefusal | 'INSUFFICIENT_BALANCE' | 'UNAVAILABLE' | 'ABANDONED';
+
+export type SagaInput =
+  | { type: 'STOCK_REFUSED'; reason: StockRefusal }
+  | { type: 'DEBITED'; stockTaken: boolean }
+  | { type: 'DEBIT_REFUSED' }
+  | { type: 'DEBIT_UNKNOWN' }
+  /** The lease ran out while RESERVING: the worker crashed or stalled. */
+  | { type: 'ABANDONED' }
+  | { type: 'COMPENSATED' }
+  | { type: 'FULFIL' }
+  | { type: 'CANCEL' }
+  /** Coins and tokens credited back, and the unit returned to stock. */
+  | { type: 'REFUNDED' }
+  /** The state's follow-up work is done. */
+  | { type: 'EFFECTS_DONE' };
+
+export interface SagaSnapshot {
+  state: SagaState;
+  debit: DebitKnowledge;
+  open: boolean;
+  failureReason: string | null;
+  stockTaken: boolean;
+}
+
+export interface SagaMove {
+  /** The state the record must still be in (the filter of the conditional update). */
+  from: SagaState;
+  /** What the update sets. */
+  set: Partial<SagaSnapshot> & Pick<SagaSnapshot, 'state' | 'open'>;
+}
+
+/** The move `input` causes from `current`, or null when it is not allowed. */
+export function transition(current: SagaSnapshot, input: SagaInput): SagaMove | null {
+  const from = current.state;
+  const to = (set: SagaMove['set']): SagaMove => ({ from, set });
+  switch (from) {
+    case 'RESERVING':
+      switch (input.type) {
+        case 'STOCK_REFUSED':
+          // Nothing was taken and nothing debited: done at once.
+          return to({ state: 'FAILED', open: false, failureReason: input.reason });
+        case 'DEBITED':
+          return to({ state: 'CONFIRMED', open: true, debit: 'DONE', stockTaken: input.stockTaken });
+        case 'DEBIT_REFUSED':
+          return to({ state: 'COMPENSATING', open: true, debit: 'REFUSED', failureReason: 'INSUFFICIENT_BALANCE' });
+        case 'DEBIT_UNKNOWN':
+          return to({ state: 'COMPENSATING', open: true, debit: 'UNKNOWN', failureReason: 'UNAVAILABLE' });
+        case 'ABANDONED':
+          // Nobody knows how far the worker got: assume the debit may have happened.
+          return to({ state: 'COMPENSATING', open: true, debit: 'UNKNOWN', failureReason: 'ABANDONED' });
+        default:
+          return null;
+      }
+    case 'COMPENSATING':
+      return input.type === 'COMPENSATED' ? to({ state: 'FAILED', open: false }) : null;
+    case 'CONFIRMED':
+      if (input.type === 'FULFIL') return to({ state: 'FULFILLED', open: true });
+      if (input.type === 'CANCEL') return to({ state: 'CANCELLING', open: true });
+      return input.type === 'EFFECTS_DONE' && current.open ? to({ state: 'CONFIRMED', open: false }) : null;
+    case 'CANCELLING':
+      return input.type === 'REFUNDED' ? to({ state: 'CANCELLED', open: true }) : null;
+    case 'FULFILLED':
+    case 'CANCELLED':
+      return input.type === 'EFFECTS_DONE' && current.open ? to({ state: from, open: false }) : null;
+    case 'FAILED':
+      return null;
+  }
+}
+
+export type CompensationStep =
+  /** Give back the unit the reservation took, if it took one (the good's marker says). */
+  | 'RELEASE_STOCK'
+  /** The debit happened: credit it back. */
+  | 'CREDIT_BACK'
+  /** The debit may have happened: replay it by its operation id to learn (it is applied at most once), then credit back if it went through. */
+  | 'RESOLVE_DEBIT_THEN_CREDIT_BACK';
+
+/** What compensation must do, given what is known about the debit. */
+export function compensationSteps(debit: DebitKnowledge): CompensationStep[] {
+  switch (debit) {
+    case 'DONE':
+      return ['RELEASE_STOCK', 'CREDIT_BACK'];
+    case 'UNKNOWN':
+      return ['RELEASE_STOCK', 'RESOLVE_DEBIT_THEN_CREDIT_BACK'];
+    case 'REFUSED':
+    case 'NOT_TRIED':
+      return ['RELEASE_STOCK'];
+  }
+}
+
+export type Effect =
+  /** redemption.created / marketplace.redeemed */
+  | 'PUBLISH_CONFIRMED'
+  /** The reservation is final: drop the good's hold marker (the unit stays taken). */
+  | 'COMMIT_STOCK'
+  | 'PUBLISH_FULFILLED'
+  | 'PUBLISH_CANCELLED'
+  /** The returned unit is recorded as CANCELLED: drop the good's return marker. */
+  | 'CLEAR_RETURN_MARKER';
+
+/**
+ * Follow-up work owed once a state is reached. Cumulative (a redemption
+ * fulfilled before its confirmation's follow-up ran still gets it) and
+ * idempotent (events have ids derived from the redemption and the step;
+ * markers are removed by value), so running it twice is harmless.
+ */
+export function effectsOf(state: SagaState): Effect[] {
+  switch (state) {
+    case 'CONFIRMED':
+      return ['PUBLISH_CONFIRMED', 'COMMIT_STOCK'];
+    case 'FULFILLED':
+      return ['PUBLISH_CONFIRMED', 'COMMIT_STOCK', 'PUBLISH_FULFILLED'];
+    case 'CANCELLED':
+      return ['PUBLISH_CONFIRMED', 'COMMIT_STOCK', 'PUBLISH_CANCELLED', 'CLEAR_RETURN_MARKER'];
+    default:
+      return [];
+  }
+}
+
+export type RecoveryAction =
+  | 'NONE'
+  /** Someone holds the lease: leave it to them. */
+  | 'WAIT'
+  /** RESERVING past its lease: move to COMPENSATING, then compensate. */
+  | 'ABANDON'
+  | 'COMPENSATE'
+  | 'FINISH_CANCEL'
+  | 'RUN_EFFECTS';
+
+/** What the recovery pass does with a record. */
+export function recoveryAction(record: Pick<SagaSnapshot, 'state' | 'open'> & { leaseUntil: Date }, now: Date): RecoveryAction {
+  if (!record.open) return 'NONE';
+  if (record.leaseUntil.getTime() > now.getTime()) return 'WAIT';
+  switch (record.state) {
+    case 'RESERVING':
+      // Compensated rather than finished: its request answered an error or
+      // never answered, so the caller believes it did not happen.
+      return 'ABANDON';
+    case 'COMPENSATING':
+      return 'COMPENSATE';
+    case 'CANCELLING':
+      return 'FINISH_CANCEL';
+    case 'CONFIRMED':
+    case 'FULFILLED':
+    case 'CANCELLED':
+      return 'RUN_EFFECTS';
+    case 'FAILED':
+      return 'NONE';
+  }
+}
+
+export type PublicRedemptionStatus = 'PENDING' | 'FULFILLED' | 'CANCELLED';
+
+/** A catalog redemption's public status; null for redemptions not (or not yet) made, which are not shown. */
+export function publicStatus(state: SagaState): PublicRedemptionStatus | null {
+  switch (state) {
+    case 'CONFIRMED':
+      return 'PENDING';
+    case 'FULFILLED':
+      return 'FULFILLED';
+    // The cancellation is decided and durable; the recovery pass finishes its refund.
+    case 'CANCELLING':
+    case 'CANCELLED':
+      return 'CANCELLED';
+    default:
+      return null;
+  }
+}
+
+const ALL_STATES: SagaState[] = ['RESERVING', 'COMPENSATING', 'FAILED', 'CONFIRMED', 'FULFILLED', 'CANCELLING', 'CANCELLED'];
+
+/** The states shown under a public status (all shown ones when unset): the filter of GET /redemptions. */
+export function statesShowing(status?: PublicRedemptionStatus): SagaState[] {
+  return ALL_STATES.filter((state) => {
+    const shown = publicStatus(state);
+    return shown !== null && (status === undefined || shown === status);
+  });
+}
+
+export type StatusRequest = { action: 'FULFIL' | 'CANCEL' | 'RESUME_CANCEL' } | { refuse: 'NOT_FOUND' | 'INVALID_TRANSITION' };
+
+/**
+ * PATCH /redemptions/{id}: FULFILLED or CANCELLED from PENDING only.
+ * A cancellation whose refund was interrupted (its lease ran out) can be
+ * asked for again, and then finishes; while its worker still holds the
+ * lease a second request is refused like any other.
+ */
+export function requestStatus(state: SagaState, target: 'FULFILLED' | 'CANCELLED', leaseExpired: boolean): StatusRequest {
+  if (publicStatus(state) === null) return { refuse: 'NOT_FOUND' };
+  if (state === 'CONFIRMED') return { action: target === 'FULFILLED' ? 'FULFIL' : 'CANCEL' };
+  if (state === 'CANCELLING' && target === 'CANCELLED' && leaseExpired) return { action: 'RESUME_CANCEL' };
+  return { refuse: 'INVALID_TRANSITION' };
+}

@@ -1,0 +1,277 @@
+import type { FilterQuery, UpdateQuery } from 'mongoose';
+import type { DomainEvent, Outbox } from '@ris/events';
+import type { Logger } from '@ris/logging';
+import type { AppScoped } from '@ris/mongo';
+import { Code, rpcError } from '@ris/rpc';
+import type { BalanceAccount, BalanceOperation, BalanceSnapshot, DebitOutcome } from './balance-account';
+import {
+  compensationSteps,
+  effectsOf,
+  transition,
+  type Effect,
+  type SagaInput,
+  type StockRefusal,
+} from './redemption-saga-machine';
+import { PerDocumentLock } from './per-document-lock';
+import type { SagaRecord } from './saga-record';
+import type { TakeOutcome } from './stock-counter';
+
+/** The stock moves a saga makes on its good (a StockCounter over items or listings). */
+export interface StockMoves {
+  take(appId: string, goodId: string, holder: string): Promise<TakeOutcome>;
+  release(appId: string, goodId: string, holder: string): Promise<void>;
+  commitSoon(appId: string, goodId: string, holder: string): Promise<void>;
+  giveBack(appId: string, goodId: string, holder: string): Promise<void>;
+  clearReturn(appId: string, goodId: string, holder: string): Promise<void>;
+}
+
+export type PublishEffect = Extract<Effect, `PUBLISH_${string}`>;
+
+/** What differs between catalog and marketplace redemptions. */
+export interface SagaKind<R extends SagaRecord> {
+  /** Ledger wording and log field, e.g. "catalog redemption". */
+  name: string;
+  /** The redemptions, scoped by the redeeming app. */
+  records: AppScoped<R>;
+  stock: StockMoves;
+  /** The good a redemption took stock from, under its owner's app, and how errors name it (itemId, listingId). */
+  good(record: R): { appId: string; id: string; field: string };
+  /** The domain events of a publish effect (ids derived from the record and the step). */
+  events(record: R, effect: PublishEffect): DomainEvent[];
+}
+
+export interface SagaOptions {
+  /** How long a worker owns a record it moved; the recovery pass takes over after. */
+  leaseMs: number;
+}
+
+const stockRefusalMessage: Record<StockRefusal, string> = {
+  OUT_OF_STOCK: 'Out of stock.',
+  ITEM_UNAVAILABLE: 'It is not available for redemption (unpublished, deleted or expired).',
+};
+
+/**
+ * Runs the redemption saga (redemption-saga-machine.ts) for one kind of
+ * redemption: reserve stock, debit, confirm; compensate on failure; and
+ * the later moves (fulfil, cancel) and their follow-up work. Every move is
+ * a conditional update from the state the machine names, so a request and
+ * the recovery pass racing on one record cannot both move it.
+ */
+export class RedemptionSaga<R extends SagaRecord> {
+  /** Every write to a redemption record runs under its lock (see PerDocumentLock). */
+  private readonly lock = new PerDocumentLock();
+
+  constructor(
+    readonly kind: SagaKind<R>,
+    private readonly account: BalanceAccount,
+    private readonly outbox: Outbox,
+    private readonly logger: Logger,
+    readonly options: SagaOptions,
+  ) {}
+
+  leaseFrom(now: Date): Date {
+    return new Date(now.getTime() + this.options.leaseMs);
+  }
+
+  /**
+   * Applies the machine's move for `input` with a conditional update.
+   * Returns the record after it, or null when the record was no longer in
+   * the state the move starts from (someone else moved it first).
+   */
+  async move(record: R, input: SagaInput, extra: Partial<R> = {}): Promise<R | null> {
+    const move = transition(record, input);
+    if (!move) return null;
+    return this.lock.run(record._id, () => {
+      const now = new Date();
+      // An open state is still being worked on by whoever moved it there: it takes the lease.
+      const set = { ...move.set, ...extra, updatedAt: now, ...(move.set.open ? { leaseUntil: this.leaseFrom(now) } : {}) };
+      return this.kind.records.findOneAndUpdate(
+        record.appId,
+        { _id: record._id, state: move.from } as FilterQuery<R>,
+        { $set: set } as UpdateQuery<R>,
+      );
+    });
+  }
+
+  /** Takes over a record whose lease ran out; null when someone else did (or it moved on). */
+  claim(record: R, now = new Date()): Promise<R | null> {
+    return this.lock.run(record._id, () =>
+      this.kind.records.findOneAndUpdate(
+        record.appId,
+        { _id: record._id, state: record.state, open: true, leaseUntil: { $lte: now } } as FilterQuery<R>,
+        { $set: { leaseUntil: this.leaseFrom(now) } } as UpdateQuery<R>,
+      ),
+    );
+  }
+
+  /** Gives up the lease so the next recovery pass retries at once, not after a full lease. */
+  async releaseLease(record: R): Promise<void> {
+    await this.lock
+      .run(record._id, () =>
+        this.kind.records.updateOne(record.appId, { _id: record._id, state: record.state } as FilterQuery<R>, {
+          $set: { leaseUntil: new Date() },
+        } as UpdateQuery<R>),
+      )
+      .catch((err: unknown) => this.logger.warn({ err, redemptionId: record._id }, 'could not release a lease; it runs out by itself'));
+  }
+
+  private operation(record: R, step: 'debit' | 'compensate' | 'refund'): BalanceOperation {
+    return {
+      // Derived from the redemption: a replay, by anyone, is the same operation.
+      operationId: `${record._id}:${step}`,
+      appId: record.appId,
+      userId: record.userId,
+      coins: record.coinCost,
+      tokens: record.tokenCost,
+      memo: `${this.kind.name} ${record._id}${step === 'debit' ? '' : ` (${step === 'refund' ? 'refund' : 'undone'})`}`,
+    };
+  }
+
+  private isFree(record: R): boolean {
+    return record.coinCost === 0 && record.tokenCost === 0;
+  }
+
+  /** Stops before a step the recovery pass may already have undone. */
+  private assertLease(record: R): void {
+    if (Date.now() >= record.leaseUntil.getTime()) {
+      throw rpcError(Code.Unavailable, 'UNAVAILABLE', 'The redemption took too long; it is being undone. Retry.');
+    }
+  }
+
+  /**
+   * From a freshly recorded RESERVING redemption to CONFIRMED: reserve a
+   * unit (unless `limitedStock` is false: the good was unlimited when
+   * read), debit, confirm. On a refusal the redemption is compensated and
+   * a 422 error thrown; when the incentive service does not answer it is
+   * compensated as far as possible (the rest by the recovery pass) and
+   * Unavailable thrown.
+   */
+  async acquire(record: R, limitedStock: boolean): Promise<{ record: R; balance: BalanceSnapshot | null }> {
+    const good = this.kind.good(record);
+    let stockTaken = false;
+    if (limitedStock) {
+      this.assertLease(record);
+      const outcome = await this.kind.stock.take(good.appId, good.id, record._id);
+      if (outcome === 'OUT_OF_STOCK' || outcome === 'UNAVAILABLE') {
+        const reason: StockRefusal = outcome === 'OUT_OF_STOCK' ? 'OUT_OF_STOCK' : 'ITEM_UNAVAILABLE';
+        await this.move(record, { type: 'STOCK_REFUSED', reason });
+        throw rpcError(Code.FailedPrecondition, reason, stockRefusalMessage[reason], { [good.field]: good.id });
+      }
+      stockTaken = outcome === 'TAKEN';
+    }
+
+    let balance: BalanceSnapshot | null = null;
+    if (!this.isFree(record)) {
+      this.assertLease(record);
+      let outcome: DebitOutcome;
+      try {
+        outcome = await this.account.debit(this.operation(record, 'debit'));
+      } catch (err) {
+        this.logger.warn({ err, redemptionId: record._id }, 'debit outcome unknown; compensating');
+        await this.failAndCompensate(record, { type: 'DEBIT_UNKNOWN' });
+        throw rpcError(Code.Unavailable, 'UNAVAILABLE', 'The balance service is unavailable; nothing was redeemed. Retry later.');
+      }
+      if (!outcome.ok) {
+        await this.failAndCompensate(record, { type: 'DEBIT_REFUSED' });
+        if (outcome.insufficient) {
+          throw rpcError(Code.FailedPrecondition, 'INSUFFICIENT_BALANCE', 'The user does not have enough coins or tokens.', {
+            userId: record.userId,
+            coinCost: record.coinCost,
+            tokenCost: record.tokenCost,
+          });
+        }
+        throw outcome.error;
+      }
+      balance = outcome.balance;
+    }
+
+    const confirmed = await this.move(record, { type: 'DEBITED', stockTaken });
+    if (!confirmed) {
+      // The lease ran out and the recovery pass took over: it undoes the redemption.
+      throw rpcError(Code.Unavailable, 'UNAVAILABLE', 'The redemption took too long and is being undone. Retry.');
+    }
+    await this.settleOrLeave(confirmed);
+    return { record: confirmed, balance };
+  }
+
+  private async failAndCompensate(record: R, input: SagaInput): Promise<void> {
+    const failing = await this.move(record, input);
+    if (!failing) return; // the recovery pass has it
+    try {
+      await this.compensate(failing);
+    } catch (err) {
+      this.logger.warn({ err, redemptionId: record._id }, 'compensation incomplete; the recovery pass finishes it');
+      await this.releaseLease(failing);
+    }
+  }
+
+  /** COMPENSATING → FAILED: the unit back in stock, the coins and tokens back in the balance. */
+  async compensate(record: R): Promise<R | null> {
+    const good = this.kind.good(record);
+    for (const step of compensationSteps(record.debit)) {
+      if (step === 'RELEASE_STOCK') {
+        await this.kind.stock.release(good.appId, good.id, record._id);
+      } else if (this.isFree(record)) {
+        continue;
+      } else if (step === 'CREDIT_BACK') {
+        await this.account.credit(this.operation(record, 'compensate'));
+      } else {
+        // Replaying the debit by its id applies it at most once, so the answer says whether it is now applied.
+        const replay = await this.account.debit(this.operation(record, 'debit'));
+        await this.lock.run(record._id, () =>
+          this.kind.records.updateOne(
+            record.appId,
+            { _id: record._id, state: 'COMPENSATING' } as FilterQuery<R>,
+            { $set: { debit: replay.ok ? 'DONE' : 'REFUSED' } } as UpdateQuery<R>,
+          ),
+        );
+        if (replay.ok) await this.account.credit(this.operation(record, 'compensate'));
+      }
+    }
+    return this.move(record, { type: 'COMPENSATED' });
+  }
+
+  /** Runs the follow-up of the record's state now; if that fails, the recovery pass runs it after the lease. */
+  async settleOrLeave(record: R): Promise<R> {
+    try {
+      return (await this.runEffects(record)) ?? record;
+    } catch (err) {
+      this.logger.warn({ err, redemptionId: record._id }, 'follow-up incomplete; the recovery pass finishes it');
+      await this.releaseLease(record);
+      return record;
+    }
+  }
+
+  /** The follow-up work of the record's state (idempotent), then the record is closed. */
+  async runEffects(record: R): Promise<R | null> {
+    const good = this.kind.good(record);
+    const events: DomainEvent[] = [];
+    for (const effect of effectsOf(record.state)) {
+      switch (effect) {
+        case 'PUBLISH_CONFIRMED':
+        case 'PUBLISH_FULFILLED':
+        case 'PUBLISH_CANCELLED':
+          events.push(...this.kind.events(record, effect));
+          break;
+        case 'COMMIT_STOCK':
+          if (record.stockTaken) await this.kind.stock.commitSoon(good.appId, good.id, record._id);
+          break;
+        case 'CLEAR_RETURN_MARKER':
+          if (record.stockTaken) await this.kind.stock.clearReturn(good.appId, good.id, record._id);
+          break;
+      }
+    }
+    await this.outbox.add(events);
+    return this.move(record, { type: 'EFFECTS_DONE' });
+  }
+
+  /** CANCELLING → CANCELLED: refund by its own operation id, give the unit back (once), then the follow-up. */
+  async finishCancel(record: R): Promise<R> {
+    const good = this.kind.good(record);
+    if (!this.isFree(record)) await this.account.credit(this.operation(record, 'refund'));
+    if (record.stockTaken) await this.kind.stock.giveBack(good.appId, good.id, record._id);
+    const cancelled = await this.move(record, { type: 'REFUNDED' });
+    if (!cancelled) throw rpcError(Code.Aborted, 'CONFLICT', 'The redemption changed meanwhile; read it again.');
+    return this.settleOrLeave(cancelled);
+  }
+}

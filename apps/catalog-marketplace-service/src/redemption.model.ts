@@ -1,0 +1,33 @@
+import { Schema, type Connection, type Model } from 'mongoose';
+import { addSagaIndexes, sagaFields, type SagaRecord } from './saga-record';
+
+/** A catalog redemption: one unit of an item bought by a user of the item's app. */
+export interface RedemptionDoc extends SagaRecord {
+  itemId: string;
+  /** The item's name when it was redeemed (costs are kept in coinCost/tokenCost). */
+  itemName: string;
+  fulfilledAt: Date | null;
+  cancelledAt: Date | null;
+}
+
+const redemptionSchema = new Schema<RedemptionDoc>(
+  {
+    ...sagaFields,
+    itemId: { type: String, required: true },
+    itemName: { type: String, required: true },
+    fulfilledAt: { type: Date, default: null },
+    cancelledAt: { type: Date, default: null },
+  },
+  { collection: 'redemptions', versionKey: false },
+);
+// GET /incentives/redemptions, newest first (optionally by status: the state filter).
+redemptionSchema.index({ appId: 1, state: 1, createdAt: -1 });
+redemptionSchema.index({ appId: 1, createdAt: -1 });
+// GET /incentives/redemptions?userId=.
+redemptionSchema.index({ appId: 1, userId: 1, createdAt: -1 });
+// GET /incentives/redemptions?itemId=.
+redemptionSchema.index({ appId: 1, itemId: 1, createdAt: -1 });
+addSagaIndexes(redemptionSchema);
+
+export const redemptionModel = (db: Connection): Model<RedemptionDoc> =>
+  (db.models.Redemption as Model<RedemptionDoc> | undefined) ?? db.model<RedemptionDoc>('Redemption', redemptionSchema);

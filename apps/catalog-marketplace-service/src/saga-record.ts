@@ -1,0 +1,50 @@
+import type { Schema } from 'mongoose';
+import type { DebitKnowledge, SagaState } from './redemption-saga-machine';
+
+/**
+ * What every redemption record (catalog or marketplace) carries for its
+ * saga: where it stands, what is known about the debit, whether work is
+ * still owed (open) and until when the current worker owns it (lease).
+ */
+export interface SagaRecord {
+  _id: string;
+  /** The app whose user redeemed, and whose coins and tokens paid. */
+  appId: string;
+  userId: string;
+  coinCost: number;
+  tokenCost: number;
+  state: SagaState;
+  debit: DebitKnowledge;
+  /** Why a FAILED redemption failed (INSUFFICIENT_BALANCE, OUT_OF_STOCK, …). */
+  failureReason: string | null;
+  /** A unit of stock was taken (false for unlimited goods); cancelling gives it back. */
+  stockTaken: boolean;
+  /** Work is still owed: an intermediate state, or events and stock markers of the last step. */
+  open: boolean;
+  /** Whoever moved the record last owns it until then; the recovery pass takes over after. */
+  leaseUntil: Date;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export const sagaFields = {
+  _id: { type: String, required: true },
+  appId: { type: String, required: true },
+  userId: { type: String, required: true },
+  coinCost: { type: Number, required: true },
+  tokenCost: { type: Number, required: true },
+  state: { type: String, required: true },
+  debit: { type: String, required: true },
+  failureReason: { type: String, default: null },
+  stockTaken: { type: Boolean, default: false },
+  open: { type: Boolean, required: true },
+  leaseUntil: { type: Date, required: true },
+  createdAt: { type: Date, required: true },
+  updatedAt: { type: Date, required: true },
+} as const;
+
+/** Indexes every saga collection needs besides its own. */
+export function addSagaIndexes(schema: Schema): void {
+  // The recovery pass: records with work owed whose lease ran out.
+  schema.index({ open: 1, leaseUntil: 1 });
+}

@@ -1,0 +1,255 @@
+import type { FilterQuery, Model, UpdateQuery } from 'mongoose';
+import { AppScoped } from '@ris/mongo';
+import { PerDocumentLock } from './per-document-lock';
+
+/**
+ * Markers a good (catalog item or listing) carries while a stock move is
+ * not yet acknowledged by its redemption. The move and its marker are one
+ * single-document update, so "was the unit taken (or given back) for this
+ * redemption?" always has an answer, and each move happens at most once:
+ * that is what lets a saga without transactions be finished or undone
+ * after a crash. Markers live only until the redemption records the move.
+ */
+export interface StockMarkers {
+  /** Redemptions whose reservation took a unit that is not final yet. */
+  stockHolds: string[];
+  /** Cancelled redemptions whose unit was given back but which are not yet CANCELLED. */
+  stockReturns: string[];
+  /**
+   * Set with every marker, cleared by the recovery sweep once both lists
+   * are empty: what the sweep finds goods by. (The lists themselves are
+   * not indexed: FerretDB on PostgreSQL indexes an array as one value,
+   * which fails past about 2.7 KB, i.e. ~100 redemptions in flight.)
+   */
+  stockMarked: boolean;
+}
+
+export const stockMarkerFields = {
+  stockHolds: { type: [String], default: (): string[] => [] },
+  stockReturns: { type: [String], default: (): string[] => [] },
+  stockMarked: { type: Boolean, default: false },
+};
+
+interface CommitBatch {
+  holders: string[];
+  waiters: Array<{ resolve: () => void; reject: (err: unknown) => void }>;
+}
+
+interface TakeRequest {
+  holder: string;
+  resolve: (outcome: TakeOutcome) => void;
+  reject: (err: unknown) => void;
+}
+
+export type TakeOutcome = 'TAKEN' | 'UNLIMITED' | 'OUT_OF_STOCK' | 'UNAVAILABLE';
+
+export interface Availability<G> {
+  /** The filter a good must match to be redeemable now. */
+  filter(now: Date): FilterQuery<G>;
+  /** The same rule on a document read back. */
+  check(good: G, now: Date): boolean;
+}
+
+type Good = StockMarkers & { _id: string; appId: string };
+
+/**
+ * Conditional, idempotent stock moves on one collection of goods (-1 in
+ * the stock field means unlimited). Every write to a good, these and the
+ * owner's edits alike (exclusive), runs under the good's lock (see
+ * PerDocumentLock: FerretDB's updates are not atomic).
+ */
+export class StockCounter<G extends Good> {
+  private readonly goods: AppScoped<G>;
+  private readonly lock = new PerDocumentLock();
+  /** Per good (app and id): holds to make final in the next write (see commitSoon). */
+  private readonly commits = new Map<string, CommitBatch>();
+  /** Per good (app and id): takes waiting for the good's lock, made together (see take). */
+  private readonly takes = new Map<string, TakeRequest[]>();
+
+  constructor(
+    readonly model: Model<G>,
+    private readonly field: keyof G & string,
+    private readonly availability: Availability<G>,
+  ) {
+    this.goods = new AppScoped(model);
+  }
+
+  /** Runs a write to the good with no other write to it in between (the owner's edits use it too). */
+  exclusive<T>(goodId: string, work: () => Promise<T>): Promise<T> {
+    return this.lock.run(goodId, work);
+  }
+
+  // The stock field is chosen at run time (inventory, quantity), which
+  // mongoose's query types cannot follow: queries are built as plain
+  // objects and typed here.
+  private filter(query: Record<string, unknown>): FilterQuery<G> {
+    return query as FilterQuery<G>;
+  }
+
+  private update(update: Record<string, unknown>): UpdateQuery<G> {
+    return update as UpdateQuery<G>;
+  }
+
+  /**
+   * Takes one unit for `holder` if the good is redeemable and in stock:
+   * a conditional update, so concurrent takes can never oversell. Taking
+   * again for the same holder is a no-op that answers TAKEN.
+   *
+   * Takes of one good that arrive while its lock is busy are made together
+   * when it frees: one update taking n units for n holders if n are left
+   * (a popular good then costs a fraction of a write per redemption), else
+   * one by one, so each holder gets its exact outcome when stock runs out.
+   */
+  take(appId: string, goodId: string, holder: string): Promise<TakeOutcome> {
+    const key = `${appId}\u0000${goodId}`;
+    return new Promise<TakeOutcome>((resolve, reject) => {
+      const waiting = this.takes.get(key);
+      if (waiting) {
+        waiting.push({ holder, resolve, reject });
+        return;
+      }
+      const batch: TakeRequest[] = [{ holder, resolve, reject }];
+      this.takes.set(key, batch);
+      this.exclusive(goodId, () => {
+        // From here on, arrivals start the next batch.
+        this.takes.delete(key);
+        return this.takeBatch(appId, goodId, batch);
+      }).catch((err: unknown) => batch.forEach((request) => request.reject(err)));
+    });
+  }
+
+  private async takeBatch(appId: string, goodId: string, batch: TakeRequest[]): Promise<void> {
+    const holders = batch.map((request) => request.holder);
+    if (batch.length > 1 && new Set(holders).size === holders.length) {
+      const taken = await this.goods.updateOne(
+        appId,
+        this.filter({
+          ...this.availability.filter(new Date()),
+          _id: goodId,
+          [this.field]: { $gte: holders.length },
+          stockHolds: { $nin: holders },
+        }),
+        this.update({ $inc: { [this.field]: -holders.length }, $push: { stockHolds: { $each: holders } }, $set: { stockMarked: true } }),
+      );
+      if (taken === 1) {
+        for (const request of batch) request.resolve('TAKEN');
+        return;
+      }
+    }
+    for (const request of batch) {
+      try {
+        request.resolve(await this.takeNow(appId, goodId, request.holder));
+      } catch (err) {
+        request.reject(err);
+      }
+    }
+  }
+
+  private async takeNow(appId: string, goodId: string, holder: string): Promise<TakeOutcome> {
+    const now = new Date();
+    const taken = await this.goods.updateOne(
+      appId,
+      this.filter({ ...this.availability.filter(now), _id: goodId, [this.field]: { $gt: 0 }, stockHolds: { $ne: holder } }),
+      this.update({ $inc: { [this.field]: -1 }, $push: { stockHolds: holder }, $set: { stockMarked: true } }),
+    );
+    if (taken === 1) return 'TAKEN';
+    // Refused: read it back to say why.
+    const good = await this.goods.findOne(appId, { _id: goodId } as FilterQuery<G>);
+    if (good?.stockHolds.includes(holder)) return 'TAKEN';
+    if (!good || !this.availability.check(good, now)) return 'UNAVAILABLE';
+    return good[this.field] === -1 ? 'UNLIMITED' : 'OUT_OF_STOCK';
+  }
+
+  /** Undoes `holder`'s take, if it happened and is not final: the unit goes back. */
+  release(appId: string, goodId: string, holder: string): Promise<void> {
+    return this.exclusive(goodId, () => this.releaseNow(appId, goodId, holder));
+  }
+
+  private async releaseNow(appId: string, goodId: string, holder: string): Promise<void> {
+    const restocked = await this.goods.updateOne(
+      appId,
+      this.filter({ _id: goodId, stockHolds: holder, [this.field]: { $gte: 0 } }),
+      this.update({ $inc: { [this.field]: 1 }, $pull: { stockHolds: holder } }),
+    );
+    // Made unlimited since: there is no count to give the unit back to.
+    if (restocked === 0) await this.dropMarker(appId, goodId, 'stockHolds', holder);
+  }
+
+  /** These holders' takes are final (their redemptions are confirmed): the units stay taken, the markers go, in one write. */
+  async commit(appId: string, goodId: string, holders: string[]): Promise<void> {
+    if (holders.length === 0) return;
+    await this.exclusive(goodId, () =>
+      this.goods.updateOne(appId, this.filter({ _id: goodId }), this.update({ $pullAll: { stockHolds: holders } })),
+    );
+  }
+
+  /**
+   * commit() for one holder, batched: the write queues behind the good's
+   * other writes, and every commit that arrives while it waits rides in
+   * the same $pullAll. A popular good then costs about one write per
+   * redemption (its take) instead of two. Settles when the write is done.
+   */
+  commitSoon(appId: string, goodId: string, holder: string): Promise<void> {
+    const key = `${appId}\u0000${goodId}`;
+    return new Promise<void>((resolve, reject) => {
+      let batch = this.commits.get(key);
+      if (batch) {
+        batch.holders.push(holder);
+        batch.waiters.push({ resolve, reject });
+        return;
+      }
+      const fresh: CommitBatch = { holders: [holder], waiters: [{ resolve, reject }] };
+      batch = fresh;
+      this.commits.set(key, fresh);
+      this.exclusive(goodId, () => {
+        // From here on, arrivals start the next batch.
+        this.commits.delete(key);
+        return this.goods.updateOne(appId, this.filter({ _id: goodId }), this.update({ $pullAll: { stockHolds: fresh.holders } }));
+      }).then(
+        () => fresh.waiters.forEach((w) => w.resolve()),
+        (err: unknown) => fresh.waiters.forEach((w) => w.reject(err)),
+      );
+    });
+  }
+
+  /** Gives back the unit a confirmed redemption took (a cancellation), once. */
+  async giveBack(appId: string, goodId: string, holder: string): Promise<void> {
+    await this.exclusive(goodId, () =>
+      this.goods.updateOne(
+        appId,
+        // Unlimited goods (-1) have no count to give back to.
+        this.filter({ _id: goodId, [this.field]: { $gte: 0 }, stockReturns: { $ne: holder } }),
+        this.update({ $inc: { [this.field]: 1 }, $push: { stockReturns: holder }, $set: { stockMarked: true } }),
+      ),
+    );
+  }
+
+  /** The cancellation is recorded: the return marker goes. */
+  clearReturn(appId: string, goodId: string, holder: string): Promise<void> {
+    return this.exclusive(goodId, () => this.dropMarker(appId, goodId, 'stockReturns', holder));
+  }
+
+  private async dropMarker(appId: string, goodId: string, marker: keyof StockMarkers, holder: string): Promise<void> {
+    await this.goods.updateOne(appId, this.filter({ _id: goodId, [marker]: holder }), this.update({ $pull: { [marker]: holder } }));
+  }
+
+  /** Goods of every app marked since their last sweep (a system job: each good is then handled under its own appId). */
+  marked(limit: number): Promise<G[]> {
+    return this.model
+      .find(this.filter({ stockMarked: true }))
+      .limit(limit)
+      .lean<G[]>()
+      .exec();
+  }
+
+  /** The sweep is done with a good: unmark it, unless a marker arrived meanwhile. */
+  async unmarkIfClear(appId: string, goodId: string): Promise<void> {
+    await this.exclusive(goodId, () =>
+      this.goods.updateOne(
+        appId,
+        this.filter({ _id: goodId, stockHolds: { $size: 0 }, stockReturns: { $size: 0 } }),
+        this.update({ $set: { stockMarked: false } }),
+      ),
+    );
+  }
+}
