@@ -1,0 +1,138 @@
+import { randomUUID } from 'node:crypto';
+import type { Connection } from 'mongoose';
+import type { DomainEvent } from '@ris/events';
+import { AppScoped, isDuplicateKeyError, newId, type Page, type PageQuery } from '@ris/mongo';
+import { Code, notFound, rpcError } from '@ris/rpc';
+import { deliveryAttemptModel, type DeliveryAttemptDoc } from './delivery-attempt.model';
+import { deliveryModel, type DeliveryDoc, type DeliveryStatusName } from './delivery.model';
+import type { EndpointDoc } from './endpoint.model';
+import { messageIdOf, webhookBody, type WebhookEventName } from './webhook-events';
+
+const EPOCH = new Date(0);
+
+function newDelivery(
+  appId: string,
+  endpointId: string,
+  fields: { eventId: string; messageId: string; event: WebhookEventName; payload: string },
+  now: Date,
+): DeliveryDoc {
+  return {
+    _id: newId('whd'),
+    appId,
+    endpointId,
+    ...fields,
+    status: 'PENDING',
+    attempts: 0,
+    retryIndex: 0,
+    autoRetry: true,
+    nextAttemptAt: now,
+    leaseUntil: EPOCH,
+    lease: null,
+    lastAttemptAt: null,
+    lastResponseStatus: null,
+    lastError: null,
+    createdAt: now,
+    completedAt: null,
+  };
+}
+
+/** Deliveries as the API sees them: created from events, listed, inspected, retried. */
+export class Deliveries {
+  private readonly deliveries: AppScoped<DeliveryDoc>;
+  private readonly attempts: AppScoped<DeliveryAttemptDoc>;
+
+  constructor(db: Connection) {
+    this.deliveries = new AppScoped(deliveryModel(db));
+    this.attempts = new AppScoped(deliveryAttemptModel(db));
+  }
+
+  /**
+   * One delivery per endpoint for this event. Idempotent: the unique
+   * (endpointId, eventId) index turns a second fan-out of the same event
+   * (redelivery, crash before the consumer recorded it) into no-ops.
+   */
+  async createForEvent(
+    appId: string,
+    endpoints: EndpointDoc[],
+    event: DomainEvent,
+    name: WebhookEventName,
+  ): Promise<Array<Pick<DeliveryDoc, '_id' | 'endpointId'>>> {
+    if (endpoints.length === 0) return [];
+    const messageId = messageIdOf(event.id);
+    const payload = webhookBody(messageId, name, event.occurredAt, event.data);
+    const now = new Date();
+    const docs = endpoints.map((endpoint) => newDelivery(appId, endpoint._id, { eventId: event.id, messageId, event: name, payload }, now));
+    try {
+      await this.deliveries.model.insertMany(docs, { ordered: false });
+      return docs.map(({ _id, endpointId }) => ({ _id, endpointId }));
+    } catch (err) {
+      // Unordered: the others were inserted; the duplicates already existed
+      // (and the dispatcher finds them, if still due, by its own query).
+      if (!isDuplicateKeyError(err)) throw err;
+      return [];
+    }
+  }
+
+  /** A WEBHOOK_TEST delivery to one endpoint. */
+  async createTest(appId: string, endpoint: EndpointDoc): Promise<DeliveryDoc> {
+    const eventId = randomUUID();
+    const messageId = messageIdOf(eventId);
+    const now = new Date();
+    const payload = webhookBody(messageId, 'WEBHOOK_TEST', now.toISOString(), {
+      webhookId: endpoint._id,
+      message: 'This is a test event sent from the webhook settings of your app.',
+    });
+    const { appId: _app, ...doc } = newDelivery(appId, endpoint._id, { eventId: `test:${eventId}`, messageId, event: 'WEBHOOK_TEST', payload }, now);
+    return this.deliveries.create(appId, doc);
+  }
+
+  list(appId: string, endpointId: string, page: PageQuery, status?: DeliveryStatusName): Promise<Page<DeliveryDoc>> {
+    return this.deliveries.page(appId, { endpointId, ...(status ? { status } : {}) }, { createdAt: -1, _id: -1 }, page);
+  }
+
+  async get(appId: string, endpointId: string, deliveryId: string): Promise<DeliveryDoc> {
+    const delivery = await this.deliveries.findOne(appId, { _id: deliveryId, endpointId });
+    if (!delivery) throw notFound('Delivery', { webhookId: endpointId, deliveryId });
+    return delivery;
+  }
+
+  attemptLog(appId: string, deliveryId: string): Promise<DeliveryAttemptDoc[]> {
+    return this.attempts.find(appId, { deliveryId }, { sort: { number: 1 } });
+  }
+
+  /**
+   * Makes the delivery due now. A PENDING one keeps its remaining retries; a
+   * finished one gets a single further attempt. One being attempted at this
+   * moment is left alone (409): a second concurrent send would only confuse.
+   */
+  async retry(appId: string, endpoint: EndpointDoc, deliveryId: string): Promise<DeliveryDoc> {
+    const current = await this.get(appId, endpoint._id, deliveryId);
+    const now = new Date();
+    if (!endpoint.enabled && current.event !== 'WEBHOOK_TEST') {
+      throw rpcError(Code.Aborted, 'CONFLICT', 'The webhook endpoint is disabled; enable it before retrying its deliveries.', {
+        webhookId: endpoint._id,
+      });
+    }
+    const idle = { _id: deliveryId, endpointId: endpoint._id, leaseUntil: { $lte: now } };
+    const updated =
+      current.status === 'PENDING'
+        ? await this.deliveries.findOneAndUpdate(appId, { ...idle, status: 'PENDING' }, { $set: { nextAttemptAt: now } })
+        : await this.deliveries.findOneAndUpdate(
+            appId,
+            { ...idle, status: current.status },
+            { $set: { status: 'PENDING', nextAttemptAt: now, autoRetry: false, completedAt: null } },
+          );
+    if (!updated) {
+      throw rpcError(Code.Aborted, 'CONFLICT', 'The delivery is being attempted right now; look at it again in a moment.', {
+        deliveryId,
+      });
+    }
+    return updated;
+  }
+
+  /** An endpoint is gone: so are its deliveries and their log. */
+  async removeForEndpoint(appId: string, endpointId: string): Promise<void> {
+    await this.deliveries.model.deleteMany({ appId, endpointId }).exec();
+    await this.attempts.model.deleteMany({ appId, endpointId }).exec();
+  }
+}

@@ -1,0 +1,74 @@
+import { Schema, type Connection, type Model } from 'mongoose';
+import type { WebhookEventName } from './webhook-events';
+
+export type DeliveryStatusName = 'PENDING' | 'SUCCEEDED' | 'FAILED';
+
+/** One event on its way to one endpoint, with its retry state. */
+export interface DeliveryDoc {
+  _id: string;
+  appId: string;
+  endpointId: string;
+  /** The domain event it carries (test events: test:<uuid>); unique per endpoint. */
+  eventId: string;
+  /** webhook-id and the body's id: the same for every attempt. */
+  messageId: string;
+  event: WebhookEventName;
+  /** The exact JSON body, fixed at creation so every attempt sends (and signs) the same bytes. */
+  payload: string;
+  status: DeliveryStatusName;
+  attempts: number;
+  /** Index into the retry schedule of the next retry. */
+  retryIndex: number;
+  /** False after a manual retry of a finished delivery: that one attempt is all. */
+  autoRetry: boolean;
+  /** When it is due; null once SUCCEEDED or FAILED. */
+  nextAttemptAt: Date | null;
+  /** A dispatcher holds it until then (epoch: nobody). */
+  leaseUntil: Date;
+  /** Token of the claim holding the lease: only its holder may record the outcome. */
+  lease: string | null;
+  lastAttemptAt: Date | null;
+  lastResponseStatus: number | null;
+  lastError: string | null;
+  createdAt: Date;
+  completedAt: Date | null;
+}
+
+const deliverySchema = new Schema<DeliveryDoc>(
+  {
+    _id: { type: String, required: true },
+    appId: { type: String, required: true },
+    endpointId: { type: String, required: true },
+    eventId: { type: String, required: true },
+    messageId: { type: String, required: true },
+    event: { type: String, required: true },
+    payload: { type: String, required: true },
+    status: { type: String, required: true },
+    attempts: { type: Number, default: 0 },
+    retryIndex: { type: Number, default: 0 },
+    autoRetry: { type: Boolean, default: true },
+    nextAttemptAt: { type: Date, default: null },
+    leaseUntil: { type: Date, required: true },
+    lease: { type: String, default: null },
+    lastAttemptAt: { type: Date, default: null },
+    lastResponseStatus: { type: Number, default: null },
+    lastError: { type: String, default: null },
+    createdAt: { type: Date, required: true },
+    completedAt: { type: Date, default: null },
+  },
+  { collection: 'webhook_deliveries', versionKey: false },
+);
+// One delivery per endpoint and event: a redelivered or replayed event
+// cannot create a second one (the fan-out inserts and ignores duplicates).
+deliverySchema.index({ endpointId: 1, eventId: 1 }, { unique: true });
+// The dispatcher's claim: due PENDING deliveries, oldest due first.
+deliverySchema.index({ status: 1, nextAttemptAt: 1 });
+// GET /webhooks/{id}/deliveries, newest first; also removing an endpoint's deliveries.
+deliverySchema.index({ appId: 1, endpointId: 1, createdAt: -1, _id: -1 });
+// The same list filtered by status.
+deliverySchema.index({ appId: 1, endpointId: 1, status: 1, createdAt: -1, _id: -1 });
+// Retention: finished deliveries older than WEBHOOK_RETENTION_DAYS.
+deliverySchema.index({ completedAt: 1 });
+
+export const deliveryModel = (db: Connection): Model<DeliveryDoc> =>
+  (db.models.WebhookDelivery as Model<DeliveryDoc> | undefined) ?? db.model<DeliveryDoc>('WebhookDelivery', deliverySchema);

@@ -1,0 +1,95 @@
+import type { Connection } from 'mongoose';
+import { domainEvent, stableEventId, type Outbox } from '@ris/events';
+import type { Logger } from '@ris/logging';
+import { AppScoped } from '@ris/mongo';
+import { endpointModel, type EndpointDoc } from './endpoint.model';
+import { ENDPOINT_DISABLED_EVENT_TYPE } from './webhook-events';
+
+/** WEBHOOK_ENDPOINT_DISABLED: the log event operators alert on. */
+export const ENDPOINT_DISABLED_LOG_EVENT = 'WEBHOOK_ENDPOINT_DISABLED';
+
+export function endpointDisabledEvent(endpoint: EndpointDoc) {
+  const disabledAt = endpoint.disabledAt ?? new Date();
+  return domainEvent(
+    ENDPOINT_DISABLED_EVENT_TYPE,
+    endpoint.appId,
+    {
+      webhookId: endpoint._id,
+      url: endpoint.url,
+      reason: 'FAILING',
+      failingSince: endpoint.failingSince?.toISOString() ?? null,
+      disabledAt: disabledAt.toISOString(),
+    },
+    // One event per disabling: re-enabled and disabled again later is a new one.
+    { id: stableEventId(ENDPOINT_DISABLED_EVENT_TYPE, endpoint.appId, endpoint._id, disabledAt.toISOString()), occurredAt: disabledAt },
+  );
+}
+
+/**
+ * Tracks each endpoint's failure streak: the first failure since the last
+ * success sets failingSince, a success clears it, and a failure when the
+ * streak is older than WEBHOOK_DISABLE_AFTER_MS disables the endpoint.
+ * Every write is a conditional single-document update, so concurrent
+ * attempts (and replicas) agree without locks.
+ */
+export class EndpointHealth {
+  private readonly endpoints: AppScoped<EndpointDoc>;
+
+  constructor(
+    db: Connection,
+    private readonly outbox: Outbox,
+    private readonly logger: Logger,
+    private readonly disableAfterMs: number,
+  ) {
+    this.endpoints = new AppScoped(endpointModel(db));
+  }
+
+  async succeeded(endpoint: EndpointDoc): Promise<void> {
+    if (endpoint.failingSince === null) return;
+    await this.endpoints.updateOne(endpoint.appId, { _id: endpoint._id, failingSince: { $ne: null } }, { $set: { failingSince: null } });
+  }
+
+  async failed(endpoint: EndpointDoc, at: Date): Promise<void> {
+    if (endpoint.failingSince === null) {
+      await this.endpoints.updateOne(endpoint.appId, { _id: endpoint._id, failingSince: null }, { $set: { failingSince: at } });
+      return;
+    }
+    if (!endpoint.enabled || at.getTime() - endpoint.failingSince.getTime() < this.disableAfterMs) return;
+    const disabled = await this.endpoints.findOneAndUpdate(
+      endpoint.appId,
+      { _id: endpoint._id, enabled: true, failingSince: { $lte: new Date(at.getTime() - this.disableAfterMs) } },
+      { $set: { enabled: false, disabledReason: 'FAILING', disabledAt: at, disabledEventPending: true, updatedAt: at } },
+    );
+    // null: another attempt (or replica) disabled it first, or it recovered.
+    if (disabled) await this.announceDisabled(disabled);
+  }
+
+  private async announceDisabled(endpoint: EndpointDoc): Promise<void> {
+    this.logger.warn(
+      {
+        event: ENDPOINT_DISABLED_LOG_EVENT,
+        appId: endpoint.appId,
+        webhookId: endpoint._id,
+        url: endpoint.url,
+        failingSince: endpoint.failingSince,
+      },
+      `${ENDPOINT_DISABLED_LOG_EVENT}: webhook endpoint disabled after failing for ${Math.round(this.disableAfterMs / 3_600_000)} h`,
+    );
+    await this.outbox.add(endpointDisabledEvent(endpoint));
+    await this.endpoints.updateOne(endpoint.appId, { _id: endpoint._id }, { $set: { disabledEventPending: false } });
+  }
+
+  /**
+   * Recovery pass: endpoints disabled whose event did not reach the outbox
+   * (the process died in between). The event id is stable, so writing it
+   * again is harmless.
+   */
+  async announcePendingDisabled(): Promise<void> {
+    // Across apps on purpose (a maintenance pass); each write below carries the appId.
+    const pending = await this.endpoints.model.find({ disabledEventPending: true }).limit(100).lean<EndpointDoc[]>().exec();
+    for (const endpoint of pending) {
+      await this.outbox.add(endpointDisabledEvent(endpoint));
+      await this.endpoints.updateOne(endpoint.appId, { _id: endpoint._id }, { $set: { disabledEventPending: false } });
+    }
+  }
+}

@@ -1,0 +1,72 @@
+import { Schema, type Connection, type Model } from 'mongoose';
+import type { WebhookEventName } from './webhook-events';
+
+export type DisabledReasonName = 'MANUAL' | 'FAILING';
+
+/** A secret replaced by a rotation; it keeps signing until expiresAt. */
+export interface PreviousSecret {
+  secret: string;
+  expiresAt: Date;
+}
+
+export interface EndpointDoc {
+  _id: string;
+  appId: string;
+  url: string;
+  /** Subscribed webhook events; empty = every event. */
+  events: WebhookEventName[];
+  description: string | null;
+  enabled: boolean;
+  disabledReason: DisabledReasonName | null;
+  disabledAt: Date | null;
+  /**
+   * True from the moment the service disabled the endpoint for failing until
+   * webhook.endpoint_disabled is in the outbox: a crash in between is
+   * finished by the dispatcher's recovery pass.
+   */
+  disabledEventPending: boolean;
+  /** First failed attempt since the last successful one; null while healthy. */
+  failingSince: Date | null;
+  /**
+   * whsec_… as given to the caller. Stored as is because signing needs it
+   * (an HMAC key cannot be hashed like an API key).
+   */
+  secret: string;
+  previousSecrets: PreviousSecret[];
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+const previousSecretSchema = new Schema<PreviousSecret>(
+  { secret: { type: String, required: true }, expiresAt: { type: Date, required: true } },
+  { _id: false },
+);
+
+const endpointSchema = new Schema<EndpointDoc>(
+  {
+    _id: { type: String, required: true },
+    appId: { type: String, required: true },
+    url: { type: String, required: true },
+    events: { type: [String], default: [] },
+    description: { type: String, default: null },
+    enabled: { type: Boolean, required: true },
+    disabledReason: { type: String, default: null },
+    disabledAt: { type: Date, default: null },
+    disabledEventPending: { type: Boolean, default: false },
+    failingSince: { type: Date, default: null },
+    secret: { type: String, required: true },
+    previousSecrets: { type: [previousSecretSchema], default: [] },
+    createdAt: { type: Date, required: true },
+    updatedAt: { type: Date, required: true },
+  },
+  { collection: 'webhook_endpoints', versionKey: false },
+);
+// GET /webhooks: an app's endpoints, newest first.
+endpointSchema.index({ appId: 1, createdAt: -1, _id: -1 });
+// The fan-out of every domain event: the enabled endpoints of one app.
+endpointSchema.index({ appId: 1, enabled: 1 });
+// The recovery pass: endpoints disabled whose event is not in the outbox yet.
+endpointSchema.index({ disabledEventPending: 1 });
+
+export const endpointModel = (db: Connection): Model<EndpointDoc> =>
+  (db.models.WebhookEndpoint as Model<EndpointDoc> | undefined) ?? db.model<EndpointDoc>('WebhookEndpoint', endpointSchema);

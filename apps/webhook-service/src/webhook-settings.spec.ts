@@ -1,0 +1,39 @@
+import { ConfigError, loadConfig } from '@ris/config';
+import { DEFAULT_RETRY_SCHEDULE_SECONDS } from './backoff-schedule';
+import { webhookSettings } from './webhook-settings';
+
+describe('webhook service settings', () => {
+  it('has safe defaults: private targets refused, 10 s timeout, about 3 days of retries', () => {
+    expect(loadConfig(webhookSettings, {})).toEqual({
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: false,
+      WEBHOOK_TIMEOUT_MS: 10_000,
+      WEBHOOK_RETRY_SCHEDULE: DEFAULT_RETRY_SCHEDULE_SECONDS,
+      WEBHOOK_DISABLE_AFTER_MS: 3 * 24 * 3600 * 1000,
+      WEBHOOK_MAX_IN_FLIGHT: 64,
+      WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT: 4,
+      WEBHOOK_POLL_INTERVAL_MS: 500,
+      WEBHOOK_RETENTION_DAYS: 30,
+    });
+  });
+
+  it('reads what tests and deployments set', () => {
+    const config = loadConfig(webhookSettings, { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_RETRY_SCHEDULE: '1,1,2' });
+    expect(config.WEBHOOK_ALLOW_PRIVATE_TARGETS).toBe(true);
+    expect(config.WEBHOOK_RETRY_SCHEDULE).toEqual([1, 1, 2]);
+  });
+
+  it('names every bad setting', () => {
+    let error: unknown;
+    try {
+      loadConfig(webhookSettings, { WEBHOOK_RETRY_SCHEDULE: '5m,1h', WEBHOOK_TIMEOUT_MS: '0', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'maybe' });
+    } catch (err) {
+      error = err;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const { message, problems } = error as ConfigError;
+    expect(message).toContain('WEBHOOK_RETRY_SCHEDULE: must be comma-separated seconds');
+    expect(message).toContain('WEBHOOK_TIMEOUT_MS');
+    expect(message).toContain('WEBHOOK_ALLOW_PRIVATE_TARGETS');
+    expect(problems).toHaveLength(3);
+  });
+});
