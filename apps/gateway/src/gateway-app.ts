@@ -15,8 +15,22 @@ import { docsPage } from './openapi/docs-page';
 import { buildOpenApiDocument, createRegistry } from './openapi/openapi-document';
 import { adminRoutes } from './routes/admin';
 import { campaignRoutes } from './routes/campaigns';
+import { catalogRoutes } from './routes/catalog';
+import { conversionRoutes } from './routes/conversions';
+import { fraudFlagRoutes } from './routes/fraud-flags';
 import { healthRoutes } from './routes/health';
+import { incentiveActionRoutes } from './routes/incentive-actions';
+import { incentiveBadgeRoutes } from './routes/incentive-badges';
+import { incentiveBalanceRoutes } from './routes/incentive-balances';
+import { incentiveEventRoutes } from './routes/incentive-events';
+import { incentiveLeaderboardRoutes } from './routes/incentive-leaderboard';
+import { incentiveLevelRoutes } from './routes/incentive-levels';
+import { incentiveMilestoneRoutes } from './routes/incentive-milestones';
+import { marketplaceRoutes } from './routes/marketplace';
 import { referralRoutes } from './routes/referrals';
+import { rewardRoutes } from './routes/rewards';
+import { statsRoutes } from './routes/stats';
+import { webhookRoutes } from './routes/webhooks';
 import type { ServiceClients } from './service-clients';
 import { AppDirectory } from './tenancy/app-directory';
 
@@ -51,6 +65,20 @@ export function createGatewayApp({ config, logger, db, redis, clients }: Gateway
   const api = new ApiRouter(registry, { basePath: API_BASE, security: 'apiKey', idempotency: new IdempotencyStore(db) });
   campaignRoutes(api, clients);
   referralRoutes(api, clients);
+  incentiveActionRoutes(api, clients);
+  incentiveEventRoutes(api, clients);
+  incentiveBalanceRoutes(api, clients);
+  incentiveLevelRoutes(api, clients);
+  incentiveBadgeRoutes(api, clients);
+  incentiveMilestoneRoutes(api, clients);
+  incentiveLeaderboardRoutes(api, clients);
+  conversionRoutes(api, clients);
+  statsRoutes(api, clients);
+  rewardRoutes(api, clients);
+  fraudFlagRoutes(api, clients);
+  webhookRoutes(api, clients);
+  catalogRoutes(api, clients);
+  marketplaceRoutes(api, clients);
 
   const openApiDocument = buildOpenApiDocument(registry);
 
