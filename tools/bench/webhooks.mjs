@@ -246,9 +246,9 @@ the receiver before the client had read the 201; they count as 0 ms.
 - With one endpoint, throughput is bounded by WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT (4) divided by the time one attempt takes,
   which is mostly database round trips (read the endpoint, record the outcome, log the attempt). That bound is deliberate: one
   receiver never gets more than 4 requests at once from a replica. More endpoints use more of the 64 slots.
-- The machine has 2 cores shared with other engineers' test runs; repeated runs on the same code varied by up to 4× (the load
-  average is given above). FerretDB (on PostgreSQL) is the bottleneck here; on MongoDB, where every query of the dispatcher
-  is an index lookup, expect more.
+- The machine has 2 cores shared with other engineers' test runs, and results move a lot with their load (the load average
+  is given above): treat these as orders of magnitude. Database round trips through FerretDB (on PostgreSQL) dominate;
+  on MongoDB, where every query of the dispatcher is an index lookup, they are cheaper.
 `;
 mkdirSync(join(root, 'tools', 'bench', 'results'), { recursive: true });
 writeFileSync(join(root, 'tools', 'bench', 'results', 'webhooks.md'), md);

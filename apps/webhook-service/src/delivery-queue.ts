@@ -83,8 +83,9 @@ export class DeliveryQueue {
 
   /**
    * Records a finished attempt: SUCCEEDED, PENDING again at `nextAttemptAt`,
-   * or FAILED when that is null. Returns false if the lease was lost (the
-   * outcome then belongs to whoever holds it now).
+   * or FAILED when that is null; and adds it to the attempt log. Returns
+   * false if the lease was lost (the delivery's state then belongs to whoever
+   * holds it now; the attempt, which did happen, is logged all the same).
    */
   async recordAttempt(
     claim: ClaimedDelivery,
@@ -105,19 +106,21 @@ export class DeliveryQueue {
       : next.nextAttemptAt
         ? { status: 'PENDING', nextAttemptAt: next.nextAttemptAt, retryIndex: delivery.retryIndex + 1 }
         : { status: 'FAILED', nextAttemptAt: null, completedAt: finishedAt };
-    const result = await this.deliveries
-      .updateOne({ _id: delivery._id, appId: delivery.appId, lease }, { $set: { ...common, ...state }, $inc: { attempts: 1 } })
-      .exec();
-    if (result.matchedCount === 0) return false;
-    await this.attempts.create({
-      _id: newId('wha'),
-      appId: delivery.appId,
-      endpointId: delivery.endpointId,
-      deliveryId: delivery._id,
-      number: delivery.attempts + 1,
-      ...outcome,
-    });
-    return true;
+    // Side by side: the attempt holds its endpoint's slot until both are written.
+    const [result] = await Promise.all([
+      this.deliveries
+        .updateOne({ _id: delivery._id, appId: delivery.appId, lease }, { $set: { ...common, ...state }, $inc: { attempts: 1 } })
+        .exec(),
+      this.attempts.create({
+        _id: newId('wha'),
+        appId: delivery.appId,
+        endpointId: delivery.endpointId,
+        deliveryId: delivery._id,
+        number: delivery.attempts + 1,
+        ...outcome,
+      }),
+    ]);
+    return result.matchedCount > 0;
   }
 
   /** Fails a delivery without an attempt (its endpoint is disabled). */

@@ -44,7 +44,7 @@ describe('dispatcher', () => {
 
   const publish = (appId: string, type = 'referral.created', data: Record<string, unknown> = { referralId: uniqueName('ref') }) => {
     const event = domainEvent(type, appId, data);
-    return fanOutToWebhooks(endpoints, deliveries, () => running.forEach((d) => d.nudge()))(event).then(() => event);
+    return fanOutToWebhooks(endpoints, deliveries, (queued) => running.forEach((d) => d.enqueue(queued)))(event).then(() => event);
   };
 
   const until = async (condition: () => Promise<boolean>, timeoutMs = 10_000) => {
