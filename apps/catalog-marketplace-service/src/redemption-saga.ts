@@ -242,10 +242,11 @@ export class RedemptionSaga<R extends SagaRecord> {
     }
   }
 
-  /** The follow-up work of the record's state (idempotent), then the record is closed. */
+  /** The follow-up work of the record's state (idempotent, in any order, so side by side), then the record is closed. */
   async runEffects(record: R): Promise<R | null> {
     const good = this.kind.good(record);
     const events: DomainEvent[] = [];
+    const stockWork: Array<Promise<void>> = [];
     for (const effect of effectsOf(record.state)) {
       switch (effect) {
         case 'PUBLISH_CONFIRMED':
@@ -254,14 +255,17 @@ export class RedemptionSaga<R extends SagaRecord> {
           events.push(...this.kind.events(record, effect));
           break;
         case 'COMMIT_STOCK':
-          if (record.stockTaken) await this.kind.stock.commitSoon(good.appId, good.id, record._id);
+          if (record.stockTaken) stockWork.push(this.kind.stock.commitSoon(good.appId, good.id, record._id));
           break;
         case 'CLEAR_RETURN_MARKER':
-          if (record.stockTaken) await this.kind.stock.clearReturn(good.appId, good.id, record._id);
+          if (record.stockTaken) stockWork.push(this.kind.stock.clearReturn(good.appId, good.id, record._id));
           break;
       }
     }
-    await this.outbox.add(events);
+    // allSettled first, so no write is left running when one fails; then the first failure is raised.
+    const results = await Promise.allSettled([this.outbox.add(events), ...stockWork]);
+    const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed) throw failed.reason;
     return this.move(record, { type: 'EFFECTS_DONE' });
   }
 
