@@ -26,6 +26,12 @@ describe('toErrorResponse: the one mapping from failures to HTTP', () => {
     expect(mapped.message).not.toContain('ECONNREFUSED');
   });
 
+  it('answers 503 for a call cut off mid-way (Canceled, or Aborted without a reason of ours)', () => {
+    expect(toErrorResponse(new ConnectError('read ECONNRESET', Code.Aborted))).toMatchObject({ status: 503, code: 'UNAVAILABLE' });
+    expect(toErrorResponse(new ConnectError('stream closed', Code.Canceled))).toMatchObject({ status: 503, code: 'UNAVAILABLE' });
+    expect(toErrorResponse(rpcError(Code.Aborted, 'CONFLICT', 'busy'))).toMatchObject({ status: 409, code: 'CONFLICT' });
+  });
+
   it('hides unexpected errors behind 500 INTERNAL', () => {
     expect(toErrorResponse(new Error('secret stack'))).toEqual({ status: 500, code: 'INTERNAL', message: 'Internal error' });
     expect(toErrorResponse(new ConnectError('boom', Code.Internal))).toMatchObject({ status: 500, code: 'INTERNAL' });

@@ -33,9 +33,14 @@ export function toErrorResponse(err: unknown): { status: number; code: string; m
     return { status: err.status, code: err.code, message: err.message, details: err.details, headers: err.headers };
   }
   if (err instanceof ConnectError) {
+    const { reason, details } = errorReason(err);
+    // A service that died mid-call surfaces as Canceled, or as Aborted with no
+    // reason of ours (a reset stream): the outcome is unknown, so retryable.
+    if (err.code === Code.Canceled || (err.code === Code.Aborted && !reason)) {
+      return { status: 503, code: 'UNAVAILABLE', message: 'A dependency is unavailable; retry later.' };
+    }
     const mapped = byConnectCode[err.code];
     if (mapped) {
-      const { reason, details } = errorReason(err);
       const message = mapped.status === 503 ? 'A dependency is unavailable; retry later.' : err.rawMessage;
       return { status: mapped.status, code: reason ?? mapped.code, message, details };
     }
