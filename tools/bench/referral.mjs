@@ -368,6 +368,12 @@ async function main() {
       connections: Math.min(4, CONNECTIONS),
     }),
   );
+  const statsAlone = await scenario('GET /stats, one connection', {
+    url: `${stack.gatewayUrl}/api/v1/stats?campaignId=${campaign.id}`,
+    method: 'GET',
+    headers: { authorization: `Bearer ${apiKey}` },
+    connections: 1,
+  });
   const clicks = await scenario('POST /clicks', {
     url: `${stack.gatewayUrl}/api/v1/clicks`,
     method: 'POST',
@@ -396,18 +402,21 @@ async function main() {
   results.push(conversions);
   await quiet();
 
-  // The counters must agree with what was answered 2xx (they are written before each answer).
+  // The counters must agree with what was answered (they are written
+  // before each answer). autocannon stops counting at the end of each run
+  // with up to `connections` requests still in flight, which the stack
+  // completes: so between the 2xx it counted and that plus 2 × connections.
   const stats = await call('GET', `/api/v1/stats?campaignId=${campaign.id}`, apiKey);
   const counterCheck = {
-    totalReferrals: [stats.totalReferrals, REFERRALS],
-    totalClicks: [stats.totalClicks, clicks.ok],
-    totalConversions: [stats.totalConversions, conversions.ok],
+    totalReferrals: [stats.totalReferrals, REFERRALS, REFERRALS],
+    totalClicks: [stats.totalClicks, clicks.ok, clicks.ok + 2 * clicks.connections],
+    totalConversions: [stats.totalConversions, conversions.ok, conversions.ok + 2 * conversions.connections],
   };
-  writeReport([...results, smallClicks], counterCheck, seeded, costs);
+  writeReport([...results, smallClicks, statsAlone], counterCheck, seeded, costs);
 }
 
 function writeReport(results, counterCheck, seeded, costs) {
-  const [baseline, stats, clicks, conversions, smallClicks] = results;
+  const [baseline, stats, clicks, conversions, smallClicks, statsAlone] = results;
   const ratio = (r) => `${((r.rps / baseline.rps) * 100).toFixed(0)}%`;
   const row = (r) =>
     `| ${r.name} | ${r.connections} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p99} | ${r.requests} | ${r.errors} | ${r === baseline ? '100%' : ratio(r)} |`;
@@ -430,13 +439,13 @@ function writeReport(results, counterCheck, seeded, costs) {
     '## Targets',
     '',
     `- POST /clicks at ≥ 40% of the baseline's requests/s: **${ratio(clicks)}** (${clicks.rps.toFixed(0)} vs ${baseline.rps.toFixed(0)} req/s) — ${clicks.rps >= 0.4 * baseline.rps ? 'met' : 'missed'}.`,
-    `- GET /stats p99 under 20 ms at 100,000 referrals: **${stats.p99} ms** (p50 ${stats.p50} ms, ${stats.rps.toFixed(0)} req/s with ${stats.connections} connections) — ${stats.p99 < 20 ? 'met' : 'missed'}.`,
+    `- GET /stats p99 under 20 ms at 100,000 referrals: **${stats.p99} ms** (p50 ${stats.p50} ms, ${stats.rps.toFixed(0)} req/s with ${stats.connections} connections) — ${stats.p99 < 20 ? 'met' : 'missed'}; one request at a time: p50 ${statsAlone.p50} ms, **p99 ${statsAlone.p99} ms** — ${statsAlone.p99 < 20 ? 'met' : 'missed'}.`,
     `- POST /conversions (no target): ${conversions.rps.toFixed(0)} req/s, p50 ${conversions.p50} ms, p99 ${conversions.p99} ms with ${conversions.connections} connections.`,
     `- For comparison, POST /clicks on a campaign of ${SMALL_REFERRALS} referrals (same stack, before the seed): ${smallClicks.rps.toFixed(0)} req/s, **${ratio(smallClicks)}** of the baseline, p99 ${smallClicks.p99} ms.`,
     '',
     '## What limits it',
     '',
-    '- GET /stats reads two documents by primary key in parallel (the campaign\'s counters in the referral service, its reward totals in the reward service) behind one gateway request: nothing it reads grows with the campaign. What it measures here is two gRPC hops and two database round trips on a shared two-core machine.',
+    '- GET /stats is one gateway request, one gRPC call and one read of the campaign\'s counters document by primary key: nothing it reads grows with the campaign. Its latency here is the HTTP, gRPC and database round trips on a shared two-core machine, and its p99 is whatever else that machine runs at the moment.',
     `- POST /clicks first finds the code among ${seeded.toLocaleString('en')} (one find by _id, ${costs.lookupLarge.toFixed(1)} ms here), then writes the click and its outbox entry (2 inserts) and the referral's counters (1 update); the campaign's counter is one update per round trip for all clicks in flight; the outbox relay then claims and marks the entry (2 updates); the fraud service stores the click's signal (1 insert, its own database). The baseline is one insert.`,
     '- The development database decides most of that. FerretDB v1 uses no secondary index to answer a query: on PostgreSQL it filters with JSONB containment (`_jsonb->\'field\' @> value`), which the B-tree indexes it creates cannot serve, so every find and update scans its collection (100,000 rows make a find by _id cost what the line above shows, against well under a millisecond for 500); on SQLite it scans in Go for anything but a find by lone _id. It also runs every update as a read and a rewrite of the whole document. MongoDB answers the same find from the unique index in well under a millisecond and updates in place: the 40% target assumes a database that uses its indexes.',
     '- Two cores run autocannon, the gateway, three services, FerretDB, PostgreSQL, NATS and Redis at once, next to other people\'s test runs: CPU contention shows in every p99.',
@@ -444,9 +453,12 @@ function writeReport(results, counterCheck, seeded, costs) {
     '',
     '## Counters after the run',
     '',
-    'GET /stats against what was answered 2xx (warm-up included):',
+    'GET /stats against the 2xx answers autocannon counted (warm-up included) plus the requests it left in flight when each run stopped (at most 2 × connections), which the stack completed:',
     '',
-    ...Object.entries(counterCheck).map(([name, [got, expected]]) => `- ${name}: ${got} (expected ${expected})${got === expected ? '' : ' — MISMATCH'}`),
+    ...Object.entries(counterCheck).map(
+      ([name, [got, low, high]]) =>
+        `- ${name}: ${got} (expected ${low === high ? low : `${low} to ${high}`})${got >= low && got <= high ? '' : ' — MISMATCH'}`,
+    ),
     '',
   ];
   mkdirSync(join(root, 'tools', 'bench', 'results'), { recursive: true });

@@ -14,6 +14,8 @@ export interface CampaignStatsDoc {
   completedReferrals?: number;
   totalClicks?: number;
   totalConversions?: number;
+  /** The reward service creates and cancels rewards only when this service asks, so it counts their value too. */
+  totalRewardValue?: number;
 }
 
 const campaignStatsSchema = new Schema<CampaignStatsDoc>(
@@ -25,6 +27,7 @@ const campaignStatsSchema = new Schema<CampaignStatsDoc>(
     completedReferrals: { type: Number },
     totalClicks: { type: Number },
     totalConversions: { type: Number },
+    totalRewardValue: { type: Number },
   },
   { collection: 'campaign_stats', versionKey: false },
 );

@@ -2,14 +2,18 @@ import type { Connection } from 'mongoose';
 import { AppScoped, DocumentWriteQueue } from '@ris/mongo';
 import { campaignStatsModel, type CampaignStatsDoc } from './campaign-stats.model';
 
-type Counter = 'totalReferrals' | 'completedReferrals' | 'totalClicks' | 'totalConversions';
+type Counter = 'totalReferrals' | 'completedReferrals' | 'totalClicks' | 'totalConversions' | 'totalRewardValue';
 
 export interface CampaignCounts {
   totalReferrals: number;
   completedReferrals: number;
   totalClicks: number;
   totalConversions: number;
+  /** Rewards the campaign's conversions created, less those cancelled. */
+  totalRewardValue: number;
 }
+
+export const NO_COUNTS: CampaignCounts = { totalReferrals: 0, completedReferrals: 0, totalClicks: 0, totalConversions: 0, totalRewardValue: 0 };
 
 /**
  * The campaign counters behind GET /stats, kept on write: each request's
@@ -41,6 +45,7 @@ export class CampaignStats {
       completedReferrals: doc.completedReferrals ?? 0,
       totalClicks: doc.totalClicks ?? 0,
       totalConversions: doc.totalConversions ?? 0,
+      totalRewardValue: doc.totalRewardValue ?? 0,
     };
   }
 }

@@ -13,6 +13,8 @@ export interface ConversionReward {
   level: number;
   amount: number;
   status: string;
+  /** Created by this call (not found from an earlier one): counted in the campaign's reward value once. */
+  created?: boolean;
 }
 
 export interface SettledConversion {
@@ -64,6 +66,8 @@ export class ConversionRewards {
       const hold = shouldHold(root);
       const grants = root.review === 'REJECTED' ? [] : planRewards(campaign, records);
       rewards = await Promise.all(grants.map((grant) => this.issue(appId, root, campaign, grant, hold)));
+      const createdValue = rewards.reduce((sum, r) => sum + (r.created ? r.amount : 0), 0);
+      if (createdValue > 0) await this.store.stats.count(appId, root.campaignId, { totalRewardValue: createdValue });
       records = await this.recordIssued(appId, records, rewards, !hold);
       // Issued unheld for a clean, scored conversion: nothing left to reconcile.
       reconcile = hold;
@@ -91,7 +95,7 @@ export class ConversionRewards {
       // maxRewardsPerReferrer reached: this referrer earns nothing here.
       return { rewardId: '', userId: grant.userId, side: grant.side, level: grant.level, amount: 0, status: 'CAPPED' };
     }
-    return rewardView(res.reward);
+    return { ...rewardView(res.reward), created: res.created };
   }
 
   /** Amounts onto the records, the referrals' reward totals and the conversion events: once per record. */
@@ -131,6 +135,8 @@ export class ConversionRewards {
     let moved: Reward[] = [];
     if (fresh.review === 'REJECTED') {
       moved = (await this.rewards.cancelConversionRewards({ appId, conversionId: fresh.conversionId })).rewards;
+      const cancelledValue = moved.reduce((sum, r) => sum + r.amount, 0);
+      if (cancelledValue > 0) await this.store.stats.count(appId, fresh.campaignId, { totalRewardValue: -cancelledValue });
     } else if (!shouldHold(fresh)) {
       moved = (await this.rewards.approveConversionRewards({ appId, conversionId: fresh.conversionId })).rewards;
     }

@@ -22,6 +22,7 @@ import type { PageQuery } from '@ris/mongo';
 import { invalidArgument } from '@ris/rpc';
 import type { CampaignDoc, CampaignStatusName, RewardRuleDoc } from './campaign.model';
 import type { CampaignInput, CampaignPatch, Campaigns } from './campaigns';
+import { NO_COUNTS } from './campaign-stats';
 import { listConversions } from './conversion-list';
 import type { ConversionStatusName } from './conversion.model';
 import { conversionRewardToProto, conversionToProto, flagToProto } from './conversion-proto';
@@ -232,7 +233,7 @@ export function referralRpc({ store, campaigns, referrals, recorder, flags }: Re
       const counts = await store.stats.read(appId, campaignId);
       if (counts) return counts;
       await campaigns.get(appId, campaignId);
-      return { totalReferrals: 0, completedReferrals: 0, totalClicks: 0, totalConversions: 0 };
+      return NO_COUNTS;
     },
 
     async getUserStats(req) {

@@ -6,12 +6,11 @@ const pending = (a: RewardAmounts | undefined) => a?.pending ?? 0;
 const money = (n: number) => Math.round(n * 100) / 100;
 
 /**
- * GET /stats: the referral service's counters and the reward service's
- * totals. conversionRate is the percentage of the campaign's referrals
- * that converted at least once (0 without referrals), to two decimals.
+ * GET /stats: the referral service's campaign counters. conversionRate is
+ * the percentage of the campaign's referrals that converted at least once
+ * (0 without referrals), to two decimals.
  */
-export function campaignStatsJson(campaignId: string, counts: GetCampaignStatsResponse, rewards: GetRewardStatsResponse) {
-  const total = rewards.total;
+export function campaignStatsJson(campaignId: string, counts: GetCampaignStatsResponse) {
   return {
     campaignId,
     totalReferrals: counts.totalReferrals,
@@ -19,7 +18,7 @@ export function campaignStatsJson(campaignId: string, counts: GetCampaignStatsRe
     totalConversions: counts.totalConversions,
     completedReferrals: counts.completedReferrals,
     conversionRate: counts.totalReferrals === 0 ? 0 : Math.round((counts.completedReferrals / counts.totalReferrals) * 10_000) / 100,
-    totalRewardValue: money(total ? total.pending + total.approved + total.paid : 0),
+    totalRewardValue: money(counts.totalRewardValue),
   };
 }
 

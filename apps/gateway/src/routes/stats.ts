@@ -41,7 +41,10 @@ const UserStats = z
 
 /**
  * Both read pre-aggregated documents (counters kept on write), never
- * referrals, clicks or conversions: the cost does not grow with the campaign.
+ * referrals, clicks or conversions: the cost does not grow with the
+ * campaign. GET /stats is one document of the referral service (which also
+ * counts the value of the rewards it has the reward service create and
+ * cancel); a user's stats add their reward totals from the reward service.
  */
 export function statsRoutes(api: ApiRouter, clients: ServiceClients): void {
   api.route({
@@ -53,11 +56,8 @@ export function statsRoutes(api: ApiRouter, clients: ServiceClients): void {
     responses: { 200: { description: 'The campaign statistics', schema: CampaignStats } },
     errors: [404],
     handle: async ({ appId, query }) => {
-      const [counts, rewards] = await Promise.all([
-        clients.referral.getCampaignStats({ appId, campaignId: query.campaignId }),
-        clients.reward.getRewardStats({ appId, campaignId: query.campaignId }),
-      ]);
-      return { status: 200, body: campaignStatsJson(query.campaignId, counts, rewards) };
+      const counts = await clients.referral.getCampaignStats({ appId, campaignId: query.campaignId });
+      return { status: 200, body: campaignStatsJson(query.campaignId, counts) };
     },
   });
 
