@@ -1,10 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { connect, createServer } from 'node:net';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import mongoose, { type Connection } from 'mongoose';
+import { restartableServer } from './restartable-server';
 
 const root = join(__dirname, '..', '..', '..');
 
@@ -52,37 +52,11 @@ export function freeTcpPort(): Promise<number> {
 export async function privateNatsServer() {
   const port = await freeTcpPort();
   const storeDir = mkdtempSync(join(tmpdir(), 'nats-test-'));
-  let child: ChildProcess | undefined;
-  const url = `nats://127.0.0.1:${port}`;
-  const waitPort = async (open: boolean) => {
-    for (let i = 0; i < 100; i += 1) {
-      const isOpen = await new Promise<boolean>((resolve) => {
-        const socket = connect(port, '127.0.0.1');
-        socket.once('connect', () => {
-          socket.destroy();
-          resolve(true);
-        });
-        socket.once('error', () => resolve(false));
-      });
-      if (isOpen === open) return;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    throw new Error(`nats-server on ${port} did not ${open ? 'start' : 'stop'}`);
-  };
+  const server = restartableServer('nats-server', ['-js', '-a', '127.0.0.1', '-p', String(port), '-sd', storeDir], port);
   return {
-    url,
-    async start() {
-      child = spawn('nats-server', ['-js', '-a', '127.0.0.1', '-p', String(port), '-sd', storeDir], { stdio: 'ignore' });
-      await waitPort(true);
-    },
-    async stop() {
-      if (!child) return;
-      const exited = new Promise((resolve) => child?.once('exit', resolve));
-      child.kill('SIGTERM');
-      await exited;
-      child = undefined;
-      await waitPort(false);
-    },
+    url: `nats://127.0.0.1:${port}`,
+    start: server.start,
+    stop: server.stop,
     async dispose() {
       await this.stop();
       rmSync(storeDir, { recursive: true, force: true });
