@@ -88,7 +88,7 @@ async function benchDatabase() {
   const onPostgres = await portOpen(pgPort);
   const dataDir = onPostgres ? undefined : mkdtempSync(join(tmpdir(), 'bench-ferretdb-'));
   const backend = onPostgres
-    ? ['-handler', 'postgresql', '-postgresql-url', `postgres://ferretdb@127.0.0.1:${pgPort}/ferretdb`]
+    ? ['-handler', 'postgresql', '-postgresql-url', `postgres://ferretdb@127.0.0.1:${pgPort}/ferretdb?pool_max_conns=200`]
     : ['-handler', 'sqlite', '-data', dataDir];
   const child = spawn(join(cache, binary), ['-listen', `127.0.0.1:${port}`, ...backend, '-log-level', 'error'], { stdio: 'ignore' });
   for (let i = 0; i < 100 && !(await portOpen(port)); i += 1) await sleep(100);

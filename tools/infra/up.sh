@@ -15,6 +15,7 @@ mkdir -p "$run_dir" "$data_dir" "$cache_dir"
 
 mongo_port="${FERRETDB_PORT:-27017}"
 pg_port="${FERRETDB_PG_PORT:-54329}"
+ferretdb_pool=200
 # PostgreSQL pushes filters on indexed fields down and writes concurrently;
 # FerretDB's SQLite backend scans every collection for any filter but _id
 # and serialises all writes of a database (measured: 10-25x slower).
@@ -89,7 +90,7 @@ start_postgres() {
     # synchronous_commit=off: a crash may lose the last moments of a
     # development database, never corrupt it.
     "${as_postgres[@]}" "$pgbin/pg_ctl" -D "$pgdata" -w -l "$pgdata/server.log" \
-      -o "-p $pg_port -k $pgdata -c listen_addresses=127.0.0.1 -c synchronous_commit=off -c max_connections=200" start >&2
+      -o "-p $pg_port -k $pgdata -c listen_addresses=127.0.0.1 -c synchronous_commit=off -c max_connections=500" start >&2
     "${as_postgres[@]}" "$pgbin/createdb" -h 127.0.0.1 -p "$pg_port" -U ferretdb ferretdb 2>/dev/null || true
     log "PostgreSQL (for FerretDB) started on 127.0.0.1:$pg_port"
   fi
@@ -113,7 +114,11 @@ else
     bin=$(ferretdb_binary)
     if [ "$backend" = postgresql ]; then
       start_postgres
-      backend_args=(-handler postgresql -postgresql-url "postgres://ferretdb@127.0.0.1:$pg_port/ferretdb")
+      # FerretDB v1 runs an update as a query that keeps its connection
+      # plus a transaction on a second one: with its default pool of 50,
+      # 25 concurrent updates wait for each other forever (seen with 16
+      # clients sending bulk updates). A larger pool keeps that out of reach.
+      backend_args=(-handler postgresql -postgresql-url "postgres://ferretdb@127.0.0.1:$pg_port/ferretdb?pool_max_conns=$ferretdb_pool")
     else
       mkdir -p "$data_dir/ferretdb"
       backend_args=(-handler sqlite -data "$data_dir/ferretdb")
