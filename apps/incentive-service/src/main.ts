@@ -30,9 +30,7 @@ void runService({
       snapshotSize: config.LEADERBOARD_SNAPSHOT_SIZE,
     });
     return {
-      // Uncompressed answers: a 100-entry board is ~3 KiB, and gzip on this
-      // internal hop halved board reads per second (tools/bench/results/incentive.md).
-      services: [rpcService(IncentiveService, incentiveRpc(engine), { compressResponses: false })],
+      services: [rpcService(IncentiveService, incentiveRpc(engine))],
       // One durable consumer per referral event type: NATS 2.9 filters a
       // consumer on one subject, so each receives only its type (one
       // consumer of all three would receive every domain event there is,

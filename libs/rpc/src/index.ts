@@ -1,4 +1,4 @@
 export { healthService, isReady, type ReadinessCheck } from './health';
 export { createServiceClient, type ServiceClientOptions } from './rpc-client';
 export { Code, ConnectError, errorReason, invalidArgument, notFound, rpcError } from './rpc-error';
-export { rpcService, startRpcServer, type RpcServer, type RpcServerOptions, type RpcService, type RpcServiceOptions } from './rpc-server';
+export { rpcService, startRpcServer, type RpcServer, type RpcServerOptions, type RpcService } from './rpc-server';

@@ -13,19 +13,8 @@ export interface RpcService {
   register(router: ConnectRouter): void;
 }
 
-export interface RpcServiceOptions {
-  /**
-   * Gzip responses of 1 KiB or more when the caller accepts it (Connect's
-   * default, true). Between services on one network it costs more CPU than
-   * it saves: a service with large, frequent answers turns it off.
-   */
-  compressResponses?: boolean;
-}
-
-export function rpcService<T extends DescService>(service: T, impl: Partial<ServiceImpl<T>>, options: RpcServiceOptions = {}): RpcService {
-  // Responses below compressMinBytes are never compressed; compressed requests are still accepted.
-  const handlerOptions = options.compressResponses === false ? { compressMinBytes: Number.MAX_SAFE_INTEGER } : undefined;
-  return { typeName: service.typeName, register: (router) => router.service(service, impl, handlerOptions) };
+export function rpcService<T extends DescService>(service: T, impl: Partial<ServiceImpl<T>>): RpcService {
+  return { typeName: service.typeName, register: (router) => router.service(service, impl) };
 }
 
 export interface RpcServerOptions {
@@ -86,6 +75,11 @@ export async function startRpcServer(options: RpcServerOptions): Promise<RpcServ
     },
   });
   const server = http2.createServer(handler);
+  const sessions = new Set<http2.Http2Session>();
+  server.on('session', (session: http2.Http2Session) => {
+    sessions.add(session);
+    session.once('close', () => sessions.delete(session));
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host, () => {
@@ -100,8 +94,13 @@ export async function startRpcServer(options: RpcServerOptions): Promise<RpcServ
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());
-        // Open HTTP/2 sessions would keep close() waiting forever.
-        setTimeout(() => resolve(), 2000).unref();
+        // GOAWAY to every caller: calls in flight finish, then the session
+        // closes (otherwise open sessions keep close() waiting forever).
+        for (const session of sessions) session.close();
+        setTimeout(() => {
+          for (const session of sessions) session.destroy();
+          resolve();
+        }, 2000).unref();
       }),
   };
 }
