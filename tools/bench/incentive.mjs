@@ -92,7 +92,7 @@ async function runBaseline() {
     c('events').createIndex({ appId: 1, userId: 1, createdAt: -1 }),
     c('events').createIndex({ appId: 1, actionKey: 1, createdAt: -1 }),
     c('event_claims').createIndex({ lockedUntil: 1 }),
-    c('outbox').createIndex({ publishedAt: 1, createdAt: 1 }),
+    c('outbox').createIndex({ createdAt: 1, n: 1 }),
   ]);
   const appId = 'baseline';
   const now = () => new Date();
@@ -142,7 +142,7 @@ async function runBaseline() {
       }
     }));
     await c('events').insertMany(ids.map((id, i) => ({ _id: id, appId, userId: list[i].userId, actionKey: list[i].actionKey, createdAt: at, result: { rewarded: { coins: 1, xp: 1, tokens: 0 } } })), { ordered: false });
-    await c('outbox').insertMany(ids.map((id) => ({ _id: `o_${id}`, type: 'incentive.event.processed', appId, event: '{}', createdAt: at, publishedAt: null, lockedUntil: at })), { ordered: false });
+    await c('outbox').insertMany(ids.map((id) => ({ _id: `o_${id}`, type: 'incentive.event.processed', appId, event: '{}', createdAt: at, n: 0 })), { ordered: false });
     await c('event_claims').deleteMany({ appId, _id: { $in: ids } });
     return ids;
   }

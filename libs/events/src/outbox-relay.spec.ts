@@ -57,29 +57,58 @@ describe('outbox, relay and consumer against real MongoDB and NATS', () => {
 
   it('keeps events written while NATS is down and publishes each once when it is back', async () => {
     bus = new EventBus({ url: nats.url, stream: 'TEST', subjectPrefix: 'test', name: 'events-test', logger });
-    relay = new OutboxRelay(outbox, bus, logger, { pollIntervalMs: 100 });
+    relay = new OutboxRelay(outbox, bus, logger, { sweepIntervalMs: 100, sweepAfterMs: 200 });
     relay.start();
 
     const first = domainEvent('thing.created', 'app_1', { n: 1 }, { id: stableEventId('thing', '1') });
     await outbox.add(first);
     // Adding the same change again (a retried request) stores it once.
     await outbox.add(first);
-    expect(await outbox.model.countDocuments({ publishedAt: null })).toBe(1);
+    expect(await outbox.model.countDocuments({})).toBe(1);
 
     await nats.start();
-    await until(async () => (await outbox.model.countDocuments({ publishedAt: null })) === 0);
+    await until(async () => (await outbox.model.countDocuments({})) === 0);
     expect((await streamEvents()).map((e) => e.id)).toEqual([first.id]);
 
     await nats.stop();
     const later = [domainEvent('thing.created', 'app_1', { n: 2 }), domainEvent('thing.updated', 'app_1', { n: 3 })];
     await outbox.add(later);
     await new Promise((resolve) => setTimeout(resolve, 500));
-    expect(await outbox.model.countDocuments({ publishedAt: null })).toBe(2);
+    expect(await outbox.model.countDocuments({})).toBe(2);
 
     await nats.start();
-    await until(async () => (await outbox.model.countDocuments({ publishedAt: null })) === 0);
+    await until(async () => (await outbox.model.countDocuments({})) === 0);
     const ids = (await streamEvents()).map((e) => e.id);
     expect(ids).toEqual([first.id, later[0].id, later[1].id]);
+  }, 60_000);
+
+  it("publishes a process's own new events at once, and sweeps up those another process left", async () => {
+    // A relay whose sweep would not come round during this test.
+    await relay.stop();
+    const quick = new OutboxRelay(outbox, bus, logger, { sweepIntervalMs: 60_000, sweepAfterMs: 0 });
+    quick.start();
+    await until(async () => (await outbox.model.countDocuments({})) === 0);
+    const before = (await streamEvents()).length;
+
+    const fresh = Array.from({ length: 30 }, (_, n) => domainEvent('thing.fresh', 'app_1', { n }));
+    await outbox.add(fresh);
+    await until(async () => (await outbox.model.countDocuments({})) === 0, 3000);
+    expect((await streamEvents()).slice(before).map((e) => e.id)).toEqual(fresh.map((e) => e.id));
+
+    // Entries stored by a process that died before publishing them.
+    const orphan = domainEvent('thing.orphaned', 'app_1', { n: 1 });
+    await outbox.model.collection.insertOne({
+      _id: orphan.id,
+      type: orphan.type,
+      appId: orphan.appId,
+      event: JSON.stringify(orphan),
+      createdAt: new Date(Date.now() - 60_000),
+      n: 0,
+    } as never);
+    expect(await quick.sweep()).toBe(1);
+    expect(await outbox.model.countDocuments({})).toBe(0);
+    expect((await streamEvents()).map((e) => e.id)).toContain(orphan.id);
+    await quick.stop();
   }, 60_000);
 
   it('hands each event to a durable consumer once, even when it is on the stream twice', async () => {

@@ -1,34 +1,40 @@
 import type { Logger } from '@ris/logging';
 import type { DomainEvent } from './domain-event';
 import type { EventBus } from './event-bus';
-import type { Outbox } from './outbox';
+import type { Outbox, OutboxEntry } from './outbox';
 
 export interface OutboxRelayOptions {
-  /** How often to look for entries when nothing nudged the relay. */
-  pollIntervalMs?: number;
-  /** How long a claimed entry stays with this replica before another may take it. */
-  leaseMs?: number;
-  /** Published entries are removed after this long (FerretDB has no TTL indexes). */
-  retainPublishedMs?: number;
+  /** How often to look for entries left behind (a failed publish, a process that died). */
+  sweepIntervalMs?: number;
+  /** Entries younger than this are left to the process that wrote them. */
+  sweepAfterMs?: number;
   batchSize?: number;
 }
 
 /**
- * Publishes outbox entries to JetStream, oldest first, each with
- * Nats-Msg-Id = event id. Replicas claim entries with a lease, and
- * JetStream's duplicate window absorbs the rare double publish, so running
- * one relay per replica is safe.
+ * Publishes outbox entries to JetStream, each with Nats-Msg-Id = event id,
+ * then deletes them.
+ *
+ * The process that stored an entry publishes it right away (it knows it
+ * without reading it back), many at a time. A periodic sweep publishes, oldest first, whatever
+ * is left older than a moment: entries stored while NATS was down, or by
+ * a process that died before publishing. Per event that costs the publish
+ * and a share of one batched delete: no reads, claims or marks in the
+ * request path's database.
+ *
+ * Every replica sweeps; two publishing the same entry is absorbed by
+ * JetStream's duplicate window (and consumers are idempotent beyond it).
  */
 export class OutboxRelay {
   private timer?: NodeJS.Timeout;
-  private running = false;
-  private again = false;
-  private stopped = false;
-  private lastCleanup = 0;
-  private readonly pollIntervalMs: number;
-  private readonly leaseMs: number;
-  private readonly retainPublishedMs: number;
+  private stopped = true;
+  private fresh: OutboxEntry[] = [];
+  private publishingFresh = false;
+  private sweeping = false;
+  private readonly sweepIntervalMs: number;
+  private readonly sweepAfterMs: number;
   private readonly batchSize: number;
+  private readonly inFlight = new Set<Promise<void>>();
 
   constructor(
     private readonly outbox: Outbox,
@@ -36,19 +42,18 @@ export class OutboxRelay {
     private readonly logger: Logger,
     options: OutboxRelayOptions = {},
   ) {
-    this.pollIntervalMs = options.pollIntervalMs ?? 1000;
-    this.leaseMs = options.leaseMs ?? 30_000;
-    this.retainPublishedMs = options.retainPublishedMs ?? 24 * 3600 * 1000;
+    this.sweepIntervalMs = options.sweepIntervalMs ?? 1000;
+    this.sweepAfterMs = options.sweepAfterMs ?? 2000;
     this.batchSize = options.batchSize ?? 200;
-    outbox.onAdded(() => this.nudge());
+    outbox.onAdded((entries) => this.added(entries));
   }
 
   start(): void {
     this.stopped = false;
     const tick = () => {
       if (this.stopped) return;
-      this.nudge();
-      this.timer = setTimeout(tick, this.pollIntervalMs);
+      this.track(this.sweep());
+      this.timer = setTimeout(tick, this.sweepIntervalMs);
       this.timer.unref();
     };
     tick();
@@ -57,78 +62,72 @@ export class OutboxRelay {
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
-    while (this.running) await new Promise((resolve) => setTimeout(resolve, 20));
+    while (this.inFlight.size > 0) await Promise.all([...this.inFlight]);
   }
 
-  /** Runs a pass now, or right after the one in progress. */
-  nudge(): void {
-    if (this.stopped) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = true;
-    void this.drain().finally(() => {
-      this.running = false;
-      if (this.again && !this.stopped) {
-        this.again = false;
-        this.nudge();
-      }
-    });
-  }
-
-  private async drain(): Promise<void> {
+  /** Publishes, oldest first, every entry older than sweepAfterMs; returns how many went out. */
+  async sweep(): Promise<number> {
+    if (this.sweeping || !this.bus.isConnected()) return 0;
+    this.sweeping = true;
+    let total = 0;
     try {
-      while (!this.stopped && this.bus.isConnected()) {
-        const published = await this.publishBatch();
-        if (published < this.batchSize) break;
+      for (;;) {
+        const entries = await this.outbox.model
+          .find({ createdAt: { $lte: new Date(Date.now() - this.sweepAfterMs) } })
+          .sort({ createdAt: 1, n: 1 })
+          .limit(this.batchSize)
+          .lean<OutboxEntry[]>()
+          .exec();
+        if (entries.length > 0) await this.publish(entries);
+        total += entries.length;
+        if (entries.length < this.batchSize || this.stopped) return total;
       }
-      await this.cleanup();
     } catch (err) {
-      this.logger.warn({ err }, 'outbox relay pass failed; will retry');
+      this.logger.warn({ err }, 'outbox sweep failed; will retry');
+      return total;
+    } finally {
+      this.sweeping = false;
     }
   }
 
-  /** Publishes one batch; returns how many entries it handled. */
-  async publishBatch(): Promise<number> {
-    const now = new Date();
-    const candidates = await this.outbox.model
-      .find({ publishedAt: null, lockedUntil: { $lte: now } })
-      .sort({ createdAt: 1 })
-      .limit(this.batchSize)
-      .lean()
-      .exec();
-    let handled = 0;
-    for (const candidate of candidates) {
-      // Claim it: only one replica wins the lease.
-      const claimed = await this.outbox.model
-        .findOneAndUpdate(
-          { _id: candidate._id, publishedAt: null, lockedUntil: { $lte: now } },
-          { $set: { lockedUntil: new Date(Date.now() + this.leaseMs) }, $inc: { attempts: 1 } },
-          { new: true },
-        )
-        .lean()
-        .exec();
-      if (!claimed) continue;
-      const event = JSON.parse(claimed.event) as DomainEvent;
-      try {
-        await this.bus.publish(event);
-      } catch (err) {
-        // Give the lease back so the next pass (or replica) retries it.
-        await this.outbox.model.updateOne({ _id: claimed._id }, { $set: { lockedUntil: new Date(0) } }).exec();
-        throw err;
+  private added(entries: OutboxEntry[]): void {
+    if (this.stopped) return;
+    this.fresh.push(...entries);
+    if (!this.publishingFresh) this.track(this.publishFresh());
+  }
+
+  /** This process's new entries, batch after batch; what fails is left to the sweep. */
+  private async publishFresh(): Promise<void> {
+    this.publishingFresh = true;
+    try {
+      while (this.fresh.length > 0 && !this.stopped) {
+        const batch = this.fresh.splice(0, this.batchSize);
+        if (!this.bus.isConnected()) continue;
+        await this.publish(batch).catch((err: unknown) => this.logger.warn({ err }, 'outbox publish failed; the sweep will retry'));
       }
-      await this.outbox.model.updateOne({ _id: claimed._id }, { $set: { publishedAt: new Date() } }).exec();
-      handled += 1;
+    } finally {
+      this.publishingFresh = false;
     }
-    return candidates.length === 0 ? 0 : Math.max(handled, candidates.length);
   }
 
-  private async cleanup(): Promise<void> {
-    if (Date.now() - this.lastCleanup < 10 * 60 * 1000) return;
-    this.lastCleanup = Date.now();
-    await this.outbox.model
-      .deleteMany({ publishedAt: { $ne: null, $lt: new Date(Date.now() - this.retainPublishedMs) } })
-      .exec();
+  /**
+   * Publishes the entries (sent in order on one connection, acknowledged
+   * together) and deletes those JetStream acknowledged.
+   */
+  private async publish(entries: OutboxEntry[]): Promise<void> {
+    const results = await Promise.allSettled(entries.map((entry) => this.bus.publish(JSON.parse(entry.event) as DomainEvent)));
+    const published = entries.filter((_, i) => results[i].status === 'fulfilled').map((entry) => entry._id);
+    if (published.length > 0) await this.outbox.model.deleteMany({ _id: { $in: published } }).exec();
+    const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed) throw failed.reason;
+  }
+
+  private track(work: Promise<unknown>): void {
+    const done: Promise<void> = work.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.inFlight.add(done);
+    void done.finally(() => this.inFlight.delete(done));
   }
 }

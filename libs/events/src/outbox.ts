@@ -8,9 +8,8 @@ export interface OutboxEntry {
   appId: string;
   event: string;
   createdAt: Date;
-  publishedAt: Date | null;
-  lockedUntil: Date;
-  attempts: number;
+  /** Position within the add() that stored it: keeps one change's events in order. */
+  n: number;
 }
 
 const outboxSchema = new Schema<OutboxEntry>(
@@ -21,25 +20,23 @@ const outboxSchema = new Schema<OutboxEntry>(
     // The JSON exactly as it will be published.
     event: { type: String, required: true },
     createdAt: { type: Date, required: true },
-    publishedAt: { type: Date, default: null },
-    lockedUntil: { type: Date, required: true },
-    attempts: { type: Number, default: 0 },
+    n: { type: Number, required: true },
   },
   { collection: 'outbox', versionKey: false },
 );
-// The relay's scan: unpublished entries, oldest first.
-// Also serves the clean-up of published entries by age.
-outboxSchema.index({ publishedAt: 1, createdAt: 1 });
+// The relay's sweep: entries left behind, oldest first.
+outboxSchema.index({ createdAt: 1, n: 1 });
 
 /**
  * Events wait here, in the service's own database, until the relay has
- * published them. A service writes its state change, then its events here
- * (ids derived from the change, so a retried request rewrites the same
+ * published them; a published entry is deleted (the stream keeps the
+ * history). A service writes its state change, then its events here (ids
+ * derived from the change, so a retried request rewrites the same
  * entries); NATS being down at that moment loses nothing.
  */
 export class Outbox {
   readonly model: Model<OutboxEntry>;
-  private listeners: Array<() => void> = [];
+  private listeners: Array<(entries: OutboxEntry[]) => void> = [];
 
   constructor(connection: Connection) {
     this.model = connection.models.OutboxEntry ?? connection.model<OutboxEntry>('OutboxEntry', outboxSchema);
@@ -49,29 +46,27 @@ export class Outbox {
     const list = Array.isArray(events) ? events : [events];
     if (list.length === 0) return;
     const now = new Date();
+    const entries: OutboxEntry[] = list.map((event, n) => ({
+      _id: event.id,
+      type: event.type,
+      appId: event.appId,
+      event: JSON.stringify(event),
+      createdAt: now,
+      n,
+    }));
     try {
-      await this.model.insertMany(
-        list.map((event) => ({
-          _id: event.id,
-          type: event.type,
-          appId: event.appId,
-          event: JSON.stringify(event),
-          createdAt: now,
-          publishedAt: null,
-          lockedUntil: new Date(0),
-          attempts: 0,
-        })),
-        { ordered: false },
-      );
+      // The raw driver: these documents are complete, and this runs for
+      // every event of every request.
+      await this.model.collection.insertMany(entries as never[], { ordered: false });
     } catch (err) {
       // Already there from an earlier attempt of the same change: fine.
       if (!isDuplicateKeyError(err)) throw err;
     }
-    for (const listener of this.listeners) listener();
+    for (const listener of this.listeners) listener(entries);
   }
 
-  /** The relay subscribes so new entries go out at once instead of at the next poll. */
-  onAdded(listener: () => void): void {
+  /** The relay subscribes so that new entries go out at once instead of at the next sweep. */
+  onAdded(listener: (entries: OutboxEntry[]) => void): void {
     this.listeners.push(listener);
   }
 }
