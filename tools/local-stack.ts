@@ -49,6 +49,7 @@ async function main(): Promise<void> {
     logDir: join(runDir, 'logs'),
     logLevel: process.env.LOG_LEVEL ?? 'info',
     env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS ?? 'true' },
+    inheritEnv: true,
   });
   const shutdown = async () => {
     process.stderr.write('\nstopping…\n');

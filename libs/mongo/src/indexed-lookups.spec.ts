@@ -22,7 +22,7 @@ describe('indexed lookups', () => {
     const model = db.model<KeyDoc>('Key', schema);
     await model.init();
     const docs = Array.from({ length: 3000 }, (_, i) => ({ _id: `k${i}`, appId: `app_${i % 3}`, code: `CODE${i}` }));
-    await model.collection.insertMany(docs);
+    await db.collection<KeyDoc>('keys').insertMany(docs);
   });
 
   afterAll(() => db.drop());

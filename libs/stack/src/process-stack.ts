@@ -42,6 +42,13 @@ export interface StackOptions {
   logLevel?: string;
   /** Extra settings for every app, or for one. */
   env?: Record<string, string>;
+  /**
+   * Start the apps with this process's environment underneath the stack's
+   * own settings (npm start: a setting exported in the shell reaches every
+   * service). Tests and benchmarks leave it off so the machine's environment
+   * cannot change what they measure.
+   */
+  inheritEnv?: boolean;
   appEnv?: Partial<Record<AppName, Record<string, string>>>;
   /** Start only these apps (default: all). The others keep their ports and URLs but do not run. */
   apps?: AppName[];
@@ -111,7 +118,7 @@ export class ProcessStack {
     const log = createWriteStream(join(this.options.logDir, `${app}.log`), { flags: 'a' });
     const child = spawn(process.execPath, ['--enable-source-maps', join(this.options.root, 'dist', 'apps', app, 'main.js')], {
       cwd: this.options.root,
-      env: { PATH: process.env.PATH ?? '', ...this.env(app) },
+      env: { ...(this.options.inheritEnv ? process.env : { PATH: process.env.PATH ?? '' }), ...this.env(app) },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     child.stdout?.pipe(log);
