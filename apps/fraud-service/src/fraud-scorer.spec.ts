@@ -125,4 +125,27 @@ describe('fraud scoring against stored signals', () => {
     });
     expect(second).toMatchObject({ flagged: true, reasons: ['MULTIPLE_CODES'] });
   });
+
+  it('records a batch of clicks of several apps once each, and scores against them', async () => {
+    const click = (id: string, refereeId: string, ms: number): NewSignal => ({
+      ...conversion(id, { refereeId, at: new Date(at.getTime() - ms) }),
+      _id: `CLICK:${id}`,
+      kind: 'CLICK',
+    });
+    const batch = [
+      { appId: 'app_e', signal: click('clk_e1', 'quick', 3000) },
+      { appId: 'app_e', signal: click('clk_e2', 'patient', 3_600_000) },
+      { appId: 'app_f', signal: click('clk_e1', 'quick', 3000) },
+    ];
+    await replicaA.recordClicks(batch);
+    // A retried batch (one click already in) keeps one signal per click.
+    await replicaB.recordClicks([batch[0], { appId: 'app_e', signal: click('clk_e3', 'other', 5000) }]);
+    expect(await signalModel(db).countDocuments({ appId: 'app_e', kind: 'CLICK' })).toBe(3);
+    expect(await signalModel(db).countDocuments({ appId: 'app_f', kind: 'CLICK' })).toBe(1);
+
+    const quick = await replicaB.score({ appId: 'app_e', signal: conversion('e1', { refereeId: 'quick' }), referrerEmail: null, flagThreshold: 10 });
+    expect(quick.reasons).toEqual(['FAST_CONVERSION']);
+    const patient = await replicaA.score({ appId: 'app_e', signal: conversion('e2', { refereeId: 'patient' }), referrerEmail: null, flagThreshold: 10 });
+    expect(patient.reasons).toEqual([]);
+  });
 });

@@ -27,4 +27,8 @@ export class FraudScorer {
   recordClick(appId: string, signal: NewSignal): Promise<void> {
     return this.history.record(appId, signal);
   }
+
+  recordClicks(clicks: Array<{ appId: string; signal: NewSignal }>): Promise<void> {
+    return this.history.recordMany(clicks);
+  }
 }

@@ -1,9 +1,10 @@
 import { timestampDate, type Timestamp } from '@bufbuild/protobuf/wkt';
 import type { ServiceImpl } from '@connectrpc/connect';
-import type { ClientContext, FraudService } from '@ris/contracts';
+import type { ClientContext, FraudRecordClickRequest, FraudService } from '@ris/contracts';
 import { invalidArgument } from '@ris/rpc';
 import type { FraudScorer } from './fraud-scorer';
 import type { RiskAssessment } from './risk-assessment';
+import type { NewSignal } from './signal-history';
 
 const required = (value: string, field: string) => {
   if (!value.trim()) throw invalidArgument(`${field} is required`);
@@ -75,17 +76,30 @@ export function fraudRpc(scorer: FraudScorer): ServiceImpl<typeof FraudService> 
     },
 
     async recordClick(req) {
-      await scorer.recordClick(required(req.appId, 'appId'), {
-        _id: `CLICK:${required(req.clickId, 'clickId')}`,
-        kind: 'CLICK',
-        campaignId: required(req.campaignId, 'campaignId'),
-        referralCode: required(req.referralCode, 'referralCode'),
-        referrerId: required(req.referrerId, 'referrerId'),
-        refereeId: req.refereeId?.trim() || null,
-        ...contextFields(req.context),
-        at: when(req.occurredAt),
-      });
+      const { appId, signal } = clickSignal(req);
+      await scorer.recordClick(appId, signal);
       return {};
+    },
+
+    async recordClicks(req) {
+      await scorer.recordClicks(req.clicks.map(clickSignal));
+      return {};
+    },
+  };
+}
+
+function clickSignal(req: FraudRecordClickRequest): { appId: string; signal: NewSignal } {
+  return {
+    appId: required(req.appId, 'appId'),
+    signal: {
+      _id: `CLICK:${required(req.clickId, 'clickId')}`,
+      kind: 'CLICK',
+      campaignId: required(req.campaignId, 'campaignId'),
+      referralCode: required(req.referralCode, 'referralCode'),
+      referrerId: required(req.referrerId, 'referrerId'),
+      refereeId: req.refereeId?.trim() || null,
+      ...contextFields(req.context),
+      at: when(req.occurredAt),
     },
   };
 }

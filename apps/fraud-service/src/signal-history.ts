@@ -40,6 +40,15 @@ export class SignalHistory {
     }
   }
 
+  /** Many signals (of any apps) in one insert; each idempotent by its id, as in record(). */
+  async recordMany(signals: Array<{ appId: string; signal: NewSignal }>): Promise<void> {
+    try {
+      await this.signals.insertMany(signals.map(({ appId, signal }) => ({ ...signal, appId, _id: storedId(appId, signal._id) })));
+    } catch (err) {
+      if (!isDuplicateKeyError(err)) throw err;
+    }
+  }
+
   /**
    * The facts for scoring `signal` (already recorded): recorded first so
    * that concurrent events from one IP or device count each other.

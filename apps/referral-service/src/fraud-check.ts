@@ -1,7 +1,7 @@
 import type { MessageInitShape } from '@bufbuild/protobuf';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import type { Client } from '@connectrpc/connect';
-import type { FraudAssessment, FraudService, ScoreConversionRequestSchema, ScoreReferralRequestSchema } from '@ris/contracts';
+import type { FraudAssessment, FraudRecordClickRequestSchema, FraudService, ScoreConversionRequestSchema, ScoreReferralRequestSchema } from '@ris/contracts';
 import type { Logger } from '@ris/logging';
 import type { ClientContextDoc, FraudDoc } from './referral.model';
 
@@ -67,8 +67,12 @@ export class FraudCheck {
     }
   }
 
-  /** Click signals are best effort: the click is answered without waiting, and a failure only logs. */
-  recordClick(req: Parameters<Client<typeof FraudService>['recordClick']>[0]): void {
-    this.client.recordClick(req).catch((err: unknown) => this.logger.debug({ err }, 'click signal not recorded'));
+  /**
+   * Click signals are best effort, many per call: the clicks are answered
+   * without waiting, and a failure only logs.
+   */
+  recordClicks(clicks: Array<MessageInitShape<typeof FraudRecordClickRequestSchema>>): void {
+    if (clicks.length === 0) return;
+    this.client.recordClicks({ clicks }).catch((err: unknown) => this.logger.debug({ err, clicks: clicks.length }, 'click signals not recorded'));
   }
 }

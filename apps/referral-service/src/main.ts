@@ -8,6 +8,7 @@ import { FraudCheck } from './fraud-check';
 import { FraudFlags } from './fraud-flags';
 import { ConversionRecorder } from './record-conversion';
 import { RecoveryPass } from './recovery-pass';
+import { ClickRecorder } from './click-recorder';
 import { RefereeFunnel } from './referee-funnel';
 import { referralRpc } from './referral.rpc';
 import { ReferralStore } from './referral-store';
@@ -32,7 +33,8 @@ void runService({
     const conversionRewards = new ConversionRewards(store, createServiceClient(RewardService, config.REWARD_SERVICE_URL));
     const flags = new FraudFlags(store, conversionRewards);
     const tree = new ReferralTree(store);
-    const referrals = new Referrals(store, tree, new RefereeFunnel(store), fraud, flags);
+    const funnel = new RefereeFunnel(store);
+    const referrals = new Referrals(store, tree, funnel, fraud, flags, new ClickRecorder(store, funnel, fraud));
     const recorder = new ConversionRecorder(store, tree, fraud, flags, conversionRewards);
     const recovery = new RecoveryPass(store, { fraud, flags, conversionRewards, recorder, referrals }, logger, {
       intervalMs: config.RECOVERY_INTERVAL_MS,

@@ -10,6 +10,7 @@ import { FraudCheck } from './fraud-check';
 import { FraudFlags } from './fraud-flags';
 import { ConversionRecorder } from './record-conversion';
 import { RecoveryPass } from './recovery-pass';
+import { ClickRecorder } from './click-recorder';
 import { RefereeFunnel } from './referee-funnel';
 import { ReferralStore } from './referral-store';
 import { ReferralTree } from './referral-tree';
@@ -37,6 +38,7 @@ describe('recording conversions', () => {
       return { assessment: { riskScore: 0, reasons: [], flagged: false } };
     },
     recordClick: async () => ({}),
+    recordClicks: async () => ({}),
   };
   const issued = new Map<string, RewardStatus>();
   const rewardImpl: Partial<ServiceImpl<typeof RewardService>> = {
@@ -72,7 +74,8 @@ describe('recording conversions', () => {
     const conversionRewards = new ConversionRewards(store, createClient(RewardService, createRouterTransport(({ service }) => service(RewardService, rewardImpl))));
     const flags = new FraudFlags(store, conversionRewards);
     const tree = new ReferralTree(store);
-    referrals = new Referrals(store, tree, new RefereeFunnel(store), fraud, flags);
+    const funnel = new RefereeFunnel(store);
+    referrals = new Referrals(store, tree, funnel, fraud, flags, new ClickRecorder(store, funnel, fraud));
     recorder = new ConversionRecorder(store, tree, fraud, flags, conversionRewards);
     recovery = new RecoveryPass(store, { fraud, flags, conversionRewards, recorder, referrals }, logger, { intervalMs: 60_000 });
     await Promise.all(Object.values(db.models).map((model) => model.init()));

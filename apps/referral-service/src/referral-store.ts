@@ -12,6 +12,9 @@ import { codeKeyId, ownerKeyId, referralCodeKeyModel, referralOwnerKeyModel, typ
 import { referralCountersModel, type ReferralCountersDoc } from './referral-counters.model';
 import { referralModel, type ReferralDoc, type ReferralRef } from './referral.model';
 
+/** About 30 MB of code keys: the codes being clicked at the moment. */
+const CODE_KEY_CACHE_SIZE = 100_000;
+
 /**
  * The referral service's collections, each behind AppScoped (appId in every
  * query), with the campaign reader, the counters and the outbox: what the
@@ -32,6 +35,8 @@ export class ReferralStore {
   /** Increments of referrals' counters, coalesced per referral. */
   readonly counterWrites: DocumentWriteQueue<ReferralCountersDoc>;
   readonly once: OnceMarkers;
+  /** Code keys by id, oldest first (a Map keeps insertion order): at most CODE_KEY_CACHE_SIZE. */
+  private readonly codeKeyCache = new Map<string, ReferralKeyDoc>();
 
   constructor(
     db: Connection,
@@ -84,12 +89,21 @@ export class ReferralStore {
    */
   async codeKey(appId: string, rawCode: string): Promise<ReferralKeyDoc | null> {
     const code = normalizeReferralCode(rawCode);
-    const key = await this.codeKeys.findOne(appId, { _id: codeKeyId(appId, code) });
-    if (key) return key;
-    const referral = await this.referrals.findOne(appId, { code });
-    if (!referral) return null;
-    await this.addKeys(appId, referral);
-    return { _id: codeKeyId(appId, code), appId, referralId: referral._id, campaignId: referral.campaignId, referrerId: referral.referrerId, code };
+    const id = codeKeyId(appId, code);
+    // A code's key never changes once written, so every click after the
+    // first finds it here (misses are not kept: the code may come later).
+    const cached = this.codeKeyCache.get(id);
+    if (cached) return cached;
+    let key = await this.codeKeys.findOne(appId, { _id: id });
+    if (!key) {
+      const referral = await this.referrals.findOne(appId, { code });
+      if (!referral) return null;
+      await this.addKeys(appId, referral);
+      key = { _id: id, appId, referralId: referral._id, campaignId: referral.campaignId, referrerId: referral.referrerId, code };
+    }
+    if (this.codeKeyCache.size >= CODE_KEY_CACHE_SIZE) this.codeKeyCache.delete(this.codeKeyCache.keys().next().value as string);
+    this.codeKeyCache.set(id, key);
+    return key;
   }
 
   /** The whole referral of a code: its key, then the referral by id. */

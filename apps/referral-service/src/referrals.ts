@@ -1,12 +1,12 @@
-import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import { isDuplicateKeyError, newId } from '@ris/mongo';
 import { notFound } from '@ris/rpc';
 import type { ClickDoc } from './click.model';
+import type { ClickRecorder } from './click-recorder';
 import { contextFields, contextProto, type FraudCheck } from './fraud-check';
 import type { FraudFlags } from './fraud-flags';
 import type { RefereeFunnel } from './referee-funnel';
 import { generateReferralCode } from './referral-code';
-import { referralClicked, referralCreated } from './referral-events';
+import { referralCreated } from './referral-events';
 import type { ClientContextDoc, ReferralDoc, ReferralRef } from './referral.model';
 import type { ReferralStore } from './referral-store';
 import type { ReferralTree } from './referral-tree';
@@ -29,6 +29,7 @@ export class Referrals {
     private readonly funnel: RefereeFunnel,
     private readonly fraud: FraudCheck,
     private readonly flags: FraudFlags,
+    private readonly clicks: ClickRecorder,
   ) {}
 
   /**
@@ -138,10 +139,11 @@ export class Referrals {
   }
 
   /**
-   * The click, then the referral's and the campaign's click counters and the
-   * event. A click carrying
-   * the refereeId moves the referee's funnel record to CLICKED. The fraud
-   * service gets the click's signals without the response waiting for it.
+   * A click on a code: stored with the other clicks of the moment, with
+   * the referral's and the campaign's click counters, the event, and (when
+   * the click names the referee) the referee's funnel record moved to
+   * CLICKED. The fraud service gets the click's signals without the
+   * response waiting for it.
    */
   async recordClick(
     appId: string,
@@ -151,34 +153,6 @@ export class Referrals {
     const key = await this.store.codeKey(appId, input.referralCode);
     if (!key) throw notFound('Referral code', { referralCode: input.referralCode });
     const referral: ReferralRef = { _id: key.referralId, code: key.code, campaignId: key.campaignId, referrerId: key.referrerId };
-    const context = contextFields(input.context);
-    const click = await this.store.clicks.create(appId, {
-      _id: newId('clk'),
-      referralId: referral._id,
-      campaignId: referral.campaignId,
-      code: referral.code,
-      refereeId: input.refereeId ?? null,
-      ip: context.ip,
-      userAgent: context.userAgent,
-      deviceId: context.deviceId,
-      clickedAt: new Date(),
-    });
-    await Promise.all([
-      this.store.countOnReferral(appId, referral, { clicks: 1 }),
-      this.store.stats.count(appId, referral.campaignId, { totalClicks: 1 }),
-      input.refereeId ? this.funnel.clicked(appId, referral, input.refereeId, click.clickedAt) : undefined,
-      this.store.outbox.add(referralClicked(click, referral)),
-    ]);
-    this.fraud.recordClick({
-      appId,
-      campaignId: referral.campaignId,
-      clickId: click._id,
-      referralCode: referral.code,
-      referrerId: referral.referrerId,
-      refereeId: input.refereeId,
-      context: contextProto(context),
-      occurredAt: timestampFromDate(click.clickedAt),
-    });
-    return click;
+    return this.clicks.record(appId, referral, input.refereeId ?? null, contextFields(input.context));
   }
 }

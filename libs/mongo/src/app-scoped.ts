@@ -54,6 +54,19 @@ export class AppScoped<T extends { appId: string }> {
     return created.toObject() as T;
   }
 
+  /**
+   * Stores complete documents, possibly of several apps (a batch of many
+   * requests), each carrying its own appId; with the raw driver (no
+   * casting: the caller builds them whole) in one insertMany. Unordered:
+   * a duplicate key does not stop the others, and is reported as the
+   * driver's error afterwards.
+   */
+  async insertMany(docs: T[]): Promise<void> {
+    if (docs.length === 0) return;
+    if (docs.some((doc) => !doc.appId)) throw new Error('appId is required for every document');
+    await this.model.collection.insertMany(docs as never[], { ordered: false });
+  }
+
   findOne(appId: string, filter: FilterQuery<T>, projection?: ProjectionType<T>): Promise<T | null> {
     const id = projection ? null : loneId(filter);
     if (id !== null) return this.findById(appId, id);

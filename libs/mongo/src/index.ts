@@ -3,3 +3,4 @@ export { DocumentWriteQueue } from './document-write-queue';
 export { connectMongo, isDuplicateKeyError, isMongoConnected } from './connect-mongo';
 export { newId, randomBase62 } from './new-id';
 export { OnceMarkers, type OnceMarker } from './once-markers';
+export { GroupCommit, type GroupCommitOptions } from './group-commit';
