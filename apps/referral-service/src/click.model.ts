@@ -5,6 +5,8 @@ export interface ClickDoc {
   appId: string;
   referralId: string;
   campaignId: string;
+  /** The referral's owner: GET /users/{userId}/stats counts their clicks. */
+  referrerId: string;
   code: string;
   refereeId: string | null;
   ip: string | null;
@@ -19,6 +21,7 @@ const clickSchema = new Schema<ClickDoc>(
     appId: { type: String, required: true },
     referralId: { type: String, required: true },
     campaignId: { type: String, required: true },
+    referrerId: { type: String, required: true },
     code: { type: String, required: true },
     refereeId: { type: String, default: null },
     ip: { type: String, default: null },
@@ -28,8 +31,8 @@ const clickSchema = new Schema<ClickDoc>(
   },
   { collection: 'clicks', versionKey: false },
 );
-// A referral's clicks in time order (stats, the click before a conversion).
-clickSchema.index({ appId: 1, referralId: 1, clickedAt: -1 });
+// GET /users/{userId}/stats: a referrer's clicks, counted (in one campaign or all).
+clickSchema.index({ appId: 1, referrerId: 1, campaignId: 1 });
 
 export const clickModel = (db: Connection): Model<ClickDoc> =>
   (db.models.Click as Model<ClickDoc> | undefined) ?? db.model<ClickDoc>('Click', clickSchema);

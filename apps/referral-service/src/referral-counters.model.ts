@@ -1,11 +1,11 @@
 import { Schema, type Connection, type Model } from 'mongoose';
 
 /**
- * A referral's counters (clicks, conversions by level, reward amount),
- * kept on write with $inc for GET /users/{userId}/stats and the referral's
- * rewardAmount. Apart from the referral document: they change on every
- * click, and a small collection of the referrals that saw activity keeps
- * those writes cheap on FerretDB too (whose updates scan their collection).
+ * A referral's counters (conversions by level, reward amount), kept on
+ * write with $inc for GET /users/{userId}/stats and the referral's
+ * rewardAmount. Apart from the referral document, which they would
+ * otherwise rewrite on every conversion. (Clicks are counted from the
+ * click documents.)
  */
 export interface ReferralCountersDoc {
   /** The referral id: every increment goes by it. */
@@ -13,7 +13,6 @@ export interface ReferralCountersDoc {
   appId: string;
   campaignId: string;
   referrerId: string;
-  clicks?: number;
   /** Conversions credited through this code, by level: { L1: n, L2: m, … }. */
   conversions?: Record<string, number>;
   /** Rewards this referral earned its referrer, every level. */
@@ -26,7 +25,6 @@ const referralCountersSchema = new Schema<ReferralCountersDoc>(
     appId: { type: String, required: true },
     campaignId: { type: String, required: true },
     referrerId: { type: String, required: true },
-    clicks: { type: Number },
     conversions: { type: Schema.Types.Mixed },
     rewardAmount: { type: Number },
   },

@@ -123,7 +123,7 @@ export class ReferralStore {
     return key ? this.referrals.findOne(appId, { _id: key.referralId }) : null;
   }
 
-  /** Adds to a referral's counters: clicks, `conversions.L<n>`, rewardAmount. */
+  /** Adds to a referral's counters: `conversions.L<n>`, rewardAmount. */
   countOnReferral(appId: string, referral: Pick<ReferralRef, '_id' | 'campaignId' | 'referrerId'>, inc: Record<string, number>): Promise<void> {
     return this.counterWrites.increment(appId, { _id: referral._id }, inc, { campaignId: referral.campaignId, referrerId: referral.referrerId });
   }

@@ -10,16 +10,19 @@ export interface ReferrerStats {
 
 /**
  * GET /users/{userId}/stats, referral side: the user's referrals (one per
- * campaign) and their counters documents, kept on write; never their
- * clicks or conversions.
+ * campaign) and their counters documents (conversions by level, kept on
+ * write), and their clicks counted by index (not kept as a counter: see
+ * ClickRecorder). Never a scan of the campaign.
  */
 export async function referrerStats(store: ReferralStore, appId: string, userId: string, campaignId?: string): Promise<ReferrerStats> {
   const filter = campaignId ? { referrerId: userId, campaignId } : { referrerId: userId };
-  const [referrals, counters] = await Promise.all([store.referrals.count(appId, filter), store.counters.find(appId, filter)]);
+  const [referrals, counters, clicks] = await Promise.all([
+    store.referrals.count(appId, filter),
+    store.counters.find(appId, filter),
+    store.clicks.count(appId, filter),
+  ]);
   const byLevel = new Map<number, number>();
-  let clicks = 0;
   for (const counter of counters) {
-    clicks += counter.clicks ?? 0;
     for (const [key, count] of Object.entries(counter.conversions ?? {})) {
       const level = Number(key.slice(1));
       byLevel.set(level, (byLevel.get(level) ?? 0) + count);
