@@ -49,6 +49,9 @@ export interface GatewayDeps {
 export function createGatewayApp({ config, logger, db, redis, clients }: GatewayDeps): Express {
   const app = express();
   app.disable('x-powered-by');
+  // No ETag: Express would hash every JSON answer for it, and the API
+  // promises no conditional requests (its answers change with every write).
+  app.set('etag', false);
   app.set('trust proxy', config.TRUST_PROXY);
   app.use(requestId);
   app.use(accessLog(logger));

@@ -38,18 +38,18 @@ export interface RateLimitOptions {
  * request is let through and a warning logged: the limiter protects the
  * service, it must not become the reason it is down.
  */
+type WithTokenBucket = Redis & { rateLimitTake(key: string, perSecond: number, burst: number): Promise<[number, number, number]> };
+
 export function rateLimit(redis: Redis, options: RateLimitOptions, logger: Logger): RequestHandler {
+  // EVALSHA of the loaded script (ioredis loads it on first use), not the
+  // script's text with every request.
+  if (!('rateLimitTake' in redis)) redis.defineCommand('rateLimitTake', { numberOfKeys: 1, lua: TOKEN_BUCKET });
+  const bucket = redis as WithTokenBucket;
   return async (_req, res, next) => {
     const appId = res.locals.appId as string;
     let result: [number, number, number];
     try {
-      result = (await redis.eval(
-        TOKEN_BUCKET,
-        1,
-        `${options.keyPrefix}ratelimit:${appId}`,
-        options.perSecond,
-        options.burst,
-      )) as [number, number, number];
+      result = await bucket.rateLimitTake(`${options.keyPrefix}ratelimit:${appId}`, options.perSecond, options.burst);
     } catch (err) {
       logger.warn({ err }, 'rate limiter unavailable; request allowed');
       return next();
