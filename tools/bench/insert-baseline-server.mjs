@@ -1,6 +1,8 @@
-// The benchmark's baseline: a bare Express handler that parses a small JSON
-// body and inserts one document into the same database server the stack
-// uses, and nothing else (no auth, no validation, no RPC, no events).
+// The benchmark's baselines: bare Express handlers on the same database
+// server the stack uses, and nothing else (no auth, no validation, no RPC,
+// no events): POST /baseline parses a small JSON body and inserts one
+// document; GET /baseline/read reads one document by _id (GET /stats's
+// store work).
 // Started by referral.mjs as its own process; prints its port on stdout.
 import { createRequire } from 'node:module';
 
@@ -11,6 +13,8 @@ const { MongoClient } = require('mongodb');
 const [mongoUrl, dbName] = process.argv.slice(2);
 const client = await new MongoClient(mongoUrl, { maxPoolSize: 20 }).connect();
 const collection = client.db(dbName).collection('baseline_clicks');
+const counters = client.db(dbName).collection('baseline_counters');
+await counters.updateOne({ _id: 'campaign' }, { $set: { totalClicks: 0 } }, { upsert: true });
 
 const app = express();
 app.use(express.json({ limit: '1mb' }));
@@ -19,6 +23,13 @@ app.post('/baseline', async (req, res) => {
   try {
     await collection.insertOne(doc);
     res.json({ success: true, id: String(doc._id) });
+  } catch {
+    res.status(500).json({ success: false });
+  }
+});
+app.get('/baseline/read', async (_req, res) => {
+  try {
+    res.json(await counters.findOne({ _id: 'campaign' }));
   } catch {
     res.status(500).json({ success: false });
   }

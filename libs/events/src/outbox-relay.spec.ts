@@ -103,6 +103,7 @@ describe('outbox, relay and consumer against real MongoDB and NATS', () => {
       appId: orphan.appId,
       event: JSON.stringify(orphan),
       createdAt: new Date(Date.now() - 60_000),
+      batch: 'obx_from_a_dead_process',
       n: 0,
     } as never);
     expect(await quick.sweep()).toBe(1);

@@ -19,7 +19,7 @@ export interface OutboxRelayOptions {
  * without reading it back), many at a time. A periodic sweep publishes, oldest first, whatever
  * is left older than a moment: entries stored while NATS was down, or by
  * a process that died before publishing. Per event that costs the publish
- * and a share of one batched delete: no reads, claims or marks in the
+ * and a share of one delete per add(): no reads, claims or marks in the
  * request path's database.
  *
  * Every replica sweeps; two publishing the same entry is absorbed by
@@ -116,8 +116,14 @@ export class OutboxRelay {
    */
   private async publish(entries: OutboxEntry[]): Promise<void> {
     const results = await Promise.allSettled(entries.map((entry) => this.bus.publish(JSON.parse(entry.event) as DomainEvent)));
-    const published = entries.filter((_, i) => results[i].status === 'fulfilled').map((entry) => entry._id);
-    if (published.length > 0) await this.outbox.model.deleteMany({ _id: { $in: published } }).exec();
+    const published = new Map<string, string[]>();
+    entries.forEach((entry, i) => {
+      if (results[i].status !== 'fulfilled') return;
+      const ids = published.get(entry.batch) ?? [];
+      ids.push(entry._id);
+      published.set(entry.batch, ids);
+    });
+    await Promise.all([...published].map(([batch, ids]) => this.outbox.model.deleteMany({ batch, _id: { $in: ids } }).exec()));
     const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
     if (failed) throw failed.reason;
   }

@@ -1,5 +1,5 @@
 import { Schema, type Connection, type Model } from 'mongoose';
-import { isDuplicateKeyError } from '@ris/mongo';
+import { isDuplicateKeyError, newId } from '@ris/mongo';
 import type { DomainEvent } from './domain-event';
 
 export interface OutboxEntry {
@@ -8,7 +8,9 @@ export interface OutboxEntry {
   appId: string;
   event: string;
   createdAt: Date;
-  /** Position within the add() that stored it: keeps one change's events in order. */
+  /** The add() that stored it: the relay deletes what it published by this key. */
+  batch: string;
+  /** Position within that add(): keeps one change's events in order. */
   n: number;
 }
 
@@ -20,12 +22,17 @@ const outboxSchema = new Schema<OutboxEntry>(
     // The JSON exactly as it will be published.
     event: { type: String, required: true },
     createdAt: { type: Date, required: true },
+    batch: { type: String, required: true },
     n: { type: Number, required: true },
   },
   { collection: 'outbox', versionKey: false },
 );
 // The relay's sweep: entries left behind, oldest first.
 outboxSchema.index({ createdAt: 1, n: 1 });
+// The relay's delete of what it published: {batch, _id: {$in}}. By batch
+// because FerretDB answers an equality from an index but filters $in by
+// reading every entry (200 ids among 2,000 entries: 116 ms against 11 ms).
+outboxSchema.index({ batch: 1 });
 
 /**
  * Events wait here, in the service's own database, until the relay has
@@ -46,12 +53,14 @@ export class Outbox {
     const list = Array.isArray(events) ? events : [events];
     if (list.length === 0) return;
     const now = new Date();
+    const batch = newId('obx');
     const entries: OutboxEntry[] = list.map((event, n) => ({
       _id: event.id,
       type: event.type,
       appId: event.appId,
       event: JSON.stringify(event),
       createdAt: now,
+      batch,
       n,
     }));
     try {
