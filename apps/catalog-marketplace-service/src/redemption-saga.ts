@@ -1,7 +1,7 @@
 import type { FilterQuery, UpdateQuery } from 'mongoose';
 import type { DomainEvent, Outbox } from '@ris/events';
 import type { Logger } from '@ris/logging';
-import type { AppScoped } from '@ris/mongo';
+import { SerialByKey, type AppScoped } from '@ris/mongo';
 import { Code, rpcError } from '@ris/rpc';
 import type { BalanceAccount, BalanceOperation, BalanceSnapshot, DebitOutcome } from './balance-account';
 import {
@@ -12,7 +12,6 @@ import {
   type SagaInput,
   type StockRefusal,
 } from './redemption-saga-machine';
-import { PerDocumentLock } from './per-document-lock';
 import type { SagaRecord } from './saga-record';
 import type { TakeOutcome } from './stock-counter';
 
@@ -58,8 +57,8 @@ const stockRefusalMessage: Record<StockRefusal, string> = {
  * the recovery pass racing on one record cannot both move it.
  */
 export class RedemptionSaga<R extends SagaRecord> {
-  /** Every write to a redemption record runs under its lock (see PerDocumentLock). */
-  private readonly lock = new PerDocumentLock();
+  /** Every write to a redemption record runs under its lock (see SerialByKey in @ris/mongo). */
+  private readonly lock = new SerialByKey();
 
   constructor(
     readonly kind: SagaKind<R>,

@@ -1,6 +1,5 @@
 import type { FilterQuery, Model, UpdateQuery } from 'mongoose';
-import { AppScoped } from '@ris/mongo';
-import { PerDocumentLock } from './per-document-lock';
+import { AppScoped, SerialByKey } from '@ris/mongo';
 
 /**
  * Markers a good (catalog item or listing) carries while a stock move is
@@ -56,11 +55,11 @@ type Good = StockMarkers & { _id: string; appId: string };
  * Conditional, idempotent stock moves on one collection of goods (-1 in
  * the stock field means unlimited). Every write to a good, these and the
  * owner's edits alike (exclusive), runs under the good's lock (see
- * PerDocumentLock: FerretDB's updates are not atomic).
+ * SerialByKey: FerretDB's updates are not atomic).
  */
 export class StockCounter<G extends Good> {
   private readonly goods: AppScoped<G>;
-  private readonly lock = new PerDocumentLock();
+  private readonly lock = new SerialByKey();
   /** Per good (app and id): holds to make final in the next write (see commitSoon). */
   private readonly commits = new Map<string, CommitBatch>();
   /** Per good (app and id): takes waiting for the good's lock, made together (see take). */

@@ -1,11 +1,10 @@
 import type { Connection, Model } from 'mongoose';
 import type { Logger } from '@ris/logging';
-import { isDuplicateKeyError } from '@ris/mongo';
+import { isDuplicateKeyError, SerialByKey } from '@ris/mongo';
 import { applyMovement, balanceAmounts, balanceUpdate, emptyBalance, type BalanceState, type Movement } from './balance-fold';
 import { balanceModel, type BalanceDoc } from './balance.model';
 import { balanceId, ledgerEntryId } from './derived-ids';
 import { ledgerEntryModel, type LedgerEntryDoc } from './ledger-entry.model';
-import { PerUserQueue } from './per-user-queue';
 
 /**
  * The ledger and the balances, and the one invariant that ties them:
@@ -74,7 +73,10 @@ export function stateFromDoc(doc: BalanceDoc | null): BalanceState {
 export class Ledger {
   readonly entries: Model<LedgerEntryDoc>;
   readonly balances: Model<BalanceDoc>;
-  private readonly queue = new PerUserQueue();
+  // One user's writers one after another in this process: correctness never
+  // depends on it (the ledger's compare-and-set does, across replicas too);
+  // it spares concurrent writers of a user losing a race and planning again.
+  private readonly queue = new SerialByKey();
 
   constructor(
     db: Connection,

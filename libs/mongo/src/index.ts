@@ -4,3 +4,4 @@ export { connectMongo, isDuplicateKeyError, isMongoConnected } from './connect-m
 export { newId, randomBase62 } from './new-id';
 export { OnceMarkers, type OnceMarker } from './once-markers';
 export { GroupCommit, type GroupCommitOptions } from './group-commit';
+export { SerialByKey } from './serial-by-key';

@@ -1,0 +1,31 @@
+/**
+ * Runs work for one key (a document, a user) one call after another within
+ * this process; different keys run side by side. A failed call does not
+ * hold up the next.
+ *
+ * Why services need it: FerretDB v1, the development and test database,
+ * applies every update as a read of the whole document and a write of it
+ * back, with nothing in between to stop another update, so two concurrent
+ * conditional updates of one document can both "match" and $inc/$push lose
+ * each other's changes. Serialising a process's writes to a document makes
+ * them atomic on FerretDB's single replica; on MongoDB single-document
+ * updates are atomic anyway, and this only orders a process's own writes.
+ */
+export class SerialByKey {
+  private readonly tails = new Map<string, Promise<void>>();
+
+  async run<T>(key: string, work: () => Promise<T>): Promise<T> {
+    const previous = this.tails.get(key) ?? Promise.resolve();
+    let release!: () => void;
+    const mine = new Promise<void>((resolve) => (release = resolve));
+    const tail = previous.then(() => mine);
+    this.tails.set(key, tail);
+    await previous;
+    try {
+      return await work();
+    } finally {
+      release();
+      if (this.tails.get(key) === tail) this.tails.delete(key);
+    }
+  }
+}
