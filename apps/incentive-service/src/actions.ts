@@ -33,11 +33,15 @@ function checkAction(a: Omit<ActionInput, 'key'>): void {
   if (a.description !== null && a.description.length > 1000) throw invalidArgument('description must be at most 1000 characters');
 }
 
+const typeKey = (appId: string, type: ActionTypeName) => `${appId}\u0000${type}`;
+
 /** An app's actions: what each earns and the rules that limit it. */
 export class Actions {
   private readonly actions: AppScoped<ActionDoc>;
   // Events read their action on every call.
   private readonly cache = new ShortLivedCache<ActionDoc | null>(1000);
+  // Every referral event asks for the actions of its type (most apps have none).
+  private readonly byType = new ShortLivedCache<ActionDoc[]>(1000);
 
   constructor(db: Connection) {
     this.actions = new AppScoped(actionModel(db));
@@ -56,6 +60,7 @@ export class Actions {
         updatedAt: now,
       });
       this.cache.invalidate(actionId(appId, input.key));
+      this.byType.invalidate(typeKey(appId, input.type));
       return doc;
     } catch (err) {
       if (!isDuplicateKeyError(err)) throw err;
@@ -82,9 +87,9 @@ export class Actions {
     return this.actions.page(appId, query, { key: 1 }, page);
   }
 
-  /** Actions the referral consumer fires for a referral event type. */
+  /** Actions the referral consumer fires for a referral event type: cached briefly. */
   ofType(appId: string, type: ActionTypeName): Promise<ActionDoc[]> {
-    return this.actions.find(appId, { type }, { sort: { key: 1 } });
+    return this.byType.get(typeKey(appId, type), () => this.actions.find(appId, { type }, { sort: { key: 1 } }));
   }
 
   async update(appId: string, key: string, patch: ActionPatch): Promise<ActionDoc> {
@@ -96,6 +101,8 @@ export class Actions {
     const { _id, appId: _app, key: _key, createdAt: _created, ...changes } = next;
     const updated = await this.actions.findOneAndUpdate(appId, { _id }, { $set: { ...changes, updatedAt: new Date() } });
     this.cache.invalidate(_id);
+    this.byType.invalidate(typeKey(appId, current.type));
+    this.byType.invalidate(typeKey(appId, next.type));
     if (!updated) throw notFound('Action', { key });
     return updated;
   }

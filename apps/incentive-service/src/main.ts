@@ -44,6 +44,8 @@ void runService({
             connection: db,
             logger,
             handle: referralActionHandler(engine.actions, engine.recorder, logger),
+            // Each action it fires is recorded under an idempotency key made of the event id.
+            idempotentHandler: true,
           }),
       ),
       // Background passes: Redis catch-up, period snapshots, unfinished events.

@@ -37,6 +37,8 @@ void runService({
       logger,
       // Deliveries are not ordered, so events fan out side by side.
       concurrency: 16,
+      // A delivery is unique per (endpoint, event): a redelivered event adds none.
+      idempotentHandler: true,
       handle: fanOutToWebhooks(endpoints, deliveries, (queued) => dispatcher.enqueue(queued)),
     });
     return {

@@ -142,6 +142,31 @@ describe('outbox, relay and consumer against real MongoDB and NATS', () => {
     expect(handled).toEqual([...new Set(all)]);
   }, 60_000);
 
+  it('runs an idempotent handler again for a redelivered event, recording nothing', async () => {
+    const handled: string[] = [];
+    const consumer = new EventConsumer({
+      bus,
+      durable: 'test-idempotent',
+      types: ['thing.keyed'],
+      connection: db,
+      logger,
+      idempotentHandler: true,
+      handle: async (event) => {
+        handled.push(event.id);
+      },
+    });
+    consumer.start();
+    const { js } = await bus.jetstream();
+    const event = domainEvent('thing.keyed', 'app_1', { n: 1 });
+    // Twice, without a message id: the second is a redelivery to the consumer.
+    await js.publish('test.thing.keyed', JSONCodec<DomainEvent>().encode(event));
+    await js.publish('test.thing.keyed', JSONCodec<DomainEvent>().encode(event));
+    await until(async () => handled.length === 2);
+    await consumer.stop();
+    expect(handled).toEqual([event.id, event.id]);
+    expect(await db.collection('processed_events').countDocuments({ consumer: 'test-idempotent' })).toBe(0);
+  }, 60_000);
+
   it('handles events side by side when asked to, each once and each acknowledged', async () => {
     const handled: string[] = [];
     let open = 0;
