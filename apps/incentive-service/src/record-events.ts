@@ -2,7 +2,7 @@ import type { JsonObject } from '@bufbuild/protobuf';
 import type { Connection, Model } from 'mongoose';
 import type { Outbox } from '@ris/events';
 import type { Logger } from '@ris/logging';
-import { newId } from '@ris/mongo';
+import { isDuplicateKeyError, newId } from '@ris/mongo';
 import { Code, ConnectError, invalidArgument, notFound, rpcError } from '@ris/rpc';
 import type { ActionDoc } from './action.model';
 import { decideReward } from './action-rules';
@@ -439,7 +439,7 @@ export class EventRecorder {
       await this.events.insertMany(docs, { ordered: false, lean: true });
     } catch (err) {
       // A recovered event written by its first holder after all: keep the first.
-      if ((err as { code?: number }).code !== 11000 && !String(err).includes('E11000')) throw err;
+      if (!isDuplicateKeyError(err)) throw err;
     }
     await this.deps.outbox.add(docs.map(eventProcessed));
     await this.deps.claims.release(appId, docs.map((d) => d._id));

@@ -1,6 +1,7 @@
 import { Schema, type Model } from 'mongoose';
 import { testDatabase } from '@ris/testing';
 import { AppScoped } from './app-scoped';
+import { isDuplicateKeyError } from './connect-mongo';
 import { DocumentWriteQueue } from './document-write-queue';
 import { OnceMarkers } from './once-markers';
 
@@ -70,6 +71,18 @@ describe('concurrent writes', () => {
     await counters.create('app_a', { key: 'token' });
     const taken = await Promise.all(Array.from({ length: 20 }, () => counters.deleteOne('app_a', { key: 'token' })));
     expect(taken.reduce((a, b) => a + b, 0)).toBe(1);
+  });
+
+  it('recognises a unique index refusing an insert, an upsert and an update', async () => {
+    await counters.create('app_dup', { key: 'taken' });
+    await counters.create('app_dup', { key: 'other' });
+    const refusal = (write: Promise<unknown>) => write.then(() => null, (err: unknown) => err);
+    const insert = await refusal(counters.create('app_dup', { key: 'taken' }));
+    const upsert = await refusal(counters.model.updateOne({ appId: 'app_dup', key: 'fresh', n: 5 }, { $set: { key: 'taken' } }, { upsert: true }).exec());
+    // FerretDB reports this one differently from the insert (its backend's own error).
+    const update = await refusal(counters.updateOne('app_dup', { key: 'other' }, { $set: { key: 'taken' } }));
+    expect([insert, upsert, update].map(isDuplicateKeyError)).toEqual([true, true, true]);
+    expect(isDuplicateKeyError(new Error('connection refused'))).toBe(false);
   });
 });
 

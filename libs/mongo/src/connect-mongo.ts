@@ -30,11 +30,14 @@ export function isMongoConnected(connection: Connection): boolean {
 /**
  * A unique index refused the write: E11000 on MongoDB (and on FerretDB for
  * inserts and upserts). FerretDB v1 reports an update ($set of a value
- * another document holds) as code 1 with SQLite's "UNIQUE constraint
- * failed" instead, so that is recognised too.
+ * another document holds) as code 1 carrying its backend's error instead:
+ * SQLite's "UNIQUE constraint failed" or PostgreSQL's SQLSTATE 23505.
  */
 export function isDuplicateKeyError(err: unknown): boolean {
   if (typeof err !== 'object' || err === null) return false;
   const { code, message } = err as { code?: unknown; message?: unknown };
-  return code === 11000 || (code === 1 && typeof message === 'string' && message.includes('UNIQUE constraint failed'));
+  return (
+    code === 11000 ||
+    (code === 1 && typeof message === 'string' && (message.includes('UNIQUE constraint failed') || message.includes('SQLSTATE 23505')))
+  );
 }
