@@ -48,11 +48,14 @@ export class Referrals {
     const campaign = await campaigns.getActive(appId, input.campaignId);
     const { level, parentReferralId } = await this.tree.levelOf(appId, input.campaignId, input.referrerId);
     const context = contextFields(input.context);
+    // One id for every attempt: the fraud service keeps one signal per id,
+    // so a retry after a taken code does not count as another referral.
+    const referralId = newId('ref');
 
     for (let attempt = 0; attempt < CODE_ATTEMPTS; attempt += 1) {
       const now = new Date();
       const doc: Omit<ReferralDoc, 'appId'> = {
-        _id: newId('ref'),
+        _id: referralId,
         campaignId: input.campaignId,
         code: generateReferralCode(),
         referrerId: input.referrerId,
