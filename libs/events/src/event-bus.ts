@@ -22,6 +22,7 @@ export interface EventBusOptions {
 }
 
 const codec = JSONCodec<DomainEvent>();
+const utf8 = new TextEncoder();
 
 /**
  * The JetStream connection of one process. Connecting happens in the
@@ -122,10 +123,14 @@ export class EventBus {
     return this.connected;
   }
 
-  async publish(event: DomainEvent): Promise<void> {
+  /**
+   * Publishes an event already encoded as JSON (as the outbox stores it:
+   * no parse and re-encode per event), with Nats-Msg-Id = its id.
+   */
+  async publish(event: { id: string; type: string; json: string }): Promise<void> {
     if (!this.isConnected()) throw new Error('nats is not connected');
     const { js } = await this.connected;
-    await js.publish(this.subjectFor(event.type), codec.encode(event), { msgID: event.id, timeout: 5000 });
+    await js.publish(this.subjectFor(event.type), utf8.encode(event.json), { msgID: event.id, timeout: 5000 });
   }
 
   decode(data: Uint8Array): DomainEvent {

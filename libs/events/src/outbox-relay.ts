@@ -1,5 +1,4 @@
 import type { Logger } from '@ris/logging';
-import type { DomainEvent } from './domain-event';
 import type { EventBus } from './event-bus';
 import type { Outbox, OutboxEntry } from './outbox';
 
@@ -115,7 +114,7 @@ export class OutboxRelay {
    * together) and deletes those JetStream acknowledged.
    */
   private async publish(entries: OutboxEntry[]): Promise<void> {
-    const results = await Promise.allSettled(entries.map((entry) => this.bus.publish(JSON.parse(entry.event) as DomainEvent)));
+    const results = await Promise.allSettled(entries.map((entry) => this.bus.publish({ id: entry._id, type: entry.type, json: entry.event })));
     const published = new Map<string, string[]>();
     entries.forEach((entry, i) => {
       if (results[i].status !== 'fulfilled') return;
