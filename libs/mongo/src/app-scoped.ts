@@ -27,12 +27,11 @@ function loneId(filter: object): string | null {
  * carries appId: a query that forgets the tenant cannot be written.
  * Documents are returned as plain objects (lean).
  *
- * A read by exactly {_id} is run as {_id} alone and the document's appId
- * checked here: FerretDB v1 on SQLite answers only a lone _id find from an
- * index and scans the whole collection for anything else, {_id, appId}
- * included. appId never changes, so the check is as good as the filter;
- * on MongoDB both are one primary-key lookup. (Writes keep appId in the
- * filter: FerretDB scans for every update, so a lone _id gains nothing there.)
+ * A read by exactly {_id} is run as {_id} alone, with the raw driver, and
+ * the document's appId checked here: appId never changes, so the check is
+ * as good as the filter, and it is the cheapest read there is (no query
+ * casting; on FerretDB's SQLite backend also the only one served by an
+ * index). Writes keep appId in the filter.
  */
 export class AppScoped<T extends { appId: string }> {
   constructor(readonly model: Model<T>) {}
@@ -45,9 +44,7 @@ export class AppScoped<T extends { appId: string }> {
   /** The document with this _id if it belongs to the app (a lone-_id read; see the class comment). */
   async findById(appId: string, id: string): Promise<T | null> {
     if (!appId) throw new Error('appId is required for every query');
-    // The raw driver: a string _id needs no casting, and this is the
-    // hottest read of every service (measured 0.21 ms of CPU against 0.32
-    // for mongoose's lean query).
+    // Measured 0.21 ms of CPU per read against 0.32 ms for mongoose's lean query.
     const doc = (await this.model.collection.findOne({ _id: id } as never)) as T | null;
     return doc && doc.appId === appId ? doc : null;
   }

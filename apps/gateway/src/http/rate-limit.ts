@@ -33,12 +33,13 @@ export interface RateLimitOptions {
   keyPrefix: string;
 }
 
+type WithTokenBucket = Redis & { rateLimitTake(key: string, perSecond: number, burst: number): Promise<[number, number, number]> };
+
 /**
  * Per-app limit (the app is the key's owner). If Redis is unreachable the
  * request is let through and a warning logged: the limiter protects the
  * service, it must not become the reason it is down.
  */
-type WithTokenBucket = Redis & { rateLimitTake(key: string, perSecond: number, burst: number): Promise<[number, number, number]> };
 
 export function rateLimit(redis: Redis, options: RateLimitOptions, logger: Logger): RequestHandler {
   // EVALSHA of the loaded script (ioredis loads it on first use), not the
