@@ -73,10 +73,14 @@ export function stateFromDoc(doc: BalanceDoc | null): BalanceState {
 export class Ledger {
   readonly entries: Model<LedgerEntryDoc>;
   readonly balances: Model<BalanceDoc>;
-  // One user's writers one after another in this process: correctness never
-  // depends on it (the ledger's compare-and-set does, across replicas too);
-  // it spares concurrent writers of a user losing a race and planning again.
+  // One user's writers one after another in this process: it spares
+  // concurrent writers of a user losing a race and planning again.
   private readonly queue = new SerialByKey();
+  // Each compare-and-set of a balance on its own, whoever calls it (a
+  // writer, or a reader settling the tail in settled()): on MongoDB the
+  // conditional update is atomic anyway; FerretDB v1 runs it as a read then
+  // a write, so two concurrent ones could both match and both $inc.
+  private readonly applying = new SerialByKey();
 
   constructor(
     db: Connection,
@@ -180,7 +184,11 @@ export class Ledger {
    * if it is still at base.seq. Returns false when it was not (someone else
    * applied them, or something else moved first).
    */
-  private async apply(appId: string, userId: string, base: BalanceState, entries: LedgerEntryDoc[]): Promise<boolean> {
+  private apply(appId: string, userId: string, base: BalanceState, entries: LedgerEntryDoc[]): Promise<boolean> {
+    return this.applying.run(balanceId(appId, userId), () => this.compareAndSet(appId, userId, base, entries));
+  }
+
+  private async compareAndSet(appId: string, userId: string, base: BalanceState, entries: LedgerEntryDoc[]): Promise<boolean> {
     const next = entries.reduce<BalanceState>((s, e) => applyMovement(s, e), base);
     const { $inc, $set, $unset } = balanceUpdate(base, next);
     const now = new Date();
