@@ -1,7 +1,7 @@
 import type { Connection } from 'mongoose';
 import { domainEvent, stableEventId, type Outbox } from '@ris/events';
 import type { Logger } from '@ris/logging';
-import { AppScoped } from '@ris/mongo';
+import { AppScoped, SerialByKey } from '@ris/mongo';
 import { endpointModel, type EndpointDoc } from './endpoint.model';
 import { ENDPOINT_DISABLED_EVENT_TYPE } from './webhook-events';
 
@@ -30,10 +30,14 @@ export function endpointDisabledEvent(endpoint: EndpointDoc) {
  * success sets failingSince, a success clears it, and a failure when the
  * streak is older than WEBHOOK_DISABLE_AFTER_MS disables the endpoint.
  * Every write is a conditional single-document update, so concurrent
- * attempts (and replicas) agree without locks.
+ * attempts agree (on MongoDB across replicas); this process's writes to an
+ * endpoint run one at a time, because FerretDB v1 runs a conditional update
+ * as a read then a write, and two attempts could both disable it (two
+ * webhook.endpoint_disabled events).
  */
 export class EndpointHealth {
   private readonly endpoints: AppScoped<EndpointDoc>;
+  private readonly writes = new SerialByKey();
 
   constructor(
     db: Connection,
@@ -46,10 +50,16 @@ export class EndpointHealth {
 
   async succeeded(endpoint: EndpointDoc): Promise<void> {
     if (endpoint.failingSince === null) return;
-    await this.endpoints.updateOne(endpoint.appId, { _id: endpoint._id, failingSince: { $ne: null } }, { $set: { failingSince: null } });
+    await this.writes.run(endpoint._id, () =>
+      this.endpoints.updateOne(endpoint.appId, { _id: endpoint._id, failingSince: { $ne: null } }, { $set: { failingSince: null } }),
+    );
   }
 
-  async failed(endpoint: EndpointDoc, at: Date): Promise<void> {
+  failed(endpoint: EndpointDoc, at: Date): Promise<void> {
+    return this.writes.run(endpoint._id, () => this.recordFailure(endpoint, at));
+  }
+
+  private async recordFailure(endpoint: EndpointDoc, at: Date): Promise<void> {
     if (endpoint.failingSince === null) {
       await this.endpoints.updateOne(endpoint.appId, { _id: endpoint._id, failingSince: null }, { $set: { failingSince: at } });
       return;
