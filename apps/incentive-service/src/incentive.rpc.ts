@@ -99,6 +99,12 @@ const SORTS: Record<BalanceSort, BalanceSortName> = {
   [BalanceSort.TOKENS]: 'tokens',
 };
 
+/** One event's refusal in a bulk answer: its public code, and no internals for anything without one. */
+function eventError(err: ConnectError): { code: string; message: string } {
+  const { reason } = errorReason(err);
+  return reason ? { code: reason, message: err.rawMessage } : { code: 'INTERNAL', message: 'Internal error' };
+}
+
 export function incentiveRpc(parts: IncentiveParts): ServiceImpl<typeof IncentiveService> {
   const { actions, recorder, movements, levels, badges, milestones, leaderboard, snapshots } = parts;
   return {
@@ -153,7 +159,7 @@ export function incentiveRpc(parts: IncentiveParts): ServiceImpl<typeof Incentiv
       return {
         outcomes: outcomes.map((o) =>
           o instanceof ConnectError
-            ? { outcome: { case: 'error' as const, value: { code: errorReason(o).reason ?? 'INTERNAL', message: o.rawMessage } } }
+            ? { outcome: { case: 'error' as const, value: eventError(o) } }
             : { outcome: { case: 'result' as const, value: eventResultMessage(o.event, o.duplicate) } },
         ),
       };

@@ -2,6 +2,7 @@ import type { JsonObject } from '@bufbuild/protobuf';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import type { ApiRouter } from '../http/api-router';
 import { validationError } from '../http/api-error';
+import { errorBody } from '../http/error-response';
 import { eventJson, eventResultJson } from '../mappers/incentive-action.mapper';
 import { ErrorResponse, Pagination, pageQuery, pagination, timestamp } from '../openapi/common-schemas';
 import { Amounts, BadgeRef, BalanceSummary, MilestoneRef, REFUSALS, definitionKey, isoQuery, userId } from '../openapi/incentive-schemas';
@@ -108,6 +109,7 @@ export function incentiveEventRoutes(api: ApiRouter, clients: ServiceClients): v
       },
     },
     handle: async ({ appId, req, body }) => {
+      const requestId = req.res?.locals.requestId as string;
       const results: unknown[] = new Array(body.events.length);
       const valid: Array<{ index: number; event: z.output<typeof EventBody> }> = [];
       body.events.forEach((raw, index) => {
@@ -115,7 +117,7 @@ export function incentiveEventRoutes(api: ApiRouter, clients: ServiceClients): v
         if (parsed.success) valid.push({ index, event: parsed.data });
         else {
           const message = parsed.error.issues.map((i) => `events[${index}].${i.path.join('.')}: ${i.message}`).join('; ');
-          results[index] = { error: { code: 'VALIDATION_ERROR', message, requestId: req.res?.locals.requestId as string } };
+          results[index] = errorBody(requestId, 'VALIDATION_ERROR', message);
         }
       });
       if (valid.length > 0) {
@@ -128,13 +130,7 @@ export function incentiveEventRoutes(api: ApiRouter, clients: ServiceClients): v
           results[index] =
             outcome.outcome.case === 'result'
               ? eventResultJson(outcome.outcome.value)
-              : {
-                  error: {
-                    code: outcome.outcome.value?.code ?? 'INTERNAL',
-                    message: outcome.outcome.value?.message ?? 'Internal error',
-                    requestId: req.res?.locals.requestId as string,
-                  },
-                };
+              : errorBody(requestId, outcome.outcome.value?.code ?? 'INTERNAL', outcome.outcome.value?.message ?? 'Internal error');
         });
       }
       return { status: 200, body: { results } };
