@@ -84,7 +84,6 @@ async function runBaseline() {
   await Promise.all([
     c('ledger').createIndex({ appId: 1, key: 1 }, { unique: true }),
     c('ledger').createIndex({ appId: 1, userId: 1, seq: -1 }, { unique: true }),
-    c('balances').createIndex({ appId: 1, userId: 1 }, { unique: true }),
     c('balances').createIndex({ appId: 1, xp: -1, userId: 1 }),
     c('balances').createIndex({ appId: 1, coins: -1, userId: 1 }),
     c('balances').createIndex({ appId: 1, tokens: -1, userId: 1 }),

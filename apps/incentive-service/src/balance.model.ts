@@ -38,8 +38,6 @@ const balanceSchema = new Schema<BalanceDoc>(
   },
   { collection: 'balances', versionKey: false, minimize: false },
 );
-// One balance per user and app (its _id is derived from both, this says so to MongoDB too).
-balanceSchema.index({ appId: 1, userId: 1 }, { unique: true });
 // GET /incentives/balances?sort=xp (default) and the leaderboard rebuild.
 balanceSchema.index({ appId: 1, xp: -1, userId: 1 });
 // GET /incentives/balances?sort=coins

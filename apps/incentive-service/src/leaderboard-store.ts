@@ -167,10 +167,6 @@ export class LeaderboardStore {
     return { rank: reply[0] + 1, userId, xp: decodeXp(Number(reply[1])), coins: coinsFrom(reply[2]) };
   }
 
-  async isBuilt(appId: string): Promise<boolean> {
-    return (await this.redis.exists(this.readyKey(appId))) === 1;
-  }
-
   /** Takes the app's rebuild lock (one rebuild at a time across replicas); null if taken. */
   async lock(appId: string, token: string, ttlMs: number): Promise<boolean> {
     return (await this.redis.set(this.lockKey(appId), token, 'PX', ttlMs, 'NX')) === 'OK';

@@ -20,7 +20,5 @@ export {
 } from './gen/referral/v1/referral_pb';
 export {
   RecordClickRequestSchema as FraudRecordClickRequestSchema,
-  RecordClickResponseSchema as FraudRecordClickResponseSchema,
   type RecordClickRequest as FraudRecordClickRequest,
-  type RecordClickResponse as FraudRecordClickResponse,
 } from './gen/fraud/v1/fraud_pb';

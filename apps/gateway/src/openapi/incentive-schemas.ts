@@ -34,13 +34,6 @@ export const MilestoneRef = z
   .object({ key: z.string(), name: z.string(), metric: z.enum(MILESTONE_METRICS), threshold: z.number() })
   .openapi('MilestoneRef');
 
-/** "true"/"false" in a query string. */
-export const booleanQuery = z
-  .enum(['true', 'false'])
-  .transform((v) => v === 'true')
-  .optional()
-  .openapi({ type: 'boolean' });
-
 export const isoQuery = (description: string) =>
   z
     .string()

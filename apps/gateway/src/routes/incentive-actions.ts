@@ -2,7 +2,8 @@ import { ActionType, enumValue } from '@ris/contracts';
 import type { ApiRouter } from '../http/api-router';
 import { actionJson } from '../mappers/incentive-action.mapper';
 import { Pagination, pageQuery, pagination, timestamp } from '../openapi/common-schemas';
-import { ACTION_TYPES, amount, booleanQuery, definitionKey } from '../openapi/incentive-schemas';
+import { ACTION_TYPES, amount, definitionKey } from '../openapi/incentive-schemas';
+import { booleanFromQuery } from '../openapi/query-values';
 import { z } from '../openapi/zod';
 import type { ServiceClients } from '../service-clients';
 
@@ -93,7 +94,7 @@ export function incentiveActionRoutes(api: ApiRouter, clients: ServiceClients): 
     path: '/incentives/actions',
     tag: 'Incentive actions',
     summary: 'List actions, by key',
-    query: z.object({ ...pageQuery, type: z.enum(ACTION_TYPES).optional(), enabled: booleanQuery }),
+    query: z.object({ ...pageQuery, type: z.enum(ACTION_TYPES).optional(), enabled: booleanFromQuery() }),
     responses: { 200: { description: 'A page of actions', schema: z.object({ actions: z.array(Action), pagination: Pagination }) } },
     handle: async ({ appId, query }) => {
       const res = await clients.incentive.listActions({
