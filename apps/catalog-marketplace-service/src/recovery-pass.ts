@@ -144,10 +144,10 @@ export class SagaRecovery<R extends SagaRecord, G extends Good> implements Recov
     for (const good of goods) {
       await this.isolated({ goodId: good._id }, async () => {
         const holders = [...new Set([...good.stockHolds, ...good.stockReturns])];
-        const records = await this.records
-          .find({ _id: { $in: holders } })
-          .lean<R[]>()
-          .exec();
+        // One read by lone _id per holder (usually none or a few): FerretDB
+        // answers those from an index, but filters an $in by reading every record.
+        const found = await Promise.all(holders.map((id) => this.records.findOne({ _id: id }).lean<R>().exec()));
+        const records = found.filter((r): r is NonNullable<typeof r> => r !== null);
         const byId = new Map(records.map((r) => [r._id, r]));
         const closed = (holder: string) => !byId.get(holder)?.open;
         const final = good.stockHolds.filter((h) => closed(h) && byId.has(h) && byId.get(h)!.state !== 'FAILED');
