@@ -14,13 +14,6 @@ interface NewClick {
   context: ClientContextDoc;
 }
 
-/** Counts one more under `key`, keeping the first `value` seen for it. */
-function tally<V>(totals: Map<string, { value: V; count: number }>, key: string, value: V): void {
-  const entry = totals.get(key);
-  if (entry) entry.count += 1;
-  else totals.set(key, { value, count: 1 });
-}
-
 /**
  * Clicks are the busiest write of the referral product, so the clicks that
  * arrive together are stored together (group commit): one insert for their
@@ -65,10 +58,16 @@ export class ClickRecorder {
     }));
     await this.store.clicks.insertMany(clicks);
 
-    const byCampaign = new Map<string, { value: { appId: string; campaignId: string }; count: number }>();
-    for (const { appId, referral } of batch) tally(byCampaign, `${appId}\u0000${referral.campaignId}`, { appId, campaignId: referral.campaignId });
+    // One increment per campaign for the batch.
+    const byCampaign = new Map<string, { appId: string; campaignId: string; clicks: number }>();
+    for (const { appId, referral } of batch) {
+      const key = `${appId}\u0000${referral.campaignId}`;
+      const entry = byCampaign.get(key) ?? { appId, campaignId: referral.campaignId, clicks: 0 };
+      entry.clicks += 1;
+      byCampaign.set(key, entry);
+    }
     await Promise.all([
-      ...[...byCampaign.values()].map(({ value, count }) => this.store.stats.count(value.appId, value.campaignId, { totalClicks: count })),
+      ...[...byCampaign.values()].map(({ appId, campaignId, clicks }) => this.store.stats.count(appId, campaignId, { totalClicks: clicks })),
       ...batch.map(({ appId, referral, refereeId }) => (refereeId ? this.funnel.clicked(appId, referral, refereeId, clickedAt) : undefined)),
       this.store.outbox.add(clicks.map((click, i) => referralClicked(click, batch[i].referral))),
     ]);
