@@ -1,5 +1,6 @@
 import type { Model } from 'mongoose';
 import type { Logger } from '@ris/logging';
+import { PeriodicTask } from '@ris/service-runtime';
 import { recoveryAction, type RecoveryAction } from './redemption-saga-machine';
 import type { RedemptionSaga } from './redemption-saga';
 import type { SagaRecord } from './saga-record';
@@ -30,34 +31,26 @@ export interface Recoverable {
  * handles each record under that record's own appId.
  */
 export class RecoveryPass {
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<void>;
-  private stopped = false;
+  private readonly task: PeriodicTask;
 
   constructor(
     private readonly kinds: Recoverable[],
     private readonly logger: Logger,
     private readonly options: RecoveryOptions,
-  ) {}
-
-  start(): void {
-    const tick = () => {
-      if (this.stopped) return;
-      this.running = this.runOnce()
-        .catch((err: unknown) => this.logger.warn({ err }, 'recovery pass failed; will retry'))
-        .finally(() => {
-          this.running = undefined;
-          if (!this.stopped) this.timer = setTimeout(tick, this.options.intervalMs).unref();
-        });
-    };
-    // At start-up first: a restart after a crash settles what the crash left.
-    tick();
+  ) {
+    this.task = new PeriodicTask(() => this.runOnce(), {
+      intervalMs: options.intervalMs,
+      runAtStart: true,
+      onError: (err) => this.logger.warn({ err }, 'recovery pass failed; will retry'),
+    });
   }
 
-  async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
-    await this.running;
+  start(): void {
+    this.task.start();
+  }
+
+  stop(): Promise<void> {
+    return this.task.stop();
   }
 
   async runOnce(): Promise<void> {

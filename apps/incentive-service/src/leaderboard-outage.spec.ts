@@ -32,7 +32,7 @@ describe('leaderboard through a Redis outage', () => {
   });
 
   afterAll(async () => {
-    engine.leaderboard.stop();
+    await engine.leaderboard.stop();
     redis.disconnect();
     await redisServer.stop();
     await db.drop();

@@ -1,3 +1,4 @@
+import { PeriodicTask } from '@ris/service-runtime';
 import type { Connection, Model } from 'mongoose';
 import type { Logger } from '@ris/logging';
 import { AppScoped, isDuplicateKeyError, type Page, type PageQuery } from '@ris/mongo';
@@ -51,8 +52,7 @@ export class LeaderboardSnapshots {
   private readonly balances: Model<BalanceDoc>;
   private readonly snapshots: AppScoped<LeaderboardSnapshotDoc>;
   private readonly runs: Model<SnapshotRunDoc>;
-  private timer?: NodeJS.Timeout;
-  private stopped = false;
+  private task?: PeriodicTask;
 
   constructor(
     db: Connection,
@@ -118,25 +118,19 @@ export class LeaderboardSnapshots {
     return this.snapshots.page(appId, period ? { period } : {}, { endsAt: -1, period: 1 }, page);
   }
 
+  /** Takes the snapshots that are due now, then every intervalMs. */
   start(intervalMs = 60_000): void {
-    const tick = async () => {
-      if (this.stopped) return;
-      try {
+    this.task ??= new PeriodicTask(
+      async () => {
         const taken = await this.takeDue();
         if (taken) this.logger.info({ taken }, 'leaderboard snapshots taken');
-      } catch (err) {
-        this.logger.warn({ err }, 'leaderboard snapshot pass failed; will retry');
-      }
-      if (!this.stopped) {
-        this.timer = setTimeout(() => void tick(), intervalMs);
-        this.timer.unref();
-      }
-    };
-    void tick();
+      },
+      { intervalMs, runAtStart: true, onError: (err) => this.logger.warn({ err }, 'leaderboard snapshot pass failed; will retry') },
+    );
+    this.task.start();
   }
 
-  stop(): void {
-    this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
+  async stop(): Promise<void> {
+    await this.task?.stop();
   }
 }

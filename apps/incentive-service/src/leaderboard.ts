@@ -1,3 +1,4 @@
+import { PeriodicTask } from '@ris/service-runtime';
 import { randomUUID } from 'node:crypto';
 import type { Connection, Model } from 'mongoose';
 import type { Logger } from '@ris/logging';
@@ -36,8 +37,7 @@ export class Leaderboard {
   /** Apps whose boards missed an update (this process saw it, or the catch-up loop read it). */
   private readonly behind = new Set<string>();
   private readonly rebuilds = new Map<string, Promise<number>>();
-  private timer?: NodeJS.Timeout;
-  private stopped = false;
+  private catchUpTask?: PeriodicTask;
 
   constructor(
     db: Connection,
@@ -165,32 +165,27 @@ export class Leaderboard {
 
   /** Every few seconds: rebuild the boards of apps that missed updates, once Redis answers. */
   start(intervalMs = 2_000): void {
-    const tick = async () => {
-      if (this.stopped) return;
-      try {
-        const marks = await this.catchUps.find({}).limit(100).lean<BoardCatchUpDoc[]>().exec();
-        // What MongoDB says is behind, including marks other replicas made or cleared.
-        this.behind.clear();
-        for (const mark of marks) this.behind.add(mark.appId);
-        if (marks.length > 0 && (await this.store.redis.ping().catch(() => null)) === 'PONG') {
-          for (const mark of marks) {
-            const users = await this.refresh(mark.appId).catch(() => null);
-            if (users !== null) this.logger.info({ appId: mark.appId, users }, 'leaderboard caught up from MongoDB');
-          }
-        }
-      } catch (err) {
-        this.logger.warn({ err }, 'leaderboard catch-up pass failed');
-      }
-      if (!this.stopped) {
-        this.timer = setTimeout(() => void tick(), intervalMs);
-        this.timer.unref();
-      }
-    };
-    void tick();
+    this.catchUpTask ??= new PeriodicTask(() => this.catchUp(), {
+      intervalMs,
+      runAtStart: true,
+      onError: (err) => this.logger.warn({ err }, 'leaderboard catch-up pass failed'),
+    });
+    this.catchUpTask.start();
   }
 
-  stop(): void {
-    this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
+  async stop(): Promise<void> {
+    await this.catchUpTask?.stop();
+  }
+
+  private async catchUp(): Promise<void> {
+    const marks = await this.catchUps.find({}).limit(100).lean<BoardCatchUpDoc[]>().exec();
+    // What MongoDB says is behind, including marks other replicas made or cleared.
+    this.behind.clear();
+    for (const mark of marks) this.behind.add(mark.appId);
+    if (marks.length === 0 || (await this.store.redis.ping().catch(() => null)) !== 'PONG') return;
+    for (const mark of marks) {
+      const users = await this.refresh(mark.appId).catch(() => null);
+      if (users !== null) this.logger.info({ appId: mark.appId, users }, 'leaderboard caught up from MongoDB');
+    }
   }
 }

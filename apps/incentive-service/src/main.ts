@@ -55,9 +55,7 @@ void runService({
         engine.recorder.startRecovery();
       },
       stop: async () => {
-        engine.recorder.stop();
-        engine.leaderboard.stop();
-        engine.snapshots.stop();
+        await Promise.all([engine.recorder.stop(), engine.leaderboard.stop(), engine.snapshots.stop()]);
         redis.disconnect();
       },
     };

@@ -1,3 +1,4 @@
+import { PeriodicTask } from '@ris/service-runtime';
 import type { JsonObject } from '@bufbuild/protobuf';
 import type { Connection, Model } from 'mongoose';
 import type { Outbox } from '@ris/events';
@@ -138,8 +139,7 @@ export class EventRecorder {
   private readonly perUser = new GroupedRuns<WorkItem>();
   /** Keyed events being recorded by this process, by event id: duplicates wait on these. */
   private readonly inFlight = new Map<string, Promise<IncentiveEventDoc>>();
-  private recoveryTimer?: NodeJS.Timeout;
-  private recoveryStopped = false;
+  private recovery?: PeriodicTask;
 
   constructor(private readonly deps: EventRecorderDeps) {
     this.events = incentiveEventModel(deps.db);
@@ -376,24 +376,18 @@ export class EventRecorder {
     return finished;
   }
 
-  /** Runs the recovery pass every `intervalMs` until stop(). */
+  /** Runs the recovery pass now and every `intervalMs` until stop(). */
   startRecovery(intervalMs = 10_000): void {
-    const tick = () => {
-      this.recoverExpiredClaims()
-        .catch((err) => this.deps.logger.warn({ err }, 'event recovery pass failed; will retry'))
-        .finally(() => {
-          if (this.recoveryStopped) return;
-          this.recoveryTimer = setTimeout(tick, intervalMs);
-          this.recoveryTimer.unref();
-        });
-    };
-    this.recoveryStopped = false;
-    tick();
+    this.recovery ??= new PeriodicTask(() => this.recoverExpiredClaims(), {
+      intervalMs,
+      runAtStart: true,
+      onError: (err) => this.deps.logger.warn({ err }, 'event recovery pass failed; will retry'),
+    });
+    this.recovery.start();
   }
 
-  stop(): void {
-    this.recoveryStopped = true;
-    if (this.recoveryTimer) clearTimeout(this.recoveryTimer);
+  async stop(): Promise<void> {
+    await this.recovery?.stop();
   }
 
   /** Recovery pass: finishes events whose holders died. */

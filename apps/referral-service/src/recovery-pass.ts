@@ -1,4 +1,5 @@
 import type { Logger } from '@ris/logging';
+import { PeriodicTask } from '@ris/service-runtime';
 import { conversionFlagged } from './conversion-events';
 import type { ConversionRewards } from './conversion-rewards';
 import type { ConversionDoc } from './conversion.model';
@@ -23,9 +24,7 @@ export interface RecoveryOptions {
  * handles each record with that record's own appId.
  */
 export class RecoveryPass {
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<void>;
-  private stopped = false;
+  private readonly task: PeriodicTask;
   private readonly batchSize: number;
 
   constructor(
@@ -38,28 +37,21 @@ export class RecoveryPass {
       referrals: Referrals;
     },
     private readonly logger: Logger,
-    private readonly options: RecoveryOptions,
+    options: RecoveryOptions,
   ) {
     this.batchSize = options.batchSize ?? 100;
+    this.task = new PeriodicTask(() => this.runOnce(), {
+      intervalMs: options.intervalMs,
+      onError: (err) => this.logger.warn({ err }, 'recovery pass failed; will retry'),
+    });
   }
 
   start(): void {
-    const tick = () => {
-      if (this.stopped) return;
-      this.running = this.runOnce()
-        .catch((err: unknown) => this.logger.warn({ err }, 'recovery pass failed; will retry'))
-        .finally(() => {
-          this.running = undefined;
-          if (!this.stopped) this.timer = setTimeout(tick, this.options.intervalMs).unref();
-        });
-    };
-    this.timer = setTimeout(tick, this.options.intervalMs).unref();
+    this.task.start();
   }
 
-  async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
-    await this.running;
+  stop(): Promise<void> {
+    return this.task.stop();
   }
 
   async runOnce(): Promise<void> {
