@@ -1,7 +1,7 @@
 import { isDuplicateKeyError, newId } from '@ris/mongo';
 import { invalidArgument } from '@ris/rpc';
 import type { RewardDoc, RewardSideName } from './reward.model';
-import { rewardApproved, rewardCreated } from './reward-events';
+import { settleCreation } from './move-reward';
 import type { RewardStore } from './reward-store';
 
 export interface CreateRewardInput {
@@ -34,9 +34,9 @@ function check(input: CreateRewardInput): void {
 /**
  * The reward a conversion earns one user, created once: the unique index on
  * (conversion, side, level) makes a retried call return the first reward.
- * The retry also writes the reward's events again (same ids, so they are
- * stored once): a process that died between the reward and its events
- * loses none.
+ * Its totals and events are journaled as a move out of NEW (settleCreation),
+ * so neither a retry nor the recovery pass writes them twice, and a process
+ * that died between the reward and them loses none.
  */
 export async function createReward(store: RewardStore, appId: string, input: CreateRewardInput): Promise<CreateRewardResult> {
   check(input);
@@ -78,16 +78,12 @@ export async function createReward(store: RewardStore, appId: string, input: Cre
     if (!winner) throw err;
     return replayed(store, winner);
   }
-  await store.totals.added(reward);
-  await store.outbox.add(eventsOf(reward));
+  await settleCreation(store, reward);
   return { reward, created: true, capped: false };
 }
 
-function eventsOf(reward: RewardDoc) {
-  return reward.status === 'APPROVED' ? [rewardCreated(reward), rewardApproved(reward)] : [rewardCreated(reward)];
-}
-
+/** The first call's reward; its totals and events too, if that call died before writing them. */
 async function replayed(store: RewardStore, reward: RewardDoc): Promise<CreateRewardResult> {
-  await store.outbox.add(rewardCreated(reward));
+  await settleCreation(store, reward);
   return { reward, created: false, capped: false };
 }

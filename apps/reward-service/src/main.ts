@@ -1,11 +1,34 @@
+import { setting } from '@ris/config';
 import { RewardService } from '@ris/contracts';
 import { rpcService } from '@ris/rpc';
-import { runService } from '@ris/service-runtime';
+import { PeriodicTask, runService } from '@ris/service-runtime';
+import { finishOpenMoves } from './move-reward';
 import { rewardRpc } from './reward.rpc';
 import { RewardStore } from './reward-store';
+
+// A move normally finishes within its request; one open this long lost its process.
+const MOVE_ABANDONED_AFTER_MS = 30_000;
 
 void runService({
   name: 'reward-service',
   defaultPort: 50053,
-  build: ({ db, outbox }) => ({ services: [rpcService(RewardService, rewardRpc(new RewardStore(db, outbox)))] }),
+  settings: {
+    // How often the recovery pass finishes reward moves (status, totals, events) a dead process left open.
+    RECOVERY_INTERVAL_MS: setting.positiveInt(15_000),
+  },
+  build: ({ db, outbox, config, logger }) => {
+    const store = new RewardStore(db, outbox);
+    const recovery = new PeriodicTask(
+      async () => {
+        const finished = await finishOpenMoves(store, MOVE_ABANDONED_AFTER_MS);
+        if (finished > 0) logger.info({ finished }, 'interrupted reward moves finished');
+      },
+      { intervalMs: config.RECOVERY_INTERVAL_MS, runAtStart: true, onError: (err) => logger.warn({ err }, 'reward recovery pass failed; will retry') },
+    );
+    return {
+      services: [rpcService(RewardService, rewardRpc(store))],
+      start: () => recovery.start(),
+      stop: () => recovery.stop(),
+    };
+  },
 });

@@ -1,7 +1,6 @@
 import { Code, notFound, rpcError } from '@ris/rpc';
 import { moveReward } from './move-reward';
 import type { RewardDoc } from './reward.model';
-import { rewardRedeemed } from './reward-events';
 import type { RewardStore } from './reward-store';
 
 /**
@@ -22,6 +21,5 @@ export async function redeemReward(store: RewardStore, appId: string, rewardId: 
       status,
     });
   }
-  await store.outbox.add(rewardRedeemed(paid));
   return paid;
 }

@@ -1,6 +1,5 @@
 import { moveReward } from './move-reward';
 import type { RewardDoc, RewardStatusName } from './reward.model';
-import { rewardApproved, rewardCancelled } from './reward-events';
 import type { RewardStore } from './reward-store';
 import { statesBefore } from './reward-transitions';
 
@@ -22,7 +21,6 @@ async function moveConversionRewards(
     const now = new Date();
     const updated = await moveReward(store, candidate, to, to === 'APPROVED' ? { approvedAt: now } : { cancelledAt: now });
     if (!updated) continue;
-    await store.outbox.add(to === 'APPROVED' ? rewardApproved(updated) : rewardCancelled(updated));
     moved.push(updated);
   }
   return moved;

@@ -5,6 +5,7 @@ import { createReward, type CreateRewardInput } from './create-reward';
 import { redeemReward } from './redeem-reward';
 import { approveConversionRewards, cancelConversionRewards } from './review-conversion-rewards';
 import { rewardCodeModel } from './reward-code.model';
+import { rewardMoveModel } from './reward-move.model';
 import { rewardModel } from './reward.model';
 import { RewardStore } from './reward-store';
 import { rewardSlotModel } from './reward-slot.model';
@@ -42,7 +43,7 @@ describe('reward lifecycle', () => {
     db = await testDatabase('reward');
     outbox = new Outbox(db);
     store = new RewardStore(db, outbox);
-    await Promise.all([rewardModel(db), rewardCodeModel(db), rewardSlotModel(db), rewardTotalsModel(db), outbox.model].map((m) => m.init()));
+    await Promise.all([rewardModel(db), rewardMoveModel(db), rewardCodeModel(db), rewardSlotModel(db), rewardTotalsModel(db), outbox.model].map((m) => m.init()));
   });
 
   afterAll(() => db.drop());

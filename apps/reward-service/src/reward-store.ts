@@ -4,16 +4,18 @@ import { AppScoped, OnceMarkers } from '@ris/mongo';
 import { notFound } from '@ris/rpc';
 import { rewardCodeModel, type RewardCodeDoc } from './reward-code.model';
 import { rewardModel, type RewardDoc } from './reward.model';
+import { RewardMoves } from './reward-moves';
 import { RewardSlots } from './reward-slots';
 import { RewardTotals } from './reward-totals';
 
-/** What every reward operation works with: the rewards, their codes, places, totals, markers and the outbox. */
+/** What every reward operation works with: the rewards, their codes, places, totals, moves, markers and the outbox. */
 export class RewardStore {
   readonly rewards: AppScoped<RewardDoc>;
   readonly codes: AppScoped<RewardCodeDoc>;
   readonly totals: RewardTotals;
   readonly slots: RewardSlots;
   readonly once: OnceMarkers;
+  readonly moves: RewardMoves;
 
   constructor(
     db: Connection,
@@ -24,6 +26,7 @@ export class RewardStore {
     this.totals = new RewardTotals(db);
     this.slots = new RewardSlots(db);
     this.once = new OnceMarkers(db);
+    this.moves = new RewardMoves(db);
   }
 
   async get(appId: string, rewardId: string): Promise<RewardDoc> {

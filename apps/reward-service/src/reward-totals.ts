@@ -29,9 +29,9 @@ function addInto(target: AmountsByStatus, source: Partial<AmountsByStatus> | und
 /**
  * Keeps the pre-aggregated reward amounts: every creation and transition
  * is followed by one $inc on the campaign's document and one on the user's
- * (coalesced per document under load). Two documents and no transactions:
- * a process dying between a reward's write and these increments leaves the
- * totals off by that reward.
+ * (coalesced per document under load), once per move (finishMove). Two
+ * documents and no transactions: a process dying between the move's totals
+ * marker and these increments leaves the totals short by that reward.
  */
 export class RewardTotals {
   private readonly totals: AppScoped<RewardTotalsDoc>;
@@ -42,15 +42,8 @@ export class RewardTotals {
     this.increments = new DocumentWriteQueue(this.totals);
   }
 
-  added(reward: RewardDoc): Promise<void> {
-    return this.apply(reward, null, reward.status);
-  }
-
-  moved(reward: RewardDoc, from: RewardStatusName, to: RewardStatusName): Promise<void> {
-    return this.apply(reward, from, to);
-  }
-
-  private async apply(reward: RewardDoc, from: RewardStatusName | null, to: RewardStatusName): Promise<void> {
+  /** A reward created in `to` (from null) or moved from `from` to `to`. */
+  async apply(reward: RewardDoc, from: RewardStatusName | null, to: RewardStatusName): Promise<void> {
     const bucket = (prefix: string, inc: Record<string, number>) => {
       if (from) inc[`${prefix}.${STATUS_KEY[from]}`] = -reward.amount;
       else inc[`${prefix}.count`] = 1;

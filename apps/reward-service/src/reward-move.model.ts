@@ -1,0 +1,45 @@
+import { Schema, type Connection, type Model } from 'mongoose';
+import type { RewardStatusName } from './reward.model';
+
+/** A reward's creation counts as leaving NEW. */
+export type MoveOrigin = RewardStatusName | 'NEW';
+
+/**
+ * One status change of a reward and what it owes: the status (with its
+ * date fields), the campaign and user totals, a cancelled reward's place,
+ * and its event. _id is `${rewardId}:${from}`: a reward leaves a status at
+ * most once, and the unique insert of this document decides which of
+ * concurrent moves (two redeems; an approval racing a cancellation) is it,
+ * on MongoDB and on FerretDB alike. `done` is set once everything owed is
+ * written; the recovery pass finishes the moves a dead process left open.
+ */
+export interface RewardMoveDoc {
+  _id: string;
+  appId: string;
+  rewardId: string;
+  from: MoveOrigin;
+  to: RewardStatusName;
+  /** Written with the status: approvedAt, redeemedAt, cancelledAt. */
+  fields: Record<string, unknown>;
+  at: Date;
+  done: boolean;
+}
+
+const rewardMoveSchema = new Schema<RewardMoveDoc>(
+  {
+    _id: { type: String, required: true },
+    appId: { type: String, required: true },
+    rewardId: { type: String, required: true },
+    from: { type: String, required: true },
+    to: { type: String, required: true },
+    fields: { type: Schema.Types.Mixed, default: {} },
+    at: { type: Date, required: true },
+    done: { type: Boolean, required: true },
+  },
+  { collection: 'reward_moves', versionKey: false, minimize: false },
+);
+// The recovery pass: open moves, oldest first (a system job across apps).
+rewardMoveSchema.index({ done: 1, at: 1 });
+
+export const rewardMoveModel = (db: Connection): Model<RewardMoveDoc> =>
+  (db.models.RewardMove as Model<RewardMoveDoc> | undefined) ?? db.model<RewardMoveDoc>('RewardMove', rewardMoveSchema);
