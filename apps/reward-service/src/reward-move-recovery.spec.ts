@@ -22,24 +22,15 @@ describe('reward moves interrupted by a crash', () => {
   let n = 0;
   const appId = 'app_crash';
 
-  const create = async (overrides: Partial<CreateRewardInput> = {}): Promise<RewardDoc> => {
+  const request = (overrides: Partial<CreateRewardInput> = {}): CreateRewardInput => {
     n += 1;
-    const { reward } = await createReward(store, appId, {
-      conversionId: `conv_${n}`,
-      side: 'REFERRER',
-      level: 1,
-      userId: `user_${n}`,
-      campaignId: `cmp_${n}`,
-      referralId: `ref_${n}`,
-      amount: 10,
-      fulfillmentType: 'DISCOUNT_CODE',
-      hold: false,
-      maxRewardsPerUser: null,
-      codeValidityDays: 90,
+    return {
+      ...{ conversionId: `conv_${n}`, side: 'REFERRER', level: 1, userId: `user_${n}`, campaignId: `cmp_${n}`, referralId: `ref_${n}` },
+      ...{ amount: 10, fulfillmentType: 'DISCOUNT_CODE', hold: false, maxRewardsPerUser: null, codeValidityDays: 90 },
       ...overrides,
-    });
-    return reward!;
+    };
   };
+  const create = async (overrides: Partial<CreateRewardInput> = {}): Promise<RewardDoc> => (await createReward(store, appId, request(overrides))).reward!;
   const eventsFor = (type: string, rewardId: string) => outbox.model.countDocuments({ type, event: { $regex: rewardId } }).exec();
   const campaignTotals = async (reward: RewardDoc) => (await store.totals.view(appId, { campaignId: reward.campaignId })).total;
 
@@ -92,25 +83,12 @@ describe('reward moves interrupted by a crash', () => {
   });
 
   it('gives a created reward its totals and events when the creating call died before them and is retried', async () => {
-    n += 1;
-    const request: CreateRewardInput = {
-      conversionId: `conv_${n}`,
-      side: 'REFEREE',
-      level: 1,
-      userId: `user_${n}`,
-      campaignId: `cmp_${n}`,
-      referralId: `ref_${n}`,
-      amount: 5,
-      fulfillmentType: 'CASH',
-      hold: false,
-      maxRewardsPerUser: null,
-      codeValidityDays: 90,
-    };
+    const retry = request({ side: 'REFEREE', amount: 5, fulfillmentType: 'CASH' });
     // What the first call wrote before dying: the reward alone.
     const now = new Date();
-    const { conversionId, side, level, userId, campaignId, referralId, amount, fulfillmentType } = request;
+    const { conversionId, side, level, userId, campaignId, referralId, amount, fulfillmentType } = retry;
     await store.rewards.create(appId, {
-      _id: `rwd_crashed_${n}`,
+      _id: `rwd_crashed_${conversionId}`,
       ...{ conversionId, side, level, userId, campaignId, referralId, amount, fulfillmentType },
       status: 'APPROVED',
       expiresAt: null,
@@ -122,11 +100,11 @@ describe('reward moves interrupted by a crash', () => {
       createdAt: now,
       updatedAt: now,
     });
-    const retried = await Promise.all([createReward(store, appId, request), createReward(store, appId, request)]);
-    expect(retried.map((r) => r.reward?._id)).toEqual([`rwd_crashed_${n}`, `rwd_crashed_${n}`]);
+    const retried = await Promise.all([createReward(store, appId, retry), createReward(store, appId, retry)]);
+    expect(retried.map((r) => r.reward?._id)).toEqual([`rwd_crashed_${conversionId}`, `rwd_crashed_${conversionId}`]);
     expect((await store.totals.view(appId, { campaignId })).total).toEqual({ pending: 0, approved: 5, paid: 0, cancelled: 0, count: 1 });
-    expect(await eventsFor('reward.created', `rwd_crashed_${n}`)).toBe(1);
-    expect(await eventsFor('reward.approved', `rwd_crashed_${n}`)).toBe(1);
+    expect(await eventsFor('reward.created', `rwd_crashed_${conversionId}`)).toBe(1);
+    expect(await eventsFor('reward.approved', `rwd_crashed_${conversionId}`)).toBe(1);
   });
 
   it('leaves moves younger than the threshold to the request still making them', async () => {
