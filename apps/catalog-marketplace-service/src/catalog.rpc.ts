@@ -13,13 +13,12 @@ import {
   type CatalogMarketplaceService,
   type Redemption,
 } from '@ris/contracts';
-import { invalidArgument } from '@ris/rpc';
+import { invalidArgument, pageFromRequest, requiredField } from '@ris/rpc';
 import type { BalanceSnapshot } from './balance-account';
 import type { CatalogItemDoc } from './catalog-item.model';
 import type { CatalogItems } from './catalog-items';
 import type { CatalogRedemptions } from './catalog-redemptions';
-import { requiredId } from './field-rules';
-import { pageFromProto } from './page-request';
+
 import type { RedemptionDoc } from './redemption.model';
 import { publicStatus, type PublicRedemptionStatus } from './redemption-saga-machine';
 
@@ -76,7 +75,7 @@ export function balanceToProto(balance: BalanceSnapshot | null): BalanceProto | 
 export function catalogRpc(items: CatalogItems, redemptions: CatalogRedemptions): CatalogRpc {
   return {
     async createCatalogItem(req) {
-      const item = await items.create(requiredId(req.appId, 'appId'), {
+      const item = await items.create(requiredField(req.appId, 'appId'), {
         name: req.name,
         description: req.description,
         coinCost: req.coinCost,
@@ -88,16 +87,16 @@ export function catalogRpc(items: CatalogItems, redemptions: CatalogRedemptions)
     },
 
     async getCatalogItem(req) {
-      return { item: itemToProto(await items.get(requiredId(req.appId, 'appId'), requiredId(req.itemId, 'itemId'))) };
+      return { item: itemToProto(await items.get(requiredField(req.appId, 'appId'), requiredField(req.itemId, 'itemId'))) };
     },
 
     async listCatalogItems(req) {
-      const page = await items.list(requiredId(req.appId, 'appId'), pageFromProto(req.page), req.published);
+      const page = await items.list(requiredField(req.appId, 'appId'), pageFromRequest(req.page), req.published);
       return { items: page.items.map(itemToProto), page: { page: page.page, limit: page.limit, totalItems: page.totalItems } };
     },
 
     async updateCatalogItem(req) {
-      const item = await items.update(requiredId(req.appId, 'appId'), requiredId(req.itemId, 'itemId'), {
+      const item = await items.update(requiredField(req.appId, 'appId'), requiredField(req.itemId, 'itemId'), {
         name: req.name,
         description: req.description,
         coinCost: req.coinCost,
@@ -109,21 +108,21 @@ export function catalogRpc(items: CatalogItems, redemptions: CatalogRedemptions)
     },
 
     async deleteCatalogItem(req) {
-      await items.delete(requiredId(req.appId, 'appId'), requiredId(req.itemId, 'itemId'));
+      await items.delete(requiredField(req.appId, 'appId'), requiredField(req.itemId, 'itemId'));
       return {};
     },
 
     async redeemCatalogItem(req) {
       const { redemption, balance } = await redemptions.redeem(
-        requiredId(req.appId, 'appId'),
-        requiredId(req.userId, 'userId'),
-        requiredId(req.itemId, 'itemId'),
+        requiredField(req.appId, 'appId'),
+        requiredField(req.userId, 'userId'),
+        requiredField(req.itemId, 'itemId'),
       );
       return { redemption: redemptionToProto(redemption), balance: balanceToProto(balance) };
     },
 
     async listRedemptions(req) {
-      const page = await redemptions.list(requiredId(req.appId, 'appId'), pageFromProto(req.page), {
+      const page = await redemptions.list(requiredField(req.appId, 'appId'), pageFromRequest(req.page), {
         userId: req.userId,
         itemId: req.itemId,
         status: enumName(RedemptionStatus, req.status) as PublicRedemptionStatus | undefined,
@@ -137,7 +136,7 @@ export function catalogRpc(items: CatalogItems, redemptions: CatalogRedemptions)
     async updateRedemptionStatus(req) {
       const target = enumName(RedemptionStatus, req.status);
       if (target !== 'FULFILLED' && target !== 'CANCELLED') throw invalidArgument('status must be FULFILLED or CANCELLED');
-      const redemption = await redemptions.changeStatus(requiredId(req.appId, 'appId'), requiredId(req.redemptionId, 'redemptionId'), target);
+      const redemption = await redemptions.changeStatus(requiredField(req.appId, 'appId'), requiredField(req.redemptionId, 'redemptionId'), target);
       return { redemption: redemptionToProto(redemption) };
     },
   };

@@ -23,7 +23,3 @@ export function checkText(value: string, field: string, max: number, required: b
   return trimmed;
 }
 
-export function requiredId(value: string, field: string): string {
-  if (!value.trim()) throw invalidArgument(`${field} is required`);
-  return value.trim();
-}

@@ -14,16 +14,15 @@ import {
   type Listing,
   type MarketplaceRedemption,
 } from '@ris/contracts';
-import { invalidArgument } from '@ris/rpc';
+import { invalidArgument, pageFromRequest, requiredField } from '@ris/rpc';
 import type { BalanceAccount } from './balance-account';
 import { balanceToProto } from './catalog.rpc';
-import { requiredId } from './field-rules';
+
 import type { DiscountDoc, DiscountTypeName, ListingDoc } from './listing.model';
 import type { Listings } from './listings';
 import type { MarketplaceRedemptionDoc } from './marketplace-redemption.model';
 import type { MarketplaceRedemptions, SettlementSideName } from './marketplace-redemptions';
 import { verifyMarketplaceId } from './marketplace-verify';
-import { pageFromProto } from './page-request';
 import type { Settlements, SettlementTotals } from './settlements';
 
 type Service = ServiceImpl<typeof CatalogMarketplaceService>;
@@ -105,7 +104,7 @@ export function marketplaceRpc(deps: {
     async createListing(req) {
       const discount = discountFromProto(req.discount);
       if (!discount) throw invalidArgument('discount is required');
-      const listing = await listings.create(requiredId(req.appId, 'appId'), {
+      const listing = await listings.create(requiredField(req.appId, 'appId'), {
         title: req.title,
         description: req.description,
         coinCost: req.coinCost,
@@ -120,16 +119,16 @@ export function marketplaceRpc(deps: {
     },
 
     async getListing(req) {
-      return { listing: listingToProto(await listings.get(requiredId(req.appId, 'appId'), requiredId(req.listingId, 'listingId'))) };
+      return { listing: listingToProto(await listings.get(requiredField(req.appId, 'appId'), requiredField(req.listingId, 'listingId'))) };
     },
 
     async listListings(req) {
-      const page = await listings.list(requiredId(req.appId, 'appId'), pageFromProto(req.page), req.published);
+      const page = await listings.list(requiredField(req.appId, 'appId'), pageFromRequest(req.page), req.published);
       return { listings: page.items.map(listingToProto), page: { page: page.page, limit: page.limit, totalItems: page.totalItems } };
     },
 
     async updateListing(req) {
-      const listing = await listings.update(requiredId(req.appId, 'appId'), requiredId(req.listingId, 'listingId'), {
+      const listing = await listings.update(requiredField(req.appId, 'appId'), requiredField(req.listingId, 'listingId'), {
         title: req.title,
         description: req.description,
         coinCost: req.coinCost,
@@ -144,33 +143,33 @@ export function marketplaceRpc(deps: {
     },
 
     async deleteListing(req) {
-      await listings.delete(requiredId(req.appId, 'appId'), requiredId(req.listingId, 'listingId'));
+      await listings.delete(requiredField(req.appId, 'appId'), requiredField(req.listingId, 'listingId'));
       return {};
     },
 
     async listPublicListings(req) {
-      requiredId(req.appId, 'appId');
-      const page = await listings.publicPage(pageFromProto(req.page), { maxCoinCost: req.maxCoinCost, maxTokenCost: req.maxTokenCost });
+      requiredField(req.appId, 'appId');
+      const page = await listings.publicPage(pageFromRequest(req.page), { maxCoinCost: req.maxCoinCost, maxTokenCost: req.maxTokenCost });
       return { listings: page.items.map(listingToProto), page: { page: page.page, limit: page.limit, totalItems: page.totalItems } };
     },
 
     async getPublicListing(req) {
-      requiredId(req.appId, 'appId');
-      return { listing: listingToProto(await listings.getPublic(requiredId(req.listingId, 'listingId'))) };
+      requiredField(req.appId, 'appId');
+      return { listing: listingToProto(await listings.getPublic(requiredField(req.listingId, 'listingId'))) };
     },
 
     async redeemListing(req) {
       const { redemption, balance } = await redemptions.redeem(
-        requiredId(req.appId, 'appId'),
-        requiredId(req.listingId, 'listingId'),
-        requiredId(req.userId, 'userId'),
+        requiredField(req.appId, 'appId'),
+        requiredField(req.listingId, 'listingId'),
+        requiredField(req.userId, 'userId'),
       );
       return { redemption: marketplaceRedemptionToProto(redemption, 'REDEEMER'), balance: balanceToProto(balance) };
     },
 
     async listMarketplaceRedemptions(req) {
       const side = sideFromProto(req.side);
-      const page = await redemptions.list(requiredId(req.appId, 'appId'), side, pageFromProto(req.page), {
+      const page = await redemptions.list(requiredField(req.appId, 'appId'), side, pageFromRequest(req.page), {
         listingId: req.listingId,
         userId: req.userId,
       });
@@ -181,8 +180,8 @@ export function marketplaceRpc(deps: {
     },
 
     async verifyMarketplaceId(req) {
-      const appId = requiredId(req.appId, 'appId');
-      const result = await verifyMarketplaceId(deps, appId, requiredId(req.id, 'id'), pageFromProto(req.page));
+      const appId = requiredField(req.appId, 'appId');
+      const result = await verifyMarketplaceId(deps, appId, requiredField(req.id, 'id'), pageFromRequest(req.page));
       if (result.type === 'CODE') {
         const r = result.redemption;
         return {
@@ -217,7 +216,7 @@ export function marketplaceRpc(deps: {
 
     async getSettlements(req) {
       const side = sideFromProto(req.side);
-      const view = await settlements.view(requiredId(req.appId, 'appId'), side, req.listingId);
+      const view = await settlements.view(requiredField(req.appId, 'appId'), side, req.listingId);
       return {
         side: enumValue(SettlementSide, view.side),
         totals: totalsToProto(view.totals),

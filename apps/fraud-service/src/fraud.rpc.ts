@@ -1,15 +1,10 @@
 import { timestampDate, type Timestamp } from '@bufbuild/protobuf/wkt';
 import type { ServiceImpl } from '@connectrpc/connect';
 import type { ClientContext, FraudRecordClickRequest, FraudService } from '@ris/contracts';
-import { invalidArgument } from '@ris/rpc';
+import { invalidArgument, requiredField } from '@ris/rpc';
 import type { FraudScorer } from './fraud-scorer';
 import type { RiskAssessment } from './risk-assessment';
 import type { NewSignal } from './signal-history';
-
-const required = (value: string, field: string) => {
-  if (!value.trim()) throw invalidArgument(`${field} is required`);
-  return value.trim();
-};
 
 const contextFields = (context: ClientContext | undefined) => ({
   ip: context?.ip?.trim() || null,
@@ -37,13 +32,13 @@ export function fraudRpc(scorer: FraudScorer): ServiceImpl<typeof FraudService> 
     async scoreReferral(req) {
       const context = contextFields(req.context);
       const assessment = await scorer.score({
-        appId: required(req.appId, 'appId'),
+        appId: requiredField(req.appId, 'appId'),
         signal: {
-          _id: `REFERRAL:${required(req.referralId, 'referralId')}`,
+          _id: `REFERRAL:${requiredField(req.referralId, 'referralId')}`,
           kind: 'REFERRAL',
-          campaignId: required(req.campaignId, 'campaignId'),
-          referralCode: required(req.referralCode, 'referralCode'),
-          referrerId: required(req.referrerId, 'referrerId'),
+          campaignId: requiredField(req.campaignId, 'campaignId'),
+          referralCode: requiredField(req.referralCode, 'referralCode'),
+          referrerId: requiredField(req.referrerId, 'referrerId'),
           refereeId: req.refereeId?.trim() || null,
           ...context,
           // The referrer's email, from the referral body or the context.
@@ -58,14 +53,14 @@ export function fraudRpc(scorer: FraudScorer): ServiceImpl<typeof FraudService> 
 
     async scoreConversion(req) {
       const assessment = await scorer.score({
-        appId: required(req.appId, 'appId'),
+        appId: requiredField(req.appId, 'appId'),
         signal: {
-          _id: `CONVERSION:${required(req.conversionId, 'conversionId')}`,
+          _id: `CONVERSION:${requiredField(req.conversionId, 'conversionId')}`,
           kind: 'CONVERSION',
-          campaignId: required(req.campaignId, 'campaignId'),
-          referralCode: required(req.referralCode, 'referralCode'),
-          referrerId: required(req.referrerId, 'referrerId'),
-          refereeId: required(req.refereeId, 'refereeId'),
+          campaignId: requiredField(req.campaignId, 'campaignId'),
+          referralCode: requiredField(req.referralCode, 'referralCode'),
+          referrerId: requiredField(req.referrerId, 'referrerId'),
+          refereeId: requiredField(req.refereeId, 'refereeId'),
           ...contextFields(req.context),
           at: when(req.occurredAt),
         },
@@ -90,13 +85,13 @@ export function fraudRpc(scorer: FraudScorer): ServiceImpl<typeof FraudService> 
 
 function clickSignal(req: FraudRecordClickRequest): { appId: string; signal: NewSignal } {
   return {
-    appId: required(req.appId, 'appId'),
+    appId: requiredField(req.appId, 'appId'),
     signal: {
-      _id: `CLICK:${required(req.clickId, 'clickId')}`,
+      _id: `CLICK:${requiredField(req.clickId, 'clickId')}`,
       kind: 'CLICK',
-      campaignId: required(req.campaignId, 'campaignId'),
-      referralCode: required(req.referralCode, 'referralCode'),
-      referrerId: required(req.referrerId, 'referrerId'),
+      campaignId: requiredField(req.campaignId, 'campaignId'),
+      referralCode: requiredField(req.referralCode, 'referralCode'),
+      referrerId: requiredField(req.referrerId, 'referrerId'),
       refereeId: req.refereeId?.trim() || null,
       ...contextFields(req.context),
       at: when(req.occurredAt),

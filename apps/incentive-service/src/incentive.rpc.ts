@@ -10,10 +10,9 @@ import {
   type IncentiveService,
   type LevelRewards,
   type MilestoneRewards,
-  type PageRequest,
 } from '@ris/contracts';
 import type { Page } from '@ris/mongo';
-import { ConnectError, errorReason, invalidArgument } from '@ris/rpc';
+import { ConnectError, errorReason, invalidArgument, pageFromRequest, requiredField } from '@ris/rpc';
 import type { ActionTypeName } from './action.model';
 import type { Actions } from './actions';
 import type { BalanceMovements, BalanceSortName } from './balance-movements';
@@ -53,17 +52,6 @@ export interface IncentiveParts {
   leaderboard: Leaderboard;
   snapshots: LeaderboardSnapshots;
 }
-
-const app = (appId: string) => {
-  if (!appId.trim()) throw invalidArgument('appId is required');
-  return appId;
-};
-
-/** Services clamp pages defensively; the gateway already validated them. */
-const pageOf = (page: PageRequest | undefined) => ({
-  page: Math.max(1, page?.page || 1),
-  limit: Math.min(100, Math.max(1, page?.limit || 25)),
-});
 
 const pageInfo = <T>(p: Page<T>) => ({ page: p.page, limit: p.limit, totalItems: p.totalItems });
 
@@ -112,7 +100,7 @@ export function incentiveRpc(parts: IncentiveParts): ServiceImpl<typeof Incentiv
     async createAction(req) {
       const type = actionType(req.type);
       if (!type) throw invalidArgument('type is required');
-      const action = await actions.create(app(req.appId), {
+      const action = await actions.create(requiredField(req.appId, 'appId'), {
         key: req.key,
         name: req.name,
         type,
@@ -127,14 +115,14 @@ export function incentiveRpc(parts: IncentiveParts): ServiceImpl<typeof Incentiv
       return { action: actionMessage(action) };
     },
     async getAction(req) {
-      return { action: actionMessage(await actions.get(app(req.appId), req.key)) };
+      return { action: actionMessage(await actions.get(requiredField(req.appId, 'appId'), req.key)) };
     },
     async listActions(req) {
-      const page = await actions.list(app(req.appId), pageOf(req.page), { type: actionType(req.type), enabled: req.enabled });
+      const page = await actions.list(requiredField(req.appId, 'appId'), pageFromRequest(req.page), { type: actionType(req.type), enabled: req.enabled });
       return { actions: page.items.map(actionMessage), page: pageInfo(page) };
     },
     async updateAction(req) {
-      const action = await actions.update(app(req.appId), req.key, {
+      const action = await actions.update(requiredField(req.appId, 'appId'), req.key, {
         name: req.name,
         type: actionType(req.type),
         coins: req.coins,
@@ -150,12 +138,12 @@ export function incentiveRpc(parts: IncentiveParts): ServiceImpl<typeof Incentiv
 
     // --- events
     async recordEvent(req) {
-      const [outcome] = await recorder.record(app(req.appId), [eventInput(req.event)]);
+      const [outcome] = await recorder.record(requiredField(req.appId, 'appId'), [eventInput(req.event)]);
       if (outcome instanceof ConnectError) throw outcome;
       return { result: eventResultMessage(outcome.event, outcome.duplicate) };
     },
     async recordEvents(req) {
-      const outcomes = await recorder.record(app(req.appId), req.events.map(eventInput));
+      const outcomes = await recorder.record(requiredField(req.appId, 'appId'), req.events.map(eventInput));
       return {
         outcomes: outcomes.map((o) =>
           o instanceof ConnectError
@@ -165,7 +153,7 @@ export function incentiveRpc(parts: IncentiveParts): ServiceImpl<typeof Incentiv
       };
     },
     async listEvents(req) {
-      const page = await recorder.list(app(req.appId), pageOf(req.page), {
+      const page = await recorder.list(requiredField(req.appId, 'appId'), pageFromRequest(req.page), {
         userId: req.userId,
         actionKey: req.actionKey,
         from: date(req.from),
@@ -176,32 +164,32 @@ export function incentiveRpc(parts: IncentiveParts): ServiceImpl<typeof Incentiv
 
     // --- balances
     async getBalance(req) {
-      return { balance: balanceMessage(await movements.view(app(req.appId), req.userId)) };
+      return { balance: balanceMessage(await movements.view(requiredField(req.appId, 'appId'), req.userId)) };
     },
     async listBalances(req) {
-      const page = await movements.list(app(req.appId), pageOf(req.page), SORTS[req.sort] ?? 'xp');
+      const page = await movements.list(requiredField(req.appId, 'appId'), pageFromRequest(req.page), SORTS[req.sort] ?? 'xp');
       return { balances: page.items.map(balanceMessage), page: pageInfo(page) };
     },
     async listTransactions(req) {
-      const page = await movements.transactions(app(req.appId), req.userId, pageOf(req.page));
+      const page = await movements.transactions(requiredField(req.appId, 'appId'), req.userId, pageFromRequest(req.page));
       return { transactions: page.items.map(ledgerEntryMessage), page: pageInfo(page) };
     },
     async debit(req) {
-      const r = await movements.debit(app(req.appId), { ...req, description: req.description ?? null });
+      const r = await movements.debit(requiredField(req.appId, 'appId'), { ...req, description: req.description ?? null });
       return { entry: ledgerEntryMessage(r.entry), balance: balanceMessage(r.balance), replayed: r.replayed };
     },
     async credit(req) {
-      const r = await movements.credit(app(req.appId), { ...req, description: req.description ?? null });
+      const r = await movements.credit(requiredField(req.appId, 'appId'), { ...req, description: req.description ?? null });
       return { entry: ledgerEntryMessage(r.entry), balance: balanceMessage(r.balance), replayed: r.replayed };
     },
 
     // --- levels
     async listLevels(req) {
-      return { levels: (await levels.list(app(req.appId))).map(levelMessage) };
+      return { levels: (await levels.list(requiredField(req.appId, 'appId'))).map(levelMessage) };
     },
     async createLevel(req) {
       if (!req.level) throw invalidArgument('level is required');
-      const level = await levels.create(app(req.appId), {
+      const level = await levels.create(requiredField(req.appId, 'appId'), {
         level: req.level.level,
         name: req.level.name,
         xpThreshold: req.level.xpThreshold,
@@ -210,7 +198,7 @@ export function incentiveRpc(parts: IncentiveParts): ServiceImpl<typeof Incentiv
       return { level: levelMessage(level) };
     },
     async updateLevel(req) {
-      const level = await levels.update(app(req.appId), req.level, {
+      const level = await levels.update(requiredField(req.appId, 'appId'), req.level, {
         name: req.name,
         xpThreshold: req.xpThreshold,
         rewards: req.rewards ? levelRewards(req.rewards) : undefined,
@@ -218,17 +206,17 @@ export function incentiveRpc(parts: IncentiveParts): ServiceImpl<typeof Incentiv
       return { level: levelMessage(level) };
     },
     async deleteLevel(req) {
-      await levels.delete(app(req.appId), req.level);
+      await levels.delete(requiredField(req.appId, 'appId'), req.level);
       return {};
     },
 
     // --- badges
     async listBadges(req) {
-      const page = await badges.list(app(req.appId), pageOf(req.page));
+      const page = await badges.list(requiredField(req.appId, 'appId'), pageFromRequest(req.page));
       return { badges: page.items.map(badgeMessage), page: pageInfo(page) };
     },
     async createBadge(req) {
-      const badge = await badges.create(app(req.appId), {
+      const badge = await badges.create(requiredField(req.appId, 'appId'), {
         key: req.key,
         name: req.name,
         description: req.description ?? null,
@@ -237,15 +225,15 @@ export function incentiveRpc(parts: IncentiveParts): ServiceImpl<typeof Incentiv
       return { badge: badgeMessage(badge) };
     },
     async updateBadge(req) {
-      const badge = await badges.update(app(req.appId), req.key, { name: req.name, description: req.description, imageUrl: req.imageUrl });
+      const badge = await badges.update(requiredField(req.appId, 'appId'), req.key, { name: req.name, description: req.description, imageUrl: req.imageUrl });
       return { badge: badgeMessage(badge) };
     },
     async listUserBadges(req) {
-      const page = await badges.listForUser(app(req.appId), checkUserId(req.userId), pageOf(req.page));
+      const page = await badges.listForUser(requiredField(req.appId, 'appId'), checkUserId(req.userId), pageFromRequest(req.page));
       return { badges: page.items.map((i) => userBadgeMessage(i.award, i.badge)), page: pageInfo(page) };
     },
     async awardBadge(req) {
-      const appId = app(req.appId);
+      const appId = requiredField(req.appId, 'appId');
       const badge = await badges.get(appId, req.key);
       const { award, awarded } = await badges.award(appId, badge, checkUserId(req.userId), 'MANUAL', null);
       return { userBadge: userBadgeMessage(award, badge), awarded };
@@ -253,16 +241,16 @@ export function incentiveRpc(parts: IncentiveParts): ServiceImpl<typeof Incentiv
 
     // --- milestones
     async listMilestones(req) {
-      const page = await milestones.list(app(req.appId), pageOf(req.page));
+      const page = await milestones.list(requiredField(req.appId, 'appId'), pageFromRequest(req.page));
       return { milestones: page.items.map(milestoneMessage), page: pageInfo(page) };
     },
     async getMilestone(req) {
-      return { milestone: milestoneMessage(await milestones.get(app(req.appId), req.key)) };
+      return { milestone: milestoneMessage(await milestones.get(requiredField(req.appId, 'appId'), req.key)) };
     },
     async createMilestone(req) {
       const m = metric(req.metric);
       if (!m) throw invalidArgument('metric is required');
-      const milestone = await milestones.create(app(req.appId), {
+      const milestone = await milestones.create(requiredField(req.appId, 'appId'), {
         key: req.key,
         name: req.name,
         description: req.description ?? null,
@@ -273,7 +261,7 @@ export function incentiveRpc(parts: IncentiveParts): ServiceImpl<typeof Incentiv
       return { milestone: milestoneMessage(milestone) };
     },
     async updateMilestone(req) {
-      const milestone = await milestones.update(app(req.appId), req.key, {
+      const milestone = await milestones.update(requiredField(req.appId, 'appId'), req.key, {
         name: req.name,
         description: req.description,
         metric: metric(req.metric),
@@ -283,38 +271,38 @@ export function incentiveRpc(parts: IncentiveParts): ServiceImpl<typeof Incentiv
       return { milestone: milestoneMessage(milestone) };
     },
     async deleteMilestone(req) {
-      await milestones.delete(app(req.appId), req.key);
+      await milestones.delete(requiredField(req.appId, 'appId'), req.key);
       return {};
     },
     async listReachedMilestones(req) {
-      const page = await milestones.listReached(app(req.appId), pageOf(req.page), req.userId ? checkUserId(req.userId) : undefined);
+      const page = await milestones.listReached(requiredField(req.appId, 'appId'), pageFromRequest(req.page), req.userId ? checkUserId(req.userId) : undefined);
       return { milestones: page.items.map(reachedMilestoneMessage), page: pageInfo(page) };
     },
 
     // --- leaderboard
     async getLeaderboard(req) {
       const p = period(req.period);
-      const entries = await leaderboard.top(app(req.appId), p, req.limit || 10);
+      const entries = await leaderboard.top(requiredField(req.appId, 'appId'), p, req.limit || 10);
       return { entries: entries.map(leaderboardEntryMessage), periodKey: periodKey(p, new Date()) };
     },
     async getLeaderboardEntry(req) {
-      const entry = await leaderboard.entry(app(req.appId), period(req.period), checkUserId(req.userId));
+      const entry = await leaderboard.entry(requiredField(req.appId, 'appId'), period(req.period), checkUserId(req.userId));
       return { entry: leaderboardEntryMessage(entry) };
     },
     async setLeaderboardScore(req) {
-      const appId = app(req.appId);
+      const appId = requiredField(req.appId, 'appId');
       const userId = checkUserId(req.userId);
       await movements.setScore(appId, { userId, xp: req.xp, coins: req.coins ?? null });
       return { entry: leaderboardEntryMessage(await leaderboard.entry(appId, 'ALL_TIME', userId)) };
     },
     async refreshLeaderboard(req) {
       const started = Date.now();
-      const users = await leaderboard.refresh(app(req.appId));
+      const users = await leaderboard.refresh(requiredField(req.appId, 'appId'));
       return { users, durationMs: Date.now() - started };
     },
     async listLeaderboardSnapshots(req) {
       const p = enumName(LeaderboardPeriod, req.period) as Period | undefined;
-      const page = await snapshots.list(app(req.appId), pageOf(req.page), p);
+      const page = await snapshots.list(requiredField(req.appId, 'appId'), pageFromRequest(req.page), p);
       return { snapshots: page.items.map(snapshotMessage), page: pageInfo(page) };
     },
   };

@@ -14,12 +14,10 @@ import {
   enumName,
   enumValue,
   type Campaign,
-  type PageRequest,
   type Referral,
   type RewardRule,
 } from '@ris/contracts';
-import type { PageQuery } from '@ris/mongo';
-import { invalidArgument } from '@ris/rpc';
+import { invalidArgument, pageFromRequest, requiredField } from '@ris/rpc';
 import type { CampaignDoc, CampaignStatusName, RewardRuleDoc } from './campaign.model';
 import type { CampaignInput, CampaignPatch, Campaigns } from './campaigns';
 import { NO_COUNTS } from './campaign-stats';
@@ -87,17 +85,6 @@ function referralToProto(doc: ReferralDoc, campaign: Pick<CampaignDoc, '_id' | '
   });
 }
 
-const required = (value: string, field: string) => {
-  if (!value.trim()) throw invalidArgument(`${field} is required`);
-  return value.trim();
-};
-
-/** The gateway validates bounds; services clamp defensively. */
-const pageOf = (page: PageRequest | undefined): PageQuery => ({
-  page: Math.max(1, page?.page || 1),
-  limit: Math.min(100, Math.max(1, page?.limit || 25)),
-});
-
 export interface ReferralRpcDeps {
   store: ReferralStore;
   campaigns: Campaigns;
@@ -125,15 +112,15 @@ export function referralRpc({ store, campaigns, referrals, recorder, flags }: Re
         fraud: req.fraud ? { flagThreshold: req.fraud.flagThreshold } : undefined,
         rewardCodeValidityDays: req.rewardCodeValidityDays,
       };
-      return { campaign: campaignToProto(await campaigns.create(required(req.appId, 'appId'), input)) };
+      return { campaign: campaignToProto(await campaigns.create(requiredField(req.appId, 'appId'), input)) };
     },
 
     async getCampaign(req) {
-      return { campaign: campaignToProto(await campaigns.get(required(req.appId, 'appId'), req.campaignId)) };
+      return { campaign: campaignToProto(await campaigns.get(requiredField(req.appId, 'appId'), req.campaignId)) };
     },
 
     async listCampaigns(req) {
-      const page = await campaigns.list(required(req.appId, 'appId'), pageOf(req.page), statusFromProto(req.status));
+      const page = await campaigns.list(requiredField(req.appId, 'appId'), pageFromRequest(req.page), statusFromProto(req.status));
       return {
         campaigns: page.items.map(campaignToProto),
         page: { page: page.page, limit: page.limit, totalItems: page.totalItems },
@@ -152,14 +139,14 @@ export function referralRpc({ store, campaigns, referrals, recorder, flags }: Re
         fraud: req.fraud ? { flagThreshold: req.fraud.flagThreshold } : undefined,
         rewardCodeValidityDays: req.rewardCodeValidityDays,
       };
-      return { campaign: campaignToProto(await campaigns.update(required(req.appId, 'appId'), req.campaignId, patch)) };
+      return { campaign: campaignToProto(await campaigns.update(requiredField(req.appId, 'appId'), req.campaignId, patch)) };
     },
 
     async createReferral(req) {
-      const appId = required(req.appId, 'appId');
+      const appId = requiredField(req.appId, 'appId');
       const { referral, created } = await referrals.create(appId, {
-        campaignId: required(req.campaignId, 'campaignId'),
-        referrerId: required(req.referrerId, 'referrerId'),
+        campaignId: requiredField(req.campaignId, 'campaignId'),
+        referrerId: requiredField(req.referrerId, 'referrerId'),
         refereeId: req.refereeId,
         referrerUsername: req.referrerUsername,
         referrerEmail: req.referrerEmail,
@@ -170,15 +157,15 @@ export function referralRpc({ store, campaigns, referrals, recorder, flags }: Re
     },
 
     async getReferral(req) {
-      const appId = required(req.appId, 'appId');
-      const referral = await referrals.getByCode(appId, required(req.referralCode, 'referralCode'));
+      const appId = requiredField(req.appId, 'appId');
+      const referral = await referrals.getByCode(appId, requiredField(req.referralCode, 'referralCode'));
       const [campaign, counters] = await Promise.all([campaigns.get(appId, referral.campaignId), countersOf(appId, referral._id)]);
       return { referral: referralToProto(referral, campaign, counters) };
     },
 
     async recordClick(req) {
-      const click = await referrals.recordClick(required(req.appId, 'appId'), {
-        referralCode: required(req.referralCode, 'referralCode'),
+      const click = await referrals.recordClick(requiredField(req.appId, 'appId'), {
+        referralCode: requiredField(req.referralCode, 'referralCode'),
         refereeId: req.refereeId,
         context: contextFields(req.context),
       });
@@ -189,9 +176,9 @@ export function referralRpc({ store, campaigns, referrals, recorder, flags }: Re
       if (req.amount !== undefined && (!Number.isFinite(req.amount) || req.amount < 0)) {
         throw invalidArgument('amount must be a non-negative number');
       }
-      const outcome = await recorder.record(required(req.appId, 'appId'), {
-        referralCode: required(req.referralCode, 'referralCode'),
-        refereeId: required(req.refereeId, 'refereeId'),
+      const outcome = await recorder.record(requiredField(req.appId, 'appId'), {
+        referralCode: requiredField(req.referralCode, 'referralCode'),
+        refereeId: requiredField(req.refereeId, 'refereeId'),
         amount: req.amount ?? null,
         metadata: req.metadata ?? null,
         context: contextFields(req.context),
@@ -211,13 +198,13 @@ export function referralRpc({ store, campaigns, referrals, recorder, flags }: Re
     async listConversions(req) {
       const page = await listConversions(
         store,
-        required(req.appId, 'appId'),
+        requiredField(req.appId, 'appId'),
         {
           campaignId: req.campaignId || undefined,
           referralCode: req.referralCode || undefined,
           status: enumName(ConversionStatus, req.status) as ConversionStatusName | undefined,
         },
-        pageOf(req.page),
+        pageFromRequest(req.page),
       );
       return {
         conversions: page.items.map((record) => conversionToProto(record, page.campaigns.get(record.campaignId))),
@@ -226,8 +213,8 @@ export function referralRpc({ store, campaigns, referrals, recorder, flags }: Re
     },
 
     async getCampaignStats(req) {
-      const appId = required(req.appId, 'appId');
-      const campaignId = required(req.campaignId, 'campaignId');
+      const appId = requiredField(req.appId, 'appId');
+      const campaignId = requiredField(req.campaignId, 'campaignId');
       // One read when the campaign has counters (they exist only for this
       // app's campaigns); otherwise the campaign decides between zeros and 404.
       const counts = await store.stats.read(appId, campaignId);
@@ -237,15 +224,15 @@ export function referralRpc({ store, campaigns, referrals, recorder, flags }: Re
     },
 
     async getUserStats(req) {
-      const appId = required(req.appId, 'appId');
+      const appId = requiredField(req.appId, 'appId');
       if (req.campaignId) await campaigns.get(appId, req.campaignId);
-      return referrerStats(store, appId, required(req.userId, 'userId'), req.campaignId || undefined);
+      return referrerStats(store, appId, requiredField(req.userId, 'userId'), req.campaignId || undefined);
     },
 
     async listFraudFlags(req) {
       const page = await flags.list(
-        required(req.appId, 'appId'),
-        pageOf(req.page),
+        requiredField(req.appId, 'appId'),
+        pageFromRequest(req.page),
         enumName(FraudFlagStatus, req.status) as FlagStatus | undefined,
       );
       return { flags: page.items.map(flagToProto), page: { page: page.page, limit: page.limit, totalItems: page.totalItems } };
@@ -254,7 +241,7 @@ export function referralRpc({ store, campaigns, referrals, recorder, flags }: Re
     async resolveFraudFlag(req) {
       const decision = enumName(FraudDecision, req.decision) as Decision | undefined;
       if (!decision) throw invalidArgument('decision must be APPROVE or REJECT');
-      const flag = await flags.resolve(required(req.appId, 'appId'), required(req.flagId, 'flagId'), decision, req.note?.trim() || null);
+      const flag = await flags.resolve(requiredField(req.appId, 'appId'), requiredField(req.flagId, 'flagId'), decision, req.note?.trim() || null);
       return { flag: flagToProto(flag) };
     },
   };

@@ -12,7 +12,7 @@ import {
   type Reward,
   type RewardAmounts,
 } from '@ris/contracts';
-import { invalidArgument } from '@ris/rpc';
+import { invalidArgument, pageFromRequest, requiredField } from '@ris/rpc';
 import { claimReward } from './claim-reward';
 import { createReward } from './create-reward';
 import { redeemReward } from './redeem-reward';
@@ -48,11 +48,6 @@ export function rewardToProto(doc: RewardDoc): Reward {
 const amountsProto = (a: AmountsByStatus): RewardAmounts =>
   ({ pending: a.pending, approved: a.approved, paid: a.paid, cancelled: a.cancelled, count: a.count }) as RewardAmounts;
 
-const required = (value: string, field: string) => {
-  if (!value.trim()) throw invalidArgument(`${field} is required`);
-  return value.trim();
-};
-
 export function rewardRpc(store: RewardStore): ServiceImpl<typeof RewardService> {
   return {
     async createReward(req) {
@@ -60,13 +55,13 @@ export function rewardRpc(store: RewardStore): ServiceImpl<typeof RewardService>
       const fulfillmentType = enumName(FulfillmentType, req.fulfillmentType);
       if (!side) throw invalidArgument('side is required');
       if (!fulfillmentType) throw invalidArgument('fulfillmentType is required');
-      const result = await createReward(store, required(req.appId, 'appId'), {
-        conversionId: required(req.conversionId, 'conversionId'),
+      const result = await createReward(store, requiredField(req.appId, 'appId'), {
+        conversionId: requiredField(req.conversionId, 'conversionId'),
         side,
         level: req.level,
-        userId: required(req.userId, 'userId'),
-        campaignId: required(req.campaignId, 'campaignId'),
-        referralId: required(req.referralId, 'referralId'),
+        userId: requiredField(req.userId, 'userId'),
+        campaignId: requiredField(req.campaignId, 'campaignId'),
+        referralId: requiredField(req.referralId, 'referralId'),
         amount: req.amount,
         fulfillmentType,
         hold: req.hold,
@@ -77,17 +72,17 @@ export function rewardRpc(store: RewardStore): ServiceImpl<typeof RewardService>
     },
 
     async approveConversionRewards(req) {
-      const moved = await approveConversionRewards(store, required(req.appId, 'appId'), required(req.conversionId, 'conversionId'));
+      const moved = await approveConversionRewards(store, requiredField(req.appId, 'appId'), requiredField(req.conversionId, 'conversionId'));
       return { rewards: moved.map(rewardToProto) };
     },
 
     async cancelConversionRewards(req) {
-      const moved = await cancelConversionRewards(store, required(req.appId, 'appId'), required(req.conversionId, 'conversionId'));
+      const moved = await cancelConversionRewards(store, requiredField(req.appId, 'appId'), requiredField(req.conversionId, 'conversionId'));
       return { rewards: moved.map(rewardToProto) };
     },
 
     async getReward(req) {
-      return { reward: rewardToProto(await store.get(required(req.appId, 'appId'), required(req.rewardId, 'rewardId'))) };
+      return { reward: rewardToProto(await store.get(requiredField(req.appId, 'appId'), requiredField(req.rewardId, 'rewardId'))) };
     },
 
     async listRewards(req) {
@@ -97,10 +92,7 @@ export function rewardRpc(store: RewardStore): ServiceImpl<typeof RewardService>
       if (status) filter.status = status;
       const fulfillmentType = enumName(FulfillmentType, req.fulfillmentType);
       if (fulfillmentType) filter.fulfillmentType = fulfillmentType;
-      const page = await store.rewards.page(required(req.appId, 'appId'), filter, { createdAt: -1, _id: -1 }, {
-        page: Math.max(1, req.page?.page || 1),
-        limit: Math.min(100, Math.max(1, req.page?.limit || 25)),
-      });
+      const page = await store.rewards.page(requiredField(req.appId, 'appId'), filter, { createdAt: -1, _id: -1 }, pageFromRequest(req.page));
       return {
         rewards: page.items.map(rewardToProto),
         page: { page: page.page, limit: page.limit, totalItems: page.totalItems },
@@ -108,11 +100,11 @@ export function rewardRpc(store: RewardStore): ServiceImpl<typeof RewardService>
     },
 
     async claimReward(req) {
-      return { reward: rewardToProto(await claimReward(store, required(req.appId, 'appId'), required(req.rewardId, 'rewardId'))) };
+      return { reward: rewardToProto(await claimReward(store, requiredField(req.appId, 'appId'), requiredField(req.rewardId, 'rewardId'))) };
     },
 
     async validateCode(req) {
-      const result = await validateCode(store, required(req.appId, 'appId'), required(req.code, 'code'));
+      const result = await validateCode(store, requiredField(req.appId, 'appId'), requiredField(req.code, 'code'));
       return {
         valid: result.valid,
         code: result.code,
@@ -122,13 +114,13 @@ export function rewardRpc(store: RewardStore): ServiceImpl<typeof RewardService>
     },
 
     async redeemReward(req) {
-      const reward = await redeemReward(store, required(req.appId, 'appId'), required(req.rewardId, 'rewardId'), required(req.userId, 'userId'));
+      const reward = await redeemReward(store, requiredField(req.appId, 'appId'), requiredField(req.rewardId, 'rewardId'), requiredField(req.userId, 'userId'));
       return { reward: rewardToProto(reward) };
     },
 
     async getRewardStats(req) {
       if (!req.campaignId && !req.userId) throw invalidArgument('campaignId or userId is required');
-      const view = await store.totals.view(required(req.appId, 'appId'), { campaignId: req.campaignId, userId: req.userId });
+      const view = await store.totals.view(requiredField(req.appId, 'appId'), { campaignId: req.campaignId, userId: req.userId });
       return {
         total: amountsProto(view.total),
         referrerLevels: view.levels.map((l) => ({ level: l.level, amounts: amountsProto(l.amounts) })),

@@ -15,8 +15,7 @@ import {
   type WebhookEndpoint,
   type WebhookService,
 } from '@ris/contracts';
-import type { PageQuery } from '@ris/mongo';
-import { invalidArgument } from '@ris/rpc';
+import { invalidArgument, pageFromRequest, requiredField } from '@ris/rpc';
 import type { Deliveries } from './deliveries';
 import type { DeliveryAttemptDoc } from './delivery-attempt.model';
 import type { DeliveryDoc, DeliveryStatusName } from './delivery.model';
@@ -71,11 +70,6 @@ function attemptToProto(doc: DeliveryAttemptDoc): WebhookDeliveryAttempt {
   });
 }
 
-const required = (value: string, field: string) => {
-  if (!value.trim()) throw invalidArgument(`${field} is required`);
-  return value.trim();
-};
-
 /** Proto enum values → public names; an unknown number is the caller's mistake. */
 function eventNames(values: WebhookEvent[]): string[] {
   return values.map((value) => {
@@ -84,11 +78,6 @@ function eventNames(values: WebhookEvent[]): string[] {
     return name;
   });
 }
-
-const pageOf = (page: { page: number; limit: number } | undefined): PageQuery => ({
-  page: Math.max(1, page?.page || 1),
-  limit: Math.min(100, Math.max(1, page?.limit || 25)),
-});
 
 /**
  * Maps proto ⇄ domain. `wake` hands a delivery that became due (a retry, a
@@ -101,8 +90,8 @@ export function webhookRpc(
 ): ServiceImpl<typeof WebhookService> {
   return {
     async createEndpoint(req) {
-      const { endpoint, secret } = await endpoints.create(required(req.appId, 'appId'), {
-        url: required(req.url, 'url'),
+      const { endpoint, secret } = await endpoints.create(requiredField(req.appId, 'appId'), {
+        url: requiredField(req.url, 'url'),
         events: eventNames(req.events),
         description: req.description,
       });
@@ -110,11 +99,11 @@ export function webhookRpc(
     },
 
     async getEndpoint(req) {
-      return { endpoint: endpointToProto(await endpoints.get(required(req.appId, 'appId'), req.endpointId)) };
+      return { endpoint: endpointToProto(await endpoints.get(requiredField(req.appId, 'appId'), req.endpointId)) };
     },
 
     async listEndpoints(req) {
-      const page = await endpoints.list(required(req.appId, 'appId'), pageOf(req.page));
+      const page = await endpoints.list(requiredField(req.appId, 'appId'), pageFromRequest(req.page));
       return {
         endpoints: page.items.map((doc) => endpointToProto(doc)),
         page: { page: page.page, limit: page.limit, totalItems: page.totalItems },
@@ -122,7 +111,7 @@ export function webhookRpc(
     },
 
     async updateEndpoint(req) {
-      const endpoint = await endpoints.update(required(req.appId, 'appId'), req.endpointId, {
+      const endpoint = await endpoints.update(requiredField(req.appId, 'appId'), req.endpointId, {
         url: req.url,
         events: req.replaceEvents ? eventNames(req.events) : undefined,
         description: req.clearDescription ? null : req.description,
@@ -132,22 +121,22 @@ export function webhookRpc(
     },
 
     async deleteEndpoint(req) {
-      const appId = required(req.appId, 'appId');
+      const appId = requiredField(req.appId, 'appId');
       await endpoints.delete(appId, req.endpointId);
       await deliveries.removeForEndpoint(appId, req.endpointId);
       return {};
     },
 
     async rotateEndpointSecret(req) {
-      const { endpoint, secret } = await endpoints.rotateSecret(required(req.appId, 'appId'), req.endpointId);
+      const { endpoint, secret } = await endpoints.rotateSecret(requiredField(req.appId, 'appId'), req.endpointId);
       return { endpoint: endpointToProto(endpoint), secret };
     },
 
     async listDeliveries(req) {
-      const appId = required(req.appId, 'appId');
+      const appId = requiredField(req.appId, 'appId');
       await endpoints.get(appId, req.endpointId);
       const status = enumName(WebhookDeliveryStatus, req.status) as DeliveryStatusName | undefined;
-      const page = await deliveries.list(appId, req.endpointId, pageOf(req.page), status);
+      const page = await deliveries.list(appId, req.endpointId, pageFromRequest(req.page), status);
       return {
         deliveries: page.items.map(deliveryToProto),
         page: { page: page.page, limit: page.limit, totalItems: page.totalItems },
@@ -155,14 +144,14 @@ export function webhookRpc(
     },
 
     async getDelivery(req) {
-      const appId = required(req.appId, 'appId');
+      const appId = requiredField(req.appId, 'appId');
       const delivery = await deliveries.get(appId, req.endpointId, req.deliveryId);
       const attempts = await deliveries.attemptLog(appId, delivery._id);
       return { delivery: deliveryToProto(delivery), payloadJson: delivery.payload, attempts: attempts.map(attemptToProto) };
     },
 
     async retryDelivery(req) {
-      const appId = required(req.appId, 'appId');
+      const appId = requiredField(req.appId, 'appId');
       const endpoint = await endpoints.get(appId, req.endpointId);
       const delivery = await deliveries.retry(appId, endpoint, req.deliveryId);
       wake(delivery);
@@ -170,7 +159,7 @@ export function webhookRpc(
     },
 
     async sendTestEvent(req) {
-      const appId = required(req.appId, 'appId');
+      const appId = requiredField(req.appId, 'appId');
       const endpoint = await endpoints.get(appId, req.endpointId);
       const delivery = await deliveries.createTest(appId, endpoint);
       wake(delivery);

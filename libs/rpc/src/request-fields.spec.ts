@@ -1,0 +1,16 @@
+import { Code } from '@connectrpc/connect';
+import { pageFromRequest, requiredField } from './request-fields';
+
+describe('request fields', () => {
+  it('trims a required field and refuses a blank one as InvalidArgument', () => {
+    expect(requiredField('  app_1 ', 'appId')).toBe('app_1');
+    expect(() => requiredField('  ', 'appId')).toThrow(expect.objectContaining({ code: Code.InvalidArgument, rawMessage: 'appId is required' }));
+  });
+
+  it('defaults and clamps pages', () => {
+    expect(pageFromRequest(undefined)).toEqual({ page: 1, limit: 25 });
+    expect(pageFromRequest({ page: 0, limit: 0 })).toEqual({ page: 1, limit: 25 });
+    expect(pageFromRequest({ page: 3, limit: 500 })).toEqual({ page: 3, limit: 100 });
+    expect(pageFromRequest({ page: -2, limit: -5 })).toEqual({ page: 1, limit: 1 });
+  });
+});
