@@ -1,4 +1,5 @@
 import type { Connection, FilterQuery, Model } from 'mongoose';
+import { DEFAULT_CODE_VALIDITY_DAYS } from '@ris/contracts';
 import { AppScoped, newId, type Page, type PageQuery } from '@ris/mongo';
 import { Code, invalidArgument, notFound, rpcError } from '@ris/rpc';
 import { checkCost, checkStock, checkText } from './field-rules';
@@ -27,7 +28,6 @@ export interface CostCeiling {
 
 const TITLE_MAX = 200;
 const DESCRIPTION_MAX = 2000;
-const DEFAULT_CODE_VALIDITY_DAYS = 90;
 
 function checkDiscount(discount: DiscountDoc): DiscountDoc {
   const { type, value } = discount;

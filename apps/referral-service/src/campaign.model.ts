@@ -1,4 +1,5 @@
 import { Schema, type Connection, type Model } from 'mongoose';
+import { DEFAULT_CODE_VALIDITY_DAYS } from '@ris/contracts';
 
 export type CampaignStatusName = 'ACTIVE' | 'PAUSED' | 'ENDED';
 
@@ -43,7 +44,7 @@ const campaignSchema = new Schema<CampaignDoc>(
     maxRewardsPerReferrer: { type: Number, default: null },
     fraud: { type: new Schema({ flagThreshold: Number }, { _id: false }), required: true },
     // Campaigns made before this setting existed read as the default.
-    rewardCodeValidityDays: { type: Number, default: 90 },
+    rewardCodeValidityDays: { type: Number, default: DEFAULT_CODE_VALIDITY_DAYS },
     createdAt: { type: Date, required: true },
     updatedAt: { type: Date, required: true },
   },

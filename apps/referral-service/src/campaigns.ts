@@ -1,4 +1,5 @@
 import type { Connection } from 'mongoose';
+import { DEFAULT_CODE_VALIDITY_DAYS } from '@ris/contracts';
 import { AppScoped, newId, type Page, type PageQuery } from '@ris/mongo';
 import { invalidArgument, notFound, rpcError, Code } from '@ris/rpc';
 import { campaignModel, type CampaignDoc, type CampaignStatusName, type RewardRuleDoc } from './campaign.model';
@@ -19,7 +20,6 @@ export type CampaignPatch = Partial<CampaignInput>;
 
 const DEFAULT_ATTRIBUTION_DAYS = 30;
 const DEFAULT_FLAG_THRESHOLD = 50;
-const DEFAULT_CODE_VALIDITY_DAYS = 90;
 
 /** Invariants the gateway also checks; repeated here because the service is the owner. */
 function checkCampaign(c: Omit<CampaignDoc, '_id' | 'appId' | 'createdAt' | 'updatedAt'>): void {

@@ -1,3 +1,4 @@
+import { DEFAULT_CODE_VALIDITY_DAYS } from '@ris/contracts';
 import { isDuplicateKeyError, newId } from '@ris/mongo';
 import { invalidArgument } from '@ris/rpc';
 import type { RewardDoc, RewardSideName } from './reward.model';
@@ -21,7 +22,6 @@ export interface CreateRewardInput {
 
 export type CreateRewardResult = { reward: RewardDoc; created: boolean; capped: false } | { reward: null; created: false; capped: true };
 
-const DEFAULT_CODE_VALIDITY_DAYS = 90;
 
 function check(input: CreateRewardInput): void {
   if (!Number.isFinite(input.amount) || input.amount < 0) throw invalidArgument('amount must be a non-negative number');

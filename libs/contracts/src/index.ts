@@ -8,6 +8,7 @@ export * from './gen/reward/v1/reward_pb';
 export * from './gen/incentive/v1/incentive_pb';
 export * from './gen/catalog_marketplace/v1/catalog_marketplace_pb';
 export * from './gen/webhook/v1/webhook_pb';
+export { DEFAULT_CODE_VALIDITY_DAYS } from './defaults';
 export { enumName, enumValue } from './enum-names';
 // referral.v1 and fraud.v1 both have a RecordClick RPC, so both packages
 // define RecordClickRequest/Response. The flat names stay the referral

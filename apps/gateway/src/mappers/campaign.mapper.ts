@@ -1,4 +1,4 @@
-import { CampaignStatus, FulfillmentType, enumName, type Campaign, type RewardRule } from '@ris/contracts';
+import { DEFAULT_CODE_VALIDITY_DAYS, CampaignStatus, FulfillmentType, enumName, type Campaign, type RewardRule } from '@ris/contracts';
 import { isoTime } from './proto-json';
 
 const rewardRule = (rule: RewardRule | undefined) =>
@@ -15,7 +15,7 @@ export function campaignJson(c: Campaign) {
     attributionWindowDays: c.attributionWindowDays,
     maxRewardsPerReferrer: c.maxRewardsPerReferrer ?? null,
     fraud: { flagThreshold: c.fraud?.flagThreshold ?? 50 },
-    rewardCodeValidityDays: c.rewardCodeValidityDays || 90,
+    rewardCodeValidityDays: c.rewardCodeValidityDays || DEFAULT_CODE_VALIDITY_DAYS,
     createdAt: isoTime(c.createdAt),
     updatedAt: isoTime(c.updatedAt),
   };

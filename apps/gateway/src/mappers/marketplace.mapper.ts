@@ -89,7 +89,7 @@ export function verificationJson(res: VerifyMarketplaceIdResponse) {
     userId: u.userId,
     balance: { coins: u.balance?.coins ?? 0, tokens: u.balance?.tokens ?? 0 },
     listings: u.listings.map(publicListingJson),
-    pagination: pagination({ page: u.page?.page ?? 1, limit: u.page?.limit ?? 25, totalItems: u.page?.totalItems ?? 0 }),
+    pagination: pagination({ page: u.page?.page ?? 1, limit: u.page?.limit ?? 25 }, u.page),
   };
 }
 

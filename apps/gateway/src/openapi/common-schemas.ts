@@ -1,3 +1,4 @@
+import { intFromQuery } from './query-values';
 import { z } from './zod';
 
 /** Shared pieces of the public contract. */
@@ -21,29 +22,24 @@ export const Pagination = z
   })
   .openapi('Pagination');
 
-const intFromQuery = (name: string, min: number, max: number, fallback: number) =>
-  z
-    .string()
-    .regex(/^\d+$/, `${name} must be a whole number`)
-    .transform(Number)
-    .pipe(z.number().int().min(min, `${name} must be at least ${min}`).max(max, `${name} must be at most ${max}`))
-    .optional()
-    .transform((value) => value ?? fallback)
-    .openapi({ type: 'integer', minimum: min, maximum: max, default: fallback });
-
 /** page (>= 1, default 1) and limit (1..100, default 25) on every list. */
 export const pageQuery = {
   page: intFromQuery('page', 1, 1_000_000, 1),
   limit: intFromQuery('limit', 1, 100, 25),
 };
 
-export function pagination(page: { page: number; limit: number; totalItems: number }) {
-  return {
-    page: page.page,
-    limit: page.limit,
-    totalItems: page.totalItems,
-    totalPages: Math.ceil(page.totalItems / page.limit),
-  };
+interface PageParams {
+  page: number;
+  limit: number;
+}
+
+/** The page a list call asks its service for. */
+export const pageRequest = (query: PageParams): PageParams => ({ page: query.page, limit: query.limit });
+
+/** A list answer's `pagination`: the page asked for, and the total the service counted. */
+export function pagination(query: PageParams, counted: { totalItems: number } | undefined) {
+  const totalItems = counted?.totalItems ?? 0;
+  return { page: query.page, limit: query.limit, totalItems, totalPages: Math.ceil(totalItems / query.limit) };
 }
 
 /** A required identifier: a non-empty string of sane length. */

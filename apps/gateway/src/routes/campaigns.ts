@@ -1,7 +1,7 @@
-import { CampaignStatus, FulfillmentType, enumValue } from '@ris/contracts';
+import { DEFAULT_CODE_VALIDITY_DAYS, CampaignStatus, FulfillmentType, enumValue } from '@ris/contracts';
 import type { ApiRouter } from '../http/api-router';
 import { campaignJson } from '../mappers/campaign.mapper';
-import { Pagination, id, pageQuery, pagination, timestamp } from '../openapi/common-schemas';
+import { Pagination, id, pageQuery, pageRequest, pagination, timestamp } from '../openapi/common-schemas';
 import { z } from '../openapi/zod';
 import type { ServiceClients } from '../service-clients';
 
@@ -51,7 +51,7 @@ const CreateCampaignBody = z
     fraud: CampaignFields.fraud.optional().openapi({ description: 'flagThreshold defaults to 50' }),
     rewardCodeValidityDays: CampaignFields.rewardCodeValidityDays
       .optional()
-      .openapi({ default: 90, description: 'Days a claimed discount/coupon code stays valid' }),
+      .openapi({ default: DEFAULT_CODE_VALIDITY_DAYS, description: 'Days a claimed discount/coupon code stays valid' }),
   })
   .openapi('CreateCampaignRequest');
 
@@ -131,14 +131,14 @@ export function campaignRoutes(api: ApiRouter, clients: ServiceClients): void {
     handle: async ({ appId, query }) => {
       const res = await clients.referral.listCampaigns({
         appId,
-        page: { page: query.page, limit: query.limit },
+        page: pageRequest(query),
         status: enumValue(CampaignStatus, query.status),
       });
       return {
         status: 200,
         body: {
           campaigns: res.campaigns.map(campaignJson),
-          pagination: pagination({ page: query.page, limit: query.limit, totalItems: res.page?.totalItems ?? 0 }),
+          pagination: pagination(query, res.page),
         },
       };
     },

@@ -1,7 +1,7 @@
 import { RedemptionStatus, enumValue } from '@ris/contracts';
 import type { ApiRouter } from '../http/api-router';
 import { balanceJson, catalogItemJson, redemptionJson } from '../mappers/catalog.mapper';
-import { Pagination, id, pageQuery, pagination, timestamp } from '../openapi/common-schemas';
+import { Pagination, id, pageQuery, pageRequest, pagination, timestamp } from '../openapi/common-schemas';
 import { booleanFromQuery } from '../openapi/query-values';
 import { z } from '../openapi/zod';
 import type { ServiceClients } from '../service-clients';
@@ -76,14 +76,14 @@ export function catalogRoutes(api: ApiRouter, clients: ServiceClients): void {
     handle: async ({ appId, query }) => {
       const res = await clients.catalogMarketplace.listCatalogItems({
         appId,
-        page: { page: query.page, limit: query.limit },
+        page: pageRequest(query),
         published: query.published,
       });
       return {
         status: 200,
         body: {
           items: res.items.map(catalogItemJson),
-          pagination: pagination({ page: query.page, limit: query.limit, totalItems: res.page?.totalItems ?? 0 }),
+          pagination: pagination(query, res.page),
         },
       };
     },
@@ -207,7 +207,7 @@ export function catalogRoutes(api: ApiRouter, clients: ServiceClients): void {
     handle: async ({ appId, query }) => {
       const res = await clients.catalogMarketplace.listRedemptions({
         appId,
-        page: { page: query.page, limit: query.limit },
+        page: pageRequest(query),
         userId: query.userId,
         itemId: query.itemId,
         status: enumValue(RedemptionStatus, query.status),
@@ -216,7 +216,7 @@ export function catalogRoutes(api: ApiRouter, clients: ServiceClients): void {
         status: 200,
         body: {
           redemptions: res.redemptions.map(redemptionJson),
-          pagination: pagination({ page: query.page, limit: query.limit, totalItems: res.page?.totalItems ?? 0 }),
+          pagination: pagination(query, res.page),
         },
       };
     },

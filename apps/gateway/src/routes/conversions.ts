@@ -3,7 +3,7 @@ import { ConversionStatus, ReferralStatus, enumName, enumValue } from '@ris/cont
 import type { ApiRouter } from '../http/api-router';
 import { conversionJson, conversionRewardJson, uplineJson } from '../mappers/conversion.mapper';
 import { fraudFields } from '../mappers/referral.mapper';
-import { Pagination, clientContextFields, id, pageQuery, pagination, timestamp } from '../openapi/common-schemas';
+import { Pagination, clientContextFields, id, pageQuery, pageRequest, pagination, timestamp } from '../openapi/common-schemas';
 import { z } from '../openapi/zod';
 import type { ServiceClients } from '../service-clients';
 import { FraudFields } from './referrals';
@@ -140,7 +140,7 @@ export function conversionRoutes(api: ApiRouter, clients: ServiceClients): void 
     handle: async ({ appId, query }) => {
       const res = await clients.referral.listConversions({
         appId,
-        page: { page: query.page, limit: query.limit },
+        page: pageRequest(query),
         campaignId: query.campaignId,
         referralCode: query.referralCode,
         status: enumValue(ConversionStatus, query.status),
@@ -149,7 +149,7 @@ export function conversionRoutes(api: ApiRouter, clients: ServiceClients): void 
         status: 200,
         body: {
           conversions: res.conversions.map(conversionJson),
-          pagination: pagination({ page: query.page, limit: query.limit, totalItems: res.page?.totalItems ?? 0 }),
+          pagination: pagination(query, res.page),
         },
       };
     },

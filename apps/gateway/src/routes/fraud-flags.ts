@@ -1,7 +1,7 @@
 import { FraudDecision, FraudFlagStatus, enumValue } from '@ris/contracts';
 import type { ApiRouter } from '../http/api-router';
 import { fraudFlagJson } from '../mappers/fraud-flag.mapper';
-import { Pagination, id, pageQuery, pagination, timestamp } from '../openapi/common-schemas';
+import { Pagination, id, pageQuery, pageRequest, pagination, timestamp } from '../openapi/common-schemas';
 import { z } from '../openapi/zod';
 import type { ServiceClients } from '../service-clients';
 
@@ -38,14 +38,14 @@ export function fraudFlagRoutes(api: ApiRouter, clients: ServiceClients): void {
     handle: async ({ appId, query }) => {
       const res = await clients.referral.listFraudFlags({
         appId,
-        page: { page: query.page, limit: query.limit },
+        page: pageRequest(query),
         status: enumValue(FraudFlagStatus, query.status),
       });
       return {
         status: 200,
         body: {
           flags: res.flags.map(fraudFlagJson),
-          pagination: pagination({ page: query.page, limit: query.limit, totalItems: res.page?.totalItems ?? 0 }),
+          pagination: pagination(query, res.page),
         },
       };
     },

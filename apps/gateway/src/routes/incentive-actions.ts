@@ -1,7 +1,7 @@
 import { ActionType, enumValue } from '@ris/contracts';
 import type { ApiRouter } from '../http/api-router';
 import { actionJson } from '../mappers/incentive-action.mapper';
-import { Pagination, pageQuery, pagination, timestamp } from '../openapi/common-schemas';
+import { Pagination, pageQuery, pageRequest, pagination, timestamp } from '../openapi/common-schemas';
 import { ACTION_TYPES, amount, definitionKey } from '../openapi/incentive-schemas';
 import { booleanFromQuery } from '../openapi/query-values';
 import { z } from '../openapi/zod';
@@ -99,13 +99,13 @@ export function incentiveActionRoutes(api: ApiRouter, clients: ServiceClients): 
     handle: async ({ appId, query }) => {
       const res = await clients.incentive.listActions({
         appId,
-        page: { page: query.page, limit: query.limit },
+        page: pageRequest(query),
         type: enumValue(ActionType, query.type),
         enabled: query.enabled,
       });
       return {
         status: 200,
-        body: { actions: res.actions.map(actionJson), pagination: pagination({ ...query, totalItems: res.page?.totalItems ?? 0 }) },
+        body: { actions: res.actions.map(actionJson), pagination: pagination(query, res.page) },
       };
     },
   });

@@ -1,6 +1,6 @@
 import type { ApiRouter } from '../http/api-router';
 import { badgeJson, userBadgeJson } from '../mappers/incentive-achievement.mapper';
-import { Pagination, pageQuery, pagination, timestamp } from '../openapi/common-schemas';
+import { Pagination, pageQuery, pageRequest, pagination, timestamp } from '../openapi/common-schemas';
 import { BADGE_SOURCES, definitionKey, userId } from '../openapi/incentive-schemas';
 import { z } from '../openapi/zod';
 import type { ServiceClients } from '../service-clients';
@@ -64,10 +64,10 @@ export function incentiveBadgeRoutes(api: ApiRouter, clients: ServiceClients): v
     query: z.object(pageQuery),
     responses: { 200: { description: 'A page of badges', schema: z.object({ badges: z.array(Badge), pagination: Pagination }) } },
     handle: async ({ appId, query }) => {
-      const res = await clients.incentive.listBadges({ appId, page: { page: query.page, limit: query.limit } });
+      const res = await clients.incentive.listBadges({ appId, page: pageRequest(query) });
       return {
         status: 200,
-        body: { badges: res.badges.map(badgeJson), pagination: pagination({ ...query, totalItems: res.page?.totalItems ?? 0 }) },
+        body: { badges: res.badges.map(badgeJson), pagination: pagination(query, res.page) },
       };
     },
   });
@@ -82,10 +82,10 @@ export function incentiveBadgeRoutes(api: ApiRouter, clients: ServiceClients): v
     query: z.object(pageQuery),
     responses: { 200: { description: 'A page of badges', schema: z.object({ badges: z.array(UserBadge), pagination: Pagination }) } },
     handle: async ({ appId, params, query }) => {
-      const res = await clients.incentive.listUserBadges({ appId, userId: params.userId, page: { page: query.page, limit: query.limit } });
+      const res = await clients.incentive.listUserBadges({ appId, userId: params.userId, page: pageRequest(query) });
       return {
         status: 200,
-        body: { badges: res.badges.map(userBadgeJson), pagination: pagination({ ...query, totalItems: res.page?.totalItems ?? 0 }) },
+        body: { badges: res.badges.map(userBadgeJson), pagination: pagination(query, res.page) },
       };
     },
   });

@@ -1,7 +1,7 @@
 import { BalanceSort } from '@ris/contracts';
 import type { ApiRouter } from '../http/api-router';
 import { balanceJson, transactionJson } from '../mappers/incentive-balance.mapper';
-import { Pagination, pageQuery, pagination, timestamp } from '../openapi/common-schemas';
+import { Pagination, pageQuery, pageRequest, pagination, timestamp } from '../openapi/common-schemas';
 import { userId } from '../openapi/incentive-schemas';
 import { z } from '../openapi/zod';
 import type { ServiceClients } from '../service-clients';
@@ -57,10 +57,10 @@ export function incentiveBalanceRoutes(api: ApiRouter, clients: ServiceClients):
     query: z.object({ ...pageQuery, sort: z.enum(['xp', 'coins', 'tokens']).default('xp') }),
     responses: { 200: { description: 'A page of balances', schema: z.object({ balances: z.array(Balance), pagination: Pagination }) } },
     handle: async ({ appId, query }) => {
-      const res = await clients.incentive.listBalances({ appId, page: { page: query.page, limit: query.limit }, sort: SORTS[query.sort] });
+      const res = await clients.incentive.listBalances({ appId, page: pageRequest(query), sort: SORTS[query.sort] });
       return {
         status: 200,
-        body: { balances: res.balances.map(balanceJson), pagination: pagination({ ...query, totalItems: res.page?.totalItems ?? 0 }) },
+        body: { balances: res.balances.map(balanceJson), pagination: pagination(query, res.page) },
       };
     },
   });
@@ -91,10 +91,10 @@ export function incentiveBalanceRoutes(api: ApiRouter, clients: ServiceClients):
       200: { description: 'A page of ledger entries', schema: z.object({ transactions: z.array(Transaction), pagination: Pagination }) },
     },
     handle: async ({ appId, params, query }) => {
-      const res = await clients.incentive.listTransactions({ appId, userId: params.userId, page: { page: query.page, limit: query.limit } });
+      const res = await clients.incentive.listTransactions({ appId, userId: params.userId, page: pageRequest(query) });
       return {
         status: 200,
-        body: { transactions: res.transactions.map(transactionJson), pagination: pagination({ ...query, totalItems: res.page?.totalItems ?? 0 }) },
+        body: { transactions: res.transactions.map(transactionJson), pagination: pagination(query, res.page) },
       };
     },
   });

@@ -4,7 +4,7 @@ import type { ApiRouter } from '../http/api-router';
 import { validationError } from '../http/api-error';
 import { errorBody } from '../http/error-response';
 import { eventJson, eventResultJson } from '../mappers/incentive-action.mapper';
-import { ErrorResponse, Pagination, pageQuery, pagination, timestamp } from '../openapi/common-schemas';
+import { ErrorResponse, Pagination, pageQuery, pageRequest, pagination, timestamp } from '../openapi/common-schemas';
 import { Amounts, BadgeRef, BalanceSummary, MilestoneRef, REFUSALS, definitionKey, isoQuery, userId } from '../openapi/incentive-schemas';
 import { z } from '../openapi/zod';
 import type { ServiceClients } from '../service-clients';
@@ -154,7 +154,7 @@ export function incentiveEventRoutes(api: ApiRouter, clients: ServiceClients): v
       if (query.from && query.to && query.from > query.to) throw validationError('query.from must not be after query.to');
       const res = await clients.incentive.listEvents({
         appId,
-        page: { page: query.page, limit: query.limit },
+        page: pageRequest(query),
         userId: query.userId,
         actionKey: query.actionKey,
         from: query.from ? timestampFromDate(query.from) : undefined,
@@ -162,7 +162,7 @@ export function incentiveEventRoutes(api: ApiRouter, clients: ServiceClients): v
       });
       return {
         status: 200,
-        body: { events: res.events.map(eventJson), pagination: pagination({ ...query, totalItems: res.page?.totalItems ?? 0 }) },
+        body: { events: res.events.map(eventJson), pagination: pagination(query, res.page) },
       };
     },
   });

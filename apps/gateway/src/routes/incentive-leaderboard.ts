@@ -1,7 +1,8 @@
 import { LeaderboardPeriod, enumValue } from '@ris/contracts';
 import type { ApiRouter } from '../http/api-router';
 import { leaderboardEntryJson, snapshotJson } from '../mappers/incentive-achievement.mapper';
-import { Pagination, pageQuery, pagination, timestamp } from '../openapi/common-schemas';
+import { Pagination, pageQuery, pageRequest, pagination, timestamp } from '../openapi/common-schemas';
+import { intFromQuery } from '../openapi/query-values';
 import { LEADERBOARD_PERIODS, amount, userId } from '../openapi/incentive-schemas';
 import { z } from '../openapi/zod';
 import type { ServiceClients } from '../service-clients';
@@ -20,14 +21,7 @@ const period = z
   .default('ALL_TIME')
   .openapi({ description: 'ALL_TIME, or the current UTC day, ISO week or month' });
 
-const limit = z
-  .string()
-  .regex(/^\d+$/, 'limit must be a whole number')
-  .transform(Number)
-  .pipe(z.number().int().min(1, 'limit must be at least 1').max(100, 'limit must be at most 100'))
-  .optional()
-  .transform((v) => v ?? 10)
-  .openapi({ type: 'integer', minimum: 1, maximum: 100, default: 10 });
+const limit = intFromQuery('limit', 1, 100, 10);
 
 const Snapshot = z
   .object({
@@ -106,12 +100,12 @@ export function incentiveLeaderboardRoutes(api: ApiRouter, clients: ServiceClien
     handle: async ({ appId, query }) => {
       const res = await clients.incentive.listLeaderboardSnapshots({
         appId,
-        page: { page: query.page, limit: query.limit },
+        page: pageRequest(query),
         period: enumValue(LeaderboardPeriod, query.period),
       });
       return {
         status: 200,
-        body: { snapshots: res.snapshots.map(snapshotJson), pagination: pagination({ ...query, totalItems: res.page?.totalItems ?? 0 }) },
+        body: { snapshots: res.snapshots.map(snapshotJson), pagination: pagination(query, res.page) },
       };
     },
   });

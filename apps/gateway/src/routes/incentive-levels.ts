@@ -49,7 +49,7 @@ export function incentiveLevelRoutes(api: ApiRouter, clients: ServiceClients): v
       const start = (query.page - 1) * query.limit;
       return {
         status: 200,
-        body: { levels: levels.slice(start, start + query.limit).map(levelJson), pagination: pagination({ ...query, totalItems: levels.length }) },
+        body: { levels: levels.slice(start, start + query.limit).map(levelJson), pagination: pagination(query, { totalItems: levels.length }) },
       };
     },
   });

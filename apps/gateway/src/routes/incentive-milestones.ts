@@ -1,7 +1,7 @@
 import { MilestoneMetric, enumValue } from '@ris/contracts';
 import type { ApiRouter } from '../http/api-router';
 import { milestoneJson, reachedMilestoneJson } from '../mappers/incentive-achievement.mapper';
-import { Pagination, pageQuery, pagination, timestamp } from '../openapi/common-schemas';
+import { Pagination, pageQuery, pageRequest, pagination, timestamp } from '../openapi/common-schemas';
 import { MILESTONE_METRICS, amount, definitionKey, userId } from '../openapi/incentive-schemas';
 import { z } from '../openapi/zod';
 import type { ServiceClients } from '../service-clients';
@@ -92,10 +92,10 @@ export function incentiveMilestoneRoutes(api: ApiRouter, clients: ServiceClients
     query: z.object(pageQuery),
     responses: { 200: { description: 'A page of definitions', schema: z.object({ milestones: z.array(Milestone), pagination: Pagination }) } },
     handle: async ({ appId, query }) => {
-      const res = await clients.incentive.listMilestones({ appId, page: { page: query.page, limit: query.limit } });
+      const res = await clients.incentive.listMilestones({ appId, page: pageRequest(query) });
       return {
         status: 200,
-        body: { milestones: res.milestones.map(milestoneJson), pagination: pagination({ ...query, totalItems: res.page?.totalItems ?? 0 }) },
+        body: { milestones: res.milestones.map(milestoneJson), pagination: pagination(query, res.page) },
       };
     },
   });
@@ -171,10 +171,10 @@ export function incentiveMilestoneRoutes(api: ApiRouter, clients: ServiceClients
       200: { description: 'A page of reached milestones', schema: z.object({ milestones: z.array(ReachedMilestone), pagination: Pagination }) },
     },
     handle: async ({ appId, query }) => {
-      const res = await clients.incentive.listReachedMilestones({ appId, userId: query.userId, page: { page: query.page, limit: query.limit } });
+      const res = await clients.incentive.listReachedMilestones({ appId, userId: query.userId, page: pageRequest(query) });
       return {
         status: 200,
-        body: { milestones: res.milestones.map(reachedMilestoneJson), pagination: pagination({ ...query, totalItems: res.page?.totalItems ?? 0 }) },
+        body: { milestones: res.milestones.map(reachedMilestoneJson), pagination: pagination(query, res.page) },
       };
     },
   });

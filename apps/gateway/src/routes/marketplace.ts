@@ -1,5 +1,5 @@
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
-import { DiscountType, SettlementSide, enumValue } from '@ris/contracts';
+import { DEFAULT_CODE_VALIDITY_DAYS, DiscountType, SettlementSide, enumValue } from '@ris/contracts';
 import type { ApiRouter } from '../http/api-router';
 import { balanceJson } from '../mappers/catalog.mapper';
 import {
@@ -9,7 +9,7 @@ import {
   settlementsJson,
   verificationJson,
 } from '../mappers/marketplace.mapper';
-import { Pagination, id, pageQuery, pagination, timestamp } from '../openapi/common-schemas';
+import { Pagination, id, pageQuery, pageRequest, pagination, timestamp } from '../openapi/common-schemas';
 import { booleanFromQuery, wholeNumberFromQuery } from '../openapi/query-values';
 import { z } from '../openapi/zod';
 import type { ServiceClients } from '../service-clients';
@@ -166,7 +166,7 @@ export function marketplaceRoutes(api: ApiRouter, clients: ServiceClients): void
         discount: ListingFields.discount,
         expiresAt: ListingFields.expiresAt.optional(),
         published: ListingFields.published.optional().openapi({ default: false }),
-        codeValidityDays: ListingFields.codeValidityDays.optional().openapi({ default: 90 }),
+        codeValidityDays: ListingFields.codeValidityDays.optional().openapi({ default: DEFAULT_CODE_VALIDITY_DAYS }),
       })
       .openapi('CreateListingRequest'),
     responses: { 201: { description: 'Created', schema: ListingEnvelope } },
@@ -190,10 +190,10 @@ export function marketplaceRoutes(api: ApiRouter, clients: ServiceClients): void
     query: z.object({ ...pageQuery, published: booleanFromQuery() }),
     responses: { 200: { description: 'A page of your listings', schema: listSchema('listings', Listing).openapi('MarketplaceListingList') } },
     handle: async ({ appId, query }) => {
-      const res = await service.listListings({ appId, page: { page: query.page, limit: query.limit }, published: query.published });
+      const res = await service.listListings({ appId, page: pageRequest(query), published: query.published });
       return {
         status: 200,
-        body: { listings: res.listings.map(listingJson), pagination: pagination({ ...query, totalItems: res.page?.totalItems ?? 0 }) },
+        body: { listings: res.listings.map(listingJson), pagination: pagination(query, res.page) },
       };
     },
   });
@@ -279,7 +279,7 @@ export function marketplaceRoutes(api: ApiRouter, clients: ServiceClients): void
     handle: async ({ appId, query }) => {
       const res = await service.listPublicListings({
         appId,
-        page: { page: query.page, limit: query.limit },
+        page: pageRequest(query),
         maxCoinCost: query.maxCoinCost,
         maxTokenCost: query.maxTokenCost,
       });
@@ -287,7 +287,7 @@ export function marketplaceRoutes(api: ApiRouter, clients: ServiceClients): void
         status: 200,
         body: {
           listings: res.listings.map(publicListingJson),
-          pagination: pagination({ page: query.page, limit: query.limit, totalItems: res.page?.totalItems ?? 0 }),
+          pagination: pagination(query, res.page),
         },
       };
     },
@@ -354,7 +354,7 @@ export function marketplaceRoutes(api: ApiRouter, clients: ServiceClients): void
     handle: async ({ appId, query }) => {
       const res = await service.listMarketplaceRedemptions({
         appId,
-        page: { page: query.page, limit: query.limit },
+        page: pageRequest(query),
         side: side(query.as),
         listingId: query.listingId,
         userId: query.userId,
@@ -363,7 +363,7 @@ export function marketplaceRoutes(api: ApiRouter, clients: ServiceClients): void
         status: 200,
         body: {
           redemptions: res.redemptions.map(marketplaceRedemptionJson),
-          pagination: pagination({ page: query.page, limit: query.limit, totalItems: res.page?.totalItems ?? 0 }),
+          pagination: pagination(query, res.page),
         },
       };
     },
@@ -401,7 +401,7 @@ export function marketplaceRoutes(api: ApiRouter, clients: ServiceClients): void
     responses: { 200: { description: 'The code, or the user', schema: Verification } },
     errors: [503],
     handle: async ({ appId, params, query }) => {
-      const res = await service.verifyMarketplaceId({ appId, id: params.id, page: { page: query.page, limit: query.limit } });
+      const res = await service.verifyMarketplaceId({ appId, id: params.id, page: pageRequest(query) });
       return { status: 200, body: verificationJson(res) };
     },
   });

@@ -2,7 +2,7 @@ import { FulfillmentType, RewardStatus, enumValue } from '@ris/contracts';
 import type { ApiRouter } from '../http/api-router';
 import { isoTime } from '../mappers/proto-json';
 import { rewardJson } from '../mappers/reward.mapper';
-import { Pagination, id, pageQuery, pagination, timestamp } from '../openapi/common-schemas';
+import { Pagination, id, pageQuery, pageRequest, pagination, timestamp } from '../openapi/common-schemas';
 import { z } from '../openapi/zod';
 import type { ServiceClients } from '../service-clients';
 import { FULFILLMENT_TYPES } from './campaigns';
@@ -50,14 +50,14 @@ export function rewardRoutes(api: ApiRouter, clients: ServiceClients): void {
     handle: async ({ appId, query }) => {
       const res = await clients.reward.listRewards({
         appId,
-        page: { page: query.page, limit: query.limit },
+        page: pageRequest(query),
         userId: query.userId,
         status: enumValue(RewardStatus, query.status),
         fulfillmentType: enumValue(FulfillmentType, query.fulfillmentType),
       });
       return {
         status: 200,
-        body: { rewards: res.rewards.map(rewardJson), pagination: pagination({ page: query.page, limit: query.limit, totalItems: res.page?.totalItems ?? 0 }) },
+        body: { rewards: res.rewards.map(rewardJson), pagination: pagination(query, res.page) },
       };
     },
   });
@@ -169,10 +169,10 @@ export function rewardRoutes(api: ApiRouter, clients: ServiceClients): void {
     query: z.object(pageQuery),
     responses: { 200: { description: "A page of the user's rewards", schema: RewardList } },
     handle: async ({ appId, params, query }) => {
-      const res = await clients.reward.listRewards({ appId, page: { page: query.page, limit: query.limit }, userId: params.userId });
+      const res = await clients.reward.listRewards({ appId, page: pageRequest(query), userId: params.userId });
       return {
         status: 200,
-        body: { rewards: res.rewards.map(rewardJson), pagination: pagination({ page: query.page, limit: query.limit, totalItems: res.page?.totalItems ?? 0 }) },
+        body: { rewards: res.rewards.map(rewardJson), pagination: pagination(query, res.page) },
       };
     },
   });

@@ -1,7 +1,7 @@
 import { WebhookDeliveryStatus, WebhookEvent, enumValue } from '@ris/contracts';
 import type { ApiRouter } from '../http/api-router';
 import { deliveryAttemptJson, deliveryJson, webhookJson } from '../mappers/webhook.mapper';
-import { Pagination, id, pageQuery, pagination, timestamp } from '../openapi/common-schemas';
+import { Pagination, id, pageQuery, pageRequest, pagination, timestamp } from '../openapi/common-schemas';
 import { z } from '../openapi/zod';
 import type { ServiceClients } from '../service-clients';
 
@@ -154,12 +154,12 @@ export function webhookRoutes(api: ApiRouter, clients: ServiceClients): void {
       200: { description: 'A page of endpoints', schema: z.object({ webhooks: z.array(Webhook), pagination: Pagination }) },
     },
     handle: async ({ appId, query }) => {
-      const res = await clients.webhook.listEndpoints({ appId, page: { page: query.page, limit: query.limit } });
+      const res = await clients.webhook.listEndpoints({ appId, page: pageRequest(query) });
       return {
         status: 200,
         body: {
           webhooks: res.endpoints.map(webhookJson),
-          pagination: pagination({ page: query.page, limit: query.limit, totalItems: res.page?.totalItems ?? 0 }),
+          pagination: pagination(query, res.page),
         },
       };
     },
@@ -263,14 +263,14 @@ export function webhookRoutes(api: ApiRouter, clients: ServiceClients): void {
       const res = await clients.webhook.listDeliveries({
         appId,
         endpointId: params.webhookId,
-        page: { page: query.page, limit: query.limit },
+        page: pageRequest(query),
         status: enumValue(WebhookDeliveryStatus, query.status),
       });
       return {
         status: 200,
         body: {
           deliveries: res.deliveries.map(deliveryJson),
-          pagination: pagination({ page: query.page, limit: query.limit, totalItems: res.page?.totalItems ?? 0 }),
+          pagination: pagination(query, res.page),
         },
       };
     },
