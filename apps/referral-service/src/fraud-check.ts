@@ -3,7 +3,7 @@ import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import type { Client } from '@connectrpc/connect';
 import type { FraudAssessment, FraudRecordClickRequestSchema, FraudService, ScoreConversionRequestSchema, ScoreReferralRequestSchema } from '@ris/contracts';
 import type { Logger } from '@ris/logging';
-import type { ClientContextDoc, FraudDoc } from './referral.model';
+import type { ClientContextDoc, FraudDoc, ReferralDoc } from './referral.model';
 
 /** The verdict as this service stores it: fraud fields are null unless flagged (DECISIONS.md §5). */
 export type FraudVerdict = { deferred: false; flagged: boolean; fraud: FraudDoc } | { deferred: true; flagged: false; fraud: FraudDoc };
@@ -35,6 +35,27 @@ export const contextProto = (context: ClientContextDoc | null | undefined) => ({
   deviceId: context?.deviceId ?? undefined,
   email: context?.email ?? undefined,
 });
+
+/** The score request of a referral, at its creation or when the recovery pass scores it later. */
+export function referralScore(
+  appId: string,
+  referral: Pick<ReferralDoc, '_id' | 'campaignId' | 'code' | 'referrerId' | 'refereeId' | 'referrerEmail' | 'createdAt'>,
+  context: ClientContextDoc | null | undefined,
+  flagThreshold: number,
+): ReferralScore {
+  return {
+    appId,
+    campaignId: referral.campaignId,
+    referralId: referral._id,
+    referralCode: referral.code,
+    referrerId: referral.referrerId,
+    refereeId: referral.refereeId ?? undefined,
+    referrerEmail: referral.referrerEmail ?? undefined,
+    context: contextProto(context),
+    flagThreshold,
+    occurredAt: referral.createdAt,
+  };
+}
 
 /**
  * Calls the fraud service. Whatever goes wrong there (down, slow, broken)

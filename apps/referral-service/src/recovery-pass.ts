@@ -4,7 +4,7 @@ import { conversionFlagged } from './conversion-events';
 import type { ConversionRewards } from './conversion-rewards';
 import type { ConversionDoc } from './conversion.model';
 import type { DeferredFraudCheckDoc } from './deferred-fraud-check.model';
-import { contextProto, type FraudCheck } from './fraud-check';
+import { contextProto, referralScore, type FraudCheck } from './fraud-check';
 import type { FraudFlags } from './fraud-flags';
 import type { ReferralStore } from './referral-store';
 import type { Referrals } from './referrals';
@@ -87,18 +87,7 @@ export class RecoveryPass {
     const referral = await this.store.referrals.findOne(appId, { _id: referralId });
     if (!referral || referral.fraudCheck !== 'DEFERRED') return true;
     const campaign = await this.store.campaigns.get(appId, referral.campaignId);
-    const verdict = await this.deps.fraud.scoreReferral({
-      appId,
-      campaignId: referral.campaignId,
-      referralId: referral._id,
-      referralCode: referral.code,
-      referrerId: referral.referrerId,
-      refereeId: referral.refereeId ?? undefined,
-      referrerEmail: referral.referrerEmail ?? undefined,
-      context: contextProto(referral.context),
-      flagThreshold: campaign.fraud.flagThreshold,
-      occurredAt: referral.createdAt,
-    });
+    const verdict = await this.deps.fraud.scoreReferral(referralScore(appId, referral, referral.context, campaign.fraud.flagThreshold));
     if (verdict.deferred) return false;
     await this.store.updateReferral(appId, referral._id, { fraudCheck: 'DONE', context: null, isFlagged: verdict.flagged, fraud: verdict.fraud });
     if (verdict.flagged) await this.deps.referrals.raiseFlag(appId, { ...referral, isFlagged: true, fraud: verdict.fraud });

@@ -2,7 +2,7 @@ import { isDuplicateKeyError, newId } from '@ris/mongo';
 import { notFound } from '@ris/rpc';
 import type { ClickDoc } from './click.model';
 import type { ClickRecorder } from './click-recorder';
-import { contextFields, contextProto, type FraudCheck } from './fraud-check';
+import { contextFields, referralScore, type FraudCheck } from './fraud-check';
 import type { FraudFlags } from './fraud-flags';
 import type { RefereeFunnel } from './referee-funnel';
 import { generateReferralCode } from './referral-code';
@@ -74,18 +74,7 @@ export class Referrals {
       };
       // Scored before the insert so the response and referral.created carry
       // the verdict; the signal is keyed by this referral id.
-      const verdict = await this.fraud.scoreReferral({
-        appId,
-        campaignId: doc.campaignId,
-        referralId: doc._id,
-        referralCode: doc.code,
-        referrerId: doc.referrerId,
-        refereeId: input.refereeId,
-        referrerEmail: input.referrerEmail,
-        context: contextProto(context),
-        flagThreshold: campaign.fraud.flagThreshold,
-        occurredAt: now,
-      });
+      const verdict = await this.fraud.scoreReferral(referralScore(appId, doc, context, campaign.fraud.flagThreshold));
       doc.isFlagged = verdict.flagged;
       doc.fraud = verdict.fraud;
       if (verdict.deferred) {
