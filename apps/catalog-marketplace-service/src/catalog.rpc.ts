@@ -18,13 +18,12 @@ import type { BalanceSnapshot } from './balance-account';
 import type { CatalogItemDoc } from './catalog-item.model';
 import type { CatalogItems } from './catalog-items';
 import type { CatalogRedemptions } from './catalog-redemptions';
-
 import type { RedemptionDoc } from './redemption.model';
 import { publicStatus, type PublicRedemptionStatus } from './redemption-saga-machine';
 
 type Service = ServiceImpl<typeof CatalogMarketplaceService>;
-export type CatalogRpc = Pick<
-  Service,
+/** The service's catalog half; the marketplace half (marketplace.rpc.ts) is the rest. */
+export type CatalogMethod =
   | 'createCatalogItem'
   | 'getCatalogItem'
   | 'listCatalogItems'
@@ -32,8 +31,8 @@ export type CatalogRpc = Pick<
   | 'deleteCatalogItem'
   | 'redeemCatalogItem'
   | 'listRedemptions'
-  | 'updateRedemptionStatus'
->;
+  | 'updateRedemptionStatus';
+export type CatalogRpc = Pick<Service, CatalogMethod>;
 
 const time = (date: Date | null) => (date ? timestampFromDate(date) : undefined);
 

@@ -16,8 +16,7 @@ import {
 } from '@ris/contracts';
 import { invalidArgument, pageFromRequest, requiredField } from '@ris/rpc';
 import type { BalanceAccount } from './balance-account';
-import { balanceToProto } from './catalog.rpc';
-
+import { balanceToProto, type CatalogMethod } from './catalog.rpc';
 import type { DiscountDoc, DiscountTypeName, ListingDoc } from './listing.model';
 import type { Listings } from './listings';
 import type { MarketplaceRedemptionDoc } from './marketplace-redemption.model';
@@ -26,17 +25,7 @@ import { verifyMarketplaceId } from './marketplace-verify';
 import type { Settlements, SettlementTotals } from './settlements';
 
 type Service = ServiceImpl<typeof CatalogMarketplaceService>;
-export type MarketplaceRpc = Omit<
-  Service,
-  | 'createCatalogItem'
-  | 'getCatalogItem'
-  | 'listCatalogItems'
-  | 'updateCatalogItem'
-  | 'deleteCatalogItem'
-  | 'redeemCatalogItem'
-  | 'listRedemptions'
-  | 'updateRedemptionStatus'
->;
+export type MarketplaceRpc = Omit<Service, CatalogMethod>;
 
 const time = (date: Date | null) => (date ? timestampFromDate(date) : undefined);
 
