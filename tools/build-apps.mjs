@@ -1,12 +1,10 @@
 // Bundles every app (its own code and the @ris/* libraries) into
 // dist/apps/<app>/main.js; npm packages stay external and load from
 // node_modules. Used by `npm start`, the end-to-end tests and the Dockerfile.
-import { build } from 'esbuild';
 import { readdirSync, existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { bundleTs, root } from './bundle-ts.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const only = process.argv.slice(2);
 const apps = readdirSync(join(root, 'apps')).filter(
   (name) => existsSync(join(root, 'apps', name, 'src', 'main.ts')) && (only.length === 0 || only.includes(name)),
@@ -21,20 +19,5 @@ if (only.length === 0) {
 }
 
 const started = Date.now();
-await Promise.all(
-  targets.map(({ entry, out }) =>
-    build({
-      entryPoints: [entry],
-      outfile: out,
-      bundle: true,
-      platform: 'node',
-      target: 'node20',
-      format: 'cjs',
-      packages: 'external',
-      sourcemap: true,
-      tsconfig: join(root, 'tsconfig.base.json'),
-      logLevel: 'warning',
-    }),
-  ),
-);
+await Promise.all(targets.map(({ entry, out }) => bundleTs(entry, out)));
 console.error(`[build] ${targets.length} bundles built in ${Date.now() - started} ms`);

@@ -15,7 +15,6 @@
 //
 // The 1,000,000-user board is seeded into Redis directly with pipelined
 // ZADD/HSET (seeding only; everything measured goes through the API).
-import { build } from 'esbuild';
 import autocannon from 'autocannon';
 import express from 'express';
 import { Redis } from 'ioredis';
@@ -28,6 +27,7 @@ import { createRequire } from 'node:module';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { bundleTs } from '../bundle-ts.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const require = createRequire(import.meta.url);
@@ -44,27 +44,9 @@ const log = (...args) => console.error('[bench]', ...args);
 /** The service's own leaderboard store (same Lua scripts, same score encoding), bundled for this script. */
 async function loadBoardStore() {
   const out = join(root, 'dist', 'tools', 'bench', 'leaderboard-store.cjs');
-  await build({
-    entryPoints: [join(root, 'apps', 'incentive-service', 'src', 'leaderboard-store.ts')],
-    outfile: out,
-    bundle: true,
-    platform: 'node',
-    target: 'node20',
-    format: 'cjs',
-    packages: 'external',
-    tsconfig: join(root, 'tsconfig.base.json'),
-    logLevel: 'warning',
-  });
+  await bundleTs(join(root, 'apps', 'incentive-service', 'src', 'leaderboard-store.ts'), out);
   const scoreOut = join(root, 'dist', 'tools', 'bench', 'score-encoding.cjs');
-  await build({
-    entryPoints: [join(root, 'apps', 'incentive-service', 'src', 'score-encoding.ts')],
-    outfile: scoreOut,
-    bundle: true,
-    platform: 'node',
-    target: 'node20',
-    format: 'cjs',
-    logLevel: 'warning',
-  });
+  await bundleTs(join(root, 'apps', 'incentive-service', 'src', 'score-encoding.ts'), scoreOut);
   return { ...require(out), ...require(scoreOut) };
 }
 

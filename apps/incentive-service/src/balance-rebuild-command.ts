@@ -5,22 +5,12 @@
 //
 // Reads MONGODB_URL and MONGODB_DB like the service. Exits 1 when a balance
 // differs from its ledger and was not fixed, or a ledger has a gap.
-import { createLogger } from '@ris/logging';
-import { connectMongo } from '@ris/mongo';
+import { maintenanceArgs, withServiceDatabase } from '@ris/service-runtime';
 import { rebuildBalances } from './balance-rebuild';
 
 async function main(): Promise<void> {
-  const args = process.argv.slice(2);
-  const fix = args.includes('--fix');
-  const appIndex = args.indexOf('--app');
-  const appId = appIndex !== -1 ? args[appIndex + 1] : undefined;
-  if (args.includes('--help') || (appIndex !== -1 && !appId)) {
-    process.stdout.write('usage: incentive-rebuild-balances [--app <appId>] [--fix]\n');
-    process.exit(appIndex !== -1 && !appId ? 2 : 0);
-  }
-  const logger = createLogger('incentive-rebuild', process.env.LOG_LEVEL ?? 'error');
-  const db = await connectMongo(process.env.MONGODB_URL ?? 'mongodb://127.0.0.1:27017', process.env.MONGODB_DB ?? 'ris_incentive', logger);
-  try {
+  const { appId, fix } = maintenanceArgs('incentive-rebuild-balances');
+  await withServiceDatabase('incentive-rebuild', 'ris_incentive', async (db, logger) => {
     const report = await rebuildBalances(db, logger, { appId, fix });
     process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
     const unfixed = report.drifted.filter((d) => !d.fixed).length + report.gaps.length;
@@ -33,9 +23,7 @@ async function main(): Promise<void> {
       process.stderr.write('balances changed: rebuild the leaderboards with POST /api/v1/incentives/leaderboard/refresh for each app listed\n');
     }
     process.exitCode = unfixed > 0 ? 1 : 0;
-  } finally {
-    await db.close();
-  }
+  });
 }
 
 void main();

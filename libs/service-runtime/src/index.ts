@@ -1,2 +1,3 @@
 export { runService, type ServiceDefinition, type ServiceDeps, type ServiceParts } from './run-service';
 export { PeriodicTask, type PeriodicTaskOptions } from './periodic-task';
+export { maintenanceArgs, withServiceDatabase, type MaintenanceArgs } from './maintenance-command';

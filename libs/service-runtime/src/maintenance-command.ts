@@ -1,0 +1,33 @@
+import type { Connection } from 'mongoose';
+import { createLogger, type Logger } from '@ris/logging';
+import { connectMongo } from '@ris/mongo';
+
+export interface MaintenanceArgs {
+  appId?: string;
+  fix: boolean;
+}
+
+/**
+ * `[--app <appId>] [--fix]`, the arguments of the rebuild commands: prints
+ * the usage and exits on --help (0) or on --app without an id (2).
+ */
+export function maintenanceArgs(command: string, argv: string[] = process.argv.slice(2)): MaintenanceArgs {
+  const appIndex = argv.indexOf('--app');
+  const appId = appIndex !== -1 ? argv[appIndex + 1] : undefined;
+  if (argv.includes('--help') || (appIndex !== -1 && !appId)) {
+    process.stdout.write(`usage: ${command} [--app <appId>] [--fix]\n`);
+    process.exit(appIndex !== -1 && !appId ? 2 : 0);
+  }
+  return { appId, fix: argv.includes('--fix') };
+}
+
+/** Runs `work` against a service's database, found as the service finds it (MONGODB_URL, MONGODB_DB), then closes it. */
+export async function withServiceDatabase<T>(command: string, defaultDb: string, work: (db: Connection, logger: Logger) => Promise<T>): Promise<T> {
+  const logger = createLogger(command, process.env.LOG_LEVEL ?? 'error');
+  const db = await connectMongo(process.env.MONGODB_URL ?? 'mongodb://127.0.0.1:27017', process.env.MONGODB_DB ?? defaultDb, logger);
+  try {
+    return await work(db, logger);
+  } finally {
+    await db.close();
+  }
+}
