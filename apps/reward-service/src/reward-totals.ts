@@ -17,13 +17,37 @@ export interface TotalsView {
 }
 
 /** Campaign ids hold no ':', so the key is unambiguous whatever the user id. */
-const totalsId = (campaignId: string, userId: string) => `${campaignId}:${userId}`;
+export const totalsId = (campaignId: string, userId: string) => `${campaignId}:${userId}`;
 
 const emptyAmounts = (): AmountsByStatus => ({ pending: 0, approved: 0, paid: 0, cancelled: 0, count: 0 });
 
 function addInto(target: AmountsByStatus, source: Partial<AmountsByStatus> | undefined): void {
   if (!source) return;
   for (const key of Object.keys(target) as Array<keyof AmountsByStatus>) target[key] += source[key] ?? 0;
+}
+
+/**
+ * What one reward's creation (from null) or move adds to the totals: the
+ * campaign's document (userId '') and the user's, which also has the
+ * reward's level (referrer side) or referee bucket. The rebuild sums the
+ * same increments over every reward.
+ */
+export function totalsIncrements(
+  reward: Pick<RewardDoc, 'userId' | 'side' | 'level' | 'amount'>,
+  from: RewardStatusName | null,
+  to: RewardStatusName,
+): Array<{ userId: string; inc: Record<string, number> }> {
+  const bucket = (prefix: string, inc: Record<string, number>) => {
+    if (from) inc[`${prefix}.${STATUS_KEY[from]}`] = -reward.amount;
+    else inc[`${prefix}.count`] = 1;
+    inc[`${prefix}.${STATUS_KEY[to]}`] = reward.amount;
+    return inc;
+  };
+  const userBucket = reward.side === 'REFERRER' ? `levels.L${reward.level}` : 'referee';
+  return [
+    { userId: '', inc: bucket('total', {}) },
+    { userId: reward.userId, inc: bucket(userBucket, bucket('total', {})) },
+  ];
 }
 
 /**
@@ -44,18 +68,12 @@ export class RewardTotals {
 
   /** A reward created in `to` (from null) or moved from `from` to `to`. */
   async apply(reward: RewardDoc, from: RewardStatusName | null, to: RewardStatusName): Promise<void> {
-    const bucket = (prefix: string, inc: Record<string, number>) => {
-      if (from) inc[`${prefix}.${STATUS_KEY[from]}`] = -reward.amount;
-      else inc[`${prefix}.count`] = 1;
-      inc[`${prefix}.${STATUS_KEY[to]}`] = reward.amount;
-      return inc;
-    };
-    const userBucket = reward.side === 'REFERRER' ? `levels.L${reward.level}` : 'referee';
-    const { appId, campaignId, userId } = reward;
-    await Promise.all([
-      this.increments.increment(appId, { _id: totalsId(campaignId, '') }, bucket('total', {}), { campaignId, userId: '' }),
-      this.increments.increment(appId, { _id: totalsId(campaignId, userId) }, bucket(userBucket, bucket('total', {})), { campaignId, userId }),
-    ]);
+    const { appId, campaignId } = reward;
+    await Promise.all(
+      totalsIncrements(reward, from, to).map(({ userId, inc }) =>
+        this.increments.increment(appId, { _id: totalsId(campaignId, userId) }, inc, { campaignId, userId }),
+      ),
+    );
   }
 
   /** Campaign scope, a user in a campaign, or a user over every campaign. */

@@ -1,0 +1,25 @@
+// The reward totals rebuild command (tools/reward-rebuild-totals.mjs runs
+// it): recomputes the totals from the rewards and reports drift.
+//
+//   node tools/reward-rebuild-totals.mjs [--app <appId>] [--fix]
+//
+// Reads MONGODB_URL and MONGODB_DB like the service. Exits 1 when a drift
+// was found and not fixed.
+import { maintenanceArgs, withServiceDatabase } from '@ris/service-runtime';
+import { rebuildTotals } from './totals-rebuild';
+
+async function main(): Promise<void> {
+  const { appId, fix } = maintenanceArgs('reward-rebuild-totals');
+  await withServiceDatabase('reward-rebuild', 'ris_reward', async (db, logger) => {
+    const report = await rebuildTotals(db, logger, { appId, fix });
+    process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+    const fixedCount = report.drifted.filter((d) => d.fixed).length;
+    process.stderr.write(
+      `checked ${report.rewards} rewards, ${report.documents} totals documents: ${report.drifted.length} drifted` +
+        `${fix ? ` (${fixedCount} fixed)` : ''}\n`,
+    );
+    process.exitCode = report.drifted.length - fixedCount > 0 ? 1 : 0;
+  });
+}
+
+void main();
