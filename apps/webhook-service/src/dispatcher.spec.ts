@@ -145,13 +145,15 @@ describe('dispatcher', () => {
     const appId = uniqueName('app');
     receiver.respond('/down', () => ({ status: 503 }));
     const { endpoint } = await endpoints.create(appId, { url: receiver.url('/down'), events: [] });
-    dispatcher({ schedule: [0.3, 0.3] }, 500);
+    // Attempts at ~0, ~0.2 s and ~1.2 s (±20 %): only the third comes after 800 ms of
+    // failing, however slow a loaded machine makes the second.
+    dispatcher({ schedule: [0.2, 1] }, 800);
     await publish(appId);
     await until(async () => (await deliveryOf(appId, endpoint._id))[0]?.status === 'FAILED');
     const [delivery] = await deliveryOf(appId, endpoint._id);
     expect(delivery).toMatchObject({ attempts: 3, lastResponseStatus: 503, nextAttemptAt: null });
 
-    // Failing for longer than 500 ms by the third attempt: disabled, announced once.
+    // Failing for longer than 800 ms by the third attempt: disabled, announced once.
     await until(async () => {
       const current = await endpoints.get(appId, endpoint._id);
       return !current.enabled && !current.disabledEventPending;
