@@ -2,7 +2,7 @@ import { DEFAULT_CODE_VALIDITY_DAYS } from '@ris/contracts';
 import { isDuplicateKeyError, newId } from '@ris/mongo';
 import { invalidArgument } from '@ris/rpc';
 import type { RewardDoc, RewardSideName } from './reward.model';
-import { settleCreation } from './move-reward';
+import { beginCreation, finishCreation, finishMove } from './move-reward';
 import type { RewardStore } from './reward-store';
 
 export interface CreateRewardInput {
@@ -34,9 +34,9 @@ function check(input: CreateRewardInput): void {
 /**
  * The reward a conversion earns one user, created once: the unique index on
  * (conversion, side, level) makes a retried call return the first reward.
- * Its totals and events are journaled as a move out of NEW (settleCreation),
- * so neither a retry nor the recovery pass writes them twice, and a process
- * that died between the reward and them loses none.
+ * Its totals and events are journaled, before the insert, as a move out of
+ * NEW (beginCreation), so neither a retry nor the recovery pass writes them
+ * twice, and a process that died between the reward and them loses none.
  */
 export async function createReward(store: RewardStore, appId: string, input: CreateRewardInput): Promise<CreateRewardResult> {
   check(input);
@@ -49,6 +49,8 @@ export async function createReward(store: RewardStore, appId: string, input: Cre
   if (capped && !(await store.slots.reserve(appId, input.campaignId, input.userId, input.maxRewardsPerUser!, rewardId))) {
     return { reward: null, created: false, capped: true };
   }
+  const status = input.hold ? 'PENDING' : 'APPROVED';
+  const creation = await beginCreation(store, appId, rewardId, status);
   const now = new Date();
   let reward: RewardDoc;
   try {
@@ -60,7 +62,7 @@ export async function createReward(store: RewardStore, appId: string, input: Cre
       referralId: input.referralId,
       amount: input.amount,
       fulfillmentType: input.fulfillmentType,
-      status: input.hold ? 'PENDING' : 'APPROVED',
+      status,
       expiresAt: null,
       claimedAt: null,
       redeemedAt: null,
@@ -74,16 +76,17 @@ export async function createReward(store: RewardStore, appId: string, input: Cre
     if (!isDuplicateKeyError(err)) throw err;
     // A concurrent call for the same conversion won; give its place back.
     if (capped) await store.slots.release(appId, rewardId);
+    if (creation) await store.moves.done(creation); // this reward id will never exist
     const winner = await store.rewards.findOne(appId, key);
     if (!winner) throw err;
     return replayed(store, winner);
   }
-  await settleCreation(store, reward);
+  if (creation) await finishMove(store, creation);
   return { reward, created: true, capped: false };
 }
 
 /** The first call's reward; its totals and events too, if that call died before writing them. */
 async function replayed(store: RewardStore, reward: RewardDoc): Promise<CreateRewardResult> {
-  await settleCreation(store, reward);
+  await finishCreation(store, reward);
   return { reward, created: false, capped: false };
 }

@@ -20,7 +20,9 @@ void runService({
     const store = new RewardStore(db, outbox);
     const recovery = new PeriodicTask(
       async () => {
-        const finished = await finishOpenMoves(store, MOVE_ABANDONED_AFTER_MS);
+        const finished = await finishOpenMoves(store, MOVE_ABANDONED_AFTER_MS, (err, move) =>
+          logger.warn({ err, moveId: move._id }, 'reward move could not be finished; will retry'),
+        );
         if (finished > 0) logger.info({ finished }, 'interrupted reward moves finished');
       },
       { intervalMs: config.RECOVERY_INTERVAL_MS, runAtStart: true, onError: (err) => logger.warn({ err }, 'reward recovery pass failed; will retry') },

@@ -3,7 +3,7 @@ import type { RewardMoveDoc } from './reward-move.model';
 import type { RewardDoc, RewardStatusName } from './reward.model';
 import { rewardApproved, rewardCancelled, rewardCreated, rewardRedeemed } from './reward-events';
 import type { RewardStore } from './reward-store';
-import { canTransition } from './reward-transitions';
+import { canReach, canTransition } from './reward-transitions';
 
 /**
  * Moves a reward out of its current status, at most once per status: the
@@ -23,20 +23,32 @@ export async function moveReward(
   return move ? finishMove(store, move) : null;
 }
 
-/** A new reward's totals and events, journaled like a move out of NEW. Safe to call again for the same reward. */
-export async function settleCreation(store: RewardStore, reward: RewardDoc): Promise<void> {
-  // Created APPROVED or held PENDING; one created APPROVED has approvedAt = createdAt (it may have moved on since).
-  const createdAs: RewardStatusName = reward.approvedAt?.getTime() === reward.createdAt.getTime() ? 'APPROVED' : 'PENDING';
-  const move = (await store.moves.begin(reward.appId, reward._id, 'NEW', createdAs, {})) ?? (await store.moves.get(reward.appId, reward._id, 'NEW'));
+/**
+ * Journals a reward's creation as a move out of NEW, before the reward is
+ * inserted: every reward made since the journal exists has one, so a
+ * retried CreateReward can finish what the first call left (finishMove)
+ * without ever counting a reward twice.
+ */
+export function beginCreation(store: RewardStore, appId: string, rewardId: string, createdAs: RewardStatusName): Promise<RewardMoveDoc | null> {
+  return store.moves.begin(appId, rewardId, 'NEW', createdAs, {});
+}
+
+/** A creation's journal left open (its call died after it): finished here. A reward from before the journal has none and is left alone. */
+export async function finishCreation(store: RewardStore, reward: RewardDoc): Promise<void> {
+  const move = await store.moves.get(reward.appId, reward._id, 'NEW');
   if (move && !move.done) await finishMove(store, move);
 }
+
+// A creation journaled this long ago without its reward lost its call before the insert.
+const CREATION_ABANDONED_AFTER_MS = 10 * 60_000;
 
 /**
  * Writes everything a journaled move owes, each step safe to repeat: the
  * status only while the reward is still in `from`, the totals once (a
  * marker per move), the place release (a delete), the event (a stable id).
  * So the request that made the move and the recovery pass can both run
- * it, even at the same time. Returns the reward, null if it is gone.
+ * it, even at the same time. Returns the moved reward; null when the move
+ * did not happen (the reward is gone, or not where the move leads).
  */
 export async function finishMove(store: RewardStore, move: RewardMoveDoc): Promise<RewardDoc | null> {
   const { appId, rewardId, from, to } = move;
@@ -46,13 +58,23 @@ export async function finishMove(store: RewardStore, move: RewardMoveDoc): Promi
       : await store.rewards.findOneAndUpdate(appId, { _id: rewardId, status: from }, { $set: { ...move.fields, status: to, updatedAt: move.at } });
   // Unmoved: a creation, or an earlier attempt already changed the status.
   const reward = moved ?? (await store.rewards.findById(appId, rewardId));
-  if (reward) {
-    if (await store.once.first(appId, `reward-move:${move._id}:totals`)) {
-      await store.totals.apply(reward, from === 'NEW' ? null : from, to);
-    }
-    if (to === 'CANCELLED' && reward.side === 'REFERRER') await store.slots.release(appId, rewardId);
-    await store.outbox.add(eventsOf(move, reward));
+  if (!reward) {
+    // A creation whose insert has not happened (yet): give up on it only when its call is surely gone.
+    if (from === 'NEW' && Date.now() - move.at.getTime() < CREATION_ABANDONED_AFTER_MS) return null;
+    await store.moves.done(move);
+    return null;
   }
+  // Not where this move leads nor beyond: another writer moved it (only possible beside a replica without
+  // the journal, during a rolling upgrade). The move is void; writing its effects would count it twice.
+  if (!canReach(to, reward.status)) {
+    await store.moves.done(move);
+    return null;
+  }
+  if (await store.once.first(appId, `reward-move:${move._id}:totals`)) {
+    await store.totals.apply(reward, from === 'NEW' ? null : from, to);
+  }
+  if (to === 'CANCELLED' && reward.side === 'REFERRER') await store.slots.release(appId, rewardId);
+  await store.outbox.add(eventsOf(move, reward));
   await store.moves.done(move);
   return reward;
 }
@@ -71,9 +93,18 @@ function eventsOf(move: RewardMoveDoc, reward: RewardDoc): DomainEvent[] {
   return event ? [event(reward)] : [];
 }
 
-/** Finishes moves whose process died before writing all they owe; returns how many. */
-export async function finishOpenMoves(store: RewardStore, olderThanMs: number, batchSize = 100): Promise<number> {
+/**
+ * Finishes moves whose process died before writing all they owe, oldest
+ * first; one that fails is reported and the rest still go. Returns how
+ * many were looked at.
+ */
+export async function finishOpenMoves(
+  store: RewardStore,
+  olderThanMs: number,
+  onError: (err: unknown, move: RewardMoveDoc) => void,
+  batchSize = 100,
+): Promise<number> {
   const open = await store.moves.open(olderThanMs, batchSize);
-  for (const move of open) await finishMove(store, move);
+  for (const move of open) await finishMove(store, move).catch((err: unknown) => onError(err, move));
   return open.length;
 }

@@ -15,7 +15,9 @@ export async function redeemReward(store: RewardStore, appId: string, rewardId: 
   const paid = reward.status === 'APPROVED' ? await moveReward(store, reward, 'PAID', { redeemedAt: new Date() }) : null;
   if (!paid) {
     const current = (await store.rewards.findOne(appId, { _id: rewardId })) ?? reward;
-    const status = current.status === 'APPROVED' ? 'PAID' : current.status; // lost the race to a redeem still finishing
+    // Still APPROVED: another move out of APPROVED (a redeem or a cancellation) is finishing; say where it leads.
+    const leaving = current.status === 'APPROVED' ? await store.moves.get(appId, rewardId, 'APPROVED') : null;
+    const status = leaving?.to ?? current.status;
     throw rpcError(Code.Aborted, 'INVALID_TRANSITION', `Reward ${rewardId} is ${status}; only an APPROVED reward can be redeemed.`, {
       rewardId,
       status,

@@ -1,7 +1,7 @@
 import { Outbox } from '@ris/events';
 import { testDatabase } from '@ris/testing';
 import { createReward, type CreateRewardInput } from './create-reward';
-import { finishMove, finishOpenMoves } from './move-reward';
+import { beginCreation, finishMove, finishOpenMoves } from './move-reward';
 import { redeemReward } from './redeem-reward';
 import { cancelConversionRewards } from './review-conversion-rewards';
 import { rewardMoveModel } from './reward-move.model';
@@ -31,6 +31,11 @@ describe('reward moves interrupted by a crash', () => {
     };
   };
   const create = async (overrides: Partial<CreateRewardInput> = {}): Promise<RewardDoc> => (await createReward(store, appId, request(overrides))).reward!;
+  // Recovery as main.ts runs it, but a failing move fails the test.
+  const finishOpen = (olderThanMs: number) =>
+    finishOpenMoves(store, olderThanMs, (err) => {
+      throw err;
+    });
   const eventsFor = (type: string, rewardId: string) => outbox.model.countDocuments({ type, event: { $regex: rewardId } }).exec();
   const campaignTotals = async (reward: RewardDoc) => (await store.totals.view(appId, { campaignId: reward.campaignId })).total;
 
@@ -50,7 +55,7 @@ describe('reward moves interrupted by a crash', () => {
     // Until recovered, the status is still APPROVED but a second redeem cannot make a second move.
     await expect(redeemReward(store, appId, reward._id, reward.userId)).rejects.toMatchObject({ rawMessage: expect.stringContaining('is PAID') });
 
-    expect(await finishOpenMoves(store, 0)).toBeGreaterThanOrEqual(1);
+    expect(await finishOpen(0)).toBeGreaterThanOrEqual(1);
     const after = await store.get(appId, reward._id);
     expect(after).toMatchObject({ status: 'PAID', redeemedAt });
     expect(await campaignTotals(reward)).toEqual({ pending: 0, approved: 0, paid: 10, cancelled: 0, count: 1 });
@@ -65,56 +70,75 @@ describe('reward moves interrupted by a crash', () => {
     await store.rewards.updateOne(appId, { _id: reward._id }, { $set: { status: 'CANCELLED', cancelledAt } });
     expect(await rewardSlotModel(db).countDocuments({ appId, rewardId: reward._id }).exec()).toBe(1);
 
-    await finishOpenMoves(store, 0);
+    await finishOpen(0);
     expect(await campaignTotals(reward)).toEqual({ pending: 0, approved: 0, paid: 0, cancelled: 10, count: 1 });
     expect(await rewardSlotModel(db).countDocuments({ appId, rewardId: reward._id }).exec()).toBe(0);
     expect(await eventsFor('reward.cancelled', reward._id)).toBe(1);
     // Nothing is left open, and a second pass changes nothing.
-    await finishOpenMoves(store, 0);
+    await finishOpen(0);
     expect(await campaignTotals(reward)).toEqual({ pending: 0, approved: 0, paid: 0, cancelled: 10, count: 1 });
   });
 
   it('counts the totals once when the request and the recovery pass finish the same move together', async () => {
     const reward = await create({ hold: true });
     const move = (await store.moves.begin(appId, reward._id, 'PENDING', 'APPROVED', { approvedAt: new Date() }))!;
-    await Promise.all([finishMove(store, move), finishOpenMoves(store, 0), finishMove(store, move)]);
+    await Promise.all([finishMove(store, move), finishOpen(0), finishMove(store, move)]);
     expect(await campaignTotals(reward)).toEqual({ pending: 0, approved: 10, paid: 0, cancelled: 0, count: 1 });
     expect((await store.get(appId, reward._id)).status).toBe('APPROVED');
   });
 
-  it('gives a created reward its totals and events when the creating call died before them and is retried', async () => {
-    const retry = request({ side: 'REFEREE', amount: 5, fulfillmentType: 'CASH' });
-    // What the first call wrote before dying: the reward alone.
+  /** What a first CreateReward call wrote before dying: its reward, and (since the journal exists) its creation journal. */
+  const crashedCreation = async (retry: CreateRewardInput, journaled: boolean): Promise<string> => {
     const now = new Date();
     const { conversionId, side, level, userId, campaignId, referralId, amount, fulfillmentType } = retry;
+    const rewardId = `rwd_crashed_${conversionId}`;
+    if (journaled) await beginCreation(store, appId, rewardId, 'APPROVED');
     await store.rewards.create(appId, {
-      _id: `rwd_crashed_${conversionId}`,
+      _id: rewardId,
       ...{ conversionId, side, level, userId, campaignId, referralId, amount, fulfillmentType },
-      status: 'APPROVED',
-      expiresAt: null,
-      claimedAt: null,
-      redeemedAt: null,
-      approvedAt: now,
-      cancelledAt: null,
-      codeValidityDays: 90,
-      createdAt: now,
-      updatedAt: now,
+      ...{ status: 'APPROVED', expiresAt: null, claimedAt: null, redeemedAt: null, approvedAt: now, cancelledAt: null },
+      ...{ codeValidityDays: 90, createdAt: now, updatedAt: now },
     });
+    return rewardId;
+  };
+
+  it('gives a created reward its totals and events when the creating call died before them and is retried', async () => {
+    const retry = request({ side: 'REFEREE', amount: 5, fulfillmentType: 'CASH' });
+    const rewardId = await crashedCreation(retry, true);
     const retried = await Promise.all([createReward(store, appId, retry), createReward(store, appId, retry)]);
-    expect(retried.map((r) => r.reward?._id)).toEqual([`rwd_crashed_${conversionId}`, `rwd_crashed_${conversionId}`]);
-    expect((await store.totals.view(appId, { campaignId })).total).toEqual({ pending: 0, approved: 5, paid: 0, cancelled: 0, count: 1 });
-    expect(await eventsFor('reward.created', `rwd_crashed_${conversionId}`)).toBe(1);
-    expect(await eventsFor('reward.approved', `rwd_crashed_${conversionId}`)).toBe(1);
+    expect(retried.map((r) => r.reward?._id)).toEqual([rewardId, rewardId]);
+    expect((await store.totals.view(appId, { campaignId: retry.campaignId })).total).toEqual({ pending: 0, approved: 5, paid: 0, cancelled: 0, count: 1 });
+    expect(await eventsFor('reward.created', rewardId)).toBe(1);
+    expect(await eventsFor('reward.approved', rewardId)).toBe(1);
+  });
+
+  it('never counts again a reward made before the journal existed when its creation is replayed', async () => {
+    const retry = request({ amount: 7 });
+    const rewardId = await crashedCreation(retry, false);
+    await store.totals.apply((await store.get(appId, rewardId)), null, 'APPROVED'); // what the code of that time counted
+    await createReward(store, appId, retry);
+    expect((await store.totals.view(appId, { campaignId: retry.campaignId })).total).toEqual({ pending: 0, approved: 7, paid: 0, cancelled: 0, count: 1 });
+  });
+
+  it('voids a move whose reward another writer took elsewhere (a replica without the journal, mid-upgrade)', async () => {
+    const reward = await create();
+    await store.moves.begin(appId, reward._id, 'APPROVED', 'PAID', { redeemedAt: new Date() });
+    await store.rewards.updateOne(appId, { _id: reward._id }, { $set: { status: 'CANCELLED' } });
+    await finishOpen(0);
+    expect((await store.get(appId, reward._id)).status).toBe('CANCELLED');
+    expect(await eventsFor('reward.redeemed', reward._id)).toBe(0);
+    expect((await campaignTotals(reward)).paid).toBe(0);
+    expect((await store.moves.get(appId, reward._id, 'APPROVED'))?.done).toBe(true);
   });
 
   it('leaves moves younger than the threshold to the request still making them', async () => {
     const reward = await create();
     await store.moves.begin(appId, reward._id, 'APPROVED', 'CANCELLED', { cancelledAt: new Date() });
-    await finishOpenMoves(store, 60_000);
+    await finishOpen(60_000);
     expect((await store.get(appId, reward._id)).status).toBe('APPROVED');
     await cancelConversionRewards(store, appId, reward.conversionId); // loses to the open move: changes nothing
     expect((await store.get(appId, reward._id)).status).toBe('APPROVED');
-    await finishOpenMoves(store, 0);
+    await finishOpen(0);
     expect((await store.get(appId, reward._id)).status).toBe('CANCELLED');
   });
 });

@@ -15,6 +15,11 @@ export function canTransition(from: RewardStatusName, to: RewardStatusName): boo
   return ALLOWED[from].includes(to);
 }
 
+/** Whether a reward in `from` can get to `to` by zero or more moves. */
+export function canReach(from: RewardStatusName, to: RewardStatusName): boolean {
+  return from === to || ALLOWED[from].some((next) => canReach(next, to));
+}
+
 /** The states a reward may be in to move to `to` (the filter of the conditional update). */
 export function statesBefore(to: RewardStatusName): RewardStatusName[] {
   return (Object.keys(ALLOWED) as RewardStatusName[]).filter((from) => canTransition(from, to));

@@ -16,7 +16,7 @@ async function main(): Promise<void> {
     const fixedCount = report.drifted.filter((d) => d.fixed).length;
     process.stderr.write(
       `checked ${report.rewards} rewards, ${report.documents} totals documents: ${report.drifted.length} drifted` +
-        `${fix ? ` (${fixedCount} fixed)` : ''}\n`,
+        `${fix ? ` (${fixedCount} fixed)` : ''}, ${report.unsettled} left for moves still open (run again later)\n`,
     );
     process.exitCode = report.drifted.length - fixedCount > 0 ? 1 : 0;
   });

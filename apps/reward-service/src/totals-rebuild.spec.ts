@@ -2,6 +2,7 @@ import { Outbox } from '@ris/events';
 import { createLogger } from '@ris/logging';
 import { testDatabase } from '@ris/testing';
 import { createReward, type CreateRewardInput } from './create-reward';
+import { finishOpenMoves } from './move-reward';
 import { redeemReward } from './redeem-reward';
 import { cancelConversionRewards } from './review-conversion-rewards';
 import { rewardMoveModel } from './reward-move.model';
@@ -46,7 +47,7 @@ describe('reward totals rebuild', () => {
 
   it('finds no drift in totals the service kept', async () => {
     const report = await rebuildTotals(db, logger, { appId, fix: false, settleMs: 0 });
-    expect(report).toEqual({ rewards: 3, documents: 3, drifted: [] });
+    expect(report).toEqual({ rewards: 3, documents: 3, drifted: [], unsettled: 0 });
   });
 
   it('reports what a crash left short, closes it with --fix, and then finds nothing', async () => {
@@ -70,5 +71,20 @@ describe('reward totals rebuild', () => {
     expect(await store.totals.view(appId, { campaignId })).toEqual(before);
     expect((await store.totals.view(appId, { campaignId, userId: 'bob' })).referee).toEqual({ pending: 0, approved: 0, paid: 0, cancelled: 3, count: 1 });
     expect((await rebuildTotals(db, logger, { fix: false, settleMs: 0 })).drifted).toEqual([]);
+  });
+
+  it('leaves alone the totals of a reward whose move is still open (finishing it will count it)', async () => {
+    const { reward } = await createReward(store, appId, request({ userId: 'cat', hold: true }));
+    // A move whose status is written and whose process died before its totals.
+    await store.moves.begin(appId, reward!._id, 'PENDING', 'APPROVED', { approvedAt: new Date() });
+    await store.rewards.updateOne(appId, { _id: reward!._id }, { $set: { status: 'APPROVED' } });
+    const report = await rebuildTotals(db, logger, { appId, fix: true, settleMs: 10 });
+    expect(report.drifted).toEqual([]);
+    expect(report.unsettled).toBe(2); // the campaign's document and cat's
+    await finishOpenMoves(store, 0, (err) => {
+      throw err;
+    });
+    expect((await store.totals.view(appId, { campaignId, userId: 'cat' })).total).toEqual({ pending: 0, approved: 10, paid: 0, cancelled: 0, count: 1 });
+    expect((await rebuildTotals(db, logger, { appId, fix: false, settleMs: 0 })).drifted).toEqual([]);
   });
 });

@@ -1,5 +1,6 @@
 import type { Connection } from 'mongoose';
 import type { Logger } from '@ris/logging';
+import { rewardMoveModel, type RewardMoveDoc } from './reward-move.model';
 import { rewardTotalsModel, type RewardTotalsDoc } from './reward-totals.model';
 import { totalsId, totalsIncrements } from './reward-totals';
 import { rewardModel, type RewardDoc } from './reward.model';
@@ -19,6 +20,8 @@ export interface TotalsReport {
   rewards: number;
   documents: number;
   drifted: TotalsDrift[];
+  /** Totals documents not judged: a reward of theirs has a move still open, which its own finishing will count. */
+  unsettled: number;
 }
 
 interface Expected {
@@ -28,9 +31,10 @@ interface Expected {
   fields: Map<string, number>;
 }
 
-type Snapshot = { rewards: number; documents: number; drift: Map<string, Omit<TotalsDrift, 'fixed'>> };
+type Snapshot = { rewards: number; documents: number; drift: Map<string, Omit<TotalsDrift, 'fixed'>>; unsettled: number };
 
-const EPSILON = 1e-9;
+// Amounts are summed in another order than the increments were applied: compare relatively.
+const closeEnough = (a: number, b: number) => Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(a), Math.abs(b));
 
 /** Every numeric leaf of a totals document, by dotted path (total.pending, levels.L1.count, …). */
 function storedFields(doc: RewardTotalsDoc): Map<string, number> {
@@ -46,10 +50,16 @@ function storedFields(doc: RewardTotalsDoc): Map<string, number> {
 /** The rewards' totals, recomputed with the increments the service applies, against what is stored. */
 async function snapshot(db: Connection, appId: string | undefined): Promise<Snapshot> {
   const scope = appId ? { appId } : {};
+  // A move still open may or may not have counted yet, and will count itself when finished:
+  // the documents its reward touches are left out, never "fixed" into a double count.
+  const openMoves = await rewardMoveModel(db).find({ ...scope, done: false }).lean<RewardMoveDoc[]>().exec();
+  const moving = new Set(openMoves.map((m) => m.rewardId));
+  const unsettledIds = new Set<string>();
   const expected = new Map<string, Expected>();
   let rewards = 0;
   for await (const reward of rewardModel(db).find(scope).lean<RewardDoc>().cursor()) {
     rewards += 1;
+    if (moving.has(reward._id)) for (const { userId } of totalsIncrements(reward, null, reward.status)) unsettledIds.add(totalsId(reward.campaignId, userId));
     for (const { userId, inc } of totalsIncrements(reward, null, reward.status)) {
       const id = totalsId(reward.campaignId, userId);
       const entry = expected.get(id) ?? { appId: reward.appId, campaignId: reward.campaignId, userId, fields: new Map<string, number>() };
@@ -63,16 +73,17 @@ async function snapshot(db: Connection, appId: string | undefined): Promise<Snap
   const compare = (docAppId: string, id: string, stored: Map<string, number>, wanted: Map<string, number>) => {
     for (const field of new Set([...stored.keys(), ...wanted.keys()])) {
       const [s, e] = [stored.get(field) ?? 0, wanted.get(field) ?? 0];
-      if (Math.abs(s - e) > EPSILON) drift.set(`${id} ${field}`, { appId: docAppId, totalsId: id, field, stored: s, expected: e });
+      if (!closeEnough(s, e)) drift.set(`${id} ${field}`, { appId: docAppId, totalsId: id, field, stored: s, expected: e });
     }
   };
   for await (const doc of rewardTotalsModel(db).find(scope).lean<RewardTotalsDoc>().cursor()) {
     documents += 1;
     seen.add(doc._id);
+    if (unsettledIds.has(doc._id)) continue;
     compare(doc.appId, doc._id, storedFields(doc), expected.get(doc._id)?.fields ?? new Map());
   }
-  for (const [id, entry] of expected) if (!seen.has(id)) compare(entry.appId, id, new Map(), entry.fields);
-  return { rewards, documents, drift };
+  for (const [id, entry] of expected) if (!seen.has(id) && !unsettledIds.has(id)) compare(entry.appId, id, new Map(), entry.fields);
+  return { rewards, documents, drift, unsettled: unsettledIds.size };
 }
 
 /**
@@ -82,7 +93,8 @@ async function snapshot(db: Connection, appId: string | undefined): Promise<Snap
  * counts only if two passes `settleMs` apart see it alike: a move caught
  * between the two reads of one pass looks like drift for a moment. With
  * `fix`, each stable drift is closed by $inc of the difference, which
- * stays right while the service keeps incrementing.
+ * stays right while the service keeps incrementing on MongoDB (on FerretDB
+ * an $inc is a read and a write: fix with the service stopped).
  */
 export async function rebuildTotals(
   db: Connection,
@@ -115,5 +127,5 @@ export async function rebuildTotals(
     }
     drifted.push({ ...d, fixed });
   }
-  return { rewards: second.rewards, documents: second.documents, drifted };
+  return { rewards: second.rewards, documents: second.documents, drifted, unsettled: second.unsettled };
 }

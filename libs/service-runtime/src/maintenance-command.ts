@@ -13,7 +13,8 @@ export interface MaintenanceArgs {
  */
 export function maintenanceArgs(command: string, argv: string[] = process.argv.slice(2)): MaintenanceArgs {
   const appIndex = argv.indexOf('--app');
-  const appId = appIndex !== -1 ? argv[appIndex + 1] : undefined;
+  const next = appIndex !== -1 ? argv[appIndex + 1] : undefined;
+  const appId = next && !next.startsWith('--') ? next : undefined;
   if (argv.includes('--help') || (appIndex !== -1 && !appId)) {
     process.stdout.write(`usage: ${command} [--app <appId>] [--fix]\n`);
     process.exit(appIndex !== -1 && !appId ? 2 : 0);

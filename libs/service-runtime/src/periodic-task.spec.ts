@@ -70,4 +70,27 @@ describe('PeriodicTask', () => {
     expect(errors).toHaveLength(1);
     expect(runs).toBeGreaterThan(1);
   });
+
+  it('started again while a stopped pass is finishing, runs one pass at a time', async () => {
+    let open = 0;
+    let peak = 0;
+    let runs = 0;
+    const task = new PeriodicTask(
+      async () => {
+        runs += 1;
+        open += 1;
+        peak = Math.max(peak, open);
+        await pause(30);
+        open -= 1;
+      },
+      { intervalMs: 5, runAtStart: true, onError: () => undefined },
+    );
+    task.start();
+    void task.stop();
+    task.start();
+    await pause(120);
+    await task.stop();
+    expect(peak).toBe(1);
+    expect(runs).toBeGreaterThan(1);
+  });
 });

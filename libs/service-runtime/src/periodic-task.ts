@@ -25,6 +25,8 @@ export class PeriodicTask {
   start(): void {
     if (!this.stopped) return;
     this.stopped = false;
+    // Started again while a pass from before stop() is finishing: that pass schedules the next.
+    if (this.running) return;
     if (this.options.runAtStart) this.tick();
     else this.schedule();
   }
@@ -45,7 +47,13 @@ export class PeriodicTask {
     if (this.stopped) return;
     this.running = this.pass()
       .then(() => undefined)
-      .catch((err: unknown) => this.options.onError(err))
+      .catch((err: unknown) => {
+        try {
+          this.options.onError(err);
+        } catch {
+          // A failing error handler must not end the loop (nor reject unhandled).
+        }
+      })
       .finally(() => {
         this.running = undefined;
         this.schedule();
