@@ -10,6 +10,7 @@ import { FraudCheck } from './fraud-check';
 import { FraudFlags } from './fraud-flags';
 import { ConversionRecorder } from './record-conversion';
 import { RecoveryPass } from './recovery-pass';
+import { rebuildCampaignStats } from './stats-rebuild';
 import { ClickRecorder } from './click-recorder';
 import { RefereeFunnel } from './referee-funnel';
 import { ReferralStore } from './referral-store';
@@ -120,5 +121,23 @@ describe('recording conversions', () => {
     expect(await store.deferredChecks.count('app_b', {})).toBe(0);
     expect(await store.conversions.findOne('app_b', { _id: outcome.root._id })).toMatchObject({ fraudCheck: 'DONE', context: null, rewardsSettled: true });
     expect(issued.get(outcome.rewards[0].rewardId)).toBe(RewardStatus.APPROVED);
+  });
+
+  it('recounts campaign counters: silent on what the service kept, and closes what a crash left short', async () => {
+    const { _id: campaignId } = await campaign('app_c');
+    const ann = (await referrals.create('app_c', { campaignId, referrerId: 'ann' })).referral;
+    await referrals.create('app_c', { campaignId, referrerId: 'bob' });
+    await Promise.all([1, 2, 3].map(() => referrals.recordClick('app_c', { referralCode: ann.code })));
+    const context = { ip: null, userAgent: null, deviceId: null, email: null };
+    for (const refereeId of ['pat', 'quinn']) await recorder.record('app_c', { referralCode: ann.code, refereeId, amount: null, metadata: null, context });
+    expect(await store.stats.read('app_c', campaignId)).toMatchObject({ totalReferrals: 2, totalClicks: 3, totalConversions: 2, completedReferrals: 1 });
+    expect((await rebuildCampaignStats(db, logger, { appId: 'app_c', fix: false, settleMs: 0 })).drifted).toEqual([]);
+
+    // A batch of clicks stored by a process that died before its increment.
+    await store.stats.count('app_c', campaignId, { totalClicks: -2 });
+    const found = await rebuildCampaignStats(db, logger, { appId: 'app_c', fix: true, settleMs: 10 });
+    expect(found.drifted).toEqual([{ appId: 'app_c', docId: campaignId, field: 'totalClicks', stored: 1, expected: 3, fixed: true }]);
+    expect(await store.stats.read('app_c', campaignId)).toMatchObject({ totalClicks: 3 });
+    expect((await rebuildCampaignStats(db, logger, { appId: 'app_c', fix: false, settleMs: 0 })).drifted).toEqual([]);
   });
 });

@@ -59,8 +59,8 @@ describe('reward totals rebuild', () => {
     const found = await rebuildTotals(db, logger, { appId, fix: false, settleMs: 10 });
     expect(found.drifted).toEqual(
       expect.arrayContaining([
-        { appId, totalsId: `${campaignId}:`, field: 'total.paid', stored: 0, expected: 10, fixed: false },
-        { appId, totalsId: `${campaignId}:bob`, field: 'referee.cancelled', stored: 0, expected: 3, fixed: false },
+        { appId, docId: `${campaignId}:`, field: 'total.paid', stored: 0, expected: 10, fixed: false },
+        { appId, docId: `${campaignId}:bob`, field: 'referee.cancelled', stored: 0, expected: 3, fixed: false },
       ]),
     );
     expect(found.drifted.every((d) => d.appId === appId)).toBe(true);
