@@ -45,12 +45,14 @@ export async function createReward(store: RewardStore, appId: string, input: Cre
   if (existing) return replayed(store, existing);
 
   const rewardId = newId('rwd');
+  const status = input.hold ? 'PENDING' : 'APPROVED';
+  // Journaled before the place is taken: a call that dies before its insert gives the place back (finishMove).
+  const creation = await beginCreation(store, appId, rewardId, status);
   const capped = input.side === 'REFERRER' && input.maxRewardsPerUser !== null;
   if (capped && !(await store.slots.reserve(appId, input.campaignId, input.userId, input.maxRewardsPerUser!, rewardId))) {
+    if (creation) await store.moves.done(creation);
     return { reward: null, created: false, capped: true };
   }
-  const status = input.hold ? 'PENDING' : 'APPROVED';
-  const creation = await beginCreation(store, appId, rewardId, status);
   const now = new Date();
   let reward: RewardDoc;
   try {
@@ -81,7 +83,7 @@ export async function createReward(store: RewardStore, appId: string, input: Cre
     if (!winner) throw err;
     return replayed(store, winner);
   }
-  if (creation) await finishMove(store, creation);
+  if (creation) await finishMove(store, creation, reward);
   return { reward, created: true, capped: false };
 }
 

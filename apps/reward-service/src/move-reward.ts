@@ -50,17 +50,18 @@ const CREATION_ABANDONED_AFTER_MS = 10 * 60_000;
  * it, even at the same time. Returns the moved reward; null when the move
  * did not happen (the reward is gone, or not where the move leads).
  */
-export async function finishMove(store: RewardStore, move: RewardMoveDoc): Promise<RewardDoc | null> {
+export async function finishMove(store: RewardStore, move: RewardMoveDoc, created?: RewardDoc): Promise<RewardDoc | null> {
   const { appId, rewardId, from, to } = move;
   const moved =
     from === 'NEW'
       ? null
       : await store.rewards.findOneAndUpdate(appId, { _id: rewardId, status: from }, { $set: { ...move.fields, status: to, updatedAt: move.at } });
-  // Unmoved: a creation, or an earlier attempt already changed the status.
-  const reward = moved ?? (await store.rewards.findById(appId, rewardId));
+  // Unmoved: a creation (the creating call passes its reward), or an earlier attempt already changed the status.
+  const reward = moved ?? created ?? (await store.rewards.findById(appId, rewardId));
   if (!reward) {
-    // A creation whose insert has not happened (yet): give up on it only when its call is surely gone.
+    // A creation whose insert has not happened (yet): give up on it, and the place it took, only when its call is surely gone.
     if (from === 'NEW' && Date.now() - move.at.getTime() < CREATION_ABANDONED_AFTER_MS) return null;
+    if (from === 'NEW') await store.slots.release(appId, rewardId);
     await store.moves.done(move);
     return null;
   }

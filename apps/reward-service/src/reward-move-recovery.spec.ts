@@ -131,6 +131,18 @@ describe('reward moves interrupted by a crash', () => {
     expect((await store.moves.get(appId, reward._id, 'APPROVED'))?.done).toBe(true);
   });
 
+  it('gives back the place a creation took when its call died before the insert', async () => {
+    const { campaignId, userId } = request();
+    const rewardId = 'rwd_never_inserted';
+    expect(await store.slots.reserve(appId, campaignId, userId, 1, rewardId)).toBe(true);
+    // Journaled 11 minutes ago, and the reward never came.
+    await store.moves.moves.insertMany([{ _id: `${rewardId}:NEW`, appId, rewardId, from: 'NEW', to: 'APPROVED', fields: {}, at: new Date(Date.now() - 11 * 60_000), done: false }]);
+    await finishOpen(0);
+    expect(await rewardSlotModel(db).countDocuments({ appId, rewardId }).exec()).toBe(0);
+    expect((await store.moves.get(appId, rewardId, 'NEW'))?.done).toBe(true);
+    expect(await store.slots.reserve(appId, campaignId, userId, 1, 'rwd_next')).toBe(true);
+  });
+
   it('leaves moves younger than the threshold to the request still making them', async () => {
     const reward = await create();
     await store.moves.begin(appId, reward._id, 'APPROVED', 'CANCELLED', { cancelledAt: new Date() });
