@@ -19,7 +19,8 @@ async function main(): Promise<void> {
         `${fix ? ` (${report.drifted.filter((d) => d.fixed).length} fixed)` : ''}, ${report.pendingTails.length} pending tails, ` +
         `${report.gaps.length} gaps, ${report.orphanBalances.length} balances without entries\n`,
     );
-    if (fix && report.drifted.some((d) => d.fixed)) {
+    // Settled tails moved balances too, and the rebuild writes no board.
+    if (fix && (report.drifted.some((d) => d.fixed) || report.pendingTails.some((t) => t.settled))) {
       process.stderr.write('balances changed: rebuild the leaderboards with POST /api/v1/incentives/leaderboard/refresh for each app listed\n');
     }
     process.exitCode = unfixed > 0 ? 1 : 0;

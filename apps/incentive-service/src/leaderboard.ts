@@ -2,7 +2,7 @@ import { PeriodicTask } from '@ris/service-runtime';
 import { randomUUID } from 'node:crypto';
 import type { Connection, Model } from 'mongoose';
 import type { Logger } from '@ris/logging';
-import { isDuplicateKeyError } from '@ris/mongo';
+import { AppScoped, DocumentWriteQueue } from '@ris/mongo';
 import { Code, ConnectError, invalidArgument, notFound, rpcError } from '@ris/rpc';
 import type { BalanceState } from './balance-fold';
 import { balanceModel, type BalanceDoc } from './balance.model';
@@ -34,6 +34,8 @@ const REBUILD_BATCH = 500;
 export class Leaderboard {
   private readonly balances: Model<BalanceDoc>;
   private readonly catchUps: Model<BoardCatchUpDoc>;
+  /** Misses while Redis is down: one write per round trip however many events arrive. */
+  private readonly misses: DocumentWriteQueue<BoardCatchUpDoc>;
   /** Apps whose boards missed an update (this process saw it, or the catch-up loop read it). */
   private readonly behind = new Set<string>();
   private readonly rebuilds = new Map<string, Promise<number>>();
@@ -46,6 +48,7 @@ export class Leaderboard {
   ) {
     this.balances = balanceModel(db);
     this.catchUps = boardCatchUpModel(db);
+    this.misses = new DocumentWriteQueue(new AppScoped(this.catchUps));
   }
 
   /** The ledger's after-apply hook. Never fails the balance change. */
@@ -60,16 +63,7 @@ export class Leaderboard {
   private async markBehind(appId: string, err: unknown): Promise<void> {
     if (!this.behind.has(appId)) this.logger.warn({ err: (err as Error).message, appId }, 'leaderboard write failed; the board will catch up from MongoDB');
     this.behind.add(appId);
-    for (let attempt = 0; attempt < 2; attempt += 1) {
-      try {
-        await this.catchUps
-          .updateOne({ _id: appId, appId }, { $setOnInsert: { since: new Date() }, $inc: { misses: 1 } }, { upsert: true })
-          .exec();
-        return;
-      } catch (e) {
-        if (!isDuplicateKeyError(e)) throw e;
-      }
-    }
+    await this.misses.increment(appId, { _id: appId }, { misses: 1 }, { since: new Date() });
   }
 
   private async serving<T>(appId: string, read: () => Promise<T | null>): Promise<T> {

@@ -1,6 +1,6 @@
 import type { Connection, Model } from 'mongoose';
 import type { Logger } from '@ris/logging';
-import { isDuplicateKeyError, SerialByKey } from '@ris/mongo';
+import { AppScoped, isDuplicateKeyError, SerialByKey } from '@ris/mongo';
 import { applyMovement, balanceAmounts, balanceUpdate, emptyBalance, type BalanceState, type Movement } from './balance-fold';
 import { balanceModel, type BalanceDoc } from './balance.model';
 import { balanceId, ledgerEntryId } from './derived-ids';
@@ -73,6 +73,9 @@ export function stateFromDoc(doc: BalanceDoc | null): BalanceState {
 export class Ledger {
   readonly entries: Model<LedgerEntryDoc>;
   readonly balances: Model<BalanceDoc>;
+  // Lone-_id reads of both (AppScoped.findById): every event and balance read makes them.
+  private readonly balanceReads: AppScoped<BalanceDoc>;
+  private readonly entryReads: AppScoped<LedgerEntryDoc>;
   // One user's writers one after another in this process: it spares
   // concurrent writers of a user losing a race and planning again.
   private readonly queue = new SerialByKey();
@@ -90,6 +93,8 @@ export class Ledger {
   ) {
     this.entries = ledgerEntryModel(db);
     this.balances = balanceModel(db);
+    this.balanceReads = new AppScoped(this.balances);
+    this.entryReads = new AppScoped(this.entries);
   }
 
   /** Runs a user's balance-changing flow after the ones already running in this process. */
@@ -99,14 +104,13 @@ export class Ledger {
 
   /** The stored balance (may lack one unapplied tail entry; see settled()). */
   async read(appId: string, userId: string): Promise<BalanceState> {
-    const doc = await this.balances.findOne({ _id: balanceId(appId, userId), appId }).lean<BalanceDoc>().exec();
-    return stateFromDoc(doc);
+    return stateFromDoc(await this.balanceReads.findById(appId, balanceId(appId, userId)));
   }
 
   /** The balance with every inserted entry applied: what readers should show. */
   async settled(appId: string, userId: string): Promise<{ state: BalanceState; updatedAt: Date | null }> {
     for (;;) {
-      const doc = await this.balances.findOne({ _id: balanceId(appId, userId), appId }).lean<BalanceDoc>().exec();
+      const doc = await this.balanceReads.findById(appId, balanceId(appId, userId));
       const state = stateFromDoc(doc);
       const tail = await this.entryAt(appId, userId, state.seq + 1);
       if (!tail) return { state, updatedAt: doc?.updatedAt ?? null };
@@ -115,7 +119,7 @@ export class Ledger {
   }
 
   entryAt(appId: string, userId: string, seq: number): Promise<LedgerEntryDoc | null> {
-    return this.entries.findOne({ _id: ledgerEntryId(appId, userId, seq), appId }).lean<LedgerEntryDoc>().exec();
+    return this.entryReads.findById(appId, ledgerEntryId(appId, userId, seq));
   }
 
   findByKey(appId: string, key: string): Promise<LedgerEntryDoc | null> {

@@ -13,7 +13,6 @@ import type { Milestones } from './milestones';
 export interface GrantOutcome {
   /** The balance after the grants. */
   state: BalanceState;
-  levels: LevelDef[];
   badges: Array<{ key: string; name: string }>;
   milestones: Array<{ key: string; name: string; metric: string; threshold: number }>;
 }
@@ -91,7 +90,7 @@ export class RewardGrants {
   }
 
   async grantDue(appId: string, userId: string, start: BalanceState, triggeredBy: string | null): Promise<GrantOutcome> {
-    const out: GrantOutcome = { state: start, levels: [], badges: [], milestones: [] };
+    const out: GrantOutcome = { state: start, badges: [], milestones: [] };
     let state = start;
     let round = 0;
     for (; round < MAX_ROUNDS; round += 1) {
@@ -133,7 +132,6 @@ export class RewardGrants {
       for (const m of grantedMilestones) events.push(milestoneReached(appId, userId, m, at));
       await this.outbox.add(events);
 
-      out.levels.push(...grantedLevels);
       for (const l of grantedLevels) if (l.rewards.badgeKey && badgeNames.has(l.rewards.badgeKey)) out.badges.push({ key: l.rewards.badgeKey, name: badgeNames.get(l.rewards.badgeKey) as string });
       for (const m of grantedMilestones) {
         out.milestones.push({ key: m.key, name: m.name, metric: m.metric, threshold: m.threshold });
