@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 
 /** No look-alikes (0/O, 1/I/L): codes are read aloud and typed at tills. */
 export const CODE_ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
-export const CODE_PREFIX = 'MKT-';
+const CODE_PREFIX = 'MKT-';
 const GROUPS = 3;
 const GROUP_LENGTH = 4;
 

@@ -85,6 +85,11 @@ export class EndpointHealth {
       },
       `${ENDPOINT_DISABLED_LOG_EVENT}: webhook endpoint disabled after failing for ${Math.round(this.disableAfterMs / 3_600_000)} h`,
     );
+    await this.publishDisabled(endpoint);
+  }
+
+  /** The endpoint_disabled event onto the outbox, then the endpoint's note that it is owed cleared. */
+  private async publishDisabled(endpoint: EndpointDoc): Promise<void> {
     await this.outbox.add(endpointDisabledEvent(endpoint));
     await this.endpoints.updateOne(endpoint.appId, { _id: endpoint._id }, { $set: { disabledEventPending: false } });
   }
@@ -97,9 +102,6 @@ export class EndpointHealth {
   async announcePendingDisabled(): Promise<void> {
     // Across apps on purpose (a maintenance pass); each write below carries the appId.
     const pending = await this.endpoints.model.find({ disabledEventPending: true }).limit(100).lean<EndpointDoc[]>().exec();
-    for (const endpoint of pending) {
-      await this.outbox.add(endpointDisabledEvent(endpoint));
-      await this.endpoints.updateOne(endpoint.appId, { _id: endpoint._id }, { $set: { disabledEventPending: false } });
-    }
+    for (const endpoint of pending) await this.publishDisabled(endpoint);
   }
 }

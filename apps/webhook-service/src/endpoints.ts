@@ -136,8 +136,7 @@ export class Endpoints {
   }
 
   async delete(appId: string, endpointId: string): Promise<void> {
-    const result = await this.endpoints.model.deleteOne({ appId, _id: endpointId }).exec();
-    if (result.deletedCount === 0) throw notFound('Webhook endpoint', { webhookId: endpointId });
+    if ((await this.endpoints.deleteOne(appId, { _id: endpointId })) === 0) throw notFound('Webhook endpoint', { webhookId: endpointId });
   }
 
   /**

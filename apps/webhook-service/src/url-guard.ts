@@ -138,8 +138,6 @@ export function classifyAddress(address: string): AddressKind {
   return 'public';
 }
 
-export const isPublicAddress = (address: string): boolean => classifyAddress(address) === 'public';
-
 /** Syntax rules every webhook URL follows, whatever the deployment allows. */
 export function parseWebhookUrl(raw: string): URL {
   const text = raw.trim();

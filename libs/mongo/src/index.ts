@@ -5,4 +5,4 @@ export { newId, randomBase62 } from './new-id';
 export { OnceMarkers, type OnceMarker } from './once-markers';
 export { GroupCommit, type GroupCommitOptions } from './group-commit';
 export { SerialByKey } from './serial-by-key';
-export { closeDrift, compareCounters, reconcileDrift, stableDrift, type CounterDrift } from './counter-drift';
+export { closeDrift, compareCounters, reconcileDrift, type CounterDrift } from './counter-drift';

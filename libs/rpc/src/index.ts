@@ -1,5 +1,5 @@
 export { healthService, isReady, type ReadinessCheck } from './health';
 export { createServiceClient, type ServiceClientOptions } from './rpc-client';
 export { Code, ConnectError, errorReason, invalidArgument, notFound, rpcError } from './rpc-error';
-export { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT, pageFromRequest, requiredField } from './request-fields';
+export { pageFromRequest, requiredField } from './request-fields';
 export { rpcService, startRpcServer, type RpcServer, type RpcServerOptions, type RpcService } from './rpc-server';

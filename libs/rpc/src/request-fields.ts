@@ -7,8 +7,8 @@ export function requiredField(value: string, field: string): string {
   return trimmed;
 }
 
-export const DEFAULT_PAGE_LIMIT = 25;
-export const MAX_PAGE_LIMIT = 100;
+const DEFAULT_PAGE_LIMIT = 25;
+const MAX_PAGE_LIMIT = 100;
 
 /** A list call's page, clamped: the gateway validates the bounds, services clamp defensively. */
 export function pageFromRequest(page: { page: number; limit: number } | undefined): { page: number; limit: number } {

@@ -1,4 +1,4 @@
-import { id, timestamp } from './common-schemas';
+import { id } from './common-schemas';
 import { z } from './zod';
 
 /** Keys of actions, badges and milestones (the service uses them as field names). */
@@ -42,4 +42,3 @@ export const isoQuery = (description: string) =>
     .optional()
     .openapi({ type: 'string', format: 'date-time', description });
 
-export { timestamp };
