@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import mongoose from 'mongoose';
 import { connect } from 'nats';
 import { ProcessStack } from '@ris/stack';
-import { ApiClient, createTestApp, e2eStack, waitForEvents, type TestApp } from '@ris/testing';
-import { convert, createCampaign, createReferral, eventually } from './support/referral-scenario';
+import { ApiClient, createTestApp, e2eStack, eventually, waitForEvents, type TestApp } from '@ris/testing';
+import { convert, createCampaign, createReferral } from './support/referral-scenario';
 
 const unique = () => randomBytes(4).toString('hex');
 /** A documentation-range IP no other test uses. */

@@ -38,13 +38,13 @@ describe('OpenAPI document: the incentive endpoints', () => {
       'GET /api/v1/incentives/leaderboard/snapshots',
     ];
     expect(operations).toEqual(expect.arrayContaining(mine));
+    // A success response and the error envelope are on every operation (openapi.e2e.spec.ts); here: each
+    // answer with a body documents that body's schema.
     for (const operation of mine) {
       const [method, path] = operation.split(' ');
       const { responses } = paths[path][method.toLowerCase()];
       const success = Object.entries(responses).find(([status]) => status.startsWith('2'));
-      expect([operation, success !== undefined]).toEqual([operation, true]);
       if (success && success[0] !== '204') expect([operation, success[1].content?.['application/json']?.schema]).toEqual([operation, expect.anything()]);
-      expect([operation, responses['400'] !== undefined && responses['500'] !== undefined]).toEqual([operation, true]);
     }
     const schemas = res.body.components.schemas as Record<string, { properties?: Record<string, unknown> }>;
     expect(Object.keys(schemas.IncentiveEventResult.properties ?? {})).toEqual(

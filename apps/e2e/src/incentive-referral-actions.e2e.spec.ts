@@ -1,30 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { connect, JSONCodec } from 'nats';
-import { createTestApp, e2eStack, readEvents, type TestApp } from '@ris/testing';
+import { createTestApp, eventually, publishEvents, readEvents, type TestApp } from '@ris/testing';
 
 const reward = { amount: 10, fulfillmentType: 'DISCOUNT_CODE' };
-
-/** Polls until the check passes (the referral actions arrive through JetStream). */
-async function eventually<T>(read: () => Promise<T>, ok: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (ok(value) || Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
-
-async function publishRaw(type: string, event: unknown): Promise<void> {
-  const stack = e2eStack();
-  const nc = await connect({ servers: stack.natsUrl });
-  try {
-    // No message id: JetStream's duplicate window does not drop it, so the
-    // consumer really receives the event a second time.
-    await nc.jetstream().publish(`${stack.eventsSubjectPrefix}.${type}`, JSONCodec().encode(event));
-  } finally {
-    await nc.close();
-  }
-}
 
 describe('referral action types (fired from referral events, no API call)', () => {
   let app: TestApp;
@@ -71,8 +48,10 @@ describe('referral action types (fired from referral events, no API call)', () =
     const referral = (await app.api.post('/referrals', { campaignId, referrerId: 'carol' })).body;
     await eventually(() => balance('carol'), (b) => b.coins === 50);
     const [original] = await readEvents('referral.created', (e) => e.data.referralId === referral.referralId);
-    await publishRaw('referral.created', original);
-    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    await publishEvents([original], { dedupe: false });
+    // The consumer takes referral.created in order: once a later one is applied, so is the duplicate.
+    await app.api.post('/referrals', { campaignId, referrerId: 'carol-after' });
+    await eventually(() => balance('carol-after'), (b) => b.coins === 50);
     expect(await balance('carol')).toMatchObject({ coins: 50, rewardedEvents: 1 });
     expect((await app.api.get('/incentives/events?userId=carol')).body.events).toHaveLength(1);
   });
@@ -104,13 +83,15 @@ describe('referral action types (fired from referral events, no API call)', () =
       },
     });
     const direct = conversion(1, 'dana');
-    await publishRaw('conversion.created', direct);
-    await publishRaw('conversion.created', conversion(2, 'erin'));
+    await publishEvents([direct], { dedupe: false });
+    await publishEvents([conversion(2, 'erin')], { dedupe: false });
     // Delivered twice: still once.
-    await publishRaw('conversion.created', direct);
+    await publishEvents([direct], { dedupe: false });
     const earned = await eventually(() => balance('dana'), (b) => b.coins === 100);
     expect(earned).toMatchObject({ coins: 100, xp: 20, referrals: 1 });
-    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    // Published last, applied last (one consumer, in order): the duplicate and the level-2 event are behind us then.
+    await publishEvents([conversion(1, 'gus')], { dedupe: false });
+    await eventually(() => balance('gus'), (b) => b.coins === 100);
     expect(await balance('dana')).toMatchObject({ coins: 100, referrals: 1 });
     expect(await balance('erin')).toMatchObject({ coins: 0, xp: 0 });
   });
@@ -127,9 +108,12 @@ describe('referral action types (fired from referral events, no API call)', () =
   it("fires nothing for another app's referral activity", async () => {
     const other = await createTestApp('referral actions other');
     const otherCampaign = (await other.api.post('/campaigns', { name: 'Other', referrerReward: reward })).body.campaign.id;
+    await other.api.post('/incentives/actions', { key: 'code', name: 'Created a referral code', type: 'REFERRAL_CODE_GENERATE', coins: 7 });
     await other.api.post('/referrals', { campaignId: otherCampaign, referrerId: 'zed' });
-    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    // Applied in the other app, with the other app's action: the event has been handled...
+    const inOther = await eventually(async () => (await other.api.get('/incentives/balances/zed')).body.balance, (b) => b.coins === 7);
+    expect(inOther).toMatchObject({ coins: 7 });
+    // ...and nothing of it reached this app, whose action for the same type pays 50.
     expect(await balance('zed')).toMatchObject({ coins: 0 });
-    expect((await other.api.get('/incentives/balances/zed')).body.balance).toMatchObject({ coins: 0 });
   });
 });

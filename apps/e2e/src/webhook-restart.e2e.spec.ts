@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import mongoose from 'mongoose';
-import { JSONCodec, connect } from 'nats';
+import { connect } from 'nats';
 import { WebhookDeliveryStatus, WebhookService } from '@ris/contracts';
 import { domainEvent, type DomainEvent } from '@ris/events';
 import { createServiceClient } from '@ris/rpc';
 import { ProcessStack } from '@ris/stack';
-import { WebhookReceiver, e2eStack } from '@ris/testing';
+import { WebhookReceiver, e2eStack, eventually, publishEvents } from '@ris/testing';
 
 // A webhook service of its own (own database and stream), killed with
 // SIGKILL while attempts are in flight: nothing pending is lost, nothing
@@ -56,24 +56,13 @@ describe('webhook service restart', () => {
 
   async function publish(count: number): Promise<DomainEvent[]> {
     const events = Array.from({ length: count }, (_, i) => domainEvent('referral.created', appId, { referralId: `ref_${i}_${Date.now()}` }));
-    const nc = await connect({ servers: e2eStack().natsUrl });
-    try {
-      for (const event of events) {
-        await nc.jetstream().publish(`${stack.options.eventsSubjectPrefix}.${event.type}`, JSONCodec().encode(event), { msgID: event.id });
-      }
-    } finally {
-      await nc.close();
-    }
+    await publishEvents(events, { subjectPrefix: stack.options.eventsSubjectPrefix });
     return events;
   }
 
-  async function until(condition: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
-    while (!(await condition())) {
-      if (Date.now() > deadline) throw new Error('condition not met in time');
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-  }
+
+  const until = (condition: () => Promise<boolean>, timeoutMs?: number) => eventually(condition, Boolean, timeoutMs);
+
 
   async function statuses(endpointId: string): Promise<WebhookDeliveryStatus[]> {
     const res = await client().listDeliveries({ appId, endpointId, page: { page: 1, limit: 100 } });

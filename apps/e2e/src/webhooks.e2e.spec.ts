@@ -1,26 +1,11 @@
-import { JSONCodec, connect } from 'nats';
 import { Webhook } from 'standardwebhooks';
-import { domainEvent, type DomainEvent } from '@ris/events';
-import { WebhookReceiver, createTestApp, e2eStack, type ReceivedWebhook, type TestApp } from '@ris/testing';
+import { domainEvent } from '@ris/events';
+import { WebhookReceiver, createTestApp, eventually, publishEvents, type ReceivedWebhook, type TestApp } from '@ris/testing';
 
 const reward = { amount: 10, fulfillmentType: 'DISCOUNT_CODE' };
 
-
 /** Verifies with the public standardwebhooks library (not our code) and returns the parsed body. */
 const verified = (secret: string, request: ReceivedWebhook): any => new Webhook(secret).verify(request.body, request.headers);
-
-async function publishDomainEvents(events: DomainEvent[]): Promise<void> {
-  const stack = e2eStack();
-  const nc = await connect({ servers: stack.natsUrl });
-  try {
-    const js = nc.jetstream();
-    for (const event of events) {
-      await js.publish(`${stack.eventsSubjectPrefix}.${event.type}`, JSONCodec().encode(event), { msgID: event.id });
-    }
-  } finally {
-    await nc.close();
-  }
-}
 
 describe('webhooks', () => {
   let receiver: WebhookReceiver;
@@ -48,16 +33,6 @@ describe('webhooks', () => {
     const res = await app.api.post('/webhooks', { url: receiver.url(urlPath), ...extra });
     expect(res.status).toBe(201);
     return res.body as { webhook: { id: string; [field: string]: unknown }; secret: string };
-  }
-
-  async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const value = await read();
-      if (done(value)) return value;
-      if (Date.now() > deadline) throw new Error(`not reached in ${timeoutMs} ms: ${JSON.stringify(value)}`);
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
   }
 
   describe('endpoints', () => {
@@ -287,7 +262,7 @@ describe('webhooks', () => {
         discountCode: 'SAVE-E2E1',
         expiresAt: new Date(Date.now() + 90 * 24 * 3600 * 1000).toISOString(),
       });
-      await publishDomainEvents([created, claimed, domainEvent('referral.clicked', app.appId, { clickId: 'clk_x' })]);
+      await publishEvents([created, claimed, domainEvent('referral.clicked', app.appId, { clickId: 'clk_x' })]);
 
       const requests = await receiver.waitFor((r) => r.path === hookPath, 2);
       const bodies = requests.map((r) => verified(secret, r));
@@ -315,7 +290,7 @@ describe('webhooks', () => {
         discountCode: 'MKT-E2E',
         expiresAt: new Date().toISOString(),
       });
-      await publishDomainEvents([redeemed]);
+      await publishEvents([redeemed]);
       const [toBuyer] = await receiver.waitFor((r) => r.path === buyerPath);
       const [toOwner] = await receiver.waitFor((r) => r.path === ownerPath);
       expect(verified(buyerHook.secret, toBuyer)).toMatchObject({ event: 'MARKETPLACE_REDEEMED', data: { discountCode: 'MKT-E2E' } });
@@ -376,7 +351,7 @@ describe('webhooks', () => {
       await register(a, pathA);
       const { webhook: hookB } = await register(b, pathB);
       for (let i = 0; i < 3; i += 1) await a.api.post('/referrals', { campaignId: campaignA, referrerId: `a${i}` });
-      await publishDomainEvents([domainEvent('reward.created', a.appId, { rewardId: 'rwd_iso', referralId: 'r', userId: 'a0', amount: 1 })]);
+      await publishEvents([domainEvent('reward.created', a.appId, { rewardId: 'rwd_iso', referralId: 'r', userId: 'a0', amount: 1 })]);
       await receiver.waitFor((r) => r.path === pathA, 4);
       // B's endpoint works: its own referral arrives, and only that.
       const own = await b.api.post('/referrals', { campaignId: campaignB, referrerId: 'b0' });

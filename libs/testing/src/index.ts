@@ -1,6 +1,7 @@
 export { ApiClient, adminClient, createTestApp, type ApiResponse, type TestApp } from './api-client';
 export { e2eStack } from './e2e-stack';
-export { readEvents, waitForEvents } from './jetstream-events';
+export { eventually } from './eventually';
+export { publishEvents, readEvents, waitForEvents } from './jetstream-events';
 export { infraUrl, privateNatsServer, testDatabase, uniqueName } from './test-infra';
 export { privateRedisServer } from './private-redis-server';
 export { WebhookReceiver, type ReceivedWebhook, type WebhookReply } from './webhook-receiver';

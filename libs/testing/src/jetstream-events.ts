@@ -48,3 +48,26 @@ export async function waitForEvents(
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }
+
+/**
+ * Publishes events onto the stack's stream as a service's outbox relay
+ * does (the event id as Nats-Msg-Id, so JetStream drops a repeat), or with
+ * `dedupe: false` without one, so that a consumer really receives the same
+ * event twice. `subjectPrefix` for a stack of its own.
+ */
+export async function publishEvents(
+  events: Array<{ id: string; type: string }>,
+  options: { dedupe?: boolean; subjectPrefix?: string } = {},
+): Promise<void> {
+  const stack = e2eStack();
+  const nc = await connect({ servers: stack.natsUrl });
+  try {
+    const js = nc.jetstream();
+    for (const event of events) {
+      const subject = `${options.subjectPrefix ?? stack.eventsSubjectPrefix}.${event.type}`;
+      await js.publish(subject, JSONCodec().encode(event), options.dedupe === false ? {} : { msgID: event.id });
+    }
+  } finally {
+    await nc.close();
+  }
+}

@@ -29,16 +29,6 @@ export async function convert(app: TestApp, referralCode: string, refereeId: str
   return expectStatus(res, [201], `convert ${refereeId} through ${referralCode}`).body;
 }
 
-/** Polls `read` until `done` holds or the time is up; returns the last value. */
-export async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
-
 /**
  * The e2e stack's own database of one service, for the few steps no API
  * can take: moving a record back in time (an attribution window, a code's
