@@ -4,7 +4,7 @@
 // with their own databases, and measures, in one run on the same machine:
 //   1. baseline: a bare Express app doing the same two store writes in one
 //      process (stock decrement + balance debit in one database);
-//   2. the saga without the gateway: RedeemCatalogItem over gRPC straight
+//   2. the saga without the gateway: RedeemCatalogItem over RPC (Connect protocol) straight
 //      to the catalog-marketplace service (record, reserve, Debit RPC to
 //      the incentive service, confirm, outbox, close);
 //   3. POST /api/v1/incentives/redeem through the gateway (API key,
@@ -44,7 +44,7 @@ const COINS_EACH = 1_000_000;
 
 execFileSync(process.execPath, [join(root, 'tools', 'build-apps.mjs')], { stdio: 'inherit' });
 const { ProcessStack, readInfraEnv } = require(join(root, 'dist', 'tools', 'stack.js'));
-// The gRPC client of scenario 2, bundled from the workspace's own contracts.
+// The RPC client of scenario 2, bundled from the workspace's own contracts.
 const clientBundle = join(root, 'dist', 'tools', 'bench-catalog-client.js');
 await esbuild.build({
   stdin: {
@@ -175,7 +175,7 @@ async function http({ url, method, headers = {}, body }) {
   };
 }
 
-/** The same closed loop for a gRPC call: CONNECTIONS workers, one call each at a time. */
+/** The same closed loop for an RPC call: CONNECTIONS workers, one call each at a time. */
 async function grpc(callOnce) {
   const loop = async (seconds, latencies) => {
     let ok = 0;
@@ -251,7 +251,7 @@ try {
     http({ url: `http://127.0.0.1:${port}/redeem`, method: 'POST', body: redeemBody }),
   );
   const catalog = createServiceClient(CatalogMarketplaceService, stack.serviceUrl('catalog-marketplace-service'));
-  await measure('saga over gRPC', '`RedeemCatalogItem` straight to the catalog-marketplace service', () =>
+  await measure('saga over RPC', '`RedeemCatalogItem` straight to the catalog-marketplace service', () =>
     grpc((i) => catalog.redeemCatalogItem({ appId, ...redeemBody(i) })),
   );
   await measure('POST /incentives/redeem', 'through the gateway', () =>
@@ -334,7 +334,7 @@ ${database.label} + NATS JetStream + Redis on loopback; each service a separate 
 info; 1-minute load average ${loadBefore.toFixed(1)} before and ${loadavg()[0].toFixed(1)} after (other work shares the machine, so compare rows
 of one run, not runs). Every scenario: ${CONNECTIONS} concurrent clients in a closed loop for ${DURATION_S} s after a ${WARMUP_S} s warm-up;
 each request redeems one unit of one counted item (inventory 10^9, 1 coin) for one of ${USERS} users (${COINS_EACH} coins each),
-so every request succeeds and both the stock and the balance change. HTTP load from autocannon, gRPC load from a Connect
+so every request succeeds and both the stock and the balance change. HTTP load from autocannon, RPC load from a Connect
 client, both in the benchmark's own process.
 
 | scenario | what | requests/s | p50 | p99 | ok | failed |
@@ -352,8 +352,8 @@ ${rows.map((r) => `| ${r.name} | ${r.what} | ${r.rps.toFixed(0)} | ${r.p50.toFix
   service's own writes and the wait for its database.
 - **Why**: the baseline makes 2 writes. Per redemption the saga reads the item and writes its own database 6 times: the
   record (insert), the stock take with its hold marker, CONFIRMED, the outbox entry (insert), dropping the hold, and closing
-  the record (the take and the drop are batched across concurrent redemptions of one good); the outbox relay adds 2 (claim,
-  published), and the incentive service its own for the Debit (ledger entry under a unique operation id, balance). On
+  the record (the take and the drop are batched across concurrent redemptions of one good); the outbox relay adds 1 (one
+  batched delete of what it published), and the incentive service its own for the Debit (ledger entry under a unique operation id, balance). On
   FerretDB an update costs more than an insert (measured right after the scenarios, one at a time: ${calibration.update.toFixed(1)} ms per
   conditional update, ${calibration.insert.toFixed(1)} ms per insert) and FerretDB v1's conditional updates are not atomic (a read, then a
   write), so the service runs each document's writes one at a time in its process: every redemption of the one benchmarked
@@ -363,7 +363,7 @@ ${rows.map((r) => `| ${r.name} | ${r.what} | ${r.rps.toFixed(0)} | ${r.p50.toFix
 - **The gateway** (API key, Redis rate-limit bucket, validation, one more hop): ${
   gateway.rps < sagaRpc.rps
     ? `takes the saga from ${sagaRpc.rps.toFixed(0)} to ${gateway.rps.toFixed(0)} requests/s`
-    : `measured at ${gateway.rps.toFixed(0)} requests/s against ${sagaRpc.rps.toFixed(0)} without it, i.e. within the noise of this shared machine (the gRPC load generator also competes for the benchmark process's CPU)`
+    : `measured at ${gateway.rps.toFixed(0)} requests/s against ${sagaRpc.rps.toFixed(0)} without it, i.e. within the noise of this shared machine (the RPC load generator also competes for the benchmark process's CPU)`
 }; a plain read through the same path (scenario 4) runs at ${read.rps.toFixed(0)} requests/s, p99 ${read.p99.toFixed(1)} ms.
 
 ## Did the stores keep up?
