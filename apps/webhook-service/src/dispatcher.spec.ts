@@ -29,7 +29,6 @@ describe('dispatcher', () => {
     maxInFlightPerEndpoint: 2,
     pollIntervalMs: 50,
     allowPrivateTargets: true,
-    retentionDays: 30,
     stopGraceMs: 100,
     ...overrides,
   });

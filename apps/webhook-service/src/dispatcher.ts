@@ -16,7 +16,6 @@ export interface DispatcherOptions {
   maxInFlightPerEndpoint: number;
   pollIntervalMs: number;
   allowPrivateTargets: boolean;
-  retentionDays: number;
   resolve?: Resolver;
   /** On stop, attempts in flight get this long to finish before they are cut (and released, uncounted). */
   stopGraceMs?: number;
@@ -35,8 +34,6 @@ const LEASE_MARGIN_MS = 10_000;
 /** Due deliveries fetched per query; attempts then start from this list as slots free up. */
 const READY_BATCH = 256;
 const MAX_READY = 4 * READY_BATCH;
-const MAINTENANCE_EVERY_MS = 60_000;
-const RETENTION_EVERY_MS = 3_600_000;
 
 /**
  * Sends due deliveries. It claims them from MongoDB with a lease (a
@@ -72,8 +69,6 @@ export class Dispatcher {
   private filling = false;
   private again = false;
   private stopped = true;
-  private lastMaintenance = 0;
-  private lastRetention = 0;
 
   constructor(
     private readonly queue: DeliveryQueue,
@@ -152,7 +147,6 @@ export class Dispatcher {
   }
 
   private async fill(): Promise<void> {
-    await this.maintain();
     // Bounded: each round starts what the list allows, then queries only if that may find more.
     for (let round = 0; round < 20 && !this.stopped; round += 1) {
       await this.startReady();
@@ -270,18 +264,5 @@ export class Dispatcher {
     const nextAttemptAt = delay === null ? null : new Date(Date.now() + delay);
     const recorded = await this.queue.recordAttempt(claim, result, { succeeded: false, nextAttemptAt });
     if (recorded && !isTest) await this.health.failed(endpoint, new Date());
-  }
-
-  /** Occasional housekeeping: unannounced disabled endpoints, and retention. */
-  private async maintain(): Promise<void> {
-    const now = Date.now();
-    if (now - this.lastMaintenance >= MAINTENANCE_EVERY_MS) {
-      this.lastMaintenance = now;
-      await this.health.announcePendingDisabled();
-    }
-    if (now - this.lastRetention >= RETENTION_EVERY_MS) {
-      this.lastRetention = now;
-      await this.queue.removeFinishedBefore(new Date(now - this.options.retentionDays * 24 * 3_600_000));
-    }
   }
 }

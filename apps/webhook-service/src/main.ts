@@ -1,7 +1,7 @@
 import { WebhookService } from '@ris/contracts';
 import { EventConsumer } from '@ris/events';
 import { rpcService } from '@ris/rpc';
-import { runService } from '@ris/service-runtime';
+import { PeriodicTask, runService } from '@ris/service-runtime';
 import { Deliveries } from './deliveries';
 import { DeliveryQueue } from './delivery-queue';
 import { Dispatcher } from './dispatcher';
@@ -20,15 +20,29 @@ void runService({
     const endpoints = new Endpoints(db, { allowPrivateTargets: config.WEBHOOK_ALLOW_PRIVATE_TARGETS });
     const deliveries = new Deliveries(db);
     const health = new EndpointHealth(db, outbox, logger, config.WEBHOOK_DISABLE_AFTER_MS);
-    const dispatcher = new Dispatcher(new DeliveryQueue(db), endpoints, health, logger, {
+    const queue = new DeliveryQueue(db);
+    const dispatcher = new Dispatcher(queue, endpoints, health, logger, {
       schedule: config.WEBHOOK_RETRY_SCHEDULE,
       timeoutMs: config.WEBHOOK_TIMEOUT_MS,
       maxInFlight: config.WEBHOOK_MAX_IN_FLIGHT,
       maxInFlightPerEndpoint: config.WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT,
       pollIntervalMs: config.WEBHOOK_POLL_INTERVAL_MS,
       allowPrivateTargets: config.WEBHOOK_ALLOW_PRIVATE_TARGETS,
-      retentionDays: config.WEBHOOK_RETENTION_DAYS,
     });
+    // Housekeeping beside the dispatcher, not in its claim loop: disabled endpoints whose event a dead
+    // process did not announce, and finished deliveries past retention.
+    const housekeeping = [
+      new PeriodicTask(() => health.announcePendingDisabled(), {
+        intervalMs: 60_000,
+        runAtStart: true,
+        onError: (err) => logger.warn({ err }, 'announcing disabled endpoints failed; will retry'),
+      }),
+      new PeriodicTask(() => queue.removeFinishedBefore(new Date(Date.now() - config.WEBHOOK_RETENTION_DAYS * 86_400_000)), {
+        intervalMs: 3_600_000,
+        runAtStart: true,
+        onError: (err) => logger.warn({ err }, 'delivery retention pass failed; will retry'),
+      }),
+    ];
     const fanOut = new EventConsumer({
       bus,
       durable: 'webhook-fanout',
@@ -44,8 +58,13 @@ void runService({
     return {
       services: [rpcService(WebhookService, webhookRpc(endpoints, deliveries, (delivery) => dispatcher.enqueue([delivery])))],
       consumers: [fanOut],
-      start: () => dispatcher.start(),
-      stop: () => dispatcher.stop(),
+      start: () => {
+        dispatcher.start();
+        for (const task of housekeeping) task.start();
+      },
+      stop: async () => {
+        await Promise.all([dispatcher.stop(), ...housekeeping.map((task) => task.stop())]);
+      },
     };
   },
 });
