@@ -1,5 +1,5 @@
-import type { Connection, Model } from 'mongoose';
-import { newId, type Page, type PageQuery } from '@ris/mongo';
+import type { Connection } from 'mongoose';
+import { AppScoped, newId, type Page, type PageQuery } from '@ris/mongo';
 import { Code, invalidArgument, rpcError } from '@ris/rpc';
 import type { BalanceState, LedgerReason, Movement } from './balance-fold';
 import { balanceModel, type BalanceDoc } from './balance.model';
@@ -43,7 +43,8 @@ const contention = () => rpcError(Code.Aborted, 'CONFLICT', 'Too many concurrent
  * (for the catalog-marketplace service) and score overrides.
  */
 export class BalanceMovements {
-  private readonly balances: Model<BalanceDoc>;
+  private readonly balancePages: AppScoped<BalanceDoc>;
+  private readonly entryPages: AppScoped<LedgerEntryDoc>;
 
   constructor(
     db: Connection,
@@ -51,7 +52,8 @@ export class BalanceMovements {
     private readonly levels: Levels,
     private readonly grants: RewardGrants,
   ) {
-    this.balances = balanceModel(db);
+    this.balancePages = new AppScoped(balanceModel(db));
+    this.entryPages = new AppScoped(ledger.entries);
   }
 
   async view(appId: string, userId: string): Promise<BalanceView> {
@@ -60,44 +62,23 @@ export class BalanceMovements {
   }
 
   async list(appId: string, page: PageQuery, sort: BalanceSortName): Promise<Page<BalanceView>> {
-    const filter = { appId };
-    const [docs, totalItems, ladder] = await Promise.all([
-      this.balances
-        .find(filter)
-        .sort({ [sort]: -1, userId: 1 })
-        .skip((page.page - 1) * page.limit)
-        .limit(page.limit)
-        .lean<BalanceDoc[]>()
-        .exec(),
-      this.balances.countDocuments(filter).exec(),
+    const [docs, ladder] = await Promise.all([
+      this.balancePages.page(appId, {}, { [sort]: -1, userId: 1 }, page),
       this.levels.list(appId),
     ]);
     return {
-      items: docs.map((doc) => {
+      ...docs,
+      items: docs.items.map((doc) => {
         const state = stateFromDoc(doc);
         return { userId: doc.userId, state, updatedAt: doc.updatedAt, progress: levelProgress(ladder, state.xp) };
       }),
-      page: page.page,
-      limit: page.limit,
-      totalItems,
     };
   }
 
   async transactions(appId: string, userId: string, page: PageQuery): Promise<Page<LedgerEntryDoc>> {
     // Settle first so the list and the balance agree.
     await this.ledger.settled(appId, checkUserId(userId));
-    const filter = { appId, userId };
-    const [items, totalItems] = await Promise.all([
-      this.ledger.entries
-        .find(filter)
-        .sort({ seq: -1 })
-        .skip((page.page - 1) * page.limit)
-        .limit(page.limit)
-        .lean<LedgerEntryDoc[]>()
-        .exec(),
-      this.ledger.entries.countDocuments(filter).exec(),
-    ]);
-    return { items, page: page.page, limit: page.limit, totalItems };
+    return this.entryPages.page(appId, { userId }, { seq: -1 }, page);
   }
 
   debit(appId: string, input: { userId: string; operationId: string; coins: number; tokens: number; description: string | null }) {

@@ -3,7 +3,7 @@ import type { JsonObject } from '@bufbuild/protobuf';
 import type { Connection, Model } from 'mongoose';
 import type { Outbox } from '@ris/events';
 import type { Logger } from '@ris/logging';
-import { isDuplicateKeyError, newId } from '@ris/mongo';
+import { AppScoped, isDuplicateKeyError, newId } from '@ris/mongo';
 import { Code, ConnectError, invalidArgument, notFound, rpcError } from '@ris/rpc';
 import type { ActionDoc } from './action.model';
 import { decideReward } from './action-rules';
@@ -136,6 +136,7 @@ export interface EventRecorderDeps {
  */
 export class EventRecorder {
   readonly events: Model<IncentiveEventDoc>;
+  private readonly eventPages: AppScoped<IncentiveEventDoc>;
   private readonly perUser = new GroupedRuns<WorkItem>();
   /** Keyed events being recorded by this process, by event id: duplicates wait on these. */
   private readonly inFlight = new Map<string, Promise<IncentiveEventDoc>>();
@@ -143,6 +144,7 @@ export class EventRecorder {
 
   constructor(private readonly deps: EventRecorderDeps) {
     this.events = incentiveEventModel(deps.db);
+    this.eventPages = new AppScoped(this.events);
   }
 
   async record(appId: string, inputs: EventInput[]): Promise<RecordOutcome[]> {
@@ -568,21 +570,12 @@ export class EventRecorder {
     page: { page: number; limit: number },
     filter: { userId?: string; actionKey?: string; from?: Date; to?: Date },
   ): Promise<{ items: IncentiveEventDoc[]; page: number; limit: number; totalItems: number }> {
-    const query: Record<string, unknown> = { appId };
+    const query: Record<string, unknown> = {};
     if (filter.userId) query.userId = filter.userId;
     if (filter.actionKey) query.actionKey = filter.actionKey;
     if (filter.from || filter.to) {
       query.createdAt = { ...(filter.from ? { $gte: filter.from } : {}), ...(filter.to ? { $lte: filter.to } : {}) };
     }
-    return Promise.all([
-      this.events
-        .find(query)
-        .sort({ createdAt: -1, _id: -1 })
-        .skip((page.page - 1) * page.limit)
-        .limit(page.limit)
-        .lean<IncentiveEventDoc[]>()
-        .exec(),
-      this.events.countDocuments(query).exec(),
-    ]).then(([items, totalItems]) => ({ items, page: page.page, limit: page.limit, totalItems }));
+    return this.eventPages.page(appId, query, { createdAt: -1, _id: -1 }, page);
   }
 }
