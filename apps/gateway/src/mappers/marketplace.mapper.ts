@@ -67,7 +67,8 @@ export function marketplaceRedemptionJson(r: MarketplaceRedemption) {
   };
 }
 
-export function verificationJson(res: VerifyMarketplaceIdResponse) {
+/** `page`: the page the request asked for (a user's listings are paged). */
+export function verificationJson(res: VerifyMarketplaceIdResponse, page: { page: number; limit: number }) {
   if (res.result.case === 'code') {
     const c = res.result.value;
     return {
@@ -89,7 +90,7 @@ export function verificationJson(res: VerifyMarketplaceIdResponse) {
     userId: u.userId,
     balance: { coins: u.balance?.coins ?? 0, tokens: u.balance?.tokens ?? 0 },
     listings: u.listings.map(publicListingJson),
-    pagination: pagination({ page: u.page?.page ?? 1, limit: u.page?.limit ?? 25 }, u.page),
+    pagination: pagination(page, u.page),
   };
 }
 

@@ -402,7 +402,7 @@ export function marketplaceRoutes(api: ApiRouter, clients: ServiceClients): void
     errors: [503],
     handle: async ({ appId, params, query }) => {
       const res = await service.verifyMarketplaceId({ appId, id: params.id, page: pageRequest(query) });
-      return { status: 200, body: verificationJson(res) };
+      return { status: 200, body: verificationJson(res, query) };
     },
   });
 }
