@@ -73,13 +73,14 @@ export class ReferralStore {
       [this.codeKeys, codeKeyId(appId, referral.code)],
       [this.ownerKeys, ownerKeyId(appId, referral.campaignId, referral.referrerId)],
     ];
-    for (const [collection, _id] of keys) {
-      try {
-        await collection.create(appId, { _id, ...fields });
-      } catch (err) {
-        if (!isDuplicateKeyError(err)) throw err;
-      }
-    }
+    // Independent documents: written side by side.
+    await Promise.all(
+      keys.map(([collection, _id]) =>
+        collection.create(appId, { _id, ...fields }).catch((err: unknown) => {
+          if (!isDuplicateKeyError(err)) throw err;
+        }),
+      ),
+    );
   }
 
   /**
