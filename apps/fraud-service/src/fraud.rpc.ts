@@ -5,6 +5,7 @@ import { invalidArgument, requiredField } from '@ris/rpc';
 import type { FraudScorer } from './fraud-scorer';
 import type { RiskAssessment } from './risk-assessment';
 import type { NewSignal } from './signal-history';
+import { clickSubject, conversionSubject, referralSubject } from './signal-subject';
 
 const contextFields = (context: ClientContext | undefined) => ({
   ip: context?.ip?.trim() || null,
@@ -31,14 +32,16 @@ export function fraudRpc(scorer: FraudScorer): ServiceImpl<typeof FraudService> 
   return {
     async scoreReferral(req) {
       const context = contextFields(req.context);
+      const campaignId = requiredField(req.campaignId, 'campaignId');
+      const referrerId = requiredField(req.referrerId, 'referrerId');
       const assessment = await scorer.score({
         appId: requiredField(req.appId, 'appId'),
         signal: {
-          _id: `REFERRAL:${requiredField(req.referralId, 'referralId')}`,
+          _id: referralSubject(campaignId, referrerId),
           kind: 'REFERRAL',
-          campaignId: requiredField(req.campaignId, 'campaignId'),
+          campaignId,
           referralCode: requiredField(req.referralCode, 'referralCode'),
-          referrerId: requiredField(req.referrerId, 'referrerId'),
+          referrerId,
           refereeId: req.refereeId?.trim() || null,
           ...context,
           // The referrer's email, from the referral body or the context.
@@ -52,15 +55,17 @@ export function fraudRpc(scorer: FraudScorer): ServiceImpl<typeof FraudService> 
     },
 
     async scoreConversion(req) {
+      const campaignId = requiredField(req.campaignId, 'campaignId');
+      const refereeId = requiredField(req.refereeId, 'refereeId');
       const assessment = await scorer.score({
         appId: requiredField(req.appId, 'appId'),
         signal: {
-          _id: `CONVERSION:${requiredField(req.conversionId, 'conversionId')}`,
+          _id: conversionSubject(campaignId, refereeId),
           kind: 'CONVERSION',
-          campaignId: requiredField(req.campaignId, 'campaignId'),
+          campaignId,
           referralCode: requiredField(req.referralCode, 'referralCode'),
           referrerId: requiredField(req.referrerId, 'referrerId'),
-          refereeId: requiredField(req.refereeId, 'refereeId'),
+          refereeId,
           ...contextFields(req.context),
           at: when(req.occurredAt),
         },
@@ -87,7 +92,7 @@ function clickSignal(req: FraudRecordClickRequest): { appId: string; signal: New
   return {
     appId: requiredField(req.appId, 'appId'),
     signal: {
-      _id: `CLICK:${requiredField(req.clickId, 'clickId')}`,
+      _id: clickSubject(requiredField(req.clickId, 'clickId')),
       kind: 'CLICK',
       campaignId: requiredField(req.campaignId, 'campaignId'),
       referralCode: requiredField(req.referralCode, 'referralCode'),

@@ -31,6 +31,9 @@ export type ScoreReferralRequest = Message<"fraud.v1.ScoreReferralRequest"> & {
   campaignId: string;
 
   /**
+   * The referral of this attempt; not the stored signal's key (that is
+   * campaign and referrer).
+   *
    * @generated from field: string referral_id = 3;
    */
   referralId: string;
@@ -116,7 +119,8 @@ export type ScoreConversionRequest = Message<"fraud.v1.ScoreConversionRequest"> 
   campaignId: string;
 
   /**
-   * Level-1 conversion record id: the key of the stored signal.
+   * Level-1 conversion record id of this attempt; not the stored signal's
+   * key (that is campaign and referee).
    *
    * @generated from field: string conversion_id = 3;
    */
@@ -284,9 +288,11 @@ export const RecordClicksResponseSchema: GenMessage<RecordClicksResponse> = /*@_
  * scoring uses. The referral service calls it synchronously; every call
  * also stores the request's signals (ip, user agent, device, email, time)
  * in the fraud service's own database, per app, so velocity rules see the
- * traffic of every replica. Stored signals are keyed by the subject id, so
- * scoring the same referral or conversion again (a retry, the recovery pass
- * after an outage) does not count it twice.
+ * traffic of every replica. Stored signals are keyed by their subject: a
+ * referral by its campaign and referrer, a conversion by its campaign and
+ * referee (one of each can exist), a click by its id. So scoring the same
+ * referral or conversion again (a retry, the recovery pass after an outage,
+ * or the losing attempt of a race) does not count it twice.
  *
  * Flags and their review belong to the referral service (it owns the
  * records a flag holds); this service only answers "how risky is this".

@@ -1,0 +1,16 @@
+/**
+ * The subject a stored signal stands for, which is its key: scoring the
+ * same subject again (a retry, a rescore after an outage, or a concurrent
+ * attempt) stores nothing new, so velocity rules count it once.
+ *
+ * A referral is keyed by its referrer and campaign, and a conversion by its
+ * referee and campaign, not by the id the caller chose for the attempt:
+ * the referral service lets only one referral per referrer and one
+ * conversion per referee exist in a campaign, but it scores before it
+ * knows whether its attempt wins. Keyed by attempt, every losing attempt of
+ * a race (the 409 of a double-submitted conversion) left a signal behind,
+ * counted against the referrer's velocity as if it had converted twice.
+ */
+export const referralSubject = (campaignId: string, referrerId: string) => `REFERRAL:${campaignId}:${referrerId}`;
+export const conversionSubject = (campaignId: string, refereeId: string) => `CONVERSION:${campaignId}:${refereeId}`;
+export const clickSubject = (clickId: string) => `CLICK:${clickId}`;
