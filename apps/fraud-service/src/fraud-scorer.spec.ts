@@ -82,15 +82,20 @@ describe('fraud scoring against stored signals', () => {
       referrerEmail: 'mallory@example.com',
       flagThreshold: 50,
     });
-    await replicaB.recordClick('app_c', {
-      ...conversion('click'),
-      _id: 'CLICK:clk_1',
-      kind: 'CLICK',
-      referralCode: 'SELF2345',
-      referrerId: 'mallory',
-      refereeId: 'sock-puppet',
-      at: new Date(at.getTime() - 2000),
-    });
+    await replicaB.recordClicks([
+      {
+        appId: 'app_c',
+        signal: {
+          ...conversion('click'),
+          _id: 'CLICK:clk_1',
+          kind: 'CLICK',
+          referralCode: 'SELF2345',
+          referrerId: 'mallory',
+          refereeId: 'sock-puppet',
+          at: new Date(at.getTime() - 2000),
+        },
+      },
+    ]);
     const result = await replicaA.score({
       appId: 'app_c',
       signal: conversion('self', {

@@ -24,10 +24,6 @@ export class FraudScorer {
     return assessRisk(facts, this.rules, this.settings, input.flagThreshold);
   }
 
-  recordClick(appId: string, signal: NewSignal): Promise<void> {
-    return this.history.record(appId, signal);
-  }
-
   recordClicks(clicks: Array<{ appId: string; signal: NewSignal }>): Promise<void> {
     return this.history.recordMany(clicks);
   }

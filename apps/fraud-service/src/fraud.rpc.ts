@@ -75,12 +75,6 @@ export function fraudRpc(scorer: FraudScorer): ServiceImpl<typeof FraudService> 
       return { assessment: assessmentProto(assessment) };
     },
 
-    async recordClick(req) {
-      const { appId, signal } = clickSignal(req);
-      await scorer.recordClick(appId, signal);
-      return {};
-    },
-
     async recordClicks(req) {
       await scorer.recordClicks(req.clicks.map(clickSignal));
       return {};

@@ -3,6 +3,7 @@ import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import type { Client } from '@connectrpc/connect';
 import type { FraudAssessment, FraudRecordClickRequestSchema, FraudService, ScoreConversionRequestSchema, ScoreReferralRequestSchema } from '@ris/contracts';
 import type { Logger } from '@ris/logging';
+import type { ConversionDoc } from './conversion.model';
 import type { ClientContextDoc, FraudDoc, ReferralDoc } from './referral.model';
 
 /** The verdict as this service stores it: fraud fields are null unless flagged (DECISIONS.md §5). */
@@ -54,6 +55,29 @@ export function referralScore(
     context: contextProto(context),
     flagThreshold,
     occurredAt: referral.createdAt,
+  };
+}
+
+/** The score request of a level-1 conversion, when it is recorded or when the recovery pass scores it later. */
+export function conversionScore(
+  appId: string,
+  conversion: Pick<ConversionDoc, 'conversionId' | 'campaignId' | 'referralCode' | 'referrerId' | 'refereeId'>,
+  referrerEmail: string | null | undefined,
+  context: ClientContextDoc | null | undefined,
+  flagThreshold: number,
+  occurredAt: Date,
+): ConversionScore {
+  return {
+    appId,
+    campaignId: conversion.campaignId,
+    conversionId: conversion.conversionId,
+    referralCode: conversion.referralCode,
+    referrerId: conversion.referrerId,
+    refereeId: conversion.refereeId,
+    referrerEmail: referrerEmail ?? undefined,
+    context: contextProto(context),
+    flagThreshold,
+    occurredAt,
   };
 }
 

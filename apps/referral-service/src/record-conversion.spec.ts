@@ -38,7 +38,6 @@ describe('recording conversions', () => {
       if (!fraudUp) throw new ConnectError('down', Code.Unavailable);
       return { assessment: { riskScore: 0, reasons: [], flagged: false } };
     },
-    recordClick: async () => ({}),
     recordClicks: async () => ({}),
   };
   const issued = new Map<string, RewardStatus>();

@@ -3,7 +3,7 @@ import { Code, notFound, rpcError } from '@ris/rpc';
 import type { CampaignDoc } from './campaign.model';
 import type { ConversionReward, ConversionRewards } from './conversion-rewards';
 import type { ConversionDoc } from './conversion.model';
-import { contextProto, type FraudCheck, type FraudVerdict } from './fraud-check';
+import { conversionScore, type FraudCheck, type FraudVerdict } from './fraud-check';
 import type { FraudFlags } from './fraud-flags';
 import type { ClientContextDoc, ReferralDoc } from './referral.model';
 import type { ReferralStore } from './referral-store';
@@ -73,18 +73,16 @@ export class ConversionRecorder {
     const now = new Date();
     const touchedAt = existing && existing.referralId === referral._id ? existing.touchedAt : now;
     const conversionId = newId('conv');
-    const verdict = await this.fraud.scoreConversion({
-      appId,
-      campaignId: referral.campaignId,
-      conversionId,
-      referralCode: referral.code,
-      referrerId: referral.referrerId,
-      refereeId: input.refereeId,
-      referrerEmail: referral.referrerEmail ?? undefined,
-      context: contextProto(input.context),
-      flagThreshold: campaign.fraud.flagThreshold,
-      occurredAt: now,
-    });
+    const verdict = await this.fraud.scoreConversion(
+      conversionScore(
+        appId,
+        { conversionId, campaignId: referral.campaignId, referralCode: referral.code, referrerId: referral.referrerId, refereeId: input.refereeId },
+        referral.referrerEmail,
+        input.context,
+        campaign.fraud.flagThreshold,
+        now,
+      ),
+    );
     const root = await this.claim(appId, key, existing, conversionId, {
       referral,
       input,

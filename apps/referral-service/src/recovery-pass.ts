@@ -4,7 +4,7 @@ import { conversionFlagged } from './conversion-events';
 import type { ConversionRewards } from './conversion-rewards';
 import type { ConversionDoc } from './conversion.model';
 import type { DeferredFraudCheckDoc } from './deferred-fraud-check.model';
-import { contextProto, referralScore, type FraudCheck } from './fraud-check';
+import { conversionScore, referralScore, type FraudCheck } from './fraud-check';
 import type { FraudFlags } from './fraud-flags';
 import type { ReferralStore } from './referral-store';
 import type { Referrals } from './referrals';
@@ -101,18 +101,9 @@ export class RecoveryPass {
       this.store.campaigns.get(appId, root.campaignId),
       this.store.referrals.findOne(appId, { _id: root.referralId }),
     ]);
-    const verdict = await this.deps.fraud.scoreConversion({
-      appId,
-      campaignId: root.campaignId,
-      conversionId: root.conversionId,
-      referralCode: root.referralCode,
-      referrerId: root.referrerId,
-      refereeId: root.refereeId,
-      referrerEmail: referral?.referrerEmail ?? undefined,
-      context: contextProto(root.context),
-      flagThreshold: campaign.fraud.flagThreshold,
-      occurredAt: root.convertedAt ?? root.lastEventAt,
-    });
+    const verdict = await this.deps.fraud.scoreConversion(
+      conversionScore(appId, root, referral?.referrerEmail, root.context, campaign.fraud.flagThreshold, root.convertedAt ?? root.lastEventAt),
+    );
     if (verdict.deferred) return false;
     const { conversionRewards } = this.deps;
     if (verdict.flagged) {

@@ -10,9 +10,9 @@ export * from './gen/catalog_marketplace/v1/catalog_marketplace_pb';
 export * from './gen/webhook/v1/webhook_pb';
 export { DEFAULT_CODE_VALIDITY_DAYS } from './defaults';
 export { enumName, enumValue } from './enum-names';
-// referral.v1 and fraud.v1 both have a RecordClick RPC, so both packages
-// define RecordClickRequest/Response. The flat names stay the referral
-// ones (the public API's); the fraud ones are exported under a prefix.
+// referral.v1 (its RecordClick RPC) and fraud.v1 (a click signal of
+// RecordClicks) both define RecordClickRequest. The flat names stay the
+// referral ones (the public API's); the fraud one is exported under a prefix.
 export {
   RecordClickRequestSchema,
   RecordClickResponseSchema,

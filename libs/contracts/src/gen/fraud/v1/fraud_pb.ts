@@ -14,7 +14,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file fraud/v1/fraud.proto.
  */
 export const file_fraud_v1_fraud: GenFile = /*@__PURE__*/
-  fileDesc("ChRmcmF1ZC92MS9mcmF1ZC5wcm90bxIIZnJhdWQudjEiyAIKFFNjb3JlUmVmZXJyYWxSZXF1ZXN0Eg4KBmFwcF9pZBgBIAEoCRITCgtjYW1wYWlnbl9pZBgCIAEoCRITCgtyZWZlcnJhbF9pZBgDIAEoCRIVCg1yZWZlcnJhbF9jb2RlGAQgASgJEhMKC3JlZmVycmVyX2lkGAUgASgJEhcKCnJlZmVyZWVfaWQYBiABKAlIAIgBARIbCg5yZWZlcnJlcl9lbWFpbBgHIAEoCUgBiAEBEikKB2NvbnRleHQYCCABKAsyGC5jb21tb24udjEuQ2xpZW50Q29udGV4dBIWCg5mbGFnX3RocmVzaG9sZBgJIAEoBRIvCgtvY2N1cnJlZF9hdBgKIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBCDQoLX3JlZmVyZWVfaWRCEQoPX3JlZmVycmVyX2VtYWlsIkcKFVNjb3JlUmVmZXJyYWxSZXNwb25zZRIuCgphc3Nlc3NtZW50GAEgASgLMhouY29tbW9uLnYxLkZyYXVkQXNzZXNzbWVudCK4AgoWU2NvcmVDb252ZXJzaW9uUmVxdWVzdBIOCgZhcHBfaWQYASABKAkSEwoLY2FtcGFpZ25faWQYAiABKAkSFQoNY29udmVyc2lvbl9pZBgDIAEoCRIVCg1yZWZlcnJhbF9jb2RlGAQgASgJEhMKC3JlZmVycmVyX2lkGAUgASgJEhIKCnJlZmVyZWVfaWQYBiABKAkSGwoOcmVmZXJyZXJfZW1haWwYByABKAlIAIgBARIpCgdjb250ZXh0GAggASgLMhguY29tbW9uLnYxLkNsaWVudENvbnRleHQSFgoOZmxhZ190aHJlc2hvbGQYCSABKAUSLwoLb2NjdXJyZWRfYXQYCiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wQhEKD19yZWZlcnJlcl9lbWFpbCJJChdTY29yZUNvbnZlcnNpb25SZXNwb25zZRIuCgphc3Nlc3NtZW50GAEgASgLMhouY29tbW9uLnYxLkZyYXVkQXNzZXNzbWVudCL7AQoSUmVjb3JkQ2xpY2tSZXF1ZXN0Eg4KBmFwcF9pZBgBIAEoCRITCgtjYW1wYWlnbl9pZBgCIAEoCRIQCghjbGlja19pZBgDIAEoCRIVCg1yZWZlcnJhbF9jb2RlGAQgASgJEhMKC3JlZmVycmVyX2lkGAUgASgJEhcKCnJlZmVyZWVfaWQYBiABKAlIAIgBARIpCgdjb250ZXh0GAcgASgLMhguY29tbW9uLnYxLkNsaWVudENvbnRleHQSLwoLb2NjdXJyZWRfYXQYCCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wQg0KC19yZWZlcmVlX2lkIhUKE1JlY29yZENsaWNrUmVzcG9uc2UiQwoTUmVjb3JkQ2xpY2tzUmVxdWVzdBIsCgZjbGlja3MYASADKAsyHC5mcmF1ZC52MS5SZWNvcmRDbGlja1JlcXVlc3QiFgoUUmVjb3JkQ2xpY2tzUmVzcG9uc2Uy0wIKDEZyYXVkU2VydmljZRJQCg1TY29yZVJlZmVycmFsEh4uZnJhdWQudjEuU2NvcmVSZWZlcnJhbFJlcXVlc3QaHy5mcmF1ZC52MS5TY29yZVJlZmVycmFsUmVzcG9uc2USVgoPU2NvcmVDb252ZXJzaW9uEiAuZnJhdWQudjEuU2NvcmVDb252ZXJzaW9uUmVxdWVzdBohLmZyYXVkLnYxLlNjb3JlQ29udmVyc2lvblJlc3BvbnNlEkoKC1JlY29yZENsaWNrEhwuZnJhdWQudjEuUmVjb3JkQ2xpY2tSZXF1ZXN0Gh0uZnJhdWQudjEuUmVjb3JkQ2xpY2tSZXNwb25zZRJNCgxSZWNvcmRDbGlja3MSHS5mcmF1ZC52MS5SZWNvcmRDbGlja3NSZXF1ZXN0Gh4uZnJhdWQudjEuUmVjb3JkQ2xpY2tzUmVzcG9uc2ViBnByb3RvMw", [file_common_v1_common, file_google_protobuf_timestamp]);
+  fileDesc("ChRmcmF1ZC92MS9mcmF1ZC5wcm90bxIIZnJhdWQudjEiyAIKFFNjb3JlUmVmZXJyYWxSZXF1ZXN0Eg4KBmFwcF9pZBgBIAEoCRITCgtjYW1wYWlnbl9pZBgCIAEoCRITCgtyZWZlcnJhbF9pZBgDIAEoCRIVCg1yZWZlcnJhbF9jb2RlGAQgASgJEhMKC3JlZmVycmVyX2lkGAUgASgJEhcKCnJlZmVyZWVfaWQYBiABKAlIAIgBARIbCg5yZWZlcnJlcl9lbWFpbBgHIAEoCUgBiAEBEikKB2NvbnRleHQYCCABKAsyGC5jb21tb24udjEuQ2xpZW50Q29udGV4dBIWCg5mbGFnX3RocmVzaG9sZBgJIAEoBRIvCgtvY2N1cnJlZF9hdBgKIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBCDQoLX3JlZmVyZWVfaWRCEQoPX3JlZmVycmVyX2VtYWlsIkcKFVNjb3JlUmVmZXJyYWxSZXNwb25zZRIuCgphc3Nlc3NtZW50GAEgASgLMhouY29tbW9uLnYxLkZyYXVkQXNzZXNzbWVudCK4AgoWU2NvcmVDb252ZXJzaW9uUmVxdWVzdBIOCgZhcHBfaWQYASABKAkSEwoLY2FtcGFpZ25faWQYAiABKAkSFQoNY29udmVyc2lvbl9pZBgDIAEoCRIVCg1yZWZlcnJhbF9jb2RlGAQgASgJEhMKC3JlZmVycmVyX2lkGAUgASgJEhIKCnJlZmVyZWVfaWQYBiABKAkSGwoOcmVmZXJyZXJfZW1haWwYByABKAlIAIgBARIpCgdjb250ZXh0GAggASgLMhguY29tbW9uLnYxLkNsaWVudENvbnRleHQSFgoOZmxhZ190aHJlc2hvbGQYCSABKAUSLwoLb2NjdXJyZWRfYXQYCiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wQhEKD19yZWZlcnJlcl9lbWFpbCJJChdTY29yZUNvbnZlcnNpb25SZXNwb25zZRIuCgphc3Nlc3NtZW50GAEgASgLMhouY29tbW9uLnYxLkZyYXVkQXNzZXNzbWVudCL7AQoSUmVjb3JkQ2xpY2tSZXF1ZXN0Eg4KBmFwcF9pZBgBIAEoCRITCgtjYW1wYWlnbl9pZBgCIAEoCRIQCghjbGlja19pZBgDIAEoCRIVCg1yZWZlcnJhbF9jb2RlGAQgASgJEhMKC3JlZmVycmVyX2lkGAUgASgJEhcKCnJlZmVyZWVfaWQYBiABKAlIAIgBARIpCgdjb250ZXh0GAcgASgLMhguY29tbW9uLnYxLkNsaWVudENvbnRleHQSLwoLb2NjdXJyZWRfYXQYCCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wQg0KC19yZWZlcmVlX2lkIkMKE1JlY29yZENsaWNrc1JlcXVlc3QSLAoGY2xpY2tzGAEgAygLMhwuZnJhdWQudjEuUmVjb3JkQ2xpY2tSZXF1ZXN0IhYKFFJlY29yZENsaWNrc1Jlc3BvbnNlMocCCgxGcmF1ZFNlcnZpY2USUAoNU2NvcmVSZWZlcnJhbBIeLmZyYXVkLnYxLlNjb3JlUmVmZXJyYWxSZXF1ZXN0Gh8uZnJhdWQudjEuU2NvcmVSZWZlcnJhbFJlc3BvbnNlElYKD1Njb3JlQ29udmVyc2lvbhIgLmZyYXVkLnYxLlNjb3JlQ29udmVyc2lvblJlcXVlc3QaIS5mcmF1ZC52MS5TY29yZUNvbnZlcnNpb25SZXNwb25zZRJNCgxSZWNvcmRDbGlja3MSHS5mcmF1ZC52MS5SZWNvcmRDbGlja3NSZXF1ZXN0Gh4uZnJhdWQudjEuUmVjb3JkQ2xpY2tzUmVzcG9uc2ViBnByb3RvMw", [file_common_v1_common, file_google_protobuf_timestamp]);
 
 /**
  * @generated from message fraud.v1.ScoreReferralRequest
@@ -241,19 +241,6 @@ export const RecordClickRequestSchema: GenMessage<RecordClickRequest> = /*@__PUR
   messageDesc(file_fraud_v1_fraud, 4);
 
 /**
- * @generated from message fraud.v1.RecordClickResponse
- */
-export type RecordClickResponse = Message<"fraud.v1.RecordClickResponse"> & {
-};
-
-/**
- * Describes the message fraud.v1.RecordClickResponse.
- * Use `create(RecordClickResponseSchema)` to create a new message.
- */
-export const RecordClickResponseSchema: GenMessage<RecordClickResponse> = /*@__PURE__*/
-  messageDesc(file_fraud_v1_fraud, 5);
-
-/**
  * @generated from message fraud.v1.RecordClicksRequest
  */
 export type RecordClicksRequest = Message<"fraud.v1.RecordClicksRequest"> & {
@@ -268,7 +255,7 @@ export type RecordClicksRequest = Message<"fraud.v1.RecordClicksRequest"> & {
  * Use `create(RecordClicksRequestSchema)` to create a new message.
  */
 export const RecordClicksRequestSchema: GenMessage<RecordClicksRequest> = /*@__PURE__*/
-  messageDesc(file_fraud_v1_fraud, 6);
+  messageDesc(file_fraud_v1_fraud, 5);
 
 /**
  * @generated from message fraud.v1.RecordClicksResponse
@@ -281,7 +268,7 @@ export type RecordClicksResponse = Message<"fraud.v1.RecordClicksResponse"> & {
  * Use `create(RecordClicksResponseSchema)` to create a new message.
  */
 export const RecordClicksResponseSchema: GenMessage<RecordClicksResponse> = /*@__PURE__*/
-  messageDesc(file_fraud_v1_fraud, 7);
+  messageDesc(file_fraud_v1_fraud, 6);
 
 /**
  * Fraud scoring of referrals and conversions, and the click signals the
@@ -317,16 +304,8 @@ export const FraudService: GenService<{
     output: typeof ScoreConversionResponseSchema;
   },
   /**
-   * @generated from rpc fraud.v1.FraudService.RecordClick
-   */
-  recordClick: {
-    methodKind: "unary";
-    input: typeof RecordClickRequestSchema;
-    output: typeof RecordClickResponseSchema;
-  },
-  /**
-   * Many clicks' signals in one call (the referral service stores clicks in
-   * batches); each is recorded once, by click id, like RecordClick.
+   * Click signals, many in one call (the referral service stores clicks in
+   * batches); each is recorded once, by click id.
    *
    * @generated from rpc fraud.v1.FraudService.RecordClicks
    */
