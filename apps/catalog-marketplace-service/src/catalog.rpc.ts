@@ -13,7 +13,7 @@ import {
   type CatalogMarketplaceService,
   type Redemption,
 } from '@ris/contracts';
-import { invalidArgument, pageFromRequest, requiredField } from '@ris/rpc';
+import { invalidArgument, pageFromRequest, pageReply, requiredField } from '@ris/rpc';
 import type { BalanceSnapshot } from './balance-account';
 import type { CatalogItemDoc } from './catalog-item.model';
 import type { CatalogItems } from './catalog-items';
@@ -91,7 +91,7 @@ export function catalogRpc(items: CatalogItems, redemptions: CatalogRedemptions)
 
     async listCatalogItems(req) {
       const page = await items.list(requiredField(req.appId, 'appId'), pageFromRequest(req.page), req.published);
-      return { items: page.items.map(itemToProto), page: { page: page.page, limit: page.limit, totalItems: page.totalItems } };
+      return { items: page.items.map(itemToProto), page: pageReply(page) };
     },
 
     async updateCatalogItem(req) {
@@ -128,7 +128,7 @@ export function catalogRpc(items: CatalogItems, redemptions: CatalogRedemptions)
       });
       return {
         redemptions: page.items.map(redemptionToProto),
-        page: { page: page.page, limit: page.limit, totalItems: page.totalItems },
+        page: pageReply(page),
       };
     },
 

@@ -14,7 +14,7 @@ import {
   type Listing,
   type MarketplaceRedemption,
 } from '@ris/contracts';
-import { invalidArgument, pageFromRequest, requiredField } from '@ris/rpc';
+import { invalidArgument, pageFromRequest, pageReply, requiredField } from '@ris/rpc';
 import type { BalanceAccount } from './balance-account';
 import { balanceToProto, type CatalogMethod } from './catalog.rpc';
 import type { DiscountDoc, DiscountTypeName, ListingDoc } from './listing.model';
@@ -113,7 +113,7 @@ export function marketplaceRpc(deps: {
 
     async listListings(req) {
       const page = await listings.list(requiredField(req.appId, 'appId'), pageFromRequest(req.page), req.published);
-      return { listings: page.items.map(listingToProto), page: { page: page.page, limit: page.limit, totalItems: page.totalItems } };
+      return { listings: page.items.map(listingToProto), page: pageReply(page) };
     },
 
     async updateListing(req) {
@@ -139,7 +139,7 @@ export function marketplaceRpc(deps: {
     async listPublicListings(req) {
       requiredField(req.appId, 'appId');
       const page = await listings.publicPage(pageFromRequest(req.page), { maxCoinCost: req.maxCoinCost, maxTokenCost: req.maxTokenCost });
-      return { listings: page.items.map(listingToProto), page: { page: page.page, limit: page.limit, totalItems: page.totalItems } };
+      return { listings: page.items.map(listingToProto), page: pageReply(page) };
     },
 
     async getPublicListing(req) {
@@ -164,7 +164,7 @@ export function marketplaceRpc(deps: {
       });
       return {
         redemptions: page.items.map((r) => marketplaceRedemptionToProto(r, side)),
-        page: { page: page.page, limit: page.limit, totalItems: page.totalItems },
+        page: pageReply(page),
       };
     },
 
@@ -197,7 +197,7 @@ export function marketplaceRpc(deps: {
             userId: result.userId,
             balance: balanceToProto(result.balance),
             listings: page.items.map(listingToProto),
-            page: { page: page.page, limit: page.limit, totalItems: page.totalItems },
+            page: pageReply(page),
           },
         },
       };

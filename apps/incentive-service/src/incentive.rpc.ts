@@ -11,8 +11,7 @@ import {
   type LevelRewards,
   type MilestoneRewards,
 } from '@ris/contracts';
-import type { Page } from '@ris/mongo';
-import { ConnectError, errorReason, invalidArgument, pageFromRequest, requiredField } from '@ris/rpc';
+import { ConnectError, errorReason, invalidArgument, pageFromRequest, pageReply, requiredField } from '@ris/rpc';
 import type { ActionTypeName } from './action.model';
 import type { Actions } from './actions';
 import type { BalanceMovements, BalanceSortName } from './balance-movements';
@@ -53,7 +52,6 @@ export interface IncentiveParts {
   snapshots: LeaderboardSnapshots;
 }
 
-const pageInfo = <T>(p: Page<T>) => ({ page: p.page, limit: p.limit, totalItems: p.totalItems });
 
 const actionType = (t: ActionType) => enumName(ActionType, t) as ActionTypeName | undefined;
 const metric = (m: MilestoneMetric) => enumName(MilestoneMetric, m) as MilestoneMetricName | undefined;
@@ -119,7 +117,7 @@ export function incentiveRpc(parts: IncentiveParts): ServiceImpl<typeof Incentiv
     },
     async listActions(req) {
       const page = await actions.list(requiredField(req.appId, 'appId'), pageFromRequest(req.page), { type: actionType(req.type), enabled: req.enabled });
-      return { actions: page.items.map(actionMessage), page: pageInfo(page) };
+      return { actions: page.items.map(actionMessage), page: pageReply(page) };
     },
     async updateAction(req) {
       const action = await actions.update(requiredField(req.appId, 'appId'), req.key, {
@@ -159,7 +157,7 @@ export function incentiveRpc(parts: IncentiveParts): ServiceImpl<typeof Incentiv
         from: date(req.from),
         to: date(req.to),
       });
-      return { events: page.items.map(eventMessage), page: pageInfo(page) };
+      return { events: page.items.map(eventMessage), page: pageReply(page) };
     },
 
     // --- balances
@@ -168,11 +166,11 @@ export function incentiveRpc(parts: IncentiveParts): ServiceImpl<typeof Incentiv
     },
     async listBalances(req) {
       const page = await movements.list(requiredField(req.appId, 'appId'), pageFromRequest(req.page), SORTS[req.sort] ?? 'xp');
-      return { balances: page.items.map(balanceMessage), page: pageInfo(page) };
+      return { balances: page.items.map(balanceMessage), page: pageReply(page) };
     },
     async listTransactions(req) {
       const page = await movements.transactions(requiredField(req.appId, 'appId'), req.userId, pageFromRequest(req.page));
-      return { transactions: page.items.map(ledgerEntryMessage), page: pageInfo(page) };
+      return { transactions: page.items.map(ledgerEntryMessage), page: pageReply(page) };
     },
     async debit(req) {
       const r = await movements.debit(requiredField(req.appId, 'appId'), { ...req, description: req.description ?? null });
@@ -213,7 +211,7 @@ export function incentiveRpc(parts: IncentiveParts): ServiceImpl<typeof Incentiv
     // --- badges
     async listBadges(req) {
       const page = await badges.list(requiredField(req.appId, 'appId'), pageFromRequest(req.page));
-      return { badges: page.items.map(badgeMessage), page: pageInfo(page) };
+      return { badges: page.items.map(badgeMessage), page: pageReply(page) };
     },
     async createBadge(req) {
       const badge = await badges.create(requiredField(req.appId, 'appId'), {
@@ -230,7 +228,7 @@ export function incentiveRpc(parts: IncentiveParts): ServiceImpl<typeof Incentiv
     },
     async listUserBadges(req) {
       const page = await badges.listForUser(requiredField(req.appId, 'appId'), checkUserId(req.userId), pageFromRequest(req.page));
-      return { badges: page.items.map((i) => userBadgeMessage(i.award, i.badge)), page: pageInfo(page) };
+      return { badges: page.items.map((i) => userBadgeMessage(i.award, i.badge)), page: pageReply(page) };
     },
     async awardBadge(req) {
       const appId = requiredField(req.appId, 'appId');
@@ -242,7 +240,7 @@ export function incentiveRpc(parts: IncentiveParts): ServiceImpl<typeof Incentiv
     // --- milestones
     async listMilestones(req) {
       const page = await milestones.list(requiredField(req.appId, 'appId'), pageFromRequest(req.page));
-      return { milestones: page.items.map(milestoneMessage), page: pageInfo(page) };
+      return { milestones: page.items.map(milestoneMessage), page: pageReply(page) };
     },
     async getMilestone(req) {
       return { milestone: milestoneMessage(await milestones.get(requiredField(req.appId, 'appId'), req.key)) };
@@ -276,7 +274,7 @@ export function incentiveRpc(parts: IncentiveParts): ServiceImpl<typeof Incentiv
     },
     async listReachedMilestones(req) {
       const page = await milestones.listReached(requiredField(req.appId, 'appId'), pageFromRequest(req.page), req.userId ? checkUserId(req.userId) : undefined);
-      return { milestones: page.items.map(reachedMilestoneMessage), page: pageInfo(page) };
+      return { milestones: page.items.map(reachedMilestoneMessage), page: pageReply(page) };
     },
 
     // --- leaderboard
@@ -303,7 +301,7 @@ export function incentiveRpc(parts: IncentiveParts): ServiceImpl<typeof Incentiv
     async listLeaderboardSnapshots(req) {
       const p = enumName(LeaderboardPeriod, req.period) as Period | undefined;
       const page = await snapshots.list(requiredField(req.appId, 'appId'), pageFromRequest(req.page), p);
-      return { snapshots: page.items.map(snapshotMessage), page: pageInfo(page) };
+      return { snapshots: page.items.map(snapshotMessage), page: pageReply(page) };
     },
   };
 }

@@ -17,7 +17,7 @@ import {
   type Referral,
   type RewardRule,
 } from '@ris/contracts';
-import { invalidArgument, pageFromRequest, requiredField } from '@ris/rpc';
+import { invalidArgument, pageFromRequest, pageReply, requiredField } from '@ris/rpc';
 import type { CampaignDoc, CampaignStatusName, RewardRuleDoc } from './campaign.model';
 import type { CampaignInput, CampaignPatch, Campaigns } from './campaigns';
 import { NO_COUNTS } from './campaign-stats';
@@ -123,7 +123,7 @@ export function referralRpc({ store, campaigns, referrals, recorder, flags }: Re
       const page = await campaigns.list(requiredField(req.appId, 'appId'), pageFromRequest(req.page), statusFromProto(req.status));
       return {
         campaigns: page.items.map(campaignToProto),
-        page: { page: page.page, limit: page.limit, totalItems: page.totalItems },
+        page: pageReply(page),
       };
     },
 
@@ -208,7 +208,7 @@ export function referralRpc({ store, campaigns, referrals, recorder, flags }: Re
       );
       return {
         conversions: page.items.map((record) => conversionToProto(record, page.campaigns.get(record.campaignId))),
-        page: { page: page.page, limit: page.limit, totalItems: page.totalItems },
+        page: pageReply(page),
       };
     },
 
@@ -235,7 +235,7 @@ export function referralRpc({ store, campaigns, referrals, recorder, flags }: Re
         pageFromRequest(req.page),
         enumName(FraudFlagStatus, req.status) as FlagStatus | undefined,
       );
-      return { flags: page.items.map(flagToProto), page: { page: page.page, limit: page.limit, totalItems: page.totalItems } };
+      return { flags: page.items.map(flagToProto), page: pageReply(page) };
     },
 
     async resolveFraudFlag(req) {

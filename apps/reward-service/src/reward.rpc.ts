@@ -12,7 +12,7 @@ import {
   type Reward,
   type RewardAmounts,
 } from '@ris/contracts';
-import { invalidArgument, pageFromRequest, requiredField } from '@ris/rpc';
+import { invalidArgument, pageFromRequest, pageReply, requiredField } from '@ris/rpc';
 import { claimReward } from './claim-reward';
 import { createReward } from './create-reward';
 import { redeemReward } from './redeem-reward';
@@ -95,7 +95,7 @@ export function rewardRpc(store: RewardStore): ServiceImpl<typeof RewardService>
       const page = await store.rewards.page(requiredField(req.appId, 'appId'), filter, { createdAt: -1, _id: -1 }, pageFromRequest(req.page));
       return {
         rewards: page.items.map(rewardToProto),
-        page: { page: page.page, limit: page.limit, totalItems: page.totalItems },
+        page: pageReply(page),
       };
     },
 

@@ -15,7 +15,7 @@ import {
   type WebhookEndpoint,
   type WebhookService,
 } from '@ris/contracts';
-import { invalidArgument, pageFromRequest, requiredField } from '@ris/rpc';
+import { invalidArgument, pageFromRequest, pageReply, requiredField } from '@ris/rpc';
 import type { Deliveries } from './deliveries';
 import type { DeliveryAttemptDoc } from './delivery-attempt.model';
 import type { DeliveryDoc, DeliveryStatusName } from './delivery.model';
@@ -106,7 +106,7 @@ export function webhookRpc(
       const page = await endpoints.list(requiredField(req.appId, 'appId'), pageFromRequest(req.page));
       return {
         endpoints: page.items.map((doc) => endpointToProto(doc)),
-        page: { page: page.page, limit: page.limit, totalItems: page.totalItems },
+        page: pageReply(page),
       };
     },
 
@@ -139,7 +139,7 @@ export function webhookRpc(
       const page = await deliveries.list(appId, req.endpointId, pageFromRequest(req.page), status);
       return {
         deliveries: page.items.map(deliveryToProto),
-        page: { page: page.page, limit: page.limit, totalItems: page.totalItems },
+        page: pageReply(page),
       };
     },
 

@@ -1,5 +1,5 @@
 import { Code } from '@connectrpc/connect';
-import { pageFromRequest, requiredField } from './request-fields';
+import { pageFromRequest, pageReply, requiredField } from './request-fields';
 
 describe('request fields', () => {
   it('trims a required field and refuses a blank one as InvalidArgument', () => {
@@ -12,5 +12,13 @@ describe('request fields', () => {
     expect(pageFromRequest({ page: 0, limit: 0 })).toEqual({ page: 1, limit: 25 });
     expect(pageFromRequest({ page: 3, limit: 500 })).toEqual({ page: 3, limit: 100 });
     expect(pageFromRequest({ page: -2, limit: -5 })).toEqual({ page: 1, limit: 1 });
+  });
+
+  it("replies with a page's position, not its items", () => {
+    expect(pageReply({ items: ['a', 'b'], page: 2, limit: 2, totalItems: 5 } as { page: number; limit: number; totalItems: number })).toEqual({
+      page: 2,
+      limit: 2,
+      totalItems: 5,
+    });
   });
 });

@@ -14,3 +14,8 @@ const MAX_PAGE_LIMIT = 100;
 export function pageFromRequest(page: { page: number; limit: number } | undefined): { page: number; limit: number } {
   return { page: Math.max(1, page?.page || 1), limit: Math.min(MAX_PAGE_LIMIT, Math.max(1, page?.limit || DEFAULT_PAGE_LIMIT)) };
 }
+
+/** A list reply's page (what pageFromRequest took, and how many items there are in all). */
+export function pageReply(page: { page: number; limit: number; totalItems: number }): { page: number; limit: number; totalItems: number } {
+  return { page: page.page, limit: page.limit, totalItems: page.totalItems };
+}
