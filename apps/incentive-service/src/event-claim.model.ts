@@ -1,5 +1,5 @@
 import { Schema, type Connection, type Model } from 'mongoose';
-import type { EventSourceName } from './incentive-event.model';
+import { eventInputFields, type EventInputDoc } from './incentive-event.model';
 
 /**
  * An event being processed. Inserted before any effect, deleted once the
@@ -8,32 +8,13 @@ import type { EventSourceName } from './incentive-event.model';
  * that died; the recovery pass (or a retry with the same key) finishes it
  * from the input kept here.
  */
-export interface EventClaimDoc {
-  /** The event id. */
-  _id: string;
-  appId: string;
-  userId: string;
-  actionKey: string;
-  idempotencyKey: string | null;
-  source: EventSourceName;
-  sourceEventId: string | null;
-  metadataJson: string | null;
-  /** When the event was received: its createdAt, whoever finishes it. */
-  createdAt: Date;
+export interface EventClaimDoc extends EventInputDoc {
   lockedUntil: Date;
 }
 
 const claimSchema = new Schema<EventClaimDoc>(
   {
-    _id: { type: String, required: true },
-    appId: { type: String, required: true },
-    userId: { type: String, required: true },
-    actionKey: { type: String, required: true },
-    idempotencyKey: { type: String, default: null },
-    source: { type: String, required: true },
-    sourceEventId: { type: String, default: null },
-    metadataJson: { type: String, default: null },
-    createdAt: { type: Date, required: true },
+    ...eventInputFields,
     lockedUntil: { type: Date, required: true },
   },
   { collection: 'event_claims', versionKey: false },

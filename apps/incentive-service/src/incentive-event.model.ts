@@ -15,11 +15,10 @@ export interface EventResultDoc {
 }
 
 /**
- * A processed event. Written once, when processing is complete (insert
- * only: the ledger holds the balance effects, the claim guards the work in
- * progress).
+ * An event as it was received: the claim keeps it while the event is
+ * processed (event-claim.model.ts), the event document for good.
  */
-export interface IncentiveEventDoc {
+export interface EventInputDoc {
   /** keyedEventId(app, user, idempotencyKey) when a key was sent, else random. */
   _id: string;
   appId: string;
@@ -31,21 +30,34 @@ export interface IncentiveEventDoc {
   sourceEventId: string | null;
   /** Caller metadata as JSON text: any keys survive, even ones MongoDB dislikes ("$x", "a.b"). */
   metadataJson: string | null;
+  /** When the event was received, whoever finishes it. */
   createdAt: Date;
+}
+
+export const eventInputFields = {
+  _id: { type: String, required: true },
+  appId: { type: String, required: true },
+  userId: { type: String, required: true },
+  actionKey: { type: String, required: true },
+  idempotencyKey: { type: String, default: null },
+  source: { type: String, required: true },
+  sourceEventId: { type: String, default: null },
+  metadataJson: { type: String, default: null },
+  createdAt: { type: Date, required: true },
+} as const;
+
+/**
+ * A processed event. Written once, when processing is complete (insert
+ * only: the ledger holds the balance effects, the claim guards the work in
+ * progress).
+ */
+export interface IncentiveEventDoc extends EventInputDoc {
   result: EventResultDoc;
 }
 
 const eventSchema = new Schema<IncentiveEventDoc>(
   {
-    _id: { type: String, required: true },
-    appId: { type: String, required: true },
-    userId: { type: String, required: true },
-    actionKey: { type: String, required: true },
-    idempotencyKey: { type: String, default: null },
-    source: { type: String, required: true },
-    sourceEventId: { type: String, default: null },
-    metadataJson: { type: String, default: null },
-    createdAt: { type: Date, required: true },
+    ...eventInputFields,
     result: { type: Schema.Types.Mixed, required: true },
   },
   { collection: 'events', versionKey: false, minimize: false },
