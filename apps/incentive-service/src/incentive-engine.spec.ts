@@ -275,6 +275,27 @@ describe('incentive engine (real MongoDB and Redis)', () => {
     expect((await expectLedgerMatchesBalance('phoenix')).coins).toBe(10);
   });
 
+  it('drops a dead holder\'s claim whose event was written, without deciding the event again', async () => {
+    await action('single', { maxRepeats: 1 });
+    await one(event('lazarus', 'single'));
+    const refused = await one(event('lazarus', 'single', 'late'));
+    expect(refused.event.result.reason).toBe('MAX_REPEATS');
+    // The rule changes afterwards; then the claim of the refused event shows
+    // up again (its holder died between writing the event and releasing it).
+    await engine.actions.update(appId, 'single', { maxRepeats: 5 });
+    const { result: _result, ...input } = refused.event;
+    await engine.claims.model.create({ ...input, lockedUntil: new Date(Date.now() - 1000) });
+
+    expect(await engine.recorder.recoverExpiredClaims()).toBe(1);
+    expect(await engine.claims.model.countDocuments({ _id: refused.event._id })).toBe(0);
+    // Answered once as refused, so it earns nothing now either.
+    expect((await expectLedgerMatchesBalance('lazarus')).coins).toBe(10);
+    // And a replay of its key gets the first answer and leaves no claim behind.
+    const replay = await one(event('lazarus', 'single', 'late'));
+    expect(replay).toMatchObject({ duplicate: true, event: { _id: refused.event._id, result: { reason: 'MAX_REPEATS' } } });
+    expect(await engine.claims.model.countDocuments({ appId })).toBe(0);
+  });
+
   it('ranks the board by XP, ties to whoever got there first, and rebuilds it identically', async () => {
     const board = uniqueName('board');
     const flat = async (key: string, xp: number) =>

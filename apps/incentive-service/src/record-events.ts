@@ -255,19 +255,18 @@ export class EventRecorder {
 
   /** The database side of recording: first results, claims, processing, waiting for other replicas. */
   private async recordOwned(appId: string, unique: WorkItem[], outcomes: Array<RecordOutcome | undefined>): Promise<void> {
-    const done = await this.alreadyRecorded(appId, unique.filter((i) => i.input.idempotencyKey));
-    const fresh = unique.filter((i) => !done.has(i.eventId));
-    for (const item of unique) if (done.has(item.eventId)) outcomes[item.index] = { event: done.get(item.eventId) as IncentiveEventDoc, duplicate: true };
+    // Claim first, then look for a keyed event recorded before: a claim is
+    // deleted once its event is written, so only a look made while holding
+    // the claim is conclusive (one read per keyed event; a replay pays a
+    // claim and its release instead, and replays are the rare case).
+    const claimed = await this.deps.claims.claim(unique.map((item) => this.claimDoc(appId, item)));
+    const mine = unique.filter((_, i) => claimed[i]);
+    const held = unique.filter((_, i) => !claimed[i]);
+    const done = await this.alreadyRecorded(appId, mine.filter((i) => i.input.idempotencyKey));
+    if (done.size) await this.deps.claims.release(appId, [...done.keys()]);
+    for (const item of mine) if (done.has(item.eventId)) outcomes[item.index] = { event: done.get(item.eventId) as IncentiveEventDoc, duplicate: true };
 
-    const claimed = await this.deps.claims.claim(fresh.map((item) => this.claimDoc(appId, item)));
-    const mine = fresh.filter((_, i) => claimed[i]);
-    const held = fresh.filter((_, i) => !claimed[i]);
-    // Completed between the first look and the claim: answer from it and let go.
-    const raced = await this.alreadyRecorded(appId, mine.filter((i) => i.input.idempotencyKey));
-    if (raced.size) await this.deps.claims.release(appId, [...raced.keys()]);
-    for (const item of mine) if (raced.has(item.eventId)) outcomes[item.index] = { event: raced.get(item.eventId) as IncentiveEventDoc, duplicate: true };
-
-    const work = mine.filter((i) => !raced.has(i.eventId));
+    const work = mine.filter((i) => !done.has(i.eventId));
     let processed: Array<[WorkItem, IncentiveEventDoc]>;
     try {
       processed = await this.process(appId, work);
@@ -374,7 +373,14 @@ export class EventRecorder {
       byApp.set(claim.appId, [...(byApp.get(claim.appId) ?? []), item]);
     }
     const finished: IncentiveEventDoc[] = [];
-    for (const [appId, items] of byApp) for (const [, event] of await this.process(appId, items)) finished.push(event);
+    for (const [appId, items] of byApp) {
+      // Its holder died after writing the event (before releasing the claim):
+      // nothing to redo, the claim only goes.
+      const recorded = await this.alreadyRecorded(appId, items);
+      if (recorded.size) await this.deps.claims.release(appId, [...recorded.keys()]);
+      finished.push(...recorded.values());
+      for (const [, event] of await this.process(appId, items.filter((i) => !recorded.has(i.eventId)))) finished.push(event);
+    }
     return finished;
   }
 
