@@ -15,7 +15,7 @@ import type { EventClaimDoc } from './event-claim.model';
 import type { EventClaims } from './event-claims';
 import { GroupedRuns } from './grouped-runs';
 import { eventProcessed } from './incentive-domain-events';
-import { incentiveEventModel, type EventResultDoc, type EventSourceName, type IncentiveEventDoc } from './incentive-event.model';
+import { incentiveEventModel, type EventInputDoc, type EventResultDoc, type EventSourceName, type IncentiveEventDoc } from './incentive-event.model';
 import type { Ledger } from './ledger';
 import type { LedgerEntryDoc } from './ledger-entry.model';
 import { levelNumberAt, type LevelDef } from './level-progress';
@@ -69,6 +69,21 @@ interface WorkItem {
 }
 
 const eventKey = (eventId: string) => `event:${eventId}`;
+
+/** The event as received: what its claim holds while it is processed and its document keeps. */
+function eventInput(appId: string, item: WorkItem): EventInputDoc {
+  return {
+    _id: item.eventId,
+    appId,
+    userId: item.input.userId,
+    actionKey: item.input.actionKey,
+    idempotencyKey: item.input.idempotencyKey,
+    source: item.input.source,
+    sourceEventId: item.input.sourceEventId,
+    metadataJson: item.metadataJson,
+    createdAt: item.createdAt,
+  };
+}
 
 function eventMovement(item: WorkItem): Movement {
   return {
@@ -291,18 +306,7 @@ export class EventRecorder {
   }
 
   private claimDoc(appId: string, item: WorkItem): EventClaimDoc {
-    return {
-      _id: item.eventId,
-      appId,
-      userId: item.input.userId,
-      actionKey: item.input.actionKey,
-      idempotencyKey: item.input.idempotencyKey,
-      source: item.input.source,
-      sourceEventId: item.input.sourceEventId,
-      metadataJson: item.metadataJson,
-      createdAt: item.createdAt,
-      lockedUntil: new Date(item.createdAt.getTime() + this.deps.claims.leaseMs),
-    };
+    return { ...eventInput(appId, item), lockedUntil: new Date(item.createdAt.getTime() + this.deps.claims.leaseMs) };
   }
 
   private async alreadyRecorded(appId: string, items: WorkItem[]): Promise<Map<string, IncentiveEventDoc>> {
@@ -425,18 +429,7 @@ export class EventRecorder {
       ),
     );
 
-    const docs: IncentiveEventDoc[] = items.map((item) => ({
-      _id: item.eventId,
-      appId,
-      userId: item.input.userId,
-      actionKey: item.input.actionKey,
-      idempotencyKey: item.input.idempotencyKey,
-      source: item.input.source,
-      sourceEventId: item.input.sourceEventId,
-      metadataJson: item.metadataJson,
-      createdAt: item.createdAt,
-      result: item.outcome as EventResultDoc,
-    }));
+    const docs: IncentiveEventDoc[] = items.map((item) => ({ ...eventInput(appId, item), result: item.outcome as EventResultDoc }));
     try {
       await this.events.insertMany(docs, { ordered: false, lean: true });
     } catch (err) {

@@ -1,6 +1,7 @@
 import { isDuplicateKeyError, newId, type Page, type PageQuery } from '@ris/mongo';
 import { Code, notFound, rpcError } from '@ris/rpc';
 import type { ConversionRewards } from './conversion-rewards';
+import type { ConversionDoc } from './conversion.model';
 import type { FlagStatus, FraudFlagDoc } from './fraud-flag.model';
 import type { FraudDoc } from './referral.model';
 import type { ReferralStore } from './referral-store';
@@ -46,6 +47,21 @@ export class FraudFlags {
       if (!existing) throw err;
       return existing;
     }
+  }
+
+  /** The flag of a level-1 conversion (at its claim, or when the recovery pass scores it later). */
+  raiseForConversion(appId: string, root: ConversionDoc, fraud: FraudDoc): Promise<FraudFlagDoc> {
+    return this.raise(appId, {
+      subject: 'CONVERSION',
+      subjectId: root.conversionId,
+      campaignId: root.campaignId,
+      referralId: root.referralId,
+      referralCode: root.referralCode,
+      conversionId: root.conversionId,
+      referrerId: root.referrerId,
+      refereeId: root.refereeId,
+      fraud,
+    });
   }
 
   list(appId: string, page: PageQuery, status?: FlagStatus): Promise<Page<FraudFlagDoc>> {

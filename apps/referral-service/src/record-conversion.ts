@@ -190,19 +190,7 @@ export class ConversionRecorder {
   async complete(appId: string, root: ConversionDoc, referral: ReferralDoc, campaign: CampaignDoc): Promise<Omit<ConversionOutcome, 'referral'>> {
     const above = root.attributed ? await this.tree.upline(appId, referral, root.refereeId, deepestLevel(campaign) - 1) : [];
     const upline = await Promise.all(above.map((upReferral, i) => this.uplineRecord(appId, root, upReferral, i + 2)));
-    if (root.status === 'FLAGGED') {
-      await this.flags.raise(appId, {
-        subject: 'CONVERSION',
-        subjectId: root.conversionId,
-        campaignId: root.campaignId,
-        referralId: root.referralId,
-        referralCode: root.referralCode,
-        conversionId: root.conversionId,
-        referrerId: root.referrerId,
-        refereeId: root.refereeId,
-        fraud: root.fraud,
-      });
-    }
+    if (root.status === 'FLAGGED') await this.flags.raiseForConversion(appId, root, root.fraud);
     const settled = await this.conversionRewards.settle(appId, root.conversionId, { campaign, records: [root, ...upline] });
     const byLevel = new Map(settled.records.map((r) => [r.level, r]));
     return {

@@ -107,17 +107,7 @@ export class RecoveryPass {
     if (verdict.deferred) return false;
     const { conversionRewards } = this.deps;
     if (verdict.flagged) {
-      await this.deps.flags.raise(appId, {
-        subject: 'CONVERSION',
-        subjectId: root.conversionId,
-        campaignId: root.campaignId,
-        referralId: root.referralId,
-        referralCode: root.referralCode,
-        conversionId: root.conversionId,
-        referrerId: root.referrerId,
-        refereeId: root.refereeId,
-        fraud: verdict.fraud,
-      });
+      await this.deps.flags.raiseForConversion(appId, root, verdict.fraud);
       const changed = await conversionRewards.changeState(
         appId,
         root.conversionId,
