@@ -1,8 +1,9 @@
-import type { Connection, FilterQuery } from 'mongoose';
+import type { Connection } from 'mongoose';
 import { AppScoped, newId, type Page, type PageQuery } from '@ris/mongo';
 import { Code, notFound, rpcError } from '@ris/rpc';
 import { catalogItemModel, type CatalogItemDoc } from './catalog-item.model';
 import { checkCost, checkStock, checkText } from './field-rules';
+import { newGoodFields, OwnedGoods } from './owned-goods';
 import { StockCounter } from './stock-counter';
 
 export interface CatalogItemInput {
@@ -23,6 +24,7 @@ const DESCRIPTION_MAX = 2000;
 export class CatalogItems {
   readonly items: AppScoped<CatalogItemDoc>;
   readonly stock: StockCounter<CatalogItemDoc>;
+  private readonly owned: OwnedGoods<CatalogItemDoc>;
 
   constructor(db: Connection) {
     const model = catalogItemModel(db);
@@ -31,6 +33,7 @@ export class CatalogItems {
       filter: () => ({ published: true, deletedAt: null }),
       check: (item) => item.published && item.deletedAt === null,
     });
+    this.owned = new OwnedGoods(this.items, this.stock, { noun: 'Catalog item', idField: 'itemId' });
   }
 
   async create(appId: string, input: CatalogItemInput): Promise<CatalogItemDoc> {
@@ -43,20 +46,13 @@ export class CatalogItems {
       tokenCost: checkCost(input.tokenCost ?? 0, 'tokenCost'),
       inventory: checkStock(input.inventory ?? -1, 'inventory'),
       published: input.published ?? false,
-      deletedAt: null,
-      stockHolds: [],
-      stockReturns: [],
-      stockMarked: false,
-      createdAt: now,
-      updatedAt: now,
+      ...newGoodFields(now),
     });
   }
 
   /** A live (not deleted) item; 404 otherwise, also for another app's id. */
-  async get(appId: string, itemId: string): Promise<CatalogItemDoc> {
-    const item = await this.items.findOne(appId, { _id: itemId, deletedAt: null });
-    if (!item) throw notFound('Catalog item', { itemId });
-    return item;
+  get(appId: string, itemId: string): Promise<CatalogItemDoc> {
+    return this.owned.get(appId, itemId);
   }
 
   /** The item as a redemption needs it: 404 if unknown, 422 ITEM_UNAVAILABLE if deleted or unpublished. */
@@ -72,9 +68,7 @@ export class CatalogItems {
   }
 
   list(appId: string, page: PageQuery, published?: boolean): Promise<Page<CatalogItemDoc>> {
-    const filter: FilterQuery<CatalogItemDoc> = { deletedAt: null };
-    if (published !== undefined) filter.published = published;
-    return this.items.page(appId, filter, { createdAt: -1, _id: -1 }, page);
+    return this.owned.list(appId, page, published);
   }
 
   async update(appId: string, itemId: string, patch: CatalogItemPatch): Promise<CatalogItemDoc> {
@@ -86,17 +80,11 @@ export class CatalogItems {
     // An absolute count: redemptions in flight keep the units they hold.
     if (patch.inventory !== undefined) set.inventory = checkStock(patch.inventory, 'inventory');
     if (patch.published !== undefined) set.published = patch.published;
-    const updated = await this.stock.exclusive(itemId, () => this.items.findOneAndUpdate(appId, { _id: itemId, deletedAt: null }, { $set: set }));
-    if (!updated) throw notFound('Catalog item', { itemId });
-    return updated;
+    return this.owned.update(appId, itemId, set);
   }
 
   /** Soft delete: gone from the API, kept for the redemptions that name it. */
-  async delete(appId: string, itemId: string): Promise<void> {
-    const now = new Date();
-    const deleted = await this.stock.exclusive(itemId, () =>
-      this.items.updateOne(appId, { _id: itemId, deletedAt: null }, { $set: { deletedAt: now, updatedAt: now } }),
-    );
-    if (deleted === 0) throw notFound('Catalog item', { itemId });
+  delete(appId: string, itemId: string): Promise<void> {
+    return this.owned.delete(appId, itemId);
   }
 }

@@ -5,6 +5,7 @@ import { AppScoped, newId, type Page, type PageQuery } from '@ris/mongo';
 import { Code, notFound, rpcError } from '@ris/rpc';
 import type { BalanceAccount, BalanceSnapshot } from './balance-account';
 import type { CatalogItems } from './catalog-items';
+import { Redeemer } from './redeemer';
 import { catalogRedemptionEvent } from './redemption-events';
 import { redemptionModel, type RedemptionDoc } from './redemption.model';
 import { RedemptionSaga, type SagaOptions } from './redemption-saga';
@@ -20,13 +21,14 @@ export interface RedemptionFilter {
 export class CatalogRedemptions {
   readonly records: AppScoped<RedemptionDoc>;
   readonly saga: RedemptionSaga<RedemptionDoc>;
+  private readonly redeemer: Redeemer<RedemptionDoc>;
 
   constructor(
     db: Connection,
     private readonly items: CatalogItems,
-    private readonly account: BalanceAccount,
+    account: BalanceAccount,
     outbox: Outbox,
-    private readonly logger: Logger,
+    logger: Logger,
     options: SagaOptions,
   ) {
     this.records = new AppScoped(redemptionModel(db));
@@ -43,14 +45,13 @@ export class CatalogRedemptions {
       logger,
       options,
     );
+    this.redeemer = new Redeemer(this.saga, account, logger);
   }
 
   /** One unit for one user, all or nothing; the balance is the user's after the debit. */
   async redeem(appId: string, userId: string, itemId: string): Promise<{ redemption: RedemptionDoc; balance: BalanceSnapshot | null }> {
     const item = await this.items.getRedeemable(appId, itemId);
-    // Refused before anything is recorded; a race to the last unit is settled by the reservation.
-    if (item.inventory === 0) throw rpcError(Code.FailedPrecondition, 'OUT_OF_STOCK', 'Out of stock.', { itemId });
-    const now = new Date();
+    this.redeemer.refuseIfSoldOut(item.inventory, { itemId });
     const record = await this.records.create(appId, {
       _id: newId('rdm'),
       userId,
@@ -58,29 +59,11 @@ export class CatalogRedemptions {
       itemName: item.name,
       coinCost: item.coinCost,
       tokenCost: item.tokenCost,
-      state: 'RESERVING',
-      debit: 'NOT_TRIED',
-      failureReason: null,
-      stockTaken: false,
-      open: true,
-      leaseUntil: this.saga.leaseFrom(now),
       fulfilledAt: null,
       cancelledAt: null,
-      createdAt: now,
-      updatedAt: now,
+      ...this.redeemer.startFields(new Date()),
     });
-    const { record: confirmed, balance } = await this.saga.acquire(record, item.inventory !== -1);
-    return { redemption: confirmed, balance: balance ?? (await this.balanceOfFreeRedemption(appId, userId)) };
-  }
-
-  /** A free item debits nothing, so the balance is read; it is not worth failing a done redemption for. */
-  private async balanceOfFreeRedemption(appId: string, userId: string): Promise<BalanceSnapshot | null> {
-    try {
-      return await this.account.balance(appId, userId);
-    } catch (err) {
-      this.logger.warn({ err, userId }, 'balance unavailable after a free redemption');
-      return null;
-    }
+    return this.redeemer.run(record, item.inventory !== -1);
   }
 
   list(appId: string, page: PageQuery, filter: RedemptionFilter): Promise<Page<RedemptionDoc>> {

@@ -11,12 +11,14 @@ import {
   type BalanceSnapshot as BalanceProto,
   type CatalogItem,
   type CatalogMarketplaceService,
+  type CreateCatalogItemRequest,
   type Redemption,
+  type UpdateCatalogItemRequest,
 } from '@ris/contracts';
 import { invalidArgument, pageFromRequest, pageReply, requiredField } from '@ris/rpc';
 import type { BalanceSnapshot } from './balance-account';
 import type { CatalogItemDoc } from './catalog-item.model';
-import type { CatalogItems } from './catalog-items';
+import type { CatalogItemInput, CatalogItemPatch, CatalogItems } from './catalog-items';
 import type { CatalogRedemptions } from './catalog-redemptions';
 import type { RedemptionDoc } from './redemption.model';
 import { publicStatus, type PublicRedemptionStatus } from './redemption-saga-machine';
@@ -70,18 +72,19 @@ export function balanceToProto(balance: BalanceSnapshot | null): BalanceProto | 
   return balance ? create(BalanceSnapshotSchema, balance) : undefined;
 }
 
+/** An item's own fields of a create or update request: proto and domain name them alike, and unset stays unset. */
+function itemFields(req: CreateCatalogItemRequest): CatalogItemInput;
+function itemFields(req: UpdateCatalogItemRequest): CatalogItemPatch;
+function itemFields(req: CatalogItemPatch): CatalogItemPatch {
+  const { name, description, coinCost, tokenCost, inventory, published } = req;
+  return { name, description, coinCost, tokenCost, inventory, published };
+}
+
 /** The catalog and its redemptions, proto ⇄ domain. */
 export function catalogRpc(items: CatalogItems, redemptions: CatalogRedemptions): CatalogRpc {
   return {
     async createCatalogItem(req) {
-      const item = await items.create(requiredField(req.appId, 'appId'), {
-        name: req.name,
-        description: req.description,
-        coinCost: req.coinCost,
-        tokenCost: req.tokenCost,
-        inventory: req.inventory,
-        published: req.published,
-      });
+      const item = await items.create(requiredField(req.appId, 'appId'), itemFields(req));
       return { item: itemToProto(item) };
     },
 
@@ -95,14 +98,7 @@ export function catalogRpc(items: CatalogItems, redemptions: CatalogRedemptions)
     },
 
     async updateCatalogItem(req) {
-      const item = await items.update(requiredField(req.appId, 'appId'), requiredField(req.itemId, 'itemId'), {
-        name: req.name,
-        description: req.description,
-        coinCost: req.coinCost,
-        tokenCost: req.tokenCost,
-        inventory: req.inventory,
-        published: req.published,
-      });
+      const item = await items.update(requiredField(req.appId, 'appId'), requiredField(req.itemId, 'itemId'), itemFields(req));
       return { item: itemToProto(item) };
     },
 

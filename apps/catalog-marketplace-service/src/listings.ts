@@ -4,6 +4,7 @@ import { AppScoped, newId, type Page, type PageQuery } from '@ris/mongo';
 import { Code, invalidArgument, notFound, rpcError } from '@ris/rpc';
 import { checkCost, checkStock, checkText } from './field-rules';
 import { listingModel, type DiscountDoc, type ListingDoc } from './listing.model';
+import { newGoodFields, OwnedGoods } from './owned-goods';
 import { StockCounter } from './stock-counter';
 
 export interface ListingInput {
@@ -69,11 +70,13 @@ export class Listings {
   readonly listings: AppScoped<ListingDoc>;
   readonly stock: StockCounter<ListingDoc>;
   private readonly model: Model<ListingDoc>;
+  private readonly owned: OwnedGoods<ListingDoc>;
 
   constructor(db: Connection) {
     this.model = listingModel(db);
     this.listings = new AppScoped(this.model);
     this.stock = new StockCounter(this.model, 'quantity', { filter: availableFilter, check: isAvailable });
+    this.owned = new OwnedGoods(this.listings, this.stock, { noun: 'Listing', idField: 'listingId' });
   }
 
   async create(appId: string, input: ListingInput): Promise<ListingDoc> {
@@ -89,26 +92,17 @@ export class Listings {
       expiresAt: checkExpiry(input.expiresAt ?? null, now),
       published: input.published ?? false,
       codeValidityDays: checkValidityDays(input.codeValidityDays ?? DEFAULT_CODE_VALIDITY_DAYS),
-      deletedAt: null,
-      stockHolds: [],
-      stockReturns: [],
-      stockMarked: false,
-      createdAt: now,
-      updatedAt: now,
+      ...newGoodFields(now),
     });
   }
 
   /** One of the caller's own live listings. */
-  async get(appId: string, listingId: string): Promise<ListingDoc> {
-    const listing = await this.listings.findOne(appId, { _id: listingId, deletedAt: null });
-    if (!listing) throw notFound('Listing', { listingId });
-    return listing;
+  get(appId: string, listingId: string): Promise<ListingDoc> {
+    return this.owned.get(appId, listingId);
   }
 
   list(appId: string, page: PageQuery, published?: boolean): Promise<Page<ListingDoc>> {
-    const filter: FilterQuery<ListingDoc> = { deletedAt: null };
-    if (published !== undefined) filter.published = published;
-    return this.listings.page(appId, filter, { createdAt: -1, _id: -1 }, page);
+    return this.owned.list(appId, page, published);
   }
 
   async update(appId: string, listingId: string, patch: ListingPatch): Promise<ListingDoc> {
@@ -124,18 +118,12 @@ export class Listings {
     if (patch.expiresAt !== undefined) set.expiresAt = checkExpiry(patch.expiresAt, now);
     if (patch.published !== undefined) set.published = patch.published;
     if (patch.codeValidityDays !== undefined) set.codeValidityDays = checkValidityDays(patch.codeValidityDays);
-    const updated = await this.stock.exclusive(listingId, () => this.listings.findOneAndUpdate(appId, { _id: listingId, deletedAt: null }, { $set: set }));
-    if (!updated) throw notFound('Listing', { listingId });
-    return updated;
+    return this.owned.update(appId, listingId, set);
   }
 
   /** Soft delete: off the marketplace; codes already issued stay valid and settled. */
-  async delete(appId: string, listingId: string): Promise<void> {
-    const now = new Date();
-    const deleted = await this.stock.exclusive(listingId, () =>
-      this.listings.updateOne(appId, { _id: listingId, deletedAt: null }, { $set: { deletedAt: now, updatedAt: now } }),
-    );
-    if (deleted === 0) throw notFound('Listing', { listingId });
+  delete(appId: string, listingId: string): Promise<void> {
+    return this.owned.delete(appId, listingId);
   }
 
   /**

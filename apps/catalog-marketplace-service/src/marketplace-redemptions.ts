@@ -2,12 +2,12 @@ import type { Connection, FilterQuery, Model } from 'mongoose';
 import type { Outbox } from '@ris/events';
 import type { Logger } from '@ris/logging';
 import { AppScoped, isDuplicateKeyError, newId, type Page, type PageQuery } from '@ris/mongo';
-import { Code, rpcError } from '@ris/rpc';
 import type { BalanceAccount, BalanceSnapshot } from './balance-account';
 import { generateMarketplaceCode } from './discount-code';
 import type { ListingDoc } from './listing.model';
 import type { Listings } from './listings';
 import { marketplaceRedemptionModel, type MarketplaceRedemptionDoc } from './marketplace-redemption.model';
+import { Redeemer } from './redeemer';
 import { marketplaceRedeemed } from './redemption-events';
 import { RedemptionSaga, type SagaOptions } from './redemption-saga';
 
@@ -33,13 +33,14 @@ export class MarketplaceRedemptions {
   readonly records: AppScoped<MarketplaceRedemptionDoc>;
   readonly model: Model<MarketplaceRedemptionDoc>;
   readonly saga: RedemptionSaga<MarketplaceRedemptionDoc>;
+  private readonly redeemer: Redeemer<MarketplaceRedemptionDoc>;
 
   constructor(
     db: Connection,
     private readonly listings: Listings,
-    private readonly account: BalanceAccount,
+    account: BalanceAccount,
     outbox: Outbox,
-    private readonly logger: Logger,
+    logger: Logger,
     options: SagaOptions,
   ) {
     this.model = marketplaceRedemptionModel(db);
@@ -58,15 +59,15 @@ export class MarketplaceRedemptions {
       logger,
       options,
     );
+    this.redeemer = new Redeemer(this.saga, account, logger);
   }
 
   /** Debits the calling app's user, takes one of the listing's codes, and issues a MKT- code; all or nothing. */
   async redeem(appId: string, listingId: string, userId: string): Promise<{ redemption: MarketplaceRedemptionDoc; balance: BalanceSnapshot | null }> {
     const listing = await this.listings.getRedeemable(appId, listingId);
-    if (listing.quantity === 0) throw rpcError(Code.FailedPrecondition, 'OUT_OF_STOCK', 'Out of stock.', { listingId });
+    this.redeemer.refuseIfSoldOut(listing.quantity, { listingId });
     const record = await this.record(appId, userId, listing);
-    const { record: confirmed, balance } = await this.saga.acquire(record, listing.quantity !== -1);
-    return { redemption: confirmed, balance: balance ?? (await this.balanceOfFreeRedemption(appId, userId)) };
+    return this.redeemer.run(record, listing.quantity !== -1);
   }
 
   /** The RESERVING record, with its code drawn now (unique across every app). */
@@ -85,14 +86,7 @@ export class MarketplaceRedemptions {
           expiresAt: new Date(now.getTime() + listing.codeValidityDays * DAY_MS),
           coinCost: listing.coinCost,
           tokenCost: listing.tokenCost,
-          state: 'RESERVING',
-          debit: 'NOT_TRIED',
-          failureReason: null,
-          stockTaken: false,
-          open: true,
-          leaseUntil: this.saga.leaseFrom(now),
-          createdAt: now,
-          updatedAt: now,
+          ...this.redeemer.startFields(now),
         });
       } catch (err) {
         // The code is taken (about one chance in 10^17): draw another.
@@ -100,15 +94,6 @@ export class MarketplaceRedemptions {
       }
     }
     throw new Error('could not draw a free marketplace code');
-  }
-
-  private async balanceOfFreeRedemption(appId: string, userId: string): Promise<BalanceSnapshot | null> {
-    try {
-      return await this.account.balance(appId, userId);
-    } catch (err) {
-      this.logger.warn({ err, userId }, 'balance unavailable after a free redemption');
-      return null;
-    }
   }
 
   /** Issued redemptions the caller can see from its side, newest first. */

@@ -14,17 +14,22 @@ import { isoTime } from './proto-json';
 
 const discountJson = (d: Discount | undefined) => ({ type: enumName(DiscountType, d?.type ?? 0) ?? null, value: d?.value ?? 0 });
 
+/** The offer's terms, which the owner's and the public view of a listing both show. */
+const listingTermsJson = (l: Listing) => ({
+  title: l.title,
+  description: l.description,
+  coinCost: l.coinCost,
+  tokenCost: l.tokenCost,
+  quantity: l.quantity,
+  discount: discountJson(l.discount),
+  expiresAt: isoTime(l.expiresAt),
+});
+
 /** A listing as its owner manages it. */
 export function listingJson(l: Listing) {
   return {
     id: l.id,
-    title: l.title,
-    description: l.description,
-    coinCost: l.coinCost,
-    tokenCost: l.tokenCost,
-    quantity: l.quantity,
-    discount: discountJson(l.discount),
-    expiresAt: isoTime(l.expiresAt),
+    ...listingTermsJson(l),
     published: l.published,
     codeValidityDays: l.codeValidityDays,
     createdAt: isoTime(l.createdAt),
@@ -37,13 +42,7 @@ export function publicListingJson(l: Listing) {
   return {
     id: l.id,
     appId: l.appId,
-    title: l.title,
-    description: l.description,
-    coinCost: l.coinCost,
-    tokenCost: l.tokenCost,
-    quantity: l.quantity,
-    discount: discountJson(l.discount),
-    expiresAt: isoTime(l.expiresAt),
+    ...listingTermsJson(l),
     codeValidityDays: l.codeValidityDays,
     createdAt: isoTime(l.createdAt),
   };

@@ -43,16 +43,21 @@ const ListingFields = {
   codeValidityDays: z.number().int().min(1).max(3650).openapi({ description: 'How long each issued code stays valid.' }),
 };
 
+/** The offer's terms, which the owner's and the public view of a listing both show. */
+const ListingTerms = {
+  title: z.string(),
+  description: z.string(),
+  coinCost: z.number().int(),
+  tokenCost: z.number().int(),
+  quantity: z.number().int().openapi({ description: 'Codes left; -1 means unlimited.' }),
+  discount: Discount,
+  expiresAt: timestamp.nullable(),
+};
+
 const Listing = z
   .object({
     id: z.string(),
-    title: z.string(),
-    description: z.string(),
-    coinCost: z.number().int(),
-    tokenCost: z.number().int(),
-    quantity: z.number().int().openapi({ description: 'Codes left; -1 means unlimited.' }),
-    discount: Discount,
-    expiresAt: timestamp.nullable(),
+    ...ListingTerms,
     published: z.boolean(),
     codeValidityDays: z.number().int(),
     createdAt: timestamp,
@@ -64,13 +69,7 @@ const PublicListing = z
   .object({
     id: z.string(),
     appId: z.string().openapi({ description: 'The business app that offers it and honours its codes.' }),
-    title: z.string(),
-    description: z.string(),
-    coinCost: z.number().int(),
-    tokenCost: z.number().int(),
-    quantity: z.number().int().openapi({ description: 'Codes left; -1 means unlimited.' }),
-    discount: Discount,
-    expiresAt: timestamp.nullable(),
+    ...ListingTerms,
     codeValidityDays: z.number().int(),
     createdAt: timestamp,
   })
