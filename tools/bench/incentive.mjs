@@ -21,7 +21,7 @@ import { Redis } from 'ioredis';
 import mongoose from 'mongoose';
 import { connect as natsConnect } from 'nats';
 import { execFileSync, spawn } from 'node:child_process';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { cpus, loadavg, totalmem } from 'node:os';
@@ -208,24 +208,21 @@ async function main() {
   log(`run ${run}: building the apps`);
   execFileSync(process.execPath, [join(root, 'tools', 'build-apps.mjs')], { stdio: 'inherit' });
   const { ProcessStack, readInfraEnv } = require(join(root, 'dist', 'tools', 'stack.js'));
+  await bundleTs(join(root, 'libs', 'testing', 'src', 'own-stack.ts'), join(root, 'dist', 'tools', 'bench', 'own-stack.cjs'));
+  const { ownStackOptions } = require(join(root, 'dist', 'tools', 'bench', 'own-stack.cjs'));
   const { encodeScore } = await loadBoardStore();
   const infra = readInfraEnv(root);
-  const redisKeyPrefix = `${run}:`;
-  const stack = new ProcessStack({
-    root,
-    infra,
-    adminToken: randomBytes(24).toString('hex'),
-    dbPrefix: `${run}_`,
-    eventsStream: `${run.toUpperCase()}_DOMAIN`,
-    eventsSubjectPrefix: `${run}_domain`,
-    redisKeyPrefix,
-    ports: 'free',
-    logDir: join(root, '.run', 'bench-logs', run),
-    logLevel: 'warn',
-    env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' },
-    // The benchmark measures the engine, not the per-app rate limit.
-    appEnv: { gateway: { RATE_LIMIT_PER_SECOND: '10000000', RATE_LIMIT_BURST: '10000000' } },
-  });
+  const stack = new ProcessStack(
+    ownStackOptions(run, 'bench-logs', {
+      root,
+      infra,
+      logLevel: 'warn',
+      env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' },
+      // The benchmark measures the engine, not the per-app rate limit.
+      appEnv: { gateway: { RATE_LIMIT_PER_SECOND: '10000000', RATE_LIMIT_BURST: '10000000' } },
+    }),
+  );
+  const { redisKeyPrefix } = stack.options;
   const redis = new Redis(infra.REDIS_URL);
   let baseline;
   const load = { start: loadavg().map((l) => l.toFixed(2)) };

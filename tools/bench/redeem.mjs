@@ -20,7 +20,6 @@
 // not queue in its process; the baseline uses the same server. Set
 // BENCH_MONGODB_URL to measure against a server you run (e.g. MongoDB).
 import { execFileSync, spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { connect as tcpConnect } from 'node:net';
@@ -29,6 +28,7 @@ import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
+import { bundleTs } from '../bundle-ts.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const require = createRequire(import.meta.url);
@@ -44,6 +44,8 @@ const COINS_EACH = 1_000_000;
 
 execFileSync(process.execPath, [join(root, 'tools', 'build-apps.mjs')], { stdio: 'inherit' });
 const { ProcessStack, readInfraEnv } = require(join(root, 'dist', 'tools', 'stack.js'));
+await bundleTs(join(root, 'libs', 'testing', 'src', 'own-stack.ts'), join(root, 'dist', 'tools', 'bench', 'own-stack.cjs'));
+const { ownStackOptions, runName } = require(join(root, 'dist', 'tools', 'bench', 'own-stack.cjs'));
 // The RPC client of scenario 2, bundled from the workspace's own contracts.
 const clientBundle = join(root, 'dist', 'tools', 'bench-catalog-client.js');
 await esbuild.build({
@@ -105,25 +107,20 @@ async function benchDatabase() {
   };
 }
 
-const run = `bench${Date.now().toString(36)}${randomBytes(2).toString('hex')}`;
+const run = runName('bench');
 const database = await benchDatabase();
 const infra = { ...readInfraEnv(root), MONGODB_URL: database.url };
-const adminToken = randomBytes(24).toString('hex');
-const stack = new ProcessStack({
-  root,
-  infra,
-  adminToken,
-  dbPrefix: `${run}_`,
-  eventsStream: `${run.toUpperCase()}_DOMAIN`,
-  eventsSubjectPrefix: `${run}_domain`,
-  redisKeyPrefix: `${run}:`,
-  ports: 'free',
-  logDir: join(root, '.run', 'bench-logs', run),
-  // info, as in production: every RPC's server time is logged, which splits the saga's time below.
-  logLevel: 'info',
-  apps: ['incentive-service', 'catalog-marketplace-service', 'gateway'],
-  env: { RATE_LIMIT_PER_SECOND: '1000000', RATE_LIMIT_BURST: '1000000' },
-});
+const stack = new ProcessStack(
+  ownStackOptions(run, 'bench-logs', {
+    root,
+    infra,
+    // info, as in production: every RPC's server time is logged, which splits the saga's time below.
+    logLevel: 'info',
+    apps: ['incentive-service', 'catalog-marketplace-service', 'gateway'],
+    env: { RATE_LIMIT_PER_SECOND: '1000000', RATE_LIMIT_BURST: '1000000' },
+  }),
+);
+const { adminToken } = stack.options;
 
 async function call(method, url, token, body) {
   const res = await fetch(url, {

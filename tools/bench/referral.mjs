@@ -19,7 +19,7 @@
 // BENCH_MONGODB_URL to measure against a server you run (e.g. MongoDB).
 import { Buffer } from 'node:buffer';
 import { execFileSync, spawn } from 'node:child_process';
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { connect as tcpConnect } from 'node:net';
 import { createRequire } from 'node:module';
@@ -28,6 +28,7 @@ import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+import { bundleTs } from '../bundle-ts.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const require = createRequire(import.meta.url);
@@ -48,25 +49,22 @@ const CODE_ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
 
 execFileSync(process.execPath, [join(root, 'tools', 'build-apps.mjs')], { stdio: 'inherit' });
 const { ProcessStack, readInfraEnv } = require(join(root, 'dist', 'tools', 'stack.js'));
+await bundleTs(join(root, 'libs', 'testing', 'src', 'own-stack.ts'), join(root, 'dist', 'tools', 'bench', 'own-stack.cjs'));
+const { ownStackOptions, runName } = require(join(root, 'dist', 'tools', 'bench', 'own-stack.cjs'));
 
-const run = `rb${Date.now().toString(36)}${randomBytes(2).toString('hex')}`;
+const run = runName('rb');
 const database = await benchDatabase();
 const infra = { ...readInfraEnv(root), MONGODB_URL: database.url };
-const stack = new ProcessStack({
-  root,
-  infra,
-  adminToken: randomBytes(24).toString('hex'),
-  dbPrefix: `${run}_`,
-  eventsStream: `${run.toUpperCase()}_DOMAIN`,
-  eventsSubjectPrefix: `${run}_domain`,
-  redisKeyPrefix: `${run}:`,
-  ports: 'free',
-  logDir: join(root, '.run', 'bench-logs', run),
-  logLevel: 'warn',
-  apps: ['referral-service', 'fraud-service', 'reward-service', 'gateway'],
-  // The per-app rate limit (50/s by default) would measure the limiter.
-  env: { RATE_LIMIT_PER_SECOND: '1000000', RATE_LIMIT_BURST: '1000000' },
-});
+const stack = new ProcessStack(
+  ownStackOptions(run, 'bench-logs', {
+    root,
+    infra,
+    logLevel: 'warn',
+    apps: ['referral-service', 'fraud-service', 'reward-service', 'gateway'],
+    // The per-app rate limit (50/s by default) would measure the limiter.
+    env: { RATE_LIMIT_PER_SECOND: '1000000', RATE_LIMIT_BURST: '1000000' },
+  }),
+);
 
 function log(message) {
   process.stderr.write(`[bench] ${message}\n`);

@@ -10,7 +10,7 @@
 // Writes tools/bench/results/webhooks.md. Each scenario is capped at ~20 s.
 import { Buffer } from 'node:buffer';
 import { execFileSync } from 'node:child_process';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
@@ -20,6 +20,7 @@ import { performance } from 'node:perf_hooks';
 import { clearTimeout, setTimeout } from 'node:timers';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
+import { bundleTs } from '../bundle-ts.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const require = createRequire(import.meta.url);
@@ -37,22 +38,19 @@ const LATENCY_SAMPLES = 200;
 
 execFileSync(process.execPath, [join(root, 'tools', 'build-apps.mjs')], { stdio: 'inherit' });
 const { ProcessStack, readInfraEnv } = require(join(root, 'dist', 'tools', 'stack.js'));
+await bundleTs(join(root, 'libs', 'testing', 'src', 'own-stack.ts'), join(root, 'dist', 'tools', 'bench', 'own-stack.cjs'));
+const { ownStackOptions, runName } = require(join(root, 'dist', 'tools', 'bench', 'own-stack.cjs'));
 
-const run = `bench${Date.now().toString(36)}${randomBytes(2).toString('hex')}`;
+const run = runName('bench');
 const infra = readInfraEnv(root);
-const stack = new ProcessStack({
-  root,
-  infra,
-  adminToken: randomBytes(24).toString('hex'),
-  dbPrefix: `${run}_`,
-  eventsStream: `${run.toUpperCase()}_DOMAIN`,
-  eventsSubjectPrefix: `${run}_domain`,
-  redisKeyPrefix: `${run}:`,
-  ports: 'free',
-  logDir: join(root, '.run', 'bench-logs', run),
-  logLevel: 'warn',
-  env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', RATE_LIMIT_PER_SECOND: '100000', RATE_LIMIT_BURST: '100000' },
-});
+const stack = new ProcessStack(
+  ownStackOptions(run, 'bench-logs', {
+    root,
+    infra,
+    logLevel: 'warn',
+    env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', RATE_LIMIT_PER_SECOND: '100000', RATE_LIMIT_BURST: '100000' },
+  }),
+);
 
 // The receiver: answers 200 at once and notes when each message arrived.
 const arrivals = new Map(); // path -> count

@@ -1,9 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { join } from 'node:path';
-import mongoose from 'mongoose';
-import { connect } from 'nats';
-import { ProcessStack } from '@ris/stack';
+import { type ProcessStack } from '@ris/stack';
 import { ApiClient, createTestApp, e2eStack, eventually, waitForEvents, type TestApp } from '@ris/testing';
+import { ownStack, removeOwnStack } from './support/own-stack';
 import { convert, createCampaign, createReferral } from './support/referral-scenario';
 
 const unique = () => randomBytes(4).toString('hex');
@@ -248,23 +246,11 @@ describe('fraud detection', () => {
 // own databases and stream) so the fraud service can be stopped without
 // disturbing the other tests; its recovery pass runs every second.
 describe('fraud service down', () => {
-  const root = join(__dirname, '..', '..', '..');
-  const run = `fd${Date.now().toString(36)}${randomBytes(2).toString('hex')}`;
   let stack: ProcessStack;
   let api: ApiClient;
 
   beforeAll(async () => {
-    const shared = e2eStack();
-    stack = new ProcessStack({
-      root,
-      infra: { MONGODB_URL: shared.mongodbUrl, NATS_URL: shared.natsUrl, REDIS_URL: shared.redisUrl },
-      adminToken: randomBytes(24).toString('hex'),
-      dbPrefix: `${run}_`,
-      eventsStream: `${run.toUpperCase()}_DOMAIN`,
-      eventsSubjectPrefix: `${run}_domain`,
-      redisKeyPrefix: `${run}:`,
-      ports: 'free',
-      logDir: join(root, '.run', 'e2e-logs', run),
+    stack = ownStack('fd', {
       apps: ['referral-service', 'fraud-service', 'reward-service', 'gateway'],
       appEnv: { 'referral-service': { RECOVERY_INTERVAL_MS: '1000' } },
     });
@@ -273,17 +259,7 @@ describe('fraud service down', () => {
     api = new ApiClient(`${stack.gatewayUrl}/api/v1`, created.body.apiKey);
   }, 90_000);
 
-  afterAll(async () => {
-    await stack?.stop();
-    const nc = await connect({ servers: e2eStack().natsUrl });
-    await (await nc.jetstreamManager()).streams.delete(stack.options.eventsStream).catch(() => undefined);
-    await nc.close();
-    for (const service of ['gateway', 'referral', 'fraud', 'reward']) {
-      const db = await mongoose.createConnection(e2eStack().mongodbUrl, { dbName: `${run}_${service}` }).asPromise();
-      await db.dropDatabase();
-      await db.close();
-    }
-  });
+  afterAll(() => removeOwnStack(stack));
 
   it('records conversions unscored with rewards held, and scores them when the fraud service is back', async () => {
     const campaignId = (await api.post('/campaigns', { name: 'Outage', referrerReward: { amount: 10, fulfillmentType: 'DISCOUNT_CODE' } })).body.campaign.id;

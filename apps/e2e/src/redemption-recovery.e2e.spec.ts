@@ -1,18 +1,14 @@
-import { randomBytes } from 'node:crypto';
-import { join } from 'node:path';
 import mongoose, { type Connection } from 'mongoose';
-import { connect } from 'nats';
-import { ProcessStack, type AppName } from '@ris/stack';
+import { type AppName, type ProcessStack } from '@ris/stack';
 import { ApiClient, e2eStack, type ApiResponse, type TestApp } from '@ris/testing';
 import { CoinFaucet, balanceMatchingLedger } from './support/coin-balances';
+import { ownStack, removeOwnStack } from './support/own-stack';
 
 // A stack of its own (incentive and catalog-marketplace services and a
 // gateway, own databases and stream), so that killing services here
 // disturbs no other test file. Short lease and recovery interval: an
 // interrupted redemption is settled within seconds.
 describe('redemption recovery', () => {
-  const root = join(__dirname, '..', '..', '..');
-  const run = `rr${Date.now().toString(36)}${randomBytes(2).toString('hex')}`;
   let stack: ProcessStack;
   let catalogDb: Connection;
   let app: TestApp;
@@ -21,18 +17,7 @@ describe('redemption recovery', () => {
   const user = (name: string) => `${name}-${(n += 1)}`;
 
   beforeAll(async () => {
-    const shared = e2eStack();
-    const adminToken = randomBytes(24).toString('hex');
-    stack = new ProcessStack({
-      root,
-      infra: { MONGODB_URL: shared.mongodbUrl, NATS_URL: shared.natsUrl, REDIS_URL: shared.redisUrl },
-      adminToken,
-      dbPrefix: `${run}_`,
-      eventsStream: `${run.toUpperCase()}_DOMAIN`,
-      eventsSubjectPrefix: `${run}_domain`,
-      redisKeyPrefix: `${run}:`,
-      ports: 'free',
-      logDir: join(root, '.run', 'e2e-logs', run),
+    stack = ownStack('rr', {
       apps: ['incentive-service', 'catalog-marketplace-service', 'gateway'],
       env: { RATE_LIMIT_PER_SECOND: '10000', RATE_LIMIT_BURST: '10000' },
       appEnv: {
@@ -40,24 +25,15 @@ describe('redemption recovery', () => {
       },
     });
     await stack.start();
-    catalogDb = await mongoose.createConnection(shared.mongodbUrl, { dbName: `${run}_catalog_marketplace` }).asPromise();
-    const created = await new ApiClient(`${stack.gatewayUrl}/admin/v1`, adminToken).post('/apps', { name: 'recovery' });
+    catalogDb = await mongoose.createConnection(e2eStack().mongodbUrl, { dbName: `${stack.options.dbPrefix}catalog_marketplace` }).asPromise();
+    const created = await new ApiClient(`${stack.gatewayUrl}/admin/v1`, stack.options.adminToken).post('/apps', { name: 'recovery' });
     app = { appId: created.body.app.id, apiKey: created.body.apiKey, api: new ApiClient(`${stack.gatewayUrl}/api/v1`, created.body.apiKey) };
     faucet = new CoinFaucet(app);
   }, 90_000);
 
   afterAll(async () => {
-    await stack?.stop();
-    await catalogDb?.dropDatabase().catch(() => undefined);
     await catalogDb?.close();
-    for (const service of ['incentive', 'gateway']) {
-      const db = await mongoose.createConnection(e2eStack().mongodbUrl, { dbName: `${run}_${service}` }).asPromise();
-      await db.dropDatabase().catch(() => undefined);
-      await db.close();
-    }
-    const nc = await connect({ servers: e2eStack().natsUrl });
-    await (await nc.jetstreamManager()).streams.delete(stack.options.eventsStream).catch(() => undefined);
-    await nc.close();
+    await removeOwnStack(stack);
   });
 
   const kill = (service: AppName) => stack.stopApp(service, 'SIGKILL');

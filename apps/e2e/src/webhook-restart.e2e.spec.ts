@@ -1,12 +1,9 @@
-import { randomBytes } from 'node:crypto';
-import { join } from 'node:path';
-import mongoose from 'mongoose';
-import { connect } from 'nats';
 import { WebhookDeliveryStatus, WebhookService } from '@ris/contracts';
 import { domainEvent, type DomainEvent } from '@ris/events';
 import { createServiceClient } from '@ris/rpc';
-import { ProcessStack } from '@ris/stack';
-import { WebhookReceiver, e2eStack, eventually, publishEvents } from '@ris/testing';
+import { type ProcessStack } from '@ris/stack';
+import { WebhookReceiver, eventually, publishEvents } from '@ris/testing';
+import { ownStack, removeOwnStack } from './support/own-stack';
 
 // A webhook service of its own (own database and stream), killed with
 // SIGKILL while attempts are in flight: nothing pending is lost, nothing
@@ -15,25 +12,13 @@ import { WebhookReceiver, e2eStack, eventually, publishEvents } from '@ris/testi
 // the write that records it does send that one again: at least once, and
 // the unchanged webhook-id lets the receiver drop it.)
 describe('webhook service restart', () => {
-  const root = join(__dirname, '..', '..', '..');
-  const run = `wr${Date.now().toString(36)}${randomBytes(2).toString('hex')}`;
   const appId = 'app_restart';
   let stack: ProcessStack;
   let receiver: WebhookReceiver;
 
   beforeAll(async () => {
-    const shared = e2eStack();
     receiver = await WebhookReceiver.start();
-    stack = new ProcessStack({
-      root,
-      infra: { MONGODB_URL: shared.mongodbUrl, NATS_URL: shared.natsUrl, REDIS_URL: shared.redisUrl },
-      adminToken: randomBytes(24).toString('hex'),
-      dbPrefix: `${run}_`,
-      eventsStream: `${run.toUpperCase()}_DOMAIN`,
-      eventsSubjectPrefix: `${run}_domain`,
-      redisKeyPrefix: `${run}:`,
-      ports: 'free',
-      logDir: join(root, '.run', 'e2e-logs', run),
+    stack = ownStack('wr', {
       apps: ['webhook-service'],
       // A 2 s timeout makes the lease of a killed attempt run out after 12 s.
       env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_TIMEOUT_MS: '2000', WEBHOOK_RETRY_SCHEDULE: '1,1,1' },
@@ -42,14 +27,8 @@ describe('webhook service restart', () => {
   }, 60_000);
 
   afterAll(async () => {
-    await stack?.stop();
+    await removeOwnStack(stack);
     await receiver?.close();
-    const nc = await connect({ servers: e2eStack().natsUrl });
-    await (await nc.jetstreamManager()).streams.delete(stack.options.eventsStream).catch(() => undefined);
-    await nc.close();
-    const db = await mongoose.createConnection(e2eStack().mongodbUrl, { dbName: `${run}_webhook` }).asPromise();
-    await db.dropDatabase();
-    await db.close();
   });
 
   const client = () => createServiceClient(WebhookService, stack.serviceUrl('webhook-service'));

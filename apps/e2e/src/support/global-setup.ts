@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
+// By its path: Jest maps no @ris/* alias here (the file imports no alias itself).
+import { ownStackOptions, runName } from '../../../../libs/testing/src/own-stack';
 
 // Jest does not apply moduleNameMapper to global set-up, so the launcher is
 // loaded from its bundle (built here, like every app).
@@ -13,23 +14,17 @@ export default async function globalSetup(): Promise<void> {
   execFileSync(process.execPath, [join(root, 'tools', 'build-apps.mjs')], { stdio: 'inherit' });
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { ProcessStack, readInfraEnv } = require(join(root, 'dist', 'tools', 'stack.js')) as StackModule;
-  const run = `t${Date.now().toString(36)}${randomBytes(2).toString('hex')}`;
   const infra = readInfraEnv(root);
-  const stack = new ProcessStack({
-    root,
-    infra,
-    adminToken: randomBytes(24).toString('hex'),
-    dbPrefix: `${run}_`,
-    eventsStream: `${run.toUpperCase()}_DOMAIN`,
-    eventsSubjectPrefix: `${run}.domain`.replace(/\./g, '_'),
-    redisKeyPrefix: `${run}:`,
-    ports: 'free',
-    logDir: join(root, '.run', 'e2e-logs', run),
-    logLevel: process.env.E2E_LOG_LEVEL ?? 'info',
-    env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' },
-    // Retries after about 1, 1 and 2 s instead of over 3 days.
-    appEnv: { 'webhook-service': { WEBHOOK_RETRY_SCHEDULE: '1,1,2' } },
-  });
+  const stack = new ProcessStack(
+    ownStackOptions(runName('t'), 'e2e-logs', {
+      root,
+      infra,
+      logLevel: process.env.E2E_LOG_LEVEL ?? 'info',
+      env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' },
+      // Retries after about 1, 1 and 2 s instead of over 3 days.
+      appEnv: { 'webhook-service': { WEBHOOK_RETRY_SCHEDULE: '1,1,2' } },
+    }),
+  );
   await stack.start();
   (globalThis as { __STACK__?: unknown }).__STACK__ = stack;
   // Test workers start after this and inherit these.

@@ -1,0 +1,31 @@
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+// Types only: the end-to-end global set-up loads this file by its path (Jest
+// maps no @ris/* alias there) and the benchmarks bundle it on its own.
+import type { StackOptions } from '@ris/stack';
+
+/** A run's name: the prefix, the time and a random suffix (lower case, no dots). */
+export const runName = (prefix: string) => `${prefix}${Date.now().toString(36)}${randomBytes(2).toString('hex')}`;
+
+/** What a stack of its own takes from its caller; ownStackOptions names the rest after the run. */
+export type OwnStackOptions = Omit<StackOptions, 'adminToken' | 'dbPrefix' | 'eventsStream' | 'eventsSubjectPrefix' | 'redisKeyPrefix' | 'ports' | 'logDir'>;
+
+/**
+ * Settings of a stack of its own, for the end-to-end tests and the
+ * benchmarks: databases <run>_<service>, stream <RUN>_DOMAIN on subjects
+ * <run>_domain.*, Redis keys <run>:*, free ports, a random admin token and
+ * logs in .run/<logs>/<run>, so it shares nothing with another stack on the
+ * same infrastructure.
+ */
+export function ownStackOptions(run: string, logs: 'e2e-logs' | 'bench-logs', options: OwnStackOptions): StackOptions {
+  return {
+    ...options,
+    adminToken: randomBytes(24).toString('hex'),
+    dbPrefix: `${run}_`,
+    eventsStream: `${run.toUpperCase()}_DOMAIN`,
+    eventsSubjectPrefix: `${run}_domain`,
+    redisKeyPrefix: `${run}:`,
+    ports: 'free',
+    logDir: join(options.root, '.run', logs, run),
+  };
+}
