@@ -106,20 +106,19 @@ export class DeliveryQueue {
       : next.nextAttemptAt
         ? { status: 'PENDING', nextAttemptAt: next.nextAttemptAt, retryIndex: delivery.retryIndex + 1 }
         : { status: 'FAILED', nextAttemptAt: null, completedAt: finishedAt };
-    // Side by side: the attempt holds its endpoint's slot until both are written.
-    const [result] = await Promise.all([
-      this.deliveries
-        .updateOne({ _id: delivery._id, appId: delivery.appId, lease }, { $set: { ...common, ...state }, $inc: { attempts: 1 } })
-        .exec(),
-      this.attempts.create({
-        _id: newId('wha'),
-        appId: delivery.appId,
-        endpointId: delivery.endpointId,
-        deliveryId: delivery._id,
-        number: delivery.attempts + 1,
-        ...outcome,
-      }),
-    ]);
+    // The log entry first, then the outcome: whoever sees the delivery's new
+    // status (GET .../deliveries/{id}) also sees the attempt that decided it.
+    await this.attempts.create({
+      _id: newId('wha'),
+      appId: delivery.appId,
+      endpointId: delivery.endpointId,
+      deliveryId: delivery._id,
+      number: delivery.attempts + 1,
+      ...outcome,
+    });
+    const result = await this.deliveries
+      .updateOne({ _id: delivery._id, appId: delivery.appId, lease }, { $set: { ...common, ...state }, $inc: { attempts: 1 } })
+      .exec();
     return result.matchedCount > 0;
   }
 
