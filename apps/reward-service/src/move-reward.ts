@@ -23,6 +23,35 @@ export async function moveReward(
   return move ? finishMove(store, move) : null;
 }
 
+// A reward moves through at most PENDING → APPROVED → PAID/CANCELLED.
+const MAX_HOPS = 3;
+
+/**
+ * Brings a reward to `to` (a decision about it, e.g. its conversion's
+ * review): when another move out of its status is journaled but not
+ * finished (in flight, or its call died), that move is finished first and
+ * the reward goes on from where it leads, instead of this decision being
+ * dropped. So a cancellation racing an approval ends CANCELLED, not
+ * APPROVED. Returns the reward when this call moved it; null when it was
+ * already at `to`, or cannot get there (e.g. PAID).
+ */
+export async function moveRewardTo(
+  store: RewardStore,
+  reward: RewardDoc,
+  to: RewardStatusName,
+  fields: Partial<RewardDoc>,
+): Promise<RewardDoc | null> {
+  let current: RewardDoc | null = reward;
+  for (let hop = 0; current && hop < MAX_HOPS && canTransition(current.status, to); hop += 1) {
+    const move = await store.moves.begin(current.appId, current._id, current.status, to, fields);
+    if (move) return finishMove(store, move);
+    const other = await store.moves.get(current.appId, current._id, current.status);
+    if (other && !other.done) await finishMove(store, other);
+    current = await store.rewards.findById(current.appId, current._id);
+  }
+  return null;
+}
+
 /**
  * Journals a reward's creation as a move out of NEW, before the reward is
  * inserted: every reward made since the journal exists has one, so a

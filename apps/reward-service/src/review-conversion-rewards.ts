@@ -1,4 +1,4 @@
-import { moveReward } from './move-reward';
+import { moveRewardTo } from './move-reward';
 import type { RewardDoc, RewardStatusName } from './reward.model';
 import type { RewardStore } from './reward-store';
 import { statesBefore } from './reward-transitions';
@@ -6,8 +6,10 @@ import { statesBefore } from './reward-transitions';
 /**
  * Moves every reward of one conversion to `to` (APPROVED after a clean
  * score or an approved fraud review; CANCELLED after a rejected one). Each
- * reward moves at most once (moveReward), so calling this again, or from
- * two replicas, is harmless; the result lists only the rewards this call moved.
+ * move out of a status happens once (the journal), so calling this again,
+ * or from two replicas, is harmless; a move already journaled by another
+ * call is finished first and the reward taken on to `to` (moveRewardTo).
+ * The result lists only the rewards this call moved.
  */
 async function moveConversionRewards(
   store: RewardStore,
@@ -19,7 +21,7 @@ async function moveConversionRewards(
   const moved: RewardDoc[] = [];
   for (const candidate of candidates) {
     const now = new Date();
-    const updated = await moveReward(store, candidate, to, to === 'APPROVED' ? { approvedAt: now } : { cancelledAt: now });
+    const updated = await moveRewardTo(store, candidate, to, to === 'APPROVED' ? { approvedAt: now } : { cancelledAt: now });
     if (!updated) continue;
     moved.push(updated);
   }

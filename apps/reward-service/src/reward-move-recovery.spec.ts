@@ -148,9 +148,36 @@ describe('reward moves interrupted by a crash', () => {
     await store.moves.begin(appId, reward._id, 'APPROVED', 'CANCELLED', { cancelledAt: new Date() });
     await finishOpen(60_000);
     expect((await store.get(appId, reward._id)).status).toBe('APPROVED');
-    await cancelConversionRewards(store, appId, reward.conversionId); // loses to the open move: changes nothing
-    expect((await store.get(appId, reward._id)).status).toBe('APPROVED');
     await finishOpen(0);
     expect((await store.get(appId, reward._id)).status).toBe('CANCELLED');
+  });
+
+  it('cancels a reward whose approval is journaled but unfinished, instead of dropping the cancellation', async () => {
+    // A clean score approves the held reward while a review rejects its
+    // conversion: the approval is journaled first (and its call is slow, or died).
+    const reward = await create({ hold: true });
+    await store.moves.begin(appId, reward._id, 'PENDING', 'APPROVED', { approvedAt: new Date() });
+
+    const cancelled = await cancelConversionRewards(store, appId, reward.conversionId);
+    expect(cancelled.map((r) => r._id)).toEqual([reward._id]);
+    expect(await store.get(appId, reward._id)).toMatchObject({ status: 'CANCELLED', approvedAt: expect.any(Date), cancelledAt: expect.any(Date) });
+    // The approval ran its course first (its event included), then the cancellation; totals count the end state once.
+    expect(await eventsFor('reward.approved', reward._id)).toBe(1);
+    expect(await eventsFor('reward.cancelled', reward._id)).toBe(1);
+    expect(await campaignTotals(reward)).toEqual({ pending: 0, approved: 0, paid: 0, cancelled: 10, count: 1 });
+    // Recovery finds nothing left to do, and the slow approval finishing late changes nothing.
+    await finishOpen(0);
+    const approval = await store.moves.get(appId, reward._id, 'PENDING');
+    await finishMove(store, { ...approval!, done: false });
+    expect((await store.get(appId, reward._id)).status).toBe('CANCELLED');
+    expect(await campaignTotals(reward)).toEqual({ pending: 0, approved: 0, paid: 0, cancelled: 10, count: 1 });
+  });
+
+  it('finishes a journaled cancellation it races instead of reporting it as its own', async () => {
+    const reward = await create();
+    await store.moves.begin(appId, reward._id, 'APPROVED', 'CANCELLED', { cancelledAt: new Date() });
+    expect(await cancelConversionRewards(store, appId, reward.conversionId)).toEqual([]);
+    expect((await store.get(appId, reward._id)).status).toBe('CANCELLED');
+    expect(await eventsFor('reward.cancelled', reward._id)).toBe(1);
   });
 });
