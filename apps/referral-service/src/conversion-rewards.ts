@@ -68,9 +68,11 @@ export class ConversionRewards {
       rewards = await Promise.all(grants.map((grant) => this.issue(appId, root, campaign, grant, hold)));
       const createdValue = rewards.reduce((sum, r) => sum + (r.created ? r.amount : 0), 0);
       if (createdValue > 0) await this.store.stats.count(appId, root.campaignId, { totalRewardValue: createdValue });
-      records = await this.recordIssued(appId, records, rewards, !hold);
-      // Issued unheld for a clean, scored conversion: nothing left to reconcile.
-      reconcile = hold;
+      // A retry issues with today's hold but gets back, as they are, the rewards
+      // an earlier attempt made: one made while the conversion was held is
+      // still PENDING, and only reconciling approves it.
+      reconcile = hold || rewards.some((r) => r.status === 'PENDING');
+      records = await this.recordIssued(appId, records, rewards, !reconcile);
     }
     if (reconcile) rewards = await this.reconcile(appId, root, rewards);
     return { records, rewards };

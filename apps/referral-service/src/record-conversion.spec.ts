@@ -1,6 +1,6 @@
 import { create } from '@bufbuild/protobuf';
 import { Code, ConnectError, createClient, createRouterTransport, type ServiceImpl } from '@connectrpc/connect';
-import { FraudService, RewardSchema, RewardService, RewardStatus } from '@ris/contracts';
+import { FraudService, RewardSchema, RewardService, RewardSide, RewardStatus } from '@ris/contracts';
 import { Outbox } from '@ris/events';
 import { createLogger } from '@ris/logging';
 import { testDatabase } from '@ris/testing';
@@ -41,8 +41,10 @@ describe('recording conversions', () => {
     recordClicks: async () => ({}),
   };
   const issued = new Map<string, RewardStatus>();
+  let refereeRewardsUp = true;
   const rewardImpl: Partial<ServiceImpl<typeof RewardService>> = {
     createReward: async (req) => {
+      if (!refereeRewardsUp && req.side === RewardSide.REFEREE) throw new ConnectError('down', Code.Unavailable);
       const id = `rwd_${req.conversionId}_${req.side}_${req.level}`;
       const created = !issued.has(id);
       if (created) issued.set(id, req.hold ? RewardStatus.PENDING : RewardStatus.APPROVED);
@@ -120,6 +122,29 @@ describe('recording conversions', () => {
     expect(await store.deferredChecks.count('app_b', {})).toBe(0);
     expect(await store.conversions.findOne('app_b', { _id: outcome.root._id })).toMatchObject({ fraudCheck: 'DONE', context: null, rewardsSettled: true });
     expect(issued.get(outcome.rewards[0].rewardId)).toBe(RewardStatus.APPROVED);
+  });
+
+  it('approves a reward a held attempt issued when a later, clean attempt finishes the issue', async () => {
+    const { _id: campaignId } = await store.campaigns.create('app_h', {
+      name: 'double',
+      referrerReward: { amount: 10, fulfillmentType: 'DISCOUNT_CODE' },
+      refereeReward: { amount: 5, fulfillmentType: 'DISCOUNT_CODE' },
+    });
+    const { referral } = await referrals.create('app_h', { campaignId, referrerId: 'hal' });
+    // Unscored (held): the referrer's reward is issued PENDING, the referee's call fails.
+    fraudUp = false;
+    refereeRewardsUp = false;
+    const context = { ip: null, userAgent: null, deviceId: null, email: null };
+    await expect(recorder.record('app_h', { referralCode: referral.code, refereeId: 'ida', amount: null, metadata: null, context })).rejects.toThrow();
+    const referrerReward = `rwd_${(await store.conversions.findOne('app_h', { campaignId, refereeId: 'ida', level: 1 }))!.conversionId}_${RewardSide.REFERRER}_1`;
+    expect(issued.get(referrerReward)).toBe(RewardStatus.PENDING);
+
+    // Scored clean later: the issue is finished unheld, and the reward the held attempt made is approved too.
+    fraudUp = true;
+    refereeRewardsUp = true;
+    await recovery.runOnce();
+    expect(issued.get(referrerReward)).toBe(RewardStatus.APPROVED);
+    expect(await store.conversions.findOne('app_h', { campaignId, refereeId: 'ida', level: 1 })).toMatchObject({ fraudCheck: 'DONE', rewardsSettled: true });
   });
 
   it('recounts campaign counters: silent on what the service kept, and closes what a crash left short', async () => {
