@@ -56,6 +56,41 @@ describe('incentive leaderboard', () => {
     expect([missing.status, missing.body.error.code]).toEqual([404, 'NOT_FOUND']);
   });
 
+  it('answers reads that arrive together (one call per board) each with its own answer', async () => {
+    const [one, three, daily, early, late, nobody, otherEntry, otherTop] = await Promise.all([
+      app.api.get('/incentives/leaderboard?limit=1'),
+      app.api.get('/incentives/leaderboard?limit=3'),
+      app.api.get('/incentives/leaderboard?period=DAILY&limit=2'),
+      app.api.get('/incentives/leaderboard/early'),
+      app.api.get('/incentives/leaderboard/late?period=WEEKLY'),
+      app.api.get('/incentives/leaderboard/nobody'),
+      other.api.get('/incentives/leaderboard/top'),
+      other.api.get('/incentives/leaderboard'),
+    ]);
+    expect(one.body).toEqual(expected.slice(0, 1));
+    expect(three.body).toEqual(expected);
+    expect(daily.body).toEqual(expected.slice(0, 2));
+    expect(early.body).toEqual(expected[1]);
+    expect(late.body).toEqual(expected[2]);
+    expect([nobody.status, nobody.body.error.code, nobody.body.error.details]).toEqual([404, 'NOT_FOUND', { userId: 'nobody', period: 'ALL_TIME' }]);
+    expect(otherEntry.status).toBe(404);
+    expect(otherTop.body).toEqual([]);
+  });
+
+  it('shows an acknowledged write to every read sent after it, however many reads are in flight', async () => {
+    const fresh = await createTestApp('leaderboard fresh');
+    await fresh.api.post('/incentives/actions', { key: 'ten', name: 'Ten', type: 'STANDARD', xp: 10 });
+    await fresh.api.post('/incentives/events', { userId: 'first', actionKey: 'ten' });
+    for (let round = 1; round <= 3; round += 1) {
+      const inFlight = Array.from({ length: 20 }, () => fresh.api.get('/incentives/leaderboard?limit=100'));
+      await fresh.api.post('/incentives/events', { userId: 'second', actionKey: 'ten' });
+      const after = await Promise.all([fresh.api.get('/incentives/leaderboard?limit=100'), fresh.api.get('/incentives/leaderboard/second')]);
+      expect(after[0].body).toContainEqual(expect.objectContaining({ userId: 'second', xp: 10 * round }));
+      expect(after[1].body).toMatchObject({ userId: 'second', xp: 10 * round });
+      await Promise.all(inFlight);
+    }
+  });
+
   it('refuses bad limits and periods', async () => {
     for (const query of ['limit=0', 'limit=101', 'limit=ten', 'period=YEARLY']) {
       const res = await app.api.get(`/incentives/leaderboard?${query}`);

@@ -9,9 +9,10 @@ import {
   WebhookService,
 } from '@ris/contracts';
 import { createServiceClient } from '@ris/rpc';
+import { LeaderboardReads } from './batching/leaderboard-reads';
 import type { GatewayConfig } from './gateway-config';
 
-/** One gRPC client per backend service, plus their health clients for /readyz. */
+/** One client per backend service, their health clients for /readyz, and the batched leaderboard reads. */
 export function createServiceClients(config: GatewayConfig) {
   const urls = {
     referral: config.REFERRAL_SERVICE_URL,
@@ -24,11 +25,13 @@ export function createServiceClients(config: GatewayConfig) {
   const health = Object.fromEntries(
     Object.entries(urls).map(([name, url]) => [name, createServiceClient(Health, url, { timeoutMs: 2000 })]),
   ) as Record<keyof typeof urls, Client<typeof Health>>;
+  const incentive = createServiceClient(IncentiveService, urls.incentive);
   return {
     referral: createServiceClient(ReferralService, urls.referral),
     fraud: createServiceClient(FraudService, urls.fraud),
     reward: createServiceClient(RewardService, urls.reward),
-    incentive: createServiceClient(IncentiveService, urls.incentive),
+    incentive,
+    leaderboardReads: new LeaderboardReads(incentive),
     catalogMarketplace: createServiceClient(CatalogMarketplaceService, urls.catalogMarketplace),
     webhook: createServiceClient(WebhookService, urls.webhook),
     health,

@@ -316,9 +316,17 @@ describe('incentive engine (real MongoDB and Redis)', () => {
       [3, 'late', 20],
     ]);
     expect(await engine.leaderboard.entry(board, 'DAILY', 'late')).toEqual({ rank: 3, userId: 'late', xp: 20, coins: 2 });
+    // Several users in one read: those on the board, each once.
+    const some = await engine.leaderboard.entries(board, 'WEEKLY', ['late', 'nobody', 'top', 'late']);
+    expect(some.sort((a, b) => a.rank - b.rank)).toEqual([
+      { rank: 1, userId: 'top', xp: 30, coins: 2 },
+      { rank: 3, userId: 'late', xp: 20, coins: 2 },
+    ]);
+    await expect(engine.leaderboard.entries(board, 'WEEKLY', [])).rejects.toMatchObject({ code: Code.InvalidArgument });
     const keys = await redis.keys(`${prefix}lb:${board}:*`);
     await redis.del(...keys);
-    // Flushed: the next read rebuilds from MongoDB.
+    // Flushed: the next read (of either kind) rebuilds from MongoDB.
+    expect(await engine.leaderboard.entries(board, 'ALL_TIME', ['early'])).toEqual([{ rank: 2, userId: 'early', xp: 20, coins: 1 }]);
     expect(await engine.leaderboard.top(board, 'ALL_TIME', 10)).toEqual(before);
     expect(await engine.leaderboard.refresh(board)).toBe(3);
     expect(await engine.leaderboard.top(board, 'WEEKLY', 10)).toEqual(before);

@@ -287,6 +287,10 @@ export function incentiveRpc(parts: IncentiveParts): ServiceImpl<typeof Incentiv
       const entry = await leaderboard.entry(requiredField(req.appId, 'appId'), period(req.period), checkUserId(req.userId));
       return { entry: leaderboardEntryMessage(entry) };
     },
+    async getLeaderboardEntries(req) {
+      const entries = await leaderboard.entries(requiredField(req.appId, 'appId'), period(req.period), req.userIds.map((userId) => checkUserId(userId, 'userIds')));
+      return { entries: entries.map(leaderboardEntryMessage) };
+    },
     async setLeaderboardScore(req) {
       const appId = requiredField(req.appId, 'appId');
       const userId = checkUserId(req.userId);

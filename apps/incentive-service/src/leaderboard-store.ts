@@ -49,12 +49,24 @@ for i = 1, #top, 2 do ids[#ids + 1] = top[i] end
 return {top, redis.call('HMGET', KEYS[3], unpack(ids))}
 `;
 
-/** One user's rank (0-based), score and coins; {-1} when not on the board; nil when the board is not built. */
-const READ_ENTRY = `
+/**
+ * Users' ranks (0-based), scores and coins, flat: id, rank, score, coins for
+ * each user on the board (users not on it are left out); nil when the board
+ * is not built.
+ */
+const READ_ENTRIES = `
 if redis.call('EXISTS', KEYS[1]) == 0 then return false end
-local rank = redis.call('ZREVRANK', KEYS[2], ARGV[1])
-if not rank then return {-1} end
-return {rank, redis.call('ZSCORE', KEYS[2], ARGV[1]), redis.call('HGET', KEYS[3], ARGV[1]) or ''}
+local out = {}
+for i = 1, #ARGV do
+  local rank = redis.call('ZREVRANK', KEYS[2], ARGV[i])
+  if rank then
+    out[#out + 1] = ARGV[i]
+    out[#out + 1] = rank
+    out[#out + 1] = redis.call('ZSCORE', KEYS[2], ARGV[i])
+    out[#out + 1] = redis.call('HGET', KEYS[3], ARGV[i]) or ''
+  end
+end
+return out
 `;
 
 const RELEASE_LOCK = `
@@ -65,7 +77,7 @@ return 0
 interface BoardCommands {
   lbWriteUser(...args: Array<string | number>): Promise<number>;
   lbReadTop(...args: Array<string | number>): Promise<[string[], Array<string | null>] | null>;
-  lbReadEntry(...args: Array<string | number>): Promise<[number, string?, string?] | null>;
+  lbReadEntries(...args: Array<string | number>): Promise<Array<string | number> | null>;
   lbReleaseLock(key: string, token: string): Promise<number>;
 }
 
@@ -95,7 +107,7 @@ export function withBoardCommands(redis: Redis): RedisWithBoards {
   if (typeof r.lbWriteUser !== 'function') {
     redis.defineCommand('lbWriteUser', { lua: WRITE_USER });
     redis.defineCommand('lbReadTop', { numberOfKeys: 3, lua: READ_TOP });
-    redis.defineCommand('lbReadEntry', { numberOfKeys: 3, lua: READ_ENTRY });
+    redis.defineCommand('lbReadEntries', { numberOfKeys: 3, lua: READ_ENTRIES });
     redis.defineCommand('lbReleaseLock', { numberOfKeys: 1, lua: RELEASE_LOCK });
   }
   return r;
@@ -161,10 +173,19 @@ export class LeaderboardStore {
 
   /** undefined when the user is not on the board; null when the board has not been built. */
   async entry(appId: string, period: Period, userId: string, now = new Date()): Promise<BoardEntry | undefined | null> {
-    const reply = await this.redis.lbReadEntry(this.readyKey(appId), this.boardKey(appId, period, periodKey(period, now)), this.usersKey(appId), userId);
+    const found = await this.entries(appId, period, [userId], now);
+    return found === null ? null : found[0];
+  }
+
+  /** The entries of those of `userIds` on the board, in one round trip; null when the board has not been built. */
+  async entries(appId: string, period: Period, userIds: string[], now = new Date()): Promise<BoardEntry[] | null> {
+    const reply = await this.redis.lbReadEntries(this.readyKey(appId), this.boardKey(appId, period, periodKey(period, now)), this.usersKey(appId), ...userIds);
     if (!reply) return null;
-    if (reply[0] < 0) return undefined;
-    return { rank: reply[0] + 1, userId, xp: decodeXp(Number(reply[1])), coins: coinsFrom(reply[2]) };
+    const entries: BoardEntry[] = [];
+    for (let i = 0; i < reply.length; i += 4) {
+      entries.push({ rank: Number(reply[i + 1]) + 1, userId: String(reply[i]), xp: decodeXp(Number(reply[i + 2])), coins: coinsFrom(String(reply[i + 3])) });
+    }
+    return entries;
   }
 
   /** Takes the app's rebuild lock (one rebuild at a time across replicas); null if taken. */

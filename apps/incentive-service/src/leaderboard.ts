@@ -86,6 +86,12 @@ export class Leaderboard {
     return this.serving(appId, () => this.store.top(appId, period, limit));
   }
 
+  /** Those of `userIds` on the board (1..1000 of them), in one read. */
+  async entries(appId: string, period: Period, userIds: string[]): Promise<BoardEntry[]> {
+    if (userIds.length < 1 || userIds.length > 1000) throw invalidArgument('userIds must hold 1 to 1000 user ids');
+    return this.serving(appId, () => this.store.entries(appId, period, [...new Set(userIds)]));
+  }
+
   async entry(appId: string, period: Period, userId: string): Promise<BoardEntry> {
     const found = await this.serving(appId, async () => {
       const entry = await this.store.entry(appId, period, userId);

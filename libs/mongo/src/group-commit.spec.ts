@@ -1,4 +1,4 @@
-import { GroupCommit } from './group-commit';
+import { GroupCommit, KeyedGroupCommit } from './group-commit';
 
 describe('GroupCommit', () => {
   it('stores the callers of one tick with one flush and answers each with its own result', async () => {
@@ -61,5 +61,44 @@ describe('GroupCommit', () => {
     const failed = await Promise.allSettled([commit.add(1), commit.add(2)]);
     expect(failed.map((r) => r.status)).toEqual(['rejected', 'rejected']);
     await expect(commit.add(3)).resolves.toBe(3);
+  });
+});
+
+describe('KeyedGroupCommit', () => {
+  it('flushes each key with its own items, and forgets a key once it is idle', async () => {
+    const flushes: Array<[string, number[]]> = [];
+    const commit = new KeyedGroupCommit<number, string>(async (key, items) => {
+      flushes.push([key, items]);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      return items.map((n) => `${key}:${n}`);
+    });
+    const results = await Promise.all([commit.add('a', 1), commit.add('b', 2), commit.add('a', 3)]);
+    expect(results).toEqual(['a:1', 'b:2', 'a:3']);
+    expect(flushes).toEqual([
+      ['a', [1, 3]],
+      ['b', [2]],
+    ]);
+    expect(commit.size).toBe(0);
+  });
+
+  it('keeps a key while more arrives for it, and starts it afresh after it went idle', async () => {
+    const sizes: number[] = [];
+    const commit = new KeyedGroupCommit<number, number>(
+      async (_key, items) => {
+        sizes.push(items.length);
+        await new Promise((resolve) => setTimeout(resolve, 10));
+        return items;
+      },
+      { concurrency: 1 },
+    );
+    const first = commit.add('k', 0);
+    await new Promise((resolve) => setTimeout(resolve, 2));
+    const more = [1, 2, 3].map((n) => commit.add('k', n));
+    expect(commit.size).toBe(1);
+    await Promise.all([first, ...more]);
+    expect(sizes).toEqual([1, 3]);
+    expect(commit.size).toBe(0);
+    await expect(commit.add('k', 4)).resolves.toBe(4);
+    expect(commit.size).toBe(0);
   });
 });

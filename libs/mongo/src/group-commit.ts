@@ -9,6 +9,8 @@ export interface GroupCommitOptions {
   maxBatch?: number;
   /** Flushes allowed in flight at once (each with its own items). */
   concurrency?: number;
+  /** Called when the last flush in flight ends with nothing left queued. */
+  onIdle?: () => void;
 }
 
 /**
@@ -28,6 +30,7 @@ export class GroupCommit<T, R> {
   private scheduled = false;
   private readonly maxBatch: number;
   private readonly concurrency: number;
+  private readonly onIdle?: () => void;
 
   constructor(
     private readonly flush: (items: T[]) => Promise<R[]>,
@@ -35,6 +38,7 @@ export class GroupCommit<T, R> {
   ) {
     this.maxBatch = options.maxBatch ?? 500;
     this.concurrency = options.concurrency ?? 2;
+    this.onIdle = options.onIdle;
   }
 
   add(item: T): Promise<R> {
@@ -61,6 +65,7 @@ export class GroupCommit<T, R> {
       void this.commit(batch).finally(() => {
         this.inFlight -= 1;
         if (this.queue.length > 0) this.schedule();
+        else if (this.inFlight === 0 && !this.scheduled) this.onIdle?.();
       });
     }
   }
@@ -72,5 +77,40 @@ export class GroupCommit<T, R> {
     } catch (err) {
       for (const p of batch) p.reject(err);
     }
+  }
+}
+
+/**
+ * One GroupCommit per key, for batches that must not mix (one board, one
+ * app): items of a key are flushed together, keys independently. A key's
+ * batcher is dropped once it has nothing queued or in flight, so keys seen
+ * once do not accumulate.
+ */
+export class KeyedGroupCommit<T, R> {
+  private readonly groups = new Map<string, GroupCommit<T, R>>();
+
+  constructor(
+    private readonly flush: (key: string, items: T[]) => Promise<R[]>,
+    private readonly options: GroupCommitOptions = {},
+  ) {}
+
+  add(key: string, item: T): Promise<R> {
+    let group = this.groups.get(key);
+    if (!group) {
+      const created: GroupCommit<T, R> = new GroupCommit((items) => this.flush(key, items), {
+        ...this.options,
+        onIdle: () => {
+          if (this.groups.get(key) === created) this.groups.delete(key);
+        },
+      });
+      group = created;
+      this.groups.set(key, group);
+    }
+    return group.add(item);
+  }
+
+  /** Keys with a batcher right now (for tests). */
+  get size(): number {
+    return this.groups.size;
   }
 }

@@ -3,6 +3,6 @@ export { DocumentWriteQueue } from './document-write-queue';
 export { connectMongo, isDuplicateKeyError, isMongoConnected } from './connect-mongo';
 export { newId, randomBase62 } from './new-id';
 export { OnceMarkers, type OnceMarker } from './once-markers';
-export { GroupCommit, type GroupCommitOptions } from './group-commit';
+export { GroupCommit, KeyedGroupCommit, type GroupCommitOptions } from './group-commit';
 export { SerialByKey } from './serial-by-key';
 export { closeDrift, compareCounters, reconcileDrift, type CounterDrift } from './counter-drift';

@@ -48,8 +48,8 @@ export function incentiveLeaderboardRoutes(api: ApiRouter, clients: ServiceClien
     query: z.object({ limit, period }),
     responses: { 200: { description: 'Entries by rank', schema: z.array(Entry) } },
     handle: async ({ appId, query }) => {
-      const res = await clients.incentive.getLeaderboard({ appId, limit: query.limit, period: enumValue(LeaderboardPeriod, query.period) });
-      return { status: 200, body: res.entries.map(leaderboardEntryJson) };
+      const entries = await clients.leaderboardReads.top(appId, enumValue(LeaderboardPeriod, query.period), query.limit);
+      return { status: 200, body: entries.map(leaderboardEntryJson) };
     },
   });
 
@@ -121,12 +121,8 @@ export function incentiveLeaderboardRoutes(api: ApiRouter, clients: ServiceClien
     responses: { 200: { description: 'The entry', schema: Entry } },
     errors: [404],
     handle: async ({ appId, params, query }) => {
-      const { entry } = await clients.incentive.getLeaderboardEntry({
-        appId,
-        userId: params.userId,
-        period: enumValue(LeaderboardPeriod, query.period),
-      });
-      return { status: 200, body: leaderboardEntryJson(entry!) };
+      const entry = await clients.leaderboardReads.entry(appId, enumValue(LeaderboardPeriod, query.period), params.userId);
+      return { status: 200, body: leaderboardEntryJson(entry) };
     },
   });
 }
