@@ -98,6 +98,31 @@ describe('referrals and clicks', () => {
     expect(events[0]).toMatchObject({ appId: app.appId, data: { referralCode, refereeId: 'visitor-1', referrerId: 'clicker' } });
   });
 
+  it('answers clicks that arrive together (one call to the service) each on its own, across apps', async () => {
+    const codes = await Promise.all(
+      ['batch-a', 'batch-b'].map(async (referrerId) => (await app.api.post('/referrals', { campaignId, referrerId })).body.referralCode as string),
+    );
+    const otherCampaign = (await other.api.post('/campaigns', { name: 'Other', referrerReward: reward })).body.campaign.id;
+    const otherCode: string = (await other.api.post('/referrals', { campaignId: otherCampaign, referrerId: 'batch-c' })).body.referralCode;
+    const before = (await app.api.get(`/stats?campaignId=${campaignId}`)).body.totalClicks as number;
+    const sent = [
+      ...Array.from({ length: 12 }, (_, i) => ({ client: app, referralCode: codes[i % 2], refereeId: `crowd-${i}` })),
+      { client: app, referralCode: 'ZZZZZZZZ' },
+      { client: app, referralCode: otherCode },
+      { client: other, referralCode: otherCode },
+      { client: other, referralCode: codes[0] },
+    ];
+    const answers = await Promise.all(sent.map(({ client, ...body }) => client.api.post('/clicks', body)));
+    expect(answers.map((a) => a.status)).toEqual([...Array.from({ length: 12 }, () => 200), 404, 404, 200, 404]);
+    answers.slice(0, 12).forEach((a, i) => expect(a.body.referralCode).toBe(codes[i % 2]));
+    expect(answers[14].body.referralCode).toBe(otherCode);
+    expect(answers[12].body.error).toMatchObject({ code: 'NOT_FOUND', details: { referralCode: 'ZZZZZZZZ' } });
+    expect(new Set(answers.filter((a) => a.status === 200).map((a) => a.body.clickId)).size).toBe(13);
+    expect((await app.api.get(`/stats?campaignId=${campaignId}`)).body.totalClicks).toBe(before + 12);
+    const events = await waitForEvents('referral.clicked', (e) => e.appId === app.appId && String(e.data.refereeId).startsWith('crowd-'), 12);
+    expect(new Set(events.map((e) => e.data.refereeId)).size).toBe(12);
+  });
+
   it("keeps apps apart: another app's code is unknown to it", async () => {
     const { referralCode } = (await app.api.post('/referrals', { campaignId, referrerId: 'secret' })).body;
     expect((await other.api.get(`/referrals/${referralCode}`)).status).toBe(404);

@@ -9,10 +9,11 @@ import {
   WebhookService,
 } from '@ris/contracts';
 import { createServiceClient } from '@ris/rpc';
+import { ClickBatch } from './batching/click-batch';
 import { LeaderboardReads } from './batching/leaderboard-reads';
 import type { GatewayConfig } from './gateway-config';
 
-/** One client per backend service, their health clients for /readyz, and the batched leaderboard reads. */
+/** One client per backend service, their health clients for /readyz, and the batched clicks and leaderboard reads. */
 export function createServiceClients(config: GatewayConfig) {
   const urls = {
     referral: config.REFERRAL_SERVICE_URL,
@@ -25,9 +26,11 @@ export function createServiceClients(config: GatewayConfig) {
   const health = Object.fromEntries(
     Object.entries(urls).map(([name, url]) => [name, createServiceClient(Health, url, { timeoutMs: 2000 })]),
   ) as Record<keyof typeof urls, Client<typeof Health>>;
+  const referral = createServiceClient(ReferralService, urls.referral);
   const incentive = createServiceClient(IncentiveService, urls.incentive);
   return {
-    referral: createServiceClient(ReferralService, urls.referral),
+    referral,
+    clicks: new ClickBatch(referral),
     fraud: createServiceClient(FraudService, urls.fraud),
     reward: createServiceClient(RewardService, urls.reward),
     incentive,

@@ -40,7 +40,7 @@ void runService({
       intervalMs: config.RECOVERY_INTERVAL_MS,
     });
     return {
-      services: [rpcService(ReferralService, referralRpc({ store, campaigns, referrals, recorder, flags }))],
+      services: [rpcService(ReferralService, referralRpc({ store, campaigns, referrals, recorder, flags, logger }))],
       start: () => recovery.start(),
       stop: () => recovery.stop(),
     };

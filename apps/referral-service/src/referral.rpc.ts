@@ -14,10 +14,12 @@ import {
   enumName,
   enumValue,
   type Campaign,
+  type RecordClickRequest,
   type Referral,
   type RewardRule,
 } from '@ris/contracts';
-import { invalidArgument, pageFromRequest, pageReply, requiredField } from '@ris/rpc';
+import type { Logger } from '@ris/logging';
+import { Code, invalidArgument, pageFromRequest, pageReply, requiredField, toItemError } from '@ris/rpc';
 import type { CampaignDoc, CampaignStatusName, RewardRuleDoc } from './campaign.model';
 import type { CampaignInput, CampaignPatch, Campaigns } from './campaigns';
 import { NO_COUNTS } from './campaign-stats';
@@ -91,11 +93,28 @@ export interface ReferralRpcDeps {
   referrals: Referrals;
   recorder: ConversionRecorder;
   flags: FraudFlags;
+  logger: Logger;
 }
 
-export function referralRpc({ store, campaigns, referrals, recorder, flags }: ReferralRpcDeps): ServiceImpl<typeof ReferralService> {
+export function referralRpc({ store, campaigns, referrals, recorder, flags, logger }: ReferralRpcDeps): ServiceImpl<typeof ReferralService> {
   /** Referral.status and rewardAmount live in the referral's counters. */
   const countersOf = (appId: string, referralId: string) => store.counters.findOne(appId, { _id: referralId });
+
+  async function recordOneClick(req: RecordClickRequest) {
+    const click = await referrals.recordClick(requiredField(req.appId, 'appId'), {
+      referralCode: requiredField(req.referralCode, 'referralCode'),
+      refereeId: req.refereeId,
+      context: contextFields(req.context),
+    });
+    return { clickId: click._id, referralCode: click.code, clickedAt: timestampFromDate(click.clickedAt) };
+  }
+
+  /** One click of a batch failed: the others stand; unexpected failures are logged here, as a single call's would be. */
+  function clickError(err: unknown) {
+    const error = toItemError(err);
+    if (error.code === Code.Internal) logger.error({ err }, 'click failed');
+    return error;
+  }
 
   return {
     async createCampaign(req) {
@@ -163,13 +182,18 @@ export function referralRpc({ store, campaigns, referrals, recorder, flags }: Re
       return { referral: referralToProto(referral, campaign, counters) };
     },
 
-    async recordClick(req) {
-      const click = await referrals.recordClick(requiredField(req.appId, 'appId'), {
-        referralCode: requiredField(req.referralCode, 'referralCode'),
-        refereeId: req.refereeId,
-        context: contextFields(req.context),
-      });
-      return { clickId: click._id, referralCode: click.code, clickedAt: timestampFromDate(click.clickedAt) };
+    recordClick: recordOneClick,
+
+    async recordClicks(req) {
+      if (req.clicks.length < 1 || req.clicks.length > 1000) throw invalidArgument('clicks must hold 1 to 1000 clicks');
+      const settled = await Promise.allSettled(req.clicks.map(recordOneClick));
+      return {
+        outcomes: settled.map((result) =>
+          result.status === 'fulfilled'
+            ? { outcome: { case: 'click' as const, value: result.value } }
+            : { outcome: { case: 'error' as const, value: clickError(result.reason) } },
+        ),
+      };
     },
 
     async recordConversion(req) {

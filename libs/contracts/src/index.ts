@@ -10,16 +10,25 @@ export * from './gen/catalog_marketplace/v1/catalog_marketplace_pb';
 export * from './gen/webhook/v1/webhook_pb';
 export { DEFAULT_CODE_VALIDITY_DAYS } from './defaults';
 export { enumName, enumValue } from './enum-names';
-// referral.v1 (its RecordClick RPC) and fraud.v1 (a click signal of
-// RecordClicks) both define RecordClickRequest. The flat names stay the
-// referral ones (the public API's); the fraud one is exported under a prefix.
+// referral.v1 (its RecordClick and RecordClicks RPCs) and fraud.v1 (click
+// signals, RecordClicks) both define RecordClickRequest and
+// RecordClicksRequest/Response. The flat names stay the referral ones (the
+// public API's); the fraud ones are exported under a prefix.
 export {
   RecordClickRequestSchema,
   RecordClickResponseSchema,
+  RecordClicksRequestSchema,
+  RecordClicksResponseSchema,
   type RecordClickRequest,
   type RecordClickResponse,
+  type RecordClicksRequest,
+  type RecordClicksResponse,
 } from './gen/referral/v1/referral_pb';
 export {
   RecordClickRequestSchema as FraudRecordClickRequestSchema,
+  RecordClicksRequestSchema as FraudRecordClicksRequestSchema,
+  RecordClicksResponseSchema as FraudRecordClicksResponseSchema,
   type RecordClickRequest as FraudRecordClickRequest,
+  type RecordClicksRequest as FraudRecordClicksRequest,
+  type RecordClicksResponse as FraudRecordClicksResponse,
 } from './gen/fraud/v1/fraud_pb';

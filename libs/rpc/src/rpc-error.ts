@@ -1,6 +1,6 @@
-import type { JsonObject } from '@bufbuild/protobuf';
+import { create, type JsonObject } from '@bufbuild/protobuf';
 import { Code, ConnectError } from '@connectrpc/connect';
-import { ErrorDetailSchema } from '@ris/contracts';
+import { ErrorDetailSchema, ItemErrorSchema, type ItemError } from '@ris/contracts';
 
 export { Code, ConnectError };
 
@@ -28,3 +28,24 @@ export function errorReason(err: ConnectError): { reason?: string; details?: Jso
   return { reason: detail.reason || undefined, details: detail.details as JsonObject | undefined };
 }
 
+
+/**
+ * One item's error in a batched call, carrying what the ConnectError of a
+ * single call would have: the gateway turns it back with fromItemError and
+ * maps it like any other. Unexpected errors become a bare Internal, as
+ * they do for a single call (the caller logs them with their stack).
+ */
+export function toItemError(err: unknown): ItemError {
+  if (err instanceof ConnectError && err.code !== Code.Internal && err.code !== Code.Unknown) {
+    const { reason, details } = errorReason(err);
+    return create(ItemErrorSchema, { code: err.code, message: err.rawMessage, detail: reason ? { reason, details } : undefined });
+  }
+  return create(ItemErrorSchema, { code: Code.Internal, message: 'internal error' });
+}
+
+export function fromItemError(error: ItemError): ConnectError {
+  const detail = error.detail;
+  return detail?.reason
+    ? rpcError(error.code as Code, detail.reason, error.message, detail.details as JsonObject | undefined)
+    : new ConnectError(error.message, error.code as Code);
+}

@@ -117,7 +117,7 @@ export function referralRoutes(api: ApiRouter, clients: ServiceClients): void {
     },
     errors: [404],
     handle: async ({ appId, body }) => {
-      const res = await clients.referral.recordClick({
+      const res = await clients.clicks.record({
         appId,
         referralCode: body.referralCode,
         refereeId: body.refereeId,

@@ -11,7 +11,7 @@ import type { JsonObject, Message } from "@bufbuild/protobuf";
  * Describes the file common/v1/common.proto.
  */
 export const file_common_v1_common: GenFile = /*@__PURE__*/
-  fileDesc("ChZjb21tb24vdjEvY29tbW9uLnByb3RvEgljb21tb24udjEiRwoLRXJyb3JEZXRhaWwSDgoGcmVhc29uGAEgASgJEigKB2RldGFpbHMYAiABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0IioKC1BhZ2VSZXF1ZXN0EgwKBHBhZ2UYASABKAUSDQoFbGltaXQYAiABKAUiPAoIUGFnZUluZm8SDAoEcGFnZRgBIAEoBRINCgVsaW1pdBgCIAEoBRITCgt0b3RhbF9pdGVtcxgDIAEoBSKTAQoNQ2xpZW50Q29udGV4dBIPCgJpcBgBIAEoCUgAiAEBEhcKCnVzZXJfYWdlbnQYAiABKAlIAYgBARIWCglkZXZpY2VfaWQYAyABKAlIAogBARISCgVlbWFpbBgEIAEoCUgDiAEBQgUKA19pcEINCgtfdXNlcl9hZ2VudEIMCgpfZGV2aWNlX2lkQggKBl9lbWFpbCJ9Cg9GcmF1ZEFzc2Vzc21lbnQSFwoKcmlza19zY29yZRgBIAEoBUgAiAEBEg8KB3JlYXNvbnMYAiADKAkSFAoHd2FybmluZxgDIAEoCUgBiAEBEg8KB2ZsYWdnZWQYBCABKAhCDQoLX3Jpc2tfc2NvcmVCCgoIX3dhcm5pbmcq8wEKD0Z1bGZpbGxtZW50VHlwZRIgChxGVUxGSUxMTUVOVF9UWVBFX1VOU1BFQ0lGSUVEEAASIgoeRlVMRklMTE1FTlRfVFlQRV9ESVNDT1VOVF9DT0RFEAESIAocRlVMRklMTE1FTlRfVFlQRV9DT1VQT05fQ09ERRACEhsKF0ZVTEZJTExNRU5UX1RZUEVfTUFOVUFMEAMSHgoaRlVMRklMTE1FTlRfVFlQRV9BVVRPTUFURUQQBBIeChpGVUxGSUxMTUVOVF9UWVBFX0dJRlRfQ0FSRBAFEhsKF0ZVTEZJTExNRU5UX1RZUEVfQ1VTVE9NEAZiBnByb3RvMw", [file_google_protobuf_struct]);
+  fileDesc("ChZjb21tb24vdjEvY29tbW9uLnByb3RvEgljb21tb24udjEiRwoLRXJyb3JEZXRhaWwSDgoGcmVhc29uGAEgASgJEigKB2RldGFpbHMYAiABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0IlIKCUl0ZW1FcnJvchIMCgRjb2RlGAEgASgFEg8KB21lc3NhZ2UYAiABKAkSJgoGZGV0YWlsGAMgASgLMhYuY29tbW9uLnYxLkVycm9yRGV0YWlsIioKC1BhZ2VSZXF1ZXN0EgwKBHBhZ2UYASABKAUSDQoFbGltaXQYAiABKAUiPAoIUGFnZUluZm8SDAoEcGFnZRgBIAEoBRINCgVsaW1pdBgCIAEoBRITCgt0b3RhbF9pdGVtcxgDIAEoBSKTAQoNQ2xpZW50Q29udGV4dBIPCgJpcBgBIAEoCUgAiAEBEhcKCnVzZXJfYWdlbnQYAiABKAlIAYgBARIWCglkZXZpY2VfaWQYAyABKAlIAogBARISCgVlbWFpbBgEIAEoCUgDiAEBQgUKA19pcEINCgtfdXNlcl9hZ2VudEIMCgpfZGV2aWNlX2lkQggKBl9lbWFpbCJ9Cg9GcmF1ZEFzc2Vzc21lbnQSFwoKcmlza19zY29yZRgBIAEoBUgAiAEBEg8KB3JlYXNvbnMYAiADKAkSFAoHd2FybmluZxgDIAEoCUgBiAEBEg8KB2ZsYWdnZWQYBCABKAhCDQoLX3Jpc2tfc2NvcmVCCgoIX3dhcm5pbmcq8wEKD0Z1bGZpbGxtZW50VHlwZRIgChxGVUxGSUxMTUVOVF9UWVBFX1VOU1BFQ0lGSUVEEAASIgoeRlVMRklMTE1FTlRfVFlQRV9ESVNDT1VOVF9DT0RFEAESIAocRlVMRklMTE1FTlRfVFlQRV9DT1VQT05fQ09ERRACEhsKF0ZVTEZJTExNRU5UX1RZUEVfTUFOVUFMEAMSHgoaRlVMRklMTE1FTlRfVFlQRV9BVVRPTUFURUQQBBIeChpGVUxGSUxMTUVOVF9UWVBFX0dJRlRfQ0FSRBAFEhsKF0ZVTEZJTExNRU5UX1RZUEVfQ1VTVE9NEAZiBnByb3RvMw", [file_google_protobuf_struct]);
 
 /**
  * Attached to every ConnectError a service raises, so the gateway can turn a
@@ -44,6 +44,38 @@ export const ErrorDetailSchema: GenMessage<ErrorDetail> = /*@__PURE__*/
   messageDesc(file_common_v1_common, 0);
 
 /**
+ * The error of one item of a batched call, which answers each item on its
+ * own: what a ConnectError of a single call would have carried.
+ *
+ * @generated from message common.v1.ItemError
+ */
+export type ItemError = Message<"common.v1.ItemError"> & {
+  /**
+   * The Connect code (connectrpc Code), which decides the HTTP status.
+   *
+   * @generated from field: int32 code = 1;
+   */
+  code: number;
+
+  /**
+   * @generated from field: string message = 2;
+   */
+  message: string;
+
+  /**
+   * @generated from field: common.v1.ErrorDetail detail = 3;
+   */
+  detail?: ErrorDetail | undefined;
+};
+
+/**
+ * Describes the message common.v1.ItemError.
+ * Use `create(ItemErrorSchema)` to create a new message.
+ */
+export const ItemErrorSchema: GenMessage<ItemError> = /*@__PURE__*/
+  messageDesc(file_common_v1_common, 1);
+
+/**
  * Page selection for list RPCs. The gateway validates the bounds (page >= 1,
  * 1 <= limit <= 100); services clamp defensively.
  *
@@ -66,7 +98,7 @@ export type PageRequest = Message<"common.v1.PageRequest"> & {
  * Use `create(PageRequestSchema)` to create a new message.
  */
 export const PageRequestSchema: GenMessage<PageRequest> = /*@__PURE__*/
-  messageDesc(file_common_v1_common, 1);
+  messageDesc(file_common_v1_common, 2);
 
 /**
  * @generated from message common.v1.PageInfo
@@ -93,7 +125,7 @@ export type PageInfo = Message<"common.v1.PageInfo"> & {
  * Use `create(PageInfoSchema)` to create a new message.
  */
 export const PageInfoSchema: GenMessage<PageInfo> = /*@__PURE__*/
-  messageDesc(file_common_v1_common, 2);
+  messageDesc(file_common_v1_common, 3);
 
 /**
  * What the caller's backend forwards about its end user; fraud rules use it.
@@ -127,7 +159,7 @@ export type ClientContext = Message<"common.v1.ClientContext"> & {
  * Use `create(ClientContextSchema)` to create a new message.
  */
 export const ClientContextSchema: GenMessage<ClientContext> = /*@__PURE__*/
-  messageDesc(file_common_v1_common, 3);
+  messageDesc(file_common_v1_common, 4);
 
 /**
  * Fraud verdict as the public API shows it: all unset when not flagged.
@@ -161,7 +193,7 @@ export type FraudAssessment = Message<"common.v1.FraudAssessment"> & {
  * Use `create(FraudAssessmentSchema)` to create a new message.
  */
 export const FraudAssessmentSchema: GenMessage<FraudAssessment> = /*@__PURE__*/
-  messageDesc(file_common_v1_common, 4);
+  messageDesc(file_common_v1_common, 5);
 
 /**
  * @generated from enum common.v1.FulfillmentType
