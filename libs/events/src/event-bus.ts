@@ -69,6 +69,10 @@ export class EventBus {
           name: this.options.name,
           maxReconnectAttempts: -1,
           reconnectTimeWait: 1000,
+          // nats.js otherwise captures two stack traces per request (every
+          // JetStream publish is one) in case it times out; with source maps
+          // on, that was the relay's costliest line per event.
+          noAsyncTraces: true,
         });
         this.connection = nc;
         void this.watchStatus(nc);
