@@ -1,8 +1,11 @@
+import { Redis } from 'ioredis';
+import { z } from 'zod';
 import { setting } from '@ris/config';
 import { FraudService, ReferralService, RewardService } from '@ris/contracts';
 import { createServiceClient, rpcService } from '@ris/rpc';
 import { runService } from '@ris/service-runtime';
 import { Campaigns } from './campaigns';
+import { CodeKeyCache } from './code-key-cache';
 import { ConversionRewards } from './conversion-rewards';
 import { FraudCheck } from './fraud-check';
 import { FraudFlags } from './fraud-flags';
@@ -25,10 +28,17 @@ void runService({
     FRAUD_TIMEOUT_MS: setting.positiveInt(2000),
     // How often the recovery pass looks for deferred scores, unsettled rewards and interrupted reviews.
     RECOVERY_INTERVAL_MS: setting.positiveInt(15_000),
+    // Code keys shared by the replicas (a cache: the service works without it).
+    REDIS_URL: setting.url(['redis', 'rediss'], 'redis://127.0.0.1:6379'),
+    REDIS_KEY_PREFIX: z.string().default('ris:'),
   },
   build: ({ db, outbox, config, logger }) => {
+    // A cache must not slow clicks down when Redis does: no queueing, a short timeout.
+    // The lookups of one turn of the event loop go out as one pipeline.
+    const redis = new Redis(config.REDIS_URL, { enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: 250, enableAutoPipelining: true });
+    redis.on('error', (err) => logger.debug({ err: err.message }, 'redis error'));
     const campaigns = new Campaigns(db);
-    const store = new ReferralStore(db, campaigns, outbox);
+    const store = new ReferralStore(db, campaigns, outbox, new CodeKeyCache(redis, config.REDIS_KEY_PREFIX, logger));
     const fraud = new FraudCheck(createServiceClient(FraudService, config.FRAUD_SERVICE_URL, { timeoutMs: config.FRAUD_TIMEOUT_MS }), logger);
     const conversionRewards = new ConversionRewards(store, createServiceClient(RewardService, config.REWARD_SERVICE_URL));
     const flags = new FraudFlags(store, conversionRewards);
@@ -42,7 +52,10 @@ void runService({
     return {
       services: [rpcService(ReferralService, referralRpc({ store, campaigns, referrals, recorder, flags, logger }))],
       start: () => recovery.start(),
-      stop: () => recovery.stop(),
+      stop: async () => {
+        await recovery.stop();
+        redis.disconnect();
+      },
     };
   },
 });

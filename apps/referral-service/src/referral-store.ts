@@ -4,6 +4,7 @@ import { AppScoped, DocumentWriteQueue, OnceMarkers, isDuplicateKeyError } from 
 import { CampaignStats } from './campaign-stats';
 import type { Campaigns } from './campaigns';
 import { clickModel, type ClickDoc } from './click.model';
+import type { CodeKeyCache } from './code-key-cache';
 import { conversionModel, type ConversionDoc } from './conversion.model';
 import { deferredFraudCheckModel, type DeferredFraudCheckDoc } from './deferred-fraud-check.model';
 import { fraudFlagModel, type FraudFlagDoc } from './fraud-flag.model';
@@ -35,13 +36,15 @@ export class ReferralStore {
   /** Increments of referrals' counters, coalesced per referral. */
   readonly counterWrites: DocumentWriteQueue<ReferralCountersDoc>;
   readonly once: OnceMarkers;
-  /** Code keys by id, oldest first (a Map keeps insertion order): at most CODE_KEY_CACHE_SIZE. */
-  private readonly codeKeyCache = new Map<string, ReferralKeyDoc>();
+  /** Code keys this process looked up, by id, oldest first (a Map keeps insertion order): at most CODE_KEY_CACHE_SIZE. */
+  private readonly codeKeysSeen = new Map<string, ReferralKeyDoc>();
 
   constructor(
     db: Connection,
     readonly campaigns: Campaigns,
     readonly outbox: Outbox,
+    /** Code keys shared by the replicas (Redis); without it every process reads MongoDB once per code. */
+    private readonly codeKeyCache?: CodeKeyCache,
   ) {
     this.referrals = new AppScoped(referralModel(db));
     this.codeKeys = new AppScoped(referralCodeKeyModel(db));
@@ -73,14 +76,15 @@ export class ReferralStore {
       [this.codeKeys, codeKeyId(appId, referral.code)],
       [this.ownerKeys, ownerKeyId(appId, referral.campaignId, referral.referrerId)],
     ];
-    // Independent documents: written side by side.
-    await Promise.all(
-      keys.map(([collection, _id]) =>
+    // Independent documents: written side by side (the cache's copy too).
+    await Promise.all([
+      ...keys.map(([collection, _id]) =>
         collection.create(appId, { _id, ...fields }).catch((err: unknown) => {
           if (!isDuplicateKeyError(err)) throw err;
         }),
       ),
-    );
+      this.codeKeyCache?.put({ _id: codeKeyId(appId, referral.code), appId, ...fields }),
+    ]);
   }
 
   /**
@@ -91,19 +95,26 @@ export class ReferralStore {
   async codeKey(appId: string, rawCode: string): Promise<ReferralKeyDoc | null> {
     const code = normalizeReferralCode(rawCode);
     const id = codeKeyId(appId, code);
-    // A code's key never changes once written, so every click after the
-    // first finds it here (misses are not kept: the code may come later).
-    const cached = this.codeKeyCache.get(id);
+    // A code's key never changes once written: this process keeps the ones
+    // it looked up, and the replicas share them through Redis (misses are
+    // not kept: the code may come later).
+    const cached = this.codeKeysSeen.get(id);
     if (cached) return cached;
-    let key = await this.codeKeys.findOne(appId, { _id: id });
+    let key = await this.codeKeyCache?.get(id);
+    if (key && key.appId !== appId) key = null;
     if (!key) {
-      const referral = await this.referrals.findOne(appId, { code });
-      if (!referral) return null;
-      await this.addKeys(appId, referral);
-      key = { _id: id, appId, referralId: referral._id, campaignId: referral.campaignId, referrerId: referral.referrerId, code };
+      key = await this.codeKeys.findOne(appId, { _id: id });
+      if (key) {
+        await this.codeKeyCache?.put(key);
+      } else {
+        const referral = await this.referrals.findOne(appId, { code });
+        if (!referral) return null;
+        await this.addKeys(appId, referral);
+        key = { _id: id, appId, referralId: referral._id, campaignId: referral.campaignId, referrerId: referral.referrerId, code };
+      }
     }
-    if (this.codeKeyCache.size >= CODE_KEY_CACHE_SIZE) this.codeKeyCache.delete(this.codeKeyCache.keys().next().value as string);
-    this.codeKeyCache.set(id, key);
+    if (this.codeKeysSeen.size >= CODE_KEY_CACHE_SIZE) this.codeKeysSeen.delete(this.codeKeysSeen.keys().next().value as string);
+    this.codeKeysSeen.set(id, key);
     return key;
   }
 

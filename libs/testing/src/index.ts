@@ -3,6 +3,6 @@ export { e2eStack } from './e2e-stack';
 export { eventually } from './eventually';
 export { publishEvents, readEvents, waitForEvents } from './jetstream-events';
 export { ownStackOptions, runName, type OwnStackOptions } from './own-stack';
-export { infraUrl, privateNatsServer, testDatabase, uniqueName } from './test-infra';
+export { freeTcpPort, infraUrl, privateNatsServer, testDatabase, uniqueName } from './test-infra';
 export { privateRedisServer } from './private-redis-server';
 export { WebhookReceiver, type ReceivedWebhook, type WebhookReply } from './webhook-receiver';
