@@ -45,8 +45,13 @@ export class CodeKeyCache {
     }
     this.failing = false;
     if (!raw) return null;
-    const fields = JSON.parse(raw) as CachedFields;
-    return { _id: id, ...fields };
+    try {
+      const fields = JSON.parse(raw) as CachedFields;
+      return { _id: id, ...fields };
+    } catch {
+      // Not what put() writes: the database answers instead (and its key replaces this one).
+      return null;
+    }
   }
 
   /** Best effort: a key that could not be put is read from MongoDB next time. */

@@ -29,6 +29,11 @@ export function errorReason(err: ConnectError): { reason?: string; details?: Jso
 }
 
 
+/** An error meant for the caller (any ConnectError but Internal and Unknown); anything else is a bug, masked as Internal. */
+export function isPublicError(err: unknown): err is ConnectError {
+  return err instanceof ConnectError && err.code !== Code.Internal && err.code !== Code.Unknown;
+}
+
 /**
  * One item's error in a batched call, carrying what the ConnectError of a
  * single call would have: the gateway turns it back with fromItemError and
@@ -36,7 +41,7 @@ export function errorReason(err: ConnectError): { reason?: string; details?: Jso
  * they do for a single call (the caller logs them with their stack).
  */
 export function toItemError(err: unknown): ItemError {
-  if (err instanceof ConnectError && err.code !== Code.Internal && err.code !== Code.Unknown) {
+  if (isPublicError(err)) {
     const { reason, details } = errorReason(err);
     return create(ItemErrorSchema, { code: err.code, message: err.rawMessage, detail: reason ? { reason, details } : undefined });
   }

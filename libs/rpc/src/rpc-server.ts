@@ -6,6 +6,7 @@ import { connectNodeAdapter } from '@connectrpc/connect-node';
 import { Health } from '@ris/contracts';
 import { REQUEST_ID_HEADER, requestIdFrom, runWithRequestContext, type Logger } from '@ris/logging';
 import { healthService, type ReadinessCheck } from './health';
+import { isPublicError } from './rpc-error';
 
 /** A service descriptor with its implementation, type-checked together. */
 export interface RpcService {
@@ -46,7 +47,7 @@ function requestContextInterceptor(logger: Logger): Interceptor {
       } catch (err) {
         const code = err instanceof ConnectError ? Code[err.code] : 'internal';
         if (!quiet) logger.info({ procedure: req.method.name, code, durationMs: Date.now() - started }, 'rpc');
-        if (err instanceof ConnectError && err.code !== Code.Internal && err.code !== Code.Unknown) throw err;
+        if (isPublicError(err)) throw err;
         // Anything unexpected is logged here with its stack, and leaves the
         // service as a bare Internal error: no internals reach the caller.
         logger.error({ err, procedure: req.method.name }, 'rpc failed');

@@ -69,14 +69,40 @@ describe('TokenLease', () => {
   });
 
   it('asks again for requests that arrived while a grant was on its way and found it spent', async () => {
-    const bucket = fixedBucket(100);
-    const lease = new TokenLease(bucket.take, { lease: 0, leaseMs: 1000 });
+    const asked: number[] = [];
+    const answers: Array<(grant: Grant) => void> = [];
+    const lease = new TokenLease(
+      (_key, want) => {
+        asked.push(want);
+        return new Promise<Grant>((resolve) => answers.push(resolve));
+      },
+      { lease: 0, leaseMs: 1000 },
+    );
     const first = lease.admit('app');
-    // Queued before the first grant lands: the refill of this turn asked for one.
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(asked).toEqual([1]);
+    // Arrives while the grant for the first is on its way.
+    const second = lease.admit('app');
+    answers[0]({ granted: 1, retryMs: 0, remaining: 50 });
+    await expect(first).resolves.toEqual({ allowed: true, remaining: 50 });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(asked).toEqual([1, 1]);
+    answers[1]({ granted: 1, retryMs: 0, remaining: 49 });
+    await expect(second).resolves.toEqual({ allowed: true, remaining: 49 });
+  });
+
+  it('refuses requests that arrived while a grant was on its way when that grant emptied the bucket', async () => {
+    const answers: Array<(grant: Grant) => void> = [];
+    const lease = new TokenLease((_key, _want) => new Promise<Grant>((resolve) => answers.push(resolve)), { lease: 0, leaseMs: 1000 });
+    const first = lease.admit('app');
     await new Promise((resolve) => setImmediate(resolve));
     const second = lease.admit('app');
-    expect(allowed(await settle([first, second]))).toBe(2);
-    expect(bucket.calls).toEqual([1, 1]);
+    answers[0]({ granted: 0, retryMs: 400, remaining: 0 });
+    expect(await settle([first, second])).toEqual([
+      { allowed: false, retryMs: 400 },
+      { allowed: false, retryMs: 400 },
+    ]);
+    expect(answers).toHaveLength(1);
   });
 
   it('fails the waiting requests when the shared bucket cannot be asked, and asks afresh next time', async () => {

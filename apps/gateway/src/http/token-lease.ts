@@ -42,7 +42,7 @@ interface KeyState {
  * The price of leasing: a replica can hold up to `lease` tokens others
  * cannot use, for up to `leaseMs`, so the shared limit is exact to within
  * `lease` tokens per replica; the middleware keeps `lease` to a small
- * fraction of a second's rate (1, i.e. no lease, at low rates).
+ * fraction of a second's rate (0, i.e. no lease, below 50 per second).
  */
 export class TokenLease {
   private readonly keys = new Map<string, KeyState>();
