@@ -316,11 +316,17 @@ describe('incentive engine (real MongoDB and Redis)', () => {
       [3, 'late', 20],
     ]);
     expect(await engine.leaderboard.entry(board, 'DAILY', 'late')).toEqual({ rank: 3, userId: 'late', xp: 20, coins: 2 });
-    // Several users in one read: those on the board, each once.
+    // Several users in one read: each answered on its own, in order.
     const some = await engine.leaderboard.entries(board, 'WEEKLY', ['late', 'nobody', 'top', 'late']);
-    expect(some.sort((a, b) => a.rank - b.rank)).toEqual([
+    expect(some.slice(0, 1).concat(some.slice(2))).toEqual([
+      { rank: 3, userId: 'late', xp: 20, coins: 2 },
       { rank: 1, userId: 'top', xp: 30, coins: 2 },
       { rank: 3, userId: 'late', xp: 20, coins: 2 },
+    ]);
+    expect(some[1]).toBeInstanceOf(ConnectError);
+    expect([(some[1] as ConnectError).code, errorReason(some[1] as ConnectError)]).toEqual([
+      Code.NotFound,
+      { reason: 'NOT_FOUND', details: { userId: 'nobody', period: 'WEEKLY' } },
     ]);
     await expect(engine.leaderboard.entries(board, 'WEEKLY', [])).rejects.toMatchObject({ code: Code.InvalidArgument });
     const keys = await redis.keys(`${prefix}lb:${board}:*`);

@@ -11,7 +11,7 @@ import {
   type LevelRewards,
   type MilestoneRewards,
 } from '@ris/contracts';
-import { ConnectError, errorReason, invalidArgument, pageFromRequest, pageReply, requiredField } from '@ris/rpc';
+import { ConnectError, errorReason, invalidArgument, pageFromRequest, pageReply, requiredField, toItemError } from '@ris/rpc';
 import type { ActionTypeName } from './action.model';
 import type { Actions } from './actions';
 import type { BalanceMovements, BalanceSortName } from './balance-movements';
@@ -289,7 +289,13 @@ export function incentiveRpc(parts: IncentiveParts): ServiceImpl<typeof Incentiv
     },
     async getLeaderboardEntries(req) {
       const entries = await leaderboard.entries(requiredField(req.appId, 'appId'), period(req.period), req.userIds.map((userId) => checkUserId(userId, 'userIds')));
-      return { entries: entries.map(leaderboardEntryMessage) };
+      return {
+        outcomes: entries.map((entry) =>
+          entry instanceof ConnectError
+            ? { outcome: { case: 'error' as const, value: toItemError(entry) } }
+            : { outcome: { case: 'entry' as const, value: leaderboardEntryMessage(entry) } },
+        ),
+      };
     },
     async setLeaderboardScore(req) {
       const appId = requiredField(req.appId, 'appId');

@@ -86,19 +86,21 @@ export class Leaderboard {
     return this.serving(appId, () => this.store.top(appId, period, limit));
   }
 
-  /** Those of `userIds` on the board (1..1000 of them), in one read. */
-  async entries(appId: string, period: Period, userIds: string[]): Promise<BoardEntry[]> {
+  /**
+   * The entry of each of `userIds` (1..1000 of them), in order, read in one
+   * go: a user not on the board gets the NotFound error `entry` throws.
+   */
+  async entries(appId: string, period: Period, userIds: string[]): Promise<Array<BoardEntry | ConnectError>> {
     if (userIds.length < 1 || userIds.length > 1000) throw invalidArgument('userIds must hold 1 to 1000 user ids');
-    return this.serving(appId, () => this.store.entries(appId, period, [...new Set(userIds)]));
+    const found = await this.serving(appId, () => this.store.entries(appId, period, [...new Set(userIds)]));
+    const byUser = new Map(found.map((entry) => [entry.userId, entry]));
+    return userIds.map((userId) => byUser.get(userId) ?? notFound('Leaderboard entry', { userId, period }));
   }
 
   async entry(appId: string, period: Period, userId: string): Promise<BoardEntry> {
-    const found = await this.serving(appId, async () => {
-      const entry = await this.store.entry(appId, period, userId);
-      return entry === null ? null : { entry };
-    });
-    if (!found.entry) throw notFound('Leaderboard entry', { userId, period });
-    return found.entry;
+    const [entry] = await this.entries(appId, period, [userId]);
+    if (entry instanceof ConnectError) throw entry;
+    return entry;
   }
 
   private async rebuildWithin(appId: string, ms: number): Promise<void> {

@@ -64,6 +64,33 @@ describe('GroupCommit', () => {
   });
 });
 
+describe('GroupCommit with maxQueued', () => {
+  it('turns items away at once, with overloaded(), while maxQueued are already waiting', async () => {
+    let release: () => void = () => undefined;
+    const commit = new GroupCommit<number, number>(
+      async (items) => {
+        await new Promise<void>((resolve) => (release = resolve));
+        return items;
+      },
+      { concurrency: 1, maxQueued: 2, overloaded: () => new Error('busy') },
+    );
+    const inFlight = commit.add(0);
+    await new Promise((resolve) => setImmediate(resolve));
+    const waiting = [commit.add(1), commit.add(2)];
+    await expect(commit.add(3)).rejects.toThrow('busy');
+    release();
+    await expect(inFlight).resolves.toBe(0);
+    await new Promise((resolve) => setImmediate(resolve));
+    release();
+    await expect(Promise.all(waiting)).resolves.toEqual([1, 2]);
+    // Room again once the waiting ones went out.
+    const later = commit.add(4);
+    await new Promise((resolve) => setImmediate(resolve));
+    release();
+    await expect(later).resolves.toBe(4);
+  });
+});
+
 describe('KeyedGroupCommit', () => {
   it('flushes each key with its own items, and forgets a key once it is idle', async () => {
     const flushes: Array<[string, number[]]> = [];

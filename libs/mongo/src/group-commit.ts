@@ -11,6 +11,13 @@ export interface GroupCommitOptions {
   concurrency?: number;
   /** Called when the last flush in flight ends with nothing left queued. */
   onIdle?: () => void;
+  /**
+   * Most items waiting for a flush (not counting those in flight); past it
+   * `add` fails at once with `overloaded()`, so a slow flush sheds load
+   * instead of queueing without bound. Unbounded when unset.
+   */
+  maxQueued?: number;
+  overloaded?: () => Error;
 }
 
 /**
@@ -31,6 +38,8 @@ export class GroupCommit<T, R> {
   private readonly maxBatch: number;
   private readonly concurrency: number;
   private readonly onIdle?: () => void;
+  private readonly maxQueued: number;
+  private readonly overloaded: () => Error;
 
   constructor(
     private readonly flush: (items: T[]) => Promise<R[]>,
@@ -39,9 +48,12 @@ export class GroupCommit<T, R> {
     this.maxBatch = options.maxBatch ?? 500;
     this.concurrency = options.concurrency ?? 2;
     this.onIdle = options.onIdle;
+    this.maxQueued = options.maxQueued ?? Infinity;
+    this.overloaded = options.overloaded ?? (() => new Error('too many items waiting'));
   }
 
   add(item: T): Promise<R> {
+    if (this.queue.length >= this.maxQueued) return Promise.reject(this.overloaded());
     return new Promise<R>((resolve, reject) => {
       this.queue.push({ item, resolve, reject });
       this.schedule();

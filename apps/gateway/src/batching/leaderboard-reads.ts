@@ -1,12 +1,15 @@
 import type { Client } from '@connectrpc/connect';
-import { type IncentiveService, LeaderboardPeriod, enumName, type LeaderboardEntry } from '@ris/contracts';
+import type { IncentiveService, LeaderboardEntry, LeaderboardEntryOutcome, LeaderboardPeriod } from '@ris/contracts';
 import { KeyedGroupCommit } from '@ris/mongo';
-import { notFound } from '@ris/rpc';
+import { Code, ConnectError, fromItemError, toItemError } from '@ris/rpc';
+import { batched, busy, notDeployedYet, openedBy, type Batched } from './batched-call';
 
 /** Calls of one board allowed in flight at once; what arrives meanwhile waits for the next. */
 const CALLS_PER_BOARD = 2;
 /** Most users one entry call asks for. */
 const ENTRIES_PER_CALL = 100;
+/** Most reads of one board waiting for a call; more are answered 503 at once. */
+const MAX_WAITING_PER_BOARD = 2_000;
 
 const boardKey = (appId: string, period: LeaderboardPeriod) => `${period}:${appId}`;
 
@@ -28,41 +31,48 @@ function board(key: string): { appId: string; period: LeaderboardPeriod } {
  * for the next), so every answer comes from a read made after its request
  * arrived and a read still sees every write that was acknowledged before.
  * Alone, a request waits one turn of the event loop.
- *
- * The service logs a batched call under the request id of the request
- * that opened the batch.
  */
 export class LeaderboardReads {
-  private readonly tops: KeyedGroupCommit<number, LeaderboardEntry[]>;
-  private readonly entries: KeyedGroupCommit<string, LeaderboardEntry | undefined>;
+  private readonly tops: KeyedGroupCommit<Batched<number>, LeaderboardEntry[]>;
+  private readonly entries: KeyedGroupCommit<Batched<string>, LeaderboardEntryOutcome['outcome']>;
 
   constructor(client: Client<typeof IncentiveService>) {
-    this.tops = new KeyedGroupCommit(
-      async (key, limits) => {
-        const res = await client.getLeaderboard({ ...board(key), limit: Math.max(...limits) });
-        return limits.map((limit) => res.entries.slice(0, limit));
-      },
-      { concurrency: CALLS_PER_BOARD },
-    );
+    const limits = { concurrency: CALLS_PER_BOARD, maxQueued: MAX_WAITING_PER_BOARD, overloaded: busy };
+    this.tops = new KeyedGroupCommit(async (key, batch) => {
+      const res = await client.getLeaderboard({ ...board(key), limit: Math.max(...batch.map((b) => b.item)) }, openedBy(batch));
+      return batch.map((b) => res.entries.slice(0, b.item));
+    }, limits);
     this.entries = new KeyedGroupCommit(
-      async (key, userIds) => {
-        const res = await client.getLeaderboardEntries({ ...board(key), userIds });
-        const byUser = new Map(res.entries.map((entry) => [entry.userId, entry]));
-        return userIds.map((userId) => byUser.get(userId));
+      async (key, batch) => {
+        const userIds = batch.map((b) => b.item);
+        try {
+          const { outcomes } = await client.getLeaderboardEntries({ ...board(key), userIds }, openedBy(batch));
+          if (outcomes.length !== userIds.length) throw new ConnectError(`${outcomes.length} outcomes for ${userIds.length} users`, Code.Internal);
+          return outcomes.map((o) => o.outcome);
+        } catch (err) {
+          if (!notDeployedYet(err)) throw err;
+          const single = await Promise.allSettled(batch.map((b) => client.getLeaderboardEntry({ ...board(key), userId: b.item }, openedBy([b]))));
+          return single.map((r) =>
+            r.status === 'fulfilled' && r.value.entry
+              ? { case: 'entry' as const, value: r.value.entry }
+              : { case: 'error' as const, value: toItemError(r.status === 'rejected' ? r.reason : undefined) },
+          );
+        }
       },
-      { concurrency: CALLS_PER_BOARD, maxBatch: ENTRIES_PER_CALL },
+      { ...limits, maxBatch: ENTRIES_PER_CALL },
     );
   }
 
   /** The top `limit` (1..100) of the board, by rank. */
   top(appId: string, period: LeaderboardPeriod, limit: number): Promise<LeaderboardEntry[]> {
-    return this.tops.add(boardKey(appId, period), limit);
+    return this.tops.add(boardKey(appId, period), batched(limit));
   }
 
-  /** One user's entry; NotFound (as the service says it) when the user is not on the board. */
+  /** One user's entry; NotFound, as the service says it, when the user is not on the board. */
   async entry(appId: string, period: LeaderboardPeriod, userId: string): Promise<LeaderboardEntry> {
-    const entry = await this.entries.add(boardKey(appId, period), userId);
-    if (!entry) throw notFound('Leaderboard entry', { userId, period: enumName(LeaderboardPeriod, period) ?? 'ALL_TIME' });
-    return entry;
+    const outcome = await this.entries.add(boardKey(appId, period), batched(userId));
+    if (outcome.case === 'entry') return outcome.value;
+    if (outcome.case === 'error') throw fromItemError(outcome.value);
+    throw new ConnectError('the entry has no outcome', Code.Internal);
   }
 }
