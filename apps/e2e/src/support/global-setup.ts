@@ -21,8 +21,14 @@ export default async function globalSetup(): Promise<void> {
       infra,
       logLevel: process.env.E2E_LOG_LEVEL ?? 'info',
       env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' },
-      // Retries after about 1, 1 and 2 s instead of over 3 days.
-      appEnv: { 'webhook-service': { WEBHOOK_RETRY_SCHEDULE: '1,1,2' } },
+      appEnv: {
+        // Retries after about 1, 1 and 2 s instead of over 3 days.
+        'webhook-service': { WEBHOOK_RETRY_SCHEDULE: '1,1,2' },
+        // Functional tests must not depend on how fast this machine sends
+        // them against 50/s: the rate-limit test has a gateway of its own
+        // with the defaults (gateway-conventions.e2e.spec.ts).
+        gateway: { RATE_LIMIT_PER_SECOND: '2000', RATE_LIMIT_BURST: '2000' },
+      },
     }),
   );
   await stack.start();
