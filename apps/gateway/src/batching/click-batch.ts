@@ -1,9 +1,8 @@
 import type { MessageInitShape } from '@bufbuild/protobuf';
 import type { Client } from '@connectrpc/connect';
-import type { RecordClickOutcome, RecordClickRequestSchema, RecordClickResponse, ReferralService } from '@ris/contracts';
+import type { RecordClickRequestSchema, RecordClickResponse, ReferralService } from '@ris/contracts';
 import { GroupCommit } from '@ris/mongo';
-import { Code, ConnectError, fromItemError, toItemError } from '@ris/rpc';
-import { batched, busy, notDeployedYet, openedBy, type Batched } from './batched-call';
+import { batched, busy, itemOutcomes, itemValue, openedBy, type Batched, type ItemOutcome } from './batched-call';
 
 type Click = MessageInitShape<typeof RecordClickRequestSchema>;
 
@@ -26,32 +25,22 @@ const MAX_WAITING = 5_000;
  * it waits one turn of the event loop.
  */
 export class ClickBatch {
-  private readonly commit: GroupCommit<Batched<Click>, RecordClickOutcome['outcome']>;
+  private readonly commit: GroupCommit<Batched<Click>, ItemOutcome<'click', RecordClickResponse>>;
 
   constructor(client: Client<typeof ReferralService>) {
     this.commit = new GroupCommit(
-      async (batch) => {
-        const clicks = batch.map((b) => b.item);
-        try {
-          const { outcomes } = await client.recordClicks({ clicks }, openedBy(batch));
-          if (outcomes.length !== clicks.length) throw new ConnectError(`${outcomes.length} outcomes for ${clicks.length} clicks`, Code.Internal);
-          return outcomes.map((o) => o.outcome);
-        } catch (err) {
-          if (!notDeployedYet(err)) throw err;
-          const single = await Promise.allSettled(batch.map((b) => client.recordClick(b.item, openedBy([b]))));
-          return single.map((r) =>
-            r.status === 'fulfilled' ? { case: 'click' as const, value: r.value } : { case: 'error' as const, value: toItemError(r.reason) },
-          );
-        }
-      },
+      (batch) =>
+        itemOutcomes(
+          'click',
+          batch.length,
+          async () => (await client.recordClicks({ clicks: batch.map((b) => b.item) }, openedBy(batch))).outcomes.map((o) => o.outcome),
+          (i) => client.recordClick(batch[i].item, openedBy([batch[i]])),
+        ),
       { maxBatch: CLICKS_PER_CALL, concurrency: CALLS_IN_FLIGHT, maxQueued: MAX_WAITING, overloaded: busy },
     );
   }
 
   async record(click: Click): Promise<RecordClickResponse> {
-    const outcome = await this.commit.add(batched(click));
-    if (outcome.case === 'click') return outcome.value;
-    if (outcome.case === 'error') throw fromItemError(outcome.value);
-    throw new ConnectError('the click has no outcome', Code.Internal);
+    return itemValue('click', await this.commit.add(batched(click)));
   }
 }

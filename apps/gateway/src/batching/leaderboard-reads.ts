@@ -1,8 +1,8 @@
 import type { Client } from '@connectrpc/connect';
-import type { IncentiveService, LeaderboardEntry, LeaderboardEntryOutcome, LeaderboardPeriod } from '@ris/contracts';
+import type { IncentiveService, LeaderboardEntry, LeaderboardPeriod } from '@ris/contracts';
 import { KeyedGroupCommit } from '@ris/mongo';
-import { Code, ConnectError, fromItemError, toItemError } from '@ris/rpc';
-import { batched, busy, notDeployedYet, openedBy, type Batched } from './batched-call';
+import { Code, ConnectError } from '@ris/rpc';
+import { batched, busy, itemOutcomes, itemValue, openedBy, type Batched, type ItemOutcome } from './batched-call';
 
 /** Calls of one board allowed in flight at once; what arrives meanwhile waits for the next. */
 const CALLS_PER_BOARD = 2;
@@ -34,7 +34,7 @@ function board(key: string): { appId: string; period: LeaderboardPeriod } {
  */
 export class LeaderboardReads {
   private readonly tops: KeyedGroupCommit<Batched<number>, LeaderboardEntry[]>;
-  private readonly entries: KeyedGroupCommit<Batched<string>, LeaderboardEntryOutcome['outcome']>;
+  private readonly entries: KeyedGroupCommit<Batched<string>, ItemOutcome<'entry', LeaderboardEntry>>;
 
   constructor(client: Client<typeof IncentiveService>) {
     const limits = { concurrency: CALLS_PER_BOARD, maxQueued: MAX_WAITING_PER_BOARD, overloaded: busy };
@@ -43,22 +43,17 @@ export class LeaderboardReads {
       return batch.map((b) => res.entries.slice(0, b.item));
     }, limits);
     this.entries = new KeyedGroupCommit(
-      async (key, batch) => {
-        const userIds = batch.map((b) => b.item);
-        try {
-          const { outcomes } = await client.getLeaderboardEntries({ ...board(key), userIds }, openedBy(batch));
-          if (outcomes.length !== userIds.length) throw new ConnectError(`${outcomes.length} outcomes for ${userIds.length} users`, Code.Internal);
-          return outcomes.map((o) => o.outcome);
-        } catch (err) {
-          if (!notDeployedYet(err)) throw err;
-          const single = await Promise.allSettled(batch.map((b) => client.getLeaderboardEntry({ ...board(key), userId: b.item }, openedBy([b]))));
-          return single.map((r) =>
-            r.status === 'fulfilled' && r.value.entry
-              ? { case: 'entry' as const, value: r.value.entry }
-              : { case: 'error' as const, value: toItemError(r.status === 'rejected' ? r.reason : undefined) },
-          );
-        }
-      },
+      (key, batch) =>
+        itemOutcomes(
+          'entry',
+          batch.length,
+          async () => (await client.getLeaderboardEntries({ ...board(key), userIds: batch.map((b) => b.item) }, openedBy(batch))).outcomes.map((o) => o.outcome),
+          async (i) => {
+            const { entry } = await client.getLeaderboardEntry({ ...board(key), userId: batch[i].item }, openedBy([batch[i]]));
+            if (!entry) throw new ConnectError('the service sent no entry', Code.Internal);
+            return entry;
+          },
+        ),
       { ...limits, maxBatch: ENTRIES_PER_CALL },
     );
   }
@@ -70,9 +65,6 @@ export class LeaderboardReads {
 
   /** One user's entry; NotFound, as the service says it, when the user is not on the board. */
   async entry(appId: string, period: LeaderboardPeriod, userId: string): Promise<LeaderboardEntry> {
-    const outcome = await this.entries.add(boardKey(appId, period), batched(userId));
-    if (outcome.case === 'entry') return outcome.value;
-    if (outcome.case === 'error') throw fromItemError(outcome.value);
-    throw new ConnectError('the entry has no outcome', Code.Internal);
+    return itemValue('entry', await this.entries.add(boardKey(appId, period), batched(userId)));
   }
 }
