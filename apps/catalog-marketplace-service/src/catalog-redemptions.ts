@@ -1,7 +1,7 @@
 import type { Connection, FilterQuery } from 'mongoose';
 import type { Outbox } from '@ris/events';
 import type { Logger } from '@ris/logging';
-import { AppScoped, newId, type Page, type PageQuery } from '@ris/mongo';
+import { AppScoped, type Page, type PageQuery } from '@ris/mongo';
 import { Code, notFound, rpcError } from '@ris/rpc';
 import type { BalanceAccount, BalanceSnapshot } from './balance-account';
 import type { CatalogItems } from './catalog-items';
@@ -48,22 +48,33 @@ export class CatalogRedemptions {
     this.redeemer = new Redeemer(this.saga, account, logger);
   }
 
-  /** One unit for one user, all or nothing; the balance is the user's after the debit. */
-  async redeem(appId: string, userId: string, itemId: string): Promise<{ redemption: RedemptionDoc; balance: BalanceSnapshot | null }> {
-    const item = await this.items.getRedeemable(appId, itemId);
-    this.redeemer.refuseIfSoldOut(item.inventory, { itemId });
-    const record = await this.records.create(appId, {
-      _id: newId('rdm'),
-      userId,
-      itemId,
-      itemName: item.name,
-      coinCost: item.coinCost,
-      tokenCost: item.tokenCost,
-      fulfilledAt: null,
-      cancelledAt: null,
-      ...this.redeemer.startFields(new Date()),
+  /**
+   * One unit for one user, all or nothing; the balance is the user's after
+   * the debit. With an operation key, at most one per key (see Redeemer.redeem).
+   */
+  redeem(appId: string, userId: string, itemId: string, operationKey = ''): Promise<{ redemption: RedemptionDoc; balance: BalanceSnapshot | null }> {
+    return this.redeemer.redeem({
+      appId,
+      operationKey,
+      idPrefix: 'rdm',
+      sameRequest: (record) => record.userId === userId && record.itemId === itemId,
+      make: async (id) => {
+        const item = await this.items.getRedeemable(appId, itemId);
+        this.redeemer.refuseIfSoldOut(item.inventory, item, { itemId });
+        const record = await this.records.create(appId, {
+          _id: id,
+          userId,
+          itemId,
+          itemName: item.name,
+          coinCost: item.coinCost,
+          tokenCost: item.tokenCost,
+          fulfilledAt: null,
+          cancelledAt: null,
+          ...this.redeemer.startFields(new Date(), operationKey),
+        });
+        return { record, limitedStock: item.inventory !== -1 };
+      },
     });
-    return this.redeemer.run(record, item.inventory !== -1);
   }
 
   list(appId: string, page: PageQuery, filter: RedemptionFilter): Promise<Page<RedemptionDoc>> {
@@ -82,7 +93,7 @@ export class CatalogRedemptions {
     const record = await this.records.findOne(appId, { _id: redemptionId });
     if (!record) throw notFound('Redemption', { redemptionId });
     const now = new Date();
-    const decision = requestStatus(record.state, target, record.leaseUntil.getTime() <= now.getTime());
+    const decision = requestStatus(record.state, target, !(await this.saga.isHeld(record, now)));
     if ('refuse' in decision) {
       if (decision.refuse === 'NOT_FOUND') throw notFound('Redemption', { redemptionId });
       throw this.invalidTransition(record, target);

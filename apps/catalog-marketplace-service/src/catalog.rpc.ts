@@ -112,6 +112,7 @@ export function catalogRpc(items: CatalogItems, redemptions: CatalogRedemptions)
         requiredField(req.appId, 'appId'),
         requiredField(req.userId, 'userId'),
         requiredField(req.itemId, 'itemId'),
+        req.operationKey,
       );
       return { redemption: redemptionToProto(redemption), balance: balanceToProto(balance) };
     },

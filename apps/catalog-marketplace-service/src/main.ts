@@ -20,17 +20,18 @@ void runService({
     INCENTIVE_TIMEOUT_MS: setting.positiveInt(5000),
     // How long a redemption's worker owns it; must well exceed INCENTIVE_TIMEOUT_MS.
     REDEMPTION_LEASE_MS: setting.positiveInt(30_000),
-    // How often the recovery pass looks for redemptions left half-done.
-    RECOVERY_INTERVAL_MS: setting.positiveInt(10_000),
+    // How often the recovery pass looks for redemptions left half-done (or
+    // held by a process that died: released within seconds of its death).
+    RECOVERY_INTERVAL_MS: setting.positiveInt(2_000),
   },
-  build: ({ db, outbox, config, logger }) => {
+  build: ({ db, outbox, config, logger, liveness }) => {
     if (config.REDEMPTION_LEASE_MS <= config.INCENTIVE_TIMEOUT_MS * 2) {
       throw new Error('REDEMPTION_LEASE_MS must be more than twice INCENTIVE_TIMEOUT_MS');
     }
     const account = new IncentiveBalanceAccount(
       createServiceClient(IncentiveService, config.INCENTIVE_SERVICE_URL, { timeoutMs: config.INCENTIVE_TIMEOUT_MS }),
     );
-    const sagaOptions = { leaseMs: config.REDEMPTION_LEASE_MS };
+    const sagaOptions = { leaseMs: config.REDEMPTION_LEASE_MS, liveness };
     const items = new CatalogItems(db);
     const catalogRedemptions = new CatalogRedemptions(db, items, account, outbox, logger, sagaOptions);
     const listings = new Listings(db);

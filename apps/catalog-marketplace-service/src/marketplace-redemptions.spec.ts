@@ -2,6 +2,7 @@ import { Code, ConnectError } from '@connectrpc/connect';
 import { Outbox } from '@ris/events';
 import { createLogger } from '@ris/logging';
 import { errorReason } from '@ris/rpc';
+import { ProcessLiveness } from '@ris/service-runtime';
 import { testDatabase } from '@ris/testing';
 import { FakeBalanceAccount } from './fake-balance-account';
 import { listingModel } from './listing.model';
@@ -26,6 +27,7 @@ describe('marketplace redemptions', () => {
   let listings: Listings;
   let account: FakeBalanceAccount;
   let redemptions: MarketplaceRedemptions;
+  let liveness: ProcessLiveness;
   let settlements: Settlements;
   let recovery: RecoveryPass;
   let n = 0;
@@ -35,15 +37,20 @@ describe('marketplace redemptions', () => {
   beforeAll(async () => {
     db = await testDatabase('marketplace_saga');
     const outbox = new Outbox(db);
+    liveness = new ProcessLiveness(db);
+    await liveness.start();
     listings = new Listings(db);
     account = new FakeBalanceAccount();
-    redemptions = new MarketplaceRedemptions(db, listings, account, outbox, logger, { leaseMs: 60_000 });
+    redemptions = new MarketplaceRedemptions(db, listings, account, outbox, logger, { leaseMs: 60_000, liveness });
     settlements = new Settlements(redemptions.model, listings);
     recovery = new RecoveryPass([new SagaRecovery('marketplace', redemptions.saga, listings.stock, logger)], logger, { intervalMs: 60_000 });
     await Promise.all([listingModel(db), marketplaceRedemptionModel(db), outbox.model].map((m) => m.init()));
   });
 
-  afterAll(() => db.drop());
+  afterAll(async () => {
+    await liveness.stop();
+    await db.drop();
+  });
 
   const offer = (quantity: number, coinCost = 10) =>
     listings.create(shop, { title: `Offer ${(n += 1)}`, coinCost, quantity, discount: { type: 'PERCENT', value: 20 }, published: true });

@@ -1,7 +1,7 @@
 import type { Connection, FilterQuery, Model } from 'mongoose';
 import type { Outbox } from '@ris/events';
 import type { Logger } from '@ris/logging';
-import { AppScoped, isDuplicateKeyError, newId, type Page, type PageQuery } from '@ris/mongo';
+import { AppScoped, isDuplicateKeyError, type Page, type PageQuery } from '@ris/mongo';
 import type { BalanceAccount, BalanceSnapshot } from './balance-account';
 import { generateMarketplaceCode } from './discount-code';
 import type { ListingDoc } from './listing.model';
@@ -62,21 +62,37 @@ export class MarketplaceRedemptions {
     this.redeemer = new Redeemer(this.saga, account, logger);
   }
 
-  /** Debits the calling app's user, takes one of the listing's codes, and issues a MKT- code; all or nothing. */
-  async redeem(appId: string, listingId: string, userId: string): Promise<{ redemption: MarketplaceRedemptionDoc; balance: BalanceSnapshot | null }> {
-    const listing = await this.listings.getRedeemable(appId, listingId);
-    this.redeemer.refuseIfSoldOut(listing.quantity, { listingId });
-    const record = await this.record(appId, userId, listing);
-    return this.redeemer.run(record, listing.quantity !== -1);
+  /**
+   * Debits the calling app's user, takes one of the listing's codes, and
+   * issues a MKT- code; all or nothing. With an operation key, at most one
+   * per key (see Redeemer.redeem).
+   */
+  redeem(appId: string, listingId: string, userId: string, operationKey = ''): Promise<{ redemption: MarketplaceRedemptionDoc; balance: BalanceSnapshot | null }> {
+    return this.redeemer.redeem({
+      appId,
+      operationKey,
+      idPrefix: 'mkr',
+      sameRequest: (record) => record.userId === userId && record.listingId === listingId,
+      make: async (id) => {
+        const listing = await this.listings.getRedeemable(appId, listingId);
+        this.redeemer.refuseIfSoldOut(listing.quantity, listing, { listingId });
+        const record = await this.record(appId, id, userId, listing, operationKey);
+        return { record, limitedStock: listing.quantity !== -1 };
+      },
+    });
   }
 
-  /** The RESERVING record, with its code drawn now (unique across every app). */
-  private async record(appId: string, userId: string, listing: ListingDoc): Promise<MarketplaceRedemptionDoc> {
+  /**
+   * The RESERVING record under `id`, with its code drawn now (unique across
+   * every app). A duplicate of the id itself is raised (the Redeemer reads
+   * what is there); a duplicate code is drawn again.
+   */
+  private async record(appId: string, id: string, userId: string, listing: ListingDoc, operationKey: string): Promise<MarketplaceRedemptionDoc> {
     for (let attempt = 0; attempt < CODE_ATTEMPTS; attempt += 1) {
       const now = new Date();
       try {
         return await this.records.create(appId, {
-          _id: newId('mkr'),
+          _id: id,
           userId,
           listingId: listing._id,
           listingAppId: listing.appId,
@@ -86,11 +102,12 @@ export class MarketplaceRedemptions {
           expiresAt: new Date(now.getTime() + listing.codeValidityDays * DAY_MS),
           coinCost: listing.coinCost,
           tokenCost: listing.tokenCost,
-          ...this.redeemer.startFields(now),
+          ...this.redeemer.startFields(now, operationKey),
         });
       } catch (err) {
-        // The code is taken (about one chance in 10^17): draw another.
         if (!isDuplicateKeyError(err)) throw err;
+        if (await this.model.exists({ _id: id, appId }).exec()) throw err;
+        // The code is taken (about one chance in 10^17): draw another.
       }
     }
     throw new Error('could not draw a free marketplace code');

@@ -152,6 +152,7 @@ export function marketplaceRpc(deps: {
         requiredField(req.appId, 'appId'),
         requiredField(req.listingId, 'listingId'),
         requiredField(req.userId, 'userId'),
+        req.operationKey,
       );
       return { redemption: marketplaceRedemptionToProto(redemption, 'REDEEMER'), balance: balanceToProto(balance) };
     },

@@ -76,14 +76,12 @@ export class SagaRecovery<R extends SagaRecord, G extends Good> implements Recov
 
   async recoverRecords(batchSize: number): Promise<void> {
     const now = new Date();
-    const stale = await this.records
-      .find({ open: true, leaseUntil: { $lte: now } })
-      .sort({ leaseUntil: 1 })
-      .limit(batchSize)
-      .lean<R[]>()
-      .exec();
-    for (const record of stale) {
-      const action = recoveryAction(record, now);
+    // Every open record, not only those past their lease: one whose process
+    // died is taken over at once (its holds released within seconds, not
+    // after a full lease). Open records are the work in flight: few.
+    const open = await this.records.find({ open: true }).sort({ leaseUntil: 1 }).limit(batchSize).lean<R[]>().exec();
+    for (const record of open) {
+      const action = recoveryAction(record, now, await this.saga.holderAlive(record));
       if (action === 'NONE' || action === 'WAIT') continue;
       await this.isolated({ redemptionId: record._id, action }, async () => {
         const claimed = await this.saga.claim(record, now);

@@ -3,6 +3,7 @@ import {
   effectsOf,
   publicStatus,
   recoveryAction,
+  retryAction,
   requestStatus,
   statesShowing,
   transition,
@@ -24,7 +25,7 @@ const ALL: SagaState[] = ['RESERVING', 'COMPENSATING', 'FAILED', 'CONFIRMED', 'F
 const INPUTS: SagaInput[] = [
   { type: 'STOCK_REFUSED', reason: 'OUT_OF_STOCK' },
   { type: 'DEBITED', stockTaken: true },
-  { type: 'DEBIT_REFUSED' },
+  { type: 'DEBIT_REFUSED', insufficient: true },
   { type: 'DEBIT_UNKNOWN' },
   { type: 'ABANDONED' },
   { type: 'COMPENSATED' },
@@ -51,12 +52,14 @@ describe('redemption saga machine', () => {
     });
 
     it('compensates after a refused debit, knowing nothing was debited', () => {
-      expect(transition(snapshot('RESERVING'), { type: 'DEBIT_REFUSED' })?.set).toEqual({
+      expect(transition(snapshot('RESERVING'), { type: 'DEBIT_REFUSED', insufficient: true })?.set).toEqual({
         state: 'COMPENSATING',
         open: true,
         debit: 'REFUSED',
         failureReason: 'INSUFFICIENT_BALANCE',
       });
+      // Refused for another reason (contention): not the balance's final word.
+      expect(transition(snapshot('RESERVING'), { type: 'DEBIT_REFUSED', insufficient: false })?.set.failureReason).toBe('DEBIT_REFUSED');
     });
 
     it('compensates after an unanswered debit, or an abandoned reservation, as if it may have happened', () => {
@@ -162,6 +165,35 @@ describe('redemption saga machine', () => {
 
     it('treats a lease ending exactly now as run out', () => {
       expect(recoveryAction({ state: 'RESERVING', open: true, leaseUntil: now }, now)).toBe('ABANDON');
+    });
+
+    it('takes over at once a record whose holding process is dead, lease or not', () => {
+      expect(recoveryAction({ state: 'RESERVING', open: true, leaseUntil: held }, now, false)).toBe('ABANDON');
+      expect(recoveryAction({ state: 'CANCELLING', open: true, leaseUntil: held }, now, false)).toBe('FINISH_CANCEL');
+    });
+  });
+
+  describe('retryAction (a request again with the Idempotency-Key that started the record)', () => {
+    const now = new Date('2026-11-21T08:00:00.000Z');
+    const held = new Date(now.getTime() + 1000);
+    const expired = new Date(now.getTime() - 1);
+    const at = (state: SagaState, failureReason: string | null = null, leaseUntil = expired) => ({ state, failureReason, leaseUntil });
+
+    it('answers a made redemption again, whatever happened to it since', () => {
+      for (const state of ['CONFIRMED', 'FULFILLED', 'CANCELLING', 'CANCELLED'] as const) expect(retryAction(at(state), now, true)).toBe('RETURN');
+    });
+
+    it('repeats final refusals and makes a new attempt after passing failures', () => {
+      for (const reason of ['INSUFFICIENT_BALANCE', 'OUT_OF_STOCK', 'ITEM_UNAVAILABLE']) expect(retryAction(at('FAILED', reason), now, true)).toBe('REFUSE_AGAIN');
+      for (const reason of ['UNAVAILABLE', 'ABANDONED', 'STOCK_HELD', 'DEBIT_REFUSED']) expect(retryAction(at('FAILED', reason), now, true)).toBe('NEW_ATTEMPT');
+    });
+
+    it('waits for a live holder, and takes over from a dead one or a run-out lease', () => {
+      expect(retryAction(at('RESERVING', null, held), now, true)).toBe('BUSY');
+      expect(retryAction(at('COMPENSATING', null, held), now, true)).toBe('BUSY');
+      expect(retryAction(at('RESERVING', null, held), now, false)).toBe('RESUME');
+      expect(retryAction(at('RESERVING', null, expired), now, true)).toBe('RESUME');
+      expect(retryAction(at('COMPENSATING', null, held), now, false)).toBe('COMPENSATE_THEN_RETRY');
     });
   });
 

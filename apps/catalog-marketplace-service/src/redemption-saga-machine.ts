@@ -28,13 +28,27 @@ export type SagaState = 'RESERVING' | 'COMPENSATING' | 'FAILED' | 'CONFIRMED' | 
  */
 export type DebitKnowledge = 'NOT_TRIED' | 'UNKNOWN' | 'REFUSED' | 'DONE';
 
-export type StockRefusal = 'OUT_OF_STOCK' | 'ITEM_UNAVAILABLE';
-export type FailureReason = StockRefusal | 'INSUFFICIENT_BALANCE' | 'UNAVAILABLE' | 'ABANDONED';
+/**
+ * Why the stock step refused. STOCK_HELD: none left, but some units are
+ * held by redemptions still in flight (or by a process that died), which
+ * may give them back: not a final answer, so it is reported as a conflict
+ * to retry, never as OUT_OF_STOCK.
+ */
+export type StockRefusal = 'OUT_OF_STOCK' | 'ITEM_UNAVAILABLE' | 'STOCK_HELD';
+/** DEBIT_REFUSED: the incentive service refused the debit for another reason than the balance (e.g. contention). */
+export type FailureReason = StockRefusal | 'INSUFFICIENT_BALANCE' | 'DEBIT_REFUSED' | 'UNAVAILABLE' | 'ABANDONED';
+
+/** Refusals that are the business's final answer: a retry with the same key gets the same one. */
+export type FinalRefusal = 'OUT_OF_STOCK' | 'ITEM_UNAVAILABLE' | 'INSUFFICIENT_BALANCE';
+
+export function isFinalRefusal(reason: string | null): reason is FinalRefusal {
+  return reason === 'OUT_OF_STOCK' || reason === 'ITEM_UNAVAILABLE' || reason === 'INSUFFICIENT_BALANCE';
+}
 
 export type SagaInput =
   | { type: 'STOCK_REFUSED'; reason: StockRefusal }
   | { type: 'DEBITED'; stockTaken: boolean }
-  | { type: 'DEBIT_REFUSED' }
+  | { type: 'DEBIT_REFUSED'; insufficient: boolean }
   | { type: 'DEBIT_UNKNOWN' }
   /** The lease ran out while RESERVING: the worker crashed or stalled. */
   | { type: 'ABANDONED' }
@@ -74,7 +88,7 @@ export function transition(current: SagaSnapshot, input: SagaInput): SagaMove | 
         case 'DEBITED':
           return to({ state: 'CONFIRMED', open: true, debit: 'DONE', stockTaken: input.stockTaken });
         case 'DEBIT_REFUSED':
-          return to({ state: 'COMPENSATING', open: true, debit: 'REFUSED', failureReason: 'INSUFFICIENT_BALANCE' });
+          return to({ state: 'COMPENSATING', open: true, debit: 'REFUSED', failureReason: input.insufficient ? 'INSUFFICIENT_BALANCE' : 'DEBIT_REFUSED' });
         case 'DEBIT_UNKNOWN':
           return to({ state: 'COMPENSATING', open: true, debit: 'UNKNOWN', failureReason: 'UNAVAILABLE' });
         case 'ABANDONED':
@@ -159,10 +173,19 @@ export type RecoveryAction =
   | 'FINISH_CANCEL'
   | 'RUN_EFFECTS';
 
-/** What the recovery pass does with a record. */
-export function recoveryAction(record: Pick<SagaSnapshot, 'state' | 'open'> & { leaseUntil: Date }, now: Date): RecoveryAction {
+/** Someone is working on the record: its lease runs and the process holding it is alive. */
+export function isHeld(record: { leaseUntil: Date }, now: Date, holderAlive: boolean): boolean {
+  return holderAlive && record.leaseUntil.getTime() > now.getTime();
+}
+
+/** What the recovery pass does with a record (`holderAlive`: the process holding its lease still beats). */
+export function recoveryAction(
+  record: Pick<SagaSnapshot, 'state' | 'open'> & { leaseUntil: Date },
+  now: Date,
+  holderAlive = true,
+): RecoveryAction {
   if (!record.open) return 'NONE';
-  if (record.leaseUntil.getTime() > now.getTime()) return 'WAIT';
+  if (isHeld(record, now, holderAlive)) return 'WAIT';
   switch (record.state) {
     case 'RESERVING':
       // Compensated rather than finished: its request answered an error or
@@ -222,4 +245,35 @@ export function requestStatus(state: SagaState, target: 'FULFILLED' | 'CANCELLED
   if (state === 'CONFIRMED') return { action: target === 'FULFILLED' ? 'FULFIL' : 'CANCEL' };
   if (state === 'CANCELLING' && target === 'CANCELLED' && leaseExpired) return { action: 'RESUME_CANCEL' };
   return { refuse: 'INVALID_TRANSITION' };
+}
+
+export type RetryAction =
+  /** The redemption was made: answer it again. */
+  | 'RETURN'
+  /** Still being worked on: the retry is told to come back. */
+  | 'BUSY'
+  /** RESERVING with nobody on it (its process died): take it over and finish it, as the retry asks. */
+  | 'RESUME'
+  /** COMPENSATING with nobody on it: finish undoing it, then the retry makes a new attempt. */
+  | 'COMPENSATE_THEN_RETRY'
+  /** Refused for good (INSUFFICIENT_BALANCE, OUT_OF_STOCK, ITEM_UNAVAILABLE): the same refusal again. */
+  | 'REFUSE_AGAIN'
+  /** Failed for a passing reason (the balance service was down, the process died, stock was held): nothing was taken, a new attempt. */
+  | 'NEW_ATTEMPT';
+
+/**
+ * A request arrives again with the Idempotency-Key of an earlier one and
+ * finds the redemption that key started: what to do so that one key makes
+ * at most one purchase, and a retry after an unknown outcome completes it.
+ */
+export function retryAction(record: Pick<SagaSnapshot, 'state' | 'failureReason'> & { leaseUntil: Date }, now: Date, holderAlive: boolean): RetryAction {
+  if (publicStatus(record.state) !== null) return 'RETURN';
+  switch (record.state) {
+    case 'FAILED':
+      return isFinalRefusal(record.failureReason) ? 'REFUSE_AGAIN' : 'NEW_ATTEMPT';
+    case 'RESERVING':
+      return isHeld(record, now, holderAlive) ? 'BUSY' : 'RESUME';
+    default:
+      return isHeld(record, now, holderAlive) ? 'BUSY' : 'COMPENSATE_THEN_RETRY';
+  }
 }

@@ -7,8 +7,10 @@ import type { BalanceAccount, BalanceOperation, BalanceSnapshot, DebitOutcome } 
 import {
   compensationSteps,
   effectsOf,
+  isHeld,
   transition,
   type Effect,
+  type FinalRefusal,
   type SagaInput,
   type StockRefusal,
 } from './redemption-saga-machine';
@@ -39,14 +41,52 @@ export interface SagaKind<R extends SagaRecord> {
   events(record: R, effect: PublishEffect): DomainEvent[];
 }
 
-export interface SagaOptions {
-  /** How long a worker owns a record it moved; the recovery pass takes over after. */
-  leaseMs: number;
+/** Who holds a lease: this process's id, and whether another holder still lives (ProcessLiveness). */
+export interface HolderLiveness {
+  readonly instanceId: string;
+  isAlive(instanceId: string | null | undefined): Promise<boolean>;
 }
 
-const stockRefusalMessage: Record<StockRefusal, string> = {
-  OUT_OF_STOCK: 'Out of stock.',
-  ITEM_UNAVAILABLE: 'It is not available for redemption (unpublished, deleted or expired).',
+export interface SagaOptions {
+  /** How long a worker owns a record it moved; the recovery pass takes over after, or as soon as the worker's process is dead. */
+  leaseMs: number;
+  liveness: HolderLiveness;
+}
+
+/**
+ * The error a refusal answers, the first time and to every retry with the
+ * same Idempotency-Key. STOCK_HELD is not a refusal but a conflict: units
+ * held by redemptions in flight may come back, so the caller retries.
+ */
+export function refusalError(reason: FinalRefusal | 'STOCK_HELD', record: SagaRecord, good: { id: string; field: string }) {
+  switch (reason) {
+    case 'OUT_OF_STOCK':
+      return rpcError(Code.FailedPrecondition, 'OUT_OF_STOCK', 'Out of stock.', { [good.field]: good.id });
+    case 'ITEM_UNAVAILABLE':
+      return rpcError(Code.FailedPrecondition, 'ITEM_UNAVAILABLE', 'It is not available for redemption (unpublished, deleted or expired).', {
+        [good.field]: good.id,
+      });
+    case 'INSUFFICIENT_BALANCE':
+      return rpcError(Code.FailedPrecondition, 'INSUFFICIENT_BALANCE', 'The user does not have enough coins or tokens.', {
+        userId: record.userId,
+        coinCost: record.coinCost,
+        tokenCost: record.tokenCost,
+      });
+    case 'STOCK_HELD':
+      return stockHeldError({ [good.field]: good.id });
+  }
+}
+
+export const stockHeldError = (good: Record<string, string>) =>
+  rpcError(Code.Aborted, 'CONFLICT', 'None left right now, but some units are held by redemptions in progress and may be released; retry shortly.', {
+    ...good,
+    reason: 'STOCK_HELD',
+  });
+
+const stockRefusal: Record<'OUT_OF_STOCK' | 'UNAVAILABLE' | 'HELD', StockRefusal> = {
+  OUT_OF_STOCK: 'OUT_OF_STOCK',
+  UNAVAILABLE: 'ITEM_UNAVAILABLE',
+  HELD: 'STOCK_HELD',
 };
 
 /**
@@ -83,7 +123,8 @@ export class RedemptionSaga<R extends SagaRecord> {
     return this.lock.run(record._id, () => {
       const now = new Date();
       // An open state is still being worked on by whoever moved it there: it takes the lease.
-      const set = { ...move.set, ...extra, updatedAt: now, ...(move.set.open ? { leaseUntil: this.leaseFrom(now) } : {}) };
+      const lease = move.set.open ? { leaseUntil: this.leaseFrom(now), holder: this.options.liveness.instanceId } : {};
+      const set = { ...move.set, ...extra, updatedAt: now, ...lease };
       return this.kind.records.findOneAndUpdate(
         record.appId,
         { _id: record._id, state: move.from } as FilterQuery<R>,
@@ -92,13 +133,27 @@ export class RedemptionSaga<R extends SagaRecord> {
     });
   }
 
-  /** Takes over a record whose lease ran out; null when someone else did (or it moved on). */
+  /** Someone works on the record now: its lease runs and the process holding it is alive. */
+  async isHeld(record: R, now = new Date()): Promise<boolean> {
+    return isHeld(record, now, await this.holderAlive(record));
+  }
+
+  /** Whether the process holding the record's lease still beats; records made before holders were kept go by their lease alone. */
+  holderAlive(record: R): Promise<boolean> {
+    return record.holder ? this.options.liveness.isAlive(record.holder) : Promise.resolve(true);
+  }
+
+  /**
+   * Takes over a record nobody works on (see isHeld: the caller checked);
+   * null when someone else took it or it moved on. Conditional on the
+   * lease read, so of two takers only one gets it.
+   */
   claim(record: R, now = new Date()): Promise<R | null> {
     return this.lock.run(record._id, () =>
       this.kind.records.findOneAndUpdate(
         record.appId,
-        { _id: record._id, state: record.state, open: true, leaseUntil: { $lte: now } } as FilterQuery<R>,
-        { $set: { leaseUntil: this.leaseFrom(now) } } as UpdateQuery<R>,
+        { _id: record._id, state: record.state, open: true, leaseUntil: record.leaseUntil } as FilterQuery<R>,
+        { $set: { leaseUntil: this.leaseFrom(now), holder: this.options.liveness.instanceId } } as UpdateQuery<R>,
       ),
     );
   }
@@ -151,10 +206,10 @@ export class RedemptionSaga<R extends SagaRecord> {
     if (limitedStock) {
       this.assertLease(record);
       const outcome = await this.kind.stock.take(good.appId, good.id, record._id);
-      if (outcome === 'OUT_OF_STOCK' || outcome === 'UNAVAILABLE') {
-        const reason: StockRefusal = outcome === 'OUT_OF_STOCK' ? 'OUT_OF_STOCK' : 'ITEM_UNAVAILABLE';
+      if (outcome === 'OUT_OF_STOCK' || outcome === 'UNAVAILABLE' || outcome === 'HELD') {
+        const reason = stockRefusal[outcome];
         await this.move(record, { type: 'STOCK_REFUSED', reason });
-        throw rpcError(Code.FailedPrecondition, reason, stockRefusalMessage[reason], { [good.field]: good.id });
+        throw refusalError(reason, record, good);
       }
       stockTaken = outcome === 'TAKEN';
     }
@@ -171,14 +226,8 @@ export class RedemptionSaga<R extends SagaRecord> {
         throw rpcError(Code.Unavailable, 'UNAVAILABLE', 'The balance service is unavailable; nothing was redeemed. Retry later.');
       }
       if (!outcome.ok) {
-        await this.failAndCompensate(record, { type: 'DEBIT_REFUSED' });
-        if (outcome.insufficient) {
-          throw rpcError(Code.FailedPrecondition, 'INSUFFICIENT_BALANCE', 'The user does not have enough coins or tokens.', {
-            userId: record.userId,
-            coinCost: record.coinCost,
-            tokenCost: record.tokenCost,
-          });
-        }
+        await this.failAndCompensate(record, { type: 'DEBIT_REFUSED', insufficient: outcome.insufficient });
+        if (outcome.insufficient) throw refusalError('INSUFFICIENT_BALANCE', record, good);
         throw outcome.error;
       }
       balance = outcome.balance;

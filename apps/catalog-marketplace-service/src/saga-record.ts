@@ -23,6 +23,14 @@ export interface SagaRecord {
   open: boolean;
   /** Whoever moved the record last owns it until then; the recovery pass takes over after. */
   leaseUntil: Date;
+  /**
+   * The process (ProcessLiveness instance) that holds the lease: when it
+   * dies, the record is taken over at once rather than when the lease runs
+   * out. Null on records made before holders were kept.
+   */
+  holder: string | null;
+  /** Derived from the request's Idempotency-Key (see Redeemer.redeemOnce); null without one. */
+  operationKey: string | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -39,12 +47,15 @@ export const sagaFields = {
   stockTaken: { type: Boolean, default: false },
   open: { type: Boolean, required: true },
   leaseUntil: { type: Date, required: true },
+  holder: { type: String, default: null },
+  operationKey: { type: String, default: null },
   createdAt: { type: Date, required: true },
   updatedAt: { type: Date, required: true },
 } as const;
 
 /** Indexes every saga collection needs besides its own. */
 export function addSagaIndexes(schema: Schema): void {
-  // The recovery pass: records with work owed whose lease ran out.
+  // The recovery pass: records with work owed, oldest lease first (it
+  // takes those whose lease ran out or whose holder died).
   schema.index({ open: 1, leaseUntil: 1 });
 }

@@ -40,7 +40,8 @@ interface TakeRequest {
   reject: (err: unknown) => void;
 }
 
-export type TakeOutcome = 'TAKEN' | 'UNLIMITED' | 'OUT_OF_STOCK' | 'UNAVAILABLE';
+/** HELD: none left, but other redemptions hold units that may still come back (see StockRefusal STOCK_HELD). */
+export type TakeOutcome = 'TAKEN' | 'UNLIMITED' | 'OUT_OF_STOCK' | 'HELD' | 'UNAVAILABLE';
 
 export interface Availability<G> {
   /** The filter a good must match to be redeemable now. */
@@ -156,7 +157,8 @@ export class StockCounter<G extends Good> {
     const good = await this.goods.findOne(appId, { _id: goodId } as FilterQuery<G>);
     if (good?.stockHolds.includes(holder)) return 'TAKEN';
     if (!good || !this.availability.check(good, now)) return 'UNAVAILABLE';
-    return good[this.field] === -1 ? 'UNLIMITED' : 'OUT_OF_STOCK';
+    if (good[this.field] === -1) return 'UNLIMITED';
+    return good.stockHolds.length > 0 ? 'HELD' : 'OUT_OF_STOCK';
   }
 
   /** Undoes `holder`'s take, if it happened and is not final: the unit goes back. */

@@ -5,6 +5,7 @@ import { EventBus, Outbox, OutboxRelay, type EventConsumer } from '@ris/events';
 import { createLogger, type Logger } from '@ris/logging';
 import { connectMongo, isMongoConnected } from '@ris/mongo';
 import { startRpcServer, type ReadinessCheck, type RpcService } from '@ris/rpc';
+import { ProcessLiveness } from './process-liveness';
 
 type BaseSettings = ReturnType<typeof serviceSettings>;
 
@@ -14,6 +15,8 @@ export interface ServiceDeps<C> {
   db: Connection;
   bus: EventBus;
   outbox: Outbox;
+  /** Which processes of this service are alive: work a dead one held is taken over at once. */
+  liveness: ProcessLiveness;
 }
 
 export interface ServiceParts {
@@ -65,7 +68,10 @@ export async function runService<S extends z.ZodRawShape>(definition: ServiceDef
   const outbox = new Outbox(db);
   const relay = new OutboxRelay(outbox, bus, logger);
 
-  const parts = await definition.build({ config, logger, db, bus, outbox });
+  const liveness = new ProcessLiveness(db);
+  await liveness.start();
+
+  const parts = await definition.build({ config, logger, db, bus, outbox, liveness });
   await Promise.all(Object.values(db.models).map((model) => model.init()));
 
   const server = await startRpcServer({
@@ -94,6 +100,7 @@ export async function runService<S extends z.ZodRawShape>(definition: ServiceDef
     await server.close();
     await Promise.all((parts.consumers ?? []).map((c) => c.stop()));
     await parts.stop?.();
+    await liveness.stop();
     await relay.stop();
     await bus.close();
     await db.close();

@@ -15,6 +15,13 @@ export interface HandlerInput<P, Q, B> {
   query: Q;
   body: B;
   req: Request;
+  /**
+   * Set when a POST carries an Idempotency-Key: the services derive the
+   * operation's ids from it, so a retry of a request whose outcome was
+   * unknown (5xx, timeout, dropped connection) resumes or returns the same
+   * operation. Empty otherwise (proto's "unset").
+   */
+  operationKey: string;
 }
 
 export interface HandlerResult {
@@ -88,11 +95,11 @@ export class ApiRouter {
       const params = parse(def.params, req.params, 'path');
       const query = parse(def.query, req.query, 'query');
       const body = def.body ? parse(def.body, req.body, 'body') : undefined;
-      const run = () => def.handle({ appId, params, query, body: body as z.output<B>, req });
+      const run = (operationKey: string) => def.handle({ appId, params, query, body: body as z.output<B>, req, operationKey });
 
       const key = req.header('idempotency-key');
       if (def.method !== 'post' || key === undefined || !this.options.idempotency) {
-        const result = await run();
+        const result = await run('');
         return send(res, result);
       }
       IdempotencyStore.validateKey(key);
@@ -107,10 +114,10 @@ export class ApiRouter {
       }
       let result: HandlerResult;
       try {
-        result = await run();
+        result = await run(started.operationKey);
       } catch (err) {
         const mapped = toErrorResponse(err);
-        if (mapped.status >= 500 || mapped.status === 429) await started.abandon();
+        if (isRetryable(mapped)) await started.release();
         else await started.complete(mapped.status, errorBody(res.locals.requestId as string, mapped.code, mapped.message, mapped.details));
         throw err;
       }
@@ -164,6 +171,16 @@ export class ApiRouter {
       responses,
     });
   }
+}
+
+/**
+ * Failures whose outcome is unknown or that say "not now": never kept as the
+ * key's answer, so a retry with the key runs the operation again (and the
+ * services resume it). A transient 409 CONFLICT is one: the operation was
+ * busy elsewhere, not refused.
+ */
+function isRetryable(mapped: { status: number; code: string }): boolean {
+  return mapped.status >= 500 || mapped.status === 429 || mapped.code === 'CONFLICT';
 }
 
 function send(res: Response, result: HandlerResult): void {

@@ -1,14 +1,27 @@
 import { Schema, type Connection, type Model } from 'mongoose';
 
+/**
+ * in_progress: a request runs it (until leaseUntil); retryable: its last
+ * run ended in a failure worth retrying (5xx, 429, a transient conflict),
+ * so its outcome below is unknown and the next request with the key runs
+ * it again under the same operation key; completed: the response is kept.
+ */
+export type IdempotencyState = 'in_progress' | 'retryable' | 'completed';
+
 export interface IdempotencyRecord {
   _id: string;
   appId: string;
   key: string;
   /** SHA-256 of method, path and canonical body: a reused key with another request is refused. */
   requestHash: string;
-  state: 'in_progress' | 'completed';
+  state: IdempotencyState;
+  /** While in_progress: after this, the request that holds it is taken to be gone (a gateway that died). */
+  leaseUntil?: Date;
+  /** Runs so far; a retry takes the record over by a conditional update on it. */
+  runs?: number;
   status?: number;
   body?: string;
+  /** Start of the 24 h window; with the app and key it derives the operation key. */
   createdAt: Date;
 }
 
@@ -19,6 +32,8 @@ const schema = new Schema<IdempotencyRecord>(
     key: { type: String, required: true },
     requestHash: { type: String, required: true },
     state: { type: String, required: true },
+    leaseUntil: Date,
+    runs: Number,
     status: Number,
     body: String,
     createdAt: { type: Date, required: true },

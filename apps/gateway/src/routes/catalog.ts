@@ -27,6 +27,10 @@ const REDEEM_RULES = [
   'balance exactly as they were. If the balance service cannot be reached the answer is 503 and nothing is redeemed:',
   'the unit is returned at once and a debit that may have happened is credited back as soon as the service is back.',
   'Publishes `redemption.created` (webhook `REDEMPTION_CREATED`).',
+  'Send an `Idempotency-Key` and retry with it after a 503, a timeout or a dropped connection: a key makes at most one',
+  'redemption. A retry returns the redemption its first try made (with the current balance), finishes one whose',
+  'service stopped midway, repeats a 422 refusal, or tries again if nothing was taken. 409 `CONFLICT` means retry',
+  'shortly: the key is still being worked on, or the last units are held by redemptions in progress that may yet give them back.',
 ].join(' ');
 
 const CatalogItem = z
@@ -181,8 +185,8 @@ export function catalogRoutes(api: ApiRouter, clients: ServiceClients): void {
       },
     },
     errors: [404, 422, 503],
-    handle: async ({ appId, body }) => {
-      const res = await clients.catalogMarketplace.redeemCatalogItem({ appId, userId: body.userId, itemId: body.itemId });
+    handle: async ({ appId, body, operationKey }) => {
+      const res = await clients.catalogMarketplace.redeemCatalogItem({ appId, userId: body.userId, itemId: body.itemId, operationKey });
       return { status: 201, body: { redemption: redemptionJson(res.redemption!), balance: balanceJson(res.balance) } };
     },
   });

@@ -317,7 +317,8 @@ export function marketplaceRoutes(api: ApiRouter, clients: ServiceClients): void
       'guarantees as `POST /incentives/redeem` (422 `INSUFFICIENT_BALANCE`, `OUT_OF_STOCK`, `ITEM_UNAVAILABLE` for an expired, ' +
       'unpublished or withdrawn listing; 503 with nothing redeemed when the balance service is down). Issues a unique ' +
       '`MKT-` code to present to the business that owns the listing, and records which app\'s user redeemed which ' +
-      'business\'s listing for settlement. Publishes `marketplace.redeemed` (webhook `MARKETPLACE_REDEEMED`, also sent to the listing\'s owner).',
+      'business\'s listing for settlement. Publishes `marketplace.redeemed` (webhook `MARKETPLACE_REDEEMED`, also sent to the listing\'s owner). ' +
+      'Retries with the same `Idempotency-Key` make at most one redemption, as for `POST /incentives/redeem`.',
     body: z.object({ listingId: id('Listing id'), userId: id('Your user who redeems (and pays)') }).openapi('RedeemListingRequest'),
     responses: {
       201: {
@@ -326,8 +327,8 @@ export function marketplaceRoutes(api: ApiRouter, clients: ServiceClients): void
       },
     },
     errors: [404, 422, 503],
-    handle: async ({ appId, body }) => {
-      const res = await service.redeemListing({ appId, listingId: body.listingId, userId: body.userId });
+    handle: async ({ appId, body, operationKey }) => {
+      const res = await service.redeemListing({ appId, listingId: body.listingId, userId: body.userId, operationKey });
       return { status: 201, body: { redemption: marketplaceRedemptionJson(res.redemption!), balance: balanceJson(res.balance) } };
     },
   });
