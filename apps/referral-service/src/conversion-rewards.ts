@@ -54,7 +54,16 @@ export class ConversionRewards {
     private readonly rewards: Client<typeof RewardService>,
   ) {}
 
-  async settle(appId: string, conversionId: string, known: { campaign?: CampaignDoc; records?: ConversionDoc[] } = {}): Promise<SettledConversion> {
+  /**
+   * `answerIssued`: the rewards an earlier call issued are read back and
+   * answered (a retry of the same request answers what its first try did);
+   * otherwise a settle after the issue answers only what it moved.
+   */
+  async settle(
+    appId: string,
+    conversionId: string,
+    known: { campaign?: CampaignDoc; records?: ConversionDoc[]; answerIssued?: boolean } = {},
+  ): Promise<SettledConversion> {
     let records = known.records ?? (await this.store.conversions.find(appId, { conversionId }, { sort: { level: 1 } }));
     const root = records.find((r) => r.level === 1);
     if (!root || root.convertedAt === null) return { records, rewards: [] };
@@ -73,6 +82,8 @@ export class ConversionRewards {
       // still PENDING, and only reconciling approves it.
       reconcile = hold || rewards.some((r) => r.status === 'PENDING');
       records = await this.recordIssued(appId, records, rewards, !reconcile);
+    } else if (known.answerIssued) {
+      rewards = (await this.rewards.listConversionRewards({ appId, conversionId: root.conversionId })).rewards.map(rewardView);
     }
     if (reconcile) rewards = await this.reconcile(appId, root, rewards);
     return { records, rewards };

@@ -65,6 +65,11 @@ describe('recording conversions', () => {
       return { rewards: moved.map(([id]) => create(RewardSchema, { id, status: RewardStatus.APPROVED })) };
     },
     cancelConversionRewards: async () => ({ rewards: [] }),
+    listConversionRewards: async (req) => ({
+      rewards: [...issued]
+        .filter(([id]) => id.startsWith(`rwd_${req.conversionId}_`))
+        .map(([id, status]) => create(RewardSchema, { id, status, conversionId: req.conversionId, side: Number(id.split('_').at(-2)), level: Number(id.split('_').at(-1)) })),
+    }),
   };
 
   beforeAll(async () => {
@@ -94,7 +99,7 @@ describe('recording conversions', () => {
     const b = (await referrals.create('app_a', { campaignId, referrerId: 'bob' })).referral;
     const results = await Promise.allSettled(
       Array.from({ length: 20 }, (_, i) =>
-        recorder.record('app_a', { referralCode: i % 2 ? a.code : b.code, refereeId: 'pat', amount: null, metadata: null, context: { ip: null, userAgent: null, deviceId: null, email: null } }),
+        recorder.record('app_a', { referralCode: i % 2 ? a.code : b.code, refereeId: 'pat', amount: null, metadata: null, context: { ip: null, userAgent: null, deviceId: null, email: null }, operationKey: '' }),
       ),
     );
     const ok = results.filter((r) => r.status === 'fulfilled');
@@ -111,7 +116,7 @@ describe('recording conversions', () => {
     const { _id: campaignId } = await campaign('app_b');
     const { referral } = await referrals.create('app_b', { campaignId, referrerId: 'kim' });
     fraudUp = false;
-    const outcome = await recorder.record('app_b', { referralCode: referral.code, refereeId: 'lou', amount: 5, metadata: { a: 1 }, context: { ip: '192.0.2.1', userAgent: null, deviceId: null, email: null } });
+    const outcome = await recorder.record('app_b', { referralCode: referral.code, refereeId: 'lou', amount: 5, metadata: { a: 1 }, context: { ip: '192.0.2.1', userAgent: null, deviceId: null, email: null }, operationKey: '' });
     expect(outcome.root).toMatchObject({ status: 'CONVERTED', fraudCheck: 'DEFERRED', context: { ip: '192.0.2.1' } });
     expect(outcome.rewards.map((r) => r.status)).toEqual(['PENDING']);
     await recovery.runOnce();
@@ -135,7 +140,7 @@ describe('recording conversions', () => {
     fraudUp = false;
     refereeRewardsUp = false;
     const context = { ip: null, userAgent: null, deviceId: null, email: null };
-    await expect(recorder.record('app_h', { referralCode: referral.code, refereeId: 'ida', amount: null, metadata: null, context })).rejects.toThrow();
+    await expect(recorder.record('app_h', { referralCode: referral.code, refereeId: 'ida', amount: null, metadata: null, context, operationKey: '' })).rejects.toThrow();
     const referrerReward = `rwd_${(await store.conversions.findOne('app_h', { campaignId, refereeId: 'ida', level: 1 }))!.conversionId}_${RewardSide.REFERRER}_1`;
     expect(issued.get(referrerReward)).toBe(RewardStatus.PENDING);
 
@@ -147,13 +152,40 @@ describe('recording conversions', () => {
     expect(await store.conversions.findOne('app_h', { campaignId, refereeId: 'ida', level: 1 })).toMatchObject({ fraudCheck: 'DONE', rewardsSettled: true });
   });
 
+  it('answers a retry of the same request (operation key) with the conversion its first try made, finishing it, and refuses another', async () => {
+    const { _id: campaignId } = await store.campaigns.create('app_k', {
+      name: 'double',
+      referrerReward: { amount: 10, fulfillmentType: 'DISCOUNT_CODE' },
+      refereeReward: { amount: 5, fulfillmentType: 'DISCOUNT_CODE' },
+    });
+    const { referral } = await referrals.create('app_k', { campaignId, referrerId: 'kai' });
+    const context = { ip: null, userAgent: null, deviceId: null, email: null };
+    const input = { referralCode: referral.code, refereeId: 'lia', amount: 20, metadata: null, context, operationKey: 'op0123456789abcdef0123456789abcd' };
+    // The first try converts, then fails midway (the referee's reward cannot be made): the caller sees an error.
+    refereeRewardsUp = false;
+    await expect(recorder.record('app_k', input)).rejects.toThrow();
+    refereeRewardsUp = true;
+    const retried = await recorder.record('app_k', input);
+    expect(retried.root).toMatchObject({ conversionId: `conv_${input.operationKey}`, status: 'CONVERTED' });
+    expect(retried.rewards.map((r) => [r.side, r.status]).sort()).toEqual([['REFEREE', 'APPROVED'], ['REFERRER', 'APPROVED']]);
+    // Again: the same conversion and rewards, nothing more made.
+    const again = await recorder.record('app_k', input);
+    expect(again.root._id).toBe(retried.root._id);
+    expect(again.rewards.map((r) => r.rewardId).sort()).toEqual(retried.rewards.map((r) => r.rewardId).sort());
+    expect([...issued.keys()].filter((id) => id.includes(input.operationKey))).toHaveLength(2);
+    expect(await store.conversions.count('app_k', { campaignId, refereeId: 'lia' })).toBe(1);
+    // Another request (another key, or none) for the same referee is a second conversion: refused.
+    await expect(recorder.record('app_k', { ...input, operationKey: 'ffff0123456789abcdef0123456789ab' })).rejects.toMatchObject({ code: Code.Aborted });
+    await expect(recorder.record('app_k', { ...input, operationKey: '' })).rejects.toMatchObject({ code: Code.Aborted });
+  });
+
   it('recounts campaign counters: silent on what the service kept, and closes what a crash left short', async () => {
     const { _id: campaignId } = await campaign('app_c');
     const ann = (await referrals.create('app_c', { campaignId, referrerId: 'ann' })).referral;
     await referrals.create('app_c', { campaignId, referrerId: 'bob' });
     await Promise.all([1, 2, 3].map(() => referrals.recordClick('app_c', { referralCode: ann.code })));
     const context = { ip: null, userAgent: null, deviceId: null, email: null };
-    for (const refereeId of ['pat', 'quinn']) await recorder.record('app_c', { referralCode: ann.code, refereeId, amount: null, metadata: null, context });
+    for (const refereeId of ['pat', 'quinn']) await recorder.record('app_c', { referralCode: ann.code, refereeId, amount: null, metadata: null, context, operationKey: '' });
     expect(await store.stats.read('app_c', campaignId)).toMatchObject({ totalReferrals: 2, totalClicks: 3, totalConversions: 2, completedReferrals: 1 });
     expect((await rebuildCampaignStats(db, logger, { appId: 'app_c', fix: false, settleMs: 0 })).drifted).toEqual([]);
 

@@ -16,6 +16,8 @@ export interface ConversionInput {
   amount: number | null;
   metadata: Record<string, unknown> | null;
   context: ClientContextDoc;
+  /** From the request's Idempotency-Key (empty without one): the conversion's id derives from it. */
+  operationKey: string;
 }
 
 export interface ConversionOutcome {
@@ -64,15 +66,20 @@ export class ConversionRecorder {
   async record(appId: string, input: ConversionInput): Promise<ConversionOutcome> {
     const referral = await this.store.referralByCode(appId, input.referralCode);
     if (!referral) throw notFound('Referral code', { referralCode: input.referralCode });
-    const campaign = await this.store.campaigns.getActive(appId, referral.campaignId);
     const key = { campaignId: referral.campaignId, refereeId: input.refereeId, level: 1 };
+    // With an Idempotency-Key, every try of the request is the same conversion.
+    const conversionId = input.operationKey ? `conv_${input.operationKey}` : newId('conv');
 
     const existing = await this.store.conversions.findOne(appId, key);
+    if (existing && isConverted(existing) && existing.conversionId === conversionId && existing.referralId === referral._id) {
+      // An earlier try of this very request converted: finish what it left and answer it again (even if the campaign paused since).
+      return this.resume(appId, existing, referral, await this.store.campaigns.get(appId, referral.campaignId));
+    }
+    const campaign = await this.store.campaigns.getActive(appId, referral.campaignId);
     if (existing && isConverted(existing)) return this.finishOrRefuse(appId, existing, referral, campaign);
 
     const now = new Date();
     const touchedAt = existing && existing.referralId === referral._id ? existing.touchedAt : now;
-    const conversionId = newId('conv');
     const verdict = await this.fraud.scoreConversion(
       conversionScore(
         appId,
@@ -187,11 +194,17 @@ export class ConversionRecorder {
    * Everything after the claim, each step idempotent so a retry or the
    * recovery pass can run it again: the upline records, the flag, the rewards.
    */
-  async complete(appId: string, root: ConversionDoc, referral: ReferralDoc, campaign: CampaignDoc): Promise<Omit<ConversionOutcome, 'referral'>> {
+  async complete(
+    appId: string,
+    root: ConversionDoc,
+    referral: ReferralDoc,
+    campaign: CampaignDoc,
+    options: { answerIssued?: boolean } = {},
+  ): Promise<Omit<ConversionOutcome, 'referral'>> {
     const above = root.attributed ? await this.tree.upline(appId, referral, root.refereeId, deepestLevel(campaign) - 1) : [];
     const upline = await Promise.all(above.map((upReferral, i) => this.uplineRecord(appId, root, upReferral, i + 2)));
     if (root.status === 'FLAGGED') await this.flags.raiseForConversion(appId, root, root.fraud);
-    const settled = await this.conversionRewards.settle(appId, root.conversionId, { campaign, records: [root, ...upline] });
+    const settled = await this.conversionRewards.settle(appId, root.conversionId, { campaign, records: [root, ...upline], ...options });
     const byLevel = new Map(settled.records.map((r) => [r.level, r]));
     return {
       root: byLevel.get(1) ?? root,
@@ -241,6 +254,19 @@ export class ConversionRecorder {
       if (!existing) throw err;
       return existing;
     }
+  }
+
+  /**
+   * The same request again (its Idempotency-Key) after its first try
+   * converted: every step after the claim is idempotent, so the steps a
+   * crash cut short are finished, and the rewards the first try issued are
+   * answered again. (The conversion counters of a try that died between its
+   * claim and its count stay short: node tools/referral-rebuild-stats.mjs.)
+   */
+  private async resume(appId: string, existing: ConversionDoc, referral: ReferralDoc, campaign: CampaignDoc): Promise<ConversionOutcome> {
+    if (existing.fraudCheck === 'DEFERRED') await this.store.deferFraudCheck(appId, 'CONVERSION', existing.conversionId);
+    const done = await this.complete(appId, existing, referral, campaign, { answerIssued: true });
+    return { ...done, referral: { ...referral, status: 'COMPLETED' } };
   }
 
   private async finishOrRefuse(appId: string, existing: ConversionDoc, referral: ReferralDoc, campaign: CampaignDoc): Promise<ConversionOutcome> {

@@ -206,6 +206,7 @@ export function referralRpc({ store, campaigns, referrals, recorder, flags, logg
         amount: req.amount ?? null,
         metadata: req.metadata ?? null,
         context: contextFields(req.context),
+        operationKey: req.operationKey,
       });
       const summary = outcome.campaign;
       const direct = outcome.rewards.find((r) => r.side === 'REFERRER' && r.level === 1 && r.rewardId);

@@ -17,9 +17,10 @@ export async function moveReward(
   reward: RewardDoc,
   to: RewardStatusName,
   fields: Partial<RewardDoc> = {},
+  operationKey: string | null = null,
 ): Promise<RewardDoc | null> {
   if (!canTransition(reward.status, to)) return null;
-  const move = await store.moves.begin(reward.appId, reward._id, reward.status, to, fields);
+  const move = await store.moves.begin(reward.appId, reward._id, reward.status, to, fields, operationKey);
   return move ? finishMove(store, move) : null;
 }
 

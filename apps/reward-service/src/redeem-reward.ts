@@ -1,19 +1,27 @@
 import { Code, notFound, rpcError } from '@ris/rpc';
-import { moveReward } from './move-reward';
+import { finishMove, moveReward } from './move-reward';
 import type { RewardDoc } from './reward.model';
 import type { RewardStore } from './reward-store';
 
 /**
  * APPROVED → PAID for the reward's own user. Of two concurrent redeems
  * exactly one moves the reward (moveReward); the other gets 409
- * INVALID_TRANSITION.
+ * INVALID_TRANSITION. A retry of the request that paid it (the same
+ * operation key, from its Idempotency-Key) is answered with the paid
+ * reward, its move finished if a crash cut it short.
  */
-export async function redeemReward(store: RewardStore, appId: string, rewardId: string, userId: string): Promise<RewardDoc> {
+export async function redeemReward(store: RewardStore, appId: string, rewardId: string, userId: string, operationKey = ''): Promise<RewardDoc> {
   const reward = await store.rewards.findOne(appId, { _id: rewardId });
   // Someone else's reward is as unknown as a missing one.
   if (!reward || reward.userId !== userId) throw notFound('Reward', { rewardId, userId });
-  const paid = reward.status === 'APPROVED' ? await moveReward(store, reward, 'PAID', { redeemedAt: new Date() }) : null;
+  const paid = reward.status === 'APPROVED' ? await moveReward(store, reward, 'PAID', { redeemedAt: new Date() }, operationKey || null) : null;
   if (!paid) {
+    const own = operationKey ? await store.moves.get(appId, rewardId, 'APPROVED') : null;
+    if (own && own.operationKey === operationKey && own.to === 'PAID') {
+      const finished = own.done ? null : await finishMove(store, own);
+      const current = finished ?? (await store.rewards.findOne(appId, { _id: rewardId }));
+      if (current?.status === 'PAID') return current;
+    }
     const current = (await store.rewards.findOne(appId, { _id: rewardId })) ?? reward;
     // Still APPROVED: another move out of APPROVED (a redeem or a cancellation) is finishing; say where it leads.
     const leaving = current.status === 'APPROVED' ? await store.moves.get(appId, rewardId, 'APPROVED') : null;

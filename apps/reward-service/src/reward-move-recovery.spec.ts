@@ -63,6 +63,21 @@ describe('reward moves interrupted by a crash', () => {
     expect((await store.moves.get(appId, reward._id, 'APPROVED'))?.done).toBe(true);
   });
 
+  it('answers a retry of the redeem that paid (same operation key) with the paid reward, finishing its move', async () => {
+    const reward = await create();
+    const op = 'a1b2c3d4e5f60718293a4b5c6d7e8f90';
+    // The first try journaled its move and died: the retry finishes it and answers PAID.
+    await store.moves.begin(appId, reward._id, 'APPROVED', 'PAID', { redeemedAt: new Date() }, op);
+    await expect(redeemReward(store, appId, reward._id, reward.userId, op)).resolves.toMatchObject({ _id: reward._id, status: 'PAID' });
+    // And again, once finished; counted and announced once.
+    await expect(redeemReward(store, appId, reward._id, reward.userId, op)).resolves.toMatchObject({ status: 'PAID' });
+    expect(await campaignTotals(reward)).toEqual({ pending: 0, approved: 0, paid: 10, cancelled: 0, count: 1 });
+    expect(await eventsFor('reward.redeemed', reward._id)).toBe(1);
+    // Another request (another key, or none) is a second redeem: refused.
+    await expect(redeemReward(store, appId, reward._id, reward.userId, 'ffff')).rejects.toMatchObject({ rawMessage: expect.stringContaining('is PAID') });
+    await expect(redeemReward(store, appId, reward._id, reward.userId)).rejects.toMatchObject({ rawMessage: expect.stringContaining('is PAID') });
+  });
+
   it('finishes a cancellation that died after the status, before its totals, place and event', async () => {
     const reward = await create({ hold: true, maxRewardsPerUser: 1 });
     const cancelledAt = new Date();

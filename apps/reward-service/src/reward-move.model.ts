@@ -23,6 +23,12 @@ export interface RewardMoveDoc {
   fields: Record<string, unknown>;
   at: Date;
   done: boolean;
+  /**
+   * The operation key of the request that asked for the move (from its
+   * Idempotency-Key), if any: a retry of that request finds its own move
+   * here and answers it, instead of 409 INVALID_TRANSITION.
+   */
+  operationKey?: string | null;
 }
 
 const rewardMoveSchema = new Schema<RewardMoveDoc>(
@@ -35,6 +41,7 @@ const rewardMoveSchema = new Schema<RewardMoveDoc>(
     fields: { type: Schema.Types.Mixed, default: {} },
     at: { type: Date, required: true },
     done: { type: Boolean, required: true },
+    operationKey: { type: String, default: null },
   },
   { collection: 'reward_moves', versionKey: false, minimize: false },
 );

@@ -15,8 +15,15 @@ export class RewardMoves {
    * Records that the reward leaves `from` for `to`; null when a move out
    * of `from` is already recorded (another caller's, or an earlier attempt).
    */
-  async begin(appId: string, rewardId: string, from: MoveOrigin, to: RewardStatusName, fields: Record<string, unknown>): Promise<RewardMoveDoc | null> {
-    const move: RewardMoveDoc = { _id: `${rewardId}:${from}`, appId, rewardId, from, to, fields, at: new Date(), done: false };
+  async begin(
+    appId: string,
+    rewardId: string,
+    from: MoveOrigin,
+    to: RewardStatusName,
+    fields: Record<string, unknown>,
+    operationKey: string | null = null,
+  ): Promise<RewardMoveDoc | null> {
+    const move: RewardMoveDoc = { _id: `${rewardId}:${from}`, appId, rewardId, from, to, fields, at: new Date(), done: false, operationKey };
     try {
       await this.moves.insertMany([move]);
       return move;

@@ -81,6 +81,13 @@ export function rewardRpc(store: RewardStore): ServiceImpl<typeof RewardService>
       return { rewards: moved.map(rewardToProto) };
     },
 
+    async listConversionRewards(req) {
+      const appId = requiredField(req.appId, 'appId');
+      // By the unique (appId, conversionId, side, level) index, in its order.
+      const rewards = await store.rewards.find(appId, { conversionId: requiredField(req.conversionId, 'conversionId') }, { sort: { side: 1, level: 1 } });
+      return { rewards: rewards.map(rewardToProto) };
+    },
+
     async getReward(req) {
       return { reward: rewardToProto(await store.get(requiredField(req.appId, 'appId'), requiredField(req.rewardId, 'rewardId'))) };
     },
@@ -114,7 +121,13 @@ export function rewardRpc(store: RewardStore): ServiceImpl<typeof RewardService>
     },
 
     async redeemReward(req) {
-      const reward = await redeemReward(store, requiredField(req.appId, 'appId'), requiredField(req.rewardId, 'rewardId'), requiredField(req.userId, 'userId'));
+      const reward = await redeemReward(
+        store,
+        requiredField(req.appId, 'appId'),
+        requiredField(req.rewardId, 'rewardId'),
+        requiredField(req.userId, 'userId'),
+        req.operationKey,
+      );
       return { reward: rewardToProto(reward) };
     },
 

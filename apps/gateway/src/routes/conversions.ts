@@ -76,7 +76,9 @@ export function conversionRoutes(api: ApiRouter, clients: ServiceClients): void 
       "with that level's amount). Creates the rewards: APPROVED at once when clean, held PENDING when the fraud check flags the " +
       'conversion (status FLAGGED, see /fraud/flags) or could not run. A referee converts once per campaign: a second conversion ' +
       'is 409 ALREADY_CONVERTED. A conversion later than the campaign\'s attributionWindowDays after the referee first used the code ' +
-      'is recorded without rewards. maxRewardsPerReferrer caps the rewards a referrer earns in the campaign.',
+      'is recorded without rewards. maxRewardsPerReferrer caps the rewards a referrer earns in the campaign. ' +
+      'A retry with the same `Idempotency-Key` (after a 503, a timeout or a dropped connection) is the same conversion: it ' +
+      'finishes what the first try left and answers it again, never 409 ALREADY_CONVERTED.',
     body: z
       .object({
         referralCode: id('Referral code the referee used (case-insensitive)'),
@@ -88,9 +90,10 @@ export function conversionRoutes(api: ApiRouter, clients: ServiceClients): void 
       .openapi('RecordConversionRequest'),
     responses: { 201: { description: 'Recorded', schema: RecordConversionResponse } },
     errors: [404, 409, 422],
-    handle: async ({ appId, body }) => {
+    handle: async ({ appId, body, operationKey }) => {
       const res = await clients.referral.recordConversion({
         appId,
+        operationKey,
         referralCode: body.referralCode,
         refereeId: body.refereeId,
         amount: body.amount,

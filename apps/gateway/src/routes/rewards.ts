@@ -150,12 +150,12 @@ export function rewardRoutes(api: ApiRouter, clients: ServiceClients): void {
     summary: 'Mark a reward fulfilled (APPROVED → PAID)',
     description:
       "The reward must belong to userId (else 404). Only an APPROVED reward can be redeemed; any other status is 409 INVALID_TRANSITION " +
-      '(of two concurrent redeems, one succeeds).',
+      '(of two concurrent redeems, one succeeds). A retry with the `Idempotency-Key` of the request that paid it answers the paid reward again.',
     body: z.object({ rewardId: id('Reward id'), userId: id('The reward\'s user') }).openapi('RedeemRewardRequest'),
     responses: { 200: { description: 'Redeemed', schema: z.object({ success: z.boolean(), reward: Reward }).openapi('RedeemRewardResponse') } },
     errors: [404, 409],
-    handle: async ({ appId, body }) => {
-      const { reward } = await clients.reward.redeemReward({ appId, rewardId: body.rewardId, userId: body.userId });
+    handle: async ({ appId, body, operationKey }) => {
+      const { reward } = await clients.reward.redeemReward({ appId, rewardId: body.rewardId, userId: body.userId, operationKey });
       return { status: 200, body: { success: true, reward: rewardJson(reward!) } };
     },
   });

@@ -14,7 +14,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file reward/v1/reward.proto.
  */
 export const file_reward_v1_reward: GenFile = /*@__PURE__*/
-  fileDesc("ChZyZXdhcmQvdjEvcmV3YXJkLnByb3RvEglyZXdhcmQudjEiqAQKBlJld2FyZBIKCgJpZBgBIAEoCRIPCgd1c2VyX2lkGAIgASgJEhMKC2NhbXBhaWduX2lkGAMgASgJEhMKC3JlZmVycmFsX2lkGAQgASgJEhUKDWNvbnZlcnNpb25faWQYBSABKAkSIwoEc2lkZRgGIAEoDjIVLnJld2FyZC52MS5SZXdhcmRTaWRlEg0KBWxldmVsGAcgASgFEg4KBmFtb3VudBgIIAEoARI0ChBmdWxmaWxsbWVudF90eXBlGAkgASgOMhouY29tbW9uLnYxLkZ1bGZpbGxtZW50VHlwZRInCgZzdGF0dXMYCiABKA4yFy5yZXdhcmQudjEuUmV3YXJkU3RhdHVzEhoKDWRpc2NvdW50X2NvZGUYCyABKAlIAIgBARIuCgpleHBpcmVzX2F0GAwgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgpjbGFpbWVkX2F0GA0gASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIvCgtyZWRlZW1lZF9hdBgOIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKY3JlYXRlZF9hdBgPIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKdXBkYXRlZF9hdBgQIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBCEAoOX2Rpc2NvdW50X2NvZGUi1wIKE0NyZWF0ZVJld2FyZFJlcXVlc3QSDgoGYXBwX2lkGAEgASgJEhUKDWNvbnZlcnNpb25faWQYAiABKAkSIwoEc2lkZRgDIAEoDjIVLnJld2FyZC52MS5SZXdhcmRTaWRlEg0KBWxldmVsGAQgASgFEg8KB3VzZXJfaWQYBSABKAkSEwoLY2FtcGFpZ25faWQYBiABKAkSEwoLcmVmZXJyYWxfaWQYByABKAkSDgoGYW1vdW50GAggASgBEjQKEGZ1bGZpbGxtZW50X3R5cGUYCSABKA4yGi5jb21tb24udjEuRnVsZmlsbG1lbnRUeXBlEgwKBGhvbGQYCiABKAgSIQoUbWF4X3Jld2FyZHNfcGVyX3VzZXIYCyABKAVIAIgBARIaChJjb2RlX3ZhbGlkaXR5X2RheXMYDCABKAVCFwoVX21heF9yZXdhcmRzX3Blcl91c2VyIloKFENyZWF0ZVJld2FyZFJlc3BvbnNlEiEKBnJld2FyZBgBIAEoCzIRLnJld2FyZC52MS5SZXdhcmQSDwoHY3JlYXRlZBgCIAEoCBIOCgZjYXBwZWQYAyABKAgiSAofQXBwcm92ZUNvbnZlcnNpb25SZXdhcmRzUmVxdWVzdBIOCgZhcHBfaWQYASABKAkSFQoNY29udmVyc2lvbl9pZBgCIAEoCSJGCiBBcHByb3ZlQ29udmVyc2lvblJld2FyZHNSZXNwb25zZRIiCgdyZXdhcmRzGAEgAygLMhEucmV3YXJkLnYxLlJld2FyZCJHCh5DYW5jZWxDb252ZXJzaW9uUmV3YXJkc1JlcXVlc3QSDgoGYXBwX2lkGAEgASgJEhUKDWNvbnZlcnNpb25faWQYAiABKAkiRQofQ2FuY2VsQ29udmVyc2lvblJld2FyZHNSZXNwb25zZRIiCgdyZXdhcmRzGAEgAygLMhEucmV3YXJkLnYxLlJld2FyZCI1ChBHZXRSZXdhcmRSZXF1ZXN0Eg4KBmFwcF9pZBgBIAEoCRIRCglyZXdhcmRfaWQYAiABKAkiNgoRR2V0UmV3YXJkUmVzcG9uc2USIQoGcmV3YXJkGAEgASgLMhEucmV3YXJkLnYxLlJld2FyZCLLAQoSTGlzdFJld2FyZHNSZXF1ZXN0Eg4KBmFwcF9pZBgBIAEoCRIkCgRwYWdlGAIgASgLMhYuY29tbW9uLnYxLlBhZ2VSZXF1ZXN0EhQKB3VzZXJfaWQYAyABKAlIAIgBARInCgZzdGF0dXMYBCABKA4yFy5yZXdhcmQudjEuUmV3YXJkU3RhdHVzEjQKEGZ1bGZpbGxtZW50X3R5cGUYBSABKA4yGi5jb21tb24udjEuRnVsZmlsbG1lbnRUeXBlQgoKCF91c2VyX2lkIlwKE0xpc3RSZXdhcmRzUmVzcG9uc2USIgoHcmV3YXJkcxgBIAMoCzIRLnJld2FyZC52MS5SZXdhcmQSIQoEcGFnZRgCIAEoCzITLmNvbW1vbi52MS5QYWdlSW5mbyJOChJDbGFpbVJld2FyZFJlcXVlc3QSDgoGYXBwX2lkGAEgASgJEhEKCXJld2FyZF9pZBgCIAEoCRIVCg1vcGVyYXRpb25fa2V5GAMgASgJIjgKE0NsYWltUmV3YXJkUmVzcG9uc2USIQoGcmV3YXJkGAEgASgLMhEucmV3YXJkLnYxLlJld2FyZCIzChNWYWxpZGF0ZUNvZGVSZXF1ZXN0Eg4KBmFwcF9pZBgBIAEoCRIMCgRjb2RlGAIgASgJInYKFFZhbGlkYXRlQ29kZVJlc3BvbnNlEg0KBXZhbGlkGAEgASgIEgwKBGNvZGUYAiABKAkSIQoGcmV3YXJkGAMgASgLMhEucmV3YXJkLnYxLlJld2FyZBITCgZyZWFzb24YBCABKAlIAIgBAUIJCgdfcmVhc29uImAKE1JlZGVlbVJld2FyZFJlcXVlc3QSDgoGYXBwX2lkGAEgASgJEhEKCXJld2FyZF9pZBgCIAEoCRIPCgd1c2VyX2lkGAMgASgJEhUKDW9wZXJhdGlvbl9rZXkYBCABKAkiOQoUUmVkZWVtUmV3YXJkUmVzcG9uc2USIQoGcmV3YXJkGAEgASgLMhEucmV3YXJkLnYxLlJld2FyZCJzChVHZXRSZXdhcmRTdGF0c1JlcXVlc3QSDgoGYXBwX2lkGAEgASgJEhgKC2NhbXBhaWduX2lkGAIgASgJSACIAQESFAoHdXNlcl9pZBgDIAEoCUgBiAEBQg4KDF9jYW1wYWlnbl9pZEIKCghfdXNlcl9pZCJiCg1SZXdhcmRBbW91bnRzEg8KB3BlbmRpbmcYASABKAESEAoIYXBwcm92ZWQYAiABKAESDAoEcGFpZBgDIAEoARIRCgljYW5jZWxsZWQYBCABKAESDQoFY291bnQYBSABKAUiTgoSTGV2ZWxSZXdhcmRBbW91bnRzEg0KBWxldmVsGAEgASgFEikKB2Ftb3VudHMYAiABKAsyGC5yZXdhcmQudjEuUmV3YXJkQW1vdW50cyKkAQoWR2V0UmV3YXJkU3RhdHNSZXNwb25zZRInCgV0b3RhbBgBIAEoCzIYLnJld2FyZC52MS5SZXdhcmRBbW91bnRzEjYKD3JlZmVycmVyX2xldmVscxgCIAMoCzIdLnJld2FyZC52MS5MZXZlbFJld2FyZEFtb3VudHMSKQoHcmVmZXJlZRgDIAEoCzIYLnJld2FyZC52MS5SZXdhcmRBbW91bnRzKpkBCgxSZXdhcmRTdGF0dXMSHQoZUkVXQVJEX1NUQVRVU19VTlNQRUNJRklFRBAAEhkKFVJFV0FSRF9TVEFUVVNfUEVORElORxABEhoKFlJFV0FSRF9TVEFUVVNfQVBQUk9WRUQQAhIWChJSRVdBUkRfU1RBVFVTX1BBSUQQAxIbChdSRVdBUkRfU1RBVFVTX0NBTkNFTExFRBAEKlwKClJld2FyZFNpZGUSGwoXUkVXQVJEX1NJREVfVU5TUEVDSUZJRUQQABIYChRSRVdBUkRfU0lERV9SRUZFUlJFUhABEhcKE1JFV0FSRF9TSURFX1JFRkVSRUUQAjKkBgoNUmV3YXJkU2VydmljZRJPCgxDcmVhdGVSZXdhcmQSHi5yZXdhcmQudjEuQ3JlYXRlUmV3YXJkUmVxdWVzdBofLnJld2FyZC52MS5DcmVhdGVSZXdhcmRSZXNwb25zZRJzChhBcHByb3ZlQ29udmVyc2lvblJld2FyZHMSKi5yZXdhcmQudjEuQXBwcm92ZUNvbnZlcnNpb25SZXdhcmRzUmVxdWVzdBorLnJld2FyZC52MS5BcHByb3ZlQ29udmVyc2lvblJld2FyZHNSZXNwb25zZRJwChdDYW5jZWxDb252ZXJzaW9uUmV3YXJkcxIpLnJld2FyZC52MS5DYW5jZWxDb252ZXJzaW9uUmV3YXJkc1JlcXVlc3QaKi5yZXdhcmQudjEuQ2FuY2VsQ29udmVyc2lvblJld2FyZHNSZXNwb25zZRJGCglHZXRSZXdhcmQSGy5yZXdhcmQudjEuR2V0UmV3YXJkUmVxdWVzdBocLnJld2FyZC52MS5HZXRSZXdhcmRSZXNwb25zZRJMCgtMaXN0UmV3YXJkcxIdLnJld2FyZC52MS5MaXN0UmV3YXJkc1JlcXVlc3QaHi5yZXdhcmQudjEuTGlzdFJld2FyZHNSZXNwb25zZRJMCgtDbGFpbVJld2FyZBIdLnJld2FyZC52MS5DbGFpbVJld2FyZFJlcXVlc3QaHi5yZXdhcmQudjEuQ2xhaW1SZXdhcmRSZXNwb25zZRJPCgxWYWxpZGF0ZUNvZGUSHi5yZXdhcmQudjEuVmFsaWRhdGVDb2RlUmVxdWVzdBofLnJld2FyZC52MS5WYWxpZGF0ZUNvZGVSZXNwb25zZRJPCgxSZWRlZW1SZXdhcmQSHi5yZXdhcmQudjEuUmVkZWVtUmV3YXJkUmVxdWVzdBofLnJld2FyZC52MS5SZWRlZW1SZXdhcmRSZXNwb25zZRJVCg5HZXRSZXdhcmRTdGF0cxIgLnJld2FyZC52MS5HZXRSZXdhcmRTdGF0c1JlcXVlc3QaIS5yZXdhcmQudjEuR2V0UmV3YXJkU3RhdHNSZXNwb25zZWIGcHJvdG8z", [file_common_v1_common, file_google_protobuf_timestamp]);
+  fileDesc("ChZyZXdhcmQvdjEvcmV3YXJkLnByb3RvEglyZXdhcmQudjEiqAQKBlJld2FyZBIKCgJpZBgBIAEoCRIPCgd1c2VyX2lkGAIgASgJEhMKC2NhbXBhaWduX2lkGAMgASgJEhMKC3JlZmVycmFsX2lkGAQgASgJEhUKDWNvbnZlcnNpb25faWQYBSABKAkSIwoEc2lkZRgGIAEoDjIVLnJld2FyZC52MS5SZXdhcmRTaWRlEg0KBWxldmVsGAcgASgFEg4KBmFtb3VudBgIIAEoARI0ChBmdWxmaWxsbWVudF90eXBlGAkgASgOMhouY29tbW9uLnYxLkZ1bGZpbGxtZW50VHlwZRInCgZzdGF0dXMYCiABKA4yFy5yZXdhcmQudjEuUmV3YXJkU3RhdHVzEhoKDWRpc2NvdW50X2NvZGUYCyABKAlIAIgBARIuCgpleHBpcmVzX2F0GAwgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgpjbGFpbWVkX2F0GA0gASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIvCgtyZWRlZW1lZF9hdBgOIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKY3JlYXRlZF9hdBgPIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKdXBkYXRlZF9hdBgQIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBCEAoOX2Rpc2NvdW50X2NvZGUi1wIKE0NyZWF0ZVJld2FyZFJlcXVlc3QSDgoGYXBwX2lkGAEgASgJEhUKDWNvbnZlcnNpb25faWQYAiABKAkSIwoEc2lkZRgDIAEoDjIVLnJld2FyZC52MS5SZXdhcmRTaWRlEg0KBWxldmVsGAQgASgFEg8KB3VzZXJfaWQYBSABKAkSEwoLY2FtcGFpZ25faWQYBiABKAkSEwoLcmVmZXJyYWxfaWQYByABKAkSDgoGYW1vdW50GAggASgBEjQKEGZ1bGZpbGxtZW50X3R5cGUYCSABKA4yGi5jb21tb24udjEuRnVsZmlsbG1lbnRUeXBlEgwKBGhvbGQYCiABKAgSIQoUbWF4X3Jld2FyZHNfcGVyX3VzZXIYCyABKAVIAIgBARIaChJjb2RlX3ZhbGlkaXR5X2RheXMYDCABKAVCFwoVX21heF9yZXdhcmRzX3Blcl91c2VyIloKFENyZWF0ZVJld2FyZFJlc3BvbnNlEiEKBnJld2FyZBgBIAEoCzIRLnJld2FyZC52MS5SZXdhcmQSDwoHY3JlYXRlZBgCIAEoCBIOCgZjYXBwZWQYAyABKAgiSAofQXBwcm92ZUNvbnZlcnNpb25SZXdhcmRzUmVxdWVzdBIOCgZhcHBfaWQYASABKAkSFQoNY29udmVyc2lvbl9pZBgCIAEoCSJGCiBBcHByb3ZlQ29udmVyc2lvblJld2FyZHNSZXNwb25zZRIiCgdyZXdhcmRzGAEgAygLMhEucmV3YXJkLnYxLlJld2FyZCJHCh5DYW5jZWxDb252ZXJzaW9uUmV3YXJkc1JlcXVlc3QSDgoGYXBwX2lkGAEgASgJEhUKDWNvbnZlcnNpb25faWQYAiABKAkiRQofQ2FuY2VsQ29udmVyc2lvblJld2FyZHNSZXNwb25zZRIiCgdyZXdhcmRzGAEgAygLMhEucmV3YXJkLnYxLlJld2FyZCJFChxMaXN0Q29udmVyc2lvblJld2FyZHNSZXF1ZXN0Eg4KBmFwcF9pZBgBIAEoCRIVCg1jb252ZXJzaW9uX2lkGAIgASgJIkMKHUxpc3RDb252ZXJzaW9uUmV3YXJkc1Jlc3BvbnNlEiIKB3Jld2FyZHMYASADKAsyES5yZXdhcmQudjEuUmV3YXJkIjUKEEdldFJld2FyZFJlcXVlc3QSDgoGYXBwX2lkGAEgASgJEhEKCXJld2FyZF9pZBgCIAEoCSI2ChFHZXRSZXdhcmRSZXNwb25zZRIhCgZyZXdhcmQYASABKAsyES5yZXdhcmQudjEuUmV3YXJkIssBChJMaXN0UmV3YXJkc1JlcXVlc3QSDgoGYXBwX2lkGAEgASgJEiQKBHBhZ2UYAiABKAsyFi5jb21tb24udjEuUGFnZVJlcXVlc3QSFAoHdXNlcl9pZBgDIAEoCUgAiAEBEicKBnN0YXR1cxgEIAEoDjIXLnJld2FyZC52MS5SZXdhcmRTdGF0dXMSNAoQZnVsZmlsbG1lbnRfdHlwZRgFIAEoDjIaLmNvbW1vbi52MS5GdWxmaWxsbWVudFR5cGVCCgoIX3VzZXJfaWQiXAoTTGlzdFJld2FyZHNSZXNwb25zZRIiCgdyZXdhcmRzGAEgAygLMhEucmV3YXJkLnYxLlJld2FyZBIhCgRwYWdlGAIgASgLMhMuY29tbW9uLnYxLlBhZ2VJbmZvIjcKEkNsYWltUmV3YXJkUmVxdWVzdBIOCgZhcHBfaWQYASABKAkSEQoJcmV3YXJkX2lkGAIgASgJIjgKE0NsYWltUmV3YXJkUmVzcG9uc2USIQoGcmV3YXJkGAEgASgLMhEucmV3YXJkLnYxLlJld2FyZCIzChNWYWxpZGF0ZUNvZGVSZXF1ZXN0Eg4KBmFwcF9pZBgBIAEoCRIMCgRjb2RlGAIgASgJInYKFFZhbGlkYXRlQ29kZVJlc3BvbnNlEg0KBXZhbGlkGAEgASgIEgwKBGNvZGUYAiABKAkSIQoGcmV3YXJkGAMgASgLMhEucmV3YXJkLnYxLlJld2FyZBITCgZyZWFzb24YBCABKAlIAIgBAUIJCgdfcmVhc29uImAKE1JlZGVlbVJld2FyZFJlcXVlc3QSDgoGYXBwX2lkGAEgASgJEhEKCXJld2FyZF9pZBgCIAEoCRIPCgd1c2VyX2lkGAMgASgJEhUKDW9wZXJhdGlvbl9rZXkYBCABKAkiOQoUUmVkZWVtUmV3YXJkUmVzcG9uc2USIQoGcmV3YXJkGAEgASgLMhEucmV3YXJkLnYxLlJld2FyZCJzChVHZXRSZXdhcmRTdGF0c1JlcXVlc3QSDgoGYXBwX2lkGAEgASgJEhgKC2NhbXBhaWduX2lkGAIgASgJSACIAQESFAoHdXNlcl9pZBgDIAEoCUgBiAEBQg4KDF9jYW1wYWlnbl9pZEIKCghfdXNlcl9pZCJiCg1SZXdhcmRBbW91bnRzEg8KB3BlbmRpbmcYASABKAESEAoIYXBwcm92ZWQYAiABKAESDAoEcGFpZBgDIAEoARIRCgljYW5jZWxsZWQYBCABKAESDQoFY291bnQYBSABKAUiTgoSTGV2ZWxSZXdhcmRBbW91bnRzEg0KBWxldmVsGAEgASgFEikKB2Ftb3VudHMYAiABKAsyGC5yZXdhcmQudjEuUmV3YXJkQW1vdW50cyKkAQoWR2V0UmV3YXJkU3RhdHNSZXNwb25zZRInCgV0b3RhbBgBIAEoCzIYLnJld2FyZC52MS5SZXdhcmRBbW91bnRzEjYKD3JlZmVycmVyX2xldmVscxgCIAMoCzIdLnJld2FyZC52MS5MZXZlbFJld2FyZEFtb3VudHMSKQoHcmVmZXJlZRgDIAEoCzIYLnJld2FyZC52MS5SZXdhcmRBbW91bnRzKpkBCgxSZXdhcmRTdGF0dXMSHQoZUkVXQVJEX1NUQVRVU19VTlNQRUNJRklFRBAAEhkKFVJFV0FSRF9TVEFUVVNfUEVORElORxABEhoKFlJFV0FSRF9TVEFUVVNfQVBQUk9WRUQQAhIWChJSRVdBUkRfU1RBVFVTX1BBSUQQAxIbChdSRVdBUkRfU1RBVFVTX0NBTkNFTExFRBAEKlwKClJld2FyZFNpZGUSGwoXUkVXQVJEX1NJREVfVU5TUEVDSUZJRUQQABIYChRSRVdBUkRfU0lERV9SRUZFUlJFUhABEhcKE1JFV0FSRF9TSURFX1JFRkVSRUUQAjKQBwoNUmV3YXJkU2VydmljZRJPCgxDcmVhdGVSZXdhcmQSHi5yZXdhcmQudjEuQ3JlYXRlUmV3YXJkUmVxdWVzdBofLnJld2FyZC52MS5DcmVhdGVSZXdhcmRSZXNwb25zZRJzChhBcHByb3ZlQ29udmVyc2lvblJld2FyZHMSKi5yZXdhcmQudjEuQXBwcm92ZUNvbnZlcnNpb25SZXdhcmRzUmVxdWVzdBorLnJld2FyZC52MS5BcHByb3ZlQ29udmVyc2lvblJld2FyZHNSZXNwb25zZRJwChdDYW5jZWxDb252ZXJzaW9uUmV3YXJkcxIpLnJld2FyZC52MS5DYW5jZWxDb252ZXJzaW9uUmV3YXJkc1JlcXVlc3QaKi5yZXdhcmQudjEuQ2FuY2VsQ29udmVyc2lvblJld2FyZHNSZXNwb25zZRJqChVMaXN0Q29udmVyc2lvblJld2FyZHMSJy5yZXdhcmQudjEuTGlzdENvbnZlcnNpb25SZXdhcmRzUmVxdWVzdBooLnJld2FyZC52MS5MaXN0Q29udmVyc2lvblJld2FyZHNSZXNwb25zZRJGCglHZXRSZXdhcmQSGy5yZXdhcmQudjEuR2V0UmV3YXJkUmVxdWVzdBocLnJld2FyZC52MS5HZXRSZXdhcmRSZXNwb25zZRJMCgtMaXN0UmV3YXJkcxIdLnJld2FyZC52MS5MaXN0UmV3YXJkc1JlcXVlc3QaHi5yZXdhcmQudjEuTGlzdFJld2FyZHNSZXNwb25zZRJMCgtDbGFpbVJld2FyZBIdLnJld2FyZC52MS5DbGFpbVJld2FyZFJlcXVlc3QaHi5yZXdhcmQudjEuQ2xhaW1SZXdhcmRSZXNwb25zZRJPCgxWYWxpZGF0ZUNvZGUSHi5yZXdhcmQudjEuVmFsaWRhdGVDb2RlUmVxdWVzdBofLnJld2FyZC52MS5WYWxpZGF0ZUNvZGVSZXNwb25zZRJPCgxSZWRlZW1SZXdhcmQSHi5yZXdhcmQudjEuUmVkZWVtUmV3YXJkUmVxdWVzdBofLnJld2FyZC52MS5SZWRlZW1SZXdhcmRSZXNwb25zZRJVCg5HZXRSZXdhcmRTdGF0cxIgLnJld2FyZC52MS5HZXRSZXdhcmRTdGF0c1JlcXVlc3QaIS5yZXdhcmQudjEuR2V0UmV3YXJkU3RhdHNSZXNwb25zZWIGcHJvdG8z", [file_common_v1_common, file_google_protobuf_timestamp]);
 
 /**
  * @generated from message reward.v1.Reward
@@ -305,6 +305,45 @@ export const CancelConversionRewardsResponseSchema: GenMessage<CancelConversionR
   messageDesc(file_reward_v1_reward, 6);
 
 /**
+ * @generated from message reward.v1.ListConversionRewardsRequest
+ */
+export type ListConversionRewardsRequest = Message<"reward.v1.ListConversionRewardsRequest"> & {
+  /**
+   * @generated from field: string app_id = 1;
+   */
+  appId: string;
+
+  /**
+   * @generated from field: string conversion_id = 2;
+   */
+  conversionId: string;
+};
+
+/**
+ * Describes the message reward.v1.ListConversionRewardsRequest.
+ * Use `create(ListConversionRewardsRequestSchema)` to create a new message.
+ */
+export const ListConversionRewardsRequestSchema: GenMessage<ListConversionRewardsRequest> = /*@__PURE__*/
+  messageDesc(file_reward_v1_reward, 7);
+
+/**
+ * @generated from message reward.v1.ListConversionRewardsResponse
+ */
+export type ListConversionRewardsResponse = Message<"reward.v1.ListConversionRewardsResponse"> & {
+  /**
+   * @generated from field: repeated reward.v1.Reward rewards = 1;
+   */
+  rewards: Reward[];
+};
+
+/**
+ * Describes the message reward.v1.ListConversionRewardsResponse.
+ * Use `create(ListConversionRewardsResponseSchema)` to create a new message.
+ */
+export const ListConversionRewardsResponseSchema: GenMessage<ListConversionRewardsResponse> = /*@__PURE__*/
+  messageDesc(file_reward_v1_reward, 8);
+
+/**
  * @generated from message reward.v1.GetRewardRequest
  */
 export type GetRewardRequest = Message<"reward.v1.GetRewardRequest"> & {
@@ -324,7 +363,7 @@ export type GetRewardRequest = Message<"reward.v1.GetRewardRequest"> & {
  * Use `create(GetRewardRequestSchema)` to create a new message.
  */
 export const GetRewardRequestSchema: GenMessage<GetRewardRequest> = /*@__PURE__*/
-  messageDesc(file_reward_v1_reward, 7);
+  messageDesc(file_reward_v1_reward, 9);
 
 /**
  * @generated from message reward.v1.GetRewardResponse
@@ -341,7 +380,7 @@ export type GetRewardResponse = Message<"reward.v1.GetRewardResponse"> & {
  * Use `create(GetRewardResponseSchema)` to create a new message.
  */
 export const GetRewardResponseSchema: GenMessage<GetRewardResponse> = /*@__PURE__*/
-  messageDesc(file_reward_v1_reward, 8);
+  messageDesc(file_reward_v1_reward, 10);
 
 /**
  * @generated from message reward.v1.ListRewardsRequest
@@ -378,7 +417,7 @@ export type ListRewardsRequest = Message<"reward.v1.ListRewardsRequest"> & {
  * Use `create(ListRewardsRequestSchema)` to create a new message.
  */
 export const ListRewardsRequestSchema: GenMessage<ListRewardsRequest> = /*@__PURE__*/
-  messageDesc(file_reward_v1_reward, 9);
+  messageDesc(file_reward_v1_reward, 11);
 
 /**
  * @generated from message reward.v1.ListRewardsResponse
@@ -400,7 +439,7 @@ export type ListRewardsResponse = Message<"reward.v1.ListRewardsResponse"> & {
  * Use `create(ListRewardsResponseSchema)` to create a new message.
  */
 export const ListRewardsResponseSchema: GenMessage<ListRewardsResponse> = /*@__PURE__*/
-  messageDesc(file_reward_v1_reward, 10);
+  messageDesc(file_reward_v1_reward, 12);
 
 /**
  * @generated from message reward.v1.ClaimRewardRequest
@@ -415,16 +454,6 @@ export type ClaimRewardRequest = Message<"reward.v1.ClaimRewardRequest"> & {
    * @generated from field: string reward_id = 2;
    */
   rewardId: string;
-
-  /**
-   * Derived by the gateway from the app and the request's Idempotency-Key
-   * (empty without one): the ids of what this call creates derive from it,
-   * so a retry whose first outcome was unknown resumes or returns the same
-   * operation instead of starting a second one.
-   *
-   * @generated from field: string operation_key = 3;
-   */
-  operationKey: string;
 };
 
 /**
@@ -432,7 +461,7 @@ export type ClaimRewardRequest = Message<"reward.v1.ClaimRewardRequest"> & {
  * Use `create(ClaimRewardRequestSchema)` to create a new message.
  */
 export const ClaimRewardRequestSchema: GenMessage<ClaimRewardRequest> = /*@__PURE__*/
-  messageDesc(file_reward_v1_reward, 11);
+  messageDesc(file_reward_v1_reward, 13);
 
 /**
  * @generated from message reward.v1.ClaimRewardResponse
@@ -449,7 +478,7 @@ export type ClaimRewardResponse = Message<"reward.v1.ClaimRewardResponse"> & {
  * Use `create(ClaimRewardResponseSchema)` to create a new message.
  */
 export const ClaimRewardResponseSchema: GenMessage<ClaimRewardResponse> = /*@__PURE__*/
-  messageDesc(file_reward_v1_reward, 12);
+  messageDesc(file_reward_v1_reward, 14);
 
 /**
  * @generated from message reward.v1.ValidateCodeRequest
@@ -471,7 +500,7 @@ export type ValidateCodeRequest = Message<"reward.v1.ValidateCodeRequest"> & {
  * Use `create(ValidateCodeRequestSchema)` to create a new message.
  */
 export const ValidateCodeRequestSchema: GenMessage<ValidateCodeRequest> = /*@__PURE__*/
-  messageDesc(file_reward_v1_reward, 13);
+  messageDesc(file_reward_v1_reward, 15);
 
 /**
  * @generated from message reward.v1.ValidateCodeResponse
@@ -509,7 +538,7 @@ export type ValidateCodeResponse = Message<"reward.v1.ValidateCodeResponse"> & {
  * Use `create(ValidateCodeResponseSchema)` to create a new message.
  */
 export const ValidateCodeResponseSchema: GenMessage<ValidateCodeResponse> = /*@__PURE__*/
-  messageDesc(file_reward_v1_reward, 14);
+  messageDesc(file_reward_v1_reward, 16);
 
 /**
  * @generated from message reward.v1.RedeemRewardRequest
@@ -546,7 +575,7 @@ export type RedeemRewardRequest = Message<"reward.v1.RedeemRewardRequest"> & {
  * Use `create(RedeemRewardRequestSchema)` to create a new message.
  */
 export const RedeemRewardRequestSchema: GenMessage<RedeemRewardRequest> = /*@__PURE__*/
-  messageDesc(file_reward_v1_reward, 15);
+  messageDesc(file_reward_v1_reward, 17);
 
 /**
  * @generated from message reward.v1.RedeemRewardResponse
@@ -563,7 +592,7 @@ export type RedeemRewardResponse = Message<"reward.v1.RedeemRewardResponse"> & {
  * Use `create(RedeemRewardResponseSchema)` to create a new message.
  */
 export const RedeemRewardResponseSchema: GenMessage<RedeemRewardResponse> = /*@__PURE__*/
-  messageDesc(file_reward_v1_reward, 16);
+  messageDesc(file_reward_v1_reward, 18);
 
 /**
  * Campaign scope (campaign_id, no user_id), one user in one campaign (both),
@@ -593,7 +622,7 @@ export type GetRewardStatsRequest = Message<"reward.v1.GetRewardStatsRequest"> &
  * Use `create(GetRewardStatsRequestSchema)` to create a new message.
  */
 export const GetRewardStatsRequestSchema: GenMessage<GetRewardStatsRequest> = /*@__PURE__*/
-  messageDesc(file_reward_v1_reward, 17);
+  messageDesc(file_reward_v1_reward, 19);
 
 /**
  * Amounts by status, maintained on every transition.
@@ -632,7 +661,7 @@ export type RewardAmounts = Message<"reward.v1.RewardAmounts"> & {
  * Use `create(RewardAmountsSchema)` to create a new message.
  */
 export const RewardAmountsSchema: GenMessage<RewardAmounts> = /*@__PURE__*/
-  messageDesc(file_reward_v1_reward, 18);
+  messageDesc(file_reward_v1_reward, 20);
 
 /**
  * @generated from message reward.v1.LevelRewardAmounts
@@ -654,7 +683,7 @@ export type LevelRewardAmounts = Message<"reward.v1.LevelRewardAmounts"> & {
  * Use `create(LevelRewardAmountsSchema)` to create a new message.
  */
 export const LevelRewardAmountsSchema: GenMessage<LevelRewardAmounts> = /*@__PURE__*/
-  messageDesc(file_reward_v1_reward, 19);
+  messageDesc(file_reward_v1_reward, 21);
 
 /**
  * @generated from message reward.v1.GetRewardStatsResponse
@@ -687,7 +716,7 @@ export type GetRewardStatsResponse = Message<"reward.v1.GetRewardStatsResponse">
  * Use `create(GetRewardStatsResponseSchema)` to create a new message.
  */
 export const GetRewardStatsResponseSchema: GenMessage<GetRewardStatsResponse> = /*@__PURE__*/
-  messageDesc(file_reward_v1_reward, 20);
+  messageDesc(file_reward_v1_reward, 22);
 
 /**
  * PENDING -> APPROVED -> PAID; PENDING or APPROVED -> CANCELLED.
@@ -786,6 +815,16 @@ export const RewardService: GenService<{
     methodKind: "unary";
     input: typeof CancelConversionRewardsRequestSchema;
     output: typeof CancelConversionRewardsResponseSchema;
+  },
+  /**
+   * Every reward a conversion created, by side and level (a retried conversion answers them again).
+   *
+   * @generated from rpc reward.v1.RewardService.ListConversionRewards
+   */
+  listConversionRewards: {
+    methodKind: "unary";
+    input: typeof ListConversionRewardsRequestSchema;
+    output: typeof ListConversionRewardsResponseSchema;
   },
   /**
    * @generated from rpc reward.v1.RewardService.GetReward
