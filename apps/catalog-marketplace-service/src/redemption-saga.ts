@@ -2,6 +2,7 @@ import type { FilterQuery, UpdateQuery } from 'mongoose';
 import type { DomainEvent, Outbox } from '@ris/events';
 import type { Logger } from '@ris/logging';
 import { SerialByKey, type AppScoped } from '@ris/mongo';
+import type { HolderLiveness } from '@ris/service-runtime';
 import { Code, rpcError } from '@ris/rpc';
 import type { BalanceAccount, BalanceOperation, BalanceSnapshot, DebitOutcome } from './balance-account';
 import {
@@ -39,12 +40,6 @@ export interface SagaKind<R extends SagaRecord> {
   good(record: R): { appId: string; id: string; field: string };
   /** The domain events of a publish effect (ids derived from the record and the step). */
   events(record: R, effect: PublishEffect): DomainEvent[];
-}
-
-/** Who holds a lease: this process's id, and whether another holder still lives (ProcessLiveness). */
-export interface HolderLiveness {
-  readonly instanceId: string;
-  isAlive(instanceId: string | null | undefined): Promise<boolean>;
 }
 
 export interface SagaOptions {

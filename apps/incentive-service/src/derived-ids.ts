@@ -20,6 +20,9 @@ export const ledgerEntryId = (appId: string, userId: string, seq: number) => `le
 export const keyedEventId = (appId: string, userId: string, idempotencyKey: string) =>
   `evt_${digest('event', appId, userId, idempotencyKey)}`;
 
+/** An event of a request with an Idempotency-Key (no idempotencyKey of its own): every try of the request is the same event. */
+export const operationEventId = (appId: string, operationKey: string) => `evt_${digest('operation', appId, operationKey)}`;
+
 export const actionId = (appId: string, key: string) => `act_${digest('action', appId, key)}`;
 export const badgeId = (appId: string, key: string) => `bdg_${digest('badge', appId, key)}`;
 export const userBadgeId = (appId: string, userId: string, badgeKey: string) => `ubg_${digest('user-badge', appId, userId, badgeKey)}`;

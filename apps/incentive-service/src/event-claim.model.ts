@@ -10,17 +10,21 @@ import { eventInputFields, type EventInputDoc } from './incentive-event.model';
  */
 export interface EventClaimDoc extends EventInputDoc {
   lockedUntil: Date;
+  /** The process holding the claim (ProcessLiveness): when it dies, the claim is taken over at once. Null on older claims. */
+  holder?: string | null;
 }
 
 const claimSchema = new Schema<EventClaimDoc>(
   {
     ...eventInputFields,
     lockedUntil: { type: Date, required: true },
+    holder: { type: String, default: null },
   },
   { collection: 'event_claims', versionKey: false },
 );
-// The recovery pass: claims whose lease has run out (across apps: it is
-// housekeeping, and each claim it takes carries its appId).
+// The recovery pass: claims oldest lease first (across apps: it is
+// housekeeping, and each claim it takes carries its appId); it takes those
+// whose lease ran out or whose holder died.
 claimSchema.index({ lockedUntil: 1 });
 
 export const eventClaimModel = (db: Connection): Model<EventClaimDoc> =>

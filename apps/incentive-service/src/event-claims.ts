@@ -1,5 +1,6 @@
 import type { Connection, Model } from 'mongoose';
 import { isDuplicateKeyError } from '@ris/mongo';
+import { LEASES_ONLY, type HolderLiveness } from '@ris/service-runtime';
 import { eventClaimModel, type EventClaimDoc } from './event-claim.model';
 
 /** The indexes of an unordered bulk insert's documents that hit a unique index. */
@@ -23,7 +24,9 @@ function duplicateIndexes(err: unknown): Set<number> | null {
  * event id, so for a keyed event (id derived from the idempotencyKey) only
  * one request at a time can hold it. A claim outlives its lease only when
  * its holder died: then a retry of the same key, or the recovery pass, takes
- * it over and finishes the event from the input stored in it.
+ * it over and finishes the event from the input stored in it. A holder
+ * that died is known within seconds (ProcessLiveness), so its claims are
+ * taken over then, not when their lease runs out.
  */
 export class EventClaims {
   readonly model: Model<EventClaimDoc>;
@@ -31,8 +34,15 @@ export class EventClaims {
   constructor(
     db: Connection,
     readonly leaseMs = 30_000,
+    readonly liveness: HolderLiveness = LEASES_ONLY,
   ) {
     this.model = eventClaimModel(db);
+  }
+
+  /** Nobody works on the claim any more: its lease ran out, or its holder died. */
+  async isAbandoned(claim: EventClaimDoc, now = Date.now()): Promise<boolean> {
+    if (claim.lockedUntil.getTime() <= now) return true;
+    return claim.holder ? !(await this.liveness.isAlive(claim.holder)) : false;
   }
 
   /** Claims each event; false where someone else holds it. */
@@ -53,13 +63,13 @@ export class EventClaims {
     return this.model.findOne({ _id: eventId, appId }).lean<EventClaimDoc>().exec();
   }
 
-  /** Takes over a claim whose lease ran out; null if it is still held or someone else took it. */
+  /** Takes over a claim found abandoned (see isAbandoned); null if someone else took it first (conditional on the lease read). */
   takeOver(claim: EventClaimDoc): Promise<EventClaimDoc | null> {
     const now = new Date();
     return this.model
       .findOneAndUpdate(
-        { _id: claim._id, appId: claim.appId, lockedUntil: { $lte: now, $eq: claim.lockedUntil } },
-        { $set: { lockedUntil: new Date(now.getTime() + this.leaseMs) } },
+        { _id: claim._id, appId: claim.appId, lockedUntil: claim.lockedUntil },
+        { $set: { lockedUntil: new Date(now.getTime() + this.leaseMs), holder: this.liveness.instanceId } },
         { new: true },
       )
       .lean<EventClaimDoc>()
@@ -77,13 +87,15 @@ export class EventClaims {
     await this.model.deleteMany({ appId, _id: { $in: eventIds } }).exec();
   }
 
-  /** Claims whose holder died (lease over), oldest first: the recovery pass. */
-  expired(limit: number): Promise<EventClaimDoc[]> {
-    return this.model
-      .find({ lockedUntil: { $lte: new Date() } })
-      .sort({ lockedUntil: 1 })
-      .limit(limit)
-      .lean<EventClaimDoc[]>()
-      .exec();
+  /**
+   * Claims nobody works on any more (lease over, or holder dead), oldest
+   * first: the recovery pass. Every claim is read, not only expired ones:
+   * the collection holds only the work in flight.
+   */
+  async abandoned(limit: number): Promise<EventClaimDoc[]> {
+    const claims = await this.model.find({}).sort({ lockedUntil: 1 }).limit(limit).lean<EventClaimDoc[]>().exec();
+    const now = Date.now();
+    const verdicts = await Promise.all(claims.map((claim) => this.isAbandoned(claim, now)));
+    return claims.filter((_, i) => verdicts[i]);
   }
 }

@@ -296,6 +296,52 @@ describe('incentive engine (real MongoDB and Redis)', () => {
     expect(await engine.claims.model.countDocuments({ appId })).toBe(0);
   });
 
+  it('records the events of one request (its operation key, no idempotencyKey) once, however often it is retried', async () => {
+    await action('opkeyed', { coins: 7 });
+    const first = await one({ ...event('retrier', 'opkeyed'), operationKey: 'a'.repeat(32) });
+    const again = await one({ ...event('retrier', 'opkeyed'), operationKey: 'a'.repeat(32) });
+    expect(again).toMatchObject({ duplicate: true, event: { _id: first.event._id } });
+    const other = await one({ ...event('retrier', 'opkeyed'), operationKey: 'b'.repeat(32) });
+    expect(other.event._id).not.toBe(first.event._id);
+    expect((await expectLedgerMatchesBalance('retrier')).coins).toBe(14);
+  });
+
+  it('takes over at once the claim of a holder whose process died, though its lease still runs', async () => {
+    await action('orphan', { coins: 3 });
+    const alive = { instanceId: 'proc_alive', isAlive: async (id: string | null | undefined) => id === 'proc_alive' };
+    const survivor = buildIncentiveEngine({ db, redis, redisKeyPrefix: prefix, outbox, logger, liveness: alive });
+    const input = event('orphaned', 'orphan', 'held-by-the-dead');
+    const dead = (userId: string, _id: string) => ({
+      _id,
+      appId,
+      userId,
+      actionKey: 'orphan',
+      idempotencyKey: null,
+      source: 'API' as const,
+      sourceEventId: null,
+      metadataJson: null,
+      createdAt: new Date(),
+      lockedUntil: new Date(Date.now() + 60_000),
+      holder: 'proc_dead',
+    });
+    // A retry of the key finds the dead holder's claim and finishes the event itself, without waiting out the lease.
+    const [claimed] = await survivor.recorder.record(appId, [input]).then((o) => o.map(ok));
+    await survivor.claims.release(appId, [claimed.event._id]);
+    await survivor.recorder.events.deleteOne({ _id: claimed.event._id }).exec();
+    await survivor.claims.model.create({ ...dead('orphaned', claimed.event._id), idempotencyKey: 'held-by-the-dead' });
+    const started = Date.now();
+    const retried = ok((await survivor.recorder.record(appId, [input]))[0]);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(retried.event._id).toBe(claimed.event._id);
+    // The recovery pass takes such claims too; a live holder's claim it leaves alone.
+    await survivor.claims.model.create(dead('orphan2', 'evt_orphan_of_dead'));
+    await survivor.claims.model.create({ ...dead('orphan3', 'evt_orphan_of_live'), holder: 'proc_alive' });
+    expect(await survivor.recorder.recoverExpiredClaims()).toBe(1);
+    expect(await survivor.recorder.events.countDocuments({ _id: 'evt_orphan_of_dead' })).toBe(1);
+    expect(await survivor.claims.model.countDocuments({ _id: 'evt_orphan_of_live' })).toBe(1);
+    await survivor.claims.release(appId, ['evt_orphan_of_live']);
+  });
+
   it('ranks the board by XP, ties to whoever got there first, and rebuilds it identically', async () => {
     const board = uniqueName('board');
     const flat = async (key: string, xp: number) =>

@@ -2,6 +2,7 @@ import type { Redis } from 'ioredis';
 import type { Connection } from 'mongoose';
 import type { Outbox } from '@ris/events';
 import type { Logger } from '@ris/logging';
+import type { HolderLiveness } from '@ris/service-runtime';
 import { Actions } from './actions';
 import { BalanceMovements } from './balance-movements';
 import { Badges } from './badges';
@@ -31,6 +32,8 @@ export function buildIncentiveEngine(deps: {
   logger: Logger;
   snapshotSize?: number;
   claimLeaseMs?: number;
+  /** Which processes are alive: claims of a dead one are taken over at once (leases alone decide without it). */
+  liveness?: HolderLiveness;
 }): IncentiveEngine {
   const { db, outbox, logger } = deps;
   const leaderboard = new Leaderboard(db, new LeaderboardStore(deps.redis, deps.redisKeyPrefix), logger);
@@ -41,7 +44,7 @@ export function buildIncentiveEngine(deps: {
   const levels = new Levels(db, badges);
   const milestones = new Milestones(db, badges);
   const grants = new RewardGrants(ledger, levels, milestones, badges, outbox, logger);
-  const claims = new EventClaims(db, deps.claimLeaseMs);
+  const claims = new EventClaims(db, deps.claimLeaseMs, deps.liveness);
   const recorder = new EventRecorder({ db, actions, levels, ledger, grants, claims, outbox, logger });
   const movements = new BalanceMovements(db, ledger, levels, grants);
   const snapshots = new LeaderboardSnapshots(db, logger, deps.snapshotSize);

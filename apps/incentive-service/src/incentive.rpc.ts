@@ -72,6 +72,7 @@ function eventInput(e: EventInputMessage | undefined): EventInput {
     userId: e.userId,
     actionKey: e.actionKey,
     idempotencyKey: e.idempotencyKey ?? null,
+    operationKey: e.operationKey || null,
     metadata: e.metadata ?? null,
     source: 'API',
     sourceEventId: null,

@@ -17,7 +17,7 @@ void runService({
     REDIS_KEY_PREFIX: z.string().default('ris:'),
     LEADERBOARD_SNAPSHOT_SIZE: setting.positiveInt(100),
   },
-  build: ({ config, db, bus, outbox, logger }) => {
+  build: ({ config, db, bus, outbox, logger, liveness }) => {
     // Fail fast instead of queueing: events must succeed while Redis is down.
     const redis = new Redis(config.REDIS_URL, { enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: 2000 });
     redis.on('error', (err) => logger.warn({ err: err.message }, 'redis error'));
@@ -28,6 +28,7 @@ void runService({
       outbox,
       logger,
       snapshotSize: config.LEADERBOARD_SNAPSHOT_SIZE,
+      liveness,
     });
     return {
       services: [rpcService(IncentiveService, incentiveRpc(engine))],

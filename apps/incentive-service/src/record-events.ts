@@ -10,7 +10,7 @@ import { decideReward } from './action-rules';
 import type { Actions } from './actions';
 import { applyMovement, type BalanceState, type Movement } from './balance-fold';
 import { checkKey, checkUserId } from './definition-key';
-import { keyedEventId } from './derived-ids';
+import { keyedEventId, operationEventId } from './derived-ids';
 import type { EventClaimDoc } from './event-claim.model';
 import type { EventClaims } from './event-claims';
 import { GroupedRuns } from './grouped-runs';
@@ -26,6 +26,12 @@ export interface EventInput {
   userId: string;
   actionKey: string;
   idempotencyKey: string | null;
+  /**
+   * From the request's Idempotency-Key, for an event without an
+   * idempotencyKey of its own (null or empty otherwise): the event's id
+   * derives from it, so a retried request is the same event.
+   */
+  operationKey?: string | null;
   metadata: JsonObject | null;
   source: EventSourceName;
   /** The domain event that fired it (referral actions). */
@@ -69,6 +75,15 @@ interface WorkItem {
 }
 
 const eventKey = (eventId: string) => `event:${eventId}`;
+
+/** Keyed events (an idempotencyKey, or a request's operation key) are one event however often they arrive. */
+const isKeyed = (input: EventInput) => Boolean(input.idempotencyKey || input.operationKey);
+
+function eventIdOf(appId: string, userId: string, input: EventInput): string {
+  if (input.idempotencyKey) return keyedEventId(appId, userId, input.idempotencyKey);
+  if (input.operationKey) return operationEventId(appId, input.operationKey);
+  return newId('evt');
+}
 
 /** The event as received: what its claim holds while it is processed and its document keeps. */
 function eventInput(appId: string, item: WorkItem): EventInputDoc {
@@ -198,7 +213,7 @@ export class EventRecorder {
               type: action.type,
             });
           }
-          const eventId = input.idempotencyKey ? keyedEventId(appId, userId, input.idempotencyKey) : newId('evt');
+          const eventId = eventIdOf(appId, userId, input);
           candidates.push({ index, eventId, input: { ...input, userId }, metadataJson, action, createdAt, recovering: false });
         } catch (err) {
           // A bad event fails alone; anything else (the database) fails the call.
@@ -226,7 +241,7 @@ export class EventRecorder {
     const owned: WorkItem[] = [];
     const settle = new Map<string, (outcome: RecordOutcome | undefined) => void>();
     for (const item of unique) {
-      if (!item.input.idempotencyKey) {
+      if (!isKeyed(item.input)) {
         owned.push(item);
         continue;
       }
@@ -277,7 +292,7 @@ export class EventRecorder {
     const claimed = await this.deps.claims.claim(unique.map((item) => this.claimDoc(appId, item)));
     const mine = unique.filter((_, i) => claimed[i]);
     const held = unique.filter((_, i) => !claimed[i]);
-    const done = await this.alreadyRecorded(appId, mine.filter((i) => i.input.idempotencyKey));
+    const done = await this.alreadyRecorded(appId, mine.filter((i) => isKeyed(i.input)));
     if (done.size) await this.deps.claims.release(appId, [...done.keys()]);
     for (const item of mine) if (done.has(item.eventId)) outcomes[item.index] = { event: done.get(item.eventId) as IncentiveEventDoc, duplicate: true };
 
@@ -306,7 +321,11 @@ export class EventRecorder {
   }
 
   private claimDoc(appId: string, item: WorkItem): EventClaimDoc {
-    return { ...eventInput(appId, item), lockedUntil: new Date(item.createdAt.getTime() + this.deps.claims.leaseMs) };
+    return {
+      ...eventInput(appId, item),
+      lockedUntil: new Date(item.createdAt.getTime() + this.deps.claims.leaseMs),
+      holder: this.deps.claims.liveness.instanceId,
+    };
   }
 
   private async alreadyRecorded(appId: string, items: WorkItem[]): Promise<Map<string, IncentiveEventDoc>> {
@@ -321,7 +340,7 @@ export class EventRecorder {
 
   /**
    * Another request holds this key: wait for its result, or take over if it
-   * died (lease ran out). Either way this request's answer is that event,
+   * died (its process no longer beats, or its lease ran out). Either way this request's answer is that event,
    * as a duplicate.
    */
   private async waitForHolder(appId: string, item: WorkItem): Promise<RecordedEvent> {
@@ -333,14 +352,14 @@ export class EventRecorder {
       if (event) return { event, duplicate: true };
       if (poll % 4 === 3) {
         const claim = await this.deps.claims.find(appId, item.eventId);
-        const taken = claim && claim.lockedUntil.getTime() <= Date.now() ? await this.deps.claims.takeOver(claim) : null;
+        const taken = claim && (await this.deps.claims.isAbandoned(claim)) ? await this.deps.claims.takeOver(claim) : null;
         if (taken) {
           const [resumed] = await this.resume([taken]);
           if (resumed) return { event: resumed, duplicate: true };
         }
       }
       if (Date.now() > deadline) {
-        throw rpcError(Code.Unavailable, 'UNAVAILABLE', 'An event with this idempotencyKey is still being processed; retry shortly.');
+        throw rpcError(Code.Unavailable, 'UNAVAILABLE', 'An event with this key is still being processed; retry shortly.');
       }
       await new Promise((resolve) => setTimeout(resolve, delay * (0.5 + Math.random())));
       delay = Math.min(250, delay * 1.5);
@@ -389,7 +408,7 @@ export class EventRecorder {
   }
 
   /** Runs the recovery pass now and every `intervalMs` until stop(). */
-  startRecovery(intervalMs = 10_000): void {
+  startRecovery(intervalMs = 2_000): void {
     this.recovery ??= new PeriodicTask(() => this.recoverExpiredClaims(), {
       intervalMs,
       runAtStart: true,
@@ -405,7 +424,7 @@ export class EventRecorder {
   /** Recovery pass: finishes events whose holders died. */
   async recoverExpiredClaims(limit = 100): Promise<number> {
     const taken: EventClaimDoc[] = [];
-    for (const claim of await this.deps.claims.expired(limit)) {
+    for (const claim of await this.deps.claims.abandoned(limit)) {
       const mine = await this.deps.claims.takeOver(claim);
       if (mine) taken.push(mine);
     }

@@ -1,4 +1,4 @@
 export { runService, type ServiceDefinition, type ServiceDeps, type ServiceParts } from './run-service';
 export { PeriodicTask, type PeriodicTaskOptions } from './periodic-task';
 export { maintenanceArgs, withServiceDatabase, type MaintenanceArgs } from './maintenance-command';
-export { ProcessLiveness, type ProcessLivenessOptions } from './process-liveness';
+export { LEASES_ONLY, ProcessLiveness, type HolderLiveness, type ProcessLivenessOptions } from './process-liveness';

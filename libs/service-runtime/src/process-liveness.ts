@@ -14,6 +14,15 @@ const heartbeatSchema = new Schema<HeartbeatDoc>(
 // No index: the collection holds one document per running (or recently
 // dead) process of the service, and is always read whole.
 
+/** Who holds a lease (this process's id) and whether another holder still lives: what lease-holding work needs of ProcessLiveness. */
+export interface HolderLiveness {
+  readonly instanceId: string;
+  isAlive(instanceId: string | null | undefined): Promise<boolean>;
+}
+
+/** Holders are never taken for dead: leases alone decide (code run without a process of its own, e.g. maintenance commands). */
+export const LEASES_ONLY: HolderLiveness = { instanceId: 'leases-only', isAlive: () => Promise.resolve(true) };
+
 export interface ProcessLivenessOptions {
   /** How often this process beats. */
   beatMs?: number;
@@ -32,7 +41,7 @@ export interface ProcessLivenessOptions {
  * costs a spurious retry: every takeover is a conditional move, and the
  * slow worker's next move then fails.
  */
-export class ProcessLiveness {
+export class ProcessLiveness implements HolderLiveness {
   readonly instanceId = newId('proc');
   private readonly model: Model<HeartbeatDoc>;
   private readonly beatMs: number;

@@ -1,5 +1,6 @@
 import type { JsonObject } from '@bufbuild/protobuf';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
+import type { EventResult as EventResultMessage } from '@ris/contracts';
 import type { ApiRouter } from '../http/api-router';
 import { validationError } from '../http/api-error';
 import { errorBody } from '../http/error-response';
@@ -54,12 +55,25 @@ const EventListItem = z
   })
   .openapi('IncentiveEvent');
 
-const toInput = (e: z.output<typeof EventBody>) => ({
+/**
+ * `operationKey`: the request's (see HandlerInput), for an event without an
+ * idempotencyKey of its own, so a retried request is the same event.
+ */
+const toInput = (e: z.output<typeof EventBody>, operationKey: string) => ({
   userId: e.userId,
   actionKey: e.actionKey,
   idempotencyKey: e.idempotencyKey,
+  operationKey: e.idempotencyKey ? '' : operationKey,
   metadata: e.metadata as JsonObject | undefined,
 });
+
+/**
+ * An event keyed only by its request's Idempotency-Key that comes back as a
+ * duplicate is this request's own first try (a retry after an unknown
+ * outcome): it is answered as that try would have been, not as a repeat.
+ */
+const asFirstTry = (e: z.output<typeof EventBody>, result: EventResultMessage): EventResultMessage =>
+  result.duplicate && !e.idempotencyKey ? { ...result, duplicate: false } : result;
 
 export function incentiveEventRoutes(api: ApiRouter, clients: ServiceClients): void {
   api.route({
@@ -70,16 +84,19 @@ export function incentiveEventRoutes(api: ApiRouter, clients: ServiceClients): v
     description:
       'Earns the action\'s coins, XP and tokens unless a rule says otherwise: inside the cooldown (COOLDOWN), past maxRepeats ' +
       '(MAX_REPEATS) or disabled (ACTION_DISABLED) the event is recorded and earns nothing. May level the user up and award ' +
-      'badges and milestones. Only STANDARD actions are posted; the REFERRAL_* types fire from referral activity (400 otherwise).',
+      'badges and milestones. Only STANDARD actions are posted; the REFERRAL_* types fire from referral activity (400 otherwise). ' +
+      'Without an idempotencyKey, the request\'s `Idempotency-Key` identifies the event: a retry after a 503 or a timeout is the ' +
+      'same event, answered as its first try (201) and applied once.',
     body: EventBody,
     responses: {
       201: { description: 'Recorded', schema: EventResult },
       200: { description: 'The idempotencyKey was seen before: the first result, with duplicate: true', schema: EventResult },
     },
     errors: [404],
-    handle: async ({ appId, body }) => {
-      const { result } = await clients.incentive.recordEvent({ appId, event: toInput(body) });
-      return { status: result!.duplicate ? 200 : 201, body: eventResultJson(result!) };
+    handle: async ({ appId, body, operationKey }) => {
+      const { result } = await clients.incentive.recordEvent({ appId, event: toInput(body, operationKey) });
+      const answer = asFirstTry(body, result!);
+      return { status: answer.duplicate ? 200 : 201, body: eventResultJson(answer) };
     },
   });
 
@@ -108,7 +125,7 @@ export function incentiveEventRoutes(api: ApiRouter, clients: ServiceClients): v
           .openapi('BulkIncentiveEventsResponse'),
       },
     },
-    handle: async ({ appId, req, body }) => {
+    handle: async ({ appId, req, body, operationKey }) => {
       const requestId = req.res?.locals.requestId as string;
       const results: unknown[] = new Array(body.events.length);
       const valid: Array<{ index: number; event: z.output<typeof EventBody> }> = [];
@@ -122,14 +139,15 @@ export function incentiveEventRoutes(api: ApiRouter, clients: ServiceClients): v
       });
       if (valid.length > 0) {
         const { outcomes } = await clients.incentive.recordEvents(
-          { appId, events: valid.map((v) => toInput(v.event)) },
+          // Each event's own operation key: the request's and its place in the request.
+          { appId, events: valid.map((v) => toInput(v.event, operationKey && `${operationKey}.${v.index}`)) },
           { timeoutMs: BULK_TIMEOUT_MS },
         );
         outcomes.forEach((outcome, i) => {
           const { index } = valid[i];
           results[index] =
             outcome.outcome.case === 'result'
-              ? eventResultJson(outcome.outcome.value)
+              ? eventResultJson(asFirstTry(valid[i].event, outcome.outcome.value))
               : errorBody(requestId, outcome.outcome.value?.code ?? 'INTERNAL', outcome.outcome.value?.message ?? 'Internal error');
         });
       }
