@@ -1,5 +1,5 @@
 import type { Connection } from 'mongoose';
-import { AppScoped, newId, type Page, type PageQuery } from '@ris/mongo';
+import { AppScoped, idFromOperation, type Page, type PageQuery } from '@ris/mongo';
 import { Code, notFound, rpcError } from '@ris/rpc';
 import { catalogItemModel, type CatalogItemDoc } from './catalog-item.model';
 import { checkCost, checkStock, checkText } from './field-rules';
@@ -36,10 +36,11 @@ export class CatalogItems {
     this.owned = new OwnedGoods(this.items, this.stock, { noun: 'Catalog item', idField: 'itemId' });
   }
 
-  async create(appId: string, input: CatalogItemInput): Promise<CatalogItemDoc> {
+  /** With an operation key, a retry of the request answers what its first try made. */
+  async create(appId: string, input: CatalogItemInput, operationKey = ''): Promise<CatalogItemDoc> {
     const now = new Date();
-    return this.items.create(appId, {
-      _id: newId('itm'),
+    const made = await this.items.createOrGet(appId, {
+      _id: idFromOperation('itm', operationKey),
       name: checkText(input.name, 'name', NAME_MAX, true),
       description: checkText(input.description ?? '', 'description', DESCRIPTION_MAX, false),
       coinCost: checkCost(input.coinCost, 'coinCost'),
@@ -48,6 +49,7 @@ export class CatalogItems {
       published: input.published ?? false,
       ...newGoodFields(now),
     });
+    return made.doc;
   }
 
   /** A live (not deleted) item; 404 otherwise, also for another app's id. */

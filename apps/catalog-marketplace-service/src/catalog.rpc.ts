@@ -84,7 +84,7 @@ function itemFields(req: CatalogItemPatch): CatalogItemPatch {
 export function catalogRpc(items: CatalogItems, redemptions: CatalogRedemptions): CatalogRpc {
   return {
     async createCatalogItem(req) {
-      const item = await items.create(requiredField(req.appId, 'appId'), itemFields(req));
+      const item = await items.create(requiredField(req.appId, 'appId'), itemFields(req), req.operationKey);
       return { item: itemToProto(item) };
     },
 

@@ -1,6 +1,6 @@
 import type { Connection, FilterQuery, Model } from 'mongoose';
 import { DEFAULT_CODE_VALIDITY_DAYS } from '@ris/contracts';
-import { AppScoped, newId, type Page, type PageQuery } from '@ris/mongo';
+import { AppScoped, idFromOperation, type Page, type PageQuery } from '@ris/mongo';
 import { Code, invalidArgument, notFound, rpcError } from '@ris/rpc';
 import { checkCost, checkStock, checkText } from './field-rules';
 import { listingModel, type DiscountDoc, type ListingDoc } from './listing.model';
@@ -79,10 +79,11 @@ export class Listings {
     this.owned = new OwnedGoods(this.listings, this.stock, { noun: 'Listing', idField: 'listingId' });
   }
 
-  async create(appId: string, input: ListingInput): Promise<ListingDoc> {
+  /** With an operation key, a retry of the request answers what its first try made. */
+  async create(appId: string, input: ListingInput, operationKey = ''): Promise<ListingDoc> {
     const now = new Date();
-    return this.listings.create(appId, {
-      _id: newId('lst'),
+    const made = await this.listings.createOrGet(appId, {
+      _id: idFromOperation('lst', operationKey),
       title: checkText(input.title, 'title', TITLE_MAX, true),
       description: checkText(input.description ?? '', 'description', DESCRIPTION_MAX, false),
       coinCost: checkCost(input.coinCost, 'coinCost'),
@@ -94,6 +95,7 @@ export class Listings {
       codeValidityDays: checkValidityDays(input.codeValidityDays ?? DEFAULT_CODE_VALIDITY_DAYS),
       ...newGoodFields(now),
     });
+    return made.doc;
   }
 
   /** One of the caller's own live listings. */

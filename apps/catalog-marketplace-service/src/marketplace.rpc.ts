@@ -103,7 +103,7 @@ export function marketplaceRpc(deps: {
         expiresAt: req.expiresAt ? timestampDate(req.expiresAt) : null,
         published: req.published,
         codeValidityDays: req.codeValidityDays,
-      });
+      }, req.operationKey);
       return { listing: listingToProto(listing) };
     },
 

@@ -20,6 +20,8 @@ export interface ActionDoc {
   description: string | null;
   createdAt: Date;
   updatedAt: Date;
+  /** The operation key of the request that created it (see createDefinition); null without one. */
+  createdByOperation?: string | null;
 }
 
 const actionSchema = new Schema<ActionDoc>(
@@ -38,6 +40,7 @@ const actionSchema = new Schema<ActionDoc>(
     description: { type: String, default: null },
     createdAt: { type: Date, required: true },
     updatedAt: { type: Date, required: true },
+    createdByOperation: { type: String, default: null },
   },
   { collection: 'actions', versionKey: false },
 );

@@ -1,8 +1,9 @@
 import type { Connection } from 'mongoose';
-import { AppScoped, isDuplicateKeyError, type Page, type PageQuery } from '@ris/mongo';
-import { Code, invalidArgument, notFound, rpcError } from '@ris/rpc';
+import { AppScoped, type Page, type PageQuery } from '@ris/mongo';
+import { invalidArgument, notFound } from '@ris/rpc';
 import { ACTION_TYPES, actionModel, type ActionDoc, type ActionTypeName } from './action.model';
 import { checkKey, checkName, checkWholeNumber } from './definition-key';
+import { createDefinition } from './definition-create';
 import { actionId } from './derived-ids';
 import { checkAmount } from './reward-amounts';
 import { ShortLivedCache } from './short-lived-cache';
@@ -47,25 +48,23 @@ export class Actions {
     this.actions = new AppScoped(actionModel(db));
   }
 
-  async create(appId: string, input: ActionInput): Promise<ActionDoc> {
+  async create(appId: string, input: ActionInput, operationKey = ''): Promise<ActionDoc> {
     checkKey(input.key);
     checkAction(input);
     const now = new Date();
-    try {
-      const doc = await this.actions.create(appId, {
-        ...input,
-        _id: actionId(appId, input.key),
-        name: input.name.trim(),
-        createdAt: now,
-        updatedAt: now,
-      });
+    const { doc, created } = await createDefinition(
+      this.actions,
+      appId,
+      { ...input, _id: actionId(appId, input.key), name: input.name.trim(), createdAt: now, updatedAt: now },
+      'An action',
+      input.key,
+      operationKey,
+    );
+    if (created) {
       this.cache.invalidate(actionId(appId, input.key));
       this.byType.invalidate(typeKey(appId, input.type));
-      return doc;
-    } catch (err) {
-      if (!isDuplicateKeyError(err)) throw err;
-      throw rpcError(Code.AlreadyExists, 'ALREADY_EXISTS', `An action with key ${input.key} already exists.`, { key: input.key });
     }
+    return doc;
   }
 
   async get(appId: string, key: string): Promise<ActionDoc> {

@@ -10,6 +10,8 @@ export interface BadgeDoc {
   imageUrl: string | null;
   createdAt: Date;
   updatedAt: Date;
+  /** The operation key of the request that created it (see createDefinition); null without one. */
+  createdByOperation?: string | null;
 }
 
 const badgeSchema = new Schema<BadgeDoc>(
@@ -22,6 +24,7 @@ const badgeSchema = new Schema<BadgeDoc>(
     imageUrl: { type: String, default: null },
     createdAt: { type: Date, required: true },
     updatedAt: { type: Date, required: true },
+    createdByOperation: { type: String, default: null },
   },
   { collection: 'badges', versionKey: false },
 );

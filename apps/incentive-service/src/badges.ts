@@ -1,8 +1,9 @@
 import type { Connection } from 'mongoose';
 import type { Outbox } from '@ris/events';
 import { AppScoped, isDuplicateKeyError, type Page, type PageQuery } from '@ris/mongo';
-import { Code, invalidArgument, notFound, rpcError } from '@ris/rpc';
+import { invalidArgument, notFound } from '@ris/rpc';
 import { badgeModel, type BadgeDoc } from './badge.model';
+import { createDefinition } from './definition-create';
 import { checkKey, checkName } from './definition-key';
 import { badgeId, userBadgeId } from './derived-ids';
 import { badgeAwarded } from './incentive-domain-events';
@@ -44,16 +45,12 @@ export class Badges {
     this.awards = new AppScoped(userBadgeModel(db));
   }
 
-  async create(appId: string, input: BadgeInput): Promise<BadgeDoc> {
+  async create(appId: string, input: BadgeInput, operationKey = ''): Promise<BadgeDoc> {
     checkKey(input.key);
     checkBadge(input);
     const now = new Date();
-    try {
-      return await this.badges.create(appId, { ...input, _id: badgeId(appId, input.key), name: input.name.trim(), createdAt: now, updatedAt: now });
-    } catch (err) {
-      if (!isDuplicateKeyError(err)) throw err;
-      throw rpcError(Code.AlreadyExists, 'ALREADY_EXISTS', `A badge with key ${input.key} already exists.`, { key: input.key });
-    }
+    const doc = { ...input, _id: badgeId(appId, input.key), name: input.name.trim(), createdAt: now, updatedAt: now };
+    return (await createDefinition(this.badges, appId, doc, 'A badge', input.key, operationKey)).doc;
   }
 
   find(appId: string, key: string): Promise<BadgeDoc | null> {
@@ -102,6 +99,7 @@ export class Badges {
     userId: string,
     source: BadgeSourceName,
     sourceId: string | null,
+    operationKey = '',
   ): Promise<{ award: UserBadgeDoc; awarded: boolean }> {
     const doc: UserBadgeDoc = {
       _id: userBadgeId(appId, userId, badge.key),
@@ -111,6 +109,7 @@ export class Badges {
       source,
       sourceId,
       awardedAt: new Date(),
+      awardedByOperation: operationKey || null,
     };
     try {
       const award = await this.awards.create(appId, doc);
@@ -123,7 +122,8 @@ export class Badges {
     if (!existing) throw new Error('badge award vanished');
     // Re-add the event: a crash between the award and the outbox would otherwise lose it (same id: stored once).
     await this.outbox.add(badgeAwarded(existing));
-    return { award: existing, awarded: false };
+    // A retry of the request that awarded it is answered as that award.
+    return { award: existing, awarded: Boolean(operationKey) && existing.awardedByOperation === operationKey };
   }
 
   /** A user's badges, newest first, with their definitions. */

@@ -110,7 +110,7 @@ export function incentiveRpc(parts: IncentiveParts): ServiceImpl<typeof Incentiv
         maxRepeats: req.maxRepeats ?? null,
         enabled: req.enabled ?? true,
         description: req.description ?? null,
-      });
+      }, req.operationKey);
       return { action: actionMessage(action) };
     },
     async getAction(req) {
@@ -193,7 +193,7 @@ export function incentiveRpc(parts: IncentiveParts): ServiceImpl<typeof Incentiv
         name: req.level.name,
         xpThreshold: req.level.xpThreshold,
         rewards: levelRewards(req.level.rewards),
-      });
+      }, req.operationKey);
       return { level: levelMessage(level) };
     },
     async updateLevel(req) {
@@ -220,7 +220,7 @@ export function incentiveRpc(parts: IncentiveParts): ServiceImpl<typeof Incentiv
         name: req.name,
         description: req.description ?? null,
         imageUrl: req.imageUrl ?? null,
-      });
+      }, req.operationKey);
       return { badge: badgeMessage(badge) };
     },
     async updateBadge(req) {
@@ -234,7 +234,7 @@ export function incentiveRpc(parts: IncentiveParts): ServiceImpl<typeof Incentiv
     async awardBadge(req) {
       const appId = requiredField(req.appId, 'appId');
       const badge = await badges.get(appId, req.key);
-      const { award, awarded } = await badges.award(appId, badge, checkUserId(req.userId), 'MANUAL', null);
+      const { award, awarded } = await badges.award(appId, badge, checkUserId(req.userId), 'MANUAL', null, req.operationKey);
       return { userBadge: userBadgeMessage(award, badge), awarded };
     },
 
@@ -256,7 +256,7 @@ export function incentiveRpc(parts: IncentiveParts): ServiceImpl<typeof Incentiv
         metric: m,
         threshold: req.threshold,
         rewards: milestoneRewards(req.rewards),
-      });
+      }, req.operationKey);
       return { milestone: milestoneMessage(milestone) };
     },
     async updateMilestone(req) {

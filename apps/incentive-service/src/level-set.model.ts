@@ -13,6 +13,8 @@ export interface LevelSetDoc {
   appId: string;
   version: number;
   levels: LevelDef[];
+  /** Level number → operation key of the request that created it (its retry is answered with the level). */
+  createdByOperation?: Record<string, string>;
   updatedAt: Date;
 }
 
@@ -35,9 +37,10 @@ const levelSetSchema = new Schema<LevelSetDoc>(
     appId: { type: String, required: true },
     version: { type: Number, required: true },
     levels: { type: [levelSchema], default: [] },
+    createdByOperation: { type: Schema.Types.Mixed, default: {} },
     updatedAt: { type: Date, required: true },
   },
-  { collection: 'level_sets', versionKey: false },
+  { collection: 'level_sets', versionKey: false, minimize: false },
 );
 // Read by _id (= appId) only; no other index needed.
 

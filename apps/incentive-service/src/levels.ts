@@ -37,9 +37,9 @@ export class Levels {
     this.sets = levelSetModel(db);
   }
 
-  private async read(appId: string): Promise<{ version: number; levels: LevelDef[] }> {
+  private async read(appId: string): Promise<{ version: number; levels: LevelDef[]; createdByOperation: Record<string, string> }> {
     const doc = await this.sets.findOne({ _id: appId, appId }).lean<LevelSetDoc>().exec();
-    return { version: doc?.version ?? 0, levels: [...(doc?.levels ?? [])].sort(byLevel) };
+    return { version: doc?.version ?? 0, levels: [...(doc?.levels ?? [])].sort(byLevel), createdByOperation: doc?.createdByOperation ?? {} };
   }
 
   /** The ladder, lowest level first (cached briefly: read on every balance change). */
@@ -48,17 +48,23 @@ export class Levels {
   }
 
   /** Applies `change` to the current ladder and stores it if nobody changed it meanwhile. */
-  private async change(appId: string, change: (levels: LevelDef[]) => LevelDef[]): Promise<LevelDef[]> {
+  private async change(
+    appId: string,
+    change: (levels: LevelDef[], createdByOperation: Record<string, string>) => LevelDef[],
+    alsoSet: Record<string, unknown> = {},
+  ): Promise<LevelDef[]> {
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
-      const { version, levels } = await this.read(appId);
-      const next = change(levels).sort(byLevel);
+      const { version, levels, createdByOperation } = await this.read(appId);
+      const next = change(levels, createdByOperation).sort(byLevel);
+      // Nothing to write (a retry answered with what its first try made).
+      if (next.length === levels.length && next.every((l, i) => l === levels[i])) return next;
       const problem = ladderProblem(next);
       if (problem) throw invalidArgument(problem);
       try {
         const result = await this.sets
           .updateOne(
             { _id: appId, appId, version },
-            { $set: { levels: next, updatedAt: new Date() }, $inc: { version: 1 } },
+            { $set: { levels: next, updatedAt: new Date(), ...alsoSet }, $inc: { version: 1 } },
             { upsert: version === 0 },
           )
           .exec();
@@ -73,16 +79,25 @@ export class Levels {
     throw rpcError(Code.Aborted, 'CONFLICT', 'The level ladder is being changed concurrently; retry.');
   }
 
-  async create(appId: string, input: LevelDef): Promise<LevelDef> {
+  /** A level exists once: 409 ALREADY_EXISTS, except to a retry of the request that created it (same operation key). */
+  async create(appId: string, input: LevelDef, operationKey = ''): Promise<LevelDef> {
     const level = checkLevel(input);
     await this.badges.checkExists(appId, level.rewards.badgeKey, 'rewards.badgeKey');
-    await this.change(appId, (levels) => {
-      if (levels.some((l) => l.level === level.level)) {
-        throw rpcError(Code.AlreadyExists, 'ALREADY_EXISTS', `Level ${level.level} already exists.`, { level: level.level });
-      }
-      return [...levels, level];
-    });
-    return level;
+    let answer = level;
+    await this.change(
+      appId,
+      (levels, createdByOperation) => {
+        const existing = levels.find((l) => l.level === level.level);
+        if (existing && operationKey && createdByOperation[String(level.level)] === operationKey) {
+          answer = existing;
+          return levels;
+        }
+        if (existing) throw rpcError(Code.AlreadyExists, 'ALREADY_EXISTS', `Level ${level.level} already exists.`, { level: level.level });
+        return [...levels, level];
+      },
+      operationKey ? { [`createdByOperation.${level.level}`]: operationKey } : {},
+    );
+    return answer;
   }
 
   async update(appId: string, levelNumber: number, patch: LevelPatch): Promise<LevelDef> {

@@ -21,6 +21,8 @@ export interface MilestoneDoc {
   rewards: MilestoneRewardsDoc;
   createdAt: Date;
   updatedAt: Date;
+  /** The operation key of the request that created it (see createDefinition); null without one. */
+  createdByOperation?: string | null;
 }
 
 const milestoneSchema = new Schema<MilestoneDoc>(
@@ -38,6 +40,7 @@ const milestoneSchema = new Schema<MilestoneDoc>(
     },
     createdAt: { type: Date, required: true },
     updatedAt: { type: Date, required: true },
+    createdByOperation: { type: String, default: null },
   },
   { collection: 'milestones', versionKey: false },
 );

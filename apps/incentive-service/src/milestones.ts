@@ -1,7 +1,8 @@
 import type { Connection } from 'mongoose';
 import { AppScoped, isDuplicateKeyError, type Page, type PageQuery } from '@ris/mongo';
-import { Code, invalidArgument, notFound, rpcError } from '@ris/rpc';
+import { invalidArgument, notFound } from '@ris/rpc';
 import type { Badges } from './badges';
+import { createDefinition } from './definition-create';
 import { checkKey, checkName } from './definition-key';
 import { milestoneId, reachedMilestoneId } from './derived-ids';
 import { MILESTONE_METRICS, type MilestoneMetricName } from './milestone-rules';
@@ -46,25 +47,21 @@ export class Milestones {
     this.reached = new AppScoped(reachedMilestoneModel(db));
   }
 
-  async create(appId: string, input: MilestoneInput): Promise<MilestoneDoc> {
+  async create(appId: string, input: MilestoneInput, operationKey = ''): Promise<MilestoneDoc> {
     checkKey(input.key);
     checkMilestone(input);
     await this.badges.checkExists(appId, input.rewards.badgeKey, 'rewards.badgeKey');
     const now = new Date();
-    try {
-      const doc = await this.definitions.create(appId, {
-        ...input,
-        _id: milestoneId(appId, input.key),
-        name: input.name.trim(),
-        createdAt: now,
-        updatedAt: now,
-      });
-      this.cache.invalidate(appId);
-      return doc;
-    } catch (err) {
-      if (!isDuplicateKeyError(err)) throw err;
-      throw rpcError(Code.AlreadyExists, 'ALREADY_EXISTS', `A milestone with key ${input.key} already exists.`, { key: input.key });
-    }
+    const { doc, created } = await createDefinition(
+      this.definitions,
+      appId,
+      { ...input, _id: milestoneId(appId, input.key), name: input.name.trim(), createdAt: now, updatedAt: now },
+      'A milestone',
+      input.key,
+      operationKey,
+    );
+    if (created) this.cache.invalidate(appId);
+    return doc;
   }
 
   async get(appId: string, key: string): Promise<MilestoneDoc> {

@@ -12,6 +12,8 @@ export interface UserBadgeDoc {
   /** Level number or milestone key; null for a manual award. */
   sourceId: string | null;
   awardedAt: Date;
+  /** A manual award's request operation key (from its Idempotency-Key): its retry is answered as the award. */
+  awardedByOperation?: string | null;
 }
 
 const userBadgeSchema = new Schema<UserBadgeDoc>(
@@ -23,6 +25,7 @@ const userBadgeSchema = new Schema<UserBadgeDoc>(
     source: { type: String, required: true },
     sourceId: { type: String, default: null },
     awardedAt: { type: Date, required: true },
+    awardedByOperation: { type: String, default: null },
   },
   { collection: 'user_badges', versionKey: false },
 );

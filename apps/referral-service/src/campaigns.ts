@@ -1,6 +1,6 @@
 import type { Connection } from 'mongoose';
 import { DEFAULT_CODE_VALIDITY_DAYS } from '@ris/contracts';
-import { AppScoped, newId, type Page, type PageQuery } from '@ris/mongo';
+import { AppScoped, idFromOperation, type Page, type PageQuery } from '@ris/mongo';
 import { invalidArgument, notFound, rpcError, Code } from '@ris/rpc';
 import { campaignModel, type CampaignDoc, type CampaignStatusName, type RewardRuleDoc } from './campaign.model';
 
@@ -52,10 +52,11 @@ export class Campaigns {
     this.campaigns = new AppScoped(campaignModel(db));
   }
 
-  async create(appId: string, input: CampaignInput): Promise<CampaignDoc> {
+  /** With an operation key, a retry of the request answers the campaign its first try made. */
+  async create(appId: string, input: CampaignInput, operationKey = ''): Promise<CampaignDoc> {
     const now = new Date();
     const doc = {
-      _id: newId('cmp'),
+      _id: idFromOperation('cmp', operationKey),
       name: input.name.trim(),
       status: input.status ?? 'ACTIVE',
       referrerReward: input.referrerReward,
@@ -69,7 +70,7 @@ export class Campaigns {
       updatedAt: now,
     };
     checkCampaign(doc);
-    return this.campaigns.create(appId, doc);
+    return (await this.campaigns.createOrGet(appId, doc)).doc;
   }
 
   async get(appId: string, campaignId: string): Promise<CampaignDoc> {

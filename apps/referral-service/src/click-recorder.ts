@@ -12,6 +12,8 @@ interface NewClick {
   referral: ReferralRef;
   refereeId: string | null;
   context: ClientContextDoc;
+  /** From the request's Idempotency-Key (empty without one): the click's id derives from it. */
+  operationKey: string;
 }
 
 /**
@@ -37,14 +39,19 @@ export class ClickRecorder {
     this.commit = new GroupCommit((clicks) => this.storeBatch(clicks));
   }
 
-  record(appId: string, referral: ReferralRef, refereeId: string | null, context: ClientContextDoc): Promise<ClickDoc> {
-    return this.commit.add({ appId, referral, refereeId, context });
+  record(appId: string, referral: ReferralRef, refereeId: string | null, context: ClientContextDoc, operationKey = ''): Promise<ClickDoc> {
+    return this.commit.add({ appId, referral, refereeId, context, operationKey });
   }
 
+  /**
+   * A click whose id is already stored is a retry of a request whose first
+   * try stored it (same operation key): it is answered with that click and
+   * counted, announced and scored only once, by the try that stored it.
+   */
   private async storeBatch(batch: NewClick[]): Promise<ClickDoc[]> {
     const clickedAt = new Date();
-    const clicks: ClickDoc[] = batch.map(({ appId, referral, refereeId, context }) => ({
-      _id: newId('clk'),
+    const all: ClickDoc[] = batch.map(({ appId, referral, refereeId, context, operationKey }) => ({
+      _id: operationKey ? `clk_${operationKey}` : newId('clk'),
       appId,
       referralId: referral._id,
       campaignId: referral.campaignId,
@@ -56,11 +63,15 @@ export class ClickRecorder {
       deviceId: context.deviceId,
       clickedAt,
     }));
-    await this.store.clicks.insertMany(clicks);
+    const inserted = await this.store.clicks.insertManyNew(all);
+    const answers = await Promise.all(all.map(async (click, i) => (inserted[i] ? click : ((await this.store.clicks.findById(click.appId, click._id)) ?? click))));
+    const fresh = batch.filter((_, i) => inserted[i]);
+    const clicks = all.filter((_, i) => inserted[i]);
+    if (clicks.length === 0) return answers;
 
     // One increment per campaign for the batch.
     const byCampaign = new Map<string, { appId: string; campaignId: string; clicks: number }>();
-    for (const { appId, referral } of batch) {
+    for (const { appId, referral } of fresh) {
       const key = `${appId}\u0000${referral.campaignId}`;
       const entry = byCampaign.get(key) ?? { appId, campaignId: referral.campaignId, clicks: 0 };
       entry.clicks += 1;
@@ -68,8 +79,8 @@ export class ClickRecorder {
     }
     await Promise.all([
       ...[...byCampaign.values()].map(({ appId, campaignId, clicks }) => this.store.stats.count(appId, campaignId, { totalClicks: clicks })),
-      ...batch.map(({ appId, referral, refereeId }) => (refereeId ? this.funnel.clicked(appId, referral, refereeId, clickedAt) : undefined)),
-      this.store.outbox.add(clicks.map((click, i) => referralClicked(click, batch[i].referral))),
+      ...fresh.map(({ appId, referral, refereeId }) => (refereeId ? this.funnel.clicked(appId, referral, refereeId, clickedAt) : undefined)),
+      this.store.outbox.add(clicks.map((click, i) => referralClicked(click, fresh[i].referral))),
     ]);
 
     this.fraud.recordClicks(
@@ -78,12 +89,12 @@ export class ClickRecorder {
         campaignId: click.campaignId,
         clickId: click._id,
         referralCode: click.code,
-        referrerId: batch[i].referral.referrerId,
+        referrerId: fresh[i].referral.referrerId,
         refereeId: click.refereeId ?? undefined,
-        context: contextProto(batch[i].context),
+        context: contextProto(fresh[i].context),
         occurredAt: timestampFromDate(clickedAt),
       })),
     );
-    return clicks;
+    return answers;
   }
 }

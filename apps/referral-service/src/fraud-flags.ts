@@ -68,21 +68,36 @@ export class FraudFlags {
     return this.store.flags.page(appId, status ? { status } : {}, { createdAt: -1, _id: -1 }, page);
   }
 
-  async resolve(appId: string, flagId: string, decision: Decision, note: string | null): Promise<FraudFlagDoc> {
+  /**
+   * Resolves the flag once. A retry of the request that resolved it (the
+   * same operation key, from its Idempotency-Key) is answered with the
+   * resolved flag, and finishes the resolution if a crash cut it short.
+   */
+  async resolve(appId: string, flagId: string, decision: Decision, note: string | null, operationKey = ''): Promise<FraudFlagDoc> {
     const status: FlagStatus = decision === 'APPROVE' ? 'APPROVED' : 'REJECTED';
     const flag = await this.store.flags.findOne(appId, { _id: flagId });
     if (!flag) throw notFound('Fraud flag', { flagId });
     // A flag is resolved once: the marker decides between concurrent resolutions.
-    if (flag.status !== 'OPEN' || !(await this.store.once.first(appId, `flag-resolved:${flagId}`, { status }))) {
-      const decided = (await this.store.once.get(appId, `flag-resolved:${flagId}`))?.data?.status ?? flag.status;
+    const marker = `flag-resolved:${flagId}`;
+    if (flag.status !== 'OPEN' || !(await this.store.once.first(appId, marker, { status, operationKey: operationKey || null }))) {
+      const decision = (await this.store.once.get(appId, marker))?.data;
+      if (operationKey && decision?.operationKey === operationKey && decision.status === status) {
+        return flag.status === 'OPEN' ? this.record(flag, status, note) : flag.effectsAppliedAt ? flag : this.applyEffects(flag);
+      }
+      const decided = decision?.status ?? flag.status;
       throw rpcError(Code.Aborted, 'INVALID_TRANSITION', `Fraud flag ${flagId} is already ${String(decided)}.`, {
         flagId,
         status: String(decided),
       });
     }
+    return this.record(flag, status, note);
+  }
+
+  /** The decision the marker took, onto the flag, then its effects. */
+  private async record(flag: FraudFlagDoc, status: FlagStatus, note: string | null): Promise<FraudFlagDoc> {
     const resolved = await this.store.flags.findOneAndUpdate(
-      appId,
-      { _id: flagId },
+      flag.appId,
+      { _id: flag._id },
       { $set: { status, note, resolvedAt: new Date(), effectsAppliedAt: null } },
     );
     return this.applyEffects(resolved ?? flag);

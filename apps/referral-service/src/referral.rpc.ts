@@ -105,6 +105,7 @@ export function referralRpc({ store, campaigns, referrals, recorder, flags, logg
       referralCode: requiredField(req.referralCode, 'referralCode'),
       refereeId: req.refereeId,
       context: contextFields(req.context),
+      operationKey: req.operationKey,
     });
     return { clickId: click._id, referralCode: click.code, clickedAt: timestampFromDate(click.clickedAt) };
   }
@@ -131,7 +132,7 @@ export function referralRpc({ store, campaigns, referrals, recorder, flags, logg
         fraud: req.fraud ? { flagThreshold: req.fraud.flagThreshold } : undefined,
         rewardCodeValidityDays: req.rewardCodeValidityDays,
       };
-      return { campaign: campaignToProto(await campaigns.create(requiredField(req.appId, 'appId'), input)) };
+      return { campaign: campaignToProto(await campaigns.create(requiredField(req.appId, 'appId'), input, req.operationKey)) };
     },
 
     async getCampaign(req) {
@@ -266,7 +267,7 @@ export function referralRpc({ store, campaigns, referrals, recorder, flags, logg
     async resolveFraudFlag(req) {
       const decision = enumName(FraudDecision, req.decision) as Decision | undefined;
       if (!decision) throw invalidArgument('decision must be APPROVE or REJECT');
-      const flag = await flags.resolve(requiredField(req.appId, 'appId'), requiredField(req.flagId, 'flagId'), decision, req.note?.trim() || null);
+      const flag = await flags.resolve(requiredField(req.appId, 'appId'), requiredField(req.flagId, 'flagId'), decision, req.note?.trim() || null, req.operationKey);
       return { flag: flagToProto(flag) };
     },
   };

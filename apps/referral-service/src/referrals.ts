@@ -139,12 +139,12 @@ export class Referrals {
    */
   async recordClick(
     appId: string,
-    input: { referralCode: string; refereeId?: string; context?: Partial<ClientContextDoc> },
+    input: { referralCode: string; refereeId?: string; context?: Partial<ClientContextDoc>; operationKey?: string },
   ): Promise<ClickDoc> {
     // Only what never changes about the referral is needed here: its code key has it.
     const key = await this.store.codeKey(appId, input.referralCode);
     if (!key) throw notFound('Referral code', { referralCode: input.referralCode });
     const referral: ReferralRef = { _id: key.referralId, code: key.code, campaignId: key.campaignId, referrerId: key.referrerId };
-    return this.clicks.record(appId, referral, input.refereeId ?? null, contextFields(input.context));
+    return this.clicks.record(appId, referral, input.refereeId ?? null, contextFields(input.context), input.operationKey);
   }
 }

@@ -15,6 +15,25 @@ export interface Page<T> {
 
 type Sort = Record<string, SortOrder>;
 
+/**
+ * The positions of an unordered insertMany's documents that hit a unique
+ * index: null when the error is a duplicate without positions (a lone
+ * document), a set holding -1 when any failure is not a duplicate.
+ */
+export function duplicateKeyIndexes(err: unknown): Set<number> | null {
+  const writeErrors = (err as { writeErrors?: unknown }).writeErrors;
+  const list = Array.isArray(writeErrors) ? writeErrors : writeErrors ? [writeErrors] : [];
+  if (list.length === 0) return isDuplicateKeyError(err) ? null : new Set([-1]);
+  const indexes = new Set<number>();
+  for (const e of list as Array<{ index?: number; code?: number; err?: { index?: number; code?: number } }>) {
+    const code = e.code ?? e.err?.code;
+    const index = e.index ?? e.err?.index;
+    if (code !== 11000 || index === undefined) return new Set([-1]);
+    indexes.add(index);
+  }
+  return indexes;
+}
+
 /** The id when the filter is exactly {_id: '<string>'}, else null. */
 function loneId(filter: object): string | null {
   const keys = Object.keys(filter);
@@ -65,6 +84,39 @@ export class AppScoped<T extends { appId: string }> {
     if (docs.length === 0) return;
     if (docs.some((doc) => !doc.appId)) throw new Error('appId is required for every document');
     await this.model.collection.insertMany(docs as never[], { ordered: false });
+  }
+
+  /**
+   * Inserts a document under an _id derived from what it is (e.g. from a
+   * request's operation key), or returns the one already there: the
+   * "insert, catch the duplicate, read the winner" idiom, once. `created`
+   * tells which. A duplicate on another unique index is raised.
+   */
+  async createOrGet(appId: string, doc: Omit<T, 'appId'> & Partial<Pick<T, 'appId'>> & { _id: string }): Promise<{ doc: T; created: boolean }> {
+    try {
+      return { doc: await this.create(appId, doc), created: true };
+    } catch (err) {
+      if (!isDuplicateKeyError(err)) throw err;
+      const existing = await this.findById(appId, doc._id);
+      if (!existing) throw err;
+      return { doc: existing, created: false };
+    }
+  }
+
+  /**
+   * insertMany() that takes a duplicate key as "already there": answers,
+   * per document, whether this call inserted it. Any other failure is raised.
+   */
+  async insertManyNew(docs: T[]): Promise<boolean[]> {
+    try {
+      await this.insertMany(docs);
+      return docs.map(() => true);
+    } catch (err) {
+      const duplicates = duplicateKeyIndexes(err);
+      if (duplicates === null && docs.length === 1) return [false];
+      if (duplicates === null || duplicates.has(-1)) throw err;
+      return docs.map((_, i) => !duplicates.has(i));
+    }
   }
 
   findOne(appId: string, filter: FilterQuery<T>, projection?: ProjectionType<T>): Promise<T | null> {

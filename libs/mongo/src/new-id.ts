@@ -17,3 +17,12 @@ export function randomBase62(length: number): string {
 export function newId(prefix: string): string {
   return `${prefix}_${randomBase62(20)}`;
 }
+
+/**
+ * The id of what a request creates: derived from its operation key (the
+ * gateway's, from the request's Idempotency-Key) when it has one, so every
+ * try of the request names the same document; a new id otherwise.
+ */
+export function idFromOperation(prefix: string, operationKey: string | null | undefined): string {
+  return operationKey ? `${prefix}_${operationKey}` : newId(prefix);
+}

@@ -102,9 +102,10 @@ export function campaignRoutes(api: ApiRouter, clients: ServiceClients): void {
     summary: 'Create a campaign',
     body: CreateCampaignBody,
     responses: { 201: { description: 'Created', schema: CampaignEnvelope } },
-    handle: async ({ appId, body }) => {
+    handle: async ({ appId, body, operationKey }) => {
       const { campaign } = await clients.referral.createCampaign({
         appId,
+        operationKey,
         name: body.name,
         status: enumValue(CampaignStatus, body.status),
         referrerReward: rule(body.referrerReward),

@@ -109,8 +109,8 @@ export function catalogRoutes(api: ApiRouter, clients: ServiceClients): void {
       })
       .openapi('CreateCatalogItemRequest'),
     responses: { 201: { description: 'Created', schema: ItemEnvelope } },
-    handle: async ({ appId, body }) => {
-      const { item } = await clients.catalogMarketplace.createCatalogItem({ appId, ...body });
+    handle: async ({ appId, body, operationKey }) => {
+      const { item } = await clients.catalogMarketplace.createCatalogItem({ appId, ...body, operationKey });
       return { status: 201, body: { item: catalogItemJson(item!) } };
     },
   });

@@ -59,16 +59,18 @@ export function fraudFlagRoutes(api: ApiRouter, clients: ServiceClients): void {
     description:
       "APPROVE a conversion's flag: its records become CONVERTED and its held rewards APPROVED. REJECT: its rewards are CANCELLED " +
       '(the records stay FLAGGED). APPROVE a referral\'s flag clears its isFlagged; REJECT leaves it flagged. ' +
-      'A flag is resolved once: again is 409 INVALID_TRANSITION.',
+      'A flag is resolved once: again is 409 INVALID_TRANSITION, except a retry with the `Idempotency-Key` of the request that resolved it, ' +
+      'which answers the resolved flag.',
     params: z.object({ flagId: id('Flag id') }),
     body: z
       .object({ decision: z.enum(['APPROVE', 'REJECT']), note: z.string().max(2000).optional() })
       .openapi('ResolveFraudFlagRequest'),
     responses: { 200: { description: 'The resolved flag', schema: z.object({ flag: FraudFlag }) } },
     errors: [404, 409],
-    handle: async ({ appId, params, body }) => {
+    handle: async ({ appId, params, body, operationKey }) => {
       const { flag } = await clients.referral.resolveFraudFlag({
         appId,
+        operationKey,
         flagId: params.flagId,
         decision: enumValue(FraudDecision, body.decision),
         note: body.note,

@@ -71,9 +71,10 @@ export function incentiveActionRoutes(api: ApiRouter, clients: ServiceClients): 
     body: CreateActionBody,
     responses: { 201: { description: 'Created', schema: ActionEnvelope } },
     errors: [409],
-    handle: async ({ appId, body }) => {
+    handle: async ({ appId, body, operationKey }) => {
       const { action } = await clients.incentive.createAction({
         appId,
+        operationKey,
         key: body.key,
         name: body.name,
         type: enumValue(ActionType, body.type),

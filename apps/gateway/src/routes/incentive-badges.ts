@@ -50,8 +50,8 @@ export function incentiveBadgeRoutes(api: ApiRouter, clients: ServiceClients): v
       .openapi('CreateBadgeRequest'),
     responses: { 201: { description: 'Created', schema: z.object({ badge: Badge }) } },
     errors: [409],
-    handle: async ({ appId, body }) => {
-      const { badge } = await clients.incentive.createBadge({ appId, ...body });
+    handle: async ({ appId, body, operationKey }) => {
+      const { badge } = await clients.incentive.createBadge({ appId, ...body, operationKey });
       return { status: 201, body: { badge: badgeJson(badge!) } };
     },
   });
@@ -120,8 +120,8 @@ export function incentiveBadgeRoutes(api: ApiRouter, clients: ServiceClients): v
       200: { description: 'The user already held the badge (awarded: false)', schema: AwardResponse },
     },
     errors: [404],
-    handle: async ({ appId, params, body }) => {
-      const res = await clients.incentive.awardBadge({ appId, key: params.key, userId: body.userId });
+    handle: async ({ appId, params, body, operationKey }) => {
+      const res = await clients.incentive.awardBadge({ appId, key: params.key, userId: body.userId, operationKey });
       return { status: res.awarded ? 201 : 200, body: { badge: userBadgeJson(res.userBadge!), awarded: res.awarded } };
     },
   });

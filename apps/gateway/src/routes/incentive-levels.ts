@@ -67,9 +67,10 @@ export function incentiveLevelRoutes(api: ApiRouter, clients: ServiceClients): v
       .openapi('CreateIncentiveLevelRequest'),
     responses: { 201: { description: 'Created', schema: z.object({ level: Level }) } },
     errors: [409],
-    handle: async ({ appId, body }) => {
+    handle: async ({ appId, body, operationKey }) => {
       const { level } = await clients.incentive.createLevel({
         appId,
+        operationKey,
         level: { level: body.level, name: body.name, xpThreshold: body.xpThreshold, rewards: toRewards(body.rewards) },
       });
       return { status: 201, body: { level: levelJson(level!) } };

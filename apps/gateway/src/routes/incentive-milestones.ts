@@ -70,9 +70,10 @@ export function incentiveMilestoneRoutes(api: ApiRouter, clients: ServiceClients
       .openapi('CreateMilestoneRequest'),
     responses: { 201: { description: 'Created', schema: z.object({ milestone: Milestone }) } },
     errors: [409],
-    handle: async ({ appId, body }) => {
+    handle: async ({ appId, body, operationKey }) => {
       const { milestone } = await clients.incentive.createMilestone({
         appId,
+        operationKey,
         key: body.key,
         name: body.name,
         description: body.description,

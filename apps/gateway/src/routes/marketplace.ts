@@ -169,9 +169,10 @@ export function marketplaceRoutes(api: ApiRouter, clients: ServiceClients): void
       })
       .openapi('CreateListingRequest'),
     responses: { 201: { description: 'Created', schema: ListingEnvelope } },
-    handle: async ({ appId, body }) => {
+    handle: async ({ appId, body, operationKey }) => {
       const { listing } = await service.createListing({
         appId,
+        operationKey,
         ...body,
         discount: discountProto(body.discount),
         expiresAt: body.expiresAt ? timestampFromDate(new Date(body.expiresAt)) : undefined,

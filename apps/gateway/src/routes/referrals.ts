@@ -100,6 +100,7 @@ export function referralRoutes(api: ApiRouter, clients: ServiceClients): void {
     path: '/clicks',
     tag: 'Clicks',
     summary: 'Record a click on a referral link',
+    description: 'With an `Idempotency-Key`, a retry after a 503 or a timeout is the same click (counted once).',
     body: z
       .object({
         referralCode: id('Referral code'),
@@ -116,9 +117,10 @@ export function referralRoutes(api: ApiRouter, clients: ServiceClients): void {
       },
     },
     errors: [404],
-    handle: async ({ appId, body }) => {
+    handle: async ({ appId, body, operationKey }) => {
       const res = await clients.clicks.record({
         appId,
+        operationKey,
         referralCode: body.referralCode,
         refereeId: body.refereeId,
         context: { ip: body.ip, userAgent: body.userAgent, deviceId: body.deviceId, email: body.email },
