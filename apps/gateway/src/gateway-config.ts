@@ -12,7 +12,7 @@ export const gatewaySettings = {
   MONGODB_DB: setting.name('ris_gateway'),
   REDIS_URL: setting.url(['redis', 'rediss'], 'redis://127.0.0.1:6379'),
   REDIS_KEY_PREFIX: z.string().default('ris:'),
-  ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters'),
+  ADMIN_TOKEN: setting.secret(z.string().min(16, 'must be at least 16 characters')),
   REFERRAL_SERVICE_URL: serviceUrl(50051),
   FRAUD_SERVICE_URL: serviceUrl(50052),
   REWARD_SERVICE_URL: serviceUrl(50053),
