@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { setting } from '@ris/config';
+import { keyringSetting } from '@ris/secrets';
 
 const serviceUrl = (port: number) => setting.url(['http', 'https'], `http://127.0.0.1:${port}`);
 
@@ -23,6 +24,8 @@ export const gatewaySettings = {
   RATE_LIMIT_BURST: setting.positiveInt(100),
   // Behind a load balancer, use X-Forwarded-For for the client address.
   TRUST_PROXY: setting.boolean(false),
+  // Master keys that encrypt kept responses (Idempotency-Key) at rest, current first; required.
+  SECRETS_KEYS: keyringSetting(),
 };
 
 export type GatewayConfig = z.infer<z.ZodObject<typeof gatewaySettings>>;

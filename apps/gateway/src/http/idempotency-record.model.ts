@@ -1,4 +1,5 @@
 import { Schema, type Connection, type Model } from 'mongoose';
+import type { SealedSecret } from '@ris/secrets';
 
 export interface IdempotencyRecord {
   _id: string;
@@ -8,6 +9,12 @@ export interface IdempotencyRecord {
   requestHash: string;
   state: 'in_progress' | 'completed';
   status?: number;
+  /**
+   * The response body (JSON), encrypted: responses carry secrets the client
+   * sees only once (a webhook's signing secret), kept here to replay them.
+   */
+  sealedBody?: SealedSecret;
+  /** The body in clear, as records from before encryption at rest hold it (gone within 24 h). */
   body?: string;
   createdAt: Date;
 }
@@ -20,6 +27,7 @@ const schema = new Schema<IdempotencyRecord>(
     requestHash: { type: String, required: true },
     state: { type: String, required: true },
     status: Number,
+    sealedBody: Schema.Types.Mixed,
     body: String,
     createdAt: { type: Date, required: true },
   },

@@ -1,10 +1,14 @@
 import { createHash } from 'node:crypto';
 import type { Connection, Model } from 'mongoose';
 import { isDuplicateKeyError } from '@ris/mongo';
+import type { EnvelopeCipher } from '@ris/secrets';
 import { ApiError } from './api-error';
 import { idempotencyRecordModel, type IdempotencyRecord } from './idempotency-record.model';
 
 const WINDOW_MS = 24 * 3600 * 1000;
+
+/** A kept body opens only in its own record (`${appId}:${key}`). */
+const bodyContext = (recordId: string) => ['gateway-idempotent-response', recordId];
 
 export type IdempotencyStart =
   | { kind: 'replay'; status: number; body: unknown }
@@ -27,13 +31,17 @@ function canonical(value: unknown): string {
  * runs and its response is kept for 24 h; the same key and request again
  * gets that response back; the same key with another request is a 409.
  * A concurrent duplicate while the first still runs is a 409 CONFLICT, so
- * it can never run twice.
+ * it can never run twice. Kept responses are encrypted (libs/secrets,
+ * bound to app and key): some carry a secret shown only once.
  */
 export class IdempotencyStore {
   private readonly records: Model<IdempotencyRecord>;
   private lastCleanup = 0;
 
-  constructor(db: Connection) {
+  constructor(
+    db: Connection,
+    private readonly cipher: EnvelopeCipher,
+  ) {
     this.records = idempotencyRecordModel(db);
   }
 
@@ -64,7 +72,7 @@ export class IdempotencyStore {
       const taken = await this.records
         .findOneAndUpdate(
           { _id: id, createdAt: existing.createdAt },
-          { $set: { requestHash, state: 'in_progress', createdAt: now }, $unset: { status: 1, body: 1 } },
+          { $set: { requestHash, state: 'in_progress', createdAt: now }, $unset: { status: 1, sealedBody: 1, body: 1 } },
           { new: true },
         )
         .lean()
@@ -78,7 +86,13 @@ export class IdempotencyStore {
     if (existing.state !== 'completed' || existing.status === undefined) {
       throw new ApiError(409, 'CONFLICT', 'A request with this Idempotency-Key is still being processed; retry shortly.');
     }
-    return { kind: 'replay', status: existing.status, body: existing.body ? JSON.parse(existing.body) : undefined };
+    return { kind: 'replay', status: existing.status, body: this.storedBody(existing) };
+  }
+
+  /** The kept response body: sealed, or in clear in a record from before encryption at rest. */
+  private storedBody(record: IdempotencyRecord): unknown {
+    const text = record.sealedBody ? this.cipher.openText(record.sealedBody, bodyContext(record._id)) : record.body;
+    return text ? JSON.parse(text) : undefined;
   }
 
   private proceed(id: string): IdempotencyStart {
@@ -86,7 +100,10 @@ export class IdempotencyStore {
       kind: 'proceed',
       complete: async (status, body) => {
         await this.records
-          .updateOne({ _id: id }, { $set: { state: 'completed', status, body: JSON.stringify(body ?? null) } })
+          .updateOne(
+            { _id: id },
+            { $set: { state: 'completed', status, sealedBody: this.cipher.seal(JSON.stringify(body ?? null), bodyContext(id)) } },
+          )
           .exec();
       },
       // A failure worth retrying (5xx, 429) is not remembered.
