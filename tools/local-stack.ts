@@ -3,6 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { newKeyringEntry } from '@ris/secrets';
 import { ProcessStack, readInfraEnv } from '@ris/stack';
 
 const root = join(__dirname, '..', '..');
@@ -13,6 +14,18 @@ function adminToken(): string {
   if (process.env.ADMIN_TOKEN) return process.env.ADMIN_TOKEN;
   const file = join(runDir, 'admin-token');
   if (!existsSync(file)) writeFileSync(file, randomBytes(24).toString('hex'), { mode: 0o600 });
+  return readFileSync(file, 'utf8').trim();
+}
+
+/**
+ * SECRETS_KEYS: the shell's, else a development master key made once in
+ * .run/secrets-keys (kept, so secrets stored by earlier runs still open).
+ * To try a key rotation locally, put a new entry first in that file.
+ */
+function secretsKeys(): string {
+  if (process.env.SECRETS_KEYS) return process.env.SECRETS_KEYS;
+  const file = join(runDir, 'secrets-keys');
+  if (!existsSync(file)) writeFileSync(file, newKeyringEntry('dev1'), { mode: 0o600 });
   return readFileSync(file, 'utf8').trim();
 }
 
@@ -41,6 +54,7 @@ async function main(): Promise<void> {
     root,
     infra: readInfraEnv(root),
     adminToken: token,
+    secretsKeys: secretsKeys(),
     dbPrefix: process.env.MONGODB_DB_PREFIX ?? 'ris_',
     eventsStream: 'DOMAIN',
     eventsSubjectPrefix: 'domain',

@@ -2,6 +2,7 @@ import express, { type Express } from 'express';
 import type { Redis } from 'ioredis';
 import type { Connection } from 'mongoose';
 import type { Logger } from '@ris/logging';
+import { EnvelopeCipher } from '@ris/secrets';
 import type { GatewayConfig } from './gateway-config';
 import { accessLog } from './http/access-log';
 import { ApiRouter } from './http/api-router';
@@ -65,7 +66,8 @@ export function createGatewayApp({ config, logger, db, redis, clients }: Gateway
   const admin = new ApiRouter(registry, { basePath: ADMIN_BASE, security: 'adminToken' });
   adminRoutes(admin, directory);
 
-  const api = new ApiRouter(registry, { basePath: API_BASE, security: 'apiKey', idempotency: new IdempotencyStore(db) });
+  const idempotency = new IdempotencyStore(db, new EnvelopeCipher(config.SECRETS_KEYS));
+  const api = new ApiRouter(registry, { basePath: API_BASE, security: 'apiKey', idempotency });
   campaignRoutes(api, clients);
   referralRoutes(api, clients);
   incentiveActionRoutes(api, clients);

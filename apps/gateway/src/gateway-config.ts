@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { setting } from '@ris/config';
+import { keyringSetting } from '@ris/secrets';
 
 const serviceUrl = (port: number) => setting.url(['http', 'https'], `http://127.0.0.1:${port}`);
 
@@ -12,7 +13,7 @@ export const gatewaySettings = {
   MONGODB_DB: setting.name('ris_gateway'),
   REDIS_URL: setting.url(['redis', 'rediss'], 'redis://127.0.0.1:6379'),
   REDIS_KEY_PREFIX: z.string().default('ris:'),
-  ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters'),
+  ADMIN_TOKEN: setting.secret(z.string().min(16, 'must be at least 16 characters')),
   REFERRAL_SERVICE_URL: serviceUrl(50051),
   FRAUD_SERVICE_URL: serviceUrl(50052),
   REWARD_SERVICE_URL: serviceUrl(50053),
@@ -23,6 +24,8 @@ export const gatewaySettings = {
   RATE_LIMIT_BURST: setting.positiveInt(100),
   // Behind a load balancer, use X-Forwarded-For for the client address.
   TRUST_PROXY: setting.boolean(false),
+  // Master keys that encrypt kept responses (Idempotency-Key) at rest, current first; required.
+  SECRETS_KEYS: keyringSetting(),
 };
 
 export type GatewayConfig = z.infer<z.ZodObject<typeof gatewaySettings>>;

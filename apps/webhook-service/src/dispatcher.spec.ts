@@ -1,12 +1,14 @@
 import { Webhook } from 'standardwebhooks';
 import { Outbox, domainEvent } from '@ris/events';
 import { createLogger } from '@ris/logging';
-import { WebhookReceiver, testDatabase, uniqueName } from '@ris/testing';
+import { EnvelopeCipher, newKeyringEntry, parseKeyring } from '@ris/secrets';
+import { WebhookReceiver, secretTraces, testDatabase, uniqueName } from '@ris/testing';
 import { Deliveries } from './deliveries';
 import { DeliveryQueue } from './delivery-queue';
 import { Dispatcher, type DispatcherOptions } from './dispatcher';
 import { EndpointHealth } from './endpoint-health';
 import { Endpoints } from './endpoints';
+import { generateSecret } from './signing';
 import type { Resolver } from './url-guard';
 import { fanOutToWebhooks } from './webhook-fanout';
 
@@ -15,6 +17,8 @@ import { fanOutToWebhooks } from './webhook-fanout';
 // the address check at delivery time.
 describe('dispatcher', () => {
   const logger = createLogger('webhook-dispatcher-test', 'silent');
+  const [TEST_KEY, OLD_KEY] = [newKeyringEntry('test'), newKeyringEntry('old')];
+  const cipher = new EnvelopeCipher(parseKeyring(TEST_KEY));
   let db: Awaited<ReturnType<typeof testDatabase>>;
   let receiver: WebhookReceiver;
   let endpoints: Endpoints;
@@ -33,9 +37,9 @@ describe('dispatcher', () => {
     ...overrides,
   });
 
-  function dispatcher(overrides: Partial<DispatcherOptions> = {}, disableAfterMs = 3_600_000): Dispatcher {
+  function dispatcher(overrides: Partial<DispatcherOptions> = {}, disableAfterMs = 3_600_000, using: Endpoints = endpoints): Dispatcher {
     const health = new EndpointHealth(db, outbox, logger, disableAfterMs);
-    const d = new Dispatcher(new DeliveryQueue(db), endpoints, health, logger, options(overrides));
+    const d = new Dispatcher(new DeliveryQueue(db), using, health, logger, options(overrides));
     running.push(d);
     d.start();
     return d;
@@ -59,7 +63,7 @@ describe('dispatcher', () => {
   beforeAll(async () => {
     db = await testDatabase('webhook_dispatcher');
     receiver = await WebhookReceiver.start();
-    endpoints = new Endpoints(db, { allowPrivateTargets: true });
+    endpoints = new Endpoints(db, { allowPrivateTargets: true }, cipher);
     deliveries = new Deliveries(db);
     outbox = new Outbox(db);
     await Promise.all(Object.values(db.models).map((model) => model.init()));
@@ -213,12 +217,50 @@ describe('dispatcher', () => {
     expect(slowRequests[0].headers['webhook-id']).toBe(slowRequests[1].headers['webhook-id']);
   });
 
+  it('signs with the plain secret of an endpoint from before encryption at rest, and seals it as it delivers', async () => {
+    const appId = uniqueName('app');
+    const legacy = generateSecret();
+    const { endpoint } = await endpoints.create(appId, { url: receiver.url('/legacy'), events: [] });
+    await db.collection('webhook_endpoints').updateOne({ _id: endpoint._id as never }, { $set: { secret: legacy } });
+    dispatcher();
+    await publish(appId);
+    const [request] = await receiver.waitFor((r) => r.path === '/legacy');
+    expect(() => new Webhook(legacy).verify(request.body, request.headers)).not.toThrow();
+    await until(async () => typeof (await endpoints.get(appId, endpoint._id)).secret !== 'string');
+    const stored = await db.collection('webhook_endpoints').findOne({ _id: endpoint._id as never });
+    expect(stored!.secret).toMatchObject({ keyId: 'test' });
+    expect(secretTraces(stored, legacy)).toEqual([]);
+  });
+
+  it('a secret under a master key no longer held waits unsent and uncounted, and goes once the key is back', async () => {
+    const appId = uniqueName('app');
+    const underOld = new Endpoints(db, { allowPrivateTargets: true }, new EnvelopeCipher(parseKeyring(OLD_KEY)));
+    const { endpoint, secret } = await underOld.create(appId, { url: receiver.url('/old-key'), events: [] });
+    // Restarted with only the new key: the old one was removed before its secrets moved.
+    dispatcher({ timeoutMs: 500 }, 3_600_000, endpoints);
+    await publish(appId);
+    await until(async () => (await deliveryOf(appId, endpoint._id))[0]?.lease != null);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(receiver.received('/old-key')).toHaveLength(0);
+    expect((await deliveryOf(appId, endpoint._id))[0]).toMatchObject({ status: 'PENDING', attempts: 0 });
+
+    // The old key added back (after the current one): sent when the lease runs out, signed with the same secret, moved.
+    await Promise.all(running.splice(0).map((d) => d.stop()));
+    const bothKeys = new Endpoints(db, { allowPrivateTargets: true }, new EnvelopeCipher(parseKeyring(`${TEST_KEY},${OLD_KEY}`)));
+    dispatcher({}, 3_600_000, bothKeys);
+    const [request] = await receiver.waitFor((r) => r.path === '/old-key', 1, 20_000);
+    expect(() => new Webhook(secret).verify(request.body, request.headers)).not.toThrow();
+    await until(async () => (await deliveryOf(appId, endpoint._id))[0]?.status === 'SUCCEEDED');
+    await until(async () => endpoints.secrets.isCurrent(await endpoints.get(appId, endpoint._id)));
+    expect(endpoints.secrets.active(await endpoints.get(appId, endpoint._id))).toEqual([secret]);
+  }, 30_000);
+
   it('checks the target again at delivery time and connects to the checked address', async () => {
     const appId = uniqueName('app');
     // Public when saved, loopback when sent: a DNS rebinding attempt.
     const answers: string[] = ['93.184.216.34'];
     const rebinding: Resolver = async () => answers.map((address) => ({ address, family: 4 as const }));
-    const guarded = new Endpoints(db, { allowPrivateTargets: false, resolve: rebinding });
+    const guarded = new Endpoints(db, { allowPrivateTargets: false, resolve: rebinding }, cipher);
     const { endpoint } = await guarded.create(appId, { url: `http://rebind.invalid:${receiver.port}/rebind`, events: [] });
     answers[0] = '127.0.0.1';
     dispatcher({ allowPrivateTargets: false, resolve: rebinding, schedule: [] });

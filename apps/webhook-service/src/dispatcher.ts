@@ -3,7 +3,7 @@ import { retryDelayMs } from './backoff-schedule';
 import type { ClaimedDelivery, DeliveryQueue } from './delivery-queue';
 import type { DeliveryDoc } from './delivery.model';
 import type { EndpointHealth } from './endpoint-health';
-import { activeSecrets, type Endpoints } from './endpoints';
+import type { Endpoints } from './endpoints';
 import { signedHeaders } from './signing';
 import type { Resolver } from './url-guard';
 import { postWebhook } from './webhook-http-client';
@@ -239,11 +239,29 @@ export class Dispatcher {
       await this.queue.failWithoutAttempt(claim, 'ENDPOINT_DISABLED: the endpoint was disabled before this attempt');
       return;
     }
+    let secrets: string[];
+    try {
+      secrets = this.endpoints.secrets.active(endpoint);
+    } catch (err) {
+      // Our keyring's fault (a master key removed too early), not the receiver's: no attempt is
+      // counted, and the delivery is tried again when its lease runs out, until SECRETS_KEYS is fixed.
+      this.logger.error(
+        { err, appId: delivery.appId, webhookId: endpoint._id, deliveryId: delivery._id },
+        'webhook secret cannot be opened with SECRETS_KEYS; the delivery waits and is retried',
+      );
+      return;
+    }
+    if (!this.endpoints.secrets.isCurrent(endpoint)) {
+      // Secrets under an old master key (or plain, from before encryption at rest) move now, so old keys can be retired.
+      await this.endpoints.secrets
+        .moveToCurrentKey(endpoint)
+        .catch((err) => this.logger.warn({ err, appId: delivery.appId, webhookId: endpoint._id }, 'moving webhook secrets to the current key failed'));
+    }
     const result = await postWebhook({
       url: endpoint.url,
       body: delivery.payload,
       // Signed afresh per attempt: the timestamp is the attempt's, the id stays the message's.
-      headers: { ...signedHeaders(activeSecrets(endpoint), delivery.messageId, delivery.payload) },
+      headers: { ...signedHeaders(secrets, delivery.messageId, delivery.payload) },
       timeoutMs: this.options.timeoutMs,
       allowPrivateTargets: this.options.allowPrivateTargets,
       resolve: this.options.resolve,

@@ -1,11 +1,20 @@
 import { Schema, type Connection, type Model } from 'mongoose';
+import type { SealedSecret } from '@ris/secrets';
 import type { WebhookEventName } from './webhook-events';
 
 export type DisabledReasonName = 'MANUAL' | 'FAILING';
 
+/**
+ * A signing secret as stored: sealed (encrypted at rest, libs/secrets), or
+ * the plain whsec_… a database from before encryption at rest still holds
+ * until the service uses it or `tools/webhook-rewrap-secrets.mjs` runs
+ * (endpoint-secrets.ts).
+ */
+export type StoredSecret = SealedSecret | string;
+
 /** A secret replaced by a rotation; it keeps signing until expiresAt. */
 export interface PreviousSecret {
-  secret: string;
+  secret: StoredSecret;
   expiresAt: Date;
 }
 
@@ -28,17 +37,19 @@ export interface EndpointDoc {
   /** First failed attempt since the last successful one; null while healthy. */
   failingSince: Date | null;
   /**
-   * whsec_… as given to the caller. Stored as is because signing needs it
-   * (an HMAC key cannot be hashed like an API key).
+   * The whsec_… given to the caller, encrypted: signing needs it back (an
+   * HMAC key cannot be hashed like an API key), a database leak must not
+   * give it away.
    */
-  secret: string;
+  secret: StoredSecret;
   previousSecrets: PreviousSecret[];
   createdAt: Date;
   updatedAt: Date;
 }
 
 const previousSecretSchema = new Schema<PreviousSecret>(
-  { secret: { type: String, required: true }, expiresAt: { type: Date, required: true } },
+  // Mixed: a sealed secret (an object), or a plain string from before encryption at rest.
+  { secret: { type: Schema.Types.Mixed, required: true }, expiresAt: { type: Date, required: true } },
   { _id: false },
 );
 
@@ -54,7 +65,7 @@ const endpointSchema = new Schema<EndpointDoc>(
     disabledAt: { type: Date, default: null },
     disabledEventPending: { type: Boolean, default: false },
     failingSince: { type: Date, default: null },
-    secret: { type: String, required: true },
+    secret: { type: Schema.Types.Mixed, required: true },
     previousSecrets: { type: [previousSecretSchema], default: [] },
     createdAt: { type: Date, required: true },
     updatedAt: { type: Date, required: true },

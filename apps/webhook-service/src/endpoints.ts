@@ -1,7 +1,9 @@
 import type { Connection } from 'mongoose';
 import { AppScoped, newId, type Page, type PageQuery } from '@ris/mongo';
 import { Code, invalidArgument, notFound, rpcError } from '@ris/rpc';
+import type { EnvelopeCipher } from '@ris/secrets';
 import { endpointModel, type EndpointDoc } from './endpoint.model';
+import { EndpointSecrets } from './endpoint-secrets';
 import { generateSecret } from './signing';
 import { ResolutionUnavailableError, TargetRefusedError, checkTarget, parseWebhookUrl, type Resolver } from './url-guard';
 import { isSubscribable, type WebhookEventName } from './webhook-events';
@@ -25,15 +27,7 @@ export interface TargetPolicy {
   resolve?: Resolver;
 }
 
-/** After a rotation the previous secret keeps signing this long, so receivers can switch over. */
-export const SECRET_ROTATION_GRACE_MS = 24 * 3600 * 1000;
 const MAX_DESCRIPTION = 500;
-const ROTATE_ATTEMPTS = 5;
-
-/** The secrets that sign a delivery now: the current one, then any still in their grace period. */
-export function activeSecrets(endpoint: Pick<EndpointDoc, 'secret' | 'previousSecrets'>, now: Date = new Date()): string[] {
-  return [endpoint.secret, ...endpoint.previousSecrets.filter((p) => p.expiresAt > now).map((p) => p.secret)];
-}
 
 export function subscribes(endpoint: Pick<EndpointDoc, 'events'>, event: WebhookEventName): boolean {
   return endpoint.events.length === 0 || endpoint.events.includes(event);
@@ -55,12 +49,16 @@ function cleanDescription(description: string | null | undefined): string | null
 /** Webhook endpoints of each app: CRUD, URL checks and secret rotation. */
 export class Endpoints {
   private readonly endpoints: AppScoped<EndpointDoc>;
+  /** Their signing secrets, encrypted at rest under `cipher`'s master keys. */
+  readonly secrets: EndpointSecrets;
 
   constructor(
     db: Connection,
     private readonly policy: TargetPolicy,
+    cipher: EnvelopeCipher,
   ) {
     this.endpoints = new AppScoped(endpointModel(db));
+    this.secrets = new EndpointSecrets(db, cipher);
   }
 
   /** Checks a URL as the dispatcher will before each attempt; returns it normalised. */
@@ -79,9 +77,10 @@ export class Endpoints {
   async create(appId: string, input: EndpointInput): Promise<{ endpoint: EndpointDoc; secret: string }> {
     const url = await this.checkUrl(input.url);
     const now = new Date();
+    const id = newId('whe');
     const secret = generateSecret();
     const endpoint = await this.endpoints.create(appId, {
-      _id: newId('whe'),
+      _id: id,
       url,
       events: cleanEvents(input.events),
       description: cleanDescription(input.description),
@@ -90,7 +89,7 @@ export class Endpoints {
       disabledAt: null,
       disabledEventPending: false,
       failingSince: null,
-      secret,
+      secret: this.secrets.seal({ _id: id, appId }, secret),
       previousSecrets: [],
       createdAt: now,
       updatedAt: now,
@@ -139,27 +138,8 @@ export class Endpoints {
     if ((await this.endpoints.deleteOne(appId, { _id: endpointId })) === 0) throw notFound('Webhook endpoint', { webhookId: endpointId });
   }
 
-  /**
-   * A new current secret; the old one signs too for 24 h. Guarded by the
-   * secret it replaces, so two concurrent rotations cannot both "win" and
-   * leave a caller holding a secret that was overwritten.
-   */
-  async rotateSecret(appId: string, endpointId: string): Promise<{ endpoint: EndpointDoc; secret: string }> {
-    for (let attempt = 0; attempt < ROTATE_ATTEMPTS; attempt += 1) {
-      const current = await this.get(appId, endpointId);
-      const now = new Date();
-      const secret = generateSecret();
-      const previousSecrets = [
-        { secret: current.secret, expiresAt: new Date(now.getTime() + SECRET_ROTATION_GRACE_MS) },
-        ...current.previousSecrets.filter((p) => p.expiresAt > now),
-      ];
-      const endpoint = await this.endpoints.findOneAndUpdate(
-        appId,
-        { _id: endpointId, secret: current.secret },
-        { $set: { secret, previousSecrets, updatedAt: now } },
-      );
-      if (endpoint) return { endpoint, secret };
-    }
-    throw rpcError(Code.Aborted, 'CONFLICT', 'The secret was rotated concurrently; try again.');
+  /** A new current secret; the old one signs too for 24 h (EndpointSecrets.rotate). */
+  rotateSecret(appId: string, endpointId: string): Promise<{ endpoint: EndpointDoc; secret: string }> {
+    return this.secrets.rotate(endpointId, () => this.get(appId, endpointId));
   }
 }

@@ -1,6 +1,7 @@
 import { WebhookService } from '@ris/contracts';
 import { EventConsumer } from '@ris/events';
 import { rpcService } from '@ris/rpc';
+import { EnvelopeCipher } from '@ris/secrets';
 import { PeriodicTask, runService } from '@ris/service-runtime';
 import { Deliveries } from './deliveries';
 import { DeliveryQueue } from './delivery-queue';
@@ -17,7 +18,7 @@ void runService({
   defaultPort: 50056,
   settings: webhookSettings,
   build: ({ config, db, bus, outbox, logger }) => {
-    const endpoints = new Endpoints(db, { allowPrivateTargets: config.WEBHOOK_ALLOW_PRIVATE_TARGETS });
+    const endpoints = new Endpoints(db, { allowPrivateTargets: config.WEBHOOK_ALLOW_PRIVATE_TARGETS }, new EnvelopeCipher(config.SECRETS_KEYS));
     const deliveries = new Deliveries(db);
     const health = new EndpointHealth(db, outbox, logger, config.WEBHOOK_DISABLE_AFTER_MS);
     const queue = new DeliveryQueue(db);

@@ -1,4 +1,5 @@
 import { domainEvent } from '@ris/events';
+import { EnvelopeCipher, newKeyringEntry, parseKeyring } from '@ris/secrets';
 import { testDatabase, uniqueName } from '@ris/testing';
 import { Deliveries } from './deliveries';
 import { Endpoints } from './endpoints';
@@ -14,7 +15,7 @@ describe('fan-out of domain events to webhook deliveries', () => {
 
   beforeAll(async () => {
     db = await testDatabase('webhook_fanout');
-    endpoints = new Endpoints(db, { allowPrivateTargets: true });
+    endpoints = new Endpoints(db, { allowPrivateTargets: true }, new EnvelopeCipher(parseKeyring(newKeyringEntry('test'))));
     deliveries = new Deliveries(db);
     fanOut = fanOutToWebhooks(endpoints, deliveries, () => (queued += 1));
     await Promise.all(Object.values(db.models).map((model) => model.init()));

@@ -1,10 +1,13 @@
 import { ConfigError, loadConfig } from '@ris/config';
+import { Keyring, newKeyringEntry } from '@ris/secrets';
 import { DEFAULT_RETRY_SCHEDULE_SECONDS } from './backoff-schedule';
 import { webhookSettings } from './webhook-settings';
 
 describe('webhook service settings', () => {
+  const SECRETS_KEYS = newKeyringEntry('k1');
+
   it('has safe defaults: private targets refused, 10 s timeout, about 3 days of retries', () => {
-    expect(loadConfig(webhookSettings, {})).toEqual({
+    expect(loadConfig(webhookSettings, { SECRETS_KEYS })).toEqual({
       WEBHOOK_ALLOW_PRIVATE_TARGETS: false,
       WEBHOOK_TIMEOUT_MS: 10_000,
       WEBHOOK_RETRY_SCHEDULE: DEFAULT_RETRY_SCHEDULE_SECONDS,
@@ -13,11 +16,23 @@ describe('webhook service settings', () => {
       WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT: 4,
       WEBHOOK_POLL_INTERVAL_MS: 500,
       WEBHOOK_RETENTION_DAYS: 30,
+      SECRETS_KEYS: expect.any(Keyring),
     });
   });
 
+  it('will not start without the master keys of the signing secrets, in any mode', () => {
+    // No built-in key: not in production (the images set NODE_ENV=production), not in development.
+    for (const NODE_ENV of ['production', 'development', undefined]) {
+      expect(() => loadConfig(webhookSettings, { NODE_ENV })).toThrow(/SECRETS_KEYS: required: .*\(not set\)/);
+    }
+    expect(loadConfig(webhookSettings, { SECRETS_KEYS: `k2:${Buffer.alloc(32, 2).toString('base64')},${SECRETS_KEYS}` }).SECRETS_KEYS.ids).toEqual([
+      'k2',
+      'k1',
+    ]);
+  });
+
   it('reads what tests and deployments set', () => {
-    const config = loadConfig(webhookSettings, { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_RETRY_SCHEDULE: '1,1,2' });
+    const config = loadConfig(webhookSettings, { SECRETS_KEYS, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_RETRY_SCHEDULE: '1,1,2' });
     expect(config.WEBHOOK_ALLOW_PRIVATE_TARGETS).toBe(true);
     expect(config.WEBHOOK_RETRY_SCHEDULE).toEqual([1, 1, 2]);
   });
@@ -25,7 +40,7 @@ describe('webhook service settings', () => {
   it('names every bad setting', () => {
     let error: unknown;
     try {
-      loadConfig(webhookSettings, { WEBHOOK_RETRY_SCHEDULE: '5m,1h', WEBHOOK_TIMEOUT_MS: '0', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'maybe' });
+      loadConfig(webhookSettings, { SECRETS_KEYS, WEBHOOK_RETRY_SCHEDULE: '5m,1h', WEBHOOK_TIMEOUT_MS: '0', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'maybe' });
     } catch (err) {
       error = err;
     }

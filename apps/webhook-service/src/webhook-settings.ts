@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { setting } from '@ris/config';
+import { keyringSetting } from '@ris/secrets';
 import { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule } from './backoff-schedule';
 
 const retrySchedule = z
@@ -33,6 +34,8 @@ export const webhookSettings = {
   WEBHOOK_POLL_INTERVAL_MS: z.coerce.number().int().min(50).max(60_000).default(500),
   // Finished deliveries and their attempt log are removed after this many days.
   WEBHOOK_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+  // Master keys that encrypt the endpoints' signing secrets at rest (libs/secrets), current first; required.
+  SECRETS_KEYS: keyringSetting(),
 };
 
 export type WebhookSettings = z.infer<z.ZodObject<typeof webhookSettings>>;

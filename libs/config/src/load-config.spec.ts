@@ -31,4 +31,19 @@ describe('loadConfig', () => {
     expect(loadConfig({ FLAG: setting.boolean(true) }, {}).FLAG).toBe(true);
     expect(() => loadConfig({ FLAG: setting.boolean(false) }, { FLAG: 'maybe' })).toThrow(/FLAG: must be true or false/);
   });
+
+  it('names a secret setting when it is invalid but never shows its value', () => {
+    const shape = { TOKEN: setting.secret(z.string().min(16, 'must be at least 16 characters')), NAME: setting.name('x') };
+    expect(() => loadConfig(shape, { TOKEN: 'hunter2', NAME: 'a b' })).toThrow(ConfigError);
+    try {
+      loadConfig(shape, { TOKEN: 'hunter2', NAME: 'a b' });
+    } catch (err) {
+      const { message } = err as ConfigError;
+      expect(message).toContain('TOKEN: must be at least 16 characters');
+      expect(message).not.toContain('hunter2');
+      // Other settings are still echoed, to help fix them.
+      expect(message).toContain('(got "a b")');
+    }
+    expect(() => loadConfig(shape, {})).toThrow(/TOKEN: .*\(not set\)/);
+  });
 });

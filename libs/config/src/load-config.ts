@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isSecretSetting } from './settings';
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -27,7 +28,8 @@ export function loadConfig<S extends z.ZodRawShape>(
     throw new ConfigError(
       parsed.error.issues.map((issue) => {
         const name = issue.path.join('.');
-        return `${name}: ${issue.message}${input[name] !== undefined ? ` (got "${input[name]}")` : ' (not set)'}`;
+        const got = input[name] === undefined ? ' (not set)' : isSecretSetting(shape[name]) ? '' : ` (got "${input[name]}")`;
+        return `${name}: ${issue.message}${got}`;
       }),
     );
   }

@@ -1,7 +1,19 @@
 import { z } from 'zod';
 
+/** Settings whose value must never be echoed (a wrong token or key would land in the logs). */
+const secretSettings = new WeakSet<object>();
+
+export function isSecretSetting(schema: unknown): boolean {
+  return typeof schema === 'object' && schema !== null && secretSettings.has(schema);
+}
+
 /** Zod pieces for the kinds of settings every app reads. */
 export const setting = {
+  /** Marks a setting as secret: loadConfig names it when it is invalid but never shows its value. */
+  secret: <T extends z.ZodType>(schema: T): T => {
+    secretSettings.add(schema);
+    return schema;
+  },
   port: (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback),
   positiveInt: (fallback: number) => z.coerce.number().int().positive().default(fallback),
   nonNegativeInt: (fallback: number) => z.coerce.number().int().min(0).default(fallback),

@@ -4,22 +4,30 @@ import { connectMongo } from '@ris/mongo';
 
 export interface MaintenanceArgs {
   appId?: string;
+  /** Write (repair, move); false: only read and report. */
   fix: boolean;
 }
 
 /**
- * `[--app <appId>] [--fix]`, the arguments of the rebuild commands: prints
- * the usage and exits on --help (0) or on --app without an id (2).
+ * `[--app <appId>] [--fix]`, the arguments of the rebuild commands (they
+ * only read unless --fix), or with `writes: 'unless-check'`
+ * `[--app <appId>] [--check]` for a command whose job is the write (it
+ * only reads with --check). Prints the usage and exits on --help (0) or on
+ * --app without an id (2).
  */
-export function maintenanceArgs(command: string, argv: string[] = process.argv.slice(2)): MaintenanceArgs {
+export function maintenanceArgs(
+  command: string,
+  argv: string[] = process.argv.slice(2),
+  writes: 'with-fix' | 'unless-check' = 'with-fix',
+): MaintenanceArgs {
   const appIndex = argv.indexOf('--app');
   const next = appIndex !== -1 ? argv[appIndex + 1] : undefined;
   const appId = next && !next.startsWith('--') ? next : undefined;
   if (argv.includes('--help') || (appIndex !== -1 && !appId)) {
-    process.stdout.write(`usage: ${command} [--app <appId>] [--fix]\n`);
+    process.stdout.write(`usage: ${command} [--app <appId>] ${writes === 'with-fix' ? '[--fix]' : '[--check]'}\n`);
     process.exit(appIndex !== -1 && !appId ? 2 : 0);
   }
-  return { appId, fix: argv.includes('--fix') };
+  return { appId, fix: writes === 'with-fix' ? argv.includes('--fix') : !argv.includes('--check') };
 }
 
 /** Runs `work` against a service's database, found as the service finds it (MONGODB_URL, MONGODB_DB), then closes it. */

@@ -31,6 +31,11 @@ export interface StackOptions {
   root: string;
   infra: { MONGODB_URL: string; NATS_URL: string; REDIS_URL: string };
   adminToken: string;
+  /**
+   * SECRETS_KEYS of the apps that encrypt secrets at rest: the master keys,
+   * "<id>:<base64 of 32 bytes>", current first (libs/secrets).
+   */
+  secretsKeys: string;
   /** Database names become <dbPrefix><service>, e.g. ris_referral. */
   dbPrefix: string;
   eventsStream: string;
@@ -108,6 +113,7 @@ export class ProcessStack {
       EVENTS_SUBJECT_PREFIX: o.eventsSubjectPrefix,
       REDIS_KEY_PREFIX: o.redisKeyPrefix,
       ADMIN_TOKEN: o.adminToken,
+      SECRETS_KEYS: o.secretsKeys,
       ...(o.env ?? {}),
       ...(o.appEnv?.[app] ?? {}),
     };

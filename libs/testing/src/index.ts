@@ -6,3 +6,4 @@ export { ownStackOptions, runName, type OwnStackOptions } from './own-stack';
 export { freeTcpPort, infraUrl, privateNatsServer, testDatabase, uniqueName } from './test-infra';
 export { privateRedisServer } from './private-redis-server';
 export { WebhookReceiver, type ReceivedWebhook, type WebhookReply } from './webhook-receiver';
+export { secretTraces } from './secret-traces';

@@ -8,19 +8,21 @@ import type { StackOptions } from '@ris/stack';
 export const runName = (prefix: string) => `${prefix}${Date.now().toString(36)}${randomBytes(2).toString('hex')}`;
 
 /** What a stack of its own takes from its caller; ownStackOptions names the rest after the run. */
-export type OwnStackOptions = Omit<StackOptions, 'adminToken' | 'dbPrefix' | 'eventsStream' | 'eventsSubjectPrefix' | 'redisKeyPrefix' | 'ports' | 'logDir'>;
+export type OwnStackOptions = Omit<StackOptions, 'adminToken' | 'secretsKeys' | 'dbPrefix' | 'eventsStream' | 'eventsSubjectPrefix' | 'redisKeyPrefix' | 'ports' | 'logDir'>;
 
 /**
  * Settings of a stack of its own, for the end-to-end tests and the
  * benchmarks: databases <run>_<service>, stream <RUN>_DOMAIN on subjects
- * <run>_domain.*, Redis keys <run>:*, free ports, a random admin token and
- * logs in .run/<logs>/<run>, so it shares nothing with another stack on the
- * same infrastructure.
+ * <run>_domain.*, Redis keys <run>:*, free ports, a random admin token, a
+ * random master key for secrets at rest and logs in .run/<logs>/<run>, so it
+ * shares nothing with another stack on the same infrastructure.
  */
 export function ownStackOptions(run: string, logs: 'e2e-logs' | 'bench-logs', options: OwnStackOptions): StackOptions {
   return {
     ...options,
     adminToken: randomBytes(24).toString('hex'),
+    // The SECRETS_KEYS format (libs/secrets), written here: this file imports no @ris/* code (see above).
+    secretsKeys: `run1:${randomBytes(32).toString('base64')}`,
     dbPrefix: `${run}_`,
     eventsStream: `${run.toUpperCase()}_DOMAIN`,
     eventsSubjectPrefix: `${run}_domain`,

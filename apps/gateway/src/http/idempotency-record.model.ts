@@ -1,4 +1,5 @@
 import { Schema, type Connection, type Model } from 'mongoose';
+import type { SealedSecret } from '@ris/secrets';
 
 /**
  * in_progress: a request runs it (until leaseUntil); retryable: its last
@@ -20,6 +21,12 @@ export interface IdempotencyRecord {
   /** Runs so far; a retry takes the record over by a conditional update on it. */
   runs?: number;
   status?: number;
+  /**
+   * The response body (JSON), encrypted: responses carry secrets the client
+   * sees only once (a webhook's signing secret), kept here to replay them.
+   */
+  sealedBody?: SealedSecret;
+  /** The body in clear, as records from before encryption at rest hold it (gone within 24 h). */
   body?: string;
   /** Start of the 24 h window; with the app and key it derives the operation key. */
   createdAt: Date;
@@ -35,6 +42,7 @@ const schema = new Schema<IdempotencyRecord>(
     leaseUntil: Date,
     runs: Number,
     status: Number,
+    sealedBody: Schema.Types.Mixed,
     body: String,
     createdAt: { type: Date, required: true },
   },

@@ -1,12 +1,16 @@
 import { createHash } from 'node:crypto';
 import type { Connection, Model } from 'mongoose';
 import { isDuplicateKeyError } from '@ris/mongo';
+import type { EnvelopeCipher } from '@ris/secrets';
 import { ApiError } from './api-error';
 import { idempotencyRecordModel, type IdempotencyRecord } from './idempotency-record.model';
 
 const stillRunning = () => new ApiError(409, 'CONFLICT', 'A request with this Idempotency-Key is still being processed; retry shortly.');
 
 const WINDOW_MS = 24 * 3600 * 1000;
+
+/** A kept body opens only in its own record (`${appId}:${key}`). */
+const bodyContext = (recordId: string) => ['gateway-idempotent-response', recordId];
 /**
  * How long a run holds its key. A request ends well within it (every RPC
  * has a 10 s deadline); a record still in_progress past it belongs to a
@@ -58,12 +62,18 @@ export function operationKeyOf(recordId: string, windowStart: Date): string {
  * may have died after doing the work), so the next request with the key
  * runs it again under the same operation key, and the services resume or
  * return that operation instead of starting a second one.
+ *
+ * Kept responses are encrypted (libs/secrets, bound to app and key): some
+ * carry a secret shown only once.
  */
 export class IdempotencyStore {
   private readonly records: Model<IdempotencyRecord>;
   private lastCleanup = 0;
 
-  constructor(db: Connection) {
+  constructor(
+    db: Connection,
+    private readonly cipher: EnvelopeCipher,
+  ) {
     this.records = idempotencyRecordModel(db);
   }
 
@@ -94,7 +104,7 @@ export class IdempotencyStore {
       const taken = await this.records
         .findOneAndUpdate(
           { _id: id, createdAt: existing.createdAt },
-          { $set: { requestHash, state: 'in_progress', leaseUntil: this.lease(now), runs: 1, createdAt: now }, $unset: { status: 1, body: 1 } },
+          { $set: { requestHash, state: 'in_progress', leaseUntil: this.lease(now), runs: 1, createdAt: now }, $unset: { status: 1, sealedBody: 1, body: 1 } },
           { new: true },
         )
         .lean()
@@ -106,7 +116,7 @@ export class IdempotencyStore {
       throw new ApiError(409, 'IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was already used with a different request.');
     }
     if (existing.state === 'completed' && existing.status !== undefined) {
-      return { kind: 'replay', status: existing.status, body: existing.body ? JSON.parse(existing.body) : undefined };
+      return { kind: 'replay', status: existing.status, body: this.storedBody(existing) };
     }
     // Records written before leases existed: held for a lease from their start.
     const heldUntil = existing.leaseUntil ?? new Date(existing.createdAt.getTime() + RUN_LEASE_MS);
@@ -125,6 +135,12 @@ export class IdempotencyStore {
     return this.proceed(id, operationKeyOf(id, existing.createdAt), runs + 1);
   }
 
+  /** The kept response body: sealed, or in clear in a record from before encryption at rest. */
+  private storedBody(record: IdempotencyRecord): unknown {
+    const text = record.sealedBody ? this.cipher.openText(record.sealedBody, bodyContext(record._id)) : record.body;
+    return text ? JSON.parse(text) : undefined;
+  }
+
   private lease(now: Date): Date {
     return new Date(now.getTime() + RUN_LEASE_MS);
   }
@@ -135,7 +151,13 @@ export class IdempotencyStore {
       operationKey,
       complete: async (status, body) => {
         await this.records
-          .updateOne({ _id: id }, { $set: { state: 'completed', status, body: JSON.stringify(body ?? null) }, $unset: { leaseUntil: 1 } })
+          .updateOne(
+            { _id: id },
+            {
+              $set: { state: 'completed', status, sealedBody: this.cipher.seal(JSON.stringify(body ?? null), bodyContext(id)) },
+              $unset: { leaseUntil: 1 },
+            },
+          )
           .exec();
       },
       release: async () => {

@@ -1,0 +1,133 @@
+import type { Connection, FilterQuery } from 'mongoose';
+import { AppScoped, SerialByKey } from '@ris/mongo';
+import { Code, rpcError } from '@ris/rpc';
+import type { EnvelopeCipher, SealedSecret } from '@ris/secrets';
+import { endpointModel, type EndpointDoc, type PreviousSecret, type StoredSecret } from './endpoint.model';
+import { generateSecret } from './signing';
+
+/** What of an endpoint its secrets are bound to, and what they are. */
+export type EndpointSecretFields = Pick<EndpointDoc, '_id' | 'appId' | 'secret' | 'previousSecrets'>;
+
+/** After a rotation the previous secret keeps signing this long, so receivers can switch over. */
+export const SECRET_ROTATION_GRACE_MS = 24 * 3600 * 1000;
+const ROTATE_ATTEMPTS = 5;
+
+/**
+ * What a sealed secret is bound to (its additional authenticated data):
+ * copied into another endpoint, or another app, it does not open.
+ */
+const contextOf = (endpoint: Pick<EndpointDoc, '_id' | 'appId'>) => ['webhook-endpoint-secret', endpoint.appId, endpoint._id];
+
+/**
+ * Matches the endpoint only while its current secret is still the one read.
+ * A sealed secret is named by its nonce: random per sealing, and kept by a
+ * rewrap (which changes only the wrapped data key), so a rewrap and a
+ * rotation of the same endpoint cannot undo each other.
+ */
+function unchanged(secret: StoredSecret): FilterQuery<EndpointDoc> {
+  return typeof secret === 'string' ? { secret } : { 'secret.nonce': secret.nonce };
+}
+
+/** moveToCurrentKey: moved now, already there, or the endpoint's secrets changed meanwhile (read it again). */
+export type SecretMove = 'moved' | 'current' | 'changed';
+
+/**
+ * Custody of the endpoints' signing secrets: sealed (libs/secrets) before
+ * they are stored, opened only to sign, and moved under the current master
+ * key when they are not under it: after a key rotation, and for the plain
+ * secrets of a database from before encryption at rest. The service moves
+ * an endpoint's secrets when it delivers to it; `tools/webhook-rewrap-secrets.mjs`
+ * moves the rest.
+ */
+export class EndpointSecrets {
+  private readonly endpoints: AppScoped<EndpointDoc>;
+  /**
+   * This process's secret writes to one endpoint run one at a time: FerretDB
+   * runs a conditional update as a read then a write, so a rotation and a
+   * rewrap side by side could otherwise both pass their guard.
+   */
+  private readonly writes = new SerialByKey();
+
+  constructor(
+    db: Connection,
+    private readonly cipher: EnvelopeCipher,
+  ) {
+    this.endpoints = new AppScoped(endpointModel(db));
+  }
+
+  seal(endpoint: Pick<EndpointDoc, '_id' | 'appId'>, secret: string): SealedSecret {
+    return this.cipher.seal(secret, contextOf(endpoint));
+  }
+
+  /**
+   * The secrets that sign a delivery now, in clear: the current one, then
+   * any still in its grace period. Throws UnknownKeyError or
+   * SecretDecryptionError (libs/secrets) when one does not open.
+   */
+  active(endpoint: EndpointSecretFields, now: Date = new Date()): string[] {
+    const live = [endpoint.secret, ...endpoint.previousSecrets.filter((p) => p.expiresAt > now).map((p) => p.secret)];
+    return live.map((secret) => (typeof secret === 'string' ? secret : this.cipher.openText(secret, contextOf(endpoint))));
+  }
+
+  /** Is every stored secret, expired ones too (a move drops those), sealed under the current master key? */
+  isCurrent(endpoint: EndpointSecretFields): boolean {
+    return [endpoint.secret, ...endpoint.previousSecrets.map((p) => p.secret)].every(
+      (secret) => typeof secret !== 'string' && this.cipher.isCurrent(secret),
+    );
+  }
+
+  /**
+   * Rewraps the endpoint's secrets under the current master key (sealing a
+   * plain one), drops expired previous secrets, and stores them if the
+   * endpoint's current secret is still the one in `endpoint`. The values
+   * and updatedAt stay as they are: nothing the API shows changes.
+   */
+  moveToCurrentKey(endpoint: EndpointSecretFields, now: Date = new Date()): Promise<SecretMove> {
+    return this.writes.run(endpoint._id, async () => {
+      if (this.isCurrent(endpoint)) return 'current';
+      const written = await this.endpoints.updateOne(endpoint.appId, { _id: endpoint._id, ...unchanged(endpoint.secret) }, {
+        $set: {
+          secret: this.toCurrentKey(endpoint, endpoint.secret),
+          previousSecrets: this.stillValid(endpoint, endpoint.previousSecrets, now),
+        },
+      });
+      return written > 0 ? 'moved' : 'changed';
+    });
+  }
+
+  /**
+   * A new current secret; the replaced one signs too for 24 h, and all of
+   * them are stored under the current master key. Guarded by the secret it
+   * replaces, so two concurrent rotations cannot both "win" and leave a
+   * caller holding a secret that was overwritten. `load` reads the endpoint
+   * (and throws NotFound).
+   */
+  rotate(endpointId: string, load: () => Promise<EndpointDoc>): Promise<{ endpoint: EndpointDoc; secret: string }> {
+    return this.writes.run(endpointId, async () => {
+      for (let attempt = 0; attempt < ROTATE_ATTEMPTS; attempt += 1) {
+        const current = await load();
+        const now = new Date();
+        const secret = generateSecret();
+        const previousSecrets: PreviousSecret[] = [
+          { secret: this.toCurrentKey(current, current.secret), expiresAt: new Date(now.getTime() + SECRET_ROTATION_GRACE_MS) },
+          ...this.stillValid(current, current.previousSecrets, now),
+        ];
+        const endpoint = await this.endpoints.findOneAndUpdate(
+          current.appId,
+          { _id: current._id, ...unchanged(current.secret) },
+          { $set: { secret: this.seal(current, secret), previousSecrets, updatedAt: now } },
+        );
+        if (endpoint) return { endpoint, secret };
+      }
+      throw rpcError(Code.Aborted, 'CONFLICT', 'The secret was rotated concurrently; try again.');
+    });
+  }
+
+  private stillValid(endpoint: EndpointSecretFields, previous: PreviousSecret[], now: Date): PreviousSecret[] {
+    return previous.filter((p) => p.expiresAt > now).map((p) => ({ secret: this.toCurrentKey(endpoint, p.secret), expiresAt: p.expiresAt }));
+  }
+
+  private toCurrentKey(endpoint: EndpointSecretFields, secret: StoredSecret): SealedSecret {
+    return typeof secret === 'string' ? this.seal(endpoint, secret) : this.cipher.rewrap(secret);
+  }
+}
