@@ -171,6 +171,7 @@ export function referralRpc({ store, campaigns, referrals, recorder, flags, logg
         referrerUsername: req.referrerUsername,
         referrerEmail: req.referrerEmail,
         context: contextFields(req.context),
+        operationKey: req.operationKey,
       });
       const [campaign, counters] = await Promise.all([campaigns.get(appId, referral.campaignId), countersOf(appId, referral._id)]);
       return { referral: referralToProto(referral, campaign, counters), created };

@@ -1,4 +1,4 @@
-import { isDuplicateKeyError, newId } from '@ris/mongo';
+import { idFromOperation, isDuplicateKeyError } from '@ris/mongo';
 import { notFound } from '@ris/rpc';
 import type { ClickDoc } from './click.model';
 import type { ClickRecorder } from './click-recorder';
@@ -18,6 +18,8 @@ export interface CreateReferralInput {
   referrerUsername?: string;
   referrerEmail?: string;
   context?: Partial<ClientContextDoc>;
+  /** From the request's Idempotency-Key (empty without one): the referral's id derives from it. */
+  operationKey?: string;
 }
 
 const CODE_ATTEMPTS = 8;
@@ -34,23 +36,24 @@ export class Referrals {
 
   /**
    * One referral per referrer and campaign: a second request returns the
-   * first (created: false). The unique index decides races. A new referral
+   * first (created: false), except a retry of the request that created it
+   * (same operation key), which is answered as created. The unique index decides races. A new referral
    * is scored by the fraud service, placed in the referral tree (level),
    * counted, and its referee (if named) enters the funnel as PENDING.
    */
   async create(appId: string, input: CreateReferralInput): Promise<{ referral: ReferralDoc; created: boolean }> {
     const { referrals, campaigns } = this.store;
+    // One id for every attempt: the fraud service keeps one signal per id,
+    // so a retry after a taken code does not count as another referral.
+    const referralId = idFromOperation('ref', input.operationKey);
     const existing = await this.store.referralOf(appId, input.campaignId, input.referrerId);
     if (existing) {
       await campaigns.get(appId, input.campaignId);
-      return { referral: existing, created: false };
+      return { referral: existing, created: existing._id === referralId };
     }
     const campaign = await campaigns.getActive(appId, input.campaignId);
     const { level, parentReferralId } = await this.tree.levelOf(appId, input.campaignId, input.referrerId);
     const context = contextFields(input.context);
-    // One id for every attempt: the fraud service keeps one signal per id,
-    // so a retry after a taken code does not count as another referral.
-    const referralId = newId('ref');
 
     for (let attempt = 0; attempt < CODE_ATTEMPTS; attempt += 1) {
       const now = new Date();
@@ -93,7 +96,7 @@ export class Referrals {
         const raced = await referrals.findOne(appId, { campaignId: input.campaignId, referrerId: input.referrerId });
         if (raced) {
           await this.store.addKeys(appId, raced);
-          return { referral: raced, created: false };
+          return { referral: raced, created: raced._id === referralId };
         }
       }
     }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Connection } from 'mongoose';
 import type { DomainEvent } from '@ris/events';
-import { AppScoped, isDuplicateKeyError, newId, type Page, type PageQuery } from '@ris/mongo';
+import { AppScoped, idFromOperation, isDuplicateKeyError, newId, type Page, type PageQuery } from '@ris/mongo';
 import { Code, notFound, rpcError } from '@ris/rpc';
 import { deliveryAttemptModel, type DeliveryAttemptDoc } from './delivery-attempt.model';
 import { deliveryModel, type DeliveryDoc, type DeliveryStatusName } from './delivery.model';
@@ -15,9 +15,10 @@ function newDelivery(
   endpointId: string,
   fields: { eventId: string; messageId: string; event: WebhookEventName; payload: string },
   now: Date,
+  id = newId('whd'),
 ): DeliveryDoc {
   return {
-    _id: newId('whd'),
+    _id: id,
     appId,
     endpointId,
     ...fields,
@@ -73,17 +74,23 @@ export class Deliveries {
     }
   }
 
-  /** A WEBHOOK_TEST delivery to one endpoint. */
-  async createTest(appId: string, endpoint: EndpointDoc): Promise<DeliveryDoc> {
-    const eventId = randomUUID();
+  /** A WEBHOOK_TEST delivery to one endpoint; one per request operation key (a retry of the request answers it again). */
+  async createTest(appId: string, endpoint: EndpointDoc, operationKey = ''): Promise<DeliveryDoc> {
+    const eventId = operationKey || randomUUID();
     const messageId = messageIdOf(eventId);
     const now = new Date();
     const payload = webhookBody(messageId, 'WEBHOOK_TEST', now.toISOString(), {
       webhookId: endpoint._id,
       message: 'This is a test event sent from the webhook settings of your app.',
     });
-    const { appId: _app, ...doc } = newDelivery(appId, endpoint._id, { eventId: `test:${eventId}`, messageId, event: 'WEBHOOK_TEST', payload }, now);
-    return this.deliveries.create(appId, doc);
+    const { appId: _app, ...doc } = newDelivery(
+      appId,
+      endpoint._id,
+      { eventId: `test:${eventId}`, messageId, event: 'WEBHOOK_TEST', payload },
+      now,
+      idFromOperation('whd', operationKey),
+    );
+    return (await this.deliveries.createOrGet(appId, doc)).doc;
   }
 
   list(appId: string, endpointId: string, page: PageQuery, status?: DeliveryStatusName): Promise<Page<DeliveryDoc>> {

@@ -69,6 +69,11 @@ export class EndpointSecrets {
     return live.map((secret) => (typeof secret === 'string' ? secret : this.cipher.openText(secret, contextOf(endpoint))));
   }
 
+  /** The current secret in clear (what a create or rotation answered). */
+  current(endpoint: EndpointSecretFields): string {
+    return this.active(endpoint, new Date(0))[0];
+  }
+
   /** Is every stored secret, expired ones too (a move drops those), sealed under the current master key? */
   isCurrent(endpoint: EndpointSecretFields): boolean {
     return [endpoint.secret, ...endpoint.previousSecrets.map((p) => p.secret)].every(
@@ -102,7 +107,7 @@ export class EndpointSecrets {
    * caller holding a secret that was overwritten. `load` reads the endpoint
    * (and throws NotFound).
    */
-  rotate(endpointId: string, load: () => Promise<EndpointDoc>): Promise<{ endpoint: EndpointDoc; secret: string }> {
+  rotate(endpointId: string, load: () => Promise<EndpointDoc>, operationKey = ''): Promise<{ endpoint: EndpointDoc; secret: string }> {
     return this.writes.run(endpointId, async () => {
       for (let attempt = 0; attempt < ROTATE_ATTEMPTS; attempt += 1) {
         const current = await load();
@@ -115,7 +120,7 @@ export class EndpointSecrets {
         const endpoint = await this.endpoints.findOneAndUpdate(
           current.appId,
           { _id: current._id, ...unchanged(current.secret) },
-          { $set: { secret: this.seal(current, secret), previousSecrets, updatedAt: now } },
+          { $set: { secret: this.seal(current, secret), previousSecrets, secretSetByOperation: operationKey || null, updatedAt: now } },
         );
         if (endpoint) return { endpoint, secret };
       }

@@ -43,6 +43,13 @@ export interface EndpointDoc {
    */
   secret: StoredSecret;
   previousSecrets: PreviousSecret[];
+  /**
+   * The operation keys (from the requests' Idempotency-Keys) of the request
+   * that created the endpoint and of the one that set its current secret:
+   * their retries are answered with that endpoint and secret.
+   */
+  createdByOperation?: string | null;
+  secretSetByOperation?: string | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -67,6 +74,8 @@ const endpointSchema = new Schema<EndpointDoc>(
     failingSince: { type: Date, default: null },
     secret: { type: Schema.Types.Mixed, required: true },
     previousSecrets: { type: [previousSecretSchema], default: [] },
+    createdByOperation: { type: String, default: null },
+    secretSetByOperation: { type: String, default: null },
     createdAt: { type: Date, required: true },
     updatedAt: { type: Date, required: true },
   },

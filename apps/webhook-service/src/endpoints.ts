@@ -1,5 +1,5 @@
 import type { Connection } from 'mongoose';
-import { AppScoped, newId, type Page, type PageQuery } from '@ris/mongo';
+import { AppScoped, idFromOperation, type Page, type PageQuery } from '@ris/mongo';
 import { Code, invalidArgument, notFound, rpcError } from '@ris/rpc';
 import type { EnvelopeCipher } from '@ris/secrets';
 import { endpointModel, type EndpointDoc } from './endpoint.model';
@@ -74,12 +74,17 @@ export class Endpoints {
     }
   }
 
-  async create(appId: string, input: EndpointInput): Promise<{ endpoint: EndpointDoc; secret: string }> {
+  /**
+   * A new endpoint and its secret, shown once. A retry of the request that
+   * created it (same operation key) is answered with that endpoint and its
+   * current secret: the first answer never reached the caller.
+   */
+  async create(appId: string, input: EndpointInput, operationKey = ''): Promise<{ endpoint: EndpointDoc; secret: string }> {
     const url = await this.checkUrl(input.url);
     const now = new Date();
-    const id = newId('whe');
+    const id = idFromOperation('whe', operationKey);
     const secret = generateSecret();
-    const endpoint = await this.endpoints.create(appId, {
+    const made = await this.endpoints.createOrGet(appId, {
       _id: id,
       url,
       events: cleanEvents(input.events),
@@ -91,10 +96,13 @@ export class Endpoints {
       failingSince: null,
       secret: this.secrets.seal({ _id: id, appId }, secret),
       previousSecrets: [],
+      createdByOperation: operationKey || null,
+      secretSetByOperation: operationKey || null,
       createdAt: now,
       updatedAt: now,
     });
-    return { endpoint, secret };
+    if (made.created) return { endpoint: made.doc, secret };
+    return { endpoint: made.doc, secret: this.secrets.current(made.doc) };
   }
 
   async get(appId: string, endpointId: string): Promise<EndpointDoc> {
@@ -138,8 +146,16 @@ export class Endpoints {
     if ((await this.endpoints.deleteOne(appId, { _id: endpointId })) === 0) throw notFound('Webhook endpoint', { webhookId: endpointId });
   }
 
-  /** A new current secret; the old one signs too for 24 h (EndpointSecrets.rotate). */
-  rotateSecret(appId: string, endpointId: string): Promise<{ endpoint: EndpointDoc; secret: string }> {
-    return this.secrets.rotate(endpointId, () => this.get(appId, endpointId));
+  /**
+   * A new current secret; the old one signs too for 24 h (EndpointSecrets.rotate).
+   * A retry of the request that set the current secret (same operation key)
+   * is answered with it instead of rotating again.
+   */
+  async rotateSecret(appId: string, endpointId: string, operationKey = ''): Promise<{ endpoint: EndpointDoc; secret: string }> {
+    if (operationKey) {
+      const endpoint = await this.get(appId, endpointId);
+      if (endpoint.secretSetByOperation === operationKey) return { endpoint, secret: this.secrets.current(endpoint) };
+    }
+    return this.secrets.rotate(endpointId, () => this.get(appId, endpointId), operationKey);
   }
 }

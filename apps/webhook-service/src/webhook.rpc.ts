@@ -94,7 +94,7 @@ export function webhookRpc(
         url: requiredField(req.url, 'url'),
         events: eventNames(req.events),
         description: req.description,
-      });
+      }, req.operationKey);
       return { endpoint: endpointToProto(endpoint), secret };
     },
 
@@ -128,7 +128,7 @@ export function webhookRpc(
     },
 
     async rotateEndpointSecret(req) {
-      const { endpoint, secret } = await endpoints.rotateSecret(requiredField(req.appId, 'appId'), req.endpointId);
+      const { endpoint, secret } = await endpoints.rotateSecret(requiredField(req.appId, 'appId'), req.endpointId, req.operationKey);
       return { endpoint: endpointToProto(endpoint), secret };
     },
 
@@ -161,7 +161,7 @@ export function webhookRpc(
     async sendTestEvent(req) {
       const appId = requiredField(req.appId, 'appId');
       const endpoint = await endpoints.get(appId, req.endpointId);
-      const delivery = await deliveries.createTest(appId, endpoint);
+      const delivery = await deliveries.createTest(appId, endpoint, req.operationKey);
       wake(delivery);
       return { delivery: deliveryToProto(delivery) };
     },

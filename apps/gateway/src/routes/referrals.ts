@@ -63,9 +63,10 @@ export function referralRoutes(api: ApiRouter, clients: ServiceClients): void {
       200: { description: 'The referrer already had a referral in this campaign; it is returned' },
     },
     errors: [404, 422],
-    handle: async ({ appId, body }) => {
+    handle: async ({ appId, body, operationKey }) => {
       const { referral, created } = await clients.referral.createReferral({
         appId,
+        operationKey,
         campaignId: body.campaignId,
         referrerId: body.referrerId,
         refereeId: body.refereeId,

@@ -133,9 +133,10 @@ export function webhookRoutes(api: ApiRouter, clients: ServiceClients): void {
     responses: {
       201: { description: 'Registered', schema: z.object({ webhook: Webhook, secret: Secret }).openapi('CreateWebhookResponse') },
     },
-    handle: async ({ appId, body }) => {
+    handle: async ({ appId, body, operationKey }) => {
       const res = await clients.webhook.createEndpoint({
         appId,
+        operationKey,
         url: body.url,
         events: eventValues(body.events ?? []),
         description: body.description,
@@ -242,8 +243,8 @@ export function webhookRoutes(api: ApiRouter, clients: ServiceClients): void {
       200: { description: 'Rotated', schema: z.object({ webhook: Webhook, secret: Secret }).openapi('RotateWebhookSecretResponse') },
     },
     errors: [404],
-    handle: async ({ appId, params }) => {
-      const res = await clients.webhook.rotateEndpointSecret({ appId, endpointId: params.webhookId });
+    handle: async ({ appId, params, operationKey }) => {
+      const res = await clients.webhook.rotateEndpointSecret({ appId, endpointId: params.webhookId, operationKey });
       return { status: 200, body: { webhook: webhookJson(res.endpoint!), secret: res.secret } };
     },
   });
@@ -328,8 +329,8 @@ export function webhookRoutes(api: ApiRouter, clients: ServiceClients): void {
     params: webhookParams,
     responses: { 202: { description: 'Queued', schema: DeliveryEnvelope } },
     errors: [404],
-    handle: async ({ appId, params }) => {
-      const { delivery } = await clients.webhook.sendTestEvent({ appId, endpointId: params.webhookId });
+    handle: async ({ appId, params, operationKey }) => {
+      const { delivery } = await clients.webhook.sendTestEvent({ appId, endpointId: params.webhookId, operationKey });
       return { status: 202, body: { delivery: deliveryJson(delivery!) } };
     },
   });
