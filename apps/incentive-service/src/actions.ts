@@ -4,7 +4,7 @@ import { Code, invalidArgument, notFound, rpcError } from '@ris/rpc';
 import { ACTION_TYPES, actionModel, type ActionDoc, type ActionTypeName } from './action.model';
 import { checkKey, checkName, checkWholeNumber } from './definition-key';
 import { actionId } from './derived-ids';
-import { checkAmount } from './reward-amounts';
+import { checkAmount, checkXp } from './reward-amounts';
 import { ShortLivedCache } from './short-lived-cache';
 
 export interface ActionInput {
@@ -26,7 +26,7 @@ function checkAction(a: Omit<ActionInput, 'key'>): void {
   checkName(a.name);
   if (!ACTION_TYPES.includes(a.type)) throw invalidArgument(`type must be one of ${ACTION_TYPES.join(', ')}`);
   checkAmount(a.coins, 'coins');
-  checkAmount(a.xp, 'xp');
+  checkXp(a.xp, 'xp');
   checkAmount(a.tokens, 'tokens');
   checkWholeNumber(a.cooldownSeconds, 'cooldown');
   if (a.maxRepeats !== null) checkWholeNumber(a.maxRepeats, 'maxRepeats');
