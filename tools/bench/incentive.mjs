@@ -288,7 +288,7 @@ async function main() {
       return (Number(fields[11]) + Number(fields[12])) * 10;
     };
     const scripts = async () => Number(/cmdstat_evalsha:calls=(\d+)/.exec(await redis.info('commandstats'))?.[1] ?? 0);
-    const pids = { gateway: stack.children.get('gateway').pid, service: stack.children.get('incentive-service').pid };
+    const pids = { gateway: stack.pid('gateway'), service: stack.pid('incentive-service') };
     const costed = async (run) => {
       const before = { gateway: cpuMs(pids.gateway), service: cpuMs(pids.service), scripts: await scripts() };
       const result = summary(await run());
