@@ -57,7 +57,7 @@ async function loadBoardStore() {
  * logic; only the store work of each request, with the same indexes.
  */
 async function runBaseline() {
-  const { withBoardCommands, LeaderboardStore, encodeScore } = await loadBoardStore();
+  const { withBoardCommands, LeaderboardStore } = await loadBoardStore();
   const db = await mongoose.createConnection(process.env.MONGODB_URL, { dbName: process.env.MONGODB_DB, maxPoolSize: 20 }).asPromise();
   const redis = withBoardCommands(new Redis(process.env.REDIS_URL));
   const store = new LeaderboardStore(redis, process.env.REDIS_KEY_PREFIX);
@@ -106,7 +106,9 @@ async function runBaseline() {
       { upsert: seq === 0 },
     );
     const xp = (balance?.xp ?? 0) + count;
-    await redis.lbWriteUser(3, `${store.appPrefix(appId)}users`, store.boardKey(appId, 'ALL_TIME', ''), store.boardKey(appId, 'DAILY', 'x'), userId, seq + count, xp, encodeScore(xp, at), 0, encodeScore(xp, at), 0);
+    // The service's own write of the all-time and the day's board (the fields of a balance it reads).
+    const periods = { [`D${at.toISOString().slice(0, 10)}`]: { xp, at } };
+    await redis.lbWriteUser(...store.userWrite(appId, userId, { seq: seq + count, coins: xp, xp, xpChangedAt: at, periods }));
   }
 
   async function events(list) {
@@ -210,7 +212,7 @@ async function main() {
   const { ProcessStack, readInfraEnv } = require(join(root, 'dist', 'tools', 'stack.js'));
   await bundleTs(join(root, 'libs', 'testing', 'src', 'own-stack.ts'), join(root, 'dist', 'tools', 'bench', 'own-stack.cjs'));
   const { ownStackOptions } = require(join(root, 'dist', 'tools', 'bench', 'own-stack.cjs'));
-  const { encodeScore } = await loadBoardStore();
+  const { LeaderboardStore, boardScore, boardMember, tieOf, userMeta } = await loadBoardStore();
   const infra = readInfraEnv(root);
   const stack = new ProcessStack(
     ownStackOptions(run, 'bench-logs', {
@@ -254,7 +256,7 @@ async function main() {
     // 3 and 4. a board of 1,000,000 users, seeded straight into Redis.
     log(`seeding a board of ${BOARD_USERS} users`);
     const seeded = Date.now();
-    const prefix = `${redisKeyPrefix}lb:${board.app.id}:`;
+    const boardStore = new LeaderboardStore(redis, redisKeyPrefix);
     const started = Date.UTC(2026, 0, 1);
     for (let from = 0; from < BOARD_USERS; from += 50_000) {
       const pipeline = redis.pipeline();
@@ -263,15 +265,16 @@ async function main() {
         const hset = [];
         for (let i = chunk; i < chunk + 5_000; i += 1) {
           const xp = Math.floor(Math.random() * 1_000_000);
-          zadd.push(encodeScore(xp, new Date(started + i * 1000)), `user-${i}`);
-          hset.push(`user-${i}`, `1|${Math.floor(xp / 10)}`);
+          const at = new Date(started + i * 1000);
+          zadd.push(boardScore(xp), boardMember(`user-${i}`, at));
+          hset.push(`user-${i}`, userMeta(1, Math.floor(xp / 10), tieOf(at)));
         }
-        pipeline.zadd(`${prefix}ALL_TIME`, ...zadd);
-        pipeline.hset(`${prefix}users`, ...hset);
+        pipeline.zadd(boardStore.boardKey(board.app.id, 'ALL_TIME', ''), ...zadd);
+        pipeline.hset(boardStore.usersKey(board.app.id), ...hset);
       }
       await pipeline.exec();
     }
-    await redis.set(`${prefix}ready`, new Date().toISOString());
+    await redis.set(boardStore.readyKey(board.app.id), new Date().toISOString());
     const seedSeconds = (Date.now() - seeded) / 1000;
     log(`seeded in ${seedSeconds.toFixed(1)} s`);
 
@@ -285,7 +288,7 @@ async function main() {
       return (Number(fields[11]) + Number(fields[12])) * 10;
     };
     const scripts = async () => Number(/cmdstat_evalsha:calls=(\d+)/.exec(await redis.info('commandstats'))?.[1] ?? 0);
-    const pids = { gateway: stack.children.get('gateway').pid, service: stack.children.get('incentive-service').pid };
+    const pids = { gateway: stack.pid('gateway'), service: stack.pid('incentive-service') };
     const costed = async (run) => {
       const before = { gateway: cpuMs(pids.gateway), service: cpuMs(pids.service), scripts: await scripts() };
       const result = summary(await run());

@@ -22,8 +22,8 @@ describe('incentive leaderboard', () => {
     await app.api.post('/incentives/actions', { key: 'twenty', name: 'Twenty', type: 'STANDARD', xp: 20, coins: 2 });
     const post = (userId: string, actionKey: string) => app.api.post('/incentives/events', { userId, actionKey });
     await post('early', 'twenty');
-    // Ties are broken to the second: reach the same XP a second later.
-    await pause(1100);
+    // Ties are broken to the millisecond: reach the same XP a few ms later.
+    await pause(5);
     await post('late', 'ten');
     await post('late', 'ten');
     await post('top', 'twenty');
@@ -46,6 +46,47 @@ describe('incentive leaderboard', () => {
     for (const period of ['ALL_TIME', 'DAILY', 'WEEKLY', 'MONTHLY']) {
       expect([period, (await app.api.get(`/incentives/leaderboard?period=${period}&limit=100`)).body]).toEqual([period, expected]);
     }
+  });
+
+  it('ranks equal XP reached 5 ms apart by who got there first, whatever the user ids, on every board', async () => {
+    const ties = await createTestApp('leaderboard ties');
+    await ties.api.post('/incentives/actions', { key: 'ten', name: 'Ten', type: 'STANDARD', xp: 10 });
+    await ties.api.post('/incentives/actions', { key: 'twenty', name: 'Twenty', type: 'STANDARD', xp: 20 });
+    const post = async (userId: string, actionKey: string) => expect((await ties.api.post('/incentives/events', { userId, actionKey })).status).toBe(201);
+    // The earlier of each pair has the larger id, then the smaller one.
+    await post('zed', 'twenty');
+    await pause(5);
+    await post('amy', 'twenty');
+    await post('bob', 'ten');
+    await pause(5);
+    await post('yan', 'ten');
+    const expectedTies = ['zed', 'amy', 'bob', 'yan'].map((userId, i) => ({ rank: i + 1, userId, xp: i < 2 ? 20 : 10, coins: 0 }));
+    for (const period of ['ALL_TIME', 'DAILY', 'WEEKLY', 'MONTHLY']) {
+      expect([period, (await ties.api.get(`/incentives/leaderboard?period=${period}`)).body]).toEqual([period, expectedTies]);
+      const entries = await Promise.all(['yan', 'amy'].map((userId) => ties.api.get(`/incentives/leaderboard/${userId}?period=${period}`)));
+      expect([period, entries.map((e) => e.body)]).toEqual([period, [expectedTies[3], expectedTies[1]]]);
+    }
+  });
+
+  it('refuses XP past 2^53 − 1 wherever XP enters, naming the field, as the OpenAPI document says', async () => {
+    const bound = await createTestApp('leaderboard bound');
+    const tooMuch = 2 ** 53;
+    const refusals: Array<[string, Record<string, unknown>, string[]]> = [
+      ['/incentives/leaderboard', { userId: 'greedy', xp: tooMuch }, ['body.xp']],
+      ['/incentives/actions', { key: 'greedy', name: 'Greedy', type: 'STANDARD', xp: tooMuch }, ['body.xp']],
+      ['/incentives/levels', { level: 90, name: 'Greedy', xpThreshold: tooMuch }, ['body.xpThreshold']],
+      ['/incentives/milestones/definitions', { key: 'greedy', name: 'Greedy', metric: 'XP', threshold: tooMuch, rewards: { xp: tooMuch } }, ['body.threshold', 'body.rewards.xp']],
+    ];
+    for (const [path, body, fields] of refusals) {
+      const res = await bound.api.post(path, body);
+      expect([path, res.status, res.body.error.code]).toEqual([path, 400, 'VALIDATION_ERROR']);
+      expect([path, res.body.error.details.issues]).toEqual([path, fields.map((field) => ({ field, message: 'must be at most 9007199254740991 (2^53 − 1)' }))]);
+    }
+    // The largest is accepted, exact.
+    const max = await bound.api.post('/incentives/leaderboard', { userId: 'maxed', xp: 2 ** 53 - 1 });
+    expect([max.status, max.body]).toEqual([200, { rank: 1, userId: 'maxed', xp: 2 ** 53 - 1, coins: 0 }]);
+    const doc = (await new ApiClient(e2eStack().gatewayUrl).get('/api/v1/openapi.json')).body;
+    expect(doc.components.schemas.RecordScoreRequest.properties.xp).toMatchObject({ type: 'integer', minimum: 0, maximum: 2 ** 53 - 1 });
   });
 
   it("returns one user's entry, with the rank even outside the top", async () => {

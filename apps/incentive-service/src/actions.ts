@@ -5,7 +5,7 @@ import { ACTION_TYPES, actionModel, type ActionDoc, type ActionTypeName } from '
 import { checkKey, checkName, checkWholeNumber } from './definition-key';
 import { createDefinition } from './definition-create';
 import { actionId } from './derived-ids';
-import { checkAmount } from './reward-amounts';
+import { checkAmount, checkXp } from './reward-amounts';
 import { ShortLivedCache } from './short-lived-cache';
 
 export interface ActionInput {
@@ -27,7 +27,7 @@ function checkAction(a: Omit<ActionInput, 'key'>): void {
   checkName(a.name);
   if (!ACTION_TYPES.includes(a.type)) throw invalidArgument(`type must be one of ${ACTION_TYPES.join(', ')}`);
   checkAmount(a.coins, 'coins');
-  checkAmount(a.xp, 'xp');
+  checkXp(a.xp, 'xp');
   checkAmount(a.tokens, 'tokens');
   checkWholeNumber(a.cooldownSeconds, 'cooldown');
   if (a.maxRepeats !== null) checkWholeNumber(a.maxRepeats, 'maxRepeats');

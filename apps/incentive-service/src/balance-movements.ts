@@ -9,7 +9,7 @@ import { stateFromDoc } from './ledger';
 import type { LedgerEntryDoc } from './ledger-entry.model';
 import { levelProgress, type LevelProgress } from './level-progress';
 import type { Levels } from './levels';
-import { checkAmount } from './reward-amounts';
+import { checkAmount, checkXp } from './reward-amounts';
 import type { RewardGrants } from './reward-grants';
 
 /** A balance as the API shows it. */
@@ -178,7 +178,7 @@ export class BalanceMovements {
 
   private async overrideScore(appId: string, input: { userId: string; xp: number; coins: number | null }): Promise<BalanceState> {
     const userId = checkUserId(input.userId);
-    const xp = checkAmount(input.xp, 'xp');
+    const xp = checkXp(input.xp, 'xp');
     const coins = input.coins === null ? null : checkAmount(input.coins, 'coins');
     let state = await this.ledger.read(appId, userId);
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {

@@ -350,7 +350,8 @@ describe('incentive engine (real MongoDB and Redis)', () => {
     await flat('twenty', 20);
     const rec = (userId: string, key: string) => engine.recorder.record(board, [event(userId, key)]);
     await rec('early', 'twenty');
-    await new Promise((r) => setTimeout(r, 1100));
+    // Ties break to the millisecond (both orders of user ids: leaderboard-ties.spec.ts).
+    await new Promise((r) => setTimeout(r, 5));
     await rec('late', 'ten');
     await rec('late', 'ten');
     await rec('top', 'twenty');

@@ -1,21 +1,30 @@
 import type { Redis } from 'ioredis';
 import type { BalanceState } from './balance-fold';
-import { periodBounds, periodKey, type Period, type TimedPeriod } from './period-keys';
-import { decodeXp, encodeScore } from './score-encoding';
+import { periodBounds, periodField, periodKey, type Period, type TimedPeriod } from './period-keys';
+import { TIE_DIGITS, boardMember, boardScore, tieOf, userIdOfMember, xpOfScore } from './score-encoding';
 
 /**
  * Redis layout, all under `<REDIS_KEY_PREFIX>lb:<appId>:` (one app's keys
- * can be listed, or flushed, with that pattern):
+ * can be listed, or flushed, with that pattern), in layout v2:
  *
- *   …ALL_TIME                 sorted set userId → score (score-encoding.ts)
- *   …DAILY:2026-11-21         one sorted set per day / ISO week / month,
- *   …WEEKLY:2026-W47          expiring some time after the period ends
- *   …MONTHLY:2026-11          (its snapshot is kept in MongoDB)
- *   …users                    hash userId → "<seq>|<coins>": the balance
- *                             version last written, and the coins to show
- *   …ready                    present once the boards were built from
+ *   …v2:ALL_TIME              sorted set: score −xp, member "<ms>:<userId>"
+ *                             (score-encoding.ts: XP, then who reached it
+ *                             first, to the millisecond)
+ *   …v2:DAILY:2026-11-21      one sorted set per day / ISO week / month,
+ *   …v2:WEEKLY:2026-W47       expiring some time after the period ends
+ *   …v2:MONTHLY:2026-11       (its snapshot is kept in MongoDB)
+ *   …v2:users                 hash userId → userMeta(): the balance version
+ *                             last written, the coins to show, and the
+ *                             times in the user's members
+ *   …v2:ready                 present once the boards were built from
  *                             MongoDB; absent after a flush
  *   …rebuilding               lock of a rebuild in progress
+ *
+ * Layout v1 (keys right under `lb:<appId>:`, the time inside the score, to
+ * the second) is what earlier releases wrote. This code neither reads nor
+ * writes it: an app's v2 boards are built from MongoDB on their first read
+ * after an upgrade (docs/incentive-engine.md says what an operator does
+ * after a rolling upgrade, and how to drop the v1 keys).
  *
  * Every write of a user carries the balance version (its ledger seq) and
  * is skipped when a newer version was written already, so writes that
@@ -23,47 +32,87 @@ import { decodeXp, encodeScore } from './score-encoding';
  * never put an older score back.
  */
 
-const WRITE_USER = `
+const LAYOUT = 'v2:';
+
+/**
+ * The time in a user's member on a board, from their users-hash value
+ * "<seq>|<coins>|<time>[|<period field>=<time>]…": the board's own time when
+ * listed, else the all-time one (a period board's time is listed only when
+ * it differs); nil for a value without times. field '' = ALL_TIME.
+ */
+const TIE_IN = `
+local function tieIn(meta, field)
+  if field ~= '' then
+    local at = string.find(meta, '|' .. field .. '=', 1, true)
+    if at then return string.sub(meta, at + #field + 2, at + #field + 1 + ${TIE_DIGITS}) end
+  end
+  local a = string.find(meta, '|', 1, true)
+  local b = a and string.find(meta, '|', a + 1, true)
+  if not b then return nil end
+  return string.sub(meta, b + 1, b + ${TIE_DIGITS})
+end
+`;
+
+/**
+ * KEYS: users hash, then the boards. ARGV: userId, seq, users-hash value,
+ * then per board: its period field ('' for ALL_TIME), score, member, ttl.
+ * A board's previous member of the user (another time) is removed.
+ */
+const WRITE_USER = `${TIE_IN}
 local current = redis.call('HGET', KEYS[1], ARGV[1])
 if current then
   local sep = string.find(current, '|', 1, true)
   if sep and tonumber(string.sub(current, 1, sep - 1)) > tonumber(ARGV[2]) then return 0 end
 end
-redis.call('HSET', KEYS[1], ARGV[1], ARGV[2] .. '|' .. ARGV[3])
 for i = 2, #KEYS do
-  local score = ARGV[2 + (i - 1) * 2]
-  local ttl = tonumber(ARGV[3 + (i - 1) * 2])
-  redis.call('ZADD', KEYS[i], score, ARGV[1])
+  local at = 4 + (i - 2) * 4
+  local member = ARGV[at + 2]
+  if current then
+    local tie = tieIn(current, ARGV[at])
+    if tie then
+      local previous = tie .. ':' .. ARGV[1]
+      if previous ~= member then redis.call('ZREM', KEYS[i], previous) end
+    end
+  end
+  redis.call('ZADD', KEYS[i], ARGV[at + 1], member)
+  local ttl = tonumber(ARGV[at + 3])
   if ttl > 0 and redis.call('TTL', KEYS[i]) < 0 then redis.call('EXPIRE', KEYS[i], ttl) end
 end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
 return 1
 `;
 
-/** The top of a board with the coins of each user, in one round trip; nil when the board is not built. */
+/** The top of a board with each user's users-hash value, in one round trip; nil when the board is not built. */
 const READ_TOP = `
 if redis.call('EXISTS', KEYS[1]) == 0 then return false end
-local top = redis.call('ZREVRANGE', KEYS[2], 0, tonumber(ARGV[1]) - 1, 'WITHSCORES')
+local top = redis.call('ZRANGE', KEYS[2], 0, tonumber(ARGV[1]) - 1, 'WITHSCORES')
 if #top == 0 then return {top, {}} end
 local ids = {}
-for i = 1, #top, 2 do ids[#ids + 1] = top[i] end
+for i = 1, #top, 2 do ids[#ids + 1] = string.sub(top[i], ${TIE_DIGITS + 2}) end
 return {top, redis.call('HMGET', KEYS[3], unpack(ids))}
 `;
 
 /**
- * Users' ranks (0-based), scores and coins, flat: id, rank, score, coins for
- * each user on the board (users not on it are left out); nil when the board
- * is not built.
+ * Users' ranks (0-based), scores and users-hash values, flat: id, rank,
+ * score, value for each user on the board (users not on it are left out);
+ * nil when the board is not built. ARGV: the board's period field ('' for
+ * ALL_TIME), then the user ids. The users hash gives each user's member.
  */
-const READ_ENTRIES = `
+const READ_ENTRIES = `${TIE_IN}
 if redis.call('EXISTS', KEYS[1]) == 0 then return false end
 local out = {}
-for i = 1, #ARGV do
-  local rank = redis.call('ZREVRANK', KEYS[2], ARGV[i])
-  if rank then
-    out[#out + 1] = ARGV[i]
-    out[#out + 1] = rank
-    out[#out + 1] = redis.call('ZSCORE', KEYS[2], ARGV[i])
-    out[#out + 1] = redis.call('HGET', KEYS[3], ARGV[i]) or ''
+for i = 2, #ARGV do
+  local meta = redis.call('HGET', KEYS[3], ARGV[i])
+  local tie = meta and tieIn(meta, ARGV[1])
+  if tie then
+    local member = tie .. ':' .. ARGV[i]
+    local rank = redis.call('ZRANK', KEYS[2], member)
+    if rank then
+      out[#out + 1] = ARGV[i]
+      out[#out + 1] = rank
+      out[#out + 1] = redis.call('ZSCORE', KEYS[2], member)
+      out[#out + 1] = meta
+    end
   end
 end
 return out
@@ -93,10 +142,27 @@ const KEEP_AFTER_END_S: Record<TimedPeriod, number> = { DAILY: 3 * 86_400, WEEKL
 
 const FIELD_PERIOD: Record<string, TimedPeriod> = { D: 'DAILY', W: 'WEEKLY', M: 'MONTHLY' };
 
+/**
+ * A user's value in the users hash: "<seq>|<coins>|<all-time time>", then
+ * "|<period field>=<time>" for each period board whose time differs from
+ * the all-time one (usually only past periods'): what the write script
+ * needs to find the member it replaces, and readers by user id to find it.
+ */
+export function userMeta(seq: number, coins: number, allTimeTie: string, periodTies: Array<[field: string, tie: string]> = []): string {
+  let meta = `${seq}|${coins}|${allTimeTie}`;
+  for (const [field, tie] of periodTies) if (tie !== allTimeTie) meta += `|${field}=${tie}`;
+  return meta;
+}
+
 function coinsFrom(meta: string | null | undefined): number {
   if (!meta) return 0;
-  const sep = meta.indexOf('|');
-  return Number(meta.slice(sep + 1)) || 0;
+  const [, coins] = meta.split('|', 2);
+  return Number(coins) || 0;
+}
+
+/** The period field of the board a read goes to ('' for ALL_TIME): where the users hash keeps its time. */
+function boardField(period: Period, now: Date): string {
+  return period === 'ALL_TIME' ? '' : periodField(period, periodKey(period, now));
 }
 
 export type RedisWithBoards = Redis & BoardCommands;
@@ -123,16 +189,18 @@ export class LeaderboardStore {
     this.redis = withBoardCommands(redis);
   }
 
+  /** Every key of the app's boards, of any layout, starts with this. */
   appPrefix(appId: string): string {
     return `${this.prefix}lb:${appId}:`;
   }
 
   boardKey(appId: string, period: Period, key: string): string {
-    return period === 'ALL_TIME' ? `${this.appPrefix(appId)}ALL_TIME` : `${this.appPrefix(appId)}${period}:${key}`;
+    const layout = `${this.appPrefix(appId)}${LAYOUT}`;
+    return period === 'ALL_TIME' ? `${layout}ALL_TIME` : `${layout}${period}:${key}`;
   }
 
-  private usersKey = (appId: string) => `${this.appPrefix(appId)}users`;
-  private readyKey = (appId: string) => `${this.appPrefix(appId)}ready`;
+  usersKey = (appId: string) => `${this.appPrefix(appId)}${LAYOUT}users`;
+  readyKey = (appId: string) => `${this.appPrefix(appId)}${LAYOUT}ready`;
   private lockKey = (appId: string) => `${this.appPrefix(appId)}rebuilding`;
 
   /**
@@ -140,8 +208,10 @@ export class LeaderboardStore {
    * ALL_TIME, and each day/week/month the balance still holds XP for.
    */
   userWrite(appId: string, userId: string, state: BalanceState, now = new Date()): Array<string | number> {
+    const allTimeTie = tieOf(state.xpChangedAt);
     const keys = [this.usersKey(appId), this.boardKey(appId, 'ALL_TIME', '')];
-    const args: Array<string | number> = [userId, state.seq, state.coins, encodeScore(state.xp, state.xpChangedAt ?? new Date(0)), 0];
+    const boards: Array<string | number> = ['', boardScore(state.xp), boardMember(userId, state.xpChangedAt), 0];
+    const periodTies: Array<[string, string]> = [];
     for (const [field, value] of Object.entries(state.periods)) {
       const period = FIELD_PERIOD[field[0]];
       if (!period) continue;
@@ -150,9 +220,10 @@ export class LeaderboardStore {
       const ttl = Math.ceil((end.getTime() - now.getTime()) / 1000) + KEEP_AFTER_END_S[period];
       if (ttl <= 0) continue;
       keys.push(this.boardKey(appId, period, key));
-      args.push(encodeScore(value.xp, value.at), ttl);
+      boards.push(field, boardScore(value.xp), boardMember(userId, value.at), ttl);
+      periodTies.push([field, tieOf(value.at)]);
     }
-    return [keys.length, ...keys, ...args];
+    return [keys.length, ...keys, userId, state.seq, userMeta(state.seq, state.coins, allTimeTie, periodTies), ...boards];
   }
 
   async writeUser(appId: string, userId: string, state: BalanceState): Promise<void> {
@@ -166,7 +237,7 @@ export class LeaderboardStore {
     const [flat, metas] = reply;
     const entries: BoardEntry[] = [];
     for (let i = 0; i < flat.length; i += 2) {
-      entries.push({ rank: i / 2 + 1, userId: flat[i], xp: decodeXp(Number(flat[i + 1])), coins: coinsFrom(metas[i / 2]) });
+      entries.push({ rank: i / 2 + 1, userId: userIdOfMember(flat[i]), xp: xpOfScore(flat[i + 1]), coins: coinsFrom(metas[i / 2]) });
     }
     return entries;
   }
@@ -179,11 +250,17 @@ export class LeaderboardStore {
 
   /** The entries of those of `userIds` on the board, in one round trip; null when the board has not been built. */
   async entries(appId: string, period: Period, userIds: string[], now = new Date()): Promise<BoardEntry[] | null> {
-    const reply = await this.redis.lbReadEntries(this.readyKey(appId), this.boardKey(appId, period, periodKey(period, now)), this.usersKey(appId), ...userIds);
+    const reply = await this.redis.lbReadEntries(
+      this.readyKey(appId),
+      this.boardKey(appId, period, periodKey(period, now)),
+      this.usersKey(appId),
+      boardField(period, now),
+      ...userIds,
+    );
     if (!reply) return null;
     const entries: BoardEntry[] = [];
     for (let i = 0; i < reply.length; i += 4) {
-      entries.push({ rank: Number(reply[i + 1]) + 1, userId: String(reply[i]), xp: decodeXp(Number(reply[i + 2])), coins: coinsFrom(String(reply[i + 3])) });
+      entries.push({ rank: Number(reply[i + 1]) + 1, userId: String(reply[i]), xp: xpOfScore(reply[i + 2]), coins: coinsFrom(String(reply[i + 3])) });
     }
     return entries;
   }
@@ -197,16 +274,18 @@ export class LeaderboardStore {
     await this.redis.lbReleaseLock(this.lockKey(appId), token);
   }
 
-  /** Removes the app's boards (not the lock): reads answer "not built" until markBuilt. */
+  /**
+   * Removes the app's boards (not the lock): reads answer "not built" until
+   * markBuilt. Only this layout's: replicas of the release before may still
+   * read theirs during a rolling upgrade.
+   */
   async clear(appId: string): Promise<void> {
-    const lock = this.lockKey(appId);
     await this.redis.del(this.readyKey(appId));
     let cursor = '0';
     do {
-      const [next, keys] = await this.redis.scan(cursor, 'MATCH', `${this.appPrefix(appId)}*`, 'COUNT', 1000);
+      const [next, keys] = await this.redis.scan(cursor, 'MATCH', `${this.appPrefix(appId)}${LAYOUT}*`, 'COUNT', 1000);
       cursor = next;
-      const doomed = keys.filter((k) => k !== lock);
-      if (doomed.length) await this.redis.unlink(...doomed);
+      if (keys.length) await this.redis.unlink(...keys);
     } while (cursor !== '0');
   }
 
@@ -224,4 +303,3 @@ export class LeaderboardStore {
     await this.redis.set(this.readyKey(appId), new Date().toISOString());
   }
 }
-

@@ -5,14 +5,14 @@ import type { Badges } from './badges';
 import { checkName, checkWholeNumber } from './definition-key';
 import { byLevel, ladderProblem, type LevelDef } from './level-progress';
 import { levelSetModel, type LevelSetDoc } from './level-set.model';
-import { checkAmount } from './reward-amounts';
+import { checkAmount, checkXp } from './reward-amounts';
 import { ShortLivedCache } from './short-lived-cache';
 
 export type LevelPatch = Partial<Pick<LevelDef, 'name' | 'xpThreshold' | 'rewards'>>;
 
 function checkLevel(level: LevelDef): LevelDef {
   if (!Number.isInteger(level.level) || level.level < 1 || level.level > 10_000) throw invalidArgument('level must be a whole number from 1 to 10000');
-  checkAmount(level.xpThreshold, 'xpThreshold');
+  checkXp(level.xpThreshold, 'xpThreshold');
   checkAmount(level.rewards.coins, 'rewards.coins');
   const perks = level.rewards.perks.map((p) => p.trim());
   if (perks.length > 50 || perks.some((p) => !p || p.length > 100)) throw invalidArgument('rewards.perks: at most 50 perks of 1 to 100 characters');

@@ -8,7 +8,7 @@ import { milestoneId, reachedMilestoneId } from './derived-ids';
 import { MILESTONE_METRICS, type MilestoneMetricName } from './milestone-rules';
 import { milestoneModel, type MilestoneDoc, type MilestoneRewardsDoc } from './milestone.model';
 import { reachedMilestoneModel, type ReachedMilestoneDoc } from './reached-milestone.model';
-import { checkAmount } from './reward-amounts';
+import { checkAmount, checkXp } from './reward-amounts';
 import { ShortLivedCache } from './short-lived-cache';
 
 export interface MilestoneInput {
@@ -25,10 +25,11 @@ export type MilestonePatch = Partial<Omit<MilestoneInput, 'key'>>;
 function checkMilestone(m: Omit<MilestoneInput, 'key'>): void {
   checkName(m.name);
   if (!MILESTONE_METRICS.includes(m.metric)) throw invalidArgument(`metric must be one of ${MILESTONE_METRICS.join(', ')}`);
-  checkAmount(m.threshold, 'threshold');
+  if (m.metric === 'XP') checkXp(m.threshold, 'threshold');
+  else checkAmount(m.threshold, 'threshold');
   if (m.threshold < 1) throw invalidArgument('threshold must be at least 1');
   checkAmount(m.rewards.coins, 'rewards.coins');
-  checkAmount(m.rewards.xp, 'rewards.xp');
+  checkXp(m.rewards.xp, 'rewards.xp');
   checkAmount(m.rewards.tokens, 'rewards.tokens');
   if (m.description !== null && m.description.length > 1000) throw invalidArgument('description must be at most 1000 characters');
 }

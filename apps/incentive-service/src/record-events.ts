@@ -20,6 +20,7 @@ import type { Ledger } from './ledger';
 import type { LedgerEntryDoc } from './ledger-entry.model';
 import { levelNumberAt, type LevelDef } from './level-progress';
 import type { Levels } from './levels';
+import { xpThatFits } from './reward-amounts';
 import type { RewardGrants } from './reward-grants';
 
 export interface EventInput {
@@ -100,12 +101,13 @@ function eventInput(appId: string, item: WorkItem): EventInputDoc {
   };
 }
 
-function eventMovement(item: WorkItem): Movement {
+/** The event's reward for a balance at `currentXp` (XP stops at MAX_XP: see xpThatFits). */
+function eventMovement(item: WorkItem, currentXp: number): Movement {
   return {
     key: eventKey(item.eventId),
     reason: 'ACTION_REWARD',
     coins: item.action.coins,
-    xp: item.action.xp,
+    xp: xpThatFits(currentXp, item.action.xp),
     tokens: item.action.tokens,
     sourceId: item.eventId,
     actionKey: item.action.key,
@@ -485,7 +487,7 @@ export class EventRecorder {
           plan.push({ item, movement: -1, outcome: this.outcome(null, refusal, summary(planned, ladder), null) });
           continue;
         }
-        const movement = eventMovement(item);
+        const movement = eventMovement(item, planned.xp);
         const before = planned;
         planned = applyMovement(planned, movement);
         movements.push(movement);

@@ -9,6 +9,7 @@ import type { Levels } from './levels';
 import { milestonesDue } from './milestone-rules';
 import type { MilestoneDoc } from './milestone.model';
 import type { Milestones } from './milestones';
+import { xpThatFits } from './reward-amounts';
 
 export interface GrantOutcome {
   /** The balance after the grants. */
@@ -42,12 +43,13 @@ function levelMovement(userId: string, level: LevelDef, triggeredBy: string | nu
   };
 }
 
-function milestoneMovement(userId: string, m: MilestoneDoc, triggeredBy: string | null, at: Date): Movement {
+/** The milestone's reward for a balance at `currentXp` (XP stops at MAX_XP: see xpThatFits). */
+function milestoneMovement(userId: string, m: MilestoneDoc, triggeredBy: string | null, at: Date, currentXp: number): Movement {
   return {
     key: milestoneKey(userId, m.key),
     reason: 'MILESTONE_REWARD',
     coins: m.rewards.coins,
-    xp: m.rewards.xp,
+    xp: xpThatFits(currentXp, m.rewards.xp),
     tokens: m.rewards.tokens,
     sourceId: m.key,
     actionKey: null,
@@ -114,10 +116,13 @@ export class RewardGrants {
       }
       for (const m of dueMilestones) await this.milestones.recordReached(appId, userId, m, at);
 
-      const movements = [
-        ...dueLevels.map((l) => levelMovement(userId, l, triggeredBy, at)),
-        ...dueMilestones.map((m) => milestoneMovement(userId, m, triggeredBy, at)),
-      ];
+      const movements = dueLevels.map((l) => levelMovement(userId, l, triggeredBy, at));
+      let xp = state.xp;
+      for (const m of dueMilestones) {
+        const movement = milestoneMovement(userId, m, triggeredBy, at, xp);
+        xp += movement.xp;
+        movements.push(movement);
+      }
       const result = await this.ledger.append(appId, userId, state, movements);
       const committed = new Set(result.entries.map((e) => e.key));
       const grantedLevels = dueLevels.filter((l) => committed.has(levelKey(userId, l.level)));

@@ -11,3 +11,12 @@ export function freePort(): Promise<number> {
     });
   });
 }
+
+/** Whether `port` can be listened on at `host` right now: null if so, else the error code (EADDRINUSE, EADDRNOTAVAIL, EACCES…). */
+export function listenProblem(host: string, port: number): Promise<string | null> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once('error', (err: NodeJS.ErrnoException) => resolve(err.code ?? err.message));
+    server.listen({ host: host.replace(/^\[|\]$/g, ''), port, exclusive: true }, () => server.close(() => resolve(null)));
+  });
+}

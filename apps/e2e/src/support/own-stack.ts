@@ -12,7 +12,7 @@ const root = join(__dirname, '..', '..', '..', '..');
  * without disturbing the other test files. Not started yet, so that a failed
  * start still leaves it to removeOwnStack.
  */
-export function ownStack(prefix: string, options: Pick<StackOptions, 'apps' | 'env' | 'appEnv'>): ProcessStack {
+export function ownStack(prefix: string, options: Pick<StackOptions, 'apps' | 'env' | 'appEnv' | 'supervise'>): ProcessStack {
   const shared = e2eStack();
   return new ProcessStack(
     ownStackOptions(runName(prefix), 'e2e-logs', {
@@ -27,7 +27,11 @@ export function ownStack(prefix: string, options: Pick<StackOptions, 'apps' | 'e
 export async function removeOwnStack(stack: ProcessStack | undefined): Promise<void> {
   if (!stack) return;
   await stack.stop();
-  const { eventsStream, dbPrefix } = stack.options;
+  await removeRunData(stack.options);
+}
+
+/** Deletes what a stack of its own left on the shared infrastructure: its stream and its databases. */
+export async function removeRunData({ eventsStream, dbPrefix }: Pick<StackOptions, 'eventsStream' | 'dbPrefix'>): Promise<void> {
   const nc = await connect({ servers: e2eStack().natsUrl });
   await (await nc.jetstreamManager()).streams.delete(eventsStream).catch(() => undefined);
   await nc.close();

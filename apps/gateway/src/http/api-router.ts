@@ -65,10 +65,12 @@ function parse<T extends ZodType>(schema: T | undefined, value: unknown, where: 
   if (!schema) return undefined as z.output<T>;
   const result = schema.safeParse(value ?? (where === 'body' ? undefined : {}));
   if (result.success) return result.data;
-  const issues = result.error.issues.map((issue) => ({
-    field: [where, ...issue.path.map(String)].join('.'),
-    message: issue.message,
-  }));
+  const issues: Array<{ field: string; message: string }> = [];
+  for (const issue of result.error.issues) {
+    const entry = { field: [where, ...issue.path.map(String)].join('.'), message: issue.message };
+    // Two checks can say the same of one value (int() and max() of a number past 2^53 − 1): once is enough.
+    if (!issues.some((i) => i.field === entry.field && i.message === entry.message)) issues.push(entry);
+  }
   throw validationError(
     issues.map((i) => `${i.field}: ${i.message}`).join('; '),
     { issues },

@@ -10,12 +10,32 @@ export const definitionKey = (description: string) =>
 
 export const userId = (description = 'Your user id') => id(description);
 
-/** Coins, XP, tokens, thresholds: whole numbers, so every balance is exact. */
+/** 2^53 − 1: the largest whole number a double (JSON, the protobuf amounts, a Redis score) holds exactly. */
+export const MAX_AMOUNT = Number.MAX_SAFE_INTEGER;
+const tooBig = `must be at most ${MAX_AMOUNT} (2^53 − 1)`;
+
+/** Coins, XP, tokens, thresholds: whole numbers up to MAX_AMOUNT, so every balance is exact. */
 export const amount = z
   .number()
-  .int('must be a whole number')
+  // zod's int() refuses whole numbers past 2^53 − 1 too: say that, not "not whole".
+  .int({ error: (issue) => (issue.code === 'too_big' ? tooBig : issue.code === 'too_small' ? 'must not be negative' : 'must be a whole number') })
   .min(0, 'must not be negative')
-  .openapi({ description: 'A whole number of 0 or more' });
+  .max(MAX_AMOUNT, tooBig)
+  .openapi({ description: `A whole number from 0 to ${MAX_AMOUNT} (2^53 − 1)` });
+
+/**
+ * The largest XP anything may hold: an amount, a threshold, a score, a
+ * balance. The leaderboard ranks every XP up to it exactly, equal XP to the
+ * millisecond (apps/incentive-service/src/score-encoding.ts).
+ */
+export const MAX_XP = MAX_AMOUNT;
+
+/** XP as a request sends it: an amount, stated as XP's bound. */
+export const xpAmount = amount.openapi({
+  description:
+    `XP: a whole number from 0 to ${MAX_XP} (2^53 − 1), the most the leaderboard ranks exactly (equal XP to the millisecond). ` +
+    "A user's XP stops there: an event or milestone that would pass it credits only the XP that fits.",
+});
 
 export const Amounts = z.object({ coins: z.number(), xp: z.number(), tokens: z.number() }).openapi('Amounts');
 

@@ -2,7 +2,7 @@ import { ActionType, enumValue } from '@ris/contracts';
 import type { ApiRouter } from '../http/api-router';
 import { actionJson } from '../mappers/incentive-action.mapper';
 import { Pagination, pageQuery, pageRequest, pagination, timestamp } from '../openapi/common-schemas';
-import { ACTION_TYPES, amount, definitionKey } from '../openapi/incentive-schemas';
+import { ACTION_TYPES, amount, definitionKey, xpAmount } from '../openapi/incentive-schemas';
 import { booleanFromQuery } from '../openapi/query-values';
 import { z } from '../openapi/zod';
 import type { ServiceClients } from '../service-clients';
@@ -37,7 +37,7 @@ const CreateActionBody = z
       description: 'STANDARD actions are posted with POST /incentives/events; the REFERRAL_* types fire by themselves from referral activity',
     }),
     coins: amount.default(0),
-    xp: amount.default(0),
+    xp: xpAmount.default(0),
     tokens: amount.default(0),
     cooldown: cooldown.default(0).openapi({ description: 'Seconds; 0 = none' }),
     maxRepeats: maxRepeats.nullable().optional().openapi({ description: 'Max rewarded events per user; omitted or null = unlimited' }),
@@ -51,7 +51,7 @@ const UpdateActionBody = z
     name: CreateActionBody.shape.name.optional(),
     type: z.enum(ACTION_TYPES).optional(),
     coins: amount.optional(),
-    xp: amount.optional(),
+    xp: xpAmount.optional(),
     tokens: amount.optional(),
     cooldown: cooldown.optional(),
     maxRepeats: maxRepeats.nullable().optional().openapi({ description: 'null removes the cap' }),

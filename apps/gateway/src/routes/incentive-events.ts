@@ -83,7 +83,8 @@ export function incentiveEventRoutes(api: ApiRouter, clients: ServiceClients): v
     summary: 'Record that a user completed an action',
     description:
       'Earns the action\'s coins, XP and tokens unless a rule says otherwise: inside the cooldown (COOLDOWN), past maxRepeats ' +
-      '(MAX_REPEATS) or disabled (ACTION_DISABLED) the event is recorded and earns nothing. May level the user up and award ' +
+      '(MAX_REPEATS) or disabled (ACTION_DISABLED) the event is recorded and earns nothing. A user\'s XP stops at 2^53 − 1: ' +
+      'past it, `rewarded.xp` is what still fitted. May level the user up and award ' +
       'badges and milestones. Only STANDARD actions are posted; the REFERRAL_* types fire from referral activity (400 otherwise). ' +
       'Without an idempotencyKey, the request\'s `Idempotency-Key` identifies the event: a retry after a 503 or a timeout is the ' +
       'same event, answered as its first try (201) and applied once.',

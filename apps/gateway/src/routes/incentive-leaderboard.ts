@@ -3,13 +3,13 @@ import type { ApiRouter } from '../http/api-router';
 import { leaderboardEntryJson, snapshotJson } from '../mappers/incentive-achievement.mapper';
 import { Pagination, pageQuery, pageRequest, pagination, timestamp } from '../openapi/common-schemas';
 import { intFromQuery } from '../openapi/query-values';
-import { LEADERBOARD_PERIODS, amount, userId } from '../openapi/incentive-schemas';
+import { LEADERBOARD_PERIODS, amount, userId, xpAmount } from '../openapi/incentive-schemas';
 import { z } from '../openapi/zod';
 import type { ServiceClients } from '../service-clients';
 
 const Entry = z
   .object({
-    rank: z.number().int().openapi({ description: '1 = first; equal XP goes to whoever reached it first' }),
+    rank: z.number().int().openapi({ description: '1 = first; equal XP goes to whoever reached it first (to the millisecond), then by user id' }),
     userId: z.string(),
     xp: z.number().openapi({ description: "XP within the board's period" }),
     coins: z.number().openapi({ description: 'Current coin balance' }),
@@ -61,7 +61,7 @@ export function incentiveLeaderboardRoutes(api: ApiRouter, clients: ServiceClien
     description:
       "Sets the user's XP (and coins, when sent) to these totals. The change is a ledger entry (reason SCORE_SET), so balances, " +
       'transactions and every board agree; reaching a level this way grants it. Returns the user\'s all-time entry.',
-    body: z.object({ userId: userId(), xp: amount, coins: amount.optional() }).openapi('RecordScoreRequest'),
+    body: z.object({ userId: userId(), xp: xpAmount, coins: amount.optional() }).openapi('RecordScoreRequest'),
     responses: { 200: { description: "The user's all-time entry", schema: Entry } },
     handle: async ({ appId, body }) => {
       const { entry } = await clients.incentive.setLeaderboardScore({ appId, userId: body.userId, xp: body.xp, coins: body.coins });

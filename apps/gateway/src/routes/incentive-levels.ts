@@ -1,7 +1,7 @@
 import type { ApiRouter } from '../http/api-router';
 import { levelJson } from '../mappers/incentive-balance.mapper';
 import { Pagination, pageQuery, pagination } from '../openapi/common-schemas';
-import { amount, definitionKey } from '../openapi/incentive-schemas';
+import { amount, definitionKey, xpAmount } from '../openapi/incentive-schemas';
 import { z } from '../openapi/zod';
 import type { ServiceClients } from '../service-clients';
 
@@ -63,7 +63,7 @@ export function incentiveLevelRoutes(api: ApiRouter, clients: ServiceClients): v
       'xpThreshold must rise with the level number (400 otherwise). Reaching a level grants its coins, badge and perks once; ' +
       'crossing several levels at once grants each of them.',
     body: z
-      .object({ level: levelNumber, name: z.string().trim().min(1).max(200), xpThreshold: amount, rewards: Rewards.optional() })
+      .object({ level: levelNumber, name: z.string().trim().min(1).max(200), xpThreshold: xpAmount, rewards: Rewards.optional() })
       .openapi('CreateIncentiveLevelRequest'),
     responses: { 201: { description: 'Created', schema: z.object({ level: Level }) } },
     errors: [409],
@@ -85,7 +85,7 @@ export function incentiveLevelRoutes(api: ApiRouter, clients: ServiceClients): v
     description: 'Only the fields sent change; rewards, when sent, replace the old ones. Thresholds must still rise with the level.',
     params,
     body: z
-      .object({ name: z.string().trim().min(1).max(200).optional(), xpThreshold: amount.optional(), rewards: Rewards.optional() })
+      .object({ name: z.string().trim().min(1).max(200).optional(), xpThreshold: xpAmount.optional(), rewards: Rewards.optional() })
       .openapi('UpdateIncentiveLevelRequest'),
     responses: { 200: { description: 'The updated level', schema: z.object({ level: Level }) } },
     errors: [404],

@@ -2,14 +2,14 @@ import { MilestoneMetric, enumValue } from '@ris/contracts';
 import type { ApiRouter } from '../http/api-router';
 import { milestoneJson, reachedMilestoneJson } from '../mappers/incentive-achievement.mapper';
 import { Pagination, pageQuery, pageRequest, pagination, timestamp } from '../openapi/common-schemas';
-import { MILESTONE_METRICS, amount, definitionKey, userId } from '../openapi/incentive-schemas';
+import { MILESTONE_METRICS, amount, definitionKey, userId, xpAmount } from '../openapi/incentive-schemas';
 import { z } from '../openapi/zod';
 import type { ServiceClients } from '../service-clients';
 
 const Rewards = z
   .object({
     coins: amount.default(0),
-    xp: amount.default(0),
+    xp: xpAmount.default(0),
     tokens: amount.default(0),
     badgeKey: definitionKey('A badge to award (must exist)').nullable().optional(),
   })
