@@ -4,7 +4,7 @@ import { isDuplicateKeyError, newId } from '@ris/mongo';
 import { Code, rpcError } from '@ris/rpc';
 import type { BalanceAccount, BalanceSnapshot } from './balance-account';
 import { isFinalRefusal, retryAction } from './redemption-saga-machine';
-import { refusalError, stockHeldError, type RedemptionSaga } from './redemption-saga';
+import { refusalError, type RedemptionSaga } from './redemption-saga';
 import type { SagaRecord } from './saga-record';
 import type { StockMarkers } from './stock-counter';
 
@@ -67,12 +67,10 @@ export class Redeemer<R extends SagaRecord> {
   /**
    * Refused before anything is recorded; a race to the last unit is settled
    * by the reservation. None left while others hold units is not final:
-   * those may come back (see STOCK_HELD).
+   * those may come back, so the reservation decides (see takeWaitingForHolds).
    */
   refuseIfSoldOut(stock: number, good: StockMarkers, ref: Record<string, string>): void {
-    if (stock !== 0) return;
-    if (good.stockHolds.length > 0) throw stockHeldError(ref);
-    throw rpcError(Code.FailedPrecondition, 'OUT_OF_STOCK', 'Out of stock.', ref as JsonObject);
+    if (stock === 0 && good.stockHolds.length === 0) throw rpcError(Code.FailedPrecondition, 'OUT_OF_STOCK', 'Out of stock.', ref as JsonObject);
   }
 
   /** The saga fields of a record about to be made: RESERVING, nothing tried, owned by this request. */

@@ -128,13 +128,10 @@ describe('catalog redemption saga', () => {
     const results = await Promise.allSettled(buyers.map((b) => redemptions.redeem(appId, b, it._id)));
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(5);
     const refused = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected').map((r) => reasonOf(r.reason));
-    // None left while the winners' units were still held: a conflict to retry, not OUT_OF_STOCK (the holds could have come back).
-    expect(new Set(refused).size).toBeGreaterThan(0);
-    for (const reason of refused) expect(['OUT_OF_STOCK', 'CONFLICT']).toContain(reason);
+    // The winners' holds settle within the wait: the losers get the final answer, not a conflict.
+    expect(new Set(refused)).toEqual(new Set(['OUT_OF_STOCK']));
     expect(await stock(it._id)).toMatchObject({ inventory: 0, stockHolds: [] });
     expect(account.debits.length - debitsBefore).toBe(5);
-    // Once the holds are final, a retry is told the truth.
-    await expect(redemptions.redeem(appId, buyers[0], it._id).catch(reasonOf)).resolves.toBe('OUT_OF_STOCK');
   });
 
   it('makes concurrent takes of one good together, and exact when stock runs short', async () => {

@@ -78,6 +78,9 @@ export const stockHeldError = (good: Record<string, string>) =>
     reason: 'STOCK_HELD',
   });
 
+/** Pauses between tries while the last units are held by others (1.6 s in all). */
+const HOLD_WAITS_MS = [25, 50, 100, 200, 400, 800];
+
 const stockRefusal: Record<'OUT_OF_STOCK' | 'UNAVAILABLE' | 'HELD', StockRefusal> = {
   OUT_OF_STOCK: 'OUT_OF_STOCK',
   UNAVAILABLE: 'ITEM_UNAVAILABLE',
@@ -200,7 +203,7 @@ export class RedemptionSaga<R extends SagaRecord> {
     let stockTaken = false;
     if (limitedStock) {
       this.assertLease(record);
-      const outcome = await this.kind.stock.take(good.appId, good.id, record._id);
+      const outcome = await this.takeWaitingForHolds(record, good);
       if (outcome === 'OUT_OF_STOCK' || outcome === 'UNAVAILABLE' || outcome === 'HELD') {
         const reason = stockRefusal[outcome];
         await this.move(record, { type: 'STOCK_REFUSED', reason });
@@ -235,6 +238,25 @@ export class RedemptionSaga<R extends SagaRecord> {
     }
     await this.settleOrLeave(confirmed);
     return { record: confirmed, balance };
+  }
+
+  /**
+   * Takes a unit; when none is left but other redemptions hold some, waits
+   * a moment for them to settle (a live holder confirms or gives its unit
+   * back within milliseconds) and tries again, so the answer is final:
+   * OUT_OF_STOCK once they are confirmed, a unit if one came back. Holds
+   * still there after the wait (a holder that died, until the recovery
+   * pass frees them) answer HELD: a conflict to retry, never OUT_OF_STOCK.
+   */
+  private async takeWaitingForHolds(record: R, good: { appId: string; id: string }) {
+    let outcome = await this.kind.stock.take(good.appId, good.id, record._id);
+    for (const delay of HOLD_WAITS_MS) {
+      if (outcome !== 'HELD') break;
+      await new Promise((resolve) => setTimeout(resolve, delay));
+      this.assertLease(record);
+      outcome = await this.kind.stock.take(good.appId, good.id, record._id);
+    }
+    return outcome;
   }
 
   private async failAndCompensate(record: R, input: SagaInput): Promise<void> {

@@ -1,5 +1,6 @@
+import mongoose from 'mongoose';
 import { type AppName, type ProcessStack } from '@ris/stack';
-import { ApiClient, type ApiResponse, type TestApp } from '@ris/testing';
+import { ApiClient, e2eStack, type ApiResponse, type TestApp } from '@ris/testing';
 import { CoinFaucet, balanceMatchingLedger } from './support/coin-balances';
 import { ownStack, removeOwnStack } from './support/own-stack';
 
@@ -114,6 +115,43 @@ describe('retried POSTs after the service was killed mid-request', () => {
     const marketSold = (await app.api.get(`/incentives/marketplace/redemptions?listingId=${listing.id}`)).body.pagination.totalItems;
     expect((await app.api.get(`/incentives/marketplace/listings/${listing.id}`)).body.listing.quantity).toBe(1000 - marketSold);
   }, 240_000);
+
+  it('frees the stock a killed process held within seconds, not after its 30 s lease', async () => {
+    const item = (await app.api.post('/incentives/catalog', { name: 'Last ones', coinCost: 10, inventory: 3, published: true })).body.item;
+    const buyers = Array.from({ length: 12 }, () => name('held'));
+    await Promise.all(buyers.map((b) => faucet.give(b, 10)));
+    let firstSuccess!: () => void;
+    const succeeded = new Promise<void>((resolve) => (firstSuccess = resolve));
+    const burst = buyers.map(async (userId, i) => {
+      await pause(i * 5);
+      const res = await app.api.post('/incentives/redeem', { userId, itemId: item.id }).catch(() => undefined);
+      if (res?.status === 201) firstSuccess();
+    });
+    await Promise.race([succeeded, new Promise((resolve) => setTimeout(resolve, 20_000).unref())]);
+    await stack.stopApp('catalog-marketplace-service', 'SIGKILL');
+    const killedAt = Date.now();
+    await Promise.all(burst);
+    await stack.startApp('catalog-marketplace-service');
+    // No request is retried: only the service's own recovery frees what the dead process held.
+    const db = await mongoose.createConnection(e2eStack().mongodbUrl, { dbName: `${stack.options.dbPrefix}catalog_marketplace` }).asPromise();
+    try {
+      let open = -1;
+      while (Date.now() - killedAt < 30_000) {
+        open = await db.collection('redemptions').countDocuments({ itemId: item.id, open: true });
+        const held = (await db.collection('catalog_items').findOne({ _id: item.id as never }))?.stockHolds?.length ?? 0;
+        if (open === 0 && held === 0) break;
+        await pause(100);
+      }
+      const freedAfterMs = Date.now() - killedAt;
+      process.stdout.write(`stock held by the killed process freed ${freedAfterMs} ms after the kill\n`);
+      expect(open).toBe(0);
+      expect(freedAfterMs).toBeLessThan(15_000);
+    } finally {
+      await db.close();
+    }
+    const sold = (await app.api.get(`/incentives/redemptions?itemId=${item.id}`)).body.pagination.totalItems;
+    expect((await app.api.get(`/incentives/catalog/${item.id}`)).body.item.inventory).toBe(3 - sold);
+  }, 120_000);
 
   it('conversions: one conversion and one set of rewards per key', async () => {
     const campaign = (

@@ -193,7 +193,7 @@ describe('webhook secrets at rest', () => {
     it('refuses to start without SECRETS_KEYS, naming the setting', async () => {
       await stack.stopApp('webhook-service');
       stack.options.appEnv = { ...stack.options.appEnv, 'webhook-service': { SECRETS_KEYS: '' } };
-      await expect(stack.startApp('webhook-service')).rejects.toThrow(/webhook-service exited \(code 2/);
+      await expect(stack.startApp('webhook-service')).rejects.toThrow(/webhook-service exited \((exit )?code 2/);
       const log = readFileSync(join(stack.options.logDir, 'webhook-service.log'), 'utf8');
       expect(log).toContain('SECRETS_KEYS: required');
     });
