@@ -1,21 +1,6 @@
 import type { Connection, Model } from 'mongoose';
-import { isDuplicateKeyError } from '@ris/mongo';
+import { duplicateKeyIndexes } from '@ris/mongo';
 import { eventClaimModel, type EventClaimDoc } from './event-claim.model';
-
-/** The indexes of an unordered bulk insert's documents that hit a unique index. */
-function duplicateIndexes(err: unknown): Set<number> | null {
-  const writeErrors = (err as { writeErrors?: unknown }).writeErrors;
-  const list = Array.isArray(writeErrors) ? writeErrors : writeErrors ? [writeErrors] : [];
-  if (list.length === 0) return isDuplicateKeyError(err) ? null : new Set();
-  const indexes = new Set<number>();
-  for (const e of list as Array<{ index?: number; code?: number; err?: { index?: number; code?: number } }>) {
-    const code = e.code ?? e.err?.code;
-    const index = e.index ?? e.err?.index;
-    if (code !== 11000 || index === undefined) return new Set([-1]);
-    indexes.add(index);
-  }
-  return indexes;
-}
 
 /**
  * Who is processing which event. A claim is inserted before any effect of
@@ -42,7 +27,7 @@ export class EventClaims {
       await this.model.insertMany(docs, { ordered: false, lean: true });
       return docs.map(() => true);
     } catch (err) {
-      const duplicates = duplicateIndexes(err);
+      const duplicates = duplicateKeyIndexes(err);
       if (duplicates === null && docs.length === 1) return [false];
       if (duplicates === null || duplicates.has(-1)) throw err;
       return docs.map((_, i) => !duplicates.has(i));

@@ -57,14 +57,15 @@ export class AppScoped<T extends { appId: string }> {
   /**
    * Stores complete documents, possibly of several apps (a batch of many
    * requests), each carrying its own appId; with the raw driver (no
-   * casting: the caller builds them whole) in one insertMany. Unordered:
-   * a duplicate key does not stop the others, and is reported as the
-   * driver's error afterwards.
+   * casting: the caller builds them whole) in one insertMany. Unordered by
+   * default: a duplicate key does not stop the others, and is reported as
+   * the driver's error afterwards. Ordered, the inserts stop at the first
+   * failure, so the last document is stored only if all the others are.
    */
-  async insertMany(docs: T[]): Promise<void> {
+  async insertMany(docs: T[], options: { ordered?: boolean } = {}): Promise<void> {
     if (docs.length === 0) return;
     if (docs.some((doc) => !doc.appId)) throw new Error('appId is required for every document');
-    await this.model.collection.insertMany(docs as never[], { ordered: false });
+    await this.model.collection.insertMany(docs as never[], { ordered: options.ordered ?? false });
   }
 
   findOne(appId: string, filter: FilterQuery<T>, projection?: ProjectionType<T>): Promise<T | null> {
