@@ -1,4 +1,5 @@
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
+import { crashPoint } from '@ris/config';
 import { GroupCommit, newId } from '@ris/mongo';
 import type { ClickDoc } from './click.model';
 import { contextProto, type FraudCheck } from './fraud-check';
@@ -17,9 +18,9 @@ interface NewClick {
 /**
  * Clicks are the busiest write of the referral product, so the clicks that
  * arrive together are stored together (group commit): one insert for their
- * documents, one for their events, one increment of each campaign's counter
- * for the batch, one call with their fraud signals. Each request is
- * answered once its click, the campaign counter and the event are stored.
+ * documents and events, one increment of each campaign's counter for the
+ * batch, one call with their fraud signals. Each request is answered once
+ * its click with its event and the campaign counter are stored.
  *
  * A referral's own clicks are not a counter rewritten on every click (with
  * clicks spread over many referrals that was one more update per click,
@@ -56,7 +57,21 @@ export class ClickRecorder {
       deviceId: context.deviceId,
       clickedAt,
     }));
-    await this.store.clicks.insertMany(clicks);
+    // The batch's events ride on its last click, and the insert is ordered:
+    // that click is stored only once all the others are, so the clicks and
+    // their events are stored together or not at all, and the relay clears
+    // one document per batch.
+    const carried = this.store.clickEvents.carry(
+      clicks.map((click, i) => referralClicked(click, batch[i].referral)),
+      clickedAt,
+    );
+    const last = clicks.length - 1;
+    await this.store.clicks.insertMany(
+      clicks.map((click, i) => (i === last ? { ...click, ...carried.fields } : click)),
+      { ordered: true },
+    );
+    crashPoint('referral.clicked');
+    carried.written(clicks[last]);
 
     // One increment per campaign for the batch.
     const byCampaign = new Map<string, { appId: string; campaignId: string; clicks: number }>();
@@ -69,7 +84,6 @@ export class ClickRecorder {
     await Promise.all([
       ...[...byCampaign.values()].map(({ appId, campaignId, clicks }) => this.store.stats.count(appId, campaignId, { totalClicks: clicks })),
       ...batch.map(({ appId, referral, refereeId }) => (refereeId ? this.funnel.clicked(appId, referral, refereeId, clickedAt) : undefined)),
-      this.store.outbox.add(clicks.map((click, i) => referralClicked(click, batch[i].referral))),
     ]);
 
     this.fraud.recordClicks(
