@@ -61,6 +61,8 @@ export interface StackOptions {
  */
 export class ProcessStack {
   private readonly children = new Map<AppName, ChildProcess>();
+  /** How each app's latest process ended (pending while it runs). */
+  private readonly exits = new Map<AppName, Promise<{ code: number | null; signal: NodeJS.Signals | null }>>();
   private ports?: Record<AppName, number>;
 
   constructor(readonly options: StackOptions) {}
@@ -113,17 +115,21 @@ export class ProcessStack {
     };
   }
 
-  /** Starts one app and waits until it reports ready. */
-  async startApp(app: AppName): Promise<void> {
+  /**
+   * Starts one app and waits until it reports ready. `env`: settings for
+   * this start only (a test restarting a service with RIS_CRASH_AT, say).
+   */
+  async startApp(app: AppName, env: Record<string, string> = {}): Promise<void> {
     const log = createWriteStream(join(this.options.logDir, `${app}.log`), { flags: 'a' });
     const child = spawn(process.execPath, ['--enable-source-maps', join(this.options.root, 'dist', 'apps', app, 'main.js')], {
       cwd: this.options.root,
-      env: { ...(this.options.inheritEnv ? process.env : { PATH: process.env.PATH ?? '' }), ...this.env(app) },
+      env: { ...(this.options.inheritEnv ? process.env : { PATH: process.env.PATH ?? '' }), ...this.env(app), ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     child.stdout?.pipe(log);
     child.stderr?.pipe(log);
     this.children.set(app, child);
+    this.exits.set(app, new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal }))));
     let exited: string | undefined;
     child.once('exit', (code, signal) => {
       exited = `${app} exited (code ${code}, signal ${signal}); see ${join(this.options.logDir, `${app}.log`)}`;
@@ -148,6 +154,13 @@ export class ProcessStack {
     } catch {
       return false;
     }
+  }
+
+  /** How the app's latest process ended, once it has (tests that make a service kill itself). */
+  exited(app: AppName): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+    const exit = this.exits.get(app);
+    if (!exit) throw new Error(`${app} was never started`);
+    return exit;
   }
 
   /** Stops one app (SIGTERM, then SIGKILL) — tests use it to prove recovery. */
