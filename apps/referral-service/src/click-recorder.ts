@@ -57,21 +57,28 @@ export class ClickRecorder {
       deviceId: context.deviceId,
       clickedAt,
     }));
-    // The batch's events ride on its last click, and the insert is ordered:
-    // that click is stored only once all the others are, so the clicks and
-    // their events are stored together or not at all, and the relay clears
-    // one document per batch.
-    const carried = this.store.clickEvents.carry(
-      clicks.map((click, i) => referralClicked(click, batch[i].referral)),
-      clickedAt,
+    // Each app's events of the batch ride on that app's last click (an
+    // app's events stay in its own documents), and the insert is ordered:
+    // that click is stored only once every click before it is, so the
+    // clicks and their events are stored together or not at all, and the
+    // relay clears one document per app and batch.
+    const lastOfApp = new Map<string, number>();
+    clicks.forEach((click, i) => lastOfApp.set(click.appId, i));
+    const carriers = new Map(
+      [...lastOfApp].map(([appId, last]) => [
+        last,
+        this.store.clickEvents.carry(
+          clicks.flatMap((click, i) => (click.appId === appId ? [referralClicked(click, batch[i].referral)] : [])),
+          clickedAt,
+        ),
+      ]),
     );
-    const last = clicks.length - 1;
     await this.store.clicks.insertMany(
-      clicks.map((click, i) => (i === last ? { ...click, ...carried.fields } : click)),
+      clicks.map((click, i) => ({ ...click, ...carriers.get(i)?.fields })),
       { ordered: true },
     );
     crashPoint('referral.clicked');
-    carried.written(clicks[last]);
+    for (const [i, carried] of carriers) carried.written(clicks[i]);
 
     // One increment per campaign for the batch.
     const byCampaign = new Map<string, { appId: string; campaignId: string; clicks: number }>();
