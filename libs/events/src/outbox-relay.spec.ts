@@ -169,6 +169,17 @@ describe('outbox, relay and consumer against real MongoDB and NATS', () => {
     expect(ids.indexOf(a.id)).toBeLessThan(ids.indexOf(b.id));
   }, 30_000);
 
+  it('clears a flag left without events, so the sweep does not meet it again', async () => {
+    const old = new Date(Date.now() - 60_000);
+    await things.collection.insertMany([
+      { _id: 'bare1', appId: 'app_1', n: 0, outboxPending: true, outboxAt: old },
+      { _id: 'bare2', appId: 'app_1', n: 0, outbox: [], outboxPending: true, outboxAt: old },
+    ] as never[]);
+    const sweeper = new OutboxRelay(outbox, bus, logger);
+    expect(await sweeper.sweep()).toBe(0);
+    expect(await waiting()).toBe(0);
+  }, 30_000);
+
   it('clears a document under the lock its other writes take', async () => {
     const lockedSchema = new Schema<ThingDoc>({ _id: String, appId: String, n: Number }, { collection: 'locked_things', versionKey: false });
     carriesEvents(lockedSchema);

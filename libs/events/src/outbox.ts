@@ -96,7 +96,8 @@ const CLEARED = { $unset: { outbox: '', outboxPending: '', outboxAt: '' } };
 function carrying(doc: CarrierRef, events: CarriedEvent[]): Record<string, unknown> {
   const filter: Record<string, unknown> = { _id: doc._id, appId: doc.appId };
   if (events.length === 0) {
-    filter.outbox = { $exists: false };
+    // A flag left without events (nothing writes that; cleared all the same).
+    filter.$or = [{ outbox: { $exists: false } }, { outbox: { $size: 0 } }];
     return filter;
   }
   filter.outbox = { $size: events.length };
