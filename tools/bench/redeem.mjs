@@ -6,7 +6,7 @@
 //      process (stock decrement + balance debit in one database);
 //   2. the saga without the gateway: RedeemCatalogItem over RPC (Connect protocol) straight
 //      to the catalog-marketplace service (record, reserve, Debit RPC to
-//      the incentive service, confirm, outbox, close);
+//      the incentive service, confirm, close with its events);
 //   3. POST /api/v1/incentives/redeem through the gateway (API key,
 //      Redis rate limit, validation, then 2.);
 //   4. for reference, GET /api/v1/incentives/catalog/{id} through the
@@ -347,10 +347,10 @@ ${rows.map((r) => `| ${r.name} | ${r.what} | ${r.rps.toFixed(0)} | ${r.p50.toFix
   waits for takes ${split.debit.mean.toFixed(1)} ms of that on the incentive service's side (${split.debit.n} calls), so the hop to the other service
   and the work behind it are ${((100 * split.debit.mean) / Math.max(1, split.redeem.mean)).toFixed(0)} % of the saga's time; the rest is the catalog
   service's own writes and the wait for its database.
-- **Why**: the baseline makes 2 writes. Per redemption the saga reads the item and writes its own database 6 times: the
-  record (insert), the stock take with its hold marker, CONFIRMED, the outbox entry (insert), dropping the hold, and closing
-  the record (the take and the drop are batched across concurrent redemptions of one good); the outbox relay adds 1 (one
-  batched delete of what it published), and the incentive service its own for the Debit (ledger entry under a unique operation id, balance). On
+- **Why**: the baseline makes 2 writes. Per redemption the saga reads the item and writes its own database 5 times: the
+  record (insert), the stock take with its hold marker, CONFIRMED, dropping the hold, and closing the record with its
+  events (the take and the drop are batched across concurrent redemptions of one good); the outbox relay adds 1 (the
+  record cleared of the events it published), and the incentive service its own for the Debit (ledger entry under a unique operation id, balance). On
   FerretDB an update costs more than an insert (measured right after the scenarios, one at a time: ${calibration.update.toFixed(1)} ms per
   conditional update, ${calibration.insert.toFixed(1)} ms per insert) and FerretDB v1's conditional updates are not atomic (a read, then a
   write), so the service runs each document's writes one at a time in its process: every redemption of the one benchmarked

@@ -1,4 +1,5 @@
 import { Schema, type Connection, type Model } from 'mongoose';
+import { carriesEvents } from '@ris/events';
 import { discountSchema, type DiscountDoc } from './listing.model';
 import { addSagaIndexes, sagaFields, type SagaRecord } from './saga-record';
 
@@ -43,6 +44,8 @@ marketplaceRedemptionSchema.index({ listingAppId: 1, state: 1, createdAt: -1 });
 // ...of one listing.
 marketplaceRedemptionSchema.index({ listingAppId: 1, listingId: 1, state: 1, createdAt: -1 });
 addSagaIndexes(marketplaceRedemptionSchema);
+// A step's events are stored with the move that closes it, until published.
+carriesEvents(marketplaceRedemptionSchema);
 
 export const marketplaceRedemptionModel = (db: Connection): Model<MarketplaceRedemptionDoc> =>
   (db.models.MarketplaceRedemption as Model<MarketplaceRedemptionDoc> | undefined) ??

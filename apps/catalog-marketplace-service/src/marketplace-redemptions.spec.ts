@@ -44,7 +44,7 @@ describe('marketplace redemptions', () => {
     redemptions = new MarketplaceRedemptions(db, listings, account, outbox, logger, { leaseMs: 60_000, liveness });
     settlements = new Settlements(redemptions.model, listings);
     recovery = new RecoveryPass([new SagaRecovery('marketplace', redemptions.saga, listings.stock, logger)], logger, { intervalMs: 60_000 });
-    await Promise.all([listingModel(db), marketplaceRedemptionModel(db), outbox.model].map((m) => m.init()));
+    await Promise.all([listingModel(db), marketplaceRedemptionModel(db)].map((m) => m.init()));
   });
 
   afterAll(async () => {

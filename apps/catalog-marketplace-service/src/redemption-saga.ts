@@ -1,5 +1,6 @@
 import type { FilterQuery, UpdateQuery } from 'mongoose';
-import type { DomainEvent, Outbox } from '@ris/events';
+import { crashPoint } from '@ris/config';
+import type { DomainEvent, Outbox, OutboxCarrier } from '@ris/events';
 import type { Logger } from '@ris/logging';
 import { SerialByKey, type AppScoped } from '@ris/mongo';
 import type { HolderLiveness } from '@ris/service-runtime';
@@ -97,37 +98,49 @@ const stockRefusal: Record<'OUT_OF_STOCK' | 'UNAVAILABLE' | 'HELD', StockRefusal
 export class RedemptionSaga<R extends SagaRecord> {
   /** Every write to a redemption record runs under its lock (see SerialByKey in @ris/mongo). */
   private readonly lock = new SerialByKey();
+  /** A step's events, stored with the move that closes the step. */
+  private readonly events: OutboxCarrier;
 
   constructor(
     readonly kind: SagaKind<R>,
     private readonly account: BalanceAccount,
-    private readonly outbox: Outbox,
+    outbox: Outbox,
     private readonly logger: Logger,
     readonly options: SagaOptions,
-  ) {}
+  ) {
+    // The relay's clean-up of a record is one more write under its lock.
+    this.events = outbox.carrier(kind.records.model, { lock: { run: (doc, work) => this.lock.run(doc._id, work) } });
+  }
 
   leaseFrom(now: Date): Date {
     return new Date(now.getTime() + this.options.leaseMs);
   }
 
   /**
-   * Applies the machine's move for `input` with a conditional update.
-   * Returns the record after it, or null when the record was no longer in
-   * the state the move starts from (someone else moved it first).
+   * Applies the machine's move for `input` with a conditional update, and
+   * stores `events` with it (same update). Returns the record after it, or
+   * null when the record was no longer in the state the move starts from
+   * (someone else moved it first; the events were not stored).
    */
-  async move(record: R, input: SagaInput, extra: Partial<R> = {}): Promise<R | null> {
+  async move(record: R, input: SagaInput, extra: Partial<R> = {}, events: DomainEvent[] = []): Promise<R | null> {
     const move = transition(record, input);
     if (!move) return null;
-    return this.lock.run(record._id, () => {
+    return this.lock.run(record._id, async () => {
       const now = new Date();
       // An open state is still being worked on by whoever moved it there: it takes the lease.
       const lease = move.set.open ? { leaseUntil: this.leaseFrom(now), holder: this.options.liveness.instanceId } : {};
       const set = { ...move.set, ...extra, updatedAt: now, ...lease };
-      return this.kind.records.findOneAndUpdate(
+      const carried = this.events.carry(events, now);
+      const moved = await this.kind.records.findOneAndUpdate(
         record.appId,
         { _id: record._id, state: move.from } as FilterQuery<R>,
-        { $set: set } as UpdateQuery<R>,
+        carried.update({ $set: set }) as UpdateQuery<R>,
       );
+      if (moved && events.length > 0) {
+        crashPoint('redemption.closed');
+        carried.written(moved);
+      }
+      return moved;
     });
   }
 
@@ -307,8 +320,14 @@ export class RedemptionSaga<R extends SagaRecord> {
     }
   }
 
-  /** The follow-up work of the record's state (idempotent, in any order, so side by side), then the record is closed. */
+  /**
+   * The follow-up work of the record's state (idempotent, in any order, so
+   * side by side), then the record is closed, its events stored with that
+   * move. Until then the record is open: after a crash the recovery pass
+   * runs this again once the lease has run out.
+   */
   async runEffects(record: R): Promise<R | null> {
+    crashPoint('redemption.effects');
     const good = this.kind.good(record);
     const events: DomainEvent[] = [];
     const stockWork: Array<Promise<void>> = [];
@@ -328,10 +347,10 @@ export class RedemptionSaga<R extends SagaRecord> {
       }
     }
     // allSettled first, so no write is left running when one fails; then the first failure is raised.
-    const results = await Promise.allSettled([this.outbox.add(events), ...stockWork]);
+    const results = await Promise.allSettled(stockWork);
     const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
     if (failed) throw failed.reason;
-    return this.move(record, { type: 'EFFECTS_DONE' });
+    return this.move(record, { type: 'EFFECTS_DONE' }, {}, events);
   }
 
   /** CANCELLING → CANCELLED: refund by its own operation id, give the unit back (once), then the follow-up. */

@@ -1,4 +1,5 @@
 import { Schema, type Connection, type Model } from 'mongoose';
+import { carriesEvents } from '@ris/events';
 import { addSagaIndexes, sagaFields, type SagaRecord } from './saga-record';
 
 /** A catalog redemption: one unit of an item bought by a user of the item's app. */
@@ -28,6 +29,8 @@ redemptionSchema.index({ appId: 1, userId: 1, createdAt: -1 });
 // GET /incentives/redemptions?itemId=.
 redemptionSchema.index({ appId: 1, itemId: 1, createdAt: -1 });
 addSagaIndexes(redemptionSchema);
+// A step's events are stored with the move that closes it, until published.
+carriesEvents(redemptionSchema);
 
 export const redemptionModel = (db: Connection): Model<RedemptionDoc> =>
   (db.models.Redemption as Model<RedemptionDoc> | undefined) ?? db.model<RedemptionDoc>('Redemption', redemptionSchema);

@@ -1,4 +1,5 @@
 import type { Schema } from 'mongoose';
+import type { OutboxFields } from '@ris/events';
 import type { DebitKnowledge, SagaState } from './redemption-saga-machine';
 
 /**
@@ -6,7 +7,7 @@ import type { DebitKnowledge, SagaState } from './redemption-saga-machine';
  * saga: where it stands, what is known about the debit, whether work is
  * still owed (open) and until when the current worker owns it (lease).
  */
-export interface SagaRecord {
+export interface SagaRecord extends OutboxFields {
   _id: string;
   /** The app whose user redeemed, and whose coins and tokens paid. */
   appId: string;

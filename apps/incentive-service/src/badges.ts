@@ -1,5 +1,5 @@
 import type { Connection } from 'mongoose';
-import type { Outbox } from '@ris/events';
+import type { Outbox, OutboxCarrier } from '@ris/events';
 import { AppScoped, isDuplicateKeyError, type Page, type PageQuery } from '@ris/mongo';
 import { invalidArgument, notFound } from '@ris/rpc';
 import { badgeModel, type BadgeDoc } from './badge.model';
@@ -36,13 +36,14 @@ function checkBadge(b: Omit<BadgeInput, 'key'>): void {
 export class Badges {
   private readonly badges: AppScoped<BadgeDoc>;
   private readonly awards: AppScoped<UserBadgeDoc>;
+  /** incentive.badge_awarded, stored with the award. */
+  private readonly awardEvents: OutboxCarrier;
 
-  constructor(
-    db: Connection,
-    private readonly outbox: Outbox,
-  ) {
+  constructor(db: Connection, outbox: Outbox) {
     this.badges = new AppScoped(badgeModel(db));
     this.awards = new AppScoped(userBadgeModel(db));
+    // Awards are never written again.
+    this.awardEvents = outbox.carrier(this.awards.model);
   }
 
   async create(appId: string, input: BadgeInput, operationKey = ''): Promise<BadgeDoc> {
@@ -90,8 +91,8 @@ export class Badges {
 
   /**
    * Gives a user a badge unless they hold it already (the unique index
-   * decides between concurrent awards). Publishes incentive.badge_awarded
-   * once the award is stored.
+   * decides between concurrent awards). incentive.badge_awarded is stored
+   * with the award (one insert) and published right after it.
    */
   async award(
     appId: string,
@@ -111,17 +112,17 @@ export class Badges {
       awardedAt: new Date(),
       awardedByOperation: operationKey || null,
     };
+    const carried = this.awardEvents.carry([badgeAwarded(doc)]);
     try {
-      const award = await this.awards.create(appId, doc);
-      await this.outbox.add(badgeAwarded(award));
+      const award = await this.awards.create(appId, { ...doc, ...carried.fields });
+      carried.written(award);
       return { award, awarded: true };
     } catch (err) {
       if (!isDuplicateKeyError(err)) throw err;
     }
+    // Awarded before: its event was stored with it.
     const existing = await this.awards.findOne(appId, { _id: doc._id });
     if (!existing) throw new Error('badge award vanished');
-    // Re-add the event: a crash between the award and the outbox would otherwise lose it (same id: stored once).
-    await this.outbox.add(badgeAwarded(existing));
     // A retry of the request that awarded it is answered as that award.
     return { award: existing, awarded: Boolean(operationKey) && existing.awardedByOperation === operationKey };
   }

@@ -190,6 +190,17 @@ describe('incentive engine (real MongoDB and Redis)', () => {
     expect(result.balance).toEqual({ coins: 51, xp: 105, tokens: 7, level: 3 });
     const again = (await one(event('climber', 'big'))).event.result;
     expect(again).toMatchObject({ levelUp: null, badgesAwarded: [], milestonesReached: [], balance: { coins: 51, xp: 205 } });
+    // Each announcement is stored with what it announces (no relay runs here): the level-up and the milestone with
+    // the ledger entries that grant them, the badge with its award, the event with its document.
+    const stored = (await outbox.pending()).filter((e) => JSON.parse(e.json).appId === appId);
+    expect(stored.map((e) => [e.type, e.collection]).sort()).toEqual([
+      ['incentive.badge_awarded', 'user_badges'],
+      ['incentive.event.processed', 'events'],
+      ['incentive.event.processed', 'events'],
+      ['incentive.level_up', 'ledger'],
+      ['incentive.milestone_reached', 'ledger'],
+    ]);
+    expect(JSON.parse(stored.find((e) => e.type === 'incentive.level_up')!.json).data).toMatchObject({ userId: 'climber', from: 0, to: 3 });
     const { state } = await engine.ledger.settled(appId, 'climber');
     expect(state.levelsGranted).toEqual([1, 2, 3]);
     expect(state.perks.sort()).toEqual(['p2', 'p3']);
@@ -285,8 +296,15 @@ describe('incentive engine (real MongoDB and Redis)', () => {
     await engine.actions.update(appId, 'single', { maxRepeats: 5 });
     const { result: _result, ...input } = refused.event;
     await engine.claims.model.create({ ...input, lockedUntil: new Date(Date.now() - 1000) });
+    // And its incentive.event.processed is not stored (it died before storing it, say), or was published and cleared.
+    const processedOf = async () =>
+      (await outbox.pending()).filter((e) => e.type === 'incentive.event.processed' && JSON.parse(e.json).data.eventId === refused.event._id);
+    await engine.recorder.events.collection.updateMany({ appId }, { $unset: { outbox: '', outboxPending: '', outboxAt: '' } });
+    expect(await processedOf()).toEqual([]);
 
     expect(await engine.recorder.recoverExpiredClaims()).toBe(1);
+    // Stored again (the same id: published once) with the claim's release.
+    expect(await processedOf()).toHaveLength(1);
     expect(await engine.claims.model.countDocuments({ _id: refused.event._id })).toBe(0);
     // Answered once as refused, so it earns nothing now either.
     expect((await expectLedgerMatchesBalance('lazarus')).coins).toBe(10);

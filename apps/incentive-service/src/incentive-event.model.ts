@@ -1,4 +1,5 @@
 import { Schema, type Connection, type Model } from 'mongoose';
+import { carriesEvents, type OutboxFields } from '@ris/events';
 import type { Refusal } from './action-rules';
 import type { Amounts } from './reward-amounts';
 
@@ -48,10 +49,10 @@ export const eventInputFields = {
 
 /**
  * A processed event. Written once, when processing is complete (insert
- * only: the ledger holds the balance effects, the claim guards the work in
- * progress).
+ * only, but for the events it carries until they are published: the
+ * ledger holds the balance effects, the claim guards the work in progress).
  */
-export interface IncentiveEventDoc extends EventInputDoc {
+export interface IncentiveEventDoc extends EventInputDoc, OutboxFields {
   result: EventResultDoc;
 }
 
@@ -70,6 +71,9 @@ eventSchema.index({ appId: 1, userId: 1, createdAt: -1 });
 eventSchema.index({ appId: 1, actionKey: 1, createdAt: -1 });
 // The idempotencyKey rule is enforced by the _id index: a keyed event's _id
 // is derived from (app, user, key), so a second one cannot be stored.
+
+// incentive.event.processed: the events of one write of event documents wait on one of them, until published.
+carriesEvents(eventSchema);
 
 export const incentiveEventModel = (db: Connection): Model<IncentiveEventDoc> =>
   (db.models.IncentiveEvent as Model<IncentiveEventDoc> | undefined) ?? db.model<IncentiveEventDoc>('IncentiveEvent', eventSchema);

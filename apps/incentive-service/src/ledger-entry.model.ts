@@ -1,12 +1,14 @@
 import { Schema, type Connection, type Model } from 'mongoose';
+import { carriesEvents, type OutboxFields } from '@ris/events';
 import type { Movement } from './balance-fold';
 import type { Amounts } from './reward-amounts';
 
 /**
  * One immutable movement of a user's balance, in slot `seq` of the user's
- * ledger. Never updated or deleted.
+ * ledger. Never updated or deleted (the events a grant's entry carries
+ * until they are published are not part of the movement).
  */
-export interface LedgerEntryDoc extends Movement {
+export interface LedgerEntryDoc extends Movement, OutboxFields {
   /** ledgerEntryId(app, user, seq): the _id index gives each slot to exactly one entry. */
   _id: string;
   appId: string;
@@ -46,6 +48,9 @@ ledgerEntrySchema.index({ appId: 1, key: 1 }, { unique: true });
 // GET /incentives/balances/{userId}/transactions (newest first) and the
 // rebuild, which folds each user's entries in seq order.
 ledgerEntrySchema.index({ appId: 1, userId: 1, seq: -1 }, { unique: true });
+
+// incentive.level_up and incentive.milestone_reached wait on the entries of the grants they announce, until published.
+carriesEvents(ledgerEntrySchema);
 
 export const ledgerEntryModel = (db: Connection): Model<LedgerEntryDoc> =>
   (db.models.LedgerEntry as Model<LedgerEntryDoc> | undefined) ?? db.model<LedgerEntryDoc>('LedgerEntry', ledgerEntrySchema);

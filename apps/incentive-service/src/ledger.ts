@@ -1,4 +1,5 @@
 import type { Connection, Model } from 'mongoose';
+import type { OutboxFields } from '@ris/events';
 import type { Logger } from '@ris/logging';
 import { AppScoped, isDuplicateKeyError, SerialByKey } from '@ris/mongo';
 import { applyMovement, balanceAmounts, balanceUpdate, emptyBalance, type BalanceState, type Movement } from './balance-fold';
@@ -129,16 +130,19 @@ export class Ledger {
   /**
    * Records movements after `base` (the balance as the caller read it and
    * planned against) and applies them. 'conflict' means another writer got
-   * there first: the caller re-reads (read()) and plans again.
+   * there first: the caller re-reads (read()) and plans again. `carried[i]`:
+   * events movement i's entry stores with it (see Outbox), so they exist
+   * exactly if the entry does.
    */
-  async append(appId: string, userId: string, base: BalanceState, movements: Movement[]): Promise<AppendResult> {
+  async append(appId: string, userId: string, base: BalanceState, movements: Movement[], carried: OutboxFields[] = []): Promise<AppendResult> {
     if (movements.length === 0) return { kind: 'applied', entries: [], state: base };
     const docs: LedgerEntryDoc[] = [];
     let state = base;
-    for (const movement of movements) {
+    for (const [i, movement] of movements.entries()) {
       state = applyMovement(state, movement);
       docs.push({
         ...movement,
+        ...carried[i],
         _id: ledgerEntryId(appId, userId, state.seq),
         appId,
         userId,

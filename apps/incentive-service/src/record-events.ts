@@ -1,9 +1,10 @@
 import { PeriodicTask } from '@ris/service-runtime';
 import type { JsonObject } from '@bufbuild/protobuf';
 import type { Connection, Model } from 'mongoose';
-import type { Outbox } from '@ris/events';
+import { crashPoint } from '@ris/config';
+import type { Outbox, OutboxCarrier } from '@ris/events';
 import type { Logger } from '@ris/logging';
-import { AppScoped, isDuplicateKeyError, newId } from '@ris/mongo';
+import { AppScoped, duplicateKeyIndexes, isDuplicateKeyError, newId } from '@ris/mongo';
 import { Code, ConnectError, invalidArgument, notFound, rpcError } from '@ris/rpc';
 import type { ActionDoc } from './action.model';
 import { decideReward } from './action-rules';
@@ -160,7 +161,7 @@ export interface EventRecorderDeps {
  * written with the ledger's compare-and-set (so cooldown, maxRepeats and
  * "a key is applied once" hold under any concurrency), then level and
  * milestone grants, then the event document (which duplicates are answered
- * from), the outbox event, and the claim's release.
+ * from) with its event, and the claim's release.
  *
  * A bulk call takes the same path: each user's events are planned in input
  * order and written as one batch of ledger entries and one balance update,
@@ -173,10 +174,14 @@ export class EventRecorder {
   /** Keyed events being recorded by this process, by event id: duplicates wait on these. */
   private readonly inFlight = new Map<string, Promise<IncentiveEventDoc>>();
   private recovery?: PeriodicTask;
+  /** incentive.event.processed, stored with the event documents. */
+  private readonly processedEvents: OutboxCarrier;
 
   constructor(private readonly deps: EventRecorderDeps) {
     this.events = incentiveEventModel(deps.db);
     this.eventPages = new AppScoped(this.events);
+    // Event documents are written again only to store their events again (see storeEvents, resume).
+    this.processedEvents = deps.outbox.carrier(this.events);
   }
 
   async record(appId: string, inputs: EventInput[]): Promise<RecordOutcome[]> {
@@ -400,8 +405,10 @@ export class EventRecorder {
     const finished: IncentiveEventDoc[] = [];
     for (const [appId, items] of byApp) {
       // Its holder died after writing the event (before releasing the claim):
-      // nothing to redo, the claim only goes.
+      // nothing to redo, the claim only goes, its event stored again first
+      // (same id) in case that holder had not stored it (see storeEvents).
       const recorded = await this.alreadyRecorded(appId, items);
+      await Promise.all([...recorded.values()].map((doc) => this.announceAgain(doc)));
       if (recorded.size) await this.deps.claims.release(appId, [...recorded.keys()]);
       finished.push(...recorded.values());
       for (const [, event] of await this.process(appId, items.filter((i) => !recorded.has(i.eventId)))) finished.push(event);
@@ -451,15 +458,53 @@ export class EventRecorder {
     );
 
     const docs: IncentiveEventDoc[] = items.map((item) => ({ ...eventInput(appId, item), result: item.outcome as EventResultDoc }));
-    try {
-      await this.events.insertMany(docs, { ordered: false, lean: true });
-    } catch (err) {
-      // A recovered event written by its first holder after all: keep the first.
-      if (!isDuplicateKeyError(err)) throw err;
-    }
-    await this.deps.outbox.add(docs.map(eventProcessed));
+    await this.storeEvents(appId, docs);
     await this.deps.claims.release(appId, docs.map((d) => d._id));
     return items.map((item, i) => [item, docs[i]]);
+  }
+
+  /**
+   * Inserts the event documents with their incentive.event.processed
+   * events, in one write: the events of the call ride on its last document
+   * (so the relay clears one document per call). Unordered: a recovered
+   * event that its first holder wrote after all keeps that first document
+   * (its event stored with it); if that was the last one, the call's events
+   * are stored on the last document that did go in.
+   */
+  private async storeEvents(appId: string, docs: IncentiveEventDoc[]): Promise<void> {
+    const carried = this.processedEvents.carry(docs.map(eventProcessed));
+    const last = docs.length - 1;
+    try {
+      await this.events.insertMany(
+        docs.map((doc, i) => (i === last ? { ...doc, ...carried.fields } : doc)),
+        { ordered: false, lean: true },
+      );
+      crashPoint('incentive.event.processed');
+      carried.written(docs[last]);
+      return;
+    } catch (err) {
+      if (!isDuplicateKeyError(err)) throw err;
+      const taken = duplicateKeyIndexes(err);
+      if (taken && !taken.has(-1) && !taken.has(last)) {
+        carried.written(docs[last]);
+        return;
+      }
+      const host = taken && !taken.has(-1) ? docs.filter((_, i) => !taken.has(i)).at(-1) : undefined;
+      if (host) {
+        await this.events.updateOne({ _id: host._id, appId }, carried.update({})).exec();
+        carried.written(host);
+        return;
+      }
+      // Which ones went in is not known: each one stores its own again.
+      await Promise.all(docs.map((doc) => this.announceAgain(doc)));
+    }
+  }
+
+  /** Stores an event document's incentive.event.processed again (the same id: published once). */
+  private async announceAgain(doc: IncentiveEventDoc): Promise<void> {
+    const carried = this.processedEvents.carry([eventProcessed(doc)]);
+    const { matchedCount } = await this.events.updateOne({ _id: doc._id, appId: doc.appId }, carried.update({})).exec();
+    if (matchedCount > 0) carried.written(doc);
   }
 
   /**

@@ -1,4 +1,5 @@
-import type { Outbox } from '@ris/events';
+import { crashPoint } from '@ris/config';
+import type { Carried, Outbox, OutboxCarrier } from '@ris/events';
 import type { Logger } from '@ris/logging';
 import type { BalanceState, Movement } from './balance-fold';
 import type { Badges } from './badges';
@@ -73,17 +74,24 @@ function milestoneMovement(userId: string, m: MilestoneDoc, triggeredBy: string 
  * milestones), so it is never due again. The badge and the "reached"
  * record are written first (both idempotent by derived ids); the ledger
  * entry commits the grant. A crash in between leaves the grant due, and
- * the next balance change of the user finishes it.
+ * the next balance change of the user finishes it. The level_up and
+ * milestone_reached events are stored with the entries that commit their
+ * grants (one insert), so they exist exactly when the grants do.
  */
 export class RewardGrants {
+  private readonly events: OutboxCarrier;
+
   constructor(
     private readonly ledger: Ledger,
     private readonly levels: Levels,
     private readonly milestones: Milestones,
     private readonly badges: Badges,
-    private readonly outbox: Outbox,
+    outbox: Outbox,
     private readonly logger: Logger,
-  ) {}
+  ) {
+    // Ledger entries are never written again.
+    this.events = outbox.carrier(ledger.entries);
+  }
 
   /** Whether anything is due for this balance (cheap: definitions are cached). */
   async anyDue(appId: string, state: BalanceState): Promise<boolean> {
@@ -95,6 +103,11 @@ export class RewardGrants {
     const out: GrantOutcome = { state: start, badges: [], milestones: [] };
     let state = start;
     let round = 0;
+    // Levels granted by an earlier round of this call whose level_up did not
+    // commit (another writer took a slot between them and the top level's
+    // entry): the next level_up announces them too, from where they started.
+    let unannounced: LevelDef[] = [];
+    let unannouncedFrom = 0;
     for (; round < MAX_ROUNDS; round += 1) {
       const [ladder, definitions] = await Promise.all([this.levels.list(appId), this.milestones.all(appId)]);
       const dueLevels = levelsDue(ladder, state.xp, state.levelsGranted);
@@ -117,25 +130,44 @@ export class RewardGrants {
       for (const m of dueMilestones) await this.milestones.recordReached(appId, userId, m, at);
 
       const movements = dueLevels.map((l) => levelMovement(userId, l, triggeredBy, at));
+      // Each milestone's XP is what still fits under the bound after those before it.
       let xp = state.xp;
       for (const m of dueMilestones) {
         const movement = milestoneMovement(userId, m, triggeredBy, at, xp);
         xp += movement.xp;
         movements.push(movement);
       }
-      const result = await this.ledger.append(appId, userId, state, movements);
+      // Each event rides on the entry that commits what it announces: the
+      // level_up on the top level's (levels are in ascending order, and the
+      // insert is ordered, so the levels below it are in when it is), each
+      // milestone_reached on its milestone's.
+      const from = unannounced.length > 0 ? unannouncedFrom : Math.max(0, ...state.levelsGranted);
+      const top = Math.max(0, ...dueLevels.map((l) => l.level));
+      const carried: Array<Carried | null> = [
+        ...dueLevels.map((l) =>
+          l.level === top && top > from ? this.events.carry([levelUp(appId, userId, from, top, [...unannounced, ...dueLevels], at)], at) : null,
+        ),
+        ...dueMilestones.map((m) => this.events.carry([milestoneReached(appId, userId, m, at)], at)),
+      ];
+      const result = await this.ledger.append(
+        appId,
+        userId,
+        state,
+        movements,
+        carried.map((c) => c?.fields ?? {}),
+      );
+      crashPoint('incentive.granted');
+      // The committed entries are the first ones, in order.
+      result.entries.forEach((entry, i) => carried[i]?.written(entry));
       const committed = new Set(result.entries.map((e) => e.key));
       const grantedLevels = dueLevels.filter((l) => committed.has(levelKey(userId, l.level)));
       const grantedMilestones = dueMilestones.filter((m) => committed.has(milestoneKey(userId, m.key)));
-
-      const previousTop = Math.max(0, ...state.levelsGranted);
-      const events = [];
-      if (grantedLevels.length > 0) {
-        const top = Math.max(...grantedLevels.map((l) => l.level));
-        if (top > previousTop) events.push(levelUp(appId, userId, previousTop, top, grantedLevels, at));
+      if (grantedLevels.length > 0 && !committed.has(levelKey(userId, top))) {
+        if (unannounced.length === 0) unannouncedFrom = from;
+        unannounced = [...unannounced, ...grantedLevels];
+      } else if (committed.has(levelKey(userId, top))) {
+        unannounced = [];
       }
-      for (const m of grantedMilestones) events.push(milestoneReached(appId, userId, m, at));
-      await this.outbox.add(events);
 
       for (const l of grantedLevels) if (l.rewards.badgeKey && badgeNames.has(l.rewards.badgeKey)) out.badges.push({ key: l.rewards.badgeKey, name: badgeNames.get(l.rewards.badgeKey) as string });
       for (const m of grantedMilestones) {

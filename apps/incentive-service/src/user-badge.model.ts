@@ -1,8 +1,9 @@
 import { Schema, type Connection, type Model } from 'mongoose';
+import { carriesEvents, type OutboxFields } from '@ris/events';
 
 export type BadgeSourceName = 'MANUAL' | 'LEVEL' | 'MILESTONE';
 
-export interface UserBadgeDoc {
+export interface UserBadgeDoc extends OutboxFields {
   /** userBadgeId(app, user, badge key). */
   _id: string;
   appId: string;
@@ -32,6 +33,9 @@ const userBadgeSchema = new Schema<UserBadgeDoc>(
 // A badge at most once per user, whoever awards it (level, milestone, by
 // hand) and however many times at once. Also GET /incentives/badges/user/{userId}.
 userBadgeSchema.index({ appId: 1, userId: 1, badgeKey: 1 }, { unique: true });
+
+// incentive.badge_awarded is stored with the award, until published.
+carriesEvents(userBadgeSchema);
 
 export const userBadgeModel = (db: Connection): Model<UserBadgeDoc> =>
   (db.models.UserBadge as Model<UserBadgeDoc> | undefined) ?? db.model<UserBadgeDoc>('UserBadge', userBadgeSchema);

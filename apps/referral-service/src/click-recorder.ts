@@ -1,4 +1,5 @@
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
+import { crashPoint } from '@ris/config';
 import { GroupCommit, newId } from '@ris/mongo';
 import type { ClickDoc } from './click.model';
 import { contextProto, type FraudCheck } from './fraud-check';
@@ -19,9 +20,9 @@ interface NewClick {
 /**
  * Clicks are the busiest write of the referral product, so the clicks that
  * arrive together are stored together (group commit): one insert for their
- * documents, one for their events, one increment of each campaign's counter
- * for the batch, one call with their fraud signals. Each request is
- * answered once its click, the campaign counter and the event are stored.
+ * documents and events, one increment of each campaign's counter for the
+ * batch, one call with their fraud signals. Each request is answered once
+ * its click with its event and the campaign counter are stored.
  *
  * A referral's own clicks are not a counter rewritten on every click (with
  * clicks spread over many referrals that was one more update per click,
@@ -63,11 +64,36 @@ export class ClickRecorder {
       deviceId: context.deviceId,
       clickedAt,
     }));
-    const inserted = await this.store.clicks.insertManyNew(all);
-    const answers = await Promise.all(all.map(async (click, i) => (inserted[i] ? click : ((await this.store.clicks.findById(click.appId, click._id)) ?? click))));
-    const fresh = batch.filter((_, i) => inserted[i]);
-    const clicks = all.filter((_, i) => inserted[i]);
+    // A click whose id is already stored is a retry of a request whose first
+    // try stored it (its operation key): answered with that click, and not
+    // stored, counted, announced or scored again.
+    const stored = await Promise.all(all.map((click, i) => (batch[i].operationKey ? this.store.clicks.findById(click.appId, click._id) : null)));
+    const answers = all.map((click, i) => stored[i] ?? click);
+    const fresh = batch.filter((_, i) => !stored[i]);
+    const clicks = all.filter((_, i) => !stored[i]);
     if (clicks.length === 0) return answers;
+    // Each app's events of the batch ride on that app's last click (an
+    // app's events stay in its own documents), and the insert is ordered:
+    // that click is stored only once every click before it is, so the
+    // clicks and their events are stored together or not at all, and the
+    // relay clears one document per app and batch.
+    const lastOfApp = new Map<string, number>();
+    clicks.forEach((click, i) => lastOfApp.set(click.appId, i));
+    const carriers = new Map(
+      [...lastOfApp].map(([appId, last]) => [
+        last,
+        this.store.clickEvents.carry(
+          clicks.flatMap((click, i) => (click.appId === appId ? [referralClicked(click, fresh[i].referral)] : [])),
+          clickedAt,
+        ),
+      ]),
+    );
+    await this.store.clicks.insertMany(
+      clicks.map((click, i) => ({ ...click, ...carriers.get(i)?.fields })),
+      { ordered: true },
+    );
+    crashPoint('referral.clicked');
+    for (const [i, carried] of carriers) carried.written(clicks[i]);
 
     // One increment per campaign for the batch.
     const byCampaign = new Map<string, { appId: string; campaignId: string; clicks: number }>();
@@ -80,7 +106,6 @@ export class ClickRecorder {
     await Promise.all([
       ...[...byCampaign.values()].map(({ appId, campaignId, clicks }) => this.store.stats.count(appId, campaignId, { totalClicks: clicks })),
       ...fresh.map(({ appId, referral, refereeId }) => (refereeId ? this.funnel.clicked(appId, referral, refereeId, clickedAt) : undefined)),
-      this.store.outbox.add(clicks.map((click, i) => referralClicked(click, fresh[i].referral))),
     ]);
 
     this.fraud.recordClicks(

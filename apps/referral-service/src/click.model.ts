@@ -1,6 +1,7 @@
 import { Schema, type Connection, type Model } from 'mongoose';
+import { carriesEvents, type OutboxFields } from '@ris/events';
 
-export interface ClickDoc {
+export interface ClickDoc extends OutboxFields {
   _id: string;
   appId: string;
   referralId: string;
@@ -33,6 +34,9 @@ const clickSchema = new Schema<ClickDoc>(
 );
 // GET /users/{userId}/stats: a referrer's clicks, counted (in one campaign or all).
 clickSchema.index({ appId: 1, referrerId: 1, campaignId: 1 });
+
+// referral.clicked: a batch's events wait on its last click until published.
+carriesEvents(clickSchema);
 
 export const clickModel = (db: Connection): Model<ClickDoc> =>
   (db.models.Click as Model<ClickDoc> | undefined) ?? db.model<ClickDoc>('Click', clickSchema);

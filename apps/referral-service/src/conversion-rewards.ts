@@ -1,4 +1,6 @@
 import type { Client } from '@connectrpc/connect';
+import { crashPoint } from '@ris/config';
+import type { DomainEvent } from '@ris/events';
 import { FulfillmentType, type Reward, type RewardService, RewardSide, RewardStatus, enumName, enumValue } from '@ris/contracts';
 import type { CampaignDoc } from './campaign.model';
 import { conversionCreated, conversionFlagged } from './conversion-events';
@@ -119,27 +121,57 @@ export class ConversionRewards {
     return Promise.all(
       records.map(async (record) => {
         const rewardAmount = referrerAmount(record.level);
-        const updated = await this.store.conversions.findOneAndUpdate(
-          appId,
-          { _id: record._id, rewardsIssuedAt: null },
-          {
-            $set: {
-              rewardAmount,
-              rewardsIssuedAt: now,
-              ...(record.level === 1 ? { refereeRewardAmount: refereeAmount } : {}),
-              ...(record.level === 1 && settled ? { rewardsSettled: true } : {}),
-            },
-          },
+        const set = {
+          rewardAmount,
+          rewardsIssuedAt: now,
+          ...(record.level === 1 ? { refereeRewardAmount: refereeAmount } : {}),
+          ...(record.level === 1 && settled ? { rewardsSettled: true } : {}),
+        };
+        // The events go in the same update as the amounts (see issueRecord).
+        const updated = await this.issueRecord(appId, record, set, (after) =>
+          after.status === 'FLAGGED' ? [conversionCreated(after), conversionFlagged(after)] : [conversionCreated(after)],
         );
         if (!updated) return (await this.store.conversions.findOne(appId, { _id: record._id })) ?? record;
         // Counted once even if two settles of this conversion race (a request and the recovery pass).
         if (rewardAmount > 0 && (await this.store.once.first(appId, `rewards-counted:${record._id}`))) {
           await this.store.countOnReferral(appId, { _id: record.referralId, campaignId: record.campaignId, referrerId: record.referrerId }, { rewardAmount });
         }
-        await this.store.outbox.add(updated.status === 'FLAGGED' ? [conversionCreated(updated), conversionFlagged(updated)] : conversionCreated(updated));
         return updated;
       }),
     );
+  }
+
+  /**
+   * Marks a record's rewards issued, once (rewardsIssuedAt was null), with
+   * its events in the same update. The events describe the record as the
+   * update leaves it, so the update applies only to the state version they
+   * were built from; a score or review that lands in between is read and
+   * the events built again. Null when the rewards were issued already.
+   */
+  private async issueRecord(
+    appId: string,
+    record: ConversionDoc,
+    set: Partial<ConversionDoc>,
+    eventsOf: (after: ConversionDoc) => DomainEvent[],
+  ): Promise<ConversionDoc | null> {
+    return this.store.writeConversion(appId, record.conversionId, async () => {
+      let current: ConversionDoc | null = record;
+      while (current && current.rewardsIssuedAt === null) {
+        const carried = this.store.conversionEvents.carry(eventsOf({ ...current, ...set }));
+        const updated = await this.store.conversions.findOneAndUpdate(
+          appId,
+          { _id: current._id, rewardsIssuedAt: null, stateVersion: current.stateVersion },
+          carried.update({ $set: set }),
+        );
+        if (updated) {
+          crashPoint('conversion.created');
+          carried.written(updated);
+          return updated;
+        }
+        current = await this.store.conversions.findOne(appId, { _id: record._id });
+      }
+      return null;
+    });
   }
 
   private async reconcile(appId: string, root: ConversionDoc, rewards: ConversionReward[]): Promise<ConversionReward[]> {
@@ -153,10 +185,8 @@ export class ConversionRewards {
     } else if (!shouldHold(fresh)) {
       moved = (await this.rewards.approveConversionRewards({ appId, conversionId: fresh.conversionId })).rewards;
     }
-    await this.store.conversions.updateMany(
-      appId,
-      { conversionId: fresh.conversionId, stateVersion: fresh.stateVersion },
-      { $set: { rewardsSettled: true } },
+    await this.store.writeConversion(appId, fresh.conversionId, () =>
+      this.store.conversions.updateMany(appId, { conversionId: fresh.conversionId, stateVersion: fresh.stateVersion }, { $set: { rewardsSettled: true } }),
     );
     const byId = new Map(moved.map((r) => [r.id, rewardView(r)]));
     return rewards.map((r) => byId.get(r.rewardId) ?? r);
@@ -164,13 +194,45 @@ export class ConversionRewards {
 
   /**
    * Records a change the rewards must follow (a score, a review decision)
-   * on every record of the conversion, and marks it unsettled.
+   * on every record of the conversion that matches `filter`, and marks it
+   * unsettled. With `announce`, each record's change carries the events
+   * announce() gives for the record as changed (one update per record,
+   * applied only to the version the events were built from). Returns how
+   * many records changed.
    */
-  async changeState(appId: string, conversionId: string, filter: Record<string, unknown>, set: Record<string, unknown>): Promise<number> {
-    return this.store.conversions.updateMany(
-      appId,
-      { conversionId, ...filter },
-      { $set: { ...set, rewardsSettled: false }, $inc: { stateVersion: 1 } },
-    );
+  async changeState(
+    appId: string,
+    conversionId: string,
+    filter: Record<string, unknown>,
+    set: Record<string, unknown>,
+    announce?: (after: ConversionDoc) => DomainEvent[],
+  ): Promise<number> {
+    const update = { $set: { ...set, rewardsSettled: false }, $inc: { stateVersion: 1 } };
+    return this.store.writeConversion(appId, conversionId, async () => {
+      if (!announce) return this.store.conversions.updateMany(appId, { conversionId, ...filter }, update);
+      let changed = 0;
+      for (let record of await this.store.conversions.find(appId, { conversionId, ...filter })) {
+        for (;;) {
+          const after = { ...record, ...set, stateVersion: record.stateVersion + 1, rewardsSettled: false } as ConversionDoc;
+          const carried = this.store.conversionEvents.carry(announce(after));
+          // Only the version the events were built from: its state and whether its rewards (and conversion.created) were issued.
+          const updated = await this.store.conversions.findOneAndUpdate(
+            appId,
+            { _id: record._id, ...filter, stateVersion: record.stateVersion, rewardsIssuedAt: record.rewardsIssuedAt },
+            carried.update(update),
+          );
+          if (updated) {
+            changed += 1;
+            carried.written(updated);
+            break;
+          }
+          // Changed meanwhile (another replica): read it again; gone from the filter, it is done.
+          const fresh = await this.store.conversions.findOne(appId, { _id: record._id, ...filter });
+          if (!fresh) break;
+          record = fresh;
+        }
+      }
+      return changed;
+    });
   }
 }

@@ -1,4 +1,5 @@
 import { Schema, type Connection, type Model } from 'mongoose';
+import { carriesEvents, type OutboxFields } from '@ris/events';
 import type { ClientContextDoc, FraudCheckState, FraudDoc } from './referral.model';
 
 export type ConversionStatusName = 'PENDING' | 'CLICKED' | 'CONVERTED' | 'FLAGGED';
@@ -11,7 +12,7 @@ export type ReviewState = 'OPEN' | 'APPROVED' | 'REJECTED';
  * per referrer above (level 2, 3, …) with that referrer's code as
  * referralCode and the code used as originalReferralCode.
  */
-export interface ConversionDoc {
+export interface ConversionDoc extends OutboxFields {
   _id: string;
   appId: string;
   campaignId: string;
@@ -108,6 +109,9 @@ conversionSchema.index({ appId: 1, originalReferralCode: 1, lastEventAt: -1, _id
 conversionSchema.index({ appId: 1, status: 1, lastEventAt: -1, _id: -1 });
 // The recovery pass (every app): conversions whose rewards are not settled yet.
 conversionSchema.index({ rewardsSettled: 1, convertedAt: 1 });
+
+// conversion.created and conversion.flagged wait on their record until published.
+carriesEvents(conversionSchema);
 
 export const conversionModel = (db: Connection): Model<ConversionDoc> =>
   (db.models.Conversion as Model<ConversionDoc> | undefined) ?? db.model<ConversionDoc>('Conversion', conversionSchema);

@@ -26,6 +26,7 @@ describe('recording conversions', () => {
   let referrals: Referrals;
   let recorder: ConversionRecorder;
   let recovery: RecoveryPass;
+  let outbox: Outbox;
   let fraudUp = true;
   const logger = createLogger('test', 'silent');
 
@@ -74,7 +75,7 @@ describe('recording conversions', () => {
 
   beforeAll(async () => {
     db = await testDatabase('referral');
-    const outbox = new Outbox(db);
+    outbox = new Outbox(db);
     const campaigns = new Campaigns(db);
     store = new ReferralStore(db, campaigns, outbox);
     const fraud = new FraudCheck(createClient(FraudService, createRouterTransport(({ service }) => service(FraudService, fraudImpl))), logger);
@@ -195,5 +196,44 @@ describe('recording conversions', () => {
     expect(found.drifted).toEqual([{ appId: 'app_c', docId: campaignId, field: 'totalClicks', stored: 1, expected: 3, fixed: true }]);
     expect(await store.stats.read('app_c', campaignId)).toMatchObject({ totalClicks: 3 });
     expect((await rebuildCampaignStats(db, logger, { appId: 'app_c', fix: false, settleMs: 0 })).drifted).toEqual([]);
+  });
+
+  // No relay runs here: what the writes stored waits in their documents.
+  const waiting = async (type: string) => (await outbox.pending()).filter((e) => e.type === type);
+
+  it('stores each change with its events: a referral, its conversion records', async () => {
+    const { _id: campaignId } = await campaign('app_e');
+    const top = (await referrals.create('app_e', { campaignId, referrerId: 'top' })).referral;
+    const ann = (await referrals.create('app_e', { campaignId, referrerId: 'ann' })).referral;
+    expect((await waiting('referral.created')).filter((e) => e.docId === top._id || e.docId === ann._id)).toEqual([
+      expect.objectContaining({ collection: 'referrals', docId: top._id }),
+      expect.objectContaining({ collection: 'referrals', docId: ann._id }),
+    ]);
+    const context = { ip: null, userAgent: null, deviceId: null, email: null };
+    const { root } = await recorder.record('app_e', { referralCode: ann.code, refereeId: 'pat', amount: 5, metadata: null, context });
+    const created = (await waiting('conversion.created')).filter((e) => JSON.parse(e.json).data.conversionId === root.conversionId);
+    expect(created).toEqual([expect.objectContaining({ collection: 'conversions', docId: root._id })]);
+    expect(JSON.parse(created[0].json).data).toMatchObject({ referralCode: ann.code, refereeId: 'pat', status: 'CONVERTED', rewardAmount: 10 });
+  });
+
+  it("carries a batch of clicks' events on each app's last click of it, in order", async () => {
+    const codes = await Promise.all(
+      ['app_f', 'app_g'].map(async (appId) => {
+        const { _id: campaignId } = await campaign(appId);
+        return (await referrals.create(appId, { campaignId, referrerId: 'ann' })).referral.code;
+      }),
+    );
+    // Arriving together (their code keys already known to this process): one group commit, one insert.
+    await Promise.all(['app_f', 'app_g'].map((appId, i) => store.codeKey(appId, codes[i])));
+    const clicks = await Promise.all(
+      ['v1', 'v2', 'v3'].flatMap((refereeId) => ['app_f', 'app_g'].map((appId, i) => referrals.recordClick(appId, { referralCode: codes[i], refereeId }))),
+    );
+    for (const appId of ['app_f', 'app_g']) {
+      const own = clicks.filter((c) => c.appId === appId);
+      const events = (await waiting('referral.clicked')).filter((e) => JSON.parse(e.json).appId === appId);
+      expect(events.map((e) => JSON.parse(e.json).data.clickId)).toEqual(own.map((c) => c._id));
+      // All on the app's last click: one document to clear.
+      expect(new Set(events.map((e) => e.docId))).toEqual(new Set([own[own.length - 1]._id]));
+    }
   });
 });

@@ -108,16 +108,14 @@ export class RecoveryPass {
     const { conversionRewards } = this.deps;
     if (verdict.flagged) {
       await this.deps.flags.raiseForConversion(appId, root, verdict.fraud);
-      const changed = await conversionRewards.changeState(
+      // Records whose conversion.created went out already announce the flag now; the others with it, once issued.
+      await conversionRewards.changeState(
         appId,
         root.conversionId,
         { fraudCheck: 'DEFERRED' },
         { status: 'FLAGGED', isFlagged: true, fraud: verdict.fraud, fraudCheck: 'DONE', review: 'OPEN', context: null },
+        (after) => (after.rewardsIssuedAt !== null ? [conversionFlagged(after)] : []),
       );
-      if (changed > 0) {
-        const records = await this.store.conversions.find(appId, { conversionId: root.conversionId, rewardsIssuedAt: { $ne: null } });
-        await this.store.outbox.add(records.map(conversionFlagged));
-      }
     } else {
       await conversionRewards.changeState(appId, root.conversionId, { fraudCheck: 'DEFERRED' }, { fraudCheck: 'DONE', context: null });
     }

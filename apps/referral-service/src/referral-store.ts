@@ -1,6 +1,6 @@
 import type { Connection } from 'mongoose';
-import type { Outbox } from '@ris/events';
-import { AppScoped, DocumentWriteQueue, OnceMarkers, isDuplicateKeyError } from '@ris/mongo';
+import type { Outbox, OutboxCarrier } from '@ris/events';
+import { AppScoped, DocumentWriteQueue, OnceMarkers, SerialByKey, isDuplicateKeyError } from '@ris/mongo';
 import { CampaignStats } from './campaign-stats';
 import type { Campaigns } from './campaigns';
 import { clickModel, type ClickDoc } from './click.model';
@@ -18,8 +18,8 @@ const CODE_KEY_CACHE_SIZE = 100_000;
 
 /**
  * The referral service's collections, each behind AppScoped (appId in every
- * query), with the campaign reader, the counters and the outbox: what the
- * domain modules share.
+ * query), with the campaign reader, the counters and the carriers of their
+ * events: what the domain modules share.
  */
 export class ReferralStore {
   readonly referrals: AppScoped<ReferralDoc>;
@@ -36,13 +36,21 @@ export class ReferralStore {
   /** Increments of referrals' counters, coalesced per referral. */
   readonly counterWrites: DocumentWriteQueue<ReferralCountersDoc>;
   readonly once: OnceMarkers;
+  /** referral.created, stored with the referral it announces. */
+  readonly referralEvents: OutboxCarrier;
+  /** referral.clicked, a batch's stored with its clicks. */
+  readonly clickEvents: OutboxCarrier;
+  /** conversion.created and conversion.flagged, stored with the record's change they announce. */
+  readonly conversionEvents: OutboxCarrier;
+  /** Writes to a conversion's records, one at a time per conversion in this process (see writeConversion). */
+  private readonly conversionLocks = new SerialByKey();
   /** Code keys this process looked up, by id, oldest first (a Map keeps insertion order): at most CODE_KEY_CACHE_SIZE. */
   private readonly codeKeysSeen = new Map<string, ReferralKeyDoc>();
 
   constructor(
     db: Connection,
     readonly campaigns: Campaigns,
-    readonly outbox: Outbox,
+    outbox: Outbox,
     /** Code keys shared by the replicas (Redis); without it every process reads MongoDB once per code. */
     private readonly codeKeyCache?: CodeKeyCache,
   ) {
@@ -58,6 +66,26 @@ export class ReferralStore {
     this.referralWrites = new DocumentWriteQueue(this.referrals);
     this.counterWrites = new DocumentWriteQueue(this.counters);
     this.once = new OnceMarkers(db);
+    // A referral's later changes go through referralWrites, and so does the clean-up of its event.
+    this.referralEvents = outbox.carrier(this.referrals.model, {
+      lock: { run: (doc, work) => this.referralWrites.exclusive(doc.appId, { _id: doc._id }, work) },
+    });
+    // Clicks are never written again.
+    this.clickEvents = outbox.carrier(this.clicks.model);
+    this.conversionEvents = outbox.carrier(this.conversions.model, {
+      lock: { fields: ['conversionId'], run: (doc, work) => this.writeConversion(doc.appId, doc.conversionId as string, work) },
+    });
+  }
+
+  /**
+   * Runs a write to a converted conversion's records (their rewards issued,
+   * a score or review applied, their settling, their events cleared) after
+   * the ones already running in this process: FerretDB v1 applies an update
+   * as a read and a write of the whole document, so two at once could undo
+   * each other. On MongoDB it only orders this process's writes.
+   */
+  writeConversion<R>(appId: string, conversionId: string, work: () => Promise<R>): Promise<R> {
+    return this.conversionLocks.run(`${appId}\u0000${conversionId}`, work);
   }
 
   /** Queues a fraud check the fraud service could not answer, for the recovery pass. */

@@ -1,4 +1,5 @@
 import { Schema, type Connection, type Model } from 'mongoose';
+import { carriesEvents, type OutboxFields } from '@ris/events';
 
 export interface FraudDoc {
   riskScore: number | null;
@@ -17,7 +18,7 @@ export interface ClientContextDoc {
 /** DONE: scored (or nothing to score); DEFERRED: the fraud service was unavailable, the recovery pass scores it. */
 export type FraudCheckState = 'DONE' | 'DEFERRED';
 
-export interface ReferralDoc {
+export interface ReferralDoc extends OutboxFields {
   _id: string;
   appId: string;
   campaignId: string;
@@ -81,6 +82,9 @@ referralSchema.index({ appId: 1, code: 1 }, { unique: true });
 referralSchema.index({ appId: 1, campaignId: 1, referrerId: 1 }, { unique: true });
 // GET /users/{userId}/stats without campaignId: the user's referrals in every campaign.
 referralSchema.index({ appId: 1, referrerId: 1 });
+
+// referral.created waits here until published (see Outbox in @ris/events).
+carriesEvents(referralSchema);
 
 export const referralModel = (db: Connection): Model<ReferralDoc> =>
   (db.models.Referral as Model<ReferralDoc> | undefined) ?? db.model<ReferralDoc>('Referral', referralSchema);

@@ -1,3 +1,4 @@
+import { crashPoint } from '@ris/config';
 import { idFromOperation, isDuplicateKeyError } from '@ris/mongo';
 import { notFound } from '@ris/rpc';
 import type { ClickDoc } from './click.model';
@@ -85,7 +86,11 @@ export class Referrals {
         doc.context = context;
       }
       try {
-        const referral = await referrals.create(appId, doc);
+        // referral.created is stored with the referral (one insert) and published right after it.
+        const carried = this.store.referralEvents.carry([referralCreated({ ...doc, appId })]);
+        const referral = await referrals.create(appId, { ...doc, ...carried.fields });
+        crashPoint('referral.created');
+        carried.written(referral);
         await this.store.addKeys(appId, referral);
         await this.afterCreate(appId, referral);
         return { referral, created: true };
@@ -110,7 +115,6 @@ export class Referrals {
       referral.refereeId ? this.funnel.refereeKnown(appId, referral, referral.refereeId, referral.createdAt) : undefined,
       referral.isFlagged ? this.raiseFlag(appId, referral) : undefined,
     ]);
-    await this.store.outbox.add(referralCreated(referral));
   }
 
   raiseFlag(appId: string, referral: ReferralDoc) {

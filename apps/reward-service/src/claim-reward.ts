@@ -1,3 +1,4 @@
+import { crashPoint } from '@ris/config';
 import { isDuplicateKeyError } from '@ris/mongo';
 import { Code, rpcError } from '@ris/rpc';
 import type { RewardCodeDoc } from './reward-code.model';
@@ -40,11 +41,15 @@ export async function claimReward(store: RewardStore, appId: string, rewardId: s
       claimedAt,
       expiresAt: new Date(claimedAt.getTime() + reward.codeValidityDays * DAY_MS),
     };
+    // reward.claimed is stored with the code (the claim's one decisive insert) and published right after it.
+    const carried = store.codeEvents.carry([
+      rewardClaimed({ ...reward, discountCode: candidate.code, claimedAt: candidate.claimedAt, expiresAt: candidate.expiresAt }),
+    ]);
     try {
-      const code = await store.codes.create(appId, candidate);
-      const claimed = await withCode(store, reward, code);
-      await store.outbox.add(rewardClaimed(claimed));
-      return claimed;
+      const code = await store.codes.create(appId, { ...candidate, ...carried.fields });
+      crashPoint('reward.claimed');
+      carried.written(code);
+      return await withCode(store, reward, code);
     } catch (err) {
       if (!isDuplicateKeyError(err)) throw err;
       // Another claim of this reward won (use its code), or the code was taken by another reward (draw again).

@@ -105,8 +105,7 @@ export async function finishMove(store: RewardStore, move: RewardMoveDoc, create
     await store.totals.apply(reward, from === 'NEW' ? null : from, to);
   }
   if (to === 'CANCELLED' && reward.side === 'REFERRER') await store.slots.release(appId, rewardId);
-  await store.outbox.add(eventsOf(move, reward));
-  await store.moves.done(move);
+  await store.moves.done(move, eventsOf(move, reward));
   return reward;
 }
 

@@ -1,4 +1,5 @@
 import { Schema, type Connection, type Model } from 'mongoose';
+import { carriesEvents, type OutboxFields } from '@ris/events';
 
 /**
  * The code issued for a reward. Inserting it is the claim: _id is the
@@ -6,7 +7,7 @@ import { Schema, type Connection, type Model } from 'mongoose';
  * under a unique key is atomic on MongoDB and FerretDB alike) and the
  * others read the winner's code.
  */
-export interface RewardCodeDoc {
+export interface RewardCodeDoc extends OutboxFields {
   /** The reward id: one code per reward. */
   _id: string;
   appId: string;
@@ -29,6 +30,9 @@ const rewardCodeSchema = new Schema<RewardCodeDoc>(
 // app: a code is a bearer token and must mean one reward; a (vanishingly
 // rare) collision makes the claim draw another code.
 rewardCodeSchema.index({ code: 1 }, { unique: true });
+
+// reward.claimed is stored with the code it announces, until published.
+carriesEvents(rewardCodeSchema);
 
 export const rewardCodeModel = (db: Connection): Model<RewardCodeDoc> =>
   (db.models.RewardCode as Model<RewardCodeDoc> | undefined) ?? db.model<RewardCodeDoc>('RewardCode', rewardCodeSchema);

@@ -1,4 +1,5 @@
 import { Schema, type Connection, type Model } from 'mongoose';
+import { carriesEvents, type OutboxFields } from '@ris/events';
 import type { RewardStatusName } from './reward.model';
 
 /** A reward's creation counts as leaving NEW. */
@@ -13,7 +14,7 @@ export type MoveOrigin = RewardStatusName | 'NEW';
  * on MongoDB and on FerretDB alike. `done` is set once everything owed is
  * written; the recovery pass finishes the moves a dead process left open.
  */
-export interface RewardMoveDoc {
+export interface RewardMoveDoc extends OutboxFields {
   _id: string;
   appId: string;
   rewardId: string;
@@ -47,6 +48,9 @@ const rewardMoveSchema = new Schema<RewardMoveDoc>(
 );
 // The recovery pass: open moves, oldest first (a system job across apps).
 rewardMoveSchema.index({ done: 1, at: 1 });
+
+// A move's events are stored with its `done` (the move's last write), until published.
+carriesEvents(rewardMoveSchema);
 
 export const rewardMoveModel = (db: Connection): Model<RewardMoveDoc> =>
   (db.models.RewardMove as Model<RewardMoveDoc> | undefined) ?? db.model<RewardMoveDoc>('RewardMove', rewardMoveSchema);

@@ -1,4 +1,6 @@
 import type { Connection } from 'mongoose';
+import { crashPoint } from '@ris/config';
+import type { DomainEvent, Outbox, OutboxCarrier } from '@ris/events';
 import { AppScoped, isDuplicateKeyError } from '@ris/mongo';
 import { rewardMoveModel, type MoveOrigin, type RewardMoveDoc } from './reward-move.model';
 import type { RewardStatusName } from './reward.model';
@@ -6,9 +8,12 @@ import type { RewardStatusName } from './reward.model';
 /** The journal of reward moves (see RewardMoveDoc). */
 export class RewardMoves {
   readonly moves: AppScoped<RewardMoveDoc>;
+  private readonly events: OutboxCarrier;
 
-  constructor(db: Connection) {
+  constructor(db: Connection, outbox: Outbox) {
     this.moves = new AppScoped(rewardMoveModel(db));
+    // A move is written again only by another attempt at finishing it (done again, the same events).
+    this.events = outbox.carrier(this.moves.model);
   }
 
   /**
@@ -37,8 +42,17 @@ export class RewardMoves {
     return this.moves.findById(appId, `${rewardId}:${from}`);
   }
 
-  async done(move: RewardMoveDoc): Promise<void> {
-    await this.moves.updateOne(move.appId, { _id: move._id }, { $set: { done: true } });
+  /**
+   * The move is finished; its events (if any) are stored with that mark, in
+   * the same update, and published. Once: a second finisher of the same
+   * move (the request and the recovery pass) stores nothing.
+   */
+  async done(move: RewardMoveDoc, events: DomainEvent[] = []): Promise<void> {
+    const carried = this.events.carry(events);
+    const marked = await this.moves.updateOne(move.appId, { _id: move._id, done: false }, carried.update({ $set: { done: true } }));
+    if (marked === 0) return;
+    crashPoint('reward.moved');
+    carried.written(move);
   }
 
   /** Moves still open after `olderThanMs`, oldest first, of every app: the recovery pass's work. */

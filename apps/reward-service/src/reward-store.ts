@@ -1,5 +1,5 @@
 import type { Connection } from 'mongoose';
-import type { Outbox } from '@ris/events';
+import type { Outbox, OutboxCarrier } from '@ris/events';
 import { AppScoped, OnceMarkers } from '@ris/mongo';
 import { notFound } from '@ris/rpc';
 import { rewardCodeModel, type RewardCodeDoc } from './reward-code.model';
@@ -8,7 +8,7 @@ import { RewardMoves } from './reward-moves';
 import { RewardSlots } from './reward-slots';
 import { RewardTotals } from './reward-totals';
 
-/** What every reward operation works with: the rewards, their codes, places, totals, moves, markers and the outbox. */
+/** What every reward operation works with: the rewards, their codes, places, totals, moves and markers. */
 export class RewardStore {
   readonly rewards: AppScoped<RewardDoc>;
   readonly codes: AppScoped<RewardCodeDoc>;
@@ -16,17 +16,18 @@ export class RewardStore {
   readonly slots: RewardSlots;
   readonly once: OnceMarkers;
   readonly moves: RewardMoves;
+  /** reward.claimed, stored with the claimed code. */
+  readonly codeEvents: OutboxCarrier;
 
-  constructor(
-    db: Connection,
-    readonly outbox: Outbox,
-  ) {
+  constructor(db: Connection, outbox: Outbox) {
     this.rewards = new AppScoped(rewardModel(db));
     this.codes = new AppScoped(rewardCodeModel(db));
     this.totals = new RewardTotals(db);
     this.slots = new RewardSlots(db);
     this.once = new OnceMarkers(db);
-    this.moves = new RewardMoves(db);
+    this.moves = new RewardMoves(db, outbox);
+    // Codes are never written again.
+    this.codeEvents = outbox.carrier(this.codes.model);
   }
 
   async get(appId: string, rewardId: string): Promise<RewardDoc> {

@@ -34,7 +34,7 @@ describe('reward totals rebuild', () => {
     db = await testDatabase('reward_rebuild');
     const outbox = new Outbox(db);
     store = new RewardStore(db, outbox);
-    await Promise.all([rewardModel(db), rewardMoveModel(db), rewardTotalsModel(db), outbox.model].map((m) => m.init()));
+    await Promise.all([rewardModel(db), rewardMoveModel(db), rewardTotalsModel(db)].map((m) => m.init()));
     const paid = await createReward(store, appId, request());
     await redeemReward(store, appId, paid.reward!._id, 'ann');
     await createReward(store, appId, request({ level: 2, amount: 4, hold: true }));

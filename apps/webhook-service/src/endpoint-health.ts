@@ -1,5 +1,6 @@
 import type { Connection } from 'mongoose';
-import { domainEvent, stableEventId, type Outbox } from '@ris/events';
+import { crashPoint } from '@ris/config';
+import { domainEvent, stableEventId, type Outbox, type OutboxCarrier } from '@ris/events';
 import type { Logger } from '@ris/logging';
 import { AppScoped, SerialByKey } from '@ris/mongo';
 import { endpointModel, type EndpointDoc } from './endpoint.model';
@@ -38,14 +39,18 @@ export function endpointDisabledEvent(endpoint: EndpointDoc) {
 export class EndpointHealth {
   private readonly endpoints: AppScoped<EndpointDoc>;
   private readonly writes = new SerialByKey();
+  /** webhook.endpoint_disabled, stored with the disabling. */
+  private readonly events: OutboxCarrier;
 
   constructor(
     db: Connection,
-    private readonly outbox: Outbox,
+    outbox: Outbox,
     private readonly logger: Logger,
     private readonly disableAfterMs: number,
   ) {
     this.endpoints = new AppScoped(endpointModel(db));
+    // The relay's clean-up of an endpoint is one more of this process's writes to it.
+    this.events = outbox.carrier(this.endpoints.model, { lock: { run: (doc, work) => this.writes.run(doc._id, work) } });
   }
 
   async succeeded(endpoint: EndpointDoc): Promise<void> {
@@ -65,16 +70,21 @@ export class EndpointHealth {
       return;
     }
     if (!endpoint.enabled || at.getTime() - endpoint.failingSince.getTime() < this.disableAfterMs) return;
+    // The event is stored with the disabling (one update) and published right after it.
+    const carried = this.events.carry([endpointDisabledEvent({ ...endpoint, enabled: false, disabledAt: at })], at);
     const disabled = await this.endpoints.findOneAndUpdate(
       endpoint.appId,
       { _id: endpoint._id, enabled: true, failingSince: { $lte: new Date(at.getTime() - this.disableAfterMs) } },
-      { $set: { enabled: false, disabledReason: 'FAILING', disabledAt: at, disabledEventPending: true, updatedAt: at } },
+      carried.update({ $set: { enabled: false, disabledReason: 'FAILING', disabledAt: at, updatedAt: at } }),
     );
     // null: another attempt (or replica) disabled it first, or it recovered.
-    if (disabled) await this.announceDisabled(disabled);
+    if (!disabled) return;
+    crashPoint('webhook.endpoint_disabled');
+    carried.written(disabled);
+    this.logDisabled(disabled);
   }
 
-  private async announceDisabled(endpoint: EndpointDoc): Promise<void> {
+  private logDisabled(endpoint: EndpointDoc): void {
     this.logger.warn(
       {
         event: ENDPOINT_DISABLED_LOG_EVENT,
@@ -85,23 +95,27 @@ export class EndpointHealth {
       },
       `${ENDPOINT_DISABLED_LOG_EVENT}: webhook endpoint disabled after failing for ${Math.round(this.disableAfterMs / 3_600_000)} h`,
     );
-    await this.publishDisabled(endpoint);
-  }
-
-  /** The endpoint_disabled event onto the outbox, then the endpoint's note that it is owed cleared. */
-  private async publishDisabled(endpoint: EndpointDoc): Promise<void> {
-    await this.outbox.add(endpointDisabledEvent(endpoint));
-    await this.endpoints.updateOne(endpoint.appId, { _id: endpoint._id }, { $set: { disabledEventPending: false } });
   }
 
   /**
-   * Recovery pass: endpoints disabled whose event did not reach the outbox
-   * (the process died in between). The event id is stable, so writing it
-   * again is harmless.
+   * Endpoints a release from before the events were stored with the
+   * disabling left disabled with their event still owed (it died between
+   * the two writes): the event is stored now, with the note cleared, in
+   * one update. The event id is stable, so storing it again is harmless.
    */
   async announcePendingDisabled(): Promise<void> {
     // Across apps on purpose (a maintenance pass); each write below carries the appId.
     const pending = await this.endpoints.model.find({ disabledEventPending: true }).limit(100).lean<EndpointDoc[]>().exec();
-    for (const endpoint of pending) await this.publishDisabled(endpoint);
+    for (const endpoint of pending) {
+      const carried = this.events.carry([endpointDisabledEvent(endpoint)]);
+      const cleared = await this.writes.run(endpoint._id, () =>
+        this.endpoints.findOneAndUpdate(
+          endpoint.appId,
+          { _id: endpoint._id, disabledEventPending: true },
+          carried.update({ $set: { disabledEventPending: false } }),
+        ),
+      );
+      if (cleared) carried.written(cleared);
+    }
   }
 }

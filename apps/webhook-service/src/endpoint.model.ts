@@ -1,5 +1,6 @@
 import { Schema, type Connection, type Model } from 'mongoose';
 import type { SealedSecret } from '@ris/secrets';
+import { carriesEvents, type OutboxFields } from '@ris/events';
 import type { WebhookEventName } from './webhook-events';
 
 export type DisabledReasonName = 'MANUAL' | 'FAILING';
@@ -18,7 +19,7 @@ export interface PreviousSecret {
   expiresAt: Date;
 }
 
-export interface EndpointDoc {
+export interface EndpointDoc extends OutboxFields {
   _id: string;
   appId: string;
   url: string;
@@ -29,9 +30,10 @@ export interface EndpointDoc {
   disabledReason: DisabledReasonName | null;
   disabledAt: Date | null;
   /**
-   * True from the moment the service disabled the endpoint for failing until
-   * webhook.endpoint_disabled is in the outbox: a crash in between is
-   * finished by the dispatcher's recovery pass.
+   * Releases before webhook.endpoint_disabled was stored with the disabling
+   * set this until they had written the event: true only on an endpoint one
+   * of them left with its event owed (see announcePendingDisabled). Always
+   * false now.
    */
   disabledEventPending: boolean;
   /** First failed attempt since the last successful one; null while healthy. */
@@ -85,8 +87,10 @@ const endpointSchema = new Schema<EndpointDoc>(
 endpointSchema.index({ appId: 1, createdAt: -1, _id: -1 });
 // The fan-out of every domain event: the enabled endpoints of one app.
 endpointSchema.index({ appId: 1, enabled: 1 });
-// The recovery pass: endpoints disabled whose event is not in the outbox yet.
+// The recovery pass: endpoints an earlier release disabled whose event it had not stored.
 endpointSchema.index({ disabledEventPending: 1 });
+// webhook.endpoint_disabled is stored with the disabling, until published.
+carriesEvents(endpointSchema);
 
 export const endpointModel = (db: Connection): Model<EndpointDoc> =>
   (db.models.WebhookEndpoint as Model<EndpointDoc> | undefined) ?? db.model<EndpointDoc>('WebhookEndpoint', endpointSchema);

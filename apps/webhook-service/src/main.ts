@@ -31,7 +31,7 @@ void runService({
       allowPrivateTargets: config.WEBHOOK_ALLOW_PRIVATE_TARGETS,
     });
     // Housekeeping beside the dispatcher, not in its claim loop: disabled endpoints whose event a dead
-    // process did not announce, and finished deliveries past retention.
+    // process of an earlier release did not store, and finished deliveries past retention.
     const housekeeping = [
       new PeriodicTask(() => health.announcePendingDisabled(), {
         intervalMs: 60_000,

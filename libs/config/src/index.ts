@@ -1,2 +1,3 @@
 export { ConfigError, loadConfig } from './load-config';
+export { crashPoint } from './crash-point';
 export { serviceSettings, setting } from './settings';

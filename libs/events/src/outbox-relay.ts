@@ -1,33 +1,45 @@
 import type { Logger } from '@ris/logging';
 import type { EventBus } from './event-bus';
-import type { Outbox, OutboxEntry } from './outbox';
+import type { CarriedEvent, CarrierRef, Outbox, OutboxCarrier, StoredEvents } from './outbox';
 
 export interface OutboxRelayOptions {
-  /** How often to look for entries left behind (a failed publish, a process that died). */
+  /** How often to look for events left behind (a failed publish, a process that died). */
   sweepIntervalMs?: number;
-  /** Entries younger than this are left to the process that wrote them. */
+  /** Events younger than this are left to the process that wrote them. */
   sweepAfterMs?: number;
+  /** Most events published together. */
   batchSize?: number;
 }
 
+const MAX_PAGES_PER_SWEEP = 50;
+
+interface SweptDoc {
+  _id: string;
+  appId: string;
+  outbox?: CarriedEvent[];
+  outboxAt?: Date;
+  [field: string]: unknown;
+}
+
 /**
- * Publishes outbox entries to JetStream, each with Nats-Msg-Id = event id,
- * then deletes them.
+ * Publishes the events documents carry (see Outbox) to JetStream, each
+ * with Nats-Msg-Id = event id, then removes them from their documents.
  *
- * The process that stored an entry publishes it right away (it knows it
- * without reading it back), many at a time. A periodic sweep publishes, oldest first, whatever
- * is left older than a moment: entries stored while NATS was down, or by
- * a process that died before publishing. Per event that costs the publish
- * and a share of one delete per add(): no reads, claims or marks in the
+ * The process that wrote a change publishes its events right away (it
+ * knows them without reading them back), many at a time, in the order
+ * they were written. A periodic sweep publishes, oldest first, whatever
+ * waits longer than a moment: events stored while NATS was down, or by a
+ * process that died before publishing. Per change that costs the publish
+ * and a share of one batched update: no reads, claims or marks in the
  * request path's database.
  *
- * Every replica sweeps; two publishing the same entry is absorbed by
+ * Every replica sweeps; two publishing the same event is absorbed by
  * JetStream's duplicate window (and consumers are idempotent beyond it).
  */
 export class OutboxRelay {
   private timer?: NodeJS.Timeout;
   private stopped = true;
-  private fresh: OutboxEntry[] = [];
+  private fresh: StoredEvents[] = [];
   private publishingFresh = false;
   private sweeping = false;
   private readonly sweepIntervalMs: number;
@@ -44,7 +56,7 @@ export class OutboxRelay {
     this.sweepIntervalMs = options.sweepIntervalMs ?? 1000;
     this.sweepAfterMs = options.sweepAfterMs ?? 2000;
     this.batchSize = options.batchSize ?? 200;
-    outbox.onAdded((entries) => this.added(entries));
+    outbox.onStored((stored) => this.added(stored));
   }
 
   start(): void {
@@ -64,43 +76,82 @@ export class OutboxRelay {
     while (this.inFlight.size > 0) await Promise.all([...this.inFlight]);
   }
 
-  /** Publishes, oldest first, every entry older than sweepAfterMs; returns how many went out. */
+  /** Publishes every event waiting longer than sweepAfterMs, oldest first; returns how many went out. */
   async sweep(): Promise<number> {
     if (this.sweeping || !this.bus.isConnected()) return 0;
     this.sweeping = true;
     let total = 0;
     try {
-      for (;;) {
-        const entries = await this.outbox.model
-          .find({ createdAt: { $lte: new Date(Date.now() - this.sweepAfterMs) } })
-          .sort({ createdAt: 1, n: 1 })
-          .limit(this.batchSize)
-          .lean<OutboxEntry[]>()
-          .exec();
-        if (entries.length > 0) await this.publish(entries);
-        total += entries.length;
-        if (entries.length < this.batchSize || this.stopped) return total;
-      }
+      for (const carrier of this.outbox.all()) total += await this.sweepCarrier(carrier);
+      total += await this.drainLegacy();
     } catch (err) {
       this.logger.warn({ err }, 'outbox sweep failed; will retry');
-      return total;
     } finally {
       this.sweeping = false;
     }
+    return total;
   }
 
-  private added(entries: OutboxEntry[]): void {
+  private async sweepCarrier(carrier: OutboxCarrier): Promise<number> {
+    let total = 0;
+    // Bounded: a page whose documents could not be cleared (changed again
+    // meanwhile) comes back first; the next sweep goes on from there.
+    for (let page = 0; page < MAX_PAGES_PER_SWEEP; page += 1) {
+      // Across apps: a system job; each document is cleared under its own appId.
+      const docs = (await carrier.collection
+        .find({ outboxPending: true }, { projection: carrier.projection() })
+        .sort({ outboxAt: 1 })
+        .limit(this.batchSize)
+        .toArray()) as unknown as SweptDoc[];
+      const cutoff = Date.now() - this.sweepAfterMs;
+      const due = [];
+      for (const doc of docs) {
+        // Oldest first: from the first young one on, the writers still have them.
+        if (doc.outboxAt && doc.outboxAt.getTime() > cutoff) break;
+        due.push({ carrier, doc: carrier.ref(doc), events: doc.outbox ?? [] });
+      }
+      if (due.length > 0) await this.publish(due);
+      total += due.reduce((sum, d) => sum + d.events.length, 0);
+      if (due.length < this.batchSize || this.stopped) return total;
+    }
+    return total;
+  }
+
+  /** Entries an earlier release left in its outbox collection, oldest first: published, then deleted. */
+  private async drainLegacy(): Promise<number> {
+    const legacy = this.outbox.legacy();
+    let total = 0;
+    for (;;) {
+      const entries = await legacy.find({}).sort({ createdAt: 1, n: 1 }).limit(this.batchSize).toArray();
+      if (entries.length === 0) return total;
+      const results = await Promise.allSettled(entries.map((e) => this.bus.publish({ id: e._id, type: e.type, json: e.event })));
+      const published = entries.filter((_, i) => results[i].status === 'fulfilled').map((e) => e._id);
+      if (published.length > 0) await legacy.deleteMany({ _id: { $in: published } });
+      total += published.length;
+      const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+      if (failed) throw failed.reason;
+      if (entries.length < this.batchSize || this.stopped) return total;
+    }
+  }
+
+  private added(stored: StoredEvents): void {
     if (this.stopped) return;
-    this.fresh.push(...entries);
+    this.fresh.push(stored);
     if (!this.publishingFresh) this.track(this.publishFresh());
   }
 
-  /** This process's new entries, batch after batch; what fails is left to the sweep. */
+  /** This process's new events, batch after batch in the order written; what fails is left to the sweep. */
   private async publishFresh(): Promise<void> {
     this.publishingFresh = true;
     try {
       while (this.fresh.length > 0 && !this.stopped) {
-        const batch = this.fresh.splice(0, this.batchSize);
+        let take = 0;
+        let events = 0;
+        while (take < this.fresh.length && (take === 0 || events + this.fresh[take].events.length <= this.batchSize)) {
+          events += this.fresh[take].events.length;
+          take += 1;
+        }
+        const batch = this.fresh.splice(0, take);
         if (!this.bus.isConnected()) continue;
         await this.publish(batch).catch((err: unknown) => this.logger.warn({ err }, 'outbox publish failed; the sweep will retry'));
       }
@@ -110,19 +161,34 @@ export class OutboxRelay {
   }
 
   /**
-   * Publishes the entries (sent in order on one connection, acknowledged
-   * together) and deletes those JetStream acknowledged.
+   * Publishes the events (sent in order on one connection, acknowledged
+   * together), then clears the documents all of whose events here
+   * JetStream acknowledged.
    */
-  private async publish(entries: OutboxEntry[]): Promise<void> {
-    const results = await Promise.allSettled(entries.map((entry) => this.bus.publish({ id: entry._id, type: entry.type, json: entry.event })));
-    const published = new Map<string, string[]>();
-    entries.forEach((entry, i) => {
-      if (results[i].status !== 'fulfilled') return;
-      const ids = published.get(entry.batch) ?? [];
-      ids.push(entry._id);
-      published.set(entry.batch, ids);
-    });
-    await Promise.all([...published].map(([batch, ids]) => this.outbox.model.deleteMany({ batch, _id: { $in: ids } }).exec()));
+  private async publish(batch: StoredEvents[]): Promise<void> {
+    const events = batch.flatMap((stored) => stored.events);
+    const results = await Promise.allSettled(events.map((event) => this.bus.publish(event)));
+    // One entry per document: two changes of it in this batch are cleared together.
+    const docs = new Map<string, { carrier: OutboxCarrier; doc: CarrierRef; events: CarriedEvent[]; ok: boolean }>();
+    let next = 0;
+    for (const { carrier, doc, events: own } of batch) {
+      const ok = own.every((_, i) => results[next + i].status === 'fulfilled');
+      next += own.length;
+      const key = `${carrier.name}\u0000${doc.appId}\u0000${doc._id}`;
+      const entry = docs.get(key);
+      if (entry) {
+        entry.events.push(...own);
+        entry.ok &&= ok;
+      } else {
+        docs.set(key, { carrier, doc, events: [...own], ok });
+      }
+    }
+    const byCarrier = new Map<OutboxCarrier, Array<{ doc: CarrierRef; events: CarriedEvent[] }>>();
+    for (const { carrier, doc, events: own, ok } of docs.values()) {
+      if (!ok) continue;
+      byCarrier.set(carrier, [...(byCarrier.get(carrier) ?? []), { doc, events: own }]);
+    }
+    await Promise.all([...byCarrier].map(([carrier, published]) => carrier.clear(published)));
     const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
     if (failed) throw failed.reason;
   }

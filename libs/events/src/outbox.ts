@@ -1,81 +1,261 @@
 import { Schema, type Connection, type Model } from 'mongoose';
-import { isDuplicateKeyError, newId } from '@ris/mongo';
 import type { DomainEvent } from './domain-event';
 
-export interface OutboxEntry {
+/** An event as a document carries it until it is published: the JSON exactly as it goes out. */
+export interface CarriedEvent {
+  id: string;
+  type: string;
+  json: string;
+}
+
+/**
+ * The fields of a document that carries events while they wait to be
+ * published; none of them is there once they are.
+ */
+export interface OutboxFields {
+  /** The waiting events: oldest change first, each change's in order. */
+  outbox?: CarriedEvent[];
+  /** true exactly while `outbox` holds events: what the sweep finds documents by. */
+  outboxPending?: true;
+  /** When the oldest waiting event was stored: the sweep leaves younger ones to their writer. */
+  outboxAt?: Date;
+}
+
+/** The document a write stored events in. */
+export interface CarrierDoc {
+  _id: string;
+  appId: string;
+}
+
+/** A document's identity for the relay: _id and appId, and the fields its carrier's lock is keyed by. */
+export type CarrierRef = CarrierDoc & Record<string, unknown>;
+
+/**
+ * How a carrier's documents are written one at a time in this process.
+ * FerretDB v1 runs every update as a read of the whole document and a
+ * write of all of it back, so the relay's clean-up of a document running
+ * beside another update of it could undo that update. A collection whose
+ * documents are written again after they carried events passes the lock
+ * its own writes take (SerialByKey, DocumentWriteQueue.exclusive), and
+ * the clean-up takes it too. MongoDB's updates are atomic either way.
+ */
+export interface CarrierLock {
+  /** Fields the lock is keyed by, besides _id and appId (the sweep reads them with the events). */
+  fields?: string[];
+  run<R>(doc: CarrierRef, work: () => Promise<R>): Promise<R>;
+}
+
+/** Events stored with one write, ready to be spread into it. */
+export interface Carried {
+  readonly events: CarriedEvent[];
+  /** Spread into a document being inserted: it then carries the events. */
+  readonly fields: OutboxFields;
+  /** A single-document update extended to store the events with its change (same write). */
+  update<U extends object>(update: U): U;
+  /** Once the write that stored them succeeded: this process publishes them now (nothing to wait for). */
+  written(doc: CarrierDoc): void;
+}
+
+/** Events some process of this service stored with a write, for the relay. */
+export interface StoredEvents {
+  carrier: OutboxCarrier;
+  doc: CarrierRef;
+  events: CarriedEvent[];
+}
+
+const carriedEventSchema = new Schema<CarriedEvent>(
+  { id: { type: String, required: true }, type: { type: String, required: true }, json: { type: String, required: true } },
+  { _id: false },
+);
+
+/**
+ * Makes a collection's documents able to carry events: the outbox fields
+ * (absent unless events wait) and the sweep's index.
+ */
+export function carriesEvents(schema: Schema): void {
+  schema.add({
+    outbox: { type: [carriedEventSchema], default: undefined },
+    outboxPending: { type: Boolean, default: undefined },
+    outboxAt: { type: Date, default: undefined },
+  });
+  // The relay's sweep (a system job across apps): documents whose events
+  // still wait, oldest first. An equality on outboxPending, which FerretDB
+  // answers from this index's GIN twin; sparse, so on MongoDB it holds only
+  // the documents with events waiting.
+  schema.index({ outboxPending: 1, outboxAt: 1 }, { sparse: true });
+}
+
+const CLEARED = { $unset: { outbox: '', outboxPending: '', outboxAt: '' } };
+
+/**
+ * The clean-up's filter: the document still carries exactly these events,
+ * in this order (a later change's events appended meanwhile make it miss,
+ * and the sweep publishes the lot). By position: FerretDB v1 does not
+ * match `$all` with several values on a field of an array's documents.
+ */
+function carrying(doc: CarrierRef, events: CarriedEvent[]): Record<string, unknown> {
+  const filter: Record<string, unknown> = { _id: doc._id, appId: doc.appId };
+  if (events.length === 0) {
+    // A flag left without events (nothing writes that; cleared all the same).
+    filter.$or = [{ outbox: { $exists: false } }, { outbox: { $size: 0 } }];
+    return filter;
+  }
+  filter.outbox = { $size: events.length };
+  events.forEach((event, i) => (filter[`outbox.${i}.id`] = event.id));
+  return filter;
+}
+
+/** One collection whose documents carry events (see Outbox). */
+export class OutboxCarrier {
+  readonly name: string;
+
+  constructor(
+    readonly model: Model<never>,
+    private readonly outbox: Outbox,
+    readonly lock?: CarrierLock,
+  ) {
+    this.name = model.collection.collectionName;
+  }
+
+  get collection() {
+    return this.model.collection;
+  }
+
+  /**
+   * The events, encoded once, ready to go into one write: `fields` into an
+   * insert, or `update()` around an update; then `written()`.
+   */
+  carry(events: DomainEvent[], at = new Date()): Carried {
+    const carried: CarriedEvent[] = events.map((event) => ({ id: event.id, type: event.type, json: JSON.stringify(event) }));
+    const none = carried.length === 0;
+    return {
+      events: carried,
+      fields: none ? {} : { outbox: carried, outboxPending: true, outboxAt: at },
+      update: <U extends object>(update: U): U => {
+        if (none) return update;
+        const ops = update as Record<string, Record<string, unknown> | undefined>;
+        return {
+          ...update,
+          $set: { ...ops.$set, outboxPending: true },
+          $push: { ...ops.$push, outbox: { $each: carried } },
+          // A document with older events still waiting keeps their time.
+          $min: { ...ops.$min, outboxAt: at },
+        } as U;
+      },
+      written: (doc: CarrierDoc) => {
+        if (!none) this.outbox.stored({ carrier: this, doc: this.ref(doc), events: carried });
+      },
+    };
+  }
+
+  /** The fields of a document the relay needs besides its events. */
+  ref(doc: CarrierDoc): CarrierRef {
+    const ref: CarrierRef = { _id: doc._id, appId: doc.appId };
+    for (const field of this.lock?.fields ?? []) ref[field] = (doc as unknown as Record<string, unknown>)[field];
+    return ref;
+  }
+
+  /** What the sweep reads of a document. */
+  projection(): Record<string, 1> {
+    return Object.fromEntries(['appId', 'outbox', 'outboxAt', ...(this.lock?.fields ?? [])].map((f) => [f, 1]));
+  }
+
+  /**
+   * Removes published events from their documents: each document is
+   * cleared if it still carries exactly them (one conditional update; a
+   * document that got more events meanwhile keeps them all for the sweep).
+   */
+  async clear(published: Array<{ doc: CarrierRef; events: CarriedEvent[] }>): Promise<void> {
+    if (published.length === 0) return;
+    const { lock } = this;
+    if (lock) {
+      await Promise.all(published.map(({ doc, events }) => lock.run(doc, () => this.collection.updateOne(carrying(doc, events), CLEARED))));
+      return;
+    }
+    await this.collection.bulkWrite(
+      published.map(({ doc, events }) => ({ updateOne: { filter: carrying(doc, events), update: CLEARED } })),
+      { ordered: false },
+    );
+  }
+}
+
+/** An entry of the outbox collection an earlier release wrote (drained by the relay). */
+export interface LegacyOutboxEntry {
   _id: string;
   type: string;
-  appId: string;
   event: string;
   createdAt: Date;
-  /** The add() that stored it: the relay deletes what it published by this key. */
-  batch: string;
-  /** Position within that add(): keeps one change's events in order. */
   n: number;
 }
 
-const outboxSchema = new Schema<OutboxEntry>(
-  {
-    _id: { type: String, required: true },
-    type: { type: String, required: true },
-    appId: { type: String, required: true },
-    // The JSON exactly as it will be published.
-    event: { type: String, required: true },
-    createdAt: { type: Date, required: true },
-    batch: { type: String, required: true },
-    n: { type: Number, required: true },
-  },
-  { collection: 'outbox', versionKey: false },
-);
-// The relay's sweep: entries left behind, oldest first.
-outboxSchema.index({ createdAt: 1, n: 1 });
-// The relay's delete of what it published: {batch, _id: {$in}}. By batch
-// because FerretDB answers an equality from an index but filters $in by
-// reading every entry (200 ids among 2,000 entries: 116 ms against 11 ms).
-outboxSchema.index({ batch: 1 });
-
 /**
- * Events wait here, in the service's own database, until the relay has
- * published them; a published entry is deleted (the stream keeps the
- * history). A service writes its state change, then its events here (ids
- * derived from the change, so a retried request rewrites the same
- * entries); NATS being down at that moment loses nothing.
+ * A service's events wait in the documents whose change they announce,
+ * until the relay has published them.
+ *
+ * A change and its events are one single-document write: the inserted or
+ * updated document carries them (`outbox`, with `outboxPending` and
+ * `outboxAt`), so a process that dies right after the write has stored
+ * both or neither; there is no second write to lose. The writing process
+ * then hands them to the relay (`written()`), which publishes them at once
+ * and removes them from the document in a batched, conditional update
+ * nobody waits for. A sweep in every replica finds documents whose events
+ * were left behind (NATS down, a process that died) by an indexed equality
+ * on `outboxPending`. Ids are derived from the change, so a retried
+ * request or a second publish of the same event is stored once by
+ * JetStream (Nats-Msg-Id) and consumers are idempotent beyond that.
  */
 export class Outbox {
-  readonly model: Model<OutboxEntry>;
-  private listeners: Array<(entries: OutboxEntry[]) => void> = [];
+  private readonly carriers = new Map<string, OutboxCarrier>();
+  private readonly listeners: Array<(stored: StoredEvents) => void> = [];
 
-  constructor(connection: Connection) {
-    this.model = connection.models.OutboxEntry ?? connection.model<OutboxEntry>('OutboxEntry', outboxSchema);
-  }
+  constructor(readonly db: Connection) {}
 
-  async add(events: DomainEvent | DomainEvent[]): Promise<void> {
-    const list = Array.isArray(events) ? events : [events];
-    if (list.length === 0) return;
-    const now = new Date();
-    const batch = newId('obx');
-    const entries: OutboxEntry[] = list.map((event, n) => ({
-      _id: event.id,
-      type: event.type,
-      appId: event.appId,
-      event: JSON.stringify(event),
-      createdAt: now,
-      batch,
-      n,
-    }));
-    try {
-      // The raw driver: these documents are complete, and this runs for
-      // every event of every request.
-      await this.model.collection.insertMany(entries as never[], { ordered: false });
-    } catch (err) {
-      // Already there from an earlier attempt of the same change: fine.
-      if (!isDuplicateKeyError(err)) throw err;
+  /**
+   * The carrier of a collection (its schema must have `carriesEvents`).
+   * One per collection and Outbox: a second call returns the first, lock
+   * included.
+   */
+  carrier<T>(model: Model<T>, options: { lock?: CarrierLock } = {}): OutboxCarrier {
+    if (!model.schema.path('outboxPending')) throw new Error(`${model.modelName} cannot carry events: its schema lacks carriesEvents()`);
+    const name = model.collection.collectionName;
+    let carrier = this.carriers.get(name);
+    if (!carrier) {
+      carrier = new OutboxCarrier(model as unknown as Model<never>, this, options.lock);
+      this.carriers.set(name, carrier);
     }
-    for (const listener of this.listeners) listener(entries);
+    return carrier;
   }
 
-  /** The relay subscribes so that new entries go out at once instead of at the next sweep. */
-  onAdded(listener: (entries: OutboxEntry[]) => void): void {
+  all(): OutboxCarrier[] {
+    return [...this.carriers.values()];
+  }
+
+  /** The relay listens, so that new events go out at once instead of at the next sweep. */
+  onStored(listener: (stored: StoredEvents) => void): void {
     this.listeners.push(listener);
+  }
+
+  stored(stored: StoredEvents): void {
+    for (const listener of this.listeners) listener(stored);
+  }
+
+  /** Every event still waiting in this service's documents, with where it waits (tests, diagnosis). */
+  async pending(): Promise<Array<CarriedEvent & { collection: string; docId: string }>> {
+    const found: Array<CarriedEvent & { collection: string; docId: string }> = [];
+    for (const carrier of this.carriers.values()) {
+      const docs = await carrier.collection.find({ outboxPending: true }, { projection: { outbox: 1 } }).toArray();
+      for (const doc of docs) {
+        for (const event of (doc.outbox ?? []) as CarriedEvent[]) found.push({ ...event, collection: carrier.name, docId: String(doc._id) });
+      }
+    }
+    return found;
+  }
+
+  /**
+   * The collection where releases before this design kept their events:
+   * the relay publishes and deletes whatever an upgrade left there.
+   */
+  legacy() {
+    return this.db.collection<LegacyOutboxEntry>('outbox');
   }
 }

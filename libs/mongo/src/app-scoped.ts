@@ -1,5 +1,5 @@
 import type { FilterQuery, Model, ProjectionType, SortOrder, UpdateQuery } from 'mongoose';
-import { isDuplicateKeyError } from './connect-mongo';
+import { duplicateKeyIndexes, isDuplicateKeyError } from './connect-mongo';
 
 export interface PageQuery {
   page: number;
@@ -14,25 +14,6 @@ export interface Page<T> {
 }
 
 type Sort = Record<string, SortOrder>;
-
-/**
- * The positions of an unordered insertMany's documents that hit a unique
- * index: null when the error is a duplicate without positions (a lone
- * document), a set holding -1 when any failure is not a duplicate.
- */
-export function duplicateKeyIndexes(err: unknown): Set<number> | null {
-  const writeErrors = (err as { writeErrors?: unknown }).writeErrors;
-  const list = Array.isArray(writeErrors) ? writeErrors : writeErrors ? [writeErrors] : [];
-  if (list.length === 0) return isDuplicateKeyError(err) ? null : new Set([-1]);
-  const indexes = new Set<number>();
-  for (const e of list as Array<{ index?: number; code?: number; err?: { index?: number; code?: number } }>) {
-    const code = e.code ?? e.err?.code;
-    const index = e.index ?? e.err?.index;
-    if (code !== 11000 || index === undefined) return new Set([-1]);
-    indexes.add(index);
-  }
-  return indexes;
-}
 
 /** The id when the filter is exactly {_id: '<string>'}, else null. */
 function loneId(filter: object): string | null {
@@ -76,14 +57,15 @@ export class AppScoped<T extends { appId: string }> {
   /**
    * Stores complete documents, possibly of several apps (a batch of many
    * requests), each carrying its own appId; with the raw driver (no
-   * casting: the caller builds them whole) in one insertMany. Unordered:
-   * a duplicate key does not stop the others, and is reported as the
-   * driver's error afterwards.
+   * casting: the caller builds them whole) in one insertMany. Unordered by
+   * default: a duplicate key does not stop the others, and is reported as
+   * the driver's error afterwards. Ordered, the inserts stop at the first
+   * failure, so the last document is stored only if all the others are.
    */
-  async insertMany(docs: T[]): Promise<void> {
+  async insertMany(docs: T[], options: { ordered?: boolean } = {}): Promise<void> {
     if (docs.length === 0) return;
     if (docs.some((doc) => !doc.appId)) throw new Error('appId is required for every document');
-    await this.model.collection.insertMany(docs as never[], { ordered: false });
+    await this.model.collection.insertMany(docs as never[], { ordered: options.ordered ?? false });
   }
 
   /**

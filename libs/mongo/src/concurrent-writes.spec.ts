@@ -59,6 +59,24 @@ describe('concurrent writes', () => {
     expect(await counters.findOne('app_a', { key: 'mixed' })).toMatchObject({ n: 51, label: 'set once' });
   });
 
+  it('runs a write made another way between the queued ones, never beside one, and returns its result', async () => {
+    const queue = new DocumentWriteQueue(counters);
+    // A read-then-write (as FerretDB runs a conditional update) that would lose the increments running beside it.
+    const readThenWrite = async () => {
+      const doc = await counters.findOne('app_a', { key: 'exclusive' });
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      await counters.updateOne('app_a', { key: 'exclusive' }, { $set: { n: (doc?.n ?? 0) + 100 } });
+      return 'done';
+    };
+    const results = await Promise.all([
+      ...Array.from({ length: 20 }, () => queue.increment('app_a', { key: 'exclusive' }, { n: 1 })),
+      queue.exclusive('app_a', { key: 'exclusive' }, readThenWrite),
+      ...Array.from({ length: 20 }, () => queue.increment('app_a', { key: 'exclusive' }, { n: 1 })),
+    ]);
+    expect(results[20]).toBe('done');
+    expect(await counters.findOne('app_a', { key: 'exclusive' })).toMatchObject({ n: 140 });
+  });
+
   it('reports a failed write to exactly the callers it carried', async () => {
     const queue = new DocumentWriteQueue(counters);
     const bad = queue.update('app_a', { key: 'mixed' }, { $inc: { label: 1 } } as never);

@@ -33,6 +33,25 @@ export function isMongoConnected(connection: Connection): boolean {
  * another document holds) as code 1 carrying its backend's error instead:
  * SQLite's "UNIQUE constraint failed" or PostgreSQL's SQLSTATE 23505.
  */
+/**
+ * The indexes of an unordered bulk insert's documents that hit a unique
+ * index: null when the error is a duplicate key but does not say which;
+ * a set holding -1 when some document failed for another reason.
+ */
+export function duplicateKeyIndexes(err: unknown): Set<number> | null {
+  const writeErrors = (err as { writeErrors?: unknown }).writeErrors;
+  const list = Array.isArray(writeErrors) ? writeErrors : writeErrors ? [writeErrors] : [];
+  if (list.length === 0) return isDuplicateKeyError(err) ? null : new Set([-1]);
+  const indexes = new Set<number>();
+  for (const e of list as Array<{ index?: number; code?: number; err?: { index?: number; code?: number } }>) {
+    const code = e.code ?? e.err?.code;
+    const index = e.index ?? e.err?.index;
+    if (code !== 11000 || index === undefined) return new Set([-1]);
+    indexes.add(index);
+  }
+  return indexes;
+}
+
 export function isDuplicateKeyError(err: unknown): boolean {
   if (typeof err !== 'object' || err === null) return false;
   const { code, message } = err as { code?: unknown; message?: unknown };

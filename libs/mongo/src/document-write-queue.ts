@@ -8,7 +8,8 @@ interface Waiter {
 
 type Batch<T> =
   | { kind: 'inc'; inc: Record<string, number>; setOnInsert?: Partial<T>; waiters: Waiter[] }
-  | { kind: 'update'; update: UpdateQuery<T>; waiters: Waiter[] };
+  | { kind: 'update'; update: UpdateQuery<T>; waiters: Waiter[] }
+  | { kind: 'work'; work: () => Promise<void>; waiters: Waiter[] };
 
 interface DocumentQueue<T> {
   appId: string;
@@ -60,6 +61,19 @@ export class DocumentWriteQueue<T extends { appId: string }> {
     return this.enqueue(appId, filter, (queue, waiter) => queue.batches.push({ kind: 'update', update, waiters: [waiter] }));
   }
 
+  /**
+   * A write of the document made some other way (a conditional update,
+   * another process's leftovers cleared), run in order with this queue's
+   * writes to it and never beside one. Resolves with what `work` returns.
+   */
+  exclusive<R>(appId: string, filter: FilterQuery<T>, work: () => Promise<R>): Promise<R> {
+    let result: R;
+    const run = async () => {
+      result = await work();
+    };
+    return this.enqueue(appId, filter, (queue, waiter) => queue.batches.push({ kind: 'work', work: run, waiters: [waiter] })).then(() => result);
+  }
+
   private enqueue(appId: string, filter: FilterQuery<T>, add: (queue: DocumentQueue<T>, waiter: Waiter) => void): Promise<void> {
     const key = `${appId}\u0000${JSON.stringify(filter)}`;
     return new Promise<void>((resolve, reject) => {
@@ -78,7 +92,8 @@ export class DocumentWriteQueue<T extends { appId: string }> {
     for (let batch = queue.batches.shift(); batch; batch = queue.batches.shift()) {
       try {
         if (batch.kind === 'inc') await this.scoped.increment(queue.appId, queue.filter, batch.inc, batch.setOnInsert);
-        else await this.scoped.updateOne(queue.appId, queue.filter, batch.update);
+        else if (batch.kind === 'update') await this.scoped.updateOne(queue.appId, queue.filter, batch.update);
+        else await batch.work();
         for (const waiter of batch.waiters) waiter.resolve();
       } catch (err) {
         for (const waiter of batch.waiters) waiter.reject(err);

@@ -1,6 +1,6 @@
-export { AppScoped, duplicateKeyIndexes, type Page, type PageQuery } from './app-scoped';
+export { AppScoped, type Page, type PageQuery } from './app-scoped';
 export { DocumentWriteQueue } from './document-write-queue';
-export { connectMongo, isDuplicateKeyError, isMongoConnected } from './connect-mongo';
+export { connectMongo, duplicateKeyIndexes, isDuplicateKeyError, isMongoConnected } from './connect-mongo';
 export { idFromOperation, newId, randomBase62 } from './new-id';
 export { OnceMarkers, type OnceMarker } from './once-markers';
 export { GroupCommit, KeyedGroupCommit, type GroupCommitOptions } from './group-commit';

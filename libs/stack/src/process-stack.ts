@@ -94,6 +94,10 @@ interface AppRun {
   restartTimer?: NodeJS.Timeout;
   /** Why the last process exited. */
   exit?: string;
+  /** How the latest process ended, once it has. */
+  ended?: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** Settings given to the latest startApp, for its process and its restarts. */
+  env: Record<string, string>;
   givenUp?: GivenUp;
 }
 
@@ -215,7 +219,7 @@ export class ProcessStack {
       const log = createWriteStream(this.logFile(app), { flags: 'a' });
       // A failing log disk must not take the stack down with an unhandled 'error'.
       log.on('error', () => undefined);
-      run = { startedAt: 0, log, recent: new RecentLines(), policy: new RestartPolicy(this.supervision?.policy), stopped: false };
+      run = { startedAt: 0, log, recent: new RecentLines(), policy: new RestartPolicy(this.supervision?.policy), stopped: false, env: {} };
       this.runs.set(app, run);
     }
     return run;
@@ -225,9 +229,12 @@ export class ProcessStack {
    * Starts one app and waits until it reports ready. Supervised, an exit
    * while starting is restarted like any other, and this resolves once the
    * app is ready or given up on (see givenUp); unsupervised, it throws.
+   * `env`: settings for this start only (a test restarting a service with
+   * RIS_CRASH_AT, say).
    */
-  async startApp(app: AppName): Promise<void> {
+  async startApp(app: AppName, env: Record<string, string> = {}): Promise<void> {
     const run = this.run(app);
+    run.env = env;
     clearTimeout(run.restartTimer);
     run.stopped = false;
     run.givenUp = undefined;
@@ -256,9 +263,10 @@ export class ProcessStack {
     run.recent.clear();
     const child = spawn(process.execPath, ['--enable-source-maps', join(this.options.root, 'dist', 'apps', app, 'main.js')], {
       cwd: this.options.root,
-      env: { ...(this.options.inheritEnv ? process.env : { PATH: process.env.PATH ?? '' }), ...this.env(app) },
+      env: { ...(this.options.inheritEnv ? process.env : { PATH: process.env.PATH ?? '' }), ...this.env(app), ...run.env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
+    run.ended = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
     for (const output of [child.stdout, child.stderr]) {
       output?.on('data', (chunk: Buffer) => run.recent.push(chunk));
       // One log file across restarts: the stack closes it, not the process.
@@ -346,6 +354,13 @@ export class ProcessStack {
     } catch {
       return false;
     }
+  }
+
+  /** How the app's latest process ended, once it has (tests that make a service kill itself, RIS_CRASH_AT). */
+  lastExit(app: AppName): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+    const ended = this.runs.get(app)?.ended;
+    if (!ended) throw new Error(`${app} was never started`);
+    return ended;
   }
 
   /**

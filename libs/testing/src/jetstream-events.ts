@@ -6,20 +6,21 @@ const codec = JSONCodec<{ id: string; type: string; appId: string; occurredAt: s
 /**
  * Every event of one type on the stack's stream that matches the filter,
  * read with an ephemeral ordered consumer (nothing is acknowledged or taken
- * away from the services' durable consumers).
+ * away from the services' durable consumers). `stream` and `subjectPrefix`
+ * for a stack of its own.
  */
 export async function readEvents(
   type: string,
   filter: (event: ReturnType<typeof codec.decode>) => boolean = () => true,
-  options: { waitMs?: number } = {},
+  options: { waitMs?: number; stream?: string; subjectPrefix?: string } = {},
 ) {
   const stack = e2eStack();
   const nc = await connect({ servers: stack.natsUrl });
   try {
     const js = nc.jetstream();
     // One subject (not filterSubjects): works on NATS 2.9 too (Debian's).
-    const consumer = await js.consumers.get(stack.eventsStream, {
-      filterSubjects: `${stack.eventsSubjectPrefix}.${type}`,
+    const consumer = await js.consumers.get(options.stream ?? stack.eventsStream, {
+      filterSubjects: `${options.subjectPrefix ?? stack.eventsSubjectPrefix}.${type}`,
     });
     const found: Array<ReturnType<typeof codec.decode>> = [];
     const messages = await consumer.fetch({ max_messages: 10_000, expires: options.waitMs ?? 1000 });
