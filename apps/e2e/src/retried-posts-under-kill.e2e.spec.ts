@@ -116,6 +116,61 @@ describe('retried POSTs after the service was killed mid-request', () => {
     expect((await app.api.get(`/incentives/marketplace/listings/${listing.id}`)).body.listing.quantity).toBe(1000 - marketSold);
   }, 240_000);
 
+  /**
+   * The window a burst only hits by chance, hit on purpose: the service
+   * kills itself (RIS_CRASH_AT) right after the write that makes the
+   * request's change, before answering; the caller sees a 5xx, the service
+   * is started again, and the retry with the same key must answer that very
+   * change.
+   */
+  async function diesAfterItsWrite(service: AppName, point: string, send: (key: string) => Promise<ApiResponse>) {
+    const idempotencyKey = name('after-write');
+    await stack.stopApp(service);
+    await stack.startApp(service, { RIS_CRASH_AT: point });
+    const first = await send(idempotencyKey);
+    expect((await stack.lastExit(service)).signal).toBe('SIGKILL');
+    expect(first.status).toBeGreaterThanOrEqual(500);
+    await stack.startApp(service);
+    return untilFinal(() => send(idempotencyKey));
+  }
+
+  it('answers the retry of a request whose service died right after its write with that change, made once', async () => {
+    const item = (await app.api.post('/incentives/catalog', { name: 'Pen', coinCost: 10, inventory: 10, published: true })).body.item;
+    const buyer = name('after-write-buyer');
+    await faucet.give(buyer, 100);
+    const redeemed = await diesAfterItsWrite('catalog-marketplace-service', 'redemption.closed', (key) =>
+      app.api.post('/incentives/redeem', { userId: buyer, itemId: item.id }, { 'idempotency-key': key }),
+    );
+    expect(redeemed.status).toBe(201);
+    expect((await app.api.get(`/incentives/redemptions?userId=${buyer}`)).body.redemptions.map((r: { id: string }) => r.id)).toEqual([redeemed.body.redemption.id]);
+    expect(await balanceMatchingLedger(app, buyer)).toMatchObject({ coins: 90, matches: true });
+    expect((await app.api.get(`/incentives/catalog/${item.id}`)).body.item.inventory).toBe(9);
+
+    const campaign = (await app.api.post('/campaigns', { name: 'After write', referrerReward: { amount: 10, fulfillmentType: 'DISCOUNT_CODE' }, fraud: { flagThreshold: 100 } }))
+      .body.campaign;
+    const referral = (await app.api.post('/referrals', { campaignId: campaign.id, referrerId: name('after-write-referrer') })).body;
+    const referee = name('after-write-referee');
+    const converted = await diesAfterItsWrite('referral-service', 'conversion.created', (key) =>
+      app.api.post('/conversions', { referralCode: referral.referralCode, refereeId: referee }, { 'idempotency-key': key }),
+    );
+    expect([converted.status, converted.body.rewardCreated]).toEqual([201, true]);
+    expect((await app.api.get(`/conversions?referralCode=${referral.referralCode}`)).body.conversions).toHaveLength(1);
+
+    const rewardId = converted.body.rewards[0].rewardId as string;
+    const paid = await diesAfterItsWrite('reward-service', 'reward.moved', (key) =>
+      app.api.post('/rewards/redeem', { rewardId, userId: converted.body.referrerId }, { 'idempotency-key': key }),
+    );
+    expect([paid.status, paid.body.reward.status]).toEqual([200, 'PAID']);
+
+    await app.api.post('/incentives/actions', { key: 'after-write', name: 'After write', type: 'STANDARD', coins: 3 });
+    const player = name('after-write-player');
+    const recorded = await diesAfterItsWrite('incentive-service', 'incentive.event.processed', (key) =>
+      app.api.post('/incentives/events', { userId: player, actionKey: 'after-write' }, { 'idempotency-key': key }),
+    );
+    expect([recorded.status, recorded.body.duplicate]).toEqual([201, false]);
+    expect(await balanceMatchingLedger(app, player)).toMatchObject({ coins: 3, matches: true });
+  }, 180_000);
+
   it('frees the stock a killed process held within seconds, not after its 30 s lease', async () => {
     const item = (await app.api.post('/incentives/catalog', { name: 'Last ones', coinCost: 10, inventory: 3, published: true })).body.item;
     const buyers = Array.from({ length: 12 }, () => name('held'));

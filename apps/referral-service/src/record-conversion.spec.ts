@@ -210,7 +210,7 @@ describe('recording conversions', () => {
       expect.objectContaining({ collection: 'referrals', docId: ann._id }),
     ]);
     const context = { ip: null, userAgent: null, deviceId: null, email: null };
-    const { root } = await recorder.record('app_e', { referralCode: ann.code, refereeId: 'pat', amount: 5, metadata: null, context });
+    const { root } = await recorder.record('app_e', { referralCode: ann.code, refereeId: 'pat', amount: 5, metadata: null, context, operationKey: '' });
     const created = (await waiting('conversion.created')).filter((e) => JSON.parse(e.json).data.conversionId === root.conversionId);
     expect(created).toEqual([expect.objectContaining({ collection: 'conversions', docId: root._id })]);
     expect(JSON.parse(created[0].json).data).toMatchObject({ referralCode: ann.code, refereeId: 'pat', status: 'CONVERTED', rewardAmount: 10 });
