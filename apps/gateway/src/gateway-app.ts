@@ -9,6 +9,7 @@ import { authenticateAdmin, authenticateApiKey } from './http/authenticate';
 import { errorHandler, notFoundHandler } from './http/error-response';
 import { IdempotencyStore } from './http/idempotency';
 import { jsonBody } from './http/json-body';
+import { answerUndeclaredMethods } from './http/method-not-allowed';
 import { rateLimit } from './http/rate-limit';
 import { requestId } from './http/request-id';
 import { docsPage } from './openapi/docs-page';
@@ -84,6 +85,7 @@ export function createGatewayApp({ config, logger, db, redis, clients }: Gateway
   marketplaceRoutes(api, clients);
 
   const openApiDocument = buildOpenApiDocument(registry);
+  for (const router of [ops, admin, api]) answerUndeclaredMethods(router);
 
   app.use(ops.router);
   app.get(`${API_BASE}/openapi.json`, (_req, res) => {

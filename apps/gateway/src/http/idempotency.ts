@@ -6,6 +6,10 @@ import { idempotencyRecordModel, type IdempotencyRecord } from './idempotency-re
 
 const WINDOW_MS = 24 * 3600 * 1000;
 
+/** 1 to 255 printable ASCII characters, no spaces: what the document states for the header. */
+export const IDEMPOTENCY_KEY_PATTERN = '^[\\x21-\\x7e]{1,255}$';
+const IDEMPOTENCY_KEY = new RegExp(IDEMPOTENCY_KEY_PATTERN);
+
 export type IdempotencyStart =
   | { kind: 'replay'; status: number; body: unknown }
   | { kind: 'proceed'; complete: (status: number, body: unknown) => Promise<void>; abandon: () => Promise<void> };
@@ -38,7 +42,7 @@ export class IdempotencyStore {
   }
 
   static validateKey(key: string): void {
-    if (key.length < 1 || key.length > 255 || !/^[\x21-\x7e]+$/.test(key)) {
+    if (!IDEMPOTENCY_KEY.test(key)) {
       throw new ApiError(400, 'VALIDATION_ERROR', 'Idempotency-Key must be 1 to 255 printable ASCII characters.');
     }
   }

@@ -1,4 +1,5 @@
-import { id } from './common-schemas';
+import { dateTime, id } from './common-schemas';
+import { MAX_AMOUNT, wholeAmount } from './number-fields';
 import { z } from './zod';
 
 /** Keys of actions, badges and milestones (the service uses them as field names). */
@@ -11,11 +12,7 @@ export const definitionKey = (description: string) =>
 export const userId = (description = 'Your user id') => id(description);
 
 /** Coins, XP, tokens, thresholds: whole numbers, so every balance is exact. */
-export const amount = z
-  .number()
-  .int('must be a whole number')
-  .min(0, 'must not be negative')
-  .openapi({ description: 'A whole number of 0 or more' });
+export const amount = wholeAmount().openapi({ description: `A whole number from 0 to ${MAX_AMOUNT}` });
 
 export const Amounts = z.object({ coins: z.number(), xp: z.number(), tokens: z.number() }).openapi('Amounts');
 
@@ -35,9 +32,7 @@ export const MilestoneRef = z
   .openapi('MilestoneRef');
 
 export const isoQuery = (description: string) =>
-  z
-    .string()
-    .datetime({ offset: true, message: 'must be an ISO 8601 timestamp' })
+  dateTime(description)
     .transform((v) => new Date(v))
     .optional()
     .openapi({ type: 'string', format: 'date-time', description });

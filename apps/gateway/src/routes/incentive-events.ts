@@ -1,11 +1,12 @@
 import type { JsonObject } from '@bufbuild/protobuf';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import type { ApiRouter } from '../http/api-router';
-import { validationError } from '../http/api-error';
 import { errorBody } from '../http/error-response';
 import { eventJson, eventResultJson } from '../mappers/incentive-action.mapper';
 import { ErrorResponse, Pagination, pageQuery, pageRequest, pagination, timestamp } from '../openapi/common-schemas';
 import { Amounts, BadgeRef, BalanceSummary, MilestoneRef, REFUSALS, definitionKey, isoQuery, userId } from '../openapi/incentive-schemas';
+import { jsonObject } from '../openapi/json-object';
+import { identifier } from '../openapi/text-fields';
 import { z } from '../openapi/zod';
 import type { ServiceClients } from '../service-clients';
 
@@ -17,13 +18,8 @@ const EventBody = z
   .object({
     userId: userId('The user who completed the action'),
     actionKey: definitionKey('Key of a STANDARD action'),
-    idempotencyKey: z
-      .string()
-      .min(1)
-      .max(255)
-      .optional()
-      .openapi({ description: 'Per app and user: a repeat returns the first result (200, duplicate: true) and changes nothing' }),
-    metadata: z.record(z.string(), z.unknown()).optional().openapi({ description: 'Any JSON object (at most 16 KiB), kept with the event' }),
+    idempotencyKey: identifier('Per app and user: a repeat returns the first result (200, duplicate: true) and changes nothing', 255).optional(),
+    metadata: jsonObject('Kept with the event').optional(),
   })
   .openapi('IncentiveEventRequest');
 
@@ -54,6 +50,12 @@ const EventListItem = z
   })
   .openapi('IncentiveEvent');
 
+const userLinks = {
+  GetBalance: { method: 'get', path: '/incentives/balances/:userId', parameters: { userId: '$response.body#/event/userId' } },
+  ListTransactions: { method: 'get', path: '/incentives/balances/:userId/transactions', parameters: { userId: '$response.body#/event/userId' } },
+  GetLeaderboardEntry: { method: 'get', path: '/incentives/leaderboard/:userId', parameters: { userId: '$response.body#/event/userId' } },
+} as const;
+
 const toInput = (e: z.output<typeof EventBody>) => ({
   userId: e.userId,
   actionKey: e.actionKey,
@@ -73,8 +75,8 @@ export function incentiveEventRoutes(api: ApiRouter, clients: ServiceClients): v
       'badges and milestones. Only STANDARD actions are posted; the REFERRAL_* types fire from referral activity (400 otherwise).',
     body: EventBody,
     responses: {
-      201: { description: 'Recorded', schema: EventResult },
-      200: { description: 'The idempotencyKey was seen before: the first result, with duplicate: true', schema: EventResult },
+      201: { description: 'Recorded', schema: EventResult, links: userLinks },
+      200: { description: 'The idempotencyKey was seen before: the first result, with duplicate: true', schema: EventResult, links: userLinks },
     },
     errors: [404],
     handle: async ({ appId, body }) => {
@@ -142,6 +144,7 @@ export function incentiveEventRoutes(api: ApiRouter, clients: ServiceClients): v
     path: '/incentives/events',
     tag: 'Incentive events',
     summary: 'List recorded events, newest first',
+    description: '`from` and `to` bound the time of recording, both included; a `from` after `to` is an empty range (an empty page).',
     query: z.object({
       ...pageQuery,
       userId: userId('Only this user').optional(),
@@ -151,7 +154,11 @@ export function incentiveEventRoutes(api: ApiRouter, clients: ServiceClients): v
     }),
     responses: { 200: { description: 'A page of events', schema: z.object({ events: z.array(EventListItem), pagination: Pagination }) } },
     handle: async ({ appId, query }) => {
-      if (query.from && query.to && query.from > query.to) throw validationError('query.from must not be after query.to');
+      // An empty range, not an error: the two bounds are each valid, and no
+      // event lies between them.
+      if (query.from && query.to && query.from > query.to) {
+        return { status: 200, body: { events: [], pagination: pagination(query, { totalItems: 0 }) } };
+      }
       const res = await clients.incentive.listEvents({
         appId,
         page: pageRequest(query),

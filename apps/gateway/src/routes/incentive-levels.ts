@@ -2,6 +2,7 @@ import type { ApiRouter } from '../http/api-router';
 import { levelJson } from '../mappers/incentive-balance.mapper';
 import { Pagination, pageQuery, pagination } from '../openapi/common-schemas';
 import { amount, definitionKey } from '../openapi/incentive-schemas';
+import { label } from '../openapi/text-fields';
 import { z } from '../openapi/zod';
 import type { ServiceClients } from '../service-clients';
 
@@ -11,7 +12,7 @@ const Rewards = z
   .object({
     coins: amount.default(0),
     badgeKey: definitionKey('A badge to award (must exist)').nullable().optional(),
-    perks: z.array(z.string().trim().min(1).max(100)).max(50).default([]).openapi({ description: 'Free-form perk names' }),
+    perks: z.array(label(100)).max(50).default([]).openapi({ description: 'Free-form perk names' }),
   })
   .openapi('LevelRewardsRequest');
 
@@ -63,9 +64,18 @@ export function incentiveLevelRoutes(api: ApiRouter, clients: ServiceClients): v
       'xpThreshold must rise with the level number (400 otherwise). Reaching a level grants its coins, badge and perks once; ' +
       'crossing several levels at once grants each of them.',
     body: z
-      .object({ level: levelNumber, name: z.string().trim().min(1).max(200), xpThreshold: amount, rewards: Rewards.optional() })
+      .object({ level: levelNumber, name: label(), xpThreshold: amount, rewards: Rewards.optional() })
       .openapi('CreateIncentiveLevelRequest'),
-    responses: { 201: { description: 'Created', schema: z.object({ level: Level }) } },
+    responses: {
+      201: {
+        description: 'Created',
+        schema: z.object({ level: Level }),
+        links: {
+          UpdateLevel: { method: 'patch', path: '/incentives/levels/:level', parameters: { level: '$response.body#/level/level' } },
+          DeleteLevel: { method: 'delete', path: '/incentives/levels/:level', parameters: { level: '$response.body#/level/level' } },
+        },
+      },
+    },
     errors: [409],
     handle: async ({ appId, body }) => {
       const { level } = await clients.incentive.createLevel({
@@ -84,7 +94,7 @@ export function incentiveLevelRoutes(api: ApiRouter, clients: ServiceClients): v
     description: 'Only the fields sent change; rewards, when sent, replace the old ones. Thresholds must still rise with the level.',
     params,
     body: z
-      .object({ name: z.string().trim().min(1).max(200).optional(), xpThreshold: amount.optional(), rewards: Rewards.optional() })
+      .object({ name: label().optional(), xpThreshold: amount.optional(), rewards: Rewards.optional() })
       .openapi('UpdateIncentiveLevelRequest'),
     responses: { 200: { description: 'The updated level', schema: z.object({ level: Level }) } },
     errors: [404],

@@ -2,6 +2,7 @@ import { WebhookDeliveryStatus, WebhookEvent, enumValue } from '@ris/contracts';
 import type { ApiRouter } from '../http/api-router';
 import { deliveryAttemptJson, deliveryJson, webhookJson } from '../mappers/webhook.mapper';
 import { Pagination, id, pageQuery, pageRequest, pagination, timestamp } from '../openapi/common-schemas';
+import { freeText, httpUrl } from '../openapi/text-fields';
 import { z } from '../openapi/zod';
 import type { ServiceClients } from '../service-clients';
 
@@ -39,18 +40,12 @@ const DELIVERY_RULES = [
 ].join('\n');
 
 const EventName = z.enum(SUBSCRIBABLE);
-const WebhookUrl = z
-  .string()
-  .trim()
-  .min(1, 'must not be empty')
-  .max(2048)
-  .refine((value) => /^https?:\/\//i.test(value), 'must start with http:// or https://')
-  .openapi({ format: 'uri', example: 'https://example.com/webhooks/referrals' });
+const WebhookUrl = httpUrl(2048).openapi({ example: 'https://example.com/webhooks/referrals' });
 const Events = z
   .array(EventName)
   .max(EVENT_NAMES.length)
   .openapi({ description: 'Event names to receive; empty or absent: every event.' });
-const Description = z.string().trim().max(500);
+const Description = freeText(500).trim();
 
 const Webhook = z
   .object({
@@ -115,6 +110,8 @@ const DeliveryDetail = Delivery.extend({
 const WebhookEnvelope = z.object({ webhook: Webhook });
 const DeliveryEnvelope = z.object({ delivery: Delivery });
 const webhookParams = z.object({ webhookId: id('Webhook endpoint id') });
+const webhookFromBody = { webhookId: '$response.body#/webhook/id' };
+const deliveryFromBody = { webhookId: '$response.body#/delivery/webhookId', deliveryId: '$response.body#/delivery/id' };
 const deliveryParams = z.object({ webhookId: id('Webhook endpoint id'), deliveryId: id('Delivery id') });
 
 const eventValues = (names: string[]) => names.map((name) => enumValue(WebhookEvent, name));
@@ -131,7 +128,18 @@ export function webhookRoutes(api: ApiRouter, clients: ServiceClients): void {
       .object({ url: WebhookUrl, events: Events.optional(), description: Description.optional() })
       .openapi('CreateWebhookRequest'),
     responses: {
-      201: { description: 'Registered', schema: z.object({ webhook: Webhook, secret: Secret }).openapi('CreateWebhookResponse') },
+      201: {
+        description: 'Registered',
+        schema: z.object({ webhook: Webhook, secret: Secret }).openapi('CreateWebhookResponse'),
+        links: {
+          GetWebhook: { method: 'get', path: '/webhooks/:webhookId', parameters: webhookFromBody },
+          UpdateWebhook: { method: 'patch', path: '/webhooks/:webhookId', parameters: webhookFromBody },
+          DeleteWebhook: { method: 'delete', path: '/webhooks/:webhookId', parameters: webhookFromBody },
+          RotateSecret: { method: 'post', path: '/webhooks/:webhookId/secret/rotate', parameters: webhookFromBody },
+          ListDeliveries: { method: 'get', path: '/webhooks/:webhookId/deliveries', parameters: webhookFromBody },
+          SendTestEvent: { method: 'post', path: '/webhooks/:webhookId/test', parameters: webhookFromBody },
+        },
+      },
     },
     handle: async ({ appId, body }) => {
       const res = await clients.webhook.createEndpoint({
@@ -326,7 +334,16 @@ export function webhookRoutes(api: ApiRouter, clients: ServiceClients): void {
       'Queues a signed `WEBHOOK_TEST` delivery (`data: {webhookId, message}`) to this endpoint only, whatever it subscribes ' +
       'to and even while it is disabled, so a receiver can be checked before re-enabling it. It is retried like any delivery.',
     params: webhookParams,
-    responses: { 202: { description: 'Queued', schema: DeliveryEnvelope } },
+    responses: {
+      202: {
+        description: 'Queued',
+        schema: DeliveryEnvelope,
+        links: {
+          GetDelivery: { method: 'get', path: '/webhooks/:webhookId/deliveries/:deliveryId', parameters: deliveryFromBody },
+          RetryDelivery: { method: 'post', path: '/webhooks/:webhookId/deliveries/:deliveryId/retry', parameters: deliveryFromBody },
+        },
+      },
+    },
     errors: [404],
     handle: async ({ appId, params }) => {
       const { delivery } = await clients.webhook.sendTestEvent({ appId, endpointId: params.webhookId });
