@@ -69,7 +69,10 @@ export class Badges {
   /** Level and milestone rewards may only name badges that exist. */
   async checkExists(appId: string, key: string | null, field: string): Promise<void> {
     if (key === null) return;
-    if (!(await this.find(appId, key))) throw invalidArgument(`${field}: there is no badge with key ${key}`, { field, badgeKey: key });
+    // 422, not 400: the request is well formed; what it refers to does not exist (yet).
+    if (!(await this.find(appId, key))) {
+      throw rpcError(Code.FailedPrecondition, 'BADGE_NOT_FOUND', `${field}: there is no badge with key ${key}`, { field, badgeKey: key });
+    }
   }
 
   list(appId: string, page: PageQuery): Promise<Page<BadgeDoc>> {

@@ -24,7 +24,7 @@ const MAX_ATTEMPTS = 20;
 /**
  * An app's level ladder. The ladder is one document changed by
  * compare-and-set, so every change is validated against the ladder it
- * replaces (thresholds must rise with the level: 400 otherwise).
+ * replaces (thresholds must rise with the level: 422 LADDER_ORDER otherwise).
  */
 export class Levels {
   private readonly sets: Model<LevelSetDoc>;
@@ -53,7 +53,8 @@ export class Levels {
       const { version, levels } = await this.read(appId);
       const next = change(levels).sort(byLevel);
       const problem = ladderProblem(next);
-      if (problem) throw invalidArgument(problem);
+      // 422: the level is well formed; it does not fit the ladder stored.
+      if (problem) throw rpcError(Code.FailedPrecondition, 'LADDER_ORDER', problem);
       try {
         const result = await this.sets
           .updateOne(

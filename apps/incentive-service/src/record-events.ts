@@ -193,7 +193,8 @@ export class EventRecorder {
           const action = await actions.get(input.actionKey);
           if (!action) throw notFound('Action', { actionKey: input.actionKey });
           if (input.source === 'API' && action.type !== 'STANDARD') {
-            throw invalidArgument(`Action ${action.key} is of type ${action.type}: it fires from referral events, not from the API.`, {
+            // 422: the event is well formed; the stored action is not one the API may post.
+            throw rpcError(Code.FailedPrecondition, 'ACTION_NOT_POSTABLE', `Action ${action.key} is of type ${action.type}: it fires from referral events, not from the API.`, {
               actionKey: action.key,
               type: action.type,
             });

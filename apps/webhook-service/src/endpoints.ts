@@ -70,7 +70,14 @@ export class Endpoints {
       await checkTarget(url, this.policy);
       return url.toString();
     } catch (err) {
-      if (err instanceof TargetRefusedError) throw invalidArgument(err.message, { field: 'url', reason: err.reason });
+      if (err instanceof TargetRefusedError) {
+        // A host that does not resolve, or resolves to an address the deployment refuses, is a
+        // well-formed URL the world refuses (422); a malformed one breaks the contract (400).
+        if (err.reason === 'UNRESOLVABLE_HOST' || err.reason === 'PRIVATE_TARGET') {
+          throw rpcError(Code.FailedPrecondition, err.reason, err.message, { field: 'url' });
+        }
+        throw invalidArgument(err.message, { field: 'url', reason: err.reason });
+      }
       if (err instanceof ResolutionUnavailableError) throw rpcError(Code.Unavailable, 'UNAVAILABLE', err.message);
       throw err;
     }

@@ -85,16 +85,18 @@ export function freeText(max: number) {
     .openapi({ maxLength: max, pattern });
 }
 
-// An http(s) URL the WHATWG URL parser always accepts: a host name whose
-// last label starts with a letter (so it is never read as an IPv4 number)
-// or a dotted IPv4 address, an optional port up to 65535, and a path, query
-// or fragment of visible characters. No user name or password.
+// An http(s) URL that is an RFC 3986 URI and that the WHATWG URL parser
+// always accepts: a host name whose last label starts with a letter (so it
+// is never read as an IPv4 number) or a dotted IPv4 address, an optional
+// port up to 65535, then a path, query and fragment of RFC 3986 characters
+// (anything else percent-encoded). No user name or password.
 const LABEL = '[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?';
 const HOST_NAME = `(?:${LABEL}\\.)*[A-Za-z](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?`;
 const OCTET = '(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])';
 const IPV4 = `(?:${OCTET}\\.){3}${OCTET}`;
 const PORT = '(?::(?:6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[0-9]{1,4}))?';
-export const HTTP_URL_PATTERN = `^[Hh][Tt][Tt][Pp][Ss]?://(?:${HOST_NAME}|${IPV4})${PORT}(?:[/?#][^${CONTROL} ]*)?$`;
+const URI_CHAR = "(?:[A-Za-z0-9._~!$&'()*+,;=:@/?-]|%[0-9A-Fa-f]{2})";
+export const HTTP_URL_PATTERN = `^[Hh][Tt][Tt][Pp][Ss]?://(?:${HOST_NAME}|${IPV4})${PORT}(?:/${URI_CHAR}*)?(?:\\?${URI_CHAR}*)?(?:#${URI_CHAR}*)?$`;
 
 /** An absolute http or https URL of at most `max` characters (HTTP_URL_PATTERN). */
 export function httpUrl(max: number) {

@@ -24,10 +24,21 @@ const LevelReward = z
   })
   .openapi('LevelReward', { description: 'Reward for the referrer `level` steps above the converting referee.' });
 
+const LEVEL_NUMBERS = [2, 3, 4, 5, 6, 7, 8, 9, 10];
+
 const levels = z
   .array(LevelReward)
   .max(9)
-  .refine((list) => new Set(list.map((l) => l.level)).size === list.length, 'each level may appear once');
+  .refine((list) => new Set(list.map((l) => l.level)).size === list.length, 'each level may appear once')
+  .openapi({
+    description: 'At most one entry per level',
+    // "Each level at most once" in JSON Schema: for every level, at most one item contains it.
+    allOf: LEVEL_NUMBERS.map((level) => ({
+      contains: { type: 'object', properties: { level: { const: level } }, required: ['level'] },
+      minContains: 0,
+      maxContains: 1,
+    })),
+  });
 
 const CampaignFields = {
   name: label(),

@@ -72,13 +72,13 @@ export function incentiveEventRoutes(api: ApiRouter, clients: ServiceClients): v
     description:
       'Earns the action\'s coins, XP and tokens unless a rule says otherwise: inside the cooldown (COOLDOWN), past maxRepeats ' +
       '(MAX_REPEATS) or disabled (ACTION_DISABLED) the event is recorded and earns nothing. May level the user up and award ' +
-      'badges and milestones. Only STANDARD actions are posted; the REFERRAL_* types fire from referral activity (400 otherwise).',
+      'badges and milestones. Only STANDARD actions are posted; the REFERRAL_* types fire from referral activity (422 ACTION_NOT_POSTABLE otherwise).',
     body: EventBody,
     responses: {
       201: { description: 'Recorded', schema: EventResult, links: userLinks },
       200: { description: 'The idempotencyKey was seen before: the first result, with duplicate: true', schema: EventResult, links: userLinks },
     },
-    errors: [404],
+    errors: [404, 422],
     handle: async ({ appId, body }) => {
       const { result } = await clients.incentive.recordEvent({ appId, event: toInput(body) });
       return { status: result!.duplicate ? 200 : 201, body: eventResultJson(result!) };

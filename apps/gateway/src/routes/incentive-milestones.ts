@@ -12,7 +12,7 @@ const Rewards = z
     coins: amount.default(0),
     xp: amount.default(0),
     tokens: amount.default(0),
-    badgeKey: definitionKey('A badge to award (must exist)').nullable().optional(),
+    badgeKey: definitionKey('A badge to award (it must exist: 422 BADGE_NOT_FOUND otherwise)').nullable().optional(),
   })
   .openapi('MilestoneRewardsRequest');
 
@@ -80,7 +80,7 @@ export function incentiveMilestoneRoutes(api: ApiRouter, clients: ServiceClients
         },
       },
     },
-    errors: [409],
+    errors: [409, 422],
     handle: async ({ appId, body }) => {
       const { milestone } = await clients.incentive.createMilestone({
         appId,
@@ -142,7 +142,7 @@ export function incentiveMilestoneRoutes(api: ApiRouter, clients: ServiceClients
       })
       .openapi('UpdateMilestoneRequest'),
     responses: { 200: { description: 'The updated definition', schema: z.object({ milestone: Milestone }) } },
-    errors: [404],
+    errors: [404, 422],
     handle: async ({ appId, params, body }) => {
       const { milestone } = await clients.incentive.updateMilestone({
         appId,

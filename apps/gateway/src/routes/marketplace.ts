@@ -34,7 +34,7 @@ const ListingFields = {
   tokenCost: Cost,
   quantity: StockCount.openapi({ description: 'Codes left to issue; -1 means unlimited.' }),
   discount: Discount,
-  expiresAt: dateTime('The offer ends then (must be in the future). Codes already issued keep their own expiry.'),
+  expiresAt: dateTime('The offer ends then (it must be in the future: 422 EXPIRES_AT_PASSED otherwise). Codes already issued keep their own expiry.'),
   published: z.boolean(),
   codeValidityDays: days().openapi({ description: 'How long each issued code stays valid.' }),
 };
@@ -179,6 +179,7 @@ export function marketplaceRoutes(api: ApiRouter, clients: ServiceClients): void
         },
       },
     },
+    errors: [422],
     handle: async ({ appId, body }) => {
       const { listing } = await service.createListing({
         appId,
@@ -242,7 +243,7 @@ export function marketplaceRoutes(api: ApiRouter, clients: ServiceClients): void
       })
       .openapi('UpdateListingRequest'),
     responses: { 200: { description: 'The updated listing', schema: ListingEnvelope } },
-    errors: [404],
+    errors: [404, 422],
     handle: async ({ appId, params, body }) => {
       const { listing } = await service.updateListing({
         appId,

@@ -34,9 +34,10 @@ const DELIVERY_RULES = [
   'An endpoint whose deliveries fail without a single success for 3 days is disabled (`disabledReason: FAILING`);',
   're-enable it with `PATCH {"enabled": true}` and retry what it missed.',
   '',
-  '**URLs** must be `http` or `https`, without credentials. Hosts resolving to private, loopback, link-local, unspecified,',
-  'multicast or reserved addresses (IPv4 or IPv6, IPv4-mapped included) are refused with 400 unless the deployment allows',
-  'private targets; the check is repeated before every attempt, on the address then connected to.',
+  '**URLs** must be `http` or `https` with a host name or IPv4 address, without credentials (the `url` pattern; 400',
+  'otherwise). A host that does not resolve is refused with 422 `UNRESOLVABLE_HOST`; hosts resolving to private, loopback,',
+  'link-local, unspecified, multicast or reserved addresses (IPv4 or IPv6, IPv4-mapped included) with 422 `PRIVATE_TARGET`',
+  'unless the deployment allows private targets; the check is repeated before every attempt, on the address then connected to.',
 ].join('\n');
 
 const EventName = z.enum(SUBSCRIBABLE);
@@ -141,6 +142,7 @@ export function webhookRoutes(api: ApiRouter, clients: ServiceClients): void {
         },
       },
     },
+    errors: [422],
     handle: async ({ appId, body }) => {
       const res = await clients.webhook.createEndpoint({
         appId,
@@ -206,7 +208,7 @@ export function webhookRoutes(api: ApiRouter, clients: ServiceClients): void {
       })
       .openapi('UpdateWebhookRequest'),
     responses: { 200: { description: 'The updated endpoint', schema: WebhookEnvelope } },
-    errors: [404],
+    errors: [404, 422],
     handle: async ({ appId, params, body }) => {
       const { endpoint } = await clients.webhook.updateEndpoint({
         appId,
