@@ -99,7 +99,14 @@ export function incentiveEventRoutes(api: ApiRouter, clients: ServiceClients): v
           .array(z.unknown())
           .min(1, 'send at least one event')
           .max(MAX_BULK, `at most ${MAX_BULK} events per call`)
-          .openapi({ items: { $ref: '#/components/schemas/IncentiveEventRequest' } }),
+          .openapi({
+            // Any value is taken: each is validated on its own, and one that is not an
+            // IncentiveEventRequest gets its own VALIDATION_ERROR result, not a 400 for the call.
+            items: {
+              anyOf: [{ $ref: '#/components/schemas/IncentiveEventRequest' }, {}],
+              description: 'An IncentiveEventRequest; anything else is answered in its place in `results` with a VALIDATION_ERROR',
+            },
+          }),
       })
       .openapi('BulkIncentiveEventsRequest'),
     responses: {
@@ -118,7 +125,7 @@ export function incentiveEventRoutes(api: ApiRouter, clients: ServiceClients): v
         const parsed = EventBody.safeParse(raw);
         if (parsed.success) valid.push({ index, event: parsed.data });
         else {
-          const message = parsed.error.issues.map((i) => `events[${index}].${i.path.join('.')}: ${i.message}`).join('; ');
+          const message = parsed.error.issues.map((i) => `events[${index}]${i.path.map((p) => `.${String(p)}`).join('')}: ${i.message}`).join('; ');
           results[index] = errorBody(requestId, 'VALIDATION_ERROR', message);
         }
       });
