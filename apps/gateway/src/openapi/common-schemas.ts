@@ -63,7 +63,7 @@ export const dateTime = (description: string) =>
   z
     .string()
     .regex(new RegExp(DATE_TIME_PATTERN), 'must be an ISO 8601 date-time such as 2026-11-21T07:54:00Z')
-    .openapi({ description, format: 'date-time', pattern: DATE_TIME_PATTERN, example: '2026-11-21T07:54:00Z' });
+    .openapi({ description, format: 'date-time', pattern: DATE_TIME_PATTERN, minLength: 20, maxLength: 35, example: '2026-11-21T07:54:00Z' });
 
 /** Optional context the caller's backend forwards about its end user (fraud checks use it). */
 export const clientContextFields = {

@@ -7,7 +7,7 @@ export const definitionKey = (description: string) =>
   z
     .string()
     .regex(/^[A-Za-z0-9_-]{1,100}$/, 'must be 1 to 100 letters, digits, "_" or "-"')
-    .openapi({ description, example: 'daily_login' });
+    .openapi({ description, example: 'daily_login', minLength: 1, maxLength: 100 });
 
 export const userId = (description = 'Your user id') => id(description);
 
