@@ -17,7 +17,6 @@ import { z } from '../openapi/zod';
 import type { ServiceClients } from '../service-clients';
 import { Balance, Cost, StockCount } from './catalog';
 
-const DISCOUNT_TYPES = ['PERCENT', 'FIXED'] as const;
 const SIDES = ['provider', 'redeemer'] as const;
 
 const Discount = z
@@ -139,7 +138,7 @@ const PublicListingEnvelope = z.object({ listing: PublicListing });
 const listingParams = z.object({ listingId: id('Listing id') });
 const listingFromBody = { listingId: '$response.body#/listing/id' };
 const side = (as: (typeof SIDES)[number]) => (as === 'redeemer' ? SettlementSide.REDEEMER : SettlementSide.PROVIDER);
-const discountProto = (d: { type: (typeof DISCOUNT_TYPES)[number]; value: number }) => ({ type: enumValue(DiscountType, d.type), value: d.value });
+const discountProto = (d: z.output<typeof Discount>) => ({ type: enumValue(DiscountType, d.type), value: d.value });
 const listSchema = <T extends z.ZodType>(key: string, item: T) => z.object({ [key]: z.array(item), pagination: Pagination });
 
 /** /incentives/marketplace: listings (owner), the public marketplace, redeeming, verification and settlement. */
