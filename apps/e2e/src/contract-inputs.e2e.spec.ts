@@ -73,7 +73,7 @@ describe('contract: inputs the API refuses, and how', () => {
   it('refuses an Idempotency-Key outside 1 to 255 printable ASCII characters', async () => {
     for (const key of ['with space', 'x'.repeat(256)]) {
       const res = await app.api.post('/campaigns', { name: 'Idem', referrerReward: reward }, { 'idempotency-key': key });
-      expect([key.slice(0, 10), res.status, res.body.error.code]).toEqual([key.slice(0, 10), 400, 'VALIDATION_ERROR']);
+      expectRefused(res, 'header.Idempotency-Key');
     }
     expect((await app.api.post('/campaigns', { name: 'Idem', referrerReward: reward }, { 'idempotency-key': 'x'.repeat(255) })).status).toBe(201);
   });

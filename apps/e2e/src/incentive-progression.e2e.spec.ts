@@ -145,7 +145,7 @@ describe('incentive balances, levels, badges and milestones', () => {
       expect((await app.api.post('/incentives/milestones/definitions', { ...base, metric: 'LOGINS' })).status).toBe(400);
       expect((await app.api.post('/incentives/milestones/definitions', { ...base, threshold: 0 })).status).toBe(400);
       expect((await app.api.post('/incentives/milestones/definitions', { ...base, rewards: { coins: -1 } })).status).toBe(400);
-      expect((await app.api.post('/incentives/milestones/definitions', { ...base, rewards: { badgeKey: 'nope' } })).status).toBe(400);
+      expect((await app.api.post('/incentives/milestones/definitions', { ...base, rewards: { badgeKey: 'nope' } })).status).toBe(422);
       expect((await app.api.get('/incentives/milestones/definitions/nope')).status).toBe(404);
       expect((await app.api.patch('/incentives/milestones/definitions/nope', { threshold: 3 })).status).toBe(404);
       expect((await app.api.delete('/incentives/milestones/definitions/nope')).status).toBe(404);

@@ -1,7 +1,7 @@
 import type { Connection } from 'mongoose';
 import type { Outbox } from '@ris/events';
 import { AppScoped, isDuplicateKeyError, type Page, type PageQuery } from '@ris/mongo';
-import { Code, invalidArgument, notFound, rpcError } from '@ris/rpc';
+import { Code, characterCount, invalidArgument, notFound, rpcError } from '@ris/rpc';
 import { badgeModel, type BadgeDoc } from './badge.model';
 import { checkKey, checkName } from './definition-key';
 import { badgeId, userBadgeId } from './derived-ids';
@@ -19,7 +19,7 @@ export type BadgePatch = Partial<Omit<BadgeInput, 'key'>>;
 
 function checkBadge(b: Omit<BadgeInput, 'key'>): void {
   checkName(b.name);
-  if (b.description !== null && b.description.length > 1000) throw invalidArgument('description must be at most 1000 characters');
+  if (b.description !== null && characterCount(b.description) > 1000) throw invalidArgument('description must be at most 1000 characters');
   if (b.imageUrl !== null) {
     let ok = false;
     try {

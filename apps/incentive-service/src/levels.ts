@@ -1,6 +1,6 @@
 import type { Connection, Model } from 'mongoose';
 import { isDuplicateKeyError } from '@ris/mongo';
-import { Code, invalidArgument, notFound, rpcError } from '@ris/rpc';
+import { Code, characterCount, invalidArgument, notFound, rpcError } from '@ris/rpc';
 import type { Badges } from './badges';
 import { checkName, checkWholeNumber } from './definition-key';
 import { byLevel, ladderProblem, type LevelDef } from './level-progress';
@@ -15,7 +15,7 @@ function checkLevel(level: LevelDef): LevelDef {
   checkAmount(level.xpThreshold, 'xpThreshold');
   checkAmount(level.rewards.coins, 'rewards.coins');
   const perks = level.rewards.perks.map((p) => p.trim());
-  if (perks.length > 50 || perks.some((p) => !p || p.length > 100)) throw invalidArgument('rewards.perks: at most 50 perks of 1 to 100 characters');
+  if (perks.length > 50 || perks.some((p) => !p || characterCount(p) > 100)) throw invalidArgument('rewards.perks: at most 50 perks of 1 to 100 characters');
   return { ...level, name: checkName(level.name), rewards: { ...level.rewards, perks: [...new Set(perks)] } };
 }
 

@@ -1,6 +1,6 @@
 import type { Connection } from 'mongoose';
 import { AppScoped, isDuplicateKeyError, type Page, type PageQuery } from '@ris/mongo';
-import { Code, invalidArgument, notFound, rpcError } from '@ris/rpc';
+import { Code, characterCount, invalidArgument, notFound, rpcError } from '@ris/rpc';
 import type { Badges } from './badges';
 import { checkKey, checkName } from './definition-key';
 import { milestoneId, reachedMilestoneId } from './derived-ids';
@@ -29,7 +29,7 @@ function checkMilestone(m: Omit<MilestoneInput, 'key'>): void {
   checkAmount(m.rewards.coins, 'rewards.coins');
   checkAmount(m.rewards.xp, 'rewards.xp');
   checkAmount(m.rewards.tokens, 'rewards.tokens');
-  if (m.description !== null && m.description.length > 1000) throw invalidArgument('description must be at most 1000 characters');
+  if (m.description !== null && characterCount(m.description) > 1000) throw invalidArgument('description must be at most 1000 characters');
 }
 
 /** Milestone definitions and the milestones users reached. */

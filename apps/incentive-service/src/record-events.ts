@@ -4,7 +4,7 @@ import type { Connection, Model } from 'mongoose';
 import type { Outbox } from '@ris/events';
 import type { Logger } from '@ris/logging';
 import { AppScoped, isDuplicateKeyError, newId } from '@ris/mongo';
-import { Code, ConnectError, invalidArgument, notFound, rpcError } from '@ris/rpc';
+import { Code, ConnectError, characterCount, invalidArgument, notFound, rpcError } from '@ris/rpc';
 import type { ActionDoc } from './action.model';
 import { decideReward } from './action-rules';
 import type { Actions } from './actions';
@@ -184,7 +184,7 @@ export class EventRecorder {
         try {
           const userId = checkUserId(input.userId);
           checkKey(input.actionKey, 'actionKey');
-          if (input.idempotencyKey !== null && (!input.idempotencyKey || input.idempotencyKey.length > MAX_IDEMPOTENCY_KEY)) {
+          if (input.idempotencyKey !== null && (!input.idempotencyKey || characterCount(input.idempotencyKey) > MAX_IDEMPOTENCY_KEY)) {
             throw invalidArgument(`idempotencyKey must be 1 to ${MAX_IDEMPOTENCY_KEY} characters`);
           }
           const metadataJson = input.metadata ? JSON.stringify(input.metadata) : null;

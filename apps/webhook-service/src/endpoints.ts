@@ -1,6 +1,6 @@
 import type { Connection } from 'mongoose';
 import { AppScoped, newId, type Page, type PageQuery } from '@ris/mongo';
-import { Code, invalidArgument, notFound, rpcError } from '@ris/rpc';
+import { Code, characterCount, invalidArgument, notFound, rpcError } from '@ris/rpc';
 import { endpointModel, type EndpointDoc } from './endpoint.model';
 import { generateSecret } from './signing';
 import { ResolutionUnavailableError, TargetRefusedError, checkTarget, parseWebhookUrl, type Resolver } from './url-guard';
@@ -48,7 +48,7 @@ function cleanEvents(events: string[]): WebhookEventName[] {
 
 function cleanDescription(description: string | null | undefined): string | null {
   const text = description?.trim() ?? '';
-  if (text.length > MAX_DESCRIPTION) throw invalidArgument(`description must be at most ${MAX_DESCRIPTION} characters`);
+  if (characterCount(text) > MAX_DESCRIPTION) throw invalidArgument(`description must be at most ${MAX_DESCRIPTION} characters`);
   return text || null;
 }
 

@@ -43,7 +43,8 @@ export class IdempotencyStore {
 
   static validateKey(key: string): void {
     if (!IDEMPOTENCY_KEY.test(key)) {
-      throw new ApiError(400, 'VALIDATION_ERROR', 'Idempotency-Key must be 1 to 255 printable ASCII characters.');
+      const message = 'must be 1 to 255 printable ASCII characters (no spaces)';
+      throw new ApiError(400, 'VALIDATION_ERROR', `Idempotency-Key ${message}.`, { issues: [{ field: 'header.Idempotency-Key', message }] });
     }
   }
 

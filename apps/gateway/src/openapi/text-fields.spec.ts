@@ -1,13 +1,8 @@
-import { characterCount, freeText, httpUrl, identifier, label, lineText } from './text-fields';
+import { freeText, httpUrl, identifier, label, lineText } from './text-fields';
 
 const ok = (schema: { safeParse(v: unknown): { success: boolean } }, value: unknown) => schema.safeParse(value).success;
 
 describe('text fields of the public API', () => {
-  it('counts characters as JSON Schema does (code points, not UTF-16 units)', () => {
-    expect(characterCount('a😀b')).toBe(3);
-    expect('a😀b'.length).toBe(4);
-  });
-
   it('takes identifiers of 1 to 128 characters without control characters or white space at either end', () => {
     const id = identifier('an id');
     expect(ok(id, 'cmp_3kT9aB')).toBe(true);

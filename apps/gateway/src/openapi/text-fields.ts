@@ -1,3 +1,4 @@
+import { characterCount } from '@ris/rpc';
 import { z } from './zod';
 
 // What a string of the public API may hold, written once so that the rule
@@ -19,13 +20,6 @@ const CONTROL = '\\x00-\\x1f\\x7f-\\x9f';
 const CONTROL_BUT_LINE_BREAKS = '\\x00-\\x08\\x0b\\x0c\\x0e-\\x1f\\x7f-\\x9f';
 /** JavaScript's white space outside the control range: what trim() removes from a label. */
 const SPACE = ' \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff';
-
-/** Characters (code points) in a string. */
-export const characterCount = (value: string): number => {
-  let count = 0;
-  for (const _ of value) count += 1;
-  return count;
-};
 
 const lengthRule = (min: number, max: number) => (value: string) => {
   const count = characterCount(value);
