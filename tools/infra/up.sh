@@ -2,7 +2,8 @@
 # Installs (only what is missing) and starts the infrastructure on loopback:
 # FerretDB (MongoDB wire protocol) on its PostgreSQL backend (Debian's
 # postgresql; FERRETDB_BACKEND=sqlite for the SQLite one), NATS with
-# JetStream and Redis. Idempotent: whatever already answers is left alone. A service given
+# JetStream and Redis; installs the Schemathesis fuzzer the end-to-end
+# tests run against the OpenAPI document. Idempotent: whatever already answers is left alone. A service given
 # by MONGODB_URL, NATS_URL or REDIS_URL is used as it is and not started.
 # Writes the URLs to .run/infra.env for the scripts that follow.
 set -euo pipefail
@@ -168,8 +169,43 @@ else
   REDIS_URL="redis://127.0.0.1:$redis_port"
 fi
 
+# --- Schemathesis: the contract fuzzer of the end-to-end tests ---------------
+# A Python virtual environment with the pinned version, made once per
+# version and Python and cached like the FerretDB build (a venv cannot be
+# moved, so it is built in place and marked complete at the end).
+schemathesis_version=4.32.5
+schemathesis_bin() {
+  local python
+  # Debian's python3 first: the one apt can complete with python3-venv.
+  python=$(command -v /usr/bin/python3 || command -v python3 || true)
+  if [ -z "$python" ]; then
+    apt_install python3 python3-venv
+    python=$(command -v /usr/bin/python3 || command -v python3)
+  fi
+  # Debian splits venv and ensurepip out of python3.
+  if ! "$python" -c 'import venv, ensurepip' >/dev/null 2>&1; then
+    apt_install python3-venv
+  fi
+  local pyver
+  pyver=$("$python" -c 'import sys; print("%d.%d" % sys.version_info[:2])')
+  local venv="$cache_dir/schemathesis-$schemathesis_version-py$pyver"
+  # Worktrees of one machine share the cache: one of them builds it at a time.
+  exec 9>"$venv.lock"
+  flock 9
+  if [ ! -f "$venv/.complete" ]; then
+    log "installing Schemathesis $schemathesis_version (once; cached at $venv)"
+    rm -rf "$venv"
+    "$python" -m venv "$venv" >&2
+    "$venv/bin/pip" install --disable-pip-version-check --no-input -q "schemathesis==$schemathesis_version" >&2
+    touch "$venv/.complete"
+  fi
+  echo "$venv/bin/st"
+}
+SCHEMATHESIS=$(schemathesis_bin)
+
 cat >"$run_dir/infra.env" <<ENV
 MONGODB_URL=$MONGODB_URL
 NATS_URL=$NATS_URL
 REDIS_URL=$REDIS_URL
+SCHEMATHESIS=$SCHEMATHESIS
 ENV

@@ -1,4 +1,4 @@
-import { invalidArgument } from '@ris/rpc';
+import { characterCount, invalidArgument } from '@ris/rpc';
 
 // Invariants of the fields of items and listings (costs, stock counts,
 // texts, ids). The gateway validates the same rules; they are repeated
@@ -19,7 +19,7 @@ export function checkStock(value: number, field: string): number {
 export function checkText(value: string, field: string, max: number, required: boolean): string {
   const trimmed = value.trim();
   if (required && !trimmed) throw invalidArgument(`${field} must not be empty`);
-  if (trimmed.length > max) throw invalidArgument(`${field} must be at most ${max} characters`);
+  if (characterCount(trimmed) > max) throw invalidArgument(`${field} must be at most ${max} characters`);
   return trimmed;
 }
 

@@ -43,7 +43,10 @@ function checkDiscount(discount: DiscountDoc): DiscountDoc {
 }
 
 function checkExpiry(expiresAt: Date | null, now: Date): Date | null {
-  if (expiresAt && expiresAt.getTime() <= now.getTime()) throw invalidArgument('expiresAt must be in the future');
+  // 422: a well-formed date-time that the clock has passed.
+  if (expiresAt && expiresAt.getTime() <= now.getTime()) {
+    throw rpcError(Code.FailedPrecondition, 'EXPIRES_AT_PASSED', 'expiresAt must be in the future', { field: 'expiresAt' });
+  }
   return expiresAt;
 }
 

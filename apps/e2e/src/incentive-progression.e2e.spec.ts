@@ -83,15 +83,17 @@ describe('incentive balances, levels, badges and milestones', () => {
     });
 
     it('refuses thresholds that do not rise, duplicates, unknown badges and bad values', async () => {
+      // Well-formed levels that do not fit the stored ladder or name a missing badge: 422.
       const falling = await app.api.post('/incentives/levels', { level: 4, name: 'Four', xpThreshold: 150 });
-      expect([falling.status, falling.body.error.code]).toEqual([400, 'VALIDATION_ERROR']);
+      expect([falling.status, falling.body.error.code]).toEqual([422, 'LADDER_ORDER']);
       expect(falling.body.error.message).toMatch(/rise/);
-      expect((await app.api.post('/incentives/levels', { level: 4, name: 'Four', xpThreshold: 5000 })).status).toBe(400);
+      expect((await app.api.post('/incentives/levels', { level: 4, name: 'Four', xpThreshold: 5000 })).status).toBe(422);
       expect((await app.api.post('/incentives/levels', { level: 2, name: 'Dup', xpThreshold: 150 })).status).toBe(409);
-      expect((await app.api.post('/incentives/levels', { level: 4, name: 'Four', xpThreshold: 300, rewards: { badgeKey: 'nope' } })).status).toBe(400);
+      const unknownBadge = await app.api.post('/incentives/levels', { level: 4, name: 'Four', xpThreshold: 300, rewards: { badgeKey: 'nope' } });
+      expect([unknownBadge.status, unknownBadge.body.error.code]).toEqual([422, 'BADGE_NOT_FOUND']);
       expect((await app.api.post('/incentives/levels', { level: 0, name: 'Zero', xpThreshold: 0 })).status).toBe(400);
       expect((await app.api.post('/incentives/levels', { level: 4, name: 'Four', xpThreshold: -1 })).status).toBe(400);
-      expect((await app.api.patch('/incentives/levels/3', { xpThreshold: 50 })).status).toBe(400);
+      expect((await app.api.patch('/incentives/levels/3', { xpThreshold: 50 })).status).toBe(422);
       expect((await app.api.patch('/incentives/levels/9', { name: 'x' })).status).toBe(404);
       expect((await app.api.patch('/incentives/levels/abc', { name: 'x' })).status).toBe(400);
       expect((await app.api.delete('/incentives/levels/9')).status).toBe(404);
@@ -143,7 +145,7 @@ describe('incentive balances, levels, badges and milestones', () => {
       expect((await app.api.post('/incentives/milestones/definitions', { ...base, metric: 'LOGINS' })).status).toBe(400);
       expect((await app.api.post('/incentives/milestones/definitions', { ...base, threshold: 0 })).status).toBe(400);
       expect((await app.api.post('/incentives/milestones/definitions', { ...base, rewards: { coins: -1 } })).status).toBe(400);
-      expect((await app.api.post('/incentives/milestones/definitions', { ...base, rewards: { badgeKey: 'nope' } })).status).toBe(400);
+      expect((await app.api.post('/incentives/milestones/definitions', { ...base, rewards: { badgeKey: 'nope' } })).status).toBe(422);
       expect((await app.api.get('/incentives/milestones/definitions/nope')).status).toBe(404);
       expect((await app.api.patch('/incentives/milestones/definitions/nope', { threshold: 3 })).status).toBe(404);
       expect((await app.api.delete('/incentives/milestones/definitions/nope')).status).toBe(404);

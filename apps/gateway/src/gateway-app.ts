@@ -10,6 +10,7 @@ import { authenticateAdmin, authenticateApiKey } from './http/authenticate';
 import { errorHandler, notFoundHandler } from './http/error-response';
 import { IdempotencyStore } from './http/idempotency';
 import { jsonBody } from './http/json-body';
+import { methodGuard } from './http/method-not-allowed';
 import { rateLimit } from './http/rate-limit';
 import { requestId } from './http/request-id';
 import { docsPage } from './openapi/docs-page';
@@ -87,16 +88,17 @@ export function createGatewayApp({ config, logger, db, redis, clients }: Gateway
 
   const openApiDocument = buildOpenApiDocument(registry);
 
-  app.use(ops.router);
+  app.use(methodGuard(ops), ops.router);
   app.get(`${API_BASE}/openapi.json`, (_req, res) => {
     res.json(openApiDocument);
   });
   app.use('/docs', docsPage(`${API_BASE}/openapi.json`));
-  app.use(ADMIN_BASE, authenticateAdmin(config.ADMIN_TOKEN), jsonBody, admin.router);
+  app.use(ADMIN_BASE, authenticateAdmin(config.ADMIN_TOKEN), methodGuard(admin), jsonBody, admin.router);
   app.use(
     API_BASE,
     authenticateApiKey(directory),
     rateLimit(redis, { perSecond: config.RATE_LIMIT_PER_SECOND, burst: config.RATE_LIMIT_BURST, keyPrefix: config.REDIS_KEY_PREFIX }, logger),
+    methodGuard(api),
     jsonBody,
     api.router,
   );

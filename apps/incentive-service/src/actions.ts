@@ -1,6 +1,6 @@
 import type { Connection } from 'mongoose';
 import { AppScoped, type Page, type PageQuery } from '@ris/mongo';
-import { invalidArgument, notFound } from '@ris/rpc';
+import { characterCount, invalidArgument, notFound } from '@ris/rpc';
 import { ACTION_TYPES, actionModel, type ActionDoc, type ActionTypeName } from './action.model';
 import { checkKey, checkName, checkWholeNumber } from './definition-key';
 import { createDefinition } from './definition-create';
@@ -31,7 +31,7 @@ function checkAction(a: Omit<ActionInput, 'key'>): void {
   checkAmount(a.tokens, 'tokens');
   checkWholeNumber(a.cooldownSeconds, 'cooldown');
   if (a.maxRepeats !== null) checkWholeNumber(a.maxRepeats, 'maxRepeats');
-  if (a.description !== null && a.description.length > 1000) throw invalidArgument('description must be at most 1000 characters');
+  if (a.description !== null && characterCount(a.description) > 1000) throw invalidArgument('description must be at most 1000 characters');
 }
 
 const typeKey = (appId: string, type: ActionTypeName) => `${appId}\u0000${type}`;

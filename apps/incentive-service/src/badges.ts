@@ -1,7 +1,7 @@
 import type { Connection } from 'mongoose';
 import type { Outbox, OutboxCarrier } from '@ris/events';
 import { AppScoped, isDuplicateKeyError, type Page, type PageQuery } from '@ris/mongo';
-import { invalidArgument, notFound } from '@ris/rpc';
+import { Code, characterCount, invalidArgument, notFound, rpcError } from '@ris/rpc';
 import { badgeModel, type BadgeDoc } from './badge.model';
 import { createDefinition } from './definition-create';
 import { checkKey, checkName } from './definition-key';
@@ -20,7 +20,7 @@ export type BadgePatch = Partial<Omit<BadgeInput, 'key'>>;
 
 function checkBadge(b: Omit<BadgeInput, 'key'>): void {
   checkName(b.name);
-  if (b.description !== null && b.description.length > 1000) throw invalidArgument('description must be at most 1000 characters');
+  if (b.description !== null && characterCount(b.description) > 1000) throw invalidArgument('description must be at most 1000 characters');
   if (b.imageUrl !== null) {
     let ok = false;
     try {
@@ -67,7 +67,10 @@ export class Badges {
   /** Level and milestone rewards may only name badges that exist. */
   async checkExists(appId: string, key: string | null, field: string): Promise<void> {
     if (key === null) return;
-    if (!(await this.find(appId, key))) throw invalidArgument(`${field}: there is no badge with key ${key}`, { field, badgeKey: key });
+    // 422, not 400: the request is well formed; what it refers to does not exist (yet).
+    if (!(await this.find(appId, key))) {
+      throw rpcError(Code.FailedPrecondition, 'BADGE_NOT_FOUND', `${field}: there is no badge with key ${key}`, { field, badgeKey: key });
+    }
   }
 
   list(appId: string, page: PageQuery): Promise<Page<BadgeDoc>> {

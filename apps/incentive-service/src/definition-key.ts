@@ -1,4 +1,4 @@
-import { invalidArgument } from '@ris/rpc';
+import { characterCount, invalidArgument } from '@ris/rpc';
 
 /**
  * Keys of actions, badges and milestones: letters, digits, "_" and "-".
@@ -16,14 +16,14 @@ export function checkKey(value: string, field = 'key'): string {
 
 export function checkName(value: string, field = 'name'): string {
   const name = value.trim();
-  if (!name || name.length > 200) throw invalidArgument(`${field} must be 1 to 200 characters`, { field });
+  if (!name || characterCount(name) > 200) throw invalidArgument(`${field} must be 1 to 200 characters`, { field });
   return name;
 }
 
 /** A user id as callers send it: non-empty, at most 200 characters. */
 export function checkUserId(value: string, field = 'userId'): string {
   const userId = value.trim();
-  if (!userId || userId.length > 200) throw invalidArgument(`${field} must be 1 to 200 characters`, { field });
+  if (!userId || characterCount(userId) > 200) throw invalidArgument(`${field} must be 1 to 200 characters`, { field });
   return userId;
 }
 

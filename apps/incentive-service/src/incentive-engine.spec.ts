@@ -207,7 +207,7 @@ describe('incentive engine (real MongoDB and Redis)', () => {
     expect((await engine.milestones.listReached(appId, { page: 1, limit: 10 }, 'climber')).totalItems).toBe(1);
     await expect(
       engine.levels.create(appId, { level: 4, name: 'Four', xpThreshold: 80, rewards: { coins: 0, badgeKey: null, perks: [] } }),
-    ).rejects.toMatchObject({ code: Code.InvalidArgument });
+    ).rejects.toMatchObject({ code: Code.FailedPrecondition });
   });
 
   it('never debits below zero, whatever the concurrency, and replays operation ids', async () => {

@@ -1,6 +1,6 @@
 import type { Connection, Model } from 'mongoose';
 import { isDuplicateKeyError } from '@ris/mongo';
-import { Code, invalidArgument, notFound, rpcError } from '@ris/rpc';
+import { Code, characterCount, invalidArgument, notFound, rpcError } from '@ris/rpc';
 import type { Badges } from './badges';
 import { checkName, checkWholeNumber } from './definition-key';
 import { byLevel, ladderProblem, type LevelDef } from './level-progress';
@@ -15,7 +15,7 @@ function checkLevel(level: LevelDef): LevelDef {
   checkXp(level.xpThreshold, 'xpThreshold');
   checkAmount(level.rewards.coins, 'rewards.coins');
   const perks = level.rewards.perks.map((p) => p.trim());
-  if (perks.length > 50 || perks.some((p) => !p || p.length > 100)) throw invalidArgument('rewards.perks: at most 50 perks of 1 to 100 characters');
+  if (perks.length > 50 || perks.some((p) => !p || characterCount(p) > 100)) throw invalidArgument('rewards.perks: at most 50 perks of 1 to 100 characters');
   return { ...level, name: checkName(level.name), rewards: { ...level.rewards, perks: [...new Set(perks)] } };
 }
 
@@ -24,7 +24,7 @@ const MAX_ATTEMPTS = 20;
 /**
  * An app's level ladder. The ladder is one document changed by
  * compare-and-set, so every change is validated against the ladder it
- * replaces (thresholds must rise with the level: 400 otherwise).
+ * replaces (thresholds must rise with the level: 422 LADDER_ORDER otherwise).
  */
 export class Levels {
   private readonly sets: Model<LevelSetDoc>;
@@ -59,7 +59,8 @@ export class Levels {
       // Nothing to write (a retry answered with what its first try made).
       if (next.length === levels.length && next.every((l, i) => l === levels[i])) return next;
       const problem = ladderProblem(next);
-      if (problem) throw invalidArgument(problem);
+      // 422: the level is well formed; it does not fit the ladder stored.
+      if (problem) throw rpcError(Code.FailedPrecondition, 'LADDER_ORDER', problem);
       try {
         const result = await this.sets
           .updateOne(

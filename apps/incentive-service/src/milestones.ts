@@ -1,6 +1,6 @@
 import type { Connection } from 'mongoose';
 import { AppScoped, isDuplicateKeyError, type Page, type PageQuery } from '@ris/mongo';
-import { invalidArgument, notFound } from '@ris/rpc';
+import { characterCount, invalidArgument, notFound } from '@ris/rpc';
 import type { Badges } from './badges';
 import { createDefinition } from './definition-create';
 import { checkKey, checkName } from './definition-key';
@@ -31,7 +31,7 @@ function checkMilestone(m: Omit<MilestoneInput, 'key'>): void {
   checkAmount(m.rewards.coins, 'rewards.coins');
   checkXp(m.rewards.xp, 'rewards.xp');
   checkAmount(m.rewards.tokens, 'rewards.tokens');
-  if (m.description !== null && m.description.length > 1000) throw invalidArgument('description must be at most 1000 characters');
+  if (m.description !== null && characterCount(m.description) > 1000) throw invalidArgument('description must be at most 1000 characters');
 }
 
 /** Milestone definitions and the milestones users reached. */

@@ -5,7 +5,7 @@ import { crashPoint } from '@ris/config';
 import type { Outbox, OutboxCarrier } from '@ris/events';
 import type { Logger } from '@ris/logging';
 import { AppScoped, duplicateKeyIndexes, isDuplicateKeyError, newId } from '@ris/mongo';
-import { Code, ConnectError, invalidArgument, notFound, rpcError } from '@ris/rpc';
+import { Code, ConnectError, characterCount, invalidArgument, notFound, rpcError } from '@ris/rpc';
 import type { ActionDoc } from './action.model';
 import { decideReward } from './action-rules';
 import type { Actions } from './actions';
@@ -206,7 +206,7 @@ export class EventRecorder {
         try {
           const userId = checkUserId(input.userId);
           checkKey(input.actionKey, 'actionKey');
-          if (input.idempotencyKey !== null && (!input.idempotencyKey || input.idempotencyKey.length > MAX_IDEMPOTENCY_KEY)) {
+          if (input.idempotencyKey !== null && (!input.idempotencyKey || characterCount(input.idempotencyKey) > MAX_IDEMPOTENCY_KEY)) {
             throw invalidArgument(`idempotencyKey must be 1 to ${MAX_IDEMPOTENCY_KEY} characters`);
           }
           const metadataJson = input.metadata ? JSON.stringify(input.metadata) : null;
@@ -215,7 +215,8 @@ export class EventRecorder {
           const action = await actions.get(input.actionKey);
           if (!action) throw notFound('Action', { actionKey: input.actionKey });
           if (input.source === 'API' && action.type !== 'STANDARD') {
-            throw invalidArgument(`Action ${action.key} is of type ${action.type}: it fires from referral events, not from the API.`, {
+            // 422: the event is well formed; the stored action is not one the API may post.
+            throw rpcError(Code.FailedPrecondition, 'ACTION_NOT_POSTABLE', `Action ${action.key} is of type ${action.type}: it fires from referral events, not from the API.`, {
               actionKey: action.key,
               type: action.type,
             });

@@ -27,7 +27,11 @@ export interface ConversionDoc extends OutboxFields {
   status: ConversionStatusName;
   /** Monetary value the caller reported. */
   amount: number | null;
-  metadata: Record<string, unknown> | null;
+  /**
+   * The caller's metadata as JSON text: any key and any string survive ("$x", "a.b", NUL,
+   * which PostgreSQL under FerretDB refuses in a stored field). Never read back by the API.
+   */
+  metadataJson: string | null;
   /** This record's referrer's reward (0: none, capped or not yet issued). */
   rewardAmount: number;
   /** The referee's own reward on a double-sided campaign (level 1 only). */
@@ -73,7 +77,7 @@ const conversionSchema = new Schema<ConversionDoc>(
     level: { type: Number, required: true },
     status: { type: String, required: true },
     amount: { type: Number, default: null },
-    metadata: { type: Schema.Types.Mixed, default: null },
+    metadataJson: { type: String, default: null },
     rewardAmount: { type: Number, default: 0 },
     refereeRewardAmount: { type: Number, default: 0 },
     attributed: { type: Boolean, default: true },

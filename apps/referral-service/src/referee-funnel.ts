@@ -75,7 +75,7 @@ export class RefereeFunnel {
       level: 1,
       status,
       amount: null,
-      metadata: null,
+      metadataJson: null,
       rewardAmount: 0,
       refereeRewardAmount: 0,
       attributed: true,

@@ -1,6 +1,6 @@
 import type { Connection } from 'mongoose';
 import { AppScoped, idFromOperation, type Page, type PageQuery } from '@ris/mongo';
-import { Code, invalidArgument, notFound, rpcError } from '@ris/rpc';
+import { Code, characterCount, invalidArgument, notFound, rpcError } from '@ris/rpc';
 import type { EnvelopeCipher } from '@ris/secrets';
 import { endpointModel, type EndpointDoc } from './endpoint.model';
 import { EndpointSecrets } from './endpoint-secrets';
@@ -42,7 +42,7 @@ function cleanEvents(events: string[]): WebhookEventName[] {
 
 function cleanDescription(description: string | null | undefined): string | null {
   const text = description?.trim() ?? '';
-  if (text.length > MAX_DESCRIPTION) throw invalidArgument(`description must be at most ${MAX_DESCRIPTION} characters`);
+  if (characterCount(text) > MAX_DESCRIPTION) throw invalidArgument(`description must be at most ${MAX_DESCRIPTION} characters`);
   return text || null;
 }
 
@@ -68,7 +68,14 @@ export class Endpoints {
       await checkTarget(url, this.policy);
       return url.toString();
     } catch (err) {
-      if (err instanceof TargetRefusedError) throw invalidArgument(err.message, { field: 'url', reason: err.reason });
+      if (err instanceof TargetRefusedError) {
+        // A host that does not resolve, or resolves to an address the deployment refuses, is a
+        // well-formed URL the world refuses (422); a malformed one breaks the contract (400).
+        if (err.reason === 'UNRESOLVABLE_HOST' || err.reason === 'PRIVATE_TARGET') {
+          throw rpcError(Code.FailedPrecondition, err.reason, err.message, { field: 'url' });
+        }
+        throw invalidArgument(err.message, { field: 'url', reason: err.reason });
+      }
       if (err instanceof ResolutionUnavailableError) throw rpcError(Code.Unavailable, 'UNAVAILABLE', err.message);
       throw err;
     }

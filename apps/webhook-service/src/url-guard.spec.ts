@@ -127,6 +127,11 @@ describe('webhook URL guard', () => {
     it('refuses a host that does not resolve', async () => {
       expect(await check('https://nowhere.example.com/')).toBe('UNRESOLVABLE_HOST');
     });
+
+    it('refuses a name longer than DNS allows without asking DNS (getaddrinfo answers EINVAL, not "not found")', async () => {
+      const long = `https://${`${'a'.repeat(63)}.`.repeat(4)}com/`;
+      expect(await refusal(checkTarget(parseWebhookUrl(long), { allowPrivateTargets: true }))).toBe('UNRESOLVABLE_HOST');
+    });
   });
 
   it('lets private targets through when the deployment allows them', async () => {

@@ -162,7 +162,13 @@ export function parseWebhookUrl(raw: string): URL {
 /** The host of a parsed URL without IPv6 brackets. */
 export const urlHost = (url: URL): string => url.hostname.replace(/^\[|\]$/g, '');
 
+/** The longest name DNS can carry (RFC 1035); getaddrinfo answers EINVAL, not "not found", past it. */
+const MAX_DNS_NAME = 253;
+
 export const systemResolver: Resolver = async (hostname) => {
+  if (hostname.replace(/\.$/, '').length > MAX_DNS_NAME) {
+    throw new TargetRefusedError('UNRESOLVABLE_HOST', `host ${hostname.slice(0, 64)}… is longer than DNS allows`);
+  }
   try {
     const answers = await lookup(hostname, { all: true, verbatim: true });
     return answers.map((a) => ({ address: a.address, family: a.family === 6 ? 6 : 4 }));

@@ -1,5 +1,5 @@
 export { healthService, isReady, type ReadinessCheck } from './health';
 export { createServiceClient, type ServiceClientOptions } from './rpc-client';
 export { Code, ConnectError, errorReason, fromItemError, invalidArgument, isPublicError, notFound, rpcError, toItemError } from './rpc-error';
-export { pageFromRequest, pageReply, requiredField } from './request-fields';
+export { characterCount, pageFromRequest, pageReply, requiredField } from './request-fields';
 export { rpcService, startRpcServer, type RpcServer, type RpcServerOptions, type RpcService } from './rpc-server';

@@ -1,7 +1,13 @@
 import { Code } from '@connectrpc/connect';
-import { pageFromRequest, pageReply, requiredField } from './request-fields';
+import { characterCount, pageFromRequest, pageReply, requiredField } from './request-fields';
 
 describe('request fields', () => {
+  it('counts characters as the public API does (code points, not UTF-16 units)', () => {
+    expect(characterCount('a😀b')).toBe(3);
+    expect('a😀b'.length).toBe(4);
+    expect(characterCount('')).toBe(0);
+  });
+
   it('trims a required field and refuses a blank one as InvalidArgument', () => {
     expect(requiredField('  app_1 ', 'appId')).toBe('app_1');
     expect(() => requiredField('  ', 'appId')).toThrow(expect.objectContaining({ code: Code.InvalidArgument, rawMessage: 'appId is required' }));

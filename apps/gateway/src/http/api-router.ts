@@ -2,12 +2,13 @@ import type { OpenAPIRegistry, RouteConfig } from '@asteasolutions/zod-to-openap
 import { Router, type Request, type Response } from 'express';
 import type { ZodType } from 'zod';
 import { ErrorResponse } from '../openapi/common-schemas';
+import { linksObject, type ResponseLinks } from '../openapi/links';
 import { z } from '../openapi/zod';
 import { validationError } from './api-error';
 import { errorBody, toErrorResponse } from './error-response';
-import { IdempotencyStore } from './idempotency';
+import { IDEMPOTENCY_KEY_PATTERN, IdempotencyStore } from './idempotency';
 
-type Method = 'get' | 'post' | 'patch' | 'delete';
+export type Method = 'get' | 'post' | 'patch' | 'delete';
 
 export interface HandlerInput<P, Q, B> {
   appId: string;
@@ -41,7 +42,7 @@ export interface RouteDefinition<P extends AnyObject, Q extends AnyObject, B ext
   params?: P;
   query?: Q;
   body?: B;
-  responses: Record<number, { description: string; schema?: ZodType }>;
+  responses: Record<number, { description: string; schema?: ZodType; links?: ResponseLinks }>;
   /** Error statuses worth listing for this operation (400/401/429/5xx are always listed). */
   errors?: number[];
   handle: (input: HandlerInput<z.output<P>, z.output<Q>, z.output<B>>) => Promise<HandlerResult>;
@@ -84,6 +85,8 @@ function parse<T extends ZodType>(schema: T | undefined, value: unknown, where: 
  */
 export class ApiRouter {
   readonly router = Router();
+  /** The methods each Express path serves, in registration order (method-not-allowed.ts answers the others). */
+  readonly methodsByPath = new Map<string, Set<Method>>();
 
   constructor(
     private readonly registry: OpenAPIRegistry,
@@ -92,6 +95,7 @@ export class ApiRouter {
 
   route<P extends AnyObject, Q extends AnyObject, B extends ZodType>(def: RouteDefinition<P, Q, B>): void {
     this.document(def);
+    this.methodsByPath.set(def.path, (this.methodsByPath.get(def.path) ?? new Set()).add(def.method));
     this.router[def.method](def.path, async (req: Request, res: Response) => {
       const appId = res.locals.appId as string;
       const params = parse(def.params, req.params, 'path');
@@ -131,9 +135,10 @@ export class ApiRouter {
   private document<P extends AnyObject, Q extends AnyObject, B extends ZodType>(def: RouteDefinition<P, Q, B>): void {
     const responses: RouteConfig['responses'] = {};
     for (const [status, response] of Object.entries(def.responses)) {
+      const links = linksObject(this.options.basePath, response.links);
       responses[status] = response.schema
-        ? { description: response.description, content: { 'application/json': { schema: response.schema } } }
-        : { description: response.description };
+        ? { description: response.description, links, content: { 'application/json': { schema: response.schema } } }
+        : { description: response.description, links };
     }
     const errorStatuses = new Set([400, 500, 503, ...(def.errors ?? [])]);
     if (this.options.security !== 'none') errorStatuses.add(401);
@@ -152,9 +157,15 @@ export class ApiRouter {
     const headers: ZodType[] = [];
     if (def.method === 'post' && this.options.idempotency) {
       headers.push(
-        z.string().optional().openapi({
-          param: { name: 'Idempotency-Key', in: 'header', description: 'Replays the first response for 24 h.' },
-        }),
+        z
+          .string()
+          .optional()
+          .openapi({
+            param: { name: 'Idempotency-Key', in: 'header', description: 'Replays the first response for 24 h. 1 to 255 printable ASCII characters (no spaces).' },
+            minLength: 1,
+            maxLength: 255,
+            pattern: IDEMPOTENCY_KEY_PATTERN,
+          }),
       );
     }
     this.registry.registerPath({

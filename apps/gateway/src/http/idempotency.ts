@@ -17,6 +17,9 @@ const bodyContext = (recordId: string) => ['gateway-idempotent-response', record
  * gateway that died mid-request, and the next request with the key runs it.
  */
 const RUN_LEASE_MS = 30_000;
+/** 1 to 255 printable ASCII characters, no spaces: what the document states for the header. */
+export const IDEMPOTENCY_KEY_PATTERN = '^[\\x21-\\x7e]{1,255}$';
+const IDEMPOTENCY_KEY = new RegExp(IDEMPOTENCY_KEY_PATTERN);
 
 export type IdempotencyStart =
   | { kind: 'replay'; status: number; body: unknown }
@@ -78,8 +81,9 @@ export class IdempotencyStore {
   }
 
   static validateKey(key: string): void {
-    if (key.length < 1 || key.length > 255 || !/^[\x21-\x7e]+$/.test(key)) {
-      throw new ApiError(400, 'VALIDATION_ERROR', 'Idempotency-Key must be 1 to 255 printable ASCII characters.');
+    if (!IDEMPOTENCY_KEY.test(key)) {
+      const message = 'must be 1 to 255 printable ASCII characters (no spaces)';
+      throw new ApiError(400, 'VALIDATION_ERROR', `Idempotency-Key ${message}.`, { issues: [{ field: 'header.Idempotency-Key', message }] });
     }
   }
 

@@ -1,15 +1,55 @@
 import express, { type RequestHandler } from 'express';
-import { ApiError } from './api-error';
+import { ApiError, validationError } from './api-error';
 
 const BODY_LIMIT = '1mb';
+/** Deepest nesting of a request body: room for metadata's 32 levels inside a body, far from any stack limit. */
+export const MAX_BODY_DEPTH = 64;
 const parseJson = express.json({ limit: BODY_LIMIT, strict: false, type: () => true });
 
+/** A UTF-16 surrogate without its partner: not Unicode, so not storable or encodable as UTF-8. */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+const fieldName = (path: Array<string | number>) =>
+  ['body', ...path].map((part, i) => (typeof part === 'number' ? `[${part}]` : i === 0 ? part : `.${part}`)).join('');
+
 /**
- * POST/PATCH/PUT bodies must be JSON (415 otherwise), at most 1 MiB (413)
- * and parseable (400). A bodiless POST (e.g. claim) is fine.
+ * Why a parsed body cannot be taken whatever its fields (too deep, or a
+ * key or string holding a lone surrogate), with the field's path; null when
+ * it can. Iterative, so a body of 100,000 nested arrays is refused here
+ * instead of overflowing the stack of whatever recurses into it next (the
+ * validation, the idempotency hash, protobuf).
+ */
+export function bodyProblem(body: unknown): { field: string; message: string } | null {
+  const stack: Array<{ value: unknown; path: Array<string | number> }> = [{ value: body, path: [] }];
+  while (stack.length > 0) {
+    const { value, path } = stack.pop()!;
+    if (typeof value === 'string') {
+      if (LONE_SURROGATE.test(value)) return { field: fieldName(path), message: 'must be valid Unicode (no unpaired surrogate)' };
+      continue;
+    }
+    if (value === null || typeof value !== 'object') continue;
+    if (path.length >= MAX_BODY_DEPTH) return { field: fieldName(path), message: `nests deeper than ${MAX_BODY_DEPTH} levels` };
+    if (Array.isArray(value)) {
+      value.forEach((item, index) => stack.push({ value: item, path: [...path, index] }));
+      continue;
+    }
+    for (const [key, item] of Object.entries(value)) {
+      if (LONE_SURROGATE.test(key)) return { field: fieldName(path), message: 'has a key that is not valid Unicode (an unpaired surrogate)' };
+      stack.push({ value: item, path: [...path, key] });
+    }
+  }
+  return null;
+}
+
+/**
+ * POST and PATCH bodies must be JSON (415 otherwise), at most 1 MiB (413),
+ * parseable (400) and I-JSON (RFC 7493: valid Unicode, 400) and at most 64
+ * levels deep (400). A bodiless POST (e.g. claim) is fine. Other methods'
+ * bodies are not read: no operation takes one, and a method a path does not
+ * serve must reach its 405.
  */
 export const jsonBody: RequestHandler = (req, res, next) => {
-  if (!['POST', 'PATCH', 'PUT'].includes(req.method)) return next();
+  if (req.method !== 'POST' && req.method !== 'PATCH') return next();
   const length = Number(req.header('content-length') ?? '0');
   const chunked = req.header('transfer-encoding') !== undefined;
   if (length === 0 && !chunked) {
@@ -19,5 +59,10 @@ export const jsonBody: RequestHandler = (req, res, next) => {
   if (!req.is('application/json')) {
     return next(new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Send the request body as JSON with Content-Type: application/json.'));
   }
-  parseJson(req, res, next);
+  parseJson(req, res, (err?: unknown) => {
+    if (err) return next(err);
+    const problem = bodyProblem(req.body);
+    if (!problem) return next();
+    next(validationError(`${problem.field}: ${problem.message}`, { issues: [problem] }));
+  });
 };

@@ -1,4 +1,5 @@
 import { intFromQuery } from './query-values';
+import { identifier, lineText } from './text-fields';
 import { z } from './zod';
 
 /** Shared pieces of the public contract. */
@@ -42,16 +43,32 @@ export function pagination(query: PageParams, counted: { totalItems: number } | 
   return { page: query.page, limit: query.limit, totalItems, totalPages: Math.ceil(totalItems / query.limit) };
 }
 
-/** A required identifier: a non-empty string of sane length. */
-export const id = (description: string) =>
-  z.string().trim().min(1, 'must not be empty').max(200).openapi({ description });
+/**
+ * A required identifier (an id the service made, a code, a user id of
+ * yours): 1 to 128 characters, no control characters, no white space at
+ * either end (text-fields.ts). Generated ids are about 24 characters.
+ */
+export const id = (description: string) => identifier(description);
 
 export const timestamp = z.string().openapi({ format: 'date-time', example: '2026-11-21T07:54:00.000Z' });
 
+// RFC 3339 date-time with a real calendar date (leap years included) and a
+// Z or ±hh:mm offset; written with [0-9] so every regex engine reads it alike.
+const DATE = '(?:(?:[0-9]{2}[2468][048]|[0-9]{2}[13579][26]|[0-9]{2}0[48]|[02468][048]00|[13579][26]00)-02-29|[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|02-(?:0[1-9]|1[0-9]|2[0-8])))';
+const TIME = '(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\\.[0-9]{1,9})?(?:Z|[+-](?:[01][0-9]|2[0-3]):[0-5][0-9])';
+export const DATE_TIME_PATTERN = `^${DATE}T${TIME}$`;
+
+/** An ISO 8601 / RFC 3339 date-time sent by the caller, e.g. 2026-11-21T07:54:00Z. */
+export const dateTime = (description: string) =>
+  z
+    .string()
+    .regex(new RegExp(DATE_TIME_PATTERN), 'must be an ISO 8601 date-time such as 2026-11-21T07:54:00Z')
+    .openapi({ description, format: 'date-time', pattern: DATE_TIME_PATTERN, minLength: 20, maxLength: 35, example: '2026-11-21T07:54:00Z' });
+
 /** Optional context the caller's backend forwards about its end user (fraud checks use it). */
 export const clientContextFields = {
-  ip: z.string().max(100).optional().openapi({ description: "End user's IP address" }),
-  userAgent: z.string().max(1000).optional(),
-  deviceId: z.string().max(200).optional(),
-  email: z.string().max(320).optional(),
+  ip: lineText(100).optional().openapi({ description: "End user's IP address" }),
+  userAgent: lineText(1000).optional(),
+  deviceId: lineText(200).optional(),
+  email: lineText(320).optional(),
 };

@@ -1,4 +1,5 @@
-import { id } from './common-schemas';
+import { dateTime, id } from './common-schemas';
+import { MAX_AMOUNT, wholeAmount } from './number-fields';
 import { z } from './zod';
 
 /** Keys of actions, badges and milestones (the service uses them as field names). */
@@ -6,35 +7,22 @@ export const definitionKey = (description: string) =>
   z
     .string()
     .regex(/^[A-Za-z0-9_-]{1,100}$/, 'must be 1 to 100 letters, digits, "_" or "-"')
-    .openapi({ description, example: 'daily_login' });
+    .openapi({ description, example: 'daily_login', minLength: 1, maxLength: 100 });
 
 export const userId = (description = 'Your user id') => id(description);
 
-/** 2^53 − 1: the largest whole number a double (JSON, the protobuf amounts, a Redis score) holds exactly. */
-export const MAX_AMOUNT = Number.MAX_SAFE_INTEGER;
-const tooBig = `must be at most ${MAX_AMOUNT} (2^53 − 1)`;
-
-/** Coins, XP, tokens, thresholds: whole numbers up to MAX_AMOUNT, so every balance is exact. */
-export const amount = z
-  .number()
-  // zod's int() refuses whole numbers past 2^53 − 1 too: say that, not "not whole".
-  .int({ error: (issue) => (issue.code === 'too_big' ? tooBig : issue.code === 'too_small' ? 'must not be negative' : 'must be a whole number') })
-  .min(0, 'must not be negative')
-  .max(MAX_AMOUNT, tooBig)
-  .openapi({ description: `A whole number from 0 to ${MAX_AMOUNT} (2^53 − 1)` });
+/** Coins, XP, tokens, thresholds: whole numbers, so every balance is exact. */
+export const amount = wholeAmount().openapi({ description: `A whole number from 0 to ${MAX_AMOUNT}` });
 
 /**
- * The largest XP anything may hold: an amount, a threshold, a score, a
- * balance. The leaderboard ranks every XP up to it exactly, equal XP to the
- * millisecond (apps/incentive-service/src/score-encoding.ts).
+ * XP as a request sends it: an amount. The leaderboard ranks every XP a
+ * user can hold (up to 2^53 − 1) exactly, equal XP to the millisecond
+ * (apps/incentive-service/src/score-encoding.ts); a user's XP stops there.
  */
-export const MAX_XP = MAX_AMOUNT;
-
-/** XP as a request sends it: an amount, stated as XP's bound. */
 export const xpAmount = amount.openapi({
   description:
-    `XP: a whole number from 0 to ${MAX_XP} (2^53 − 1), the most the leaderboard ranks exactly (equal XP to the millisecond). ` +
-    "A user's XP stops there: an event or milestone that would pass it credits only the XP that fits.",
+    `XP: a whole number from 0 to ${MAX_AMOUNT}. A user's XP stops at 2^53 − 1, the most the leaderboard ranks exactly ` +
+    '(equal XP to the millisecond): an event or milestone that would pass it credits only the XP that fits.',
 });
 
 export const Amounts = z.object({ coins: z.number(), xp: z.number(), tokens: z.number() }).openapi('Amounts');
@@ -55,9 +43,7 @@ export const MilestoneRef = z
   .openapi('MilestoneRef');
 
 export const isoQuery = (description: string) =>
-  z
-    .string()
-    .datetime({ offset: true, message: 'must be an ISO 8601 timestamp' })
+  dateTime(description)
     .transform((v) => new Date(v))
     .optional()
     .openapi({ type: 'string', format: 'date-time', description });

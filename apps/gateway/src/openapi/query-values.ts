@@ -11,23 +11,25 @@ export const booleanFromQuery = () =>
     .optional()
     .openapi({ type: 'boolean' });
 
-/** A whole number of 0 or more (costs, balances). */
-export const wholeNumberFromQuery = (name: string) =>
+/**
+ * A whole number within [min, max] written in a path or query string. JSON
+ * Schema's integers include 93.0, so a zero fraction is accepted too.
+ */
+export const integerText = (name: string, min: number, max: number) =>
   z
     .string()
-    .regex(/^\d+$/, `${name} must be a whole number of 0 or more`)
+    .regex(/^[0-9]+(?:\.0+)?$/, `${name} must be a whole number`)
     .transform(Number)
-    .pipe(z.number().int().max(Number.MAX_SAFE_INTEGER))
-    .optional()
-    .openapi({ type: 'integer', minimum: 0 });
+    .pipe(z.number().int().min(min, `${name} must be at least ${min}`).max(max, `${name} must be at most ${max}`))
+    .openapi({ type: 'integer', minimum: min, maximum: max });
+
+/** A whole number of 0 or more (a filter on costs or balances). */
+export const wholeNumberFromQuery = (name: string) =>
+  integerText(name, 0, Number.MAX_SAFE_INTEGER).optional().openapi({ type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER });
 
 /** A whole number from the query string, within [min, max], `fallback` when absent. */
 export const intFromQuery = (name: string, min: number, max: number, fallback: number) =>
-  z
-    .string()
-    .regex(/^\d+$/, `${name} must be a whole number`)
-    .transform(Number)
-    .pipe(z.number().int().min(min, `${name} must be at least ${min}`).max(max, `${name} must be at most ${max}`))
+  integerText(name, min, max)
     .optional()
     .transform((value) => value ?? fallback)
     .openapi({ type: 'integer', minimum: min, maximum: max, default: fallback });

@@ -1,6 +1,7 @@
 import type { ApiRouter } from '../http/api-router';
 import { ApiError } from '../http/api-error';
 import { id, timestamp } from '../openapi/common-schemas';
+import { label } from '../openapi/text-fields';
 import { z } from '../openapi/zod';
 import type { AppDirectory } from '../tenancy/app-directory';
 
@@ -32,11 +33,16 @@ export function adminRoutes(api: ApiRouter, directory: AppDirectory): void {
     path: '/apps',
     tag: 'Admin',
     summary: 'Create an app and its first API key',
-    body: z.object({ name: z.string().trim().min(1, 'must not be empty').max(200) }).openapi('CreateAppRequest'),
+    body: z.object({ name: label() }).openapi('CreateAppRequest'),
     responses: {
       201: {
         description: 'Created',
         schema: z.object({ app: App, apiKey: z.string(), key: IssuedKey }).openapi('CreateAppResponse'),
+        links: {
+          GetApp: { method: 'get', path: '/apps/:appId', parameters: { appId: '$response.body#/app/id' } },
+          ListKeys: { method: 'get', path: '/apps/:appId/keys', parameters: { appId: '$response.body#/app/id' } },
+          IssueKey: { method: 'post', path: '/apps/:appId/keys', parameters: { appId: '$response.body#/app/id' } },
+        },
       },
     },
     handle: async ({ body }) => {
@@ -97,7 +103,15 @@ export function adminRoutes(api: ApiRouter, directory: AppDirectory): void {
     tag: 'Admin',
     summary: 'Issue another API key (existing keys keep working until revoked)',
     params: appParams,
-    responses: { 201: { description: 'Issued', schema: z.object({ key: IssuedKey, apiKey: z.string() }) } },
+    responses: {
+      201: {
+        description: 'Issued',
+        schema: z.object({ key: IssuedKey, apiKey: z.string() }),
+        links: {
+          RevokeKey: { method: 'delete', path: '/apps/:appId/keys/:keyId', parameters: { appId: '$request.path.appId', keyId: '$response.body#/key/id' } },
+        },
+      },
+    },
     errors: [404],
     handle: async ({ params }) => {
       await requireApp(params.appId);

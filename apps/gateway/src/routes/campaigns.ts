@@ -2,6 +2,8 @@ import { DEFAULT_CODE_VALIDITY_DAYS, CampaignStatus, FulfillmentType, enumValue 
 import type { ApiRouter } from '../http/api-router';
 import { campaignJson } from '../mappers/campaign.mapper';
 import { Pagination, id, pageQuery, pageRequest, pagination, timestamp } from '../openapi/common-schemas';
+import { count, days, decimalAmount } from '../openapi/number-fields';
+import { label } from '../openapi/text-fields';
 import { z } from '../openapi/zod';
 import type { ServiceClients } from '../service-clients';
 
@@ -10,7 +12,7 @@ const CAMPAIGN_STATUSES = ['ACTIVE', 'PAUSED', 'ENDED'] as const;
 
 const RewardRule = z
   .object({
-    amount: z.number().min(0, 'must not be negative').finite(),
+    amount: decimalAmount(),
     fulfillmentType: z.enum(FULFILLMENT_TYPES),
   })
   .openapi('RewardRule');
@@ -18,25 +20,36 @@ const RewardRule = z
 const LevelReward = z
   .object({
     level: z.number().int().min(2, 'levels start at 2 (level 1 is referrerReward)').max(10),
-    amount: z.number().min(0, 'must not be negative').finite(),
+    amount: decimalAmount(),
   })
   .openapi('LevelReward', { description: 'Reward for the referrer `level` steps above the converting referee.' });
+
+const LEVEL_NUMBERS = [2, 3, 4, 5, 6, 7, 8, 9, 10];
 
 const levels = z
   .array(LevelReward)
   .max(9)
-  .refine((list) => new Set(list.map((l) => l.level)).size === list.length, 'each level may appear once');
+  .refine((list) => new Set(list.map((l) => l.level)).size === list.length, 'each level may appear once')
+  .openapi({
+    description: 'At most one entry per level',
+    // "Each level at most once" in JSON Schema: for every level, at most one item contains it.
+    allOf: LEVEL_NUMBERS.map((level) => ({
+      contains: { type: 'object', properties: { level: { const: level } }, required: ['level'] },
+      minContains: 0,
+      maxContains: 1,
+    })),
+  });
 
 const CampaignFields = {
-  name: z.string().trim().min(1, 'must not be empty').max(200),
+  name: label(),
   status: z.enum(CAMPAIGN_STATUSES),
   referrerReward: RewardRule,
-  refereeReward: RewardRule.nullable().openapi({ description: 'Set for double-sided campaigns.' }),
+  refereeReward: z.union([RewardRule, z.null()]).openapi({ description: 'Set for double-sided campaigns.' }),
   levels,
-  attributionWindowDays: z.number().int().min(1).max(3650),
-  maxRewardsPerReferrer: z.number().int().min(1).nullable(),
+  attributionWindowDays: days(),
+  maxRewardsPerReferrer: count(1).nullable(),
   fraud: z.object({ flagThreshold: z.number().int().min(0).max(100) }),
-  rewardCodeValidityDays: z.number().int().min(1).max(3650),
+  rewardCodeValidityDays: days(),
 };
 
 const CreateCampaignBody = z
@@ -75,7 +88,7 @@ const Campaign = z
     name: z.string(),
     status: z.enum(CAMPAIGN_STATUSES),
     referrerReward: RewardRule,
-    refereeReward: RewardRule.nullable(),
+    refereeReward: z.union([RewardRule, z.null()]).openapi({ description: 'null unless the campaign is double-sided' }),
     levels: z.array(LevelReward),
     attributionWindowDays: z.number().int(),
     maxRewardsPerReferrer: z.number().int().nullable(),
@@ -101,7 +114,18 @@ export function campaignRoutes(api: ApiRouter, clients: ServiceClients): void {
     tag: 'Campaigns',
     summary: 'Create a campaign',
     body: CreateCampaignBody,
-    responses: { 201: { description: 'Created', schema: CampaignEnvelope } },
+    responses: {
+      201: {
+        description: 'Created',
+        schema: CampaignEnvelope,
+        links: {
+          GetCampaign: { method: 'get', path: '/campaigns/:campaignId', parameters: { campaignId: '$response.body#/campaign/id' } },
+          UpdateCampaign: { method: 'patch', path: '/campaigns/:campaignId', parameters: { campaignId: '$response.body#/campaign/id' } },
+          CreateReferral: { method: 'post', path: '/referrals', requestBody: { campaignId: '$response.body#/campaign/id' } },
+          GetCampaignStats: { method: 'get', path: '/stats', parameters: { campaignId: '$response.body#/campaign/id' } },
+        },
+      },
+    },
     handle: async ({ appId, body, operationKey }) => {
       const { campaign } = await clients.referral.createCampaign({
         appId,

@@ -3,15 +3,17 @@ import type { ApiRouter } from '../http/api-router';
 import { balanceJson, catalogItemJson, redemptionJson } from '../mappers/catalog.mapper';
 import { Pagination, id, pageQuery, pageRequest, pagination, timestamp } from '../openapi/common-schemas';
 import { booleanFromQuery } from '../openapi/query-values';
+import { MAX_AMOUNT, count, wholeAmount } from '../openapi/number-fields';
+import { freeText, label } from '../openapi/text-fields';
 import { z } from '../openapi/zod';
 import type { ServiceClients } from '../service-clients';
 
 const REDEMPTION_STATUSES = ['PENDING', 'FULFILLED', 'CANCELLED'] as const;
 
 /** Coins and tokens are whole numbers (the ledger keeps no fractions). */
-export const Cost = z.number().int('must be a whole number').min(0, 'must not be negative').max(Number.MAX_SAFE_INTEGER);
+export const Cost = wholeAmount().openapi({ description: `A whole number from 0 to ${MAX_AMOUNT}` });
 /** A stock count; -1 means unlimited. */
-export const StockCount = z.number().int('must be a whole number').min(-1, 'must be -1 (unlimited) or more').max(2_147_483_647);
+export const StockCount = count(-1);
 
 export const Balance = z
   .object({ coins: z.number(), tokens: z.number(), xp: z.number(), level: z.number().int() })
@@ -100,15 +102,26 @@ export function catalogRoutes(api: ApiRouter, clients: ServiceClients): void {
     summary: 'Create a catalog item',
     body: z
       .object({
-        name: z.string().trim().min(1, 'must not be empty').max(200),
-        description: z.string().max(2000).optional(),
+        name: label(),
+        description: freeText(2000).optional(),
         coinCost: Cost,
         tokenCost: Cost.optional().openapi({ default: 0 }),
         inventory: StockCount.optional().openapi({ default: -1, description: '-1 means unlimited' }),
         published: z.boolean().optional().openapi({ default: false }),
       })
       .openapi('CreateCatalogItemRequest'),
-    responses: { 201: { description: 'Created', schema: ItemEnvelope } },
+    responses: {
+      201: {
+        description: 'Created',
+        schema: ItemEnvelope,
+        links: {
+          GetItem: { method: 'get', path: '/incentives/catalog/:itemId', parameters: { itemId: '$response.body#/item/id' } },
+          UpdateItem: { method: 'patch', path: '/incentives/catalog/:itemId', parameters: { itemId: '$response.body#/item/id' } },
+          DeleteItem: { method: 'delete', path: '/incentives/catalog/:itemId', parameters: { itemId: '$response.body#/item/id' } },
+          RedeemItem: { method: 'post', path: '/incentives/redeem', requestBody: { itemId: '$response.body#/item/id' } },
+        },
+      },
+    },
     handle: async ({ appId, body, operationKey }) => {
       const { item } = await clients.catalogMarketplace.createCatalogItem({ appId, ...body, operationKey });
       return { status: 201, body: { item: catalogItemJson(item!) } };
@@ -140,8 +153,8 @@ export function catalogRoutes(api: ApiRouter, clients: ServiceClients): void {
     params: itemParams,
     body: z
       .object({
-        name: z.string().trim().min(1, 'must not be empty').max(200).optional(),
-        description: z.string().max(2000).optional(),
+        name: label().optional(),
+        description: freeText(2000).optional(),
         coinCost: Cost.optional(),
         tokenCost: Cost.optional(),
         inventory: StockCount.optional(),
@@ -182,6 +195,13 @@ export function catalogRoutes(api: ApiRouter, clients: ServiceClients): void {
       201: {
         description: 'Redeemed: the redemption is PENDING until you fulfil or cancel it',
         schema: z.object({ redemption: Redemption, balance: Balance }).openapi('RedeemCatalogItemResponse'),
+        links: {
+          UpdateRedemption: {
+            method: 'patch',
+            path: '/incentives/redemptions/:redemptionId',
+            parameters: { redemptionId: '$response.body#/redemption/id' },
+          },
+        },
       },
     },
     errors: [404, 422, 503],
@@ -198,8 +218,8 @@ export function catalogRoutes(api: ApiRouter, clients: ServiceClients): void {
     summary: 'List catalog redemptions, newest first',
     query: z.object({
       ...pageQuery,
-      userId: z.string().trim().min(1).max(200).optional(),
-      itemId: z.string().trim().min(1).max(200).optional(),
+      userId: id('Only this user').optional(),
+      itemId: id('Only this item').optional(),
       status: z.enum(REDEMPTION_STATUSES).optional(),
     }),
     responses: {

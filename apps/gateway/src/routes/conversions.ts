@@ -4,6 +4,8 @@ import type { ApiRouter } from '../http/api-router';
 import { conversionJson, conversionRewardJson, uplineJson } from '../mappers/conversion.mapper';
 import { fraudFields } from '../mappers/referral.mapper';
 import { Pagination, clientContextFields, id, pageQuery, pageRequest, pagination, timestamp } from '../openapi/common-schemas';
+import { decimalAmount } from '../openapi/number-fields';
+import { jsonObject } from '../openapi/json-object';
 import { z } from '../openapi/zod';
 import type { ServiceClients } from '../service-clients';
 import { FraudFields } from './referrals';
@@ -83,12 +85,28 @@ export function conversionRoutes(api: ApiRouter, clients: ServiceClients): void 
       .object({
         referralCode: id('Referral code the referee used (case-insensitive)'),
         refereeId: id('The referred user who converted'),
-        amount: z.number().finite().min(0, 'must not be negative').optional().openapi({ description: 'Monetary value of the conversion' }),
-        metadata: z.record(z.string(), z.unknown()).optional().openapi({ description: 'Arbitrary key-value data, kept with the conversion' }),
+        amount: decimalAmount().optional().openapi({ description: 'Monetary value of the conversion' }),
+        metadata: jsonObject('Arbitrary key-value data, kept with the conversion').optional(),
         ...clientContextFields,
       })
       .openapi('RecordConversionRequest'),
-    responses: { 201: { description: 'Recorded', schema: RecordConversionResponse } },
+    responses: {
+      201: {
+        description: 'Recorded',
+        schema: RecordConversionResponse,
+        links: {
+          GetReward: { method: 'get', path: '/rewards/:rewardId', parameters: { rewardId: '$response.body#/rewards/0/rewardId' } },
+          ClaimReward: { method: 'post', path: '/rewards/:rewardId/claim', parameters: { rewardId: '$response.body#/rewards/0/rewardId' } },
+          RedeemReward: {
+            method: 'post',
+            path: '/rewards/redeem',
+            requestBody: { rewardId: '$response.body#/rewards/0/rewardId', userId: '$response.body#/rewards/0/userId' },
+          },
+          GetReferrerStats: { method: 'get', path: '/users/:userId/stats', parameters: { userId: '$response.body#/referrerId' } },
+          ListReferrerRewards: { method: 'get', path: '/users/:userId/rewards', parameters: { userId: '$response.body#/referrerId' } },
+        },
+      },
+    },
     errors: [404, 409, 422],
     handle: async ({ appId, body, operationKey }) => {
       const res = await clients.referral.recordConversion({
@@ -133,8 +151,8 @@ export function conversionRoutes(api: ApiRouter, clients: ServiceClients): void 
       'referralCode filters by the code the referee used, so it returns that conversion chain at every level.',
     query: z.object({
       ...pageQuery,
-      campaignId: z.string().trim().min(1).max(200).optional(),
-      referralCode: z.string().trim().min(1).max(200).optional().openapi({ description: 'Original referral code' }),
+      campaignId: id('Only this campaign').optional(),
+      referralCode: id('Original referral code').optional(),
       status: z.enum(CONVERSION_STATUSES).optional(),
     }),
     responses: {

@@ -2,6 +2,7 @@ import { FraudDecision, FraudFlagStatus, enumValue } from '@ris/contracts';
 import type { ApiRouter } from '../http/api-router';
 import { fraudFlagJson } from '../mappers/fraud-flag.mapper';
 import { Pagination, id, pageQuery, pageRequest, pagination, timestamp } from '../openapi/common-schemas';
+import { freeText } from '../openapi/text-fields';
 import { z } from '../openapi/zod';
 import type { ServiceClients } from '../service-clients';
 
@@ -63,7 +64,7 @@ export function fraudFlagRoutes(api: ApiRouter, clients: ServiceClients): void {
       'which answers the resolved flag.',
     params: z.object({ flagId: id('Flag id') }),
     body: z
-      .object({ decision: z.enum(['APPROVE', 'REJECT']), note: z.string().max(2000).optional() })
+      .object({ decision: z.enum(['APPROVE', 'REJECT']), note: freeText(2000).optional() })
       .openapi('ResolveFraudFlagRequest'),
     responses: { 200: { description: 'The resolved flag', schema: z.object({ flag: FraudFlag }) } },
     errors: [404, 409],

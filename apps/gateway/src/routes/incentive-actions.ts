@@ -4,11 +4,13 @@ import { actionJson } from '../mappers/incentive-action.mapper';
 import { Pagination, pageQuery, pageRequest, pagination, timestamp } from '../openapi/common-schemas';
 import { ACTION_TYPES, amount, definitionKey, xpAmount } from '../openapi/incentive-schemas';
 import { booleanFromQuery } from '../openapi/query-values';
+import { count } from '../openapi/number-fields';
+import { freeText, label } from '../openapi/text-fields';
 import { z } from '../openapi/zod';
 import type { ServiceClients } from '../service-clients';
 
-const cooldown = z.number().int('must be a whole number').min(0, 'must not be negative').max(2 ** 31 - 1);
-const maxRepeats = z.number().int('must be a whole number').min(0, 'must not be negative').max(2 ** 31 - 1);
+const cooldown = count();
+const maxRepeats = count();
 
 const Action = z
   .object({
@@ -32,7 +34,7 @@ const ActionEnvelope = z.object({ action: Action });
 const CreateActionBody = z
   .object({
     key: definitionKey('Unique per app; events name the action by it'),
-    name: z.string().trim().min(1, 'must not be empty').max(200),
+    name: label(),
     type: z.enum(ACTION_TYPES).openapi({
       description: 'STANDARD actions are posted with POST /incentives/events; the REFERRAL_* types fire by themselves from referral activity',
     }),
@@ -42,7 +44,7 @@ const CreateActionBody = z
     cooldown: cooldown.default(0).openapi({ description: 'Seconds; 0 = none' }),
     maxRepeats: maxRepeats.nullable().optional().openapi({ description: 'Max rewarded events per user; omitted or null = unlimited' }),
     enabled: z.boolean().default(true),
-    description: z.string().max(1000).optional(),
+    description: freeText(1000).optional(),
   })
   .openapi('CreateIncentiveActionRequest');
 
@@ -56,7 +58,7 @@ const UpdateActionBody = z
     cooldown: cooldown.optional(),
     maxRepeats: maxRepeats.nullable().optional().openapi({ description: 'null removes the cap' }),
     enabled: z.boolean().optional().openapi({ description: 'A disabled action records events but rewards nothing (reason ACTION_DISABLED)' }),
-    description: z.string().max(1000).optional(),
+    description: freeText(1000).optional(),
   })
   .openapi('UpdateIncentiveActionRequest');
 
@@ -69,7 +71,17 @@ export function incentiveActionRoutes(api: ApiRouter, clients: ServiceClients): 
     tag: 'Incentive actions',
     summary: 'Define an action users earn coins, XP and tokens for',
     body: CreateActionBody,
-    responses: { 201: { description: 'Created', schema: ActionEnvelope } },
+    responses: {
+      201: {
+        description: 'Created',
+        schema: ActionEnvelope,
+        links: {
+          GetAction: { method: 'get', path: '/incentives/actions/:key', parameters: { key: '$response.body#/action/key' } },
+          UpdateAction: { method: 'patch', path: '/incentives/actions/:key', parameters: { key: '$response.body#/action/key' } },
+          RecordEvent: { method: 'post', path: '/incentives/events', requestBody: { actionKey: '$response.body#/action/key' } },
+        },
+      },
+    },
     errors: [409],
     handle: async ({ appId, body, operationKey }) => {
       const { action } = await clients.incentive.createAction({

@@ -2,6 +2,7 @@ import type { ApiRouter } from '../http/api-router';
 import { badgeJson, userBadgeJson } from '../mappers/incentive-achievement.mapper';
 import { Pagination, pageQuery, pageRequest, pagination, timestamp } from '../openapi/common-schemas';
 import { BADGE_SOURCES, definitionKey, userId } from '../openapi/incentive-schemas';
+import { freeText, httpUrl, label } from '../openapi/text-fields';
 import { z } from '../openapi/zod';
 import type { ServiceClients } from '../service-clients';
 
@@ -31,8 +32,11 @@ const UserBadge = z
 
 const AwardResponse = z.object({ badge: UserBadge, awarded: z.boolean() }).openapi('AwardBadgeResponse');
 
-const imageUrl = z.string().url().max(2000).openapi({ description: 'http(s) URL' });
+const imageUrl = httpUrl(2000).openapi({ description: 'An http(s) URL' });
 const keyParams = z.object({ key: definitionKey('Badge key') });
+const awardLinks = {
+  ListUserBadges: { method: 'get', path: '/incentives/badges/user/:userId', parameters: { userId: '$response.body#/badge/userId' } },
+} as const;
 
 export function incentiveBadgeRoutes(api: ApiRouter, clients: ServiceClients): void {
   api.route({
@@ -43,12 +47,21 @@ export function incentiveBadgeRoutes(api: ApiRouter, clients: ServiceClients): v
     body: z
       .object({
         key: definitionKey('Unique per app'),
-        name: z.string().trim().min(1).max(200),
-        description: z.string().max(1000).optional(),
+        name: label(),
+        description: freeText(1000).optional(),
         imageUrl: imageUrl.optional(),
       })
       .openapi('CreateBadgeRequest'),
-    responses: { 201: { description: 'Created', schema: z.object({ badge: Badge }) } },
+    responses: {
+      201: {
+        description: 'Created',
+        schema: z.object({ badge: Badge }),
+        links: {
+          UpdateBadge: { method: 'patch', path: '/incentives/badges/:key', parameters: { key: '$response.body#/badge/key' } },
+          AwardBadge: { method: 'post', path: '/incentives/badges/:key/award', parameters: { key: '$response.body#/badge/key' } },
+        },
+      },
+    },
     errors: [409],
     handle: async ({ appId, body, operationKey }) => {
       const { badge } = await clients.incentive.createBadge({ appId, ...body, operationKey });
@@ -97,7 +110,7 @@ export function incentiveBadgeRoutes(api: ApiRouter, clients: ServiceClients): v
     summary: 'Update a badge',
     params: keyParams,
     body: z
-      .object({ name: z.string().trim().min(1).max(200).optional(), description: z.string().max(1000).optional(), imageUrl: imageUrl.optional() })
+      .object({ name: label().optional(), description: freeText(1000).optional(), imageUrl: imageUrl.optional() })
       .openapi('UpdateBadgeRequest'),
     responses: { 200: { description: 'The updated badge', schema: z.object({ badge: Badge }) } },
     errors: [404],
@@ -116,8 +129,8 @@ export function incentiveBadgeRoutes(api: ApiRouter, clients: ServiceClients): v
     params: keyParams,
     body: z.object({ userId: userId('The user to award') }).openapi('AwardBadgeRequest'),
     responses: {
-      201: { description: 'Awarded', schema: AwardResponse },
-      200: { description: 'The user already held the badge (awarded: false)', schema: AwardResponse },
+      201: { description: 'Awarded', schema: AwardResponse, links: awardLinks },
+      200: { description: 'The user already held the badge (awarded: false)', schema: AwardResponse, links: awardLinks },
     },
     errors: [404],
     handle: async ({ appId, params, body, operationKey }) => {

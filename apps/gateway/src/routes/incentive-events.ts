@@ -2,11 +2,12 @@ import type { JsonObject } from '@bufbuild/protobuf';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import type { EventResult as EventResultMessage } from '@ris/contracts';
 import type { ApiRouter } from '../http/api-router';
-import { validationError } from '../http/api-error';
 import { errorBody } from '../http/error-response';
 import { eventJson, eventResultJson } from '../mappers/incentive-action.mapper';
 import { ErrorResponse, Pagination, pageQuery, pageRequest, pagination, timestamp } from '../openapi/common-schemas';
 import { Amounts, BadgeRef, BalanceSummary, MilestoneRef, REFUSALS, definitionKey, isoQuery, userId } from '../openapi/incentive-schemas';
+import { jsonObject } from '../openapi/json-object';
+import { identifier } from '../openapi/text-fields';
 import { z } from '../openapi/zod';
 import type { ServiceClients } from '../service-clients';
 
@@ -18,13 +19,8 @@ const EventBody = z
   .object({
     userId: userId('The user who completed the action'),
     actionKey: definitionKey('Key of a STANDARD action'),
-    idempotencyKey: z
-      .string()
-      .min(1)
-      .max(255)
-      .optional()
-      .openapi({ description: 'Per app and user: a repeat returns the first result (200, duplicate: true) and changes nothing' }),
-    metadata: z.record(z.string(), z.unknown()).optional().openapi({ description: 'Any JSON object (at most 16 KiB), kept with the event' }),
+    idempotencyKey: identifier('Per app and user: a repeat returns the first result (200, duplicate: true) and changes nothing', 255).optional(),
+    metadata: jsonObject('Kept with the event').optional(),
   })
   .openapi('IncentiveEventRequest');
 
@@ -54,6 +50,12 @@ const EventListItem = z
     createdAt: timestamp,
   })
   .openapi('IncentiveEvent');
+
+const userLinks = {
+  GetBalance: { method: 'get', path: '/incentives/balances/:userId', parameters: { userId: '$response.body#/event/userId' } },
+  ListTransactions: { method: 'get', path: '/incentives/balances/:userId/transactions', parameters: { userId: '$response.body#/event/userId' } },
+  GetLeaderboardEntry: { method: 'get', path: '/incentives/leaderboard/:userId', parameters: { userId: '$response.body#/event/userId' } },
+} as const;
 
 /**
  * `operationKey`: the request's (see HandlerInput), for an event without an
@@ -85,15 +87,15 @@ export function incentiveEventRoutes(api: ApiRouter, clients: ServiceClients): v
       'Earns the action\'s coins, XP and tokens unless a rule says otherwise: inside the cooldown (COOLDOWN), past maxRepeats ' +
       '(MAX_REPEATS) or disabled (ACTION_DISABLED) the event is recorded and earns nothing. A user\'s XP stops at 2^53 − 1: ' +
       'past it, `rewarded.xp` is what still fitted. May level the user up and award ' +
-      'badges and milestones. Only STANDARD actions are posted; the REFERRAL_* types fire from referral activity (400 otherwise). ' +
+      'badges and milestones. Only STANDARD actions are posted; the REFERRAL_* types fire from referral activity (422 ACTION_NOT_POSTABLE otherwise). ' +
       'Without an idempotencyKey, the request\'s `Idempotency-Key` identifies the event: a retry after a 503 or a timeout is the ' +
       'same event, answered as its first try (201) and applied once.',
     body: EventBody,
     responses: {
-      201: { description: 'Recorded', schema: EventResult },
-      200: { description: 'The idempotencyKey was seen before: the first result, with duplicate: true', schema: EventResult },
+      201: { description: 'Recorded', schema: EventResult, links: userLinks },
+      200: { description: 'The idempotencyKey was seen before: the first result, with duplicate: true', schema: EventResult, links: userLinks },
     },
-    errors: [404],
+    errors: [404, 422],
     handle: async ({ appId, body, operationKey }) => {
       const { result } = await clients.incentive.recordEvent({ appId, event: toInput(body, operationKey) });
       const answer = asFirstTry(body, result!);
@@ -115,7 +117,14 @@ export function incentiveEventRoutes(api: ApiRouter, clients: ServiceClients): v
           .array(z.unknown())
           .min(1, 'send at least one event')
           .max(MAX_BULK, `at most ${MAX_BULK} events per call`)
-          .openapi({ items: { $ref: '#/components/schemas/IncentiveEventRequest' } }),
+          .openapi({
+            // Any value is taken: each is validated on its own, and one that is not an
+            // IncentiveEventRequest gets its own VALIDATION_ERROR result, not a 400 for the call.
+            items: {
+              anyOf: [{ $ref: '#/components/schemas/IncentiveEventRequest' }, {}],
+              description: 'An IncentiveEventRequest; anything else is answered in its place in `results` with a VALIDATION_ERROR',
+            },
+          }),
       })
       .openapi('BulkIncentiveEventsRequest'),
     responses: {
@@ -134,7 +143,7 @@ export function incentiveEventRoutes(api: ApiRouter, clients: ServiceClients): v
         const parsed = EventBody.safeParse(raw);
         if (parsed.success) valid.push({ index, event: parsed.data });
         else {
-          const message = parsed.error.issues.map((i) => `events[${index}].${i.path.join('.')}: ${i.message}`).join('; ');
+          const message = parsed.error.issues.map((i) => `events[${index}]${i.path.map((p) => `.${String(p)}`).join('')}: ${i.message}`).join('; ');
           results[index] = errorBody(requestId, 'VALIDATION_ERROR', message);
         }
       });
@@ -161,6 +170,7 @@ export function incentiveEventRoutes(api: ApiRouter, clients: ServiceClients): v
     path: '/incentives/events',
     tag: 'Incentive events',
     summary: 'List recorded events, newest first',
+    description: '`from` and `to` bound the time of recording, both included; a `from` after `to` is an empty range (an empty page).',
     query: z.object({
       ...pageQuery,
       userId: userId('Only this user').optional(),
@@ -170,7 +180,11 @@ export function incentiveEventRoutes(api: ApiRouter, clients: ServiceClients): v
     }),
     responses: { 200: { description: 'A page of events', schema: z.object({ events: z.array(EventListItem), pagination: Pagination }) } },
     handle: async ({ appId, query }) => {
-      if (query.from && query.to && query.from > query.to) throw validationError('query.from must not be after query.to');
+      // An empty range, not an error: the two bounds are each valid, and no
+      // event lies between them.
+      if (query.from && query.to && query.from > query.to) {
+        return { status: 200, body: { events: [], pagination: pagination(query, { totalItems: 0 }) } };
+      }
       const res = await clients.incentive.listEvents({
         appId,
         page: pageRequest(query),

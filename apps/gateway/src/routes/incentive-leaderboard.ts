@@ -62,7 +62,16 @@ export function incentiveLeaderboardRoutes(api: ApiRouter, clients: ServiceClien
       "Sets the user's XP (and coins, when sent) to these totals. The change is a ledger entry (reason SCORE_SET), so balances, " +
       'transactions and every board agree; reaching a level this way grants it. Returns the user\'s all-time entry.',
     body: z.object({ userId: userId(), xp: xpAmount, coins: amount.optional() }).openapi('RecordScoreRequest'),
-    responses: { 200: { description: "The user's all-time entry", schema: Entry } },
+    responses: {
+      200: {
+        description: "The user's all-time entry",
+        schema: Entry,
+        links: {
+          GetLeaderboardEntry: { method: 'get', path: '/incentives/leaderboard/:userId', parameters: { userId: '$response.body#/userId' } },
+          GetBalance: { method: 'get', path: '/incentives/balances/:userId', parameters: { userId: '$response.body#/userId' } },
+        },
+      },
+    },
     handle: async ({ appId, body }) => {
       const { entry } = await clients.incentive.setLeaderboardScore({ appId, userId: body.userId, xp: body.xp, coins: body.coins });
       return { status: 200, body: leaderboardEntryJson(entry!) };

@@ -2,16 +2,19 @@ import type { ApiRouter } from '../http/api-router';
 import { levelJson } from '../mappers/incentive-balance.mapper';
 import { Pagination, pageQuery, pagination } from '../openapi/common-schemas';
 import { amount, definitionKey, xpAmount } from '../openapi/incentive-schemas';
+import { integerText } from '../openapi/query-values';
+import { label } from '../openapi/text-fields';
 import { z } from '../openapi/zod';
 import type { ServiceClients } from '../service-clients';
 
-const levelNumber = z.number().int('must be a whole number').min(1).max(10_000);
+const MAX_LEVEL = 10_000;
+const levelNumber = z.number().int('must be a whole number').min(1).max(MAX_LEVEL);
 
 const Rewards = z
   .object({
     coins: amount.default(0),
-    badgeKey: definitionKey('A badge to award (must exist)').nullable().optional(),
-    perks: z.array(z.string().trim().min(1).max(100)).max(50).default([]).openapi({ description: 'Free-form perk names' }),
+    badgeKey: definitionKey('A badge to award (it must exist: 422 BADGE_NOT_FOUND otherwise)').nullable().optional(),
+    perks: z.array(label(100)).max(50).default([]).openapi({ description: 'Free-form perk names' }),
   })
   .openapi('LevelRewardsRequest');
 
@@ -24,14 +27,7 @@ const Level = z
   })
   .openapi('IncentiveLevel');
 
-const params = z.object({
-  level: z
-    .string()
-    .regex(/^\d{1,5}$/, 'must be a level number')
-    .transform(Number)
-    .pipe(levelNumber)
-    .openapi({ type: 'integer', description: 'Level number' }),
-});
+const params = z.object({ level: integerText('level', 1, MAX_LEVEL).openapi({ description: 'Level number' }) });
 
 const toRewards = (r: z.output<typeof Rewards> | undefined) => ({ coins: r?.coins ?? 0, badgeKey: r?.badgeKey ?? undefined, perks: r?.perks ?? [] });
 
@@ -60,13 +56,22 @@ export function incentiveLevelRoutes(api: ApiRouter, clients: ServiceClients): v
     tag: 'Incentive levels',
     summary: 'Add a level',
     description:
-      'xpThreshold must rise with the level number (400 otherwise). Reaching a level grants its coins, badge and perks once; ' +
+      'xpThreshold must rise with the level number across the stored ladder (422 LADDER_ORDER otherwise). Reaching a level grants its coins, badge and perks once; ' +
       'crossing several levels at once grants each of them.',
     body: z
-      .object({ level: levelNumber, name: z.string().trim().min(1).max(200), xpThreshold: xpAmount, rewards: Rewards.optional() })
+      .object({ level: levelNumber, name: label(), xpThreshold: xpAmount, rewards: Rewards.optional() })
       .openapi('CreateIncentiveLevelRequest'),
-    responses: { 201: { description: 'Created', schema: z.object({ level: Level }) } },
-    errors: [409],
+    responses: {
+      201: {
+        description: 'Created',
+        schema: z.object({ level: Level }),
+        links: {
+          UpdateLevel: { method: 'patch', path: '/incentives/levels/:level', parameters: { level: '$response.body#/level/level' } },
+          DeleteLevel: { method: 'delete', path: '/incentives/levels/:level', parameters: { level: '$response.body#/level/level' } },
+        },
+      },
+    },
+    errors: [409, 422],
     handle: async ({ appId, body, operationKey }) => {
       const { level } = await clients.incentive.createLevel({
         appId,
@@ -85,10 +90,10 @@ export function incentiveLevelRoutes(api: ApiRouter, clients: ServiceClients): v
     description: 'Only the fields sent change; rewards, when sent, replace the old ones. Thresholds must still rise with the level.',
     params,
     body: z
-      .object({ name: z.string().trim().min(1).max(200).optional(), xpThreshold: xpAmount.optional(), rewards: Rewards.optional() })
+      .object({ name: label().optional(), xpThreshold: xpAmount.optional(), rewards: Rewards.optional() })
       .openapi('UpdateIncentiveLevelRequest'),
     responses: { 200: { description: 'The updated level', schema: z.object({ level: Level }) } },
-    errors: [404],
+    errors: [404, 422],
     handle: async ({ appId, params: p, body }) => {
       const { level } = await clients.incentive.updateLevel({
         appId,

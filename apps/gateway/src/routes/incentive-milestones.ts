@@ -3,6 +3,7 @@ import type { ApiRouter } from '../http/api-router';
 import { milestoneJson, reachedMilestoneJson } from '../mappers/incentive-achievement.mapper';
 import { Pagination, pageQuery, pageRequest, pagination, timestamp } from '../openapi/common-schemas';
 import { MILESTONE_METRICS, amount, definitionKey, userId, xpAmount } from '../openapi/incentive-schemas';
+import { freeText, label } from '../openapi/text-fields';
 import { z } from '../openapi/zod';
 import type { ServiceClients } from '../service-clients';
 
@@ -11,7 +12,7 @@ const Rewards = z
     coins: amount.default(0),
     xp: xpAmount.default(0),
     tokens: amount.default(0),
-    badgeKey: definitionKey('A badge to award (must exist)').nullable().optional(),
+    badgeKey: definitionKey('A badge to award (it must exist: 422 BADGE_NOT_FOUND otherwise)').nullable().optional(),
   })
   .openapi('MilestoneRewardsRequest');
 
@@ -61,15 +62,25 @@ export function incentiveMilestoneRoutes(api: ApiRouter, clients: ServiceClients
     body: z
       .object({
         key: definitionKey('Unique per app'),
-        name: z.string().trim().min(1).max(200),
-        description: z.string().max(1000).optional(),
+        name: label(),
+        description: freeText(1000).optional(),
         metric: z.enum(MILESTONE_METRICS),
         threshold,
         rewards: Rewards.optional(),
       })
       .openapi('CreateMilestoneRequest'),
-    responses: { 201: { description: 'Created', schema: z.object({ milestone: Milestone }) } },
-    errors: [409],
+    responses: {
+      201: {
+        description: 'Created',
+        schema: z.object({ milestone: Milestone }),
+        links: {
+          GetMilestone: { method: 'get', path: '/incentives/milestones/definitions/:key', parameters: { key: '$response.body#/milestone/key' } },
+          UpdateMilestone: { method: 'patch', path: '/incentives/milestones/definitions/:key', parameters: { key: '$response.body#/milestone/key' } },
+          DeleteMilestone: { method: 'delete', path: '/incentives/milestones/definitions/:key', parameters: { key: '$response.body#/milestone/key' } },
+        },
+      },
+    },
+    errors: [409, 422],
     handle: async ({ appId, body, operationKey }) => {
       const { milestone } = await clients.incentive.createMilestone({
         appId,
@@ -124,15 +135,15 @@ export function incentiveMilestoneRoutes(api: ApiRouter, clients: ServiceClients
     params: keyParams,
     body: z
       .object({
-        name: z.string().trim().min(1).max(200).optional(),
-        description: z.string().max(1000).optional(),
+        name: label().optional(),
+        description: freeText(1000).optional(),
         metric: z.enum(MILESTONE_METRICS).optional(),
         threshold: threshold.optional(),
         rewards: Rewards.optional(),
       })
       .openapi('UpdateMilestoneRequest'),
     responses: { 200: { description: 'The updated definition', schema: z.object({ milestone: Milestone }) } },
-    errors: [404],
+    errors: [404, 422],
     handle: async ({ appId, params, body }) => {
       const { milestone } = await clients.incentive.updateMilestone({
         appId,

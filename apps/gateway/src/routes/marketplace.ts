@@ -9,38 +9,33 @@ import {
   settlementsJson,
   verificationJson,
 } from '../mappers/marketplace.mapper';
-import { Pagination, id, pageQuery, pageRequest, pagination, timestamp } from '../openapi/common-schemas';
+import { Pagination, dateTime, id, pageQuery, pageRequest, pagination, timestamp } from '../openapi/common-schemas';
 import { booleanFromQuery, wholeNumberFromQuery } from '../openapi/query-values';
+import { MAX_AMOUNT, days } from '../openapi/number-fields';
+import { freeText, label } from '../openapi/text-fields';
 import { z } from '../openapi/zod';
 import type { ServiceClients } from '../service-clients';
 import { Balance, Cost, StockCount } from './catalog';
 
-const DISCOUNT_TYPES = ['PERCENT', 'FIXED'] as const;
 const SIDES = ['provider', 'redeemer'] as const;
 
 const Discount = z
-  .object({
-    type: z.enum(DISCOUNT_TYPES),
-    value: z.number().finite().openapi({ description: 'PERCENT: more than 0 and at most 100. FIXED: an amount off, more than 0.' }),
-  })
-  .superRefine((d, ctx) => {
-    if (d.value <= 0) ctx.addIssue({ code: 'custom', path: ['value'], message: 'must be more than 0' });
-    if (d.type === 'PERCENT' && d.value > 100) ctx.addIssue({ code: 'custom', path: ['value'], message: 'must be at most 100 for PERCENT' });
-  })
-  .openapi('Discount');
+  .discriminatedUnion('type', [
+    z.object({ type: z.literal('PERCENT'), value: z.number().gt(0, 'must be more than 0').max(100, 'must be at most 100 for PERCENT') }),
+    z.object({ type: z.literal('FIXED'), value: z.number().gt(0, 'must be more than 0').max(MAX_AMOUNT, `must be at most ${MAX_AMOUNT}`) }),
+  ])
+  .openapi('Discount', { description: 'PERCENT: value more than 0 and at most 100. FIXED: an amount off, more than 0.' });
 
 const ListingFields = {
-  title: z.string().trim().min(1, 'must not be empty').max(200),
-  description: z.string().max(2000),
+  title: label(),
+  description: freeText(2000),
   coinCost: Cost,
   tokenCost: Cost,
   quantity: StockCount.openapi({ description: 'Codes left to issue; -1 means unlimited.' }),
   discount: Discount,
-  expiresAt: z.iso.datetime({ offset: true, message: 'must be an ISO 8601 date-time' }).openapi({
-    description: 'The offer ends then (must be in the future). Codes already issued keep their own expiry.',
-  }),
+  expiresAt: dateTime('The offer ends then (it must be in the future: 422 EXPIRES_AT_PASSED otherwise). Codes already issued keep their own expiry.'),
   published: z.boolean(),
-  codeValidityDays: z.number().int().min(1).max(3650).openapi({ description: 'How long each issued code stays valid.' }),
+  codeValidityDays: days().openapi({ description: 'How long each issued code stays valid.' }),
 };
 
 /** The offer's terms, which the owner's and the public view of a listing both show. */
@@ -141,8 +136,9 @@ const Verification = z
 const ListingEnvelope = z.object({ listing: Listing });
 const PublicListingEnvelope = z.object({ listing: PublicListing });
 const listingParams = z.object({ listingId: id('Listing id') });
+const listingFromBody = { listingId: '$response.body#/listing/id' };
 const side = (as: (typeof SIDES)[number]) => (as === 'redeemer' ? SettlementSide.REDEEMER : SettlementSide.PROVIDER);
-const discountProto = (d: { type: (typeof DISCOUNT_TYPES)[number]; value: number }) => ({ type: enumValue(DiscountType, d.type), value: d.value });
+const discountProto = (d: z.output<typeof Discount>) => ({ type: enumValue(DiscountType, d.type), value: d.value });
 const listSchema = <T extends z.ZodType>(key: string, item: T) => z.object({ [key]: z.array(item), pagination: Pagination });
 
 /** /incentives/marketplace: listings (owner), the public marketplace, redeeming, verification and settlement. */
@@ -168,7 +164,21 @@ export function marketplaceRoutes(api: ApiRouter, clients: ServiceClients): void
         codeValidityDays: ListingFields.codeValidityDays.optional().openapi({ default: DEFAULT_CODE_VALIDITY_DAYS }),
       })
       .openapi('CreateListingRequest'),
-    responses: { 201: { description: 'Created', schema: ListingEnvelope } },
+    responses: {
+      201: {
+        description: 'Created',
+        schema: ListingEnvelope,
+        links: {
+          GetListing: { method: 'get', path: '/incentives/marketplace/listings/:listingId', parameters: listingFromBody },
+          UpdateListing: { method: 'patch', path: '/incentives/marketplace/listings/:listingId', parameters: listingFromBody },
+          DeleteListing: { method: 'delete', path: '/incentives/marketplace/listings/:listingId', parameters: listingFromBody },
+          GetPublicListing: { method: 'get', path: '/incentives/marketplace/public/listings/:listingId', parameters: listingFromBody },
+          RedeemListing: { method: 'post', path: '/incentives/marketplace/redeem', requestBody: listingFromBody },
+          GetSettlements: { method: 'get', path: '/incentives/marketplace/settlements', parameters: listingFromBody },
+        },
+      },
+    },
+    errors: [422],
     handle: async ({ appId, body, operationKey }) => {
       const { listing } = await service.createListing({
         appId,
@@ -233,7 +243,7 @@ export function marketplaceRoutes(api: ApiRouter, clients: ServiceClients): void
       })
       .openapi('UpdateListingRequest'),
     responses: { 200: { description: 'The updated listing', schema: ListingEnvelope } },
-    errors: [404],
+    errors: [404, 422],
     handle: async ({ appId, params, body }) => {
       const { listing } = await service.updateListing({
         appId,
@@ -325,6 +335,9 @@ export function marketplaceRoutes(api: ApiRouter, clients: ServiceClients): void
       201: {
         description: 'Redeemed',
         schema: z.object({ redemption: MarketplaceRedemption, balance: Balance }).openapi('RedeemListingResponse'),
+        links: {
+          VerifyCode: { method: 'get', path: '/incentives/marketplace/verify/:id', parameters: { id: '$response.body#/redemption/discountCode' } },
+        },
       },
     },
     errors: [404, 422, 503],
@@ -343,8 +356,8 @@ export function marketplaceRoutes(api: ApiRouter, clients: ServiceClients): void
     query: z.object({
       ...pageQuery,
       as: z.enum(SIDES).default('provider'),
-      listingId: z.string().trim().min(1).max(200).optional(),
-      userId: z.string().trim().min(1).max(200).optional().openapi({ description: 'Only with as=redeemer: one of your users.' }),
+      listingId: id('Only this listing').optional(),
+      userId: id('One of your users; only with as=redeemer (ignored with as=provider).').optional(),
     }),
     responses: {
       200: {
@@ -379,7 +392,7 @@ export function marketplaceRoutes(api: ApiRouter, clients: ServiceClients): void
       'Totals of the codes issued and the coins and tokens they cost, per counterpart app and per listing. `as=provider` ' +
       '(default): your listings, redeemed by other apps\' users (and yours). `as=redeemer`: listings your users redeemed. ' +
       '`listingId` narrows to one listing.',
-    query: z.object({ as: z.enum(SIDES).default('provider'), listingId: z.string().trim().min(1).max(200).optional() }),
+    query: z.object({ as: z.enum(SIDES).default('provider'), listingId: id('Only this listing').optional() }),
     responses: { 200: { description: 'The settlement', schema: Settlements } },
     handle: async ({ appId, query }) => {
       const res = await service.getSettlements({ appId, side: side(query.as), listingId: query.listingId });

@@ -2,6 +2,7 @@ import type { ApiRouter } from '../http/api-router';
 import { fraudFields, referralJson } from '../mappers/referral.mapper';
 import { isoTime } from '../mappers/proto-json';
 import { clientContextFields, id, timestamp } from '../openapi/common-schemas';
+import { lineText } from '../openapi/text-fields';
 import { z } from '../openapi/zod';
 import type { ServiceClients } from '../service-clients';
 
@@ -27,6 +28,16 @@ const Referral = z
   })
   .openapi('Referral');
 
+const CreateReferralResponse = z
+  .object({ referralCode: z.string(), referralId: z.string(), status: z.enum(['PENDING', 'COMPLETED']), ...FraudFields })
+  .openapi('CreateReferralResponse');
+
+const referralLinks = {
+  GetReferral: { method: 'get', path: '/referrals/:referralCode', parameters: { referralCode: '$response.body#/referralCode' } },
+  RecordClick: { method: 'post', path: '/clicks', requestBody: { referralCode: '$response.body#/referralCode' } },
+  RecordConversion: { method: 'post', path: '/conversions', requestBody: { referralCode: '$response.body#/referralCode' } },
+} as const;
+
 const contextFields = {
   ip: clientContextFields.ip,
   userAgent: clientContextFields.userAgent,
@@ -47,20 +58,15 @@ export function referralRoutes(api: ApiRouter, clients: ServiceClients): void {
       .object({
         campaignId: id('Campaign id'),
         referrerId: id('User creating the referral'),
-        refereeId: z.string().trim().min(1).max(200).optional(),
-        referrerUsername: z.string().max(200).optional(),
-        referrerEmail: z.string().max(320).optional(),
+        refereeId: id('The referred user, when already known').optional(),
+        referrerUsername: lineText(200).optional(),
+        referrerEmail: lineText(320).optional(),
         ...contextFields,
       })
       .openapi('CreateReferralRequest'),
     responses: {
-      201: {
-        description: 'Created',
-        schema: z
-          .object({ referralCode: z.string(), referralId: z.string(), status: z.string(), ...FraudFields })
-          .openapi('CreateReferralResponse'),
-      },
-      200: { description: 'The referrer already had a referral in this campaign; it is returned' },
+      201: { description: 'Created', schema: CreateReferralResponse, links: referralLinks },
+      200: { description: 'The referrer already had a referral in this campaign; it is returned', schema: CreateReferralResponse, links: referralLinks },
     },
     errors: [404, 422],
     handle: async ({ appId, body, operationKey }) => {
@@ -105,7 +111,7 @@ export function referralRoutes(api: ApiRouter, clients: ServiceClients): void {
     body: z
       .object({
         referralCode: id('Referral code'),
-        refereeId: z.string().trim().min(1).max(200).optional(),
+        refereeId: id('The visitor, when already known').optional(),
         ...contextFields,
       })
       .openapi('RecordClickRequest'),

@@ -42,7 +42,7 @@ export function rewardRoutes(api: ApiRouter, clients: ServiceClients): void {
     summary: 'List rewards, newest first',
     query: z.object({
       ...pageQuery,
-      userId: z.string().trim().min(1).max(200).optional(),
+      userId: id('Only this user').optional(),
       status: z.enum(REWARD_STATUSES).optional(),
       fulfillmentType: z.enum(FULFILLMENT_TYPES).optional(),
     }),
@@ -131,6 +131,7 @@ export function rewardRoutes(api: ApiRouter, clients: ServiceClients): void {
       200: {
         description: 'The code',
         schema: z.object({ success: z.boolean(), discountCode: z.string(), expiresAt: timestamp, reward: Reward }).openapi('ClaimRewardResponse'),
+        links: { ValidateCode: { method: 'get', path: '/rewards/validate', parameters: { code: '$response.body#/discountCode' } } },
       },
     },
     errors: [404, 422],
@@ -152,7 +153,13 @@ export function rewardRoutes(api: ApiRouter, clients: ServiceClients): void {
       "The reward must belong to userId (else 404). Only an APPROVED reward can be redeemed; any other status is 409 INVALID_TRANSITION " +
       '(of two concurrent redeems, one succeeds). A retry with the `Idempotency-Key` of the request that paid it answers the paid reward again.',
     body: z.object({ rewardId: id('Reward id'), userId: id('The reward\'s user') }).openapi('RedeemRewardRequest'),
-    responses: { 200: { description: 'Redeemed', schema: z.object({ success: z.boolean(), reward: Reward }).openapi('RedeemRewardResponse') } },
+    responses: {
+      200: {
+        description: 'Redeemed',
+        schema: z.object({ success: z.boolean(), reward: Reward }).openapi('RedeemRewardResponse'),
+        links: { GetReward: { method: 'get', path: '/rewards/:rewardId', parameters: { rewardId: '$response.body#/reward/id' } } },
+      },
+    },
     errors: [404, 409],
     handle: async ({ appId, body, operationKey }) => {
       const { reward } = await clients.reward.redeemReward({ appId, rewardId: body.rewardId, userId: body.userId, operationKey });

@@ -67,7 +67,7 @@ export function statsRoutes(api: ApiRouter, clients: ServiceClients): void {
     tag: 'Stats',
     summary: "A user's referral statistics: referrals, clicks, conversions, rewards earned and pending, by level",
     params: z.object({ userId: id('User id') }),
-    query: z.object({ campaignId: z.string().trim().min(1).max(200).optional().openapi({ description: 'One campaign; every campaign when absent' }) }),
+    query: z.object({ campaignId: id('One campaign; every campaign when absent').optional() }),
     responses: { 200: { description: "The user's statistics (zeros for a user with no activity)", schema: UserStats } },
     errors: [404],
     handle: async ({ appId, params, query }) => {

@@ -2,6 +2,7 @@ import { WebhookDeliveryStatus, WebhookEvent, enumValue } from '@ris/contracts';
 import type { ApiRouter } from '../http/api-router';
 import { deliveryAttemptJson, deliveryJson, webhookJson } from '../mappers/webhook.mapper';
 import { Pagination, id, pageQuery, pageRequest, pagination, timestamp } from '../openapi/common-schemas';
+import { freeText, httpUrl } from '../openapi/text-fields';
 import { z } from '../openapi/zod';
 import type { ServiceClients } from '../service-clients';
 
@@ -33,24 +34,19 @@ const DELIVERY_RULES = [
   'An endpoint whose deliveries fail without a single success for 3 days is disabled (`disabledReason: FAILING`);',
   're-enable it with `PATCH {"enabled": true}` and retry what it missed.',
   '',
-  '**URLs** must be `http` or `https`, without credentials. Hosts resolving to private, loopback, link-local, unspecified,',
-  'multicast or reserved addresses (IPv4 or IPv6, IPv4-mapped included) are refused with 400 unless the deployment allows',
-  'private targets; the check is repeated before every attempt, on the address then connected to.',
+  '**URLs** must be `http` or `https` with a host name or IPv4 address, without credentials (the `url` pattern; 400',
+  'otherwise). A host that does not resolve is refused with 422 `UNRESOLVABLE_HOST`; hosts resolving to private, loopback,',
+  'link-local, unspecified, multicast or reserved addresses (IPv4 or IPv6, IPv4-mapped included) with 422 `PRIVATE_TARGET`',
+  'unless the deployment allows private targets; the check is repeated before every attempt, on the address then connected to.',
 ].join('\n');
 
 const EventName = z.enum(SUBSCRIBABLE);
-const WebhookUrl = z
-  .string()
-  .trim()
-  .min(1, 'must not be empty')
-  .max(2048)
-  .refine((value) => /^https?:\/\//i.test(value), 'must start with http:// or https://')
-  .openapi({ format: 'uri', example: 'https://example.com/webhooks/referrals' });
+const WebhookUrl = httpUrl(2048).openapi({ example: 'https://example.com/webhooks/referrals' });
 const Events = z
   .array(EventName)
   .max(EVENT_NAMES.length)
   .openapi({ description: 'Event names to receive; empty or absent: every event.' });
-const Description = z.string().trim().max(500);
+const Description = freeText(500).trim();
 
 const Webhook = z
   .object({
@@ -115,6 +111,8 @@ const DeliveryDetail = Delivery.extend({
 const WebhookEnvelope = z.object({ webhook: Webhook });
 const DeliveryEnvelope = z.object({ delivery: Delivery });
 const webhookParams = z.object({ webhookId: id('Webhook endpoint id') });
+const webhookFromBody = { webhookId: '$response.body#/webhook/id' };
+const deliveryFromBody = { webhookId: '$response.body#/delivery/webhookId', deliveryId: '$response.body#/delivery/id' };
 const deliveryParams = z.object({ webhookId: id('Webhook endpoint id'), deliveryId: id('Delivery id') });
 
 const eventValues = (names: string[]) => names.map((name) => enumValue(WebhookEvent, name));
@@ -131,8 +129,20 @@ export function webhookRoutes(api: ApiRouter, clients: ServiceClients): void {
       .object({ url: WebhookUrl, events: Events.optional(), description: Description.optional() })
       .openapi('CreateWebhookRequest'),
     responses: {
-      201: { description: 'Registered', schema: z.object({ webhook: Webhook, secret: Secret }).openapi('CreateWebhookResponse') },
+      201: {
+        description: 'Registered',
+        schema: z.object({ webhook: Webhook, secret: Secret }).openapi('CreateWebhookResponse'),
+        links: {
+          GetWebhook: { method: 'get', path: '/webhooks/:webhookId', parameters: webhookFromBody },
+          UpdateWebhook: { method: 'patch', path: '/webhooks/:webhookId', parameters: webhookFromBody },
+          DeleteWebhook: { method: 'delete', path: '/webhooks/:webhookId', parameters: webhookFromBody },
+          RotateSecret: { method: 'post', path: '/webhooks/:webhookId/secret/rotate', parameters: webhookFromBody },
+          ListDeliveries: { method: 'get', path: '/webhooks/:webhookId/deliveries', parameters: webhookFromBody },
+          SendTestEvent: { method: 'post', path: '/webhooks/:webhookId/test', parameters: webhookFromBody },
+        },
+      },
     },
+    errors: [422],
     handle: async ({ appId, body, operationKey }) => {
       const res = await clients.webhook.createEndpoint({
         appId,
@@ -199,7 +209,7 @@ export function webhookRoutes(api: ApiRouter, clients: ServiceClients): void {
       })
       .openapi('UpdateWebhookRequest'),
     responses: { 200: { description: 'The updated endpoint', schema: WebhookEnvelope } },
-    errors: [404],
+    errors: [404, 422],
     handle: async ({ appId, params, body }) => {
       const { endpoint } = await clients.webhook.updateEndpoint({
         appId,
@@ -327,7 +337,16 @@ export function webhookRoutes(api: ApiRouter, clients: ServiceClients): void {
       'Queues a signed `WEBHOOK_TEST` delivery (`data: {webhookId, message}`) to this endpoint only, whatever it subscribes ' +
       'to and even while it is disabled, so a receiver can be checked before re-enabling it. It is retried like any delivery.',
     params: webhookParams,
-    responses: { 202: { description: 'Queued', schema: DeliveryEnvelope } },
+    responses: {
+      202: {
+        description: 'Queued',
+        schema: DeliveryEnvelope,
+        links: {
+          GetDelivery: { method: 'get', path: '/webhooks/:webhookId/deliveries/:deliveryId', parameters: deliveryFromBody },
+          RetryDelivery: { method: 'post', path: '/webhooks/:webhookId/deliveries/:deliveryId/retry', parameters: deliveryFromBody },
+        },
+      },
+    },
     errors: [404],
     handle: async ({ appId, params, operationKey }) => {
       const { delivery } = await clients.webhook.sendTestEvent({ appId, endpointId: params.webhookId, operationKey });

@@ -1,0 +1,148 @@
+import { randomInt } from 'node:crypto';
+import { join } from 'node:path';
+import type { ProcessStack } from '@ris/stack';
+import { WebhookReceiver, createTestApp, e2eStack, runName, type TestApp } from '@ris/testing';
+import { ownStack, removeOwnStack } from './support/own-stack';
+import { runSchemathesis } from './support/schemathesis';
+
+/*
+ * The OpenAPI document is the contract: Schemathesis (pinned in
+ * tools/infra/up.sh) generates requests from /api/v1/openapi.json, valid and
+ * invalid ones, through every phase (examples, coverage, fuzzing, stateful
+ * chains along the document's links) and runs every check on the answers
+ * (no 5xx, statuses, headers and bodies as documented, valid data accepted,
+ * invalid data refused, 405 with Allow for undeclared methods, auth
+ * enforced, one app never reading another's objects, …). Any finding fails
+ * the test with the request that reproduces it.
+ *
+ * Each run goes twice: with a fixed seed (the same cases every time) and
+ * with a seed of this run (new cases every run; FUZZ_SEED=<seed> replays
+ * one). FUZZ_EXAMPLES sets the examples per operation of the fuzzing phase,
+ * FUZZ_SCENARIOS the stateful phase's scenarios.
+ */
+const FIXED_SEED = 20261124;
+const RUN_SEED = Number(process.env.FUZZ_SEED) || randomInt(1, 2 ** 31 - 1);
+const EXAMPLES = Number(process.env.FUZZ_EXAMPLES) || 20;
+const SCENARIOS = Number(process.env.FUZZ_SCENARIOS) || 100;
+const root = join(__dirname, '..', '..', '..');
+
+/**
+ * schemathesis.toml. Every check runs; what is set here, and why:
+ * - Strings are generated as valid Unicode (codec utf-8). An unpaired UTF-16
+ *   surrogate is not Unicode: JSON Schema validators cannot even hold one,
+ *   so the document cannot say it is refused; the gateway refuses it in any
+ *   body with 400 (I-JSON, RFC 7493), which contract-inputs.e2e.spec.ts checks.
+ * - positive_data_acceptance also takes 422: it answers a well-formed request
+ *   that a rule about stored state or the outside world refuses (a level
+ *   that does not fit the stored ladder, a badge that does not exist, a
+ *   listing expiry the clock has passed, a webhook host that does not
+ *   resolve), which no schema can state. A schema-valid request answered
+ *   400 is still a finding.
+ * - object_level_authorization is off for GET /incentives/marketplace/public/listings/{listingId}:
+ *   the one read that crosses apps by design (any published listing of any
+ *   app, also expired or sold out, so not always in the public list the
+ *   check would find it in).
+ * - Every valid webhook `url` the fuzzer sends gets the host of a receiver
+ *   of this test (support/schemathesis_hooks.py): an endpoint makes the
+ *   webhook service send requests to its URL, and the fuzzer must not make
+ *   this machine send traffic anywhere but loopback. The test checks
+ *   afterwards that no endpoint points elsewhere.
+ */
+const apiConfig = `
+[generation]
+codec = "utf-8"
+max-examples = ${EXAMPLES}
+
+[phases.stateful]
+generation.max-examples = ${SCENARIOS}
+
+[checks.positive_data_acceptance]
+expected-statuses = ["2xx", "3xx", "401", "403", "404", "409", "422", "429", "5xx"]
+
+[[operations]]
+include-path-regex = "/incentives/marketplace/public/listings/\\\\{listingId\\\\}$"
+checks.object_level_authorization.enabled = false
+`;
+
+/** The admin API on a gateway of its own: its token can revoke any app's keys, and the fuzzer learns other apps' ids (the public marketplace shows them). */
+const adminConfig = `
+[generation]
+codec = "utf-8"
+max-examples = ${EXAMPLES}
+`;
+
+describe('the OpenAPI document is the contract (Schemathesis)', () => {
+  const run = runName('fuzz');
+  const dir = (name: string) => join(root, '.run', 'e2e-fuzz', run, name);
+  let receiver: WebhookReceiver;
+  let app: TestApp;
+  let peer: TestApp;
+  let adminStack: ProcessStack | undefined;
+
+  beforeAll(async () => {
+    receiver = await WebhookReceiver.start();
+    // Apps of its own, so nothing it creates or changes is another test's.
+    app = await createTestApp('contract fuzz');
+    peer = await createTestApp('contract fuzz peer');
+    adminStack = ownStack('fuzzadm', { apps: ['gateway'] });
+    await adminStack.start();
+  }, 120_000);
+
+  afterAll(async () => {
+    await receiver?.close();
+    await removeOwnStack(adminStack);
+  });
+
+  /** Every endpoint the fuzz app registered points at the receiver: none made the webhook service call anything else. */
+  async function expectOnlyLoopbackEndpoints(): Promise<void> {
+    for (let page = 1; ; page += 1) {
+      const res = await app.api.get(`/webhooks?limit=100&page=${page}`);
+      expect(res.status).toBe(200);
+      for (const webhook of res.body.webhooks as Array<{ url: string }>) expect([webhook.url, new URL(webhook.url).host]).toEqual([webhook.url, new URL(receiver.url('/')).host]);
+      if (page >= res.body.pagination.totalPages) return;
+    }
+  }
+
+  for (const [which, seed] of [
+    ['a fixed', FIXED_SEED],
+    ["this run's", RUN_SEED],
+  ] as const) {
+    it(`the public API: no finding with ${which} seed (${seed})`, async () => {
+      process.stdout.write(`[contract fuzz] public API, seed ${seed} (replay: FUZZ_SEED=${seed})\n`);
+      const schemaUrl = `${e2eStack().gatewayUrl}/api/v1/openapi.json`;
+      const document = (await (await fetch(schemaUrl)).json()) as {
+        components: { schemas: Record<string, { properties: Record<string, { pattern: string; maxLength: number }> }> };
+      };
+      const url = document.components.schemas.CreateWebhookRequest.properties.url;
+      await runSchemathesis({
+        dir: dir(`api-${seed}`),
+        schemaUrl,
+        seed,
+        config: apiConfig,
+        hooks: {
+          RIS_FUZZ_WEBHOOK_AUTHORITY: new URL(receiver.url('/')).host,
+          RIS_FUZZ_WEBHOOK_URL_PATTERN: url.pattern,
+          RIS_FUZZ_WEBHOOK_URL_MAX_LENGTH: String(url.maxLength),
+        },
+        identities: [
+          { name: 'app', token: app.apiKey },
+          { name: 'peer', token: peer.apiKey },
+        ],
+        peers: ['app', 'peer'],
+        args: ['--exclude-path-regex', '^/admin/'],
+      });
+      await expectOnlyLoopbackEndpoints();
+    }, 15 * 60_000);
+
+    it(`the admin API: no finding with ${which} seed (${seed})`, async () => {
+      await runSchemathesis({
+        dir: dir(`admin-${seed}`),
+        schemaUrl: `${adminStack!.gatewayUrl}/api/v1/openapi.json`,
+        seed,
+        config: adminConfig,
+        identities: [{ name: 'admin', token: adminStack!.options.adminToken }],
+        args: ['--include-path-regex', '^/admin/'],
+      });
+    }, 5 * 60_000);
+  }
+});
