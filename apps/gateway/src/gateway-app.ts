@@ -139,7 +139,8 @@ export function createGatewayApp({ config, logger, db, redis, clients }: Gateway
   app.use('/docs', docsPage(`${API_BASE}/openapi.json`));
   app.use(DASHBOARD_BASE, dashboardRoutes(config.DASHBOARD_DIR));
   app.use(ADMIN_BASE, authenticateAdmin(config.ADMIN_TOKEN), methodGuard(admin), jsonBody, admin.router);
-  app.use(CONSOLE_BASE, securityHeaders, consoleSession(sessions), methodGuard(consoleApi), jsonBody, consoleApi.router);
+  // The method check first: a method no console path serves is 405 with Allow, signed in or not.
+  app.use(CONSOLE_BASE, securityHeaders, methodGuard(consoleApi), consoleSession(sessions), jsonBody, consoleApi.router);
   app.use(
     API_BASE,
     authenticateApi(directory, sessions, members),

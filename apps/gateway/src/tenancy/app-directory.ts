@@ -70,11 +70,6 @@ export class AppDirectory {
     return this.keys.find({ appId }).sort({ createdAt: -1 }).lean<ApiKeyRecord[]>().exec();
   }
 
-  async getKey(appId: string, keyId: string): Promise<ApiKeyRecord | null> {
-    const key = await this.keys.findById(keyId).lean<ApiKeyRecord>().exec();
-    return key && key.appId === appId ? key : null;
-  }
-
   /** Returns false when the app has no such key. */
   async revokeKey(appId: string, keyId: string): Promise<boolean> {
     const key = await this.keys

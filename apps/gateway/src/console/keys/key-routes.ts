@@ -32,22 +32,6 @@ export function keyRoutes(api: ApiRouter, directory: AppDirectory): void {
   });
 
   api.route({
-    method: 'get',
-    path: '/apps/:appId/keys/:keyId',
-    tag: 'Console',
-    summary: 'Get an API key (never the key itself)',
-    role: 'OWNER',
-    params: keyParams,
-    responses: { 200: { description: 'The key', schema: z.object({ key: KeySummarySchema }).openapi('ApiKeyEnvelope') } },
-    errors: [404],
-    handle: async ({ appId, params }) => {
-      const key = await directory.getKey(appId, params.keyId);
-      if (!key) throw new ApiError(404, 'NOT_FOUND', `Key ${params.keyId} not found for this app`);
-      return { status: 200, body: { key: keySummaryJson(key) } };
-    },
-  });
-
-  api.route({
     method: 'post',
     path: '/apps/:appId/keys',
     tag: 'Console',
@@ -61,7 +45,7 @@ export function keyRoutes(api: ApiRouter, directory: AppDirectory): void {
         description: 'Issued',
         schema: z.object({ key: IssuedKeySchema }).openapi('IssueApiKeyResponse'),
         links: {
-          GetKey: { method: 'get', path: '/apps/:appId/keys/:keyId', parameters: keyLink },
+          ListKeys: { method: 'get', path: '/apps/:appId/keys', parameters: { appId: '$request.path.appId' } },
           RevokeKey: { method: 'delete', path: '/apps/:appId/keys/:keyId', parameters: keyLink },
         },
       },
@@ -77,7 +61,7 @@ export function keyRoutes(api: ApiRouter, directory: AppDirectory): void {
     path: '/apps/:appId/keys/:keyId',
     tag: 'Console',
     summary: 'Revoke an API key',
-    description: 'It stops working at once on this gateway replica, within 5 s on the others.',
+    description: 'It stops working at once on this gateway replica, within 5 s on the others. A revoked key stays in the list, with revokedAt.',
     role: 'OWNER',
     auditReadRole: 'OWNER',
     params: keyParams,
