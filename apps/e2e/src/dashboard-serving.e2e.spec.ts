@@ -27,6 +27,16 @@ describe('the dashboard at /dashboard', () => {
     }
   });
 
+  it("serves the built app's hashed assets, cacheable for a year (none when the dashboard is not built)", async () => {
+    const html = await (await fetch(url('/dashboard'))).text();
+    for (const asset of new Set(html.match(/\/dashboard\/assets\/[^"']+/g) ?? [])) {
+      const res = await fetch(url(asset));
+      expect([asset, res.status]).toEqual([asset, 200]);
+      expect(res.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+      expectSecurityHeaders(res.headers);
+    }
+  });
+
   it('answers a missing asset 404 (not the page), with the security headers', async () => {
     const res = await fetch(url('/dashboard/assets/does-not-exist-0123.js'));
     expect(res.status).toBe(404);
