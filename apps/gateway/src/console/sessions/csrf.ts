@@ -9,17 +9,27 @@ export const changesState = (method: string): boolean => !SAFE_METHODS.has(metho
 
 const digest = (value: string) => createHash('sha256').update(value).digest();
 
+/** The host[:port] of an Origin header, or null when it names none ("null", garbage). */
+function originHost(origin: string): string | null {
+  try {
+    return new URL(origin).host.toLowerCase() || null;
+  } catch {
+    return null;
+  }
+}
+
 /**
  * Refuses a request whose Origin header (when the browser sent one) is not
- * this server's own: a page of another site may make a browser send a form
- * or a fetch here, and says where it comes from. Behind a proxy the own
- * origin is what TRUST_PROXY lets Express read (X-Forwarded-Proto/-Host).
+ * this server: a page of another site may make a browser send a form or a
+ * fetch here, and says where it comes from. The host (and port) is what is
+ * compared, not the scheme: behind a proxy that ends TLS without
+ * TRUST_PROXY the gateway sees http for an https page of its own, and an
+ * attacker's page cannot have this server's host anyway.
  */
 export function checkOrigin(req: Request): void {
   const origin = req.header('origin');
   if (origin === undefined) return;
-  const own = `${req.protocol}://${req.host}`;
-  if (origin.toLowerCase() !== own.toLowerCase()) {
+  if (originHost(origin) !== req.host.toLowerCase()) {
     throw new ApiError(403, 'ORIGIN_NOT_ALLOWED', `Requests from ${origin.slice(0, 200)} may not change anything here.`);
   }
 }
