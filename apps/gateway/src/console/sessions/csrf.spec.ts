@@ -37,7 +37,7 @@ describe('CSRF checks of a session change', () => {
   it("needs the session's own token in X-CSRF-Token", () => {
     const host = 'dash.example.com';
     expect(codeOf(() => checkCsrf(request(host, { 'x-csrf-token': 'the-token-of-this-session' }), session))).toBe('OK');
-    for (const headers of [{}, { 'x-csrf-token': '' }, { 'x-csrf-token': 'the-token-of-this-sessio' }, { 'x-csrf-token': 'the-token-of-this-session ' }]) {
+    for (const headers of [{} as Record<string, string>, { 'x-csrf-token': '' }, { 'x-csrf-token': 'the-token-of-this-sessio' }, { 'x-csrf-token': 'the-token-of-this-session ' }]) {
       expect(codeOf(() => checkCsrf(request(host, headers), session))).toBe('403 CSRF_TOKEN_INVALID');
     }
     expect(codeOf(() => checkCsrf(request(host, { 'x-csrf-token': 'the-token-of-this-session', origin: 'https://attacker.example' }), session))).toBe(
