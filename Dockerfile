@@ -20,6 +20,10 @@ ARG APP
 RUN test -n "$APP" || { echo "set the app: --build-arg APP=<app>" >&2; exit 1; }; \
     test -f "dist/apps/$APP/main.js" || { \
       echo "dist/apps/$APP/main.js not built; APP must be one of: $(ls dist/apps | tr '\n' ' ')" >&2; exit 1; }
+# What the image runs: the app's bundle, and for the gateway the dashboard it
+# serves at /dashboard (its DASHBOARD_DIR default, dist/apps/dashboard).
+RUN mkdir -p /out/apps && cp -r "dist/apps/$APP" /out/apps/ && \
+    if [ "$APP" = gateway ] && [ -d dist/apps/dashboard ]; then cp -r dist/apps/dashboard /out/apps/; fi
 
 # --- production dependencies only (the bundles keep node_modules external) --
 FROM ${NODE_IMAGE} AS deps
@@ -41,7 +45,7 @@ COPY --from=deps /app/node_modules ./node_modules
 # package.json is the nearest one to the bundle, so Node resolves modules and
 # the module type exactly as in the repository.
 COPY package.json ./
-COPY --from=build /app/dist/apps/${APP} ./dist/apps/${APP}
+COPY --from=build /out/apps ./dist/apps
 # The image's `node` user (uid/gid 1000).
 USER node
 # sh -c so ${APP} expands at run time; exec makes node PID 1 so it gets SIGTERM.

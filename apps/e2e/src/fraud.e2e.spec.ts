@@ -161,6 +161,7 @@ describe('fraud detection', () => {
         note: null,
         createdAt: expect.any(String),
         resolvedAt: null,
+        resolvedBy: null,
       });
       const [event] = await waitForEvents('conversion.flagged', (e) => e.data.conversionId === res.conversionId, 1);
       expect(event.data).toMatchObject({ status: 'FLAGGED', isFlagged: true, riskScore: 100, reasons: ['SELF_REFERRAL'], level: 1 });
@@ -170,7 +171,8 @@ describe('fraud detection', () => {
       const { res, flag } = await flaggedConversion();
       const resolved = await app.api.post(`/fraud/flags/${flag.id}/resolve`, { decision: 'APPROVE', note: 'known customer' });
       expect(resolved.status).toBe(200);
-      expect(resolved.body.flag).toMatchObject({ id: flag.id, status: 'APPROVED', note: 'known customer', resolvedAt: expect.any(String) });
+      // Resolved with an API key: no operator decided.
+      expect(resolved.body.flag).toMatchObject({ id: flag.id, status: 'APPROVED', note: 'known customer', resolvedAt: expect.any(String), resolvedBy: null });
       const records = (await app.api.get(`/conversions?referralCode=${flag.referralCode}`)).body.conversions;
       expect(records.map((r: { status: string }) => r.status)).toEqual(['CONVERTED']);
       for (const reward of res.rewards) expect((await app.api.get(`/rewards/${reward.rewardId}`)).body.reward.status).toBe('APPROVED');

@@ -1,12 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { Health, HealthCheckResponse_ServingStatus as ServingStatus } from '@ris/contracts';
 import { createServiceClient } from '@ris/rpc';
 import { BACKEND_SERVICES, PORT_SETTINGS, freePort, type ProcessStack } from '@ris/stack';
-import { ApiClient, e2eStack, eventually, runName } from '@ris/testing';
+import { ApiClient, OperatorSession, e2eStack, eventually, runName } from '@ris/testing';
 import { ownStack, removeOwnStack, removeRunData } from './support/own-stack';
 
 const root = join(__dirname, '..', '..', '..');
@@ -138,7 +138,7 @@ describe('npm start (tools/local-stack)', () => {
     rmSync(runDir, { recursive: true, force: true });
   });
 
-  it('listens where PORT, HOST and each <SERVICE>_SERVICE_PORT (or _URL) say, prints those URLs, and refuses a busy port naming the setting', async () => {
+  it("listens where PORT, HOST and each <SERVICE>_SERVICE_PORT (or _URL) say, prints those URLs and the dashboard's login (kept, reused), and refuses a busy port naming the setting", async () => {
     const ports = Object.fromEntries(await Promise.all(Object.keys(PORT_SETTINGS).map(async (app) => [app, await freePort()])));
     const env: NodeJS.ProcessEnv = { HOST: '0.0.0.0', PORT: String(ports.gateway) };
     for (const service of BACKEND_SERVICES) env[PORT_SETTINGS[service]] = String(ports[service]);
@@ -173,7 +173,32 @@ describe('npm start (tools/local-stack)', () => {
     expect(await remote.exit).toBe(2);
     expect(remote.output()).toContain('Set REWARD_SERVICE_PORT to move reward-service');
 
+    // The dashboard: its URL and a login that works, kept (0600) in the run directory; its administrator is OWNER of the development app.
+    expect(banner).toContain(`Dashboard:    ${gatewayUrl}/dashboard`);
+    const loginFile = join(runDir, 'dashboard-login.json');
+    const login = JSON.parse(readFileSync(loginFile, 'utf8')) as { email: string; password: string };
+    expect(statSync(loginFile).mode & 0o777).toBe(0o600);
+    expect(banner).toContain(`Login:        admin@localhost.test / ${login.password}   (kept in ${loginFile})`);
+    const admin = await OperatorSession.signIn(login.email, login.password, gatewayUrl);
+    expect(admin.signedIn.operator).toMatchObject({ email: 'admin@localhost.test', isAdmin: true });
+    const devAppId = (JSON.parse(readFileSync(join(runDir, 'dev-app.json'), 'utf8')) as { appId: string }).appId;
+    expect(admin.signedIn.currentAppId).toBe(devAppId);
+    const members = await admin.console.get(`/apps/${devAppId}/members`);
+    expect(members.body.members).toEqual([expect.objectContaining({ operatorId: admin.signedIn.operator.id, role: 'OWNER' })]);
+    expect((await fetch(`${gatewayUrl}/dashboard`)).status).toBe(200);
+
     first.child.kill('SIGTERM');
     expect(await first.exit).toBe(0);
+
+    // Run again, with an administrator of the shell's: that one is made and printed (not its password); the kept login is reused as it was.
+    const again = npmStart({ ...env, DASHBOARD_ADMIN_EMAIL: 'Boss@Example.test', DASHBOARD_ADMIN_PASSWORD: 'the boss password' });
+    const rerun = await again.banner;
+    expect(rerun).toContain('Login:        boss@example.test / the password in DASHBOARD_ADMIN_PASSWORD');
+    expect(rerun).not.toContain('the boss password');
+    expect((await OperatorSession.signIn('boss@example.test', 'the boss password', gatewayUrl)).signedIn.operator.isAdmin).toBe(true);
+    expect(JSON.parse(readFileSync(loginFile, 'utf8'))).toEqual(login);
+    await OperatorSession.signIn(login.email, login.password, gatewayUrl);
+    again.child.kill('SIGTERM');
+    expect(await again.exit).toBe(0);
   });
 });

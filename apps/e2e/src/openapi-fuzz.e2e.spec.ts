@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { join } from 'node:path';
 import type { ProcessStack } from '@ris/stack';
-import { WebhookReceiver, createTestApp, e2eStack, runName, type TestApp } from '@ris/testing';
+import { ApiClient, WebhookReceiver, createOperator, createTestApp, e2eStack, runName, type TestApp, type TestOperator } from '@ris/testing';
 import { ownStack, removeOwnStack } from './support/own-stack';
 import { runSchemathesis } from './support/schemathesis';
 
@@ -47,6 +47,8 @@ const root = join(__dirname, '..', '..', '..');
  *   webhook service send requests to its URL, and the fuzzer must not make
  *   this machine send traffic anywhere but loopback. The test checks
  *   afterwards that no endpoint points elsewhere.
+ * - The API keys of two apps are the identities; the dashboard's console
+ *   API (/console/v1) has a run of its own (below), with sessions.
  */
 const apiConfig = `
 [generation]
@@ -71,6 +73,30 @@ codec = "utf-8"
 max-examples = ${EXAMPLES}
 `;
 
+/**
+ * The console API (/console/v1) on that gateway too: its identities are two
+ * operators, each OWNER of an app of their own, who sign in (the auth
+ * document's login endpoint) and send their session cookie; the hooks add
+ * the CSRF token a browser sends with each change, and give a sign-out a
+ * session of its own (support/schemathesis_hooks.py). Each must never see
+ * the other's app (members, keys, audit log). positive_data_acceptance also
+ * takes 403 (an app id the fuzzer makes up is not theirs; creating apps is
+ * for instance administrators) and 422 (a wrong current password). The
+ * gateway's sign-in limits are raised: the fuzzer's wrong sign-ins all come
+ * from one address and must not lock the identities out.
+ */
+const consoleConfig = `
+[generation]
+codec = "utf-8"
+max-examples = ${EXAMPLES}
+
+[phases.stateful]
+generation.max-examples = ${SCENARIOS}
+
+[checks.positive_data_acceptance]
+expected-statuses = ["2xx", "401", "403", "404", "409", "422", "429"]
+`;
+
 describe('the OpenAPI document is the contract (Schemathesis)', () => {
   const run = runName('fuzz');
   const dir = (name: string) => join(root, '.run', 'e2e-fuzz', run, name);
@@ -84,9 +110,29 @@ describe('the OpenAPI document is the contract (Schemathesis)', () => {
     // Apps of its own, so nothing it creates or changes is another test's.
     app = await createTestApp('contract fuzz');
     peer = await createTestApp('contract fuzz peer');
-    adminStack = ownStack('fuzzadm', { apps: ['gateway'] });
+    adminStack = ownStack('fuzzadm', {
+      apps: ['gateway'],
+      appEnv: { gateway: { LOGIN_MAX_FAILURES_PER_ADDRESS: '1000000', LOGIN_MAX_FAILURES_PER_ACCOUNT: '1000000' } },
+    });
     await adminStack.start();
   }, 120_000);
+
+  /**
+   * Two operators, each OWNER of an app of their own, made for one console
+   * run: the admin API's fuzzing on the same gateway resets the passwords
+   * of the operators it finds.
+   */
+  async function consoleIdentities(): Promise<TestOperator[]> {
+    const admin = new ApiClient(`${adminStack!.gatewayUrl}/admin/v1`, adminStack!.options.adminToken);
+    const operators: TestOperator[] = [];
+    for (const name of ['console fuzz', 'console fuzz peer']) {
+      const appId = (await admin.post('/apps', { name })).body.app.id as string;
+      const operator = await createOperator({ admin });
+      expect((await admin.put(`/apps/${appId}/members/${operator.id}`, { role: 'OWNER' })).status).toBe(200);
+      operators.push(operator);
+    }
+    return operators;
+  }
 
   afterAll(async () => {
     await receiver?.close();
@@ -129,7 +175,7 @@ describe('the OpenAPI document is the contract (Schemathesis)', () => {
           { name: 'peer', token: peer.apiKey },
         ],
         peers: ['app', 'peer'],
-        args: ['--exclude-path-regex', '^/admin/'],
+        args: ['--exclude-path-regex', '^/(admin|console)/'],
       });
       await expectOnlyLoopbackEndpoints();
     }, 15 * 60_000);
@@ -142,6 +188,23 @@ describe('the OpenAPI document is the contract (Schemathesis)', () => {
         config: adminConfig,
         identities: [{ name: 'admin', token: adminStack!.options.adminToken }],
         args: ['--include-path-regex', '^/admin/'],
+      });
+    }, 5 * 60_000);
+
+    it(`the console API: no finding with ${which} seed (${seed})`, async () => {
+      const operators = await consoleIdentities();
+      await runSchemathesis({
+        dir: dir(`console-${seed}`),
+        schemaUrl: `${adminStack!.gatewayUrl}/api/v1/openapi.json`,
+        seed,
+        config: consoleConfig,
+        hooks: {
+          RIS_FUZZ_CONSOLE_URL: `${adminStack!.gatewayUrl}/console/v1`,
+          RIS_FUZZ_CONSOLE_LOGINS: JSON.stringify(Object.fromEntries(operators.map((o) => [o.email, o.password]))),
+        },
+        identities: operators.map((o, i) => ({ name: i === 0 ? 'owner' : 'peer', signIn: { email: o.email, password: o.password } })),
+        peers: ['owner', 'peer'],
+        args: ['--include-path-regex', '^/console/'],
       });
     }, 5 * 60_000);
   }

@@ -3,19 +3,35 @@ import type { Redis } from 'ioredis';
 import type { Connection } from 'mongoose';
 import type { Logger } from '@ris/logging';
 import { EnvelopeCipher } from '@ris/secrets';
+import { consolePrincipal } from './console/access/console-principal';
+import { consoleAppRoutes } from './console/apps/console-app-routes';
+import { auditRoutes } from './console/audit/audit-routes';
+import { AuditTrail } from './console/audit/audit-trail';
+import { keyRoutes } from './console/keys/key-routes';
+import { AppMembers } from './console/members/app-members';
+import { memberRoutes } from './console/members/member-routes';
+import { OperatorDirectory } from './console/operators/operator-directory';
+import { consoleSession } from './console/sessions/console-session';
+import { LoginThrottle } from './console/sessions/login-throttle';
+import { sessionRoutes } from './console/sessions/session-routes';
+import { SessionStore } from './console/sessions/session-store';
+import { dashboardRoutes } from './dashboard/serve-dashboard';
 import type { GatewayConfig } from './gateway-config';
 import { accessLog } from './http/access-log';
 import { ApiRouter } from './http/api-router';
-import { authenticateAdmin, authenticateApiKey } from './http/authenticate';
+import { authenticateAdmin, authenticateApi } from './http/authenticate';
 import { errorHandler, notFoundHandler } from './http/error-response';
 import { IdempotencyStore } from './http/idempotency';
 import { jsonBody } from './http/json-body';
 import { methodGuard } from './http/method-not-allowed';
 import { rateLimit } from './http/rate-limit';
+import { contextOf } from './http/request-context';
 import { requestId } from './http/request-id';
+import { securityHeaders } from './http/security-headers';
 import { docsPage } from './openapi/docs-page';
 import { buildOpenApiDocument, createRegistry } from './openapi/openapi-document';
 import { adminRoutes } from './routes/admin';
+import { adminOperatorRoutes } from './routes/admin-operators';
 import { campaignRoutes } from './routes/campaigns';
 import { catalogRoutes } from './routes/catalog';
 import { conversionRoutes } from './routes/conversions';
@@ -38,6 +54,8 @@ import { AppDirectory } from './tenancy/app-directory';
 
 export const API_BASE = '/api/v1';
 export const ADMIN_BASE = '/admin/v1';
+export const CONSOLE_BASE = '/console/v1';
+export const DASHBOARD_BASE = '/dashboard';
 
 export interface GatewayDeps {
   config: GatewayConfig;
@@ -47,7 +65,7 @@ export interface GatewayDeps {
   clients: ServiceClients;
 }
 
-/** The Express app: middleware order, the three routers and the OpenAPI document. */
+/** The Express app: middleware order, the four routers, the dashboard and the OpenAPI document. */
 export function createGatewayApp({ config, logger, db, redis, clients }: GatewayDeps): Express {
   const app = express();
   app.disable('x-powered-by');
@@ -59,16 +77,42 @@ export function createGatewayApp({ config, logger, db, redis, clients }: Gateway
   app.use(accessLog(logger));
 
   const registry = createRegistry();
-  const directory = new AppDirectory(db);
+  const directory = new AppDirectory(db, logger);
+  const operators = new OperatorDirectory(db);
+  const members = new AppMembers(db);
+  const audit = new AuditTrail(db, logger);
+  const sessions = new SessionStore(redis, config.REDIS_KEY_PREFIX, {
+    idleMs: config.SESSION_IDLE_TIMEOUT_SECONDS * 1000,
+    maxAgeMs: config.SESSION_MAX_AGE_SECONDS * 1000,
+  });
+  const throttle = new LoginThrottle(redis, config.REDIS_KEY_PREFIX, {
+    perAccount: config.LOGIN_MAX_FAILURES_PER_ACCOUNT,
+    perAddress: config.LOGIN_MAX_FAILURES_PER_ADDRESS,
+    windowMs: config.LOGIN_FAILURE_WINDOW_SECONDS * 1000,
+  });
 
   const ops = new ApiRouter(registry, { basePath: '', security: 'none' });
   healthRoutes(ops, { db, redis, clients });
 
   const admin = new ApiRouter(registry, { basePath: ADMIN_BASE, security: 'adminToken' });
   adminRoutes(admin, directory);
+  adminOperatorRoutes(admin, { operators, members, sessions });
+
+  const consoleApi = new ApiRouter(registry, { basePath: CONSOLE_BASE, security: 'session', principal: consolePrincipal(members), audit });
+  sessionRoutes(consoleApi, { operators, members, sessions, throttle });
+  consoleAppRoutes(consoleApi, { directory, members });
+  memberRoutes(consoleApi, { members, operators });
+  keyRoutes(consoleApi, directory);
+  auditRoutes(consoleApi, audit);
 
   const idempotency = new IdempotencyStore(db, new EnvelopeCipher(config.SECRETS_KEYS));
-  const api = new ApiRouter(registry, { basePath: API_BASE, security: 'apiKey', idempotency });
+  const api = new ApiRouter(registry, {
+    basePath: API_BASE,
+    security: 'apiKey',
+    idempotency,
+    principal: (_req, res) => contextOf(res).principal,
+    audit,
+  });
   campaignRoutes(api, clients);
   referralRoutes(api, clients);
   incentiveActionRoutes(api, clients);
@@ -93,10 +137,13 @@ export function createGatewayApp({ config, logger, db, redis, clients }: Gateway
     res.json(openApiDocument);
   });
   app.use('/docs', docsPage(`${API_BASE}/openapi.json`));
+  app.use(DASHBOARD_BASE, dashboardRoutes(config.DASHBOARD_DIR));
   app.use(ADMIN_BASE, authenticateAdmin(config.ADMIN_TOKEN), methodGuard(admin), jsonBody, admin.router);
+  // The method check first: a method no console path serves is 405 with Allow, signed in or not.
+  app.use(CONSOLE_BASE, securityHeaders, methodGuard(consoleApi), consoleSession(sessions), jsonBody, consoleApi.router);
   app.use(
     API_BASE,
-    authenticateApiKey(directory),
+    authenticateApi(directory, sessions, members),
     rateLimit(redis, { perSecond: config.RATE_LIMIT_PER_SECOND, burst: config.RATE_LIMIT_BURST, keyPrefix: config.REDIS_KEY_PREFIX }, logger),
     methodGuard(api),
     jsonBody,

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { z } from 'zod';
 import { setting } from '@ris/config';
 import { keyringSetting } from '@ris/secrets';
@@ -26,6 +27,15 @@ export const gatewaySettings = {
   TRUST_PROXY: setting.boolean(false),
   // Master keys that encrypt kept responses (Idempotency-Key) at rest, current first; required.
   SECRETS_KEYS: keyringSetting(),
+  // The built dashboard (index.html and assets/); by default next to this bundle: dist/apps/dashboard.
+  DASHBOARD_DIR: z.string().min(1).default(join(__dirname, '..', 'dashboard')),
+  // Operator sessions: ended after this long without a request, and this long after sign-in.
+  SESSION_IDLE_TIMEOUT_SECONDS: setting.positiveInt(8 * 3600),
+  SESSION_MAX_AGE_SECONDS: setting.positiveInt(7 * 24 * 3600),
+  // Failed sign-ins allowed per account and per client address within LOGIN_FAILURE_WINDOW_SECONDS.
+  LOGIN_MAX_FAILURES_PER_ACCOUNT: setting.positiveInt(5),
+  LOGIN_MAX_FAILURES_PER_ADDRESS: setting.positiveInt(20),
+  LOGIN_FAILURE_WINDOW_SECONDS: setting.positiveInt(15 * 60),
 };
 
 export type GatewayConfig = z.infer<z.ZodObject<typeof gatewaySettings>>;

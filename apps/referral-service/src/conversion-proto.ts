@@ -76,5 +76,6 @@ export function flagToProto(doc: FraudFlagDoc): FraudFlag {
     createdAt: ts(doc.createdAt),
     resolvedAt: ts(doc.resolvedAt),
     note: doc.note ?? undefined,
+    resolvedBy: doc.resolvedBy ? { operatorId: doc.resolvedBy.operatorId, email: doc.resolvedBy.email } : undefined,
   });
 }

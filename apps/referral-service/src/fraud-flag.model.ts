@@ -3,6 +3,12 @@ import { Schema, type Connection, type Model } from 'mongoose';
 export type FlagSubject = 'REFERRAL' | 'CONVERSION';
 export type FlagStatus = 'OPEN' | 'APPROVED' | 'REJECTED';
 
+/** The dashboard operator who resolved a flag (null: open, or resolved by an app's backend with its API key). */
+export interface FlagResolver {
+  operatorId: string;
+  email: string;
+}
+
 /**
  * A flagged referral or conversion waiting for (or after) review.
  *
@@ -33,6 +39,8 @@ export interface FraudFlagDoc {
   note: string | null;
   createdAt: Date;
   resolvedAt: Date | null;
+  /** Absent on flags resolved before it was recorded. */
+  resolvedBy?: FlagResolver | null;
   /** Set once the decision's effects on records and rewards are applied. */
   effectsAppliedAt: Date | null;
 }
@@ -56,6 +64,7 @@ const fraudFlagSchema = new Schema<FraudFlagDoc>(
     note: { type: String, default: null },
     createdAt: { type: Date, required: true },
     resolvedAt: { type: Date, default: null },
+    resolvedBy: { type: new Schema<FlagResolver>({ operatorId: String, email: String }, { _id: false }), default: null },
     effectsAppliedAt: { type: Date, default: null },
   },
   { collection: 'fraud_flags', versionKey: false },

@@ -2,11 +2,11 @@ import { isDuplicateKeyError, newId, type Page, type PageQuery } from '@ris/mong
 import { Code, notFound, rpcError } from '@ris/rpc';
 import type { ConversionRewards } from './conversion-rewards';
 import type { ConversionDoc } from './conversion.model';
-import type { FlagStatus, FraudFlagDoc } from './fraud-flag.model';
+import type { FlagResolver, FlagStatus, FraudFlagDoc } from './fraud-flag.model';
 import type { FraudDoc } from './referral.model';
 import type { ReferralStore } from './referral-store';
 
-export type FlagInput = Omit<FraudFlagDoc, '_id' | 'appId' | 'riskScore' | 'reasons' | 'warning' | 'status' | 'note' | 'createdAt' | 'resolvedAt' | 'effectsAppliedAt'> & {
+export type FlagInput = Omit<FraudFlagDoc, '_id' | 'appId' | 'riskScore' | 'reasons' | 'warning' | 'status' | 'note' | 'createdAt' | 'resolvedAt' | 'resolvedBy' | 'effectsAppliedAt'> & {
   fraud: FraudDoc;
 };
 
@@ -39,6 +39,7 @@ export class FraudFlags {
         note: null,
         createdAt: new Date(),
         resolvedAt: null,
+        resolvedBy: null,
         effectsAppliedAt: null,
       });
     } catch (err) {
@@ -69,11 +70,20 @@ export class FraudFlags {
   }
 
   /**
-   * Resolves the flag once. A retry of the request that resolved it (the
-   * same operation key, from its Idempotency-Key) is answered with the
-   * resolved flag, and finishes the resolution if a crash cut it short.
+   * Resolves the flag once, recording who decided (an operator of the
+   * dashboard; null for an app's backend). A retry of the request that
+   * resolved it (the same operation key, from its Idempotency-Key) is
+   * answered with the resolved flag, and finishes the resolution if a crash
+   * cut it short.
    */
-  async resolve(appId: string, flagId: string, decision: Decision, note: string | null, operationKey = ''): Promise<FraudFlagDoc> {
+  async resolve(
+    appId: string,
+    flagId: string,
+    decision: Decision,
+    note: string | null,
+    operationKey = '',
+    resolvedBy: FlagResolver | null = null,
+  ): Promise<FraudFlagDoc> {
     const status: FlagStatus = decision === 'APPROVE' ? 'APPROVED' : 'REJECTED';
     const flag = await this.store.flags.findOne(appId, { _id: flagId });
     if (!flag) throw notFound('Fraud flag', { flagId });
@@ -82,7 +92,7 @@ export class FraudFlags {
     if (flag.status !== 'OPEN' || !(await this.store.once.first(appId, marker, { status, operationKey: operationKey || null }))) {
       const decision = (await this.store.once.get(appId, marker))?.data;
       if (operationKey && decision?.operationKey === operationKey && decision.status === status) {
-        return flag.status === 'OPEN' ? this.record(flag, status, note) : flag.effectsAppliedAt ? flag : this.applyEffects(flag);
+        return flag.status === 'OPEN' ? this.record(flag, status, note, resolvedBy) : flag.effectsAppliedAt ? flag : this.applyEffects(flag);
       }
       const decided = decision?.status ?? flag.status;
       throw rpcError(Code.Aborted, 'INVALID_TRANSITION', `Fraud flag ${flagId} is already ${String(decided)}.`, {
@@ -90,15 +100,15 @@ export class FraudFlags {
         status: String(decided),
       });
     }
-    return this.record(flag, status, note);
+    return this.record(flag, status, note, resolvedBy);
   }
 
   /** The decision the marker took, onto the flag, then its effects. */
-  private async record(flag: FraudFlagDoc, status: FlagStatus, note: string | null): Promise<FraudFlagDoc> {
+  private async record(flag: FraudFlagDoc, status: FlagStatus, note: string | null, resolvedBy: FlagResolver | null): Promise<FraudFlagDoc> {
     const resolved = await this.store.flags.findOneAndUpdate(
       flag.appId,
       { _id: flag._id },
-      { $set: { status, note, resolvedAt: new Date(), effectsAppliedAt: null } },
+      { $set: { status, note, resolvedAt: new Date(), resolvedBy, effectsAppliedAt: null } },
     );
     return this.applyEffects(resolved ?? flag);
   }

@@ -268,7 +268,15 @@ export function referralRpc({ store, campaigns, referrals, recorder, flags, logg
     async resolveFraudFlag(req) {
       const decision = enumName(FraudDecision, req.decision) as Decision | undefined;
       if (!decision) throw invalidArgument('decision must be APPROVE or REJECT');
-      const flag = await flags.resolve(requiredField(req.appId, 'appId'), requiredField(req.flagId, 'flagId'), decision, req.note?.trim() || null, req.operationKey);
+      const resolvedBy = req.resolvedBy?.operatorId ? { operatorId: req.resolvedBy.operatorId, email: req.resolvedBy.email } : null;
+      const flag = await flags.resolve(
+        requiredField(req.appId, 'appId'),
+        requiredField(req.flagId, 'flagId'),
+        decision,
+        req.note?.trim() || null,
+        req.operationKey,
+        resolvedBy,
+      );
       return { flag: flagToProto(flag) };
     },
   };

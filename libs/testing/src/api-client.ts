@@ -14,6 +14,8 @@ export class ApiClient {
   constructor(
     readonly baseUrl: string,
     private readonly token?: string,
+    /** Sent with every request (a session's cookie, X-App-Id, X-CSRF-Token); a request's own headers win. */
+    private readonly defaultHeaders: Record<string, string> = {},
   ) {}
 
   async request<T = any>(
@@ -21,7 +23,7 @@ export class ApiClient {
     path: string,
     options: { body?: unknown; rawBody?: string; headers?: Record<string, string> } = {},
   ): Promise<ApiResponse<T>> {
-    const headers: Record<string, string> = { ...(options.headers ?? {}) };
+    const headers: Record<string, string> = { ...this.defaultHeaders, ...(options.headers ?? {}) };
     if (this.token) headers.authorization ??= `Bearer ${this.token}`;
     let body: string | undefined = options.rawBody;
     if (options.body !== undefined) {
@@ -47,6 +49,9 @@ export class ApiClient {
   }
   patch<T = any>(path: string, body?: unknown, headers?: Record<string, string>) {
     return this.request<T>('PATCH', path, { body, headers });
+  }
+  put<T = any>(path: string, body?: unknown, headers?: Record<string, string>) {
+    return this.request<T>('PUT', path, { body, headers });
   }
   delete<T = any>(path: string, headers?: Record<string, string>) {
     return this.request<T>('DELETE', path, { headers });

@@ -7,3 +7,4 @@ export { freeTcpPort, infraUrl, privateNatsServer, testDatabase, uniqueName } fr
 export { privateRedisServer } from './private-redis-server';
 export { WebhookReceiver, type ReceivedWebhook, type WebhookReply } from './webhook-receiver';
 export { secretTraces } from './secret-traces';
+export { OperatorSession, createOperator, sessionCookieOf, type TestOperator } from './operator-session';

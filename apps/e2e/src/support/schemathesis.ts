@@ -14,10 +14,25 @@ export function schemathesisBinary(): string {
   return bin;
 }
 
-/** One identity of a Web Fuzzing Commons auth document: a name and its Bearer token. */
-export interface FuzzIdentity {
-  name: string;
-  token: string;
+/**
+ * One identity of a Web Fuzzing Commons auth document: a name and its
+ * Bearer token, or a dashboard operator who signs in (POST
+ * /console/v1/session) and sends the session cookie it gets.
+ */
+export type FuzzIdentity = { name: string; token: string } | { name: string; signIn: { email: string; password: string } };
+
+function wfcAuth(identity: FuzzIdentity) {
+  if ('token' in identity) return { name: identity.name, fixedHeaders: [{ name: 'Authorization', value: `Bearer ${identity.token}` }] };
+  return {
+    name: identity.name,
+    loginEndpointAuth: {
+      endpoint: '/console/v1/session',
+      verb: 'POST',
+      contentType: 'application/json',
+      payloadRaw: JSON.stringify(identity.signIn),
+      expectCookies: true,
+    },
+  };
 }
 
 export interface FuzzRun {
@@ -46,7 +61,7 @@ export async function runSchemathesis(run: FuzzRun): Promise<string> {
   const authFile = join(run.dir, 'auth.json');
   writeFileSync(
     authFile,
-    JSON.stringify({ auth: run.identities.map((i) => ({ name: i.name, fixedHeaders: [{ name: 'Authorization', value: `Bearer ${i.token}` }] })) }),
+    JSON.stringify({ auth: run.identities.map(wfcAuth) }),
     { mode: 0o600 },
   );
   const peers = run.peers ? `peers = ${JSON.stringify(run.peers)}\n` : '';

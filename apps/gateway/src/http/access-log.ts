@@ -1,5 +1,6 @@
 import type { RequestHandler } from 'express';
 import type { Logger } from '@ris/logging';
+import { contextOf } from './request-context';
 
 /** One log line per request, under its request id (bound by requestId middleware). */
 export function accessLog(logger: Logger): RequestHandler {
@@ -14,6 +15,8 @@ export function accessLog(logger: Logger): RequestHandler {
           status: res.statusCode,
           durationMs: Math.round(durationMs * 10) / 10,
           appId: res.locals.appId as string | undefined,
+          // Who, when a dashboard session made it (an API key's requests are its app's).
+          operatorId: contextOf(res).operator?.operatorId,
         },
         'request',
       );

@@ -42,14 +42,14 @@ export function bodyProblem(body: unknown): { field: string; message: string } |
 }
 
 /**
- * POST and PATCH bodies must be JSON (415 otherwise), at most 1 MiB (413),
+ * POST, PUT and PATCH bodies must be JSON (415 otherwise), at most 1 MiB (413),
  * parseable (400) and I-JSON (RFC 7493: valid Unicode, 400) and at most 64
  * levels deep (400). A bodiless POST (e.g. claim) is fine. Other methods'
  * bodies are not read: no operation takes one, and a method a path does not
  * serve must reach its 405.
  */
 export const jsonBody: RequestHandler = (req, res, next) => {
-  if (req.method !== 'POST' && req.method !== 'PATCH') return next();
+  if (req.method !== 'POST' && req.method !== 'PATCH' && req.method !== 'PUT') return next();
   const length = Number(req.header('content-length') ?? '0');
   const chunked = req.header('transfer-encoding') !== undefined;
   if (length === 0 && !chunked) {

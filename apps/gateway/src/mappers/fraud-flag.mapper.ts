@@ -18,5 +18,6 @@ export function fraudFlagJson(f: FraudFlag) {
     note: f.note ?? null,
     createdAt: isoTime(f.createdAt),
     resolvedAt: isoTime(f.resolvedAt),
+    resolvedBy: f.resolvedBy ? { operatorId: f.resolvedBy.operatorId, email: f.resolvedBy.email } : null,
   };
 }

@@ -7,6 +7,17 @@ export function createRegistry(): OpenAPIRegistry {
     scheme: 'bearer',
     description: 'An API key of your app: `Authorization: Bearer rk_live_…`',
   });
+  registry.registerComponent('securitySchemes', 'session', {
+    type: 'apiKey',
+    in: 'cookie',
+    name: 'ris_session',
+    description:
+      'A dashboard session: the HttpOnly cookie `ris_session` that `POST /console/v1/session` sets. On /api/v1 it also needs ' +
+      '`X-App-Id: <appId>` naming an app the operator is a member of (any app for an instance administrator), and the operator\'s ' +
+      'role there must allow the operation (`x-required-role`; 403 FORBIDDEN otherwise). Every change made with a session ' +
+      '(POST, PUT, PATCH, DELETE) sends the session\'s `csrfToken` as `X-CSRF-Token` (403 CSRF_TOKEN_INVALID otherwise) and no ' +
+      'foreign `Origin` (403 ORIGIN_NOT_ALLOWED). Answers made with a session carry `Cache-Control: no-store`.',
+  });
   registry.registerComponent('securitySchemes', 'adminToken', {
     type: 'http',
     scheme: 'bearer',
@@ -43,6 +54,12 @@ export function buildOpenApiDocument(registry: OpenAPIRegistry) {
         'runs the request again as the same operation (what it creates or moves is identified by the key), so a retry after an unknown',
         'outcome (a 503, a timeout, a dropped connection) completes or returns the first try, never makes a second purchase, conversion or event.',
         'Requests are limited per app (default 50/s, burst 100): `429 RATE_LIMITED` with `Retry-After`.',
+        '',
+        '**Callers.** An app\'s backend calls /api/v1 with its API key (`Authorization: Bearer rk_live_…`): everything of its app.',
+        'The operator dashboard calls it with a session (the `session` scheme: cookie, `X-App-Id` and, for changes, `X-CSRF-Token`),',
+        'limited by the operator\'s role in the app: each operation states the least role it needs (`x-required-role`: reads VIEWER,',
+        'changes MANAGER, webhook endpoint changes OWNER). Every change made with a session is in the app\'s audit log',
+        '(`GET /console/v1/apps/{appId}/audit`). /console/v1 is the dashboard\'s own API (tag Console).',
       ].join('\n'),
     },
     servers: [{ url: '/' }],

@@ -100,3 +100,35 @@ export function httpUrl(max: number) {
     .refine(lengthRule(1, max), lengthText(1, max))
     .openapi({ format: 'uri', minLength: 1, maxLength: max, pattern: HTTP_URL_PATTERN });
 }
+
+/**
+ * An e-mail address as an operator's sign-in name: one `@` with something
+ * on each side, no spaces or control characters, at most 254 characters
+ * (RFC 5321's path limit). Lower-cased after the check: addresses are
+ * compared case-insensitively (`Ann@Example.com` signs in as ann@example.com).
+ * Whether it receives mail is not checked: the console sends none.
+ */
+export function emailAddress() {
+  const pattern = `^[^${CONTROL} @]+@[^${CONTROL} @]+$`;
+  return z
+    .string()
+    .regex(new RegExp(pattern, 'u'), 'must be an e-mail address (name@domain, no spaces)')
+    .refine(lengthRule(3, 254), lengthText(3, 254))
+    .transform((value) => value.toLowerCase())
+    // No `format: email`: RFC 5322's grammar is not this rule (it takes internationalized addresses, refuses quoted ones).
+    .openapi({ minLength: 3, maxLength: 254, pattern, example: 'ann@example.com' });
+}
+
+/**
+ * A password as sent: `min` to `max` characters, no control characters.
+ * Sign-in takes any length from 1 (it does not tell the rules); a new
+ * password has at least 12 characters.
+ */
+export function passwordText(min: number, max = 200) {
+  const pattern = `^[^${CONTROL}]*$`;
+  return z
+    .string()
+    .regex(new RegExp(pattern, 'u'), 'must not hold control characters')
+    .refine(lengthRule(min, max), lengthText(min, max))
+    .openapi({ format: 'password', minLength: min, maxLength: max, pattern });
+}

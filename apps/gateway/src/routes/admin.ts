@@ -1,3 +1,5 @@
+import { IssuedKeySchema as IssuedKey, KeySummarySchema as KeySummary } from '../console/console-schemas';
+import { keySummaryJson } from '../console/keys/key-routes';
 import type { ApiRouter } from '../http/api-router';
 import { ApiError } from '../http/api-error';
 import { id, timestamp } from '../openapi/common-schemas';
@@ -6,17 +8,6 @@ import { z } from '../openapi/zod';
 import type { AppDirectory } from '../tenancy/app-directory';
 
 const App = z.object({ id: z.string(), name: z.string(), createdAt: timestamp }).openapi('App');
-const IssuedKey = z
-  .object({
-    id: z.string(),
-    apiKey: z.string().openapi({ description: 'The full key. Shown only here: store it now.' }),
-    prefix: z.string(),
-    createdAt: timestamp,
-  })
-  .openapi('IssuedApiKey');
-const KeySummary = z
-  .object({ id: z.string(), prefix: z.string(), createdAt: timestamp, revokedAt: timestamp.nullable() })
-  .openapi('ApiKeySummary');
 
 const appParams = z.object({ appId: id('App id') });
 
@@ -85,14 +76,7 @@ export function adminRoutes(api: ApiRouter, directory: AppDirectory): void {
       const keys = await directory.listKeys(params.appId);
       return {
         status: 200,
-        body: {
-          keys: keys.map((k) => ({
-            id: k._id,
-            prefix: k.prefix,
-            createdAt: k.createdAt.toISOString(),
-            revokedAt: k.revokedAt ? k.revokedAt.toISOString() : null,
-          })),
-        },
+        body: { keys: keys.map(keySummaryJson) },
       };
     },
   });

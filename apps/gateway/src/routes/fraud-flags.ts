@@ -8,6 +8,8 @@ import type { ServiceClients } from '../service-clients';
 
 const FLAG_STATUSES = ['OPEN', 'APPROVED', 'REJECTED'] as const;
 
+const FraudFlagResolver = z.object({ operatorId: z.string(), email: z.string() }).openapi('FraudFlagResolver');
+
 const FraudFlag = z
   .object({
     id: z.string(),
@@ -25,6 +27,9 @@ const FraudFlag = z
     note: z.string().nullable(),
     createdAt: timestamp,
     resolvedAt: timestamp.nullable(),
+    resolvedBy: FraudFlagResolver.nullable().openapi({
+      description: 'The dashboard operator who resolved the flag; null while open, or when an API key resolved it.',
+    }),
   })
   .openapi('FraudFlag');
 
@@ -61,20 +66,21 @@ export function fraudFlagRoutes(api: ApiRouter, clients: ServiceClients): void {
       "APPROVE a conversion's flag: its records become CONVERTED and its held rewards APPROVED. REJECT: its rewards are CANCELLED " +
       '(the records stay FLAGGED). APPROVE a referral\'s flag clears its isFlagged; REJECT leaves it flagged. ' +
       'A flag is resolved once: again is 409 INVALID_TRANSITION, except a retry with the `Idempotency-Key` of the request that resolved it, ' +
-      'which answers the resolved flag.',
+      'which answers the resolved flag. Resolved with a dashboard session, the flag records who decided (`resolvedBy`).',
     params: z.object({ flagId: id('Flag id') }),
     body: z
       .object({ decision: z.enum(['APPROVE', 'REJECT']), note: freeText(2000).optional() })
       .openapi('ResolveFraudFlagRequest'),
     responses: { 200: { description: 'The resolved flag', schema: z.object({ flag: FraudFlag }) } },
     errors: [404, 409],
-    handle: async ({ appId, params, body, operationKey }) => {
+    handle: async ({ appId, params, body, operationKey, principal }) => {
       const { flag } = await clients.referral.resolveFraudFlag({
         appId,
         operationKey,
         flagId: params.flagId,
         decision: enumValue(FraudDecision, body.decision),
         note: body.note,
+        resolvedBy: principal?.kind === 'operator' ? { operatorId: principal.operatorId, email: principal.email } : undefined,
       });
       return { status: 200, body: { flag: fraudFlagJson(flag!) } };
     },

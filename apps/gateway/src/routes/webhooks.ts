@@ -122,6 +122,7 @@ export function webhookRoutes(api: ApiRouter, clients: ServiceClients): void {
   api.route({
     method: 'post',
     path: '/webhooks',
+    role: 'OWNER',
     tag: 'Webhooks',
     summary: 'Register a webhook endpoint',
     description: `The answer carries the signing \`secret\`, shown only this once.\n\n${DELIVERY_RULES}`,
@@ -193,6 +194,7 @@ export function webhookRoutes(api: ApiRouter, clients: ServiceClients): void {
   api.route({
     method: 'patch',
     path: '/webhooks/:webhookId',
+    role: 'OWNER',
     tag: 'Webhooks',
     summary: 'Update a webhook endpoint, or disable / re-enable it',
     description:
@@ -228,6 +230,7 @@ export function webhookRoutes(api: ApiRouter, clients: ServiceClients): void {
   api.route({
     method: 'delete',
     path: '/webhooks/:webhookId',
+    role: 'OWNER',
     tag: 'Webhooks',
     summary: 'Delete a webhook endpoint and its delivery log',
     params: webhookParams,
@@ -242,6 +245,7 @@ export function webhookRoutes(api: ApiRouter, clients: ServiceClients): void {
   api.route({
     method: 'post',
     path: '/webhooks/:webhookId/secret/rotate',
+    role: 'OWNER',
     tag: 'Webhooks',
     summary: 'Rotate the signing secret',
     description:
@@ -313,6 +317,7 @@ export function webhookRoutes(api: ApiRouter, clients: ServiceClients): void {
   api.route({
     method: 'post',
     path: '/webhooks/:webhookId/deliveries/:deliveryId/retry',
+    role: 'OWNER',
     tag: 'Webhooks',
     summary: 'Send a delivery again now',
     description:
@@ -331,6 +336,7 @@ export function webhookRoutes(api: ApiRouter, clients: ServiceClients): void {
   api.route({
     method: 'post',
     path: '/webhooks/:webhookId/test',
+    role: 'OWNER',
     tag: 'Webhooks',
     summary: 'Send a WEBHOOK_TEST event to this endpoint',
     description:

@@ -9,6 +9,8 @@ export interface ApiKeyRecord {
   prefix: string;
   createdAt: Date;
   revokedAt: Date | null;
+  /** When a request last used it, to the minute (console/keys/key-usage.ts); null: never. */
+  lastUsedAt?: Date | null;
 }
 
 const apiKeySchema = new Schema<ApiKeyRecord>(
@@ -19,12 +21,13 @@ const apiKeySchema = new Schema<ApiKeyRecord>(
     prefix: { type: String, required: true },
     createdAt: { type: Date, required: true },
     revokedAt: { type: Date, default: null },
+    lastUsedAt: { type: Date, default: null },
   },
   { collection: 'api_keys', versionKey: false },
 );
 // Authentication of every request: find the key by its hash.
 apiKeySchema.index({ hash: 1 }, { unique: true });
-// Admin listing of an app's keys.
+// Listing an app's keys, newest first (admin API, console).
 apiKeySchema.index({ appId: 1, createdAt: -1 });
 
 export const apiKeyModel = (db: Connection): Model<ApiKeyRecord> =>

@@ -1,6 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { Connection, Model } from 'mongoose';
 import { newId, randomBase62 } from '@ris/mongo';
+import type { Logger } from '@ris/logging';
+import type { Principal } from '../console/access/principal';
+import { KeyUsage } from '../console/keys/key-usage';
 import { apiKeyModel, type ApiKeyRecord } from './api-key.model';
 import { appModel, type AppRecord } from './app.model';
 
@@ -19,19 +22,28 @@ export interface IssuedKey {
   createdAt: Date;
 }
 
+interface CachedKey {
+  /** The key's caller, made once per cache entry (the hot path allocates nothing). */
+  principal: Principal | null;
+  keyId: string | null;
+  until: number;
+}
+
 /** Apps and their API keys: the gateway's own data. */
 export class AppDirectory {
   private readonly apps: Model<AppRecord>;
   private readonly keys: Model<ApiKeyRecord>;
-  private readonly cache = new Map<string, { appId: string | null; until: number }>();
+  private readonly cache = new Map<string, CachedKey>();
+  private readonly usage: KeyUsage;
 
-  constructor(db: Connection) {
+  constructor(db: Connection, logger: Logger) {
     this.apps = appModel(db);
     this.keys = apiKeyModel(db);
+    this.usage = new KeyUsage(this.keys, logger);
   }
 
   async createApp(name: string): Promise<{ app: AppRecord; key: IssuedKey }> {
-    const app = (await this.apps.create({ _id: newId('app'), name, createdAt: new Date() })).toObject();
+    const app = (await this.apps.create({ _id: newId('app'), name, createdAt: new Date(), members: [], operatorIds: [], membersVersion: 0 })).toObject();
     const key = await this.issueKey(app._id);
     return { app, key };
   }
@@ -49,6 +61,7 @@ export class AppDirectory {
       prefix: apiKey.slice(0, 12),
       createdAt: new Date(),
       revokedAt: null,
+      lastUsedAt: null,
     });
     return { id: record._id, apiKey, prefix: record.prefix, createdAt: record.createdAt };
   }
@@ -67,16 +80,19 @@ export class AppDirectory {
     return key !== null;
   }
 
-  /** The app a presented key belongs to, or null (unknown, malformed or revoked). */
-  async authenticate(apiKey: string): Promise<string | null> {
+  /** The caller a presented key stands for (its app), or null (unknown, malformed or revoked). */
+  async authenticate(apiKey: string): Promise<Principal | null> {
     if (!KEY_PATTERN.test(apiKey)) return null;
     const hash = hashApiKey(apiKey);
-    const cached = this.cache.get(hash);
-    if (cached && cached.until > Date.now()) return cached.appId;
-    const key = await this.keys.findOne({ hash }).lean<ApiKeyRecord>().exec();
-    const appId = key && !key.revokedAt ? key.appId : null;
-    if (this.cache.size > 10_000) this.cache.clear();
-    this.cache.set(hash, { appId, until: Date.now() + CACHE_MS });
-    return appId;
+    let entry = this.cache.get(hash);
+    if (!entry || entry.until <= Date.now()) {
+      const key = await this.keys.findOne({ hash }).lean<ApiKeyRecord>().exec();
+      const live = key && !key.revokedAt ? key : null;
+      entry = { principal: live ? { kind: 'apiKey', appId: live.appId } : null, keyId: live?._id ?? null, until: Date.now() + CACHE_MS };
+      if (this.cache.size > 10_000) this.cache.clear();
+      this.cache.set(hash, entry);
+    }
+    if (entry.keyId) this.usage.used(entry.keyId);
+    return entry.principal;
   }
 }

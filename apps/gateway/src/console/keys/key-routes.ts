@@ -1,0 +1,75 @@
+import type { ApiRouter } from '../../http/api-router';
+import { ApiError } from '../../http/api-error';
+import { id } from '../../openapi/common-schemas';
+import { z } from '../../openapi/zod';
+import type { ApiKeyRecord } from '../../tenancy/api-key.model';
+import type { AppDirectory } from '../../tenancy/app-directory';
+import { IssuedKeySchema, KeySummarySchema } from '../console-schemas';
+
+const appParams = z.object({ appId: id('App id') });
+const keyParams = z.object({ appId: id('App id'), keyId: id('Key id') });
+const keyLink = { appId: '$request.path.appId', keyId: '$response.body#/key/id' };
+
+export const keySummaryJson = (k: ApiKeyRecord) => ({
+  id: k._id,
+  prefix: k.prefix,
+  createdAt: k.createdAt.toISOString(),
+  revokedAt: k.revokedAt ? k.revokedAt.toISOString() : null,
+  lastUsedAt: k.lastUsedAt ? k.lastUsedAt.toISOString() : null,
+});
+
+/** /console/v1/apps/{appId}/keys: an app's API keys (OWNER only), as the admin API manages them. */
+export function keyRoutes(api: ApiRouter, directory: AppDirectory): void {
+  api.route({
+    method: 'get',
+    path: '/apps/:appId/keys',
+    tag: 'Console',
+    summary: "List the app's API keys (never the keys themselves)",
+    role: 'OWNER',
+    params: appParams,
+    responses: { 200: { description: 'Keys, newest first', schema: z.object({ keys: z.array(KeySummarySchema) }).openapi('ApiKeyList') } },
+    handle: async ({ appId }) => ({ status: 200, body: { keys: (await directory.listKeys(appId)).map(keySummaryJson) } }),
+  });
+
+  api.route({
+    method: 'post',
+    path: '/apps/:appId/keys',
+    tag: 'Console',
+    summary: 'Issue an API key',
+    description: 'The full key is shown only in this answer (the audit log keeps it redacted). Existing keys keep working until revoked.',
+    role: 'OWNER',
+    auditReadRole: 'OWNER',
+    params: appParams,
+    responses: {
+      201: {
+        description: 'Issued',
+        schema: z.object({ key: IssuedKeySchema }).openapi('IssueApiKeyResponse'),
+        links: {
+          ListKeys: { method: 'get', path: '/apps/:appId/keys', parameters: { appId: '$request.path.appId' } },
+          RevokeKey: { method: 'delete', path: '/apps/:appId/keys/:keyId', parameters: keyLink },
+        },
+      },
+    },
+    handle: async ({ appId }) => {
+      const key = await directory.issueKey(appId);
+      return { status: 201, body: { key: { id: key.id, apiKey: key.apiKey, prefix: key.prefix, createdAt: key.createdAt.toISOString() } } };
+    },
+  });
+
+  api.route({
+    method: 'delete',
+    path: '/apps/:appId/keys/:keyId',
+    tag: 'Console',
+    summary: 'Revoke an API key',
+    description: 'It stops working at once on this gateway replica, within 5 s on the others. A revoked key stays in the list, with revokedAt.',
+    role: 'OWNER',
+    auditReadRole: 'OWNER',
+    params: keyParams,
+    responses: { 204: { description: 'Revoked' } },
+    errors: [404],
+    handle: async ({ appId, params }) => {
+      if (!(await directory.revokeKey(appId, params.keyId))) throw new ApiError(404, 'NOT_FOUND', `Key ${params.keyId} not found for this app`);
+      return { status: 204 };
+    },
+  });
+}

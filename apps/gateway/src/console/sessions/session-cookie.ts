@@ -1,0 +1,28 @@
+import type { Request, Response } from 'express';
+
+export const SESSION_COOKIE = 'ris_session';
+
+/** The session id a request's Cookie header carries, if any (the first `ris_session`). */
+export function sessionIdOf(req: Request): string | undefined {
+  const header = req.headers.cookie;
+  if (!header) return undefined;
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === SESSION_COOKIE) return part.slice(eq + 1).trim();
+  }
+  return undefined;
+}
+
+/**
+ * The cookie of a new session: HttpOnly (no script reads it), SameSite=Strict
+ * (no other site's page sends it), Secure when the request came over https
+ * (`req.secure`, behind a proxy with TRUST_PROXY), for the whole origin, and
+ * for the session's longest life.
+ */
+export function setSessionCookie(req: Request, res: Response, id: string, maxAgeMs: number): void {
+  res.cookie(SESSION_COOKIE, id, { httpOnly: true, sameSite: 'strict', secure: req.secure, path: '/', maxAge: maxAgeMs });
+}
+
+export function clearSessionCookie(req: Request, res: Response): void {
+  res.clearCookie(SESSION_COOKIE, { httpOnly: true, sameSite: 'strict', secure: req.secure, path: '/' });
+}

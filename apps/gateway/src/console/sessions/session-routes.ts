@@ -1,0 +1,158 @@
+import type { Request, Response } from 'express';
+import type { ApiRouter } from '../../http/api-router';
+import { ApiError } from '../../http/api-error';
+import { contextOf } from '../../http/request-context';
+import { id } from '../../openapi/common-schemas';
+import { emailAddress, passwordText } from '../../openapi/text-fields';
+import { z } from '../../openapi/zod';
+import type { OperatorIdentity } from '../access/principal';
+import { ConsoleSessionSchema } from '../console-schemas';
+import type { AppMembers } from '../members/app-members';
+import type { OperatorDirectory } from '../operators/operator-directory';
+import { MIN_PASSWORD_LENGTH, verifyNothing, verifyPassword } from '../operators/password-hash';
+import type { LoginThrottle } from './login-throttle';
+import { clearSessionCookie, setSessionCookie } from './session-cookie';
+import type { Session, SessionStore } from './session-store';
+
+export interface SessionRouteDeps {
+  operators: OperatorDirectory;
+  members: AppMembers;
+  sessions: SessionStore;
+  throttle: LoginThrottle;
+}
+
+const wrongLogin = () => new ApiError(401, 'UNAUTHENTICATED', 'Email or password is wrong.');
+
+/** The session a console handler runs in (the console's middleware put it there). */
+function sessionOf(res: Response): Session {
+  const session = contextOf(res).session;
+  if (!session) throw new ApiError(401, 'UNAUTHENTICATED', 'Sign in first.');
+  return session;
+}
+
+/** The client's address for throttling: the peer, or X-Forwarded-For's client with TRUST_PROXY. */
+const clientAddress = (req: Request) => req.ip ?? req.socket.remoteAddress ?? 'unknown';
+
+/** /console/v1/session: signing in and out, switching apps, changing one's password. */
+export function sessionRoutes(api: ApiRouter, { operators, members, sessions, throttle }: SessionRouteDeps): void {
+  /** The session answer: who, which apps, where they are, and the CSRF token. */
+  async function answer(identity: OperatorIdentity, csrfToken: string, current?: string) {
+    const [operator, apps] = await Promise.all([operators.findById(identity.operatorId), members.appsOf(identity)]);
+    const wanted = current ?? operator?.lastAppId ?? undefined;
+    return {
+      operator: { id: identity.operatorId, email: identity.email, isAdmin: identity.isAdmin },
+      apps,
+      currentAppId: apps.find((a) => a.id === wanted)?.id ?? apps[0]?.id ?? null,
+      csrfToken,
+    };
+  }
+
+  api.route({
+    method: 'post',
+    path: '/session',
+    tag: 'Console',
+    summary: 'Sign in',
+    description:
+      'Starts a session (a new one at every sign-in) and sets its HttpOnly cookie `ris_session`. A wrong email or password is one answer, ' +
+      '401 "Email or password is wrong.", in the same time. Failed sign-ins are counted per account (5) and per client address (20) ' +
+      'within 15 minutes; past either, every sign-in of that account or address is 429 with Retry-After until the window frees.',
+    public: true,
+    audit: false,
+    body: z.object({ email: emailAddress(), password: passwordText(1) }).openapi('SignInRequest'),
+    responses: { 200: { description: 'Signed in; the cookie is set', schema: ConsoleSessionSchema } },
+    errors: [401, 403, 429],
+    handle: async ({ req, res, body }) => {
+      const address = clientAddress(req);
+      await throttle.take(body.email, address);
+      const operator = await operators.findByEmail(body.email);
+      const right = operator ? await verifyPassword(body.password, operator.passwordHash) : await verifyNothing(body.password);
+      if (!operator || !right) throw wrongLogin();
+      await throttle.giveBack(body.email, address);
+      const identity = { operatorId: operator._id, email: operator.email, isAdmin: operator.isAdmin };
+      const { id: sessionId, session } = await sessions.create(identity);
+      // A password reset between the check and now ended every session but this one: end it too.
+      const now = await operators.findById(operator._id);
+      if (!now || now.passwordChangedAt.getTime() !== operator.passwordChangedAt.getTime()) {
+        await sessions.end(session);
+        throw wrongLogin();
+      }
+      setSessionCookie(req, res, sessionId, sessions.lifetimes.maxAgeMs);
+      return { status: 200, body: await answer(identity, session.csrfToken) };
+    },
+  });
+
+  api.route({
+    method: 'get',
+    path: '/session',
+    tag: 'Console',
+    summary: 'The current session',
+    responses: { 200: { description: 'Who is signed in, their apps and the CSRF token', schema: ConsoleSessionSchema } },
+    handle: async ({ res }) => {
+      const session = sessionOf(res);
+      return { status: 200, body: await answer(session, session.csrfToken) };
+    },
+  });
+
+  api.route({
+    method: 'delete',
+    path: '/session',
+    tag: 'Console',
+    summary: 'Sign out',
+    description: 'Ends the session: its cookie is cleared and answers 401 everywhere from now on.',
+    audit: false,
+    responses: { 204: { description: 'Signed out' } },
+    handle: async ({ req, res }) => {
+      await sessions.end(sessionOf(res));
+      clearSessionCookie(req, res);
+      return { status: 204 };
+    },
+  });
+
+  api.route({
+    method: 'put',
+    path: '/session/app',
+    tag: 'Console',
+    summary: 'Switch to another app',
+    description: 'Also where you land at your next sign-in.',
+    audit: false,
+    body: z.object({ appId: id('An app you may enter') }).openapi('SwitchAppRequest'),
+    responses: { 200: { description: 'The session, in that app', schema: ConsoleSessionSchema } },
+    handle: async ({ res, body }) => {
+      const session = sessionOf(res);
+      if (!(await members.roleOf(session, body.appId))) throw new ApiError(403, 'FORBIDDEN', `You are not a member of app ${body.appId}.`);
+      await operators.setLastApp(session.operatorId, body.appId);
+      return { status: 200, body: await answer(session, session.csrfToken, body.appId) };
+    },
+  });
+
+  api.route({
+    method: 'post',
+    path: '/session/password',
+    tag: 'Console',
+    summary: 'Change your password',
+    description:
+      `Needs the current password (a wrong one is 422 CURRENT_PASSWORD_WRONG and counts as a failed sign-in); the new one has at least ${MIN_PASSWORD_LENGTH} characters. ` +
+      'Every other session of yours ends; this one goes on.',
+    audit: false,
+    body: z
+      .object({ currentPassword: passwordText(1), newPassword: passwordText(MIN_PASSWORD_LENGTH) })
+      .openapi('ChangePasswordRequest'),
+    responses: { 204: { description: 'Changed' } },
+    errors: [422, 429],
+    handle: async ({ req, res, body }) => {
+      const session = sessionOf(res);
+      const address = clientAddress(req);
+      await throttle.take(session.email, address);
+      const operator = await operators.findById(session.operatorId);
+      if (!operator || !(await verifyPassword(body.currentPassword, operator.passwordHash))) {
+        throw new ApiError(422, 'CURRENT_PASSWORD_WRONG', 'The current password is wrong.', {
+          issues: [{ field: 'body.currentPassword', message: 'is wrong' }],
+        });
+      }
+      await throttle.giveBack(session.email, address);
+      await operators.setPassword(operator._id, body.newPassword);
+      await sessions.endAllOf(operator._id, session.hash);
+      return { status: 204 };
+    },
+  });
+}
