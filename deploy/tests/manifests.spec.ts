@@ -46,6 +46,7 @@ describe('Kubernetes manifests (kustomize build + strict decoding against k8s.io
         'Deployment catalog-marketplace-service: pod template lacks annotation prometheus.io/scrape: "true"',
         'Deployment fraud-service port metrics (9466): no NetworkPolicy lets a scraper in',
         'Deployment gateway cannot reach Deployment fraud-service port grpc (50052)',
+        'Deployment gateway: terminationGracePeriodSeconds 10 is shorter than preStop (5 s) plus SHUTDOWN_GRACE_MS (15000 ms)',
         'Deployment incentive-service container incentive-service: root filesystem is not read-only',
         'Deployment referral-service port grpc (50051): NetworkPolicy referral-open admits every source',
         'Deployment reward-service container reward-service: no livenessProbe',

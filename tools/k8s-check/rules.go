@@ -49,6 +49,7 @@ func checkRules(objects []runtime.Object) []string {
 	for _, d := range inv.deployments {
 		findings = append(findings, checkPodSpec(d)...)
 		findings = append(findings, checkMetrics(d)...)
+		findings = append(findings, checkGracePeriod(d)...)
 		findings = append(findings, checkDisruptionBudget(d, &inv)...)
 	}
 	findings = append(findings, checkNetwork(&inv)...)
@@ -204,4 +205,43 @@ func checkDisruptionBudget(d *appsv1.Deployment, inv *inventory) []string {
 		return nil
 	}
 	return []string{fmt.Sprintf("Deployment %s runs %d replicas but no PodDisruptionBudget selects its pods", d.Name, replicas)}
+}
+
+// checkGracePeriod: an app's pod is given time for its preStop pause and
+// then its whole graceful stop (SHUTDOWN_GRACE_MS, 15 s unless set) before
+// Kubernetes kills it.
+func checkGracePeriod(d *appsv1.Deployment) []string {
+	kind := component(d)
+	if kind != gateway && kind != backend {
+		return nil
+	}
+	spec := d.Spec.Template.Spec
+	grace := int64(30)
+	if spec.TerminationGracePeriodSeconds != nil {
+		grace = *spec.TerminationGracePeriodSeconds
+	}
+	var out []string
+	for _, c := range spec.Containers {
+		preStop := int64(0)
+		if c.Lifecycle != nil && c.Lifecycle.PreStop != nil && c.Lifecycle.PreStop.Exec != nil {
+			cmd := c.Lifecycle.PreStop.Exec.Command
+			if len(cmd) == 2 && cmd[0] == "sleep" {
+				if n, err := strconv.ParseInt(cmd[1], 10, 64); err == nil {
+					preStop = n
+				}
+			}
+		}
+		stopMs := int64(15000)
+		for _, e := range c.Env {
+			if e.Name == "SHUTDOWN_GRACE_MS" {
+				if n, err := strconv.ParseInt(e.Value, 10, 64); err == nil {
+					stopMs = n
+				}
+			}
+		}
+		if need := preStop + (stopMs+999)/1000; grace < need {
+			out = append(out, fmt.Sprintf("Deployment %s: terminationGracePeriodSeconds %d is shorter than preStop (%d s) plus SHUTDOWN_GRACE_MS (%d ms)", d.Name, grace, preStop, stopMs))
+		}
+	}
+	return out
 }

@@ -7,3 +7,5 @@ export { freeTcpPort, infraTool, infraUrl, privateNatsServer, testDatabase, uniq
 export { privateRedisServer } from './private-redis-server';
 export { WebhookReceiver, type ReceivedWebhook, type WebhookReply } from './webhook-receiver';
 export { secretTraces } from './secret-traces';
+export { OtlpReceiver, type ReceivedSpan } from './otlp-receiver';
+export { PrometheusServer, type PrometheusTarget, type PromQueryResult } from './prometheus-server';

@@ -6,6 +6,7 @@ import { linksObject, type ResponseLinks } from '../openapi/links';
 import { z } from '../openapi/zod';
 import { validationError } from './api-error';
 import { errorBody, toErrorResponse } from './error-response';
+import { idempotentReplays } from './gateway-metrics';
 import { IDEMPOTENCY_KEY_PATTERN, IdempotencyStore } from './idempotency';
 
 export type Method = 'get' | 'post' | 'patch' | 'delete';
@@ -96,7 +97,9 @@ export class ApiRouter {
   route<P extends AnyObject, Q extends AnyObject, B extends ZodType>(def: RouteDefinition<P, Q, B>): void {
     this.document(def);
     this.methodsByPath.set(def.path, (this.methodsByPath.get(def.path) ?? new Set()).add(def.method));
+    const route = this.options.basePath + def.path;
     this.router[def.method](def.path, async (req: Request, res: Response) => {
+      res.locals.route = route;
       const appId = res.locals.appId as string;
       const params = parse(def.params, req.params, 'path');
       const query = parse(def.query, req.query, 'query');
@@ -115,6 +118,7 @@ export class ApiRouter {
         IdempotencyStore.hashRequest(req.method, req.baseUrl + req.path, req.body),
       );
       if (started.kind === 'replay') {
+        idempotentReplays.inc();
         res.setHeader('Idempotent-Replayed', 'true');
         return send(res, { status: started.status, body: started.body });
       }
