@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Command-line front of the admin API (DECISIONS.md §2):
+// Command-line front of the admin API (docs/api.md#admin-api):
 //   npm run admin -- create-app "My shop"
 //   npm run admin -- issue-key <appId>
 //   npm run admin -- list-keys <appId>

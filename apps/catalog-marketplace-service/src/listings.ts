@@ -134,7 +134,7 @@ export class Listings {
   /**
    * Every app's listings that can be redeemed now: published, not deleted,
    * unexpired, in stock, optionally within a cost ceiling. Deliberately
-   * not scoped by app (DECISIONS.md §2: the marketplace's public listings).
+   * not scoped by app (docs/product-decisions.md §2.1: the marketplace's public listings).
    */
   async publicPage(page: PageQuery, ceiling: CostCeiling = {}): Promise<Page<ListingDoc>> {
     const filter: FilterQuery<ListingDoc> = { ...availableFilter(new Date()), quantity: { $ne: 0 } };

@@ -11,7 +11,7 @@ export type Verification =
   | { type: 'USER'; userId: string; balance: BalanceSnapshot; listings: Page<ListingDoc> };
 
 /**
- * GET /marketplace/verify/{id} (DECISIONS.md §8): a marketplace code the
+ * GET /marketplace/verify/{id} (docs/product-decisions.md §8.10): a marketplace code the
  * caller is a party to (it owns the listing, or its user redeemed it) is
  * verified; anything else is taken as a user id of the calling app, and
  * answered with that user's balance and the public listings it covers. A

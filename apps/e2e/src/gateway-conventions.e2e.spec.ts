@@ -2,7 +2,7 @@ import type { ProcessStack } from '@ris/stack';
 import { ApiClient, adminClient, createTestApp, e2eStack, type TestApp } from '@ris/testing';
 import { ownStack, removeOwnStack } from './support/own-stack';
 
-// DECISIONS.md §1–§2: authentication, the error envelope, body rules,
+// docs/product-decisions.md §1–§2: authentication, the error envelope, body rules,
 // request ids, rate limits and the admin API, through the real gateway.
 describe('gateway conventions', () => {
   let app: TestApp;

@@ -72,7 +72,7 @@ describe('incentive actions and events', () => {
   });
 
   describe('events', () => {
-    it('rewards an event with the DECISIONS §7 body', async () => {
+    it('rewards an event with the documented result body', async () => {
       await app.api.post('/incentives/actions', action('lesson', { tokens: 2 }));
       const res = await app.api.post('/incentives/events', { userId: 'ada', actionKey: 'lesson', metadata: { lesson: 7, tags: ['x'] } });
       expect(res.status).toBe(201);

@@ -12,7 +12,7 @@ export interface RiskAssessment {
 
 /**
  * Runs the rules that apply to the event and turns their hits into the
- * verdict of DECISIONS.md §5: flagged when the score reaches the campaign's
+ * verdict of docs/product-decisions.md §5.2: flagged when the score reaches the campaign's
  * threshold.
  */
 export function assessRisk(

@@ -1,4 +1,4 @@
-/** Why an event earned nothing (DECISIONS.md §7). */
+/** Why an event earned nothing (docs/product-decisions.md §7.2). */
 export type Refusal = 'COOLDOWN' | 'MAX_REPEATS' | 'ACTION_DISABLED';
 
 export interface RewardRule {

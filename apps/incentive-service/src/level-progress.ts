@@ -1,4 +1,4 @@
-/** A level of an app's ladder (DECISIONS.md §7). */
+/** A level of an app's ladder (docs/product-decisions.md §7.7). */
 export interface LevelDef {
   level: number;
   name: string;

@@ -6,7 +6,7 @@ import type { ActionTypeName } from './action.model';
 import type { Actions } from './actions';
 import type { EventRecorder } from './record-events';
 
-/** Which referral event fires which action type (DECISIONS.md §7). */
+/** Which referral event fires which action type (docs/product-decisions.md §7.10). */
 export const REFERRAL_TRIGGERS: Record<string, ActionTypeName> = {
   'referral.created': 'REFERRAL_CODE_GENERATE',
   'referral.clicked': 'REFERRAL_CLICK',

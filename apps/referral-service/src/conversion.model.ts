@@ -6,7 +6,7 @@ export type ConversionStatusName = 'PENDING' | 'CLICKED' | 'CONVERTED' | 'FLAGGE
 export type ReviewState = 'OPEN' | 'APPROVED' | 'REJECTED';
 
 /**
- * One referee in one campaign at one level (DECISIONS.md §4). Level 1 is
+ * One referee in one campaign at one level (docs/product-decisions.md §4.5). Level 1 is
  * the funnel record: PENDING (referee known) → CLICKED → CONVERTED or
  * FLAGGED, attributed to the code last touched. A conversion adds a record
  * per referrer above (level 2, 3, …) with that referrer's code as

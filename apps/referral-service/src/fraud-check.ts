@@ -6,7 +6,7 @@ import type { Logger } from '@ris/logging';
 import type { ConversionDoc } from './conversion.model';
 import type { ClientContextDoc, FraudDoc, ReferralDoc } from './referral.model';
 
-/** The verdict as this service stores it: fraud fields are null unless flagged (DECISIONS.md §5). */
+/** The verdict as this service stores it: fraud fields are null unless flagged (docs/product-decisions.md §5.2). */
 export type FraudVerdict = { deferred: false; flagged: boolean; fraud: FraudDoc } | { deferred: true; flagged: false; fraud: FraudDoc };
 
 export const CLEAN: FraudDoc = { riskScore: null, reasons: [], warning: null };

@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 
-/** Upper case without look-alikes: no 0/O, 1/I/L (DECISIONS.md §4). */
+/** Upper case without look-alikes: no 0/O, 1/I/L (docs/product-decisions.md §4.1). */
 export const REFERRAL_CODE_ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
 export const REFERRAL_CODE_LENGTH = 8;
 

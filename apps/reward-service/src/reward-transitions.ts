@@ -1,7 +1,7 @@
 import type { RewardStatusName } from './reward.model';
 
 /**
- * DECISIONS.md §6: PENDING → APPROVED → PAID; PENDING or APPROVED →
+ * docs/product-decisions.md §6.2: PENDING → APPROVED → PAID; PENDING or APPROVED →
  * CANCELLED. Nothing leaves PAID or CANCELLED.
  */
 const ALLOWED: Record<RewardStatusName, readonly RewardStatusName[]> = {

@@ -1,7 +1,7 @@
 /**
  * When a failed delivery is tried again. The schedule lists the delay before
  * each retry; the default spreads 9 retries (10 attempts) over about 3 days,
- * the window DECISIONS.md §9 promises:
+ * the window docs/product-decisions.md §9.4 promises:
  *
  *   retry     1    2      3       4     5     6      7      8      9
  *   delay     5 s  5 min  30 min  2 h   5 h   10 h   14 h   20 h   20 h

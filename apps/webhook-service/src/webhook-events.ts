@@ -35,9 +35,10 @@ export const WEBHOOK_DOMAIN_TYPES = Object.keys(WEBHOOK_EVENT_OF_DOMAIN_TYPE);
 export const ENDPOINT_DISABLED_EVENT_TYPE = 'webhook.endpoint_disabled';
 
 /**
- * Fields API.md §6 promises for the seed's events: always present in the
- * body, null when the publisher had no value (REFERRAL_CREATED's riskScore
- * and warning are null unless the referral was flagged).
+ * Fields promised from the start for the first three events
+ * (docs/product-decisions.md §9.2): always present in the body, null when the
+ * publisher had no value (REFERRAL_CREATED's riskScore and warning are null
+ * unless the referral was flagged).
  */
 const PROMISED_FIELDS: Partial<Record<WebhookEventName, string[]>> = {
   REFERRAL_CREATED: ['riskScore', 'warning'],

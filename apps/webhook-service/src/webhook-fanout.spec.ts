@@ -58,7 +58,7 @@ describe('fan-out of domain events to webhook deliveries', () => {
     expect(queued).toBeGreaterThan(0);
   });
 
-  it("always carries the seed's promised fields, null when the publisher had none", async () => {
+  it("always carries the first events' promised fields, null when the publisher had none", async () => {
     const appId = uniqueName('app');
     const endpoint = await create(appId);
     await fanOut(domainEvent('referral.created', appId, { referralId: 'ref_2' }));

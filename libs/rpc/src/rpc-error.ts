@@ -7,7 +7,7 @@ export { Code, ConnectError };
 /**
  * The error a service raises for anything the caller should see: a Connect
  * code (which decides the HTTP status in the gateway) plus the public error
- * code of DECISIONS.md §1 (reason) and optional details.
+ * code of docs/api.md#errors (reason) and optional details.
  */
 export function rpcError(code: Code, reason: string, message: string, details?: JsonObject): ConnectError {
   return new ConnectError(message, code, undefined, [

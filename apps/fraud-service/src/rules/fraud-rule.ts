@@ -31,7 +31,7 @@ export interface RuleSettings {
 }
 
 export interface RuleHit {
-  /** Stable public reason code (DECISIONS.md §5). */
+  /** Stable public reason code (docs/product-decisions.md §5.2). */
   reason: string;
   /** Points added to the 0..100 risk score. */
   weight: number;

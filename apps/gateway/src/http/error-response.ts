@@ -8,7 +8,7 @@ interface ErrorBody {
   error: { code: string; message: string; details?: Record<string, unknown>; requestId: string };
 }
 
-/** Connect code → HTTP status and default public code (DECISIONS.md §1). */
+/** Connect code → HTTP status and default public code (docs/api.md#errors). */
 const byConnectCode: Partial<Record<Code, { status: number; code: string }>> = {
   [Code.InvalidArgument]: { status: 400, code: 'VALIDATION_ERROR' },
   [Code.OutOfRange]: { status: 400, code: 'VALIDATION_ERROR' },

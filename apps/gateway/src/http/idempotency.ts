@@ -55,7 +55,7 @@ export function operationKeyOf(recordId: string, windowStart: Date): string {
 }
 
 /**
- * Idempotency-Key for POSTs (DECISIONS.md §1): the first request with a key
+ * Idempotency-Key for POSTs (docs/api.md#idempotency): the first request with a key
  * runs and its response is kept for 24 h; the same key and request again
  * gets that response back; the same key with another request is a 409.
  * A concurrent duplicate while the first still runs is a 409 CONFLICT.

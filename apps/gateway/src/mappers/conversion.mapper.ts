@@ -1,7 +1,7 @@
 import { ConversionStatus, RewardSide, RewardStatus, enumName, type Conversion, type ConversionReward } from '@ris/contracts';
 import { isoTime } from './proto-json';
 
-/** A GET /conversions item: the list-item fields of API.md §2 plus the ids that link it to its conversion. */
+/** A GET /conversions item (docs/api.md#conversions), with the ids that link it to its conversion. */
 export function conversionJson(c: Conversion) {
   return {
     id: c.id,

@@ -20,7 +20,7 @@ export function actionJson(a: Action) {
 
 const amounts = (a: { coins: number; xp: number; tokens: number } | undefined) => (a ? { coins: a.coins, xp: a.xp, tokens: a.tokens } : null);
 
-/** POST /incentives/events (DECISIONS.md §7). */
+/** POST /incentives/events (docs/api.md#incentive-events). */
 export function eventResultJson(r: EventResult) {
   const e = r.event;
   return {

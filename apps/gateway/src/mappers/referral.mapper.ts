@@ -1,7 +1,7 @@
 import { CampaignStatus, ReferralStatus, enumName, type FraudAssessment, type Referral } from '@ris/contracts';
 import { isoTime } from './proto-json';
 
-/** warning, reasons, riskScore: all null unless flagged (API.md §4.1, DECISIONS.md §5). */
+/** warning, reasons, riskScore: all null unless flagged (docs/product-decisions.md §5.2). */
 export function fraudFields(fraud: FraudAssessment | undefined) {
   if (!fraud?.flagged) return { warning: null, reasons: null, riskScore: null };
   return { warning: fraud.warning ?? null, reasons: fraud.reasons, riskScore: fraud.riskScore ?? null };

@@ -1,7 +1,7 @@
 import { FulfillmentType, RewardSide, RewardStatus, enumName, type Reward } from '@ris/contracts';
 import { isoTime } from './proto-json';
 
-/** The reward record of DECISIONS.md §6. */
+/** The reward record of docs/product-decisions.md §6.1. */
 export function rewardJson(r: Reward) {
   return {
     id: r.id,

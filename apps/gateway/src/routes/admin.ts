@@ -20,7 +20,7 @@ const KeySummary = z
 
 const appParams = z.object({ appId: id('App id') });
 
-/** /admin/v1: apps and their API keys, guarded by ADMIN_TOKEN (DECISIONS.md §2). */
+/** /admin/v1: apps and their API keys, guarded by ADMIN_TOKEN (docs/product-decisions.md §2.3). */
 export function adminRoutes(api: ApiRouter, directory: AppDirectory): void {
   const requireApp = async (appId: string) => {
     const app = await directory.getApp(appId);

@@ -6,7 +6,7 @@ import { lineText } from '../openapi/text-fields';
 import { z } from '../openapi/zod';
 import type { ServiceClients } from '../service-clients';
 
-/** warning, reasons, riskScore on created referrals and conversions (DECISIONS.md §5). */
+/** warning, reasons, riskScore on created referrals and conversions (docs/product-decisions.md §5.2). */
 export const FraudFields = {
   warning: z.string().nullable().openapi({ description: 'One human sentence; null unless flagged' }),
   reasons: z.array(z.string()).nullable().openapi({ description: 'Stable reason codes such as SELF_REFERRAL; null unless flagged' }),

@@ -117,7 +117,7 @@ const deliveryParams = z.object({ webhookId: id('Webhook endpoint id'), delivery
 
 const eventValues = (names: string[]) => names.map((name) => enumValue(WebhookEvent, name));
 
-/** /webhooks: endpoints, their deliveries and retries (DECISIONS.md §9). */
+/** /webhooks: endpoints, their deliveries and retries (docs/api.md#webhooks). */
 export function webhookRoutes(api: ApiRouter, clients: ServiceClients): void {
   api.route({
     method: 'post',

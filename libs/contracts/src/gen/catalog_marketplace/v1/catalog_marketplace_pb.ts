@@ -1630,7 +1630,7 @@ export const GetSettlementsResponseSchema: GenMessage<GetSettlementsResponse> = 
   messageDesc(file_catalog_marketplace_v1_catalog_marketplace, 48);
 
 /**
- * The public life of a catalog redemption (API.md §3): created PENDING,
+ * The public life of a catalog redemption (docs/api.md#catalog-and-redemptions): created PENDING,
  * then FULFILLED or CANCELLED. Redemptions still being made, or refused,
  * are not shown.
  *

@@ -15,7 +15,7 @@ export const file_common_v1_common: GenFile = /*@__PURE__*/
 
 /**
  * Attached to every ConnectError a service raises, so the gateway can turn a
- * Connect code plus this reason into the public error code (DECISIONS.md §1)
+ * Connect code plus this reason into the public error code (docs/api.md#errors)
  * in one place.
  *
  * @generated from message common.v1.ErrorDetail

@@ -570,7 +570,7 @@ export const IncentiveEventSchema: GenMessage<IncentiveEvent> = /*@__PURE__*/
   messageDesc(file_incentive_v1_incentive, 14);
 
 /**
- * The outcome of recording an event (DECISIONS.md §7).
+ * The outcome of recording an event (docs/product-decisions.md §7.1).
  *
  * @generated from message incentive.v1.EventResult
  */

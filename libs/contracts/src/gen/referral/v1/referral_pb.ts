@@ -1511,7 +1511,7 @@ export const ReferralStatusSchema: GenEnum<ReferralStatus> = /*@__PURE__*/
   enumDesc(file_referral_v1_referral, 1);
 
 /**
- * A referee's funnel record (DECISIONS.md §4): PENDING (known referee) ->
+ * A referee's funnel record (docs/product-decisions.md §4.5): PENDING (known referee) ->
  * CLICKED (a click carried the referee id) -> CONVERTED, or FLAGGED when
  * fraud detection flagged the conversion.
  *

@@ -929,7 +929,7 @@ export const WebhookDeliveryStatusSchema: GenEnum<WebhookDeliveryStatus> = /*@__
   enumDesc(file_webhook_v1_webhook, 2);
 
 /**
- * Webhook endpoints, signed deliveries and the delivery log (DECISIONS.md §9).
+ * Webhook endpoints, signed deliveries and the delivery log (docs/product-decisions.md §9).
  * Every request carries app_id: the gateway resolves it from the API key and
  * the service scopes every query by it.
  *
