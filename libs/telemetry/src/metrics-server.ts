@@ -30,8 +30,9 @@ export interface MetricsServer {
  */
 export async function startMetricsServer(options: { host: string; port: number; logger: Logger }): Promise<MetricsServer | null> {
   if (options.port === 0) return null;
+  // Once per process (prom-client refuses to register them twice).
+  if (!enabled) collectDefaultMetrics();
   enabled = true;
-  collectDefaultMetrics();
   const server: Server = createServer((req, res) => {
     if (req.method !== 'GET' || (req.url !== '/metrics' && !req.url?.startsWith('/metrics?'))) {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('not found: GET /metrics\n');

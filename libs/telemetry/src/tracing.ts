@@ -1,4 +1,5 @@
 import { basename, dirname } from 'node:path';
+import type * as TracingSdk from './tracing-sdk';
 
 let on = false;
 
@@ -26,7 +27,7 @@ export function startTracingIfConfigured(): void {
   if (!endpoint || process.env.OTEL_SDK_DISABLED === 'true') return;
   const service = process.env.OTEL_SERVICE_NAME?.trim() || basename(dirname(process.argv[1] ?? 'app/main.js'));
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only when tracing is on, and before the modules it instruments
-  const sdk = require('./tracing-sdk') as typeof import('./tracing-sdk');
+  const sdk = require('./tracing-sdk') as typeof TracingSdk;
   sdk.startTracing(service);
   on = true;
 }
@@ -35,6 +36,6 @@ export function startTracingIfConfigured(): void {
 export async function flushTraces(): Promise<void> {
   if (!on) return;
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- already loaded by startTracingIfConfigured
-  const sdk = require('./tracing-sdk') as typeof import('./tracing-sdk');
+  const sdk = require('./tracing-sdk') as typeof TracingSdk;
   await sdk.flushTracing();
 }
