@@ -9,6 +9,7 @@
 // Results then go to results/<name>.<metrics|tracing|metrics-tracing>.md,
 // next to the plain run's results/<name>.md.
 import { createServer } from 'node:http';
+import { clearInterval, setInterval } from 'node:timers';
 
 export async function benchTelemetry() {
   const metrics = process.env.BENCH_METRICS === '1';

@@ -350,7 +350,7 @@ async function main() {
 
     load.end = loadavg().map((l) => l.toFixed(2));
     const redisVersion = /redis_version:(\S+)/.exec(await redis.info('server'))?.[1] ?? '?';
-    writeReport(results, { seedSeconds, load, run, redisVersion });
+    writeReport(results, { seedSeconds, load, run, redisVersion, telemetry });
   } finally {
     baseline?.stop();
     await stack.stop();
@@ -376,7 +376,7 @@ async function cleanUp(run, infra, redis, prefix, stream) {
   await nc.close();
 }
 
-function writeReport(r, { seedSeconds, load, run, redisVersion }) {
+function writeReport(r, { seedSeconds, load, run, redisVersion, telemetry }) {
   const n = (x, digits = 0) => x.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
   const pct = (a, b) => (b > 0 ? `${Math.round((a / b) * 100)} %` : 'n/a');
   const verdict = (ok) => (ok ? 'met' : '**not met**');
