@@ -66,7 +66,7 @@ describe('one trace per request, across the hop and the event bus', () => {
     // Across the bus: published by the referral service, consumed by the webhook fan-out, delivered.
     expect(names).toEqual(expect.arrayContaining(['referral-service publish conversion.created', 'webhook-service consume conversion.created']));
     // MongoDB commands are in it too.
-    expect(spans.some((s) => s.service === 'referral-service' && s.attributes['db.system'] === 'mongodb')).toBe(true);
+    expect(spans.some((s) => s.service === 'referral-service' && (s.attributes['db.system.name'] ?? s.attributes['db.system']) === 'mongodb')).toBe(true);
     // Every span but the root has its parent in the trace: one tree.
     const ids = new Set(spans.map((s) => s.spanId));
     expect(spans.filter((s) => s.parentSpanId !== '' && !ids.has(s.parentSpanId)).map((s) => `${s.service} ${s.name}`)).toEqual([]);
