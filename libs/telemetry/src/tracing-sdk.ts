@@ -38,8 +38,8 @@ export function startTracing(serviceName: string): void {
         ignoreIncomingRequestHook: (req) => QUIET_PATHS.has((req.url ?? '').split('?')[0]),
         ignoreOutgoingRequestHook: () => true,
       }),
-      // Route handlers only: a span per middleware would cost more than it tells.
-      new ExpressInstrumentation({ ignoreLayersType: [ExpressLayerType.MIDDLEWARE] }),
+      // Route handlers only: a span per middleware or router layer would cost more than it tells.
+      new ExpressInstrumentation({ ignoreLayersType: [ExpressLayerType.MIDDLEWARE, ExpressLayerType.ROUTER] }),
       new MongoDBInstrumentation(),
       new IORedisInstrumentation(),
     ],
