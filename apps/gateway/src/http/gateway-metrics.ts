@@ -23,7 +23,7 @@ export const idempotentReplays = new Counter({
 
 export const batchSize = new Histogram({
   name: 'ris_batch_size',
-  help: 'Requests sent together as one batched call to a service, by call (click: RecordClicks, read: a leaderboard read)',
+  help: 'Requests sent together as one batched call to a service, by call (click: RecordClicks, entry: GetLeaderboardEntries)',
   labelNames: ['call'],
   buckets: [1, 2, 4, 8, 16, 32, 64, 128, 256],
 });
