@@ -387,7 +387,7 @@ export class ProcessStack {
   }
 
   /**
-   * Stops one app (SIGTERM, then SIGKILL after 10 s) and keeps it stopped:
+   * Stops one app (SIGTERM, then SIGKILL after 20 s, past the app's own SHUTDOWN_GRACE_MS of 15 s) and keeps it stopped:
    * a supervised stack does not restart it until startApp. Tests use it to
    * prove recovery.
    */
@@ -400,7 +400,7 @@ export class ProcessStack {
     const child = run.child;
     if (!child || child.exitCode !== null || child.signalCode !== null) return;
     await new Promise<void>((resolve) => {
-      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
       child.once('close', () => {
         clearTimeout(timer);
         resolve();
