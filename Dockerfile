@@ -5,7 +5,9 @@
 # APP: gateway, referral-service, fraud-service, reward-service,
 #      incentive-service, catalog-marketplace-service, webhook-service.
 
-ARG NODE_IMAGE=node:20-bookworm-slim
+# Node 24, the current LTS (Node 20 is past its end of life); the code also
+# runs on Node 20.6+ (package.json engines), which CI on this repository uses.
+ARG NODE_IMAGE=node:24-bookworm-slim
 
 # --- build: install all dependencies and bundle every app -------------------
 # APP is only declared after the bundle step, so everything up to and
@@ -20,10 +22,11 @@ ARG APP
 RUN test -n "$APP" || { echo "set the app: --build-arg APP=<app>" >&2; exit 1; }; \
     test -f "dist/apps/$APP/main.js" || { \
       echo "dist/apps/$APP/main.js not built; APP must be one of: $(ls dist/apps | tr '\n' ' ')" >&2; exit 1; }
-# What the image runs: the app's bundle, and for the gateway the dashboard it
-# serves at /dashboard (its DASHBOARD_DIR default, dist/apps/dashboard).
-RUN mkdir -p /out/apps && cp -r "dist/apps/$APP" /out/apps/ && \
-    if [ "$APP" = gateway ] && [ -d dist/apps/dashboard ]; then cp -r dist/apps/dashboard /out/apps/; fi
+# What the image carries, staged so one COPY takes it: the app's bundle, and
+# for the gateway the operator dashboard's built files it serves
+# (dist/apps/dashboard), when this version builds them.
+RUN mkdir -p /out/dist/apps && cp -r "dist/apps/$APP" /out/dist/apps/ && \
+    if [ "$APP" = gateway ] && [ -d dist/apps/dashboard ]; then cp -r dist/apps/dashboard /out/dist/apps/; fi
 
 # --- production dependencies only (the bundles keep node_modules external) --
 FROM ${NODE_IMAGE} AS deps
@@ -45,8 +48,10 @@ COPY --from=deps /app/node_modules ./node_modules
 # package.json is the nearest one to the bundle, so Node resolves modules and
 # the module type exactly as in the repository.
 COPY package.json ./
-COPY --from=build /out/apps ./dist/apps
+COPY --from=build /out/dist ./dist
 # The image's `node` user (uid/gid 1000).
 USER node
+# The app's port is set per deployment (PORT); /metrics is on METRICS_PORT
+# (gateway 9464, the services 9465-9470), never on the public port.
 # sh -c so ${APP} expands at run time; exec makes node PID 1 so it gets SIGTERM.
 CMD ["/bin/sh", "-c", "exec node dist/apps/${APP}/main.js"]

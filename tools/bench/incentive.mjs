@@ -28,6 +28,7 @@ import { cpus, loadavg, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundleTs } from '../bundle-ts.mjs';
+import { benchTelemetry } from './bench-telemetry.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const require = createRequire(import.meta.url);
@@ -215,12 +216,14 @@ async function main() {
   const { ownStackOptions } = require(join(root, 'dist', 'tools', 'bench', 'own-stack.cjs'));
   const { LeaderboardStore, boardScore, boardMember, tieOf, userMeta } = await loadBoardStore();
   const infra = readInfraEnv(root);
+  const telemetry = await benchTelemetry();
   const stack = new ProcessStack(
     ownStackOptions(run, 'bench-logs', {
       root,
       infra,
       logLevel: 'warn',
-      env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' },
+      env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', ...telemetry.env },
+      metrics: telemetry.metrics,
       // The benchmark measures the engine, not the per-app rate limit.
       appEnv: { gateway: { RATE_LIMIT_PER_SECOND: '10000000', RATE_LIMIT_BURST: '10000000' } },
     }),
@@ -232,6 +235,7 @@ async function main() {
   const results = {};
   try {
     await stack.start();
+    telemetry.scrape(stack, ['gateway', 'referral-service', 'fraud-service', 'reward-service', 'incentive-service', 'catalog-marketplace-service', 'webhook-service']);
     const admin = async (path, body) =>
       (
         await fetch(`${stack.gatewayUrl}/admin/v1${path}`, {
@@ -346,10 +350,11 @@ async function main() {
 
     load.end = loadavg().map((l) => l.toFixed(2));
     const redisVersion = /redis_version:(\S+)/.exec(await redis.info('server'))?.[1] ?? '?';
-    writeReport(results, { seedSeconds, load, run, redisVersion });
+    writeReport(results, { seedSeconds, load, run, redisVersion, telemetry });
   } finally {
     baseline?.stop();
     await stack.stop();
+    await telemetry.close();
     await cleanUp(run, infra, redis, redisKeyPrefix, stack.options.eventsStream);
     redis.disconnect();
   }
@@ -371,7 +376,7 @@ async function cleanUp(run, infra, redis, prefix, stream) {
   await nc.close();
 }
 
-function writeReport(r, { seedSeconds, load, run, redisVersion }) {
+function writeReport(r, { seedSeconds, load, run, redisVersion, telemetry }) {
   const n = (x, digits = 0) => x.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
   const pct = (a, b) => (b > 0 ? `${Math.round((a / b) * 100)} %` : 'n/a');
   const verdict = (ok) => (ok ? 'met' : '**not met**');
@@ -470,7 +475,7 @@ Non-2xx answers or errors over the whole run: ${failures}.
   service's process (one update clears the call's last event document of them), competing with ingestion.
 `;
   mkdirSync(join(root, 'tools', 'bench', 'results'), { recursive: true });
-  writeFileSync(join(root, 'tools', 'bench', 'results', 'incentive.md'), md);
+  writeFileSync(join(root, 'tools', 'bench', 'results', `incentive${telemetry.suffix}.md`), `${md}\n${telemetry.describe()}\n`);
   console.log(md);
 }
 

@@ -31,6 +31,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { bundleTs } from '../bundle-ts.mjs';
+import { benchTelemetry } from './bench-telemetry.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const require = createRequire(import.meta.url);
@@ -62,6 +63,7 @@ await bundleTs(join(root, 'apps', 'referral-service', 'src', 'code-key-cache.ts'
 const { CodeKeyCache } = require(join(root, 'dist', 'tools', 'bench', 'code-key-cache.cjs'));
 const { Redis } = require('ioredis');
 
+const telemetry = await benchTelemetry();
 const run = runName('rb');
 const database = await benchDatabase();
 const infra = { ...readInfraEnv(root), MONGODB_URL: database.url };
@@ -72,7 +74,8 @@ const stack = new ProcessStack(
     logLevel: 'warn',
     apps: ['referral-service', 'fraud-service', 'reward-service', 'gateway'],
     // The per-app rate limit (50/s by default) would measure the limiter.
-    env: { RATE_LIMIT_PER_SECOND: '1000000', RATE_LIMIT_BURST: '1000000' },
+    env: { RATE_LIMIT_PER_SECOND: '1000000', RATE_LIMIT_BURST: '1000000', ...telemetry.env },
+    metrics: telemetry.metrics,
   }),
 );
 
@@ -335,6 +338,7 @@ async function quiet() {
 async function main() {
   log(`starting the stack (${run})`);
   await stack.start();
+  telemetry.scrape(stack, ['referral-service', 'fraud-service', 'reward-service', 'gateway']);
   const { app, apiKey } = await call('POST', '/admin/v1/apps', stack.options.adminToken, { name: 'referral bench' });
   const { campaign } = await call('POST', '/api/v1/campaigns', apiKey, {
     name: 'Bench',
@@ -524,13 +528,14 @@ function writeReport(results, counterCheck, seeded, costs) {
     '',
   ];
   mkdirSync(join(root, 'tools', 'bench', 'results'), { recursive: true });
-  const file = join(root, 'tools', 'bench', 'results', 'referral.md');
-  writeFileSync(file, lines.join('\n'));
+  const file = join(root, 'tools', 'bench', 'results', `referral${telemetry.suffix}.md`);
+  writeFileSync(file, [...lines, telemetry.describe(), ''].join('\n'));
   log(`wrote ${file}`);
 }
 
 async function cleanup() {
   await stack.stop().catch(() => undefined);
+  await telemetry.close();
   if (!process.env.BENCH_MONGODB_URL) {
     await database.stop();
     const nc = await connect({ servers: infra.NATS_URL }).catch(() => null);

@@ -3,7 +3,9 @@
 # FerretDB (MongoDB wire protocol) on its PostgreSQL backend (Debian's
 # postgresql; FERRETDB_BACKEND=sqlite for the SQLite one), NATS with
 # JetStream and Redis; installs the Schemathesis fuzzer the end-to-end
-# tests run against the OpenAPI document. Idempotent: whatever already answers is left alone. A service given
+# tests run against the OpenAPI document, Debian's prometheus (promtool and
+# a server the observability tests scrape the stack with) and builds the
+# Kubernetes manifest check (tools/k8s-check). Idempotent: whatever already answers is left alone. A service given
 # by MONGODB_URL, NATS_URL or REDIS_URL is used as it is and not started.
 # Writes the URLs to .run/infra.env for the scripts that follow.
 set -euo pipefail
@@ -203,9 +205,40 @@ schemathesis_bin() {
 }
 SCHEMATHESIS=$(schemathesis_bin)
 
+# --- Prometheus and promtool: the alert rules' tests and the metrics tests ---
+# Debian's package; only the two binaries are used (its service is not started here).
+if ! command -v prometheus >/dev/null || ! command -v promtool >/dev/null; then
+  apt_install --no-install-recommends prometheus
+fi
+PROMETHEUS=$(command -v prometheus)
+PROMTOOL=$(command -v promtool)
+
+# --- Kubernetes manifest check: kustomize + the upstream API types ---------
+# Built once from the Go module proxy, cached by the hash of its sources like
+# FerretDB; worktrees of one machine share the cache (one builds at a time).
+k8s_check_binary() {
+  local src="$root/tools/k8s-check"
+  local hash
+  hash=$(cat "$src/go.mod" "$src/go.sum" "$src"/*.go | sha256sum | cut -c1-12)
+  local bin="$cache_dir/k8s-check-$hash"
+  exec 8>"$bin.lock"
+  flock 8
+  if [ ! -x "$bin" ]; then
+    command -v go >/dev/null || { log "Go is needed to build tools/k8s-check (go 1.26+); install it and run again"; exit 1; }
+    log "building tools/k8s-check (once; cached at $bin)"
+    (cd "$src" && CGO_ENABLED=0 go build -trimpath -o "$bin.tmp" .) >&2
+    mv "$bin.tmp" "$bin"
+  fi
+  echo "$bin"
+}
+K8S_CHECK=$(k8s_check_binary)
+
 cat >"$run_dir/infra.env" <<ENV
 MONGODB_URL=$MONGODB_URL
 NATS_URL=$NATS_URL
 REDIS_URL=$REDIS_URL
 SCHEMATHESIS=$SCHEMATHESIS
+PROMETHEUS=$PROMETHEUS
+PROMTOOL=$PROMTOOL
+K8S_CHECK=$K8S_CHECK
 ENV

@@ -18,6 +18,7 @@ import {
 } from './redemption-saga-machine';
 import type { SagaRecord } from './saga-record';
 import type { TakeOutcome } from './stock-counter';
+import { redemptionsMoved } from './redemption-metrics';
 
 /** The stock moves a saga makes on its good (a StockCounter over items or listings). */
 export interface StockMoves {
@@ -139,6 +140,7 @@ export class RedemptionSaga<R extends SagaRecord> {
       if (moved && events.length > 0) {
         crashPoint('redemption.closed');
         carried.written(moved);
+        redemptionsMoved.inc({ kind: this.kind.name, state: String(move.set.state) });
       }
       return moved;
     });

@@ -1,3 +1,5 @@
+// First: tracing, when configured, starts before what it instruments loads.
+import '@ris/telemetry/start-tracing';
 import { z } from 'zod';
 import { setting } from '@ris/config';
 import { FraudService } from '@ris/contracts';

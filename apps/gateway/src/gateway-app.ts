@@ -2,6 +2,7 @@ import express, { type Express } from 'express';
 import type { Redis } from 'ioredis';
 import type { Connection } from 'mongoose';
 import type { Logger } from '@ris/logging';
+import { metricsEnabled } from '@ris/telemetry';
 import { EnvelopeCipher } from '@ris/secrets';
 import { consolePrincipal } from './console/access/console-principal';
 import { consoleAppRoutes } from './console/apps/console-app-routes';
@@ -21,6 +22,7 @@ import { accessLog } from './http/access-log';
 import { ApiRouter } from './http/api-router';
 import { authenticateAdmin, authenticateApi } from './http/authenticate';
 import { errorHandler, notFoundHandler } from './http/error-response';
+import { httpMetrics } from './http/gateway-metrics';
 import { IdempotencyStore } from './http/idempotency';
 import { jsonBody } from './http/json-body';
 import { methodGuard } from './http/method-not-allowed';
@@ -75,6 +77,7 @@ export function createGatewayApp({ config, logger, db, redis, clients }: Gateway
   app.set('trust proxy', config.TRUST_PROXY);
   app.use(requestId);
   app.use(accessLog(logger));
+  if (metricsEnabled()) app.use(httpMetrics);
 
   const registry = createRegistry();
   const directory = new AppDirectory(db, logger);

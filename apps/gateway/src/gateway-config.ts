@@ -1,12 +1,13 @@
 import { join } from 'node:path';
 import { z } from 'zod';
-import { setting } from '@ris/config';
+import { processSettings, setting } from '@ris/config';
 import { keyringSetting } from '@ris/secrets';
 
 const serviceUrl = (port: number) => setting.url(['http', 'https'], `http://127.0.0.1:${port}`);
 
 /** Every setting of the gateway; README "Settings" documents them. */
 export const gatewaySettings = {
+  ...processSettings('gateway'),
   PORT: setting.port(8080),
   HOST: z.string().default('0.0.0.0'),
   LOG_LEVEL: setting.logLevel(),

@@ -6,6 +6,7 @@ import { applyMovement, balanceAmounts, balanceUpdate, emptyBalance, type Balanc
 import { balanceModel, type BalanceDoc } from './balance.model';
 import { balanceId, ledgerEntryId } from './derived-ids';
 import { ledgerEntryModel, type LedgerEntryDoc } from './ledger-entry.model';
+import { coinsIssued, coinsRedeemed } from './incentive-metrics';
 
 /**
  * The ledger and the balances, and the one invariant that ties them:
@@ -159,6 +160,10 @@ export class Ledger {
       ({ inserted, keyTaken } = await this.whatGotIn(appId, docs));
     }
     const ours = docs.slice(0, inserted);
+    for (const entry of ours) {
+      if (entry.coins > 0) coinsIssued.inc(entry.coins);
+      else if (entry.coins < 0) coinsRedeemed.inc(-entry.coins);
+    }
     if (ours.length > 0 && !(await this.apply(appId, userId, base, ours))) {
       // Someone applied our entries for us (they found them as the tail).
       await this.settled(appId, userId);

@@ -1,5 +1,8 @@
+// First: tracing, when configured, starts before what it instruments loads.
+import '@ris/telemetry/start-tracing';
 import { Redis } from 'ioredis';
 import { z } from 'zod';
+import { instrumentRedis, reportDependencies } from '@ris/telemetry';
 import { setting } from '@ris/config';
 import { IncentiveService } from '@ris/contracts';
 import { EventConsumer } from '@ris/events';
@@ -19,7 +22,8 @@ void runService({
   },
   build: ({ config, db, bus, outbox, logger, liveness }) => {
     // Fail fast instead of queueing: events must succeed while Redis is down.
-    const redis = new Redis(config.REDIS_URL, { enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: 2000 });
+    const redis = instrumentRedis(new Redis(config.REDIS_URL, { enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: 2000 }));
+    reportDependencies([{ name: 'redis', check: () => redis.status === 'ready' }]);
     redis.on('error', (err) => logger.warn({ err: err.message }, 'redis error'));
     const engine = buildIncentiveEngine({
       db,

@@ -23,6 +23,7 @@ import { levelNumberAt, type LevelDef } from './level-progress';
 import type { Levels } from './levels';
 import { xpThatFits } from './reward-amounts';
 import type { RewardGrants } from './reward-grants';
+import { incentiveEventsProcessed } from './incentive-metrics';
 
 export interface EventInput {
   userId: string;
@@ -482,6 +483,7 @@ export class EventRecorder {
       );
       crashPoint('incentive.event.processed');
       carried.written(docs[last]);
+      incentiveEventsProcessed.inc(docs.length);
       return;
     } catch (err) {
       if (!isDuplicateKeyError(err)) throw err;

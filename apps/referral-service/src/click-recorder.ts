@@ -7,6 +7,7 @@ import type { RefereeFunnel } from './referee-funnel';
 import { referralClicked } from './referral-events';
 import type { ClientContextDoc, ReferralRef } from './referral.model';
 import type { ReferralStore } from './referral-store';
+import { clicksRecorded } from './referral-metrics';
 
 interface NewClick {
   appId: string;
@@ -94,6 +95,7 @@ export class ClickRecorder {
     );
     crashPoint('referral.clicked');
     for (const [i, carried] of carriers) carried.written(clicks[i]);
+    clicksRecorded.inc(clicks.length);
 
     // One increment per campaign for the batch.
     const byCampaign = new Map<string, { appId: string; campaignId: string; clicks: number }>();

@@ -7,6 +7,7 @@ import { conversionCreated, conversionFlagged } from './conversion-events';
 import type { ConversionDoc } from './conversion.model';
 import type { ReferralStore } from './referral-store';
 import { planRewards, type RewardGrant } from './reward-plan';
+import { conversionsRecorded } from './referral-metrics';
 
 export interface ConversionReward {
   rewardId: string;
@@ -166,6 +167,7 @@ export class ConversionRewards {
         if (updated) {
           crashPoint('conversion.created');
           carried.written(updated);
+          conversionsRecorded.inc();
           return updated;
         }
         current = await this.store.conversions.findOne(appId, { _id: record._id });

@@ -5,6 +5,7 @@ import type { ConversionDoc } from './conversion.model';
 import type { FlagResolver, FlagStatus, FraudFlagDoc } from './fraud-flag.model';
 import type { FraudDoc } from './referral.model';
 import type { ReferralStore } from './referral-store';
+import { fraudFlagsRaised } from './referral-metrics';
 
 export type FlagInput = Omit<FraudFlagDoc, '_id' | 'appId' | 'riskScore' | 'reasons' | 'warning' | 'status' | 'note' | 'createdAt' | 'resolvedAt' | 'resolvedBy' | 'effectsAppliedAt'> & {
   fraud: FraudDoc;
@@ -29,7 +30,7 @@ export class FraudFlags {
   async raise(appId: string, input: FlagInput): Promise<FraudFlagDoc> {
     const { fraud, ...subject } = input;
     try {
-      return await this.store.flags.create(appId, {
+      const flag = await this.store.flags.create(appId, {
         _id: newId('flg'),
         ...subject,
         riskScore: fraud.riskScore ?? 0,
@@ -42,6 +43,8 @@ export class FraudFlags {
         resolvedBy: null,
         effectsAppliedAt: null,
       });
+      for (const reason of fraud.reasons) fraudFlagsRaised.inc({ reason });
+      return flag;
     } catch (err) {
       if (!isDuplicateKeyError(err)) throw err;
       const existing = await this.store.flags.findOne(appId, { subject: input.subject, subjectId: input.subjectId });

@@ -1,5 +1,8 @@
+// First: tracing, when configured, starts before what it instruments loads.
+import '@ris/telemetry/start-tracing';
 import { Redis } from 'ioredis';
 import { z } from 'zod';
+import { instrumentRedis, reportDependencies } from '@ris/telemetry';
 import { setting } from '@ris/config';
 import { FraudService, ReferralService, RewardService } from '@ris/contracts';
 import { createServiceClient, rpcService } from '@ris/rpc';
@@ -35,7 +38,8 @@ void runService({
   build: ({ db, outbox, config, logger }) => {
     // A cache must not slow clicks down when Redis does: no queueing, a short timeout.
     // The lookups of one turn of the event loop go out as one pipeline.
-    const redis = new Redis(config.REDIS_URL, { enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: 250, enableAutoPipelining: true });
+    const redis = instrumentRedis(new Redis(config.REDIS_URL, { enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: 250, enableAutoPipelining: true }));
+    reportDependencies([{ name: 'redis', check: () => redis.status === 'ready' }]);
     redis.on('error', (err) => logger.debug({ err: err.message }, 'redis error'));
     const campaigns = new Campaigns(db);
     const store = new ReferralStore(db, campaigns, outbox, new CodeKeyCache(redis, config.REDIS_KEY_PREFIX, logger));

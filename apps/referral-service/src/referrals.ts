@@ -11,6 +11,7 @@ import { referralCreated } from './referral-events';
 import type { ClientContextDoc, ReferralDoc, ReferralRef } from './referral.model';
 import type { ReferralStore } from './referral-store';
 import type { ReferralTree } from './referral-tree';
+import { referralsCreated } from './referral-metrics';
 
 export interface CreateReferralInput {
   campaignId: string;
@@ -91,6 +92,7 @@ export class Referrals {
         const referral = await referrals.create(appId, { ...doc, ...carried.fields });
         crashPoint('referral.created');
         carried.written(referral);
+        referralsCreated.inc();
         await this.store.addKeys(appId, referral);
         await this.afterCreate(appId, referral);
         return { referral, created: true };

@@ -3,6 +3,7 @@ import { isDuplicateKeyError, newId } from '@ris/mongo';
 import { invalidArgument } from '@ris/rpc';
 import type { RewardDoc, RewardSideName } from './reward.model';
 import { beginCreation, finishCreation, finishMove } from './move-reward';
+import { rewardsMoved } from './reward-metrics';
 import type { RewardStore } from './reward-store';
 
 export interface CreateRewardInput {
@@ -74,6 +75,7 @@ export async function createReward(store: RewardStore, appId: string, input: Cre
       createdAt: now,
       updatedAt: now,
     });
+    rewardsMoved.inc({ status });
   } catch (err) {
     if (!isDuplicateKeyError(err)) throw err;
     // A concurrent call for the same conversion won; give its place back.

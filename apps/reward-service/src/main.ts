@@ -1,3 +1,5 @@
+// First: tracing, when configured, starts before what it instruments loads.
+import '@ris/telemetry/start-tracing';
 import { setting } from '@ris/config';
 import { RewardService } from '@ris/contracts';
 import { rpcService } from '@ris/rpc';

@@ -4,6 +4,7 @@ import type { DomainEvent, Outbox, OutboxCarrier } from '@ris/events';
 import { AppScoped, isDuplicateKeyError } from '@ris/mongo';
 import { rewardMoveModel, type MoveOrigin, type RewardMoveDoc } from './reward-move.model';
 import type { RewardStatusName } from './reward.model';
+import { rewardsMoved } from './reward-metrics';
 
 /** The journal of reward moves (see RewardMoveDoc). */
 export class RewardMoves {
@@ -53,6 +54,7 @@ export class RewardMoves {
     if (marked === 0) return;
     crashPoint('reward.moved');
     carried.written(move);
+    rewardsMoved.inc({ status: move.to });
   }
 
   /** Moves still open after `olderThanMs`, oldest first, of every app: the recovery pass's work. */

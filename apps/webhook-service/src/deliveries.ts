@@ -3,6 +3,7 @@ import type { Connection } from 'mongoose';
 import type { DomainEvent } from '@ris/events';
 import { AppScoped, idFromOperation, isDuplicateKeyError, newId, type Page, type PageQuery } from '@ris/mongo';
 import { Code, notFound, rpcError } from '@ris/rpc';
+import { currentTraceparent } from '@ris/telemetry';
 import { deliveryAttemptModel, type DeliveryAttemptDoc } from './delivery-attempt.model';
 import { deliveryModel, type DeliveryDoc, type DeliveryStatusName } from './delivery.model';
 import type { EndpointDoc } from './endpoint.model';
@@ -63,6 +64,8 @@ export class Deliveries {
     const payload = webhookBody(messageId, name, event.occurredAt, event.data);
     const now = new Date();
     const docs = endpoints.map((endpoint) => newDelivery(appId, endpoint._id, { eventId: event.id, messageId, event: name, payload }, now));
+    const traceparent = currentTraceparent();
+    if (traceparent) for (const doc of docs) doc.traceparent = traceparent;
     try {
       await this.deliveries.model.insertMany(docs, { ordered: false });
       return docs.map(({ _id, endpointId }) => ({ _id, endpointId }));

@@ -32,6 +32,8 @@ export interface DeliveryDoc {
   lastError: string | null;
   createdAt: Date;
   completedAt: Date | null;
+  /** The trace of the event it delivers (W3C traceparent), when tracing is on: its attempts continue it. */
+  traceparent?: string;
 }
 
 const deliverySchema = new Schema<DeliveryDoc>(
@@ -55,6 +57,7 @@ const deliverySchema = new Schema<DeliveryDoc>(
     lastError: { type: String, default: null },
     createdAt: { type: Date, required: true },
     completedAt: { type: Date, default: null },
+    traceparent: { type: String, default: undefined },
   },
   { collection: 'webhook_deliveries', versionKey: false },
 );

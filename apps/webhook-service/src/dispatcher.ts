@@ -1,4 +1,5 @@
 import type { Logger } from '@ris/logging';
+import { SpanKind, inSpan } from '@ris/telemetry';
 import { retryDelayMs } from './backoff-schedule';
 import type { ClaimedDelivery, DeliveryQueue } from './delivery-queue';
 import type { DeliveryDoc } from './delivery.model';
@@ -7,6 +8,7 @@ import type { Endpoints } from './endpoints';
 import { signedHeaders } from './signing';
 import type { Resolver } from './url-guard';
 import { postWebhook } from './webhook-http-client';
+import { webhookAttemptDuration, webhookAttempts, webhookDeliveries } from './webhook-metrics';
 
 export interface DispatcherOptions {
   /** Seconds before each retry (backoff-schedule.ts). */
@@ -213,7 +215,12 @@ export class Dispatcher {
     const { _id: deliveryId, endpointId } = claim.delivery;
     const stop = new AbortController();
     this.perEndpoint.set(endpointId, (this.perEndpoint.get(endpointId) ?? 0) + 1);
-    const done = this.attempt(claim, stop.signal)
+    // The attempt continues the trace of the event it delivers (stored with the delivery).
+    const traced = () =>
+      inSpan('webhook.deliver', { kind: SpanKind.CLIENT, parent: claim.delivery.traceparent, attributes: { 'webhook.delivery_id': deliveryId, 'webhook.event': claim.delivery.event } }, () =>
+        this.attempt(claim, stop.signal),
+      );
+    const done = traced()
       .catch((err) => this.logger.error({ err, deliveryId }, 'webhook attempt could not be recorded; its lease will expire and it is retried'))
       .finally(() => {
         this.inFlight.delete(deliveryId);
@@ -237,6 +244,7 @@ export class Dispatcher {
     const isTest = delivery.event === 'WEBHOOK_TEST';
     if (!endpoint.enabled && !isTest) {
       await this.queue.failWithoutAttempt(claim, 'ENDPOINT_DISABLED: the endpoint was disabled before this attempt');
+      webhookDeliveries.inc({ outcome: 'failed' });
       return;
     }
     let secrets: string[];
@@ -273,14 +281,18 @@ export class Dispatcher {
       await this.queue.release(claim);
       return;
     }
+    webhookAttempts.inc({ result: succeeded ? 'success' : result.responseStatus === null ? 'no_response' : 'http_error' });
+    webhookAttemptDuration.observe(result.durationMs / 1000);
     if (succeeded) {
       const recorded = await this.queue.recordAttempt(claim, result, { succeeded: true });
+      if (recorded) webhookDeliveries.inc({ outcome: 'succeeded' });
       if (recorded && !isTest) await this.health.succeeded(endpoint);
       return;
     }
     const delay = delivery.autoRetry ? retryDelayMs(this.options.schedule, delivery.retryIndex) : null;
     const nextAttemptAt = delay === null ? null : new Date(Date.now() + delay);
     const recorded = await this.queue.recordAttempt(claim, result, { succeeded: false, nextAttemptAt });
+    if (recorded && nextAttemptAt === null) webhookDeliveries.inc({ outcome: 'failed' });
     if (recorded && !isTest) await this.health.failed(endpoint, new Date());
   }
 }

@@ -5,6 +5,7 @@ import type { Logger } from '@ris/logging';
 import { AppScoped, SerialByKey } from '@ris/mongo';
 import { endpointModel, type EndpointDoc } from './endpoint.model';
 import { ENDPOINT_DISABLED_EVENT_TYPE } from './webhook-events';
+import { webhookEndpointsDisabled } from './webhook-metrics';
 
 /** WEBHOOK_ENDPOINT_DISABLED: the log event operators alert on. */
 export const ENDPOINT_DISABLED_LOG_EVENT = 'WEBHOOK_ENDPOINT_DISABLED';
@@ -81,6 +82,7 @@ export class EndpointHealth {
     if (!disabled) return;
     crashPoint('webhook.endpoint_disabled');
     carried.written(disabled);
+    webhookEndpointsDisabled.inc();
     this.logDisabled(disabled);
   }
 

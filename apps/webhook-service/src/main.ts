@@ -1,3 +1,5 @@
+// First: tracing, when configured, starts before what it instruments loads.
+import '@ris/telemetry/start-tracing';
 import { WebhookService } from '@ris/contracts';
 import { EventConsumer } from '@ris/events';
 import { rpcService } from '@ris/rpc';
@@ -11,6 +13,7 @@ import { Endpoints } from './endpoints';
 import { WEBHOOK_DOMAIN_TYPES } from './webhook-events';
 import { fanOutToWebhooks } from './webhook-fanout';
 import { webhookRpc } from './webhook.rpc';
+import { watchDeliveryQueue } from './webhook-metrics';
 import { webhookSettings } from './webhook-settings';
 
 void runService({
@@ -29,7 +32,10 @@ void runService({
       maxInFlightPerEndpoint: config.WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT,
       pollIntervalMs: config.WEBHOOK_POLL_INTERVAL_MS,
       allowPrivateTargets: config.WEBHOOK_ALLOW_PRIVATE_TARGETS,
+      // A stop lets attempts in flight finish (each ends within WEBHOOK_TIMEOUT_MS), within the process's own grace.
+      stopGraceMs: Math.max(1000, config.SHUTDOWN_GRACE_MS - 3000),
     });
+    watchDeliveryQueue(db);
     // Housekeeping beside the dispatcher, not in its claim loop: disabled endpoints whose event a dead
     // process of an earlier release did not store, and finished deliveries past retention.
     const housekeeping = [

@@ -1,3 +1,3 @@
 export { ConfigError, loadConfig } from './load-config';
 export { crashPoint } from './crash-point';
-export { serviceSettings, setting } from './settings';
+export { DEFAULT_METRICS_PORTS, processSettings, serviceSettings, setting } from './settings';

@@ -43,12 +43,37 @@ export const setting = {
       .default(fallback),
 };
 
+/** Where each app serves /metrics by default (METRICS_PORT; 0 turns metrics off). */
+export const DEFAULT_METRICS_PORTS: Record<string, number> = {
+  gateway: 9464,
+  referral: 9465,
+  fraud: 9466,
+  reward: 9467,
+  incentive: 9468,
+  'catalog-marketplace': 9469,
+  webhook: 9470,
+};
+
+/**
+ * Settings of every app's life as a process: its Prometheus port, and how
+ * long a stop (SIGTERM) may take to finish what is in flight before the
+ * process exits anyway (keep it under Kubernetes'
+ * terminationGracePeriodSeconds, minus the preStop pause).
+ */
+export function processSettings(app: string) {
+  return {
+    METRICS_PORT: setting.port(DEFAULT_METRICS_PORTS[app] ?? 0),
+    SHUTDOWN_GRACE_MS: setting.positiveInt(15_000),
+  };
+}
+
 /**
  * Settings shared by every backend service: where it listens, its own
  * MongoDB database, and the event stream.
  */
 export function serviceSettings(service: string, defaultPort: number) {
   return {
+    ...processSettings(service),
     PORT: setting.port(defaultPort),
     HOST: z.string().default('0.0.0.0'),
     LOG_LEVEL: setting.logLevel(),

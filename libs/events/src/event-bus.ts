@@ -1,5 +1,6 @@
 import {
   connect,
+  headers as natsHeaders,
   DiscardPolicy,
   JSONCodec,
   RetentionPolicy,
@@ -10,7 +11,9 @@ import {
   type NatsConnection,
 } from 'nats';
 import type { Logger } from '@ris/logging';
+import { SpanKind, inSpan, traceHeaders, tracingEnabled } from '@ris/telemetry';
 import type { DomainEvent } from './domain-event';
+import { eventPublishFailures, eventsPublished } from './event-metrics';
 
 export interface EventBusOptions {
   url: string;
@@ -131,10 +134,28 @@ export class EventBus {
    * Publishes an event already encoded as JSON (as the outbox stores it:
    * no parse and re-encode per event), with Nats-Msg-Id = its id.
    */
-  async publish(event: { id: string; type: string; json: string }): Promise<void> {
-    if (!this.isConnected()) throw new Error('nats is not connected');
-    const { js } = await this.connected;
-    await js.publish(this.subjectFor(event.type), utf8.encode(event.json), { msgID: event.id, timeout: 5000 });
+  async publish(event: { id: string; type: string; json: string; traceparent?: string }): Promise<void> {
+    try {
+      if (!this.isConnected()) throw new Error('nats is not connected');
+      const { js } = await this.connected;
+      if (!tracingEnabled() && !event.traceparent) {
+        await js.publish(this.subjectFor(event.type), utf8.encode(event.json), { msgID: event.id, timeout: 5000 });
+      } else {
+        // The trace of the change that stored the event goes along in the
+        // message's headers (through a span of its publication when this
+        // process traces), for the consumers to continue.
+        await inSpan(`publish ${event.type}`, { kind: SpanKind.PRODUCER, parent: event.traceparent, attributes: { 'messaging.system': 'nats', 'messaging.message.id': event.id } }, async () => {
+          const headers = natsHeaders();
+          const trace = tracingEnabled() ? traceHeaders() : { traceparent: event.traceparent as string };
+          for (const [key, value] of Object.entries(trace)) headers.set(key, value);
+          await js.publish(this.subjectFor(event.type), utf8.encode(event.json), { msgID: event.id, timeout: 5000, headers });
+        });
+      }
+    } catch (err) {
+      eventPublishFailures.inc({ type: event.type });
+      throw err;
+    }
+    eventsPublished.inc({ type: event.type });
   }
 
   decode(data: Uint8Array): DomainEvent {

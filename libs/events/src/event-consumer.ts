@@ -2,8 +2,10 @@ import { AckPolicy, DeliverPolicy, nanos, type ConsumerMessages } from 'nats';
 import { Schema, type Connection, type Model } from 'mongoose';
 import type { Logger } from '@ris/logging';
 import { isDuplicateKeyError } from '@ris/mongo';
+import { SpanKind, inSpan, tracingEnabled } from '@ris/telemetry';
 import type { DomainEvent } from './domain-event';
 import type { EventBus } from './event-bus';
+import { eventHandling, eventsConsumed, eventsFailed, eventsRedelivered, unwatchConsumer, watchConsumer } from './event-metrics';
 
 interface ProcessedEvent {
   _id: string;
@@ -100,6 +102,13 @@ export class EventConsumer {
       });
     }
     const consumer = await js.consumers.get(bus.stream, durable);
+    watchConsumer({
+      durable,
+      lag: async () => {
+        const info = await jsm.consumers.info(bus.stream, durable);
+        return { pending: info.num_pending, ackPending: info.num_ack_pending };
+      },
+    });
     this.messages = await consumer.consume({ max_messages: 64 });
     logger.info({ durable, types }, 'consumer started');
     const concurrency = Math.max(1, this.options.concurrency ?? 1);
@@ -117,13 +126,24 @@ export class EventConsumer {
         message.ack();
         continue;
       }
+      if (message.redelivered) eventsRedelivered.inc({ consumer: durable });
       const handled = (async () => {
+        const end = eventHandling.startTimer({ consumer: durable });
         try {
-          await this.handleOnce(event);
+          // Continues the trace of the change that stored the event (its message's headers).
+          if (tracingEnabled()) {
+            await inSpan(`consume ${event.type}`, { kind: SpanKind.CONSUMER, parent: message.headers, attributes: { 'messaging.system': 'nats', 'messaging.consumer.group.name': durable, 'messaging.message.id': event.id } }, () => this.handleOnce(event));
+          } else {
+            await this.handleOnce(event);
+          }
           message.ack();
+          eventsConsumed.inc({ consumer: durable });
         } catch (err) {
+          eventsFailed.inc({ consumer: durable });
           logger.warn({ err, eventId: event.id, type: event.type }, 'event handling failed; will be redelivered');
           message.nak(this.options.retryDelayMs ?? 2000);
+        } finally {
+          end();
         }
       })();
       if (concurrency === 1) {
@@ -156,6 +176,7 @@ export class EventConsumer {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    unwatchConsumer(this.options.durable);
     this.messages?.stop();
     await this.loop;
   }

@@ -1,6 +1,7 @@
 export { domainEvent, stableEventId, type DomainEvent } from './domain-event';
 export { EventBus, type EventBusOptions } from './event-bus';
 export { EventConsumer, type EventConsumerOptions } from './event-consumer';
+export { watchOutbox } from './event-metrics';
 export {
   Outbox,
   OutboxCarrier,

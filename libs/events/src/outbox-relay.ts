@@ -39,6 +39,8 @@ interface SweptDoc {
 export class OutboxRelay {
   private timer?: NodeJS.Timeout;
   private stopped = true;
+  /** Stopping: no more sweeps, but this process's new events still go out before stop() returns. */
+  private draining = false;
   private fresh: StoredEvents[] = [];
   private publishingFresh = false;
   private sweeping = false;
@@ -70,10 +72,17 @@ export class OutboxRelay {
     tick();
   }
 
+  /**
+   * Stops sweeping and returns once the events this process wrote so far
+   * are published (or, NATS being away, left to the next sweep of any
+   * replica): a graceful stop sends what its last requests stored.
+   */
   async stop(): Promise<void> {
     this.stopped = true;
+    this.draining = true;
     if (this.timer) clearTimeout(this.timer);
     while (this.inFlight.size > 0) await Promise.all([...this.inFlight]);
+    this.draining = false;
   }
 
   /** Publishes every event waiting longer than sweepAfterMs, oldest first; returns how many went out. */
@@ -135,7 +144,7 @@ export class OutboxRelay {
   }
 
   private added(stored: StoredEvents): void {
-    if (this.stopped) return;
+    if (this.stopped && !this.draining) return;
     this.fresh.push(stored);
     if (!this.publishingFresh) this.track(this.publishFresh());
   }
@@ -144,7 +153,7 @@ export class OutboxRelay {
   private async publishFresh(): Promise<void> {
     this.publishingFresh = true;
     try {
-      while (this.fresh.length > 0 && !this.stopped) {
+      while (this.fresh.length > 0 && (!this.stopped || this.draining)) {
         let take = 0;
         let events = 0;
         while (take < this.fresh.length && (take === 0 || events + this.fresh[take].events.length <= this.batchSize)) {

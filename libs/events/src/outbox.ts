@@ -1,4 +1,5 @@
 import { Schema, type Connection, type Model } from 'mongoose';
+import { currentTraceparent } from '@ris/telemetry';
 import type { DomainEvent } from './domain-event';
 
 /** An event as a document carries it until it is published: the JSON exactly as it goes out. */
@@ -6,6 +7,12 @@ export interface CarriedEvent {
   id: string;
   type: string;
   json: string;
+  /**
+   * The trace of the change that stored it (W3C traceparent), when tracing
+   * is on: the relay publishes it in the message's headers, possibly from
+   * another process or later, and consumers continue that trace.
+   */
+  traceparent?: string;
 }
 
 /**
@@ -64,7 +71,12 @@ export interface StoredEvents {
 }
 
 const carriedEventSchema = new Schema<CarriedEvent>(
-  { id: { type: String, required: true }, type: { type: String, required: true }, json: { type: String, required: true } },
+  {
+    id: { type: String, required: true },
+    type: { type: String, required: true },
+    json: { type: String, required: true },
+    traceparent: { type: String, default: undefined },
+  },
   { _id: false },
 );
 
@@ -126,7 +138,12 @@ export class OutboxCarrier {
    * insert, or `update()` around an update; then `written()`.
    */
   carry(events: DomainEvent[], at = new Date()): Carried {
-    const carried: CarriedEvent[] = events.map((event) => ({ id: event.id, type: event.type, json: JSON.stringify(event) }));
+    const traceparent = currentTraceparent();
+    const carried: CarriedEvent[] = events.map((event) => {
+      const one: CarriedEvent = { id: event.id, type: event.type, json: JSON.stringify(event) };
+      if (traceparent) one.traceparent = traceparent;
+      return one;
+    });
     const none = carried.length === 0;
     return {
       events: carried,

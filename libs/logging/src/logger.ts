@@ -1,3 +1,4 @@
+import { trace } from '@opentelemetry/api';
 import pino from 'pino';
 import { currentRequestId } from './request-context';
 
@@ -5,7 +6,10 @@ export type Logger = pino.Logger;
 
 /**
  * JSON logs on stdout, one line per record, with the service name and the
- * current request id so one request can be followed across services.
+ * current request id so one request can be followed across services, and
+ * when tracing is on the current trace and span ids (traceId, spanId), so a
+ * line leads to its trace and a trace to its lines. With tracing off there
+ * is no active span and nothing is added.
  */
 export function createLogger(service: string, level: string = process.env.LOG_LEVEL ?? 'info'): Logger {
   return pino({
@@ -15,7 +19,14 @@ export function createLogger(service: string, level: string = process.env.LOG_LE
     formatters: { level: (label) => ({ level: label }) },
     mixin() {
       const requestId = currentRequestId();
-      return requestId ? { requestId } : {};
+      const fields: { requestId?: string; traceId?: string; spanId?: string } = requestId ? { requestId } : {};
+      const span = trace.getActiveSpan();
+      if (span) {
+        const { traceId, spanId } = span.spanContext();
+        fields.traceId = traceId;
+        fields.spanId = spanId;
+      }
+      return fields;
     },
   });
 }

@@ -1,5 +1,7 @@
 import mongoose, { type Connection } from 'mongoose';
 import type { Logger } from '@ris/logging';
+import { metricsEnabled } from '@ris/telemetry';
+import { observeCommands } from './command-metrics';
 
 /**
  * Opens this service's own database. Works against MongoDB and FerretDB
@@ -15,7 +17,10 @@ export async function connectMongo(url: string, dbName: string, logger: Logger):
     // and created at start-up.
     autoIndex: true,
     autoCreate: true,
+    // Command latency for /metrics; the driver emits these events only when asked.
+    monitorCommands: metricsEnabled(),
   });
+  if (metricsEnabled()) observeCommands(connection);
   connection.on('disconnected', () => logger.warn({ dbName }, 'mongodb disconnected'));
   connection.on('reconnected', () => logger.info({ dbName }, 'mongodb reconnected'));
   await connection.asPromise();

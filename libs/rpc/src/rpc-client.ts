@@ -2,6 +2,7 @@ import type { DescService } from '@bufbuild/protobuf';
 import { createClient, type Client, type Interceptor } from '@connectrpc/connect';
 import { createConnectTransport } from '@connectrpc/connect-node';
 import { REQUEST_ID_HEADER, currentRequestId } from '@ris/logging';
+import { clientTelemetry } from './rpc-telemetry';
 
 /** Sends the current request id along so the callee logs under it too. */
 const propagateRequestId: Interceptor = (next) => async (req) => {
@@ -33,7 +34,7 @@ export function createServiceClient<T extends DescService>(
     useBinaryFormat: true,
     // Inside the cluster compressing answers costs more CPU than the bytes it saves.
     acceptCompression: [],
-    interceptors: [propagateRequestId],
+    interceptors: [...clientTelemetry(), propagateRequestId],
     defaultTimeoutMs: options.timeoutMs ?? 10_000,
     // Ping idle connections so a restarted service is noticed quickly.
     pingIntervalMs: 15_000,

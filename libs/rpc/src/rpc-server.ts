@@ -7,6 +7,7 @@ import { Health } from '@ris/contracts';
 import { REQUEST_ID_HEADER, requestIdFrom, runWithRequestContext, type Logger } from '@ris/logging';
 import { healthService, type ReadinessCheck } from './health';
 import { isPublicError } from './rpc-error';
+import { serverTelemetry } from './rpc-telemetry';
 
 /** A service descriptor with its implementation, type-checked together. */
 export interface RpcService {
@@ -29,7 +30,8 @@ export interface RpcServerOptions {
 
 export interface RpcServer {
   port: number;
-  close(): Promise<void>;
+  /** Stops taking calls; those in flight get up to drainMs (default 2 s) to finish before their sessions are cut. */
+  close(drainMs?: number): Promise<void>;
 }
 
 /** Binds the request id the gateway sent to everything this call does. */
@@ -63,7 +65,7 @@ function requestContextInterceptor(logger: Logger): Interceptor {
  */
 export async function startRpcServer(options: RpcServerOptions): Promise<RpcServer> {
   const handler = connectNodeAdapter({
-    interceptors: [requestContextInterceptor(options.logger)],
+    interceptors: [...serverTelemetry(), requestContextInterceptor(options.logger)],
     routes: (router: ConnectRouter) => {
       for (const service of options.services) service.register(router);
       router.service(
@@ -92,7 +94,7 @@ export async function startRpcServer(options: RpcServerOptions): Promise<RpcServ
   options.logger.info({ port }, 'rpc server listening');
   return {
     port,
-    close: () =>
+    close: (drainMs = 2000) =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());
         // GOAWAY to every caller: calls in flight finish, then the session
@@ -101,7 +103,7 @@ export async function startRpcServer(options: RpcServerOptions): Promise<RpcServ
         setTimeout(() => {
           for (const session of sessions) session.destroy();
           resolve();
-        }, 2000).unref();
+        }, drainMs).unref();
       }),
   };
 }

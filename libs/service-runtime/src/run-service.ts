@@ -1,10 +1,12 @@
 import type { Connection } from 'mongoose';
 import type { z } from 'zod';
 import { ConfigError, loadConfig, serviceSettings } from '@ris/config';
-import { EventBus, Outbox, OutboxRelay, type EventConsumer } from '@ris/events';
+import { EventBus, Outbox, OutboxRelay, watchOutbox, type EventConsumer } from '@ris/events';
 import { createLogger, type Logger } from '@ris/logging';
 import { connectMongo, isMongoConnected } from '@ris/mongo';
 import { startRpcServer, type ReadinessCheck, type RpcService } from '@ris/rpc';
+import { reportDependencies, startMetricsServer } from '@ris/telemetry';
+import { gracefulStop } from './graceful-stop';
 import { ProcessLiveness } from './process-liveness';
 
 type BaseSettings = ReturnType<typeof serviceSettings>;
@@ -56,6 +58,8 @@ export async function runService<S extends z.ZodRawShape>(definition: ServiceDef
   const base = config as unknown as z.infer<z.ZodObject<BaseSettings>>;
   const logger = createLogger(definition.name, base.LOG_LEVEL);
   process.on('unhandledRejection', (err) => logger.error({ err }, 'unhandled rejection'));
+  // First: the instruments of what follows are installed only when metrics are on.
+  const metrics = await startMetricsServer({ host: base.HOST, port: base.METRICS_PORT, logger });
 
   const db = await connectMongo(base.MONGODB_URL, base.MONGODB_DB, logger);
   const bus = new EventBus({
@@ -66,6 +70,7 @@ export async function runService<S extends z.ZodRawShape>(definition: ServiceDef
     logger,
   });
   const outbox = new Outbox(db);
+  watchOutbox(outbox);
   const relay = new OutboxRelay(outbox, bus, logger);
 
   const liveness = new ProcessLiveness(db);
@@ -74,38 +79,31 @@ export async function runService<S extends z.ZodRawShape>(definition: ServiceDef
   const parts = await definition.build({ config, logger, db, bus, outbox, liveness });
   await Promise.all(Object.values(db.models).map((model) => model.init()));
 
-  const server = await startRpcServer({
-    host: base.HOST,
-    port: base.PORT,
-    logger,
-    services: parts.services,
-    readiness: [
-      { name: 'mongodb', check: () => isMongoConnected(db) },
-      { name: 'nats', check: () => bus.isConnected() },
-      ...(parts.readiness ?? []),
-    ],
-  });
+  const readiness: ReadinessCheck[] = [
+    { name: 'mongodb', check: () => isMongoConnected(db) },
+    { name: 'nats', check: () => bus.isConnected() },
+    ...(parts.readiness ?? []),
+  ];
+  reportDependencies(readiness);
+  const server = await startRpcServer({ host: base.HOST, port: base.PORT, logger, services: parts.services, readiness });
   relay.start();
   for (const consumer of parts.consumers ?? []) consumer.start();
   await parts.start?.();
   logger.info({ port: server.port }, `${definition.name} ready`);
 
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, 'stopping');
-    const force = setTimeout(() => process.exit(1), 10_000);
-    force.unref();
-    await server.close();
+  // SIGTERM: stop taking calls and let those in flight finish, then the
+  // consumers' messages and the background work (webhook attempts), then
+  // publish what was written, all within SHUTDOWN_GRACE_MS.
+  const stop = gracefulStop(logger, base.SHUTDOWN_GRACE_MS, async (deadline) => {
+    await server.close(deadline.left());
     await Promise.all((parts.consumers ?? []).map((c) => c.stop()));
     await parts.stop?.();
     await liveness.stop();
     await relay.stop();
     await bus.close();
     await db.close();
-    process.exit(0);
-  };
+    await metrics?.close();
+  });
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
 }

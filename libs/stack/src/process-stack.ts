@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
 import { join } from 'node:path';
+import { DEFAULT_METRICS_PORTS } from '@ris/config';
 import { Health, HealthCheckResponse_ServingStatus as ServingStatus } from '@ris/contracts';
 import { createServiceClient } from '@ris/rpc';
 import { BACKEND_SERVICES, DEFAULT_PORTS, httpUrl, reachableHost, type AppName, type BackendService } from './apps';
@@ -56,6 +57,13 @@ export interface StackOptions {
   ports: 'default' | 'free' | Partial<Record<AppName, number>>;
   /** Listen address of every app (default 127.0.0.1); a wildcard is reached on loopback. */
   host?: string;
+  /**
+   * Each app serves /metrics on a METRICS_PORT of its own (default true):
+   * the well-known ones, or free ones when `ports` is 'free'. false sets
+   * METRICS_PORT=0 (metrics off: the benchmarks' default, so they measure
+   * the system without it unless asked).
+   */
+  metrics?: boolean;
   logDir: string;
   logLevel?: string;
   /** Extra settings for every app, or for one. */
@@ -113,6 +121,7 @@ const READY_WITHIN_MS = 60_000;
 export class ProcessStack {
   private readonly runs = new Map<AppName, AppRun>();
   private ports?: Record<AppName, number>;
+  private metricsPorts?: Record<AppName, number>;
   private stopping = false;
   private readonly supervision?: { policy: SupervisionPolicy; report: (line: string) => void; onGiveUp?: (failure: GivenUp) => void };
   /** Apps given up on (supervised stacks), in order. */
@@ -143,6 +152,12 @@ export class ProcessStack {
     return this.ports[app];
   }
 
+  /** Where the app serves /metrics (0: metrics off). */
+  metricsPort(app: AppName): number {
+    if (!this.metricsPorts) throw new Error('stack not started');
+    return this.metricsPorts[app];
+  }
+
   serviceUrl(app: BackendService): string {
     return httpUrl(reachableHost(this.host), this.port(app));
   }
@@ -166,6 +181,13 @@ export class ProcessStack {
       }),
     );
     this.ports = Object.fromEntries(entries) as Record<AppName, number>;
+    const metricsEntries = await Promise.all(
+      (Object.keys(DEFAULT_PORTS) as AppName[]).map(async (app) => {
+        if (this.options.metrics === false) return [app, 0] as const;
+        return [app, ports === 'free' ? await freePort() : DEFAULT_METRICS_PORTS[app.replace(/-service$/, '')]] as const;
+      }),
+    );
+    this.metricsPorts = Object.fromEntries(metricsEntries) as Record<AppName, number>;
     mkdirSync(this.options.logDir, { recursive: true });
     const wanted = (app: AppName) => !this.options.apps || this.options.apps.includes(app);
     if (ports !== 'free') await this.checkPorts((Object.keys(DEFAULT_PORTS) as AppName[]).filter(wanted));
@@ -200,6 +222,7 @@ export class ProcessStack {
       ...o.infra,
       ...urls,
       PORT: String(this.port(app)),
+      METRICS_PORT: String(this.metricsPort(app)),
       HOST: this.host,
       LOG_LEVEL: o.logLevel ?? 'info',
       MONGODB_DB: `${o.dbPrefix}${short}`,
@@ -364,7 +387,7 @@ export class ProcessStack {
   }
 
   /**
-   * Stops one app (SIGTERM, then SIGKILL after 10 s) and keeps it stopped:
+   * Stops one app (SIGTERM, then SIGKILL after 20 s, past the app's own SHUTDOWN_GRACE_MS of 15 s) and keeps it stopped:
    * a supervised stack does not restart it until startApp. Tests use it to
    * prove recovery.
    */
@@ -377,7 +400,7 @@ export class ProcessStack {
     const child = run.child;
     if (!child || child.exitCode !== null || child.signalCode !== null) return;
     await new Promise<void>((resolve) => {
-      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
       child.once('close', () => {
         clearTimeout(timer);
         resolve();

@@ -19,6 +19,19 @@ export function infraUrl(name: 'MONGODB_URL' | 'NATS_URL' | 'REDIS_URL'): string
   return { MONGODB_URL: 'mongodb://127.0.0.1:27017', NATS_URL: 'nats://127.0.0.1:4222', REDIS_URL: 'redis://127.0.0.1:6379' }[name];
 }
 
+/**
+ * A tool tools/infra/up.sh installed or built and named in .run/infra.env
+ * (PROMETHEUS, PROMTOOL, K8S_CHECK, SCHEMATHESIS), or the path the
+ * environment gives.
+ */
+export function infraTool(name: 'PROMETHEUS' | 'PROMTOOL' | 'K8S_CHECK' | 'SCHEMATHESIS'): string {
+  if (process.env[name]) return process.env[name] as string;
+  const file = join(root, '.run', 'infra.env');
+  const match = existsSync(file) ? new RegExp(`^${name}=(.+)$`, 'm').exec(readFileSync(file, 'utf8')) : null;
+  if (!match || !existsSync(match[1])) throw new Error(`${name} is not installed: run bash tools/infra/up.sh (npm test does)`);
+  return match[1];
+}
+
 export const uniqueName = (prefix: string) => `${prefix}_${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
 
 /** A database of its own for one test file, on the real server; drop() removes it. */

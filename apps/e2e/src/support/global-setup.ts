@@ -9,6 +9,7 @@ import { ownStackOptions, runName } from '../../../../libs/testing/src/own-stack
 type StackModule = typeof import('../../../../libs/stack/src/index');
 
 const root = join(__dirname, '..', '..', '..', '..');
+const BACKEND = ['referral-service', 'fraud-service', 'reward-service', 'incentive-service', 'catalog-marketplace-service', 'webhook-service'];
 
 export default async function globalSetup(): Promise<void> {
   execFileSync(process.execPath, [join(root, 'tools', 'build-apps.mjs')], { stdio: 'inherit' });
@@ -49,8 +50,10 @@ export default async function globalSetup(): Promise<void> {
     E2E_DB_PREFIX: stack.options.dbPrefix,
     E2E_REDIS_KEY_PREFIX: stack.options.redisKeyPrefix,
     E2E_LOG_DIR: stack.options.logDir,
+    // Where each app serves /metrics (metrics.e2e.spec.ts scrapes them with a real Prometheus).
+    E2E_METRICS_PORTS: JSON.stringify(Object.fromEntries(['gateway', ...BACKEND].map((app) => [app, stack.metricsPort(app as never)]))),
     E2E_SERVICE_URLS: JSON.stringify(
-      Object.fromEntries(['referral-service', 'fraud-service', 'reward-service', 'incentive-service', 'catalog-marketplace-service', 'webhook-service'].map((s) => [s, stack.serviceUrl(s as never)])),
+      Object.fromEntries(BACKEND.map((s) => [s, stack.serviceUrl(s as never)])),
     ),
   });
 }

@@ -2,6 +2,7 @@ import type { CallOptions } from '@connectrpc/connect';
 import type { ItemError } from '@ris/contracts';
 import { REQUEST_ID_HEADER, currentRequestId } from '@ris/logging';
 import { Code, ConnectError, fromItemError, toItemError } from '@ris/rpc';
+import { batchSize } from '../http/gateway-metrics';
 
 /** One request's part of a batched call, with the request it came from. */
 export interface Batched<T> {
@@ -38,6 +39,7 @@ export async function itemOutcomes<K extends string, V>(
   batchedCall: () => Promise<Array<ItemOutcome<K, V>>>,
   singleCall: (index: number) => Promise<V>,
 ): Promise<Array<ItemOutcome<K, V>>> {
+  batchSize.observe({ call: ok }, count);
   try {
     const outcomes = await batchedCall();
     if (outcomes.length !== count) throw new ConnectError(`${outcomes.length} outcomes for ${count} items`, Code.Internal);

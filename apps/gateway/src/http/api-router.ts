@@ -8,6 +8,7 @@ import { linksObject, type ResponseLinks } from '../openapi/links';
 import { z } from '../openapi/zod';
 import { ApiError, validationError } from './api-error';
 import { errorBody, toErrorResponse } from './error-response';
+import { idempotentReplays } from './gateway-metrics';
 import { IDEMPOTENCY_KEY_PATTERN, IdempotencyStore } from './idempotency';
 import { contextOf } from './request-context';
 
@@ -163,7 +164,10 @@ export class ApiRouter {
     this.methodsByPath.set(def.path, (this.methodsByPath.get(def.path) ?? new Set()).add(def.method));
     if (def.method === 'get') this.reads.set(def.path, def);
     const needed = this.roleOf(def);
+    const route = this.options.basePath + def.path;
     this.router[def.method](def.path, async (req: Request, res: Response) => {
+      // The route template, for the request metrics (low cardinality).
+      res.locals.route = route;
       const params = parse(def.params, req.params, 'path');
       let principal = this.options.principal?.(req, res, params);
       // Awaited only when it is a promise: an API key's request stays as it was (no extra turn).
@@ -206,6 +210,7 @@ export class ApiRouter {
     IdempotencyStore.validateKey(key);
     const started = await this.options.idempotency.begin(appId, key, IdempotencyStore.hashRequest(req.method, req.baseUrl + req.path, req.body));
     if (started.kind === 'replay') {
+      idempotentReplays.inc();
       res.setHeader('Idempotent-Replayed', 'true');
       return { result: { status: started.status, body: started.body }, replayed: true };
     }

@@ -2,6 +2,7 @@ import type { RequestHandler, Response } from 'express';
 import type { Redis } from 'ioredis';
 import type { Logger } from '@ris/logging';
 import { ApiError } from './api-error';
+import { rateLimitRefusals } from './gateway-metrics';
 import { TokenLease, type Admission } from './token-lease';
 
 // Token bucket kept in Redis so every gateway replica draws from the same
@@ -76,6 +77,7 @@ export function rateLimit(redis: Redis, options: RateLimitOptions, logger: Logge
       return undefined;
     }
     res.setHeader('X-RateLimit-Remaining', '0');
+    rateLimitRefusals.inc();
     const retryAfter = String(Math.max(1, Math.ceil(admission.retryMs / 1000)));
     return new ApiError(429, 'RATE_LIMITED', `Too many requests; retry after ${retryAfter} s.`, { retryAfterMs: admission.retryMs }, {
       'Retry-After': retryAfter,

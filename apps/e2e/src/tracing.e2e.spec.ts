@@ -1,0 +1,82 @@
+import { readFileSync } from 'node:fs';
+import type { ProcessStack } from '@ris/stack';
+import { ApiClient, OtlpReceiver, WebhookReceiver, eventually, type ReceivedSpan } from '@ris/testing';
+import { ownStack, removeOwnStack } from './support/own-stack';
+
+const SERVER = 2;
+
+// A stack of its own whose apps export traces (OTLP/HTTP) to a receiver in
+// the test: one POST /conversions is one trace, from the gateway through
+// the referral, fraud and reward services, across the event bus to the
+// webhook service and the delivery it caused.
+describe('one trace per request, across the hop and the event bus', () => {
+  let stack: ProcessStack;
+  let otlp: OtlpReceiver;
+  let receiver: WebhookReceiver;
+  let api: ApiClient;
+
+  beforeAll(async () => {
+    otlp = await OtlpReceiver.start();
+    receiver = await WebhookReceiver.start();
+    stack = ownStack('tr', {
+      env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url, RATE_LIMIT_PER_SECOND: '1000', RATE_LIMIT_BURST: '1000' },
+    });
+    await stack.start();
+    const created = await new ApiClient(`${stack.gatewayUrl}/admin/v1`, stack.options.adminToken).post('/apps', { name: 'traced' });
+    api = new ApiClient(`${stack.gatewayUrl}/api/v1`, created.body.apiKey);
+  }, 120_000);
+
+  afterAll(async () => {
+    await removeOwnStack(stack);
+    await otlp?.close();
+    await receiver?.close();
+  });
+
+  it('shows a conversion from the gateway to the webhook delivery it caused', async () => {
+    expect((await api.post('/webhooks', { url: receiver.url('/hooks'), events: ['CONVERSION_CREATED'] })).status).toBe(201);
+    const campaignId = (await api.post('/campaigns', { name: 'Traced', referrerReward: { amount: 10, fulfillmentType: 'DISCOUNT_CODE' } })).body.campaign.id as string;
+    const { referralCode } = (await api.post('/referrals', { campaignId, referrerId: 'tracer' })).body as { referralCode: string };
+    const requestId = `trace-${Date.now()}`;
+    const res = await api.post('/conversions', { referralCode, refereeId: 'traced-buyer' }, { 'x-request-id': requestId });
+    expect(res.status).toBe(201);
+    await receiver.waitFor((r) => r.path === '/hooks');
+
+    // The gateway's span of the request is the trace's root.
+    const root = await eventually(
+      async () => otlp.spans.find((s) => s.service === 'gateway' && s.kind === SERVER && s.parentSpanId === '' && s.attributes['http.route'] === '/api/v1/conversions'),
+      (span) => span !== undefined,
+      15_000,
+    );
+    const traceId = (root as ReceivedSpan).traceId;
+    const services = (spans: ReceivedSpan[]) => new Set(spans.map((s) => s.service));
+    const spans = await eventually(
+      async () => otlp.trace(traceId),
+      (found) => ['gateway', 'referral-service', 'fraud-service', 'reward-service', 'webhook-service'].every((s) => services(found).has(s)) && found.some((s) => s.name === 'webhook.deliver'),
+      20_000,
+    );
+    const names = spans.map((s) => `${s.service} ${s.name}`);
+    // The hop, on both sides.
+    expect(names).toEqual(expect.arrayContaining([
+      'gateway referral.v1.ReferralService/RecordConversion',
+      'referral-service referral.v1.ReferralService/RecordConversion',
+      'fraud-service fraud.v1.FraudService/ScoreConversion',
+      'webhook-service webhook.deliver',
+    ]));
+    expect(names.some((n) => n.startsWith('reward-service reward.v1.RewardService/'))).toBe(true);
+    // Across the bus: published by the referral service, consumed by the webhook fan-out, delivered.
+    expect(names).toEqual(expect.arrayContaining(['referral-service publish conversion.created', 'webhook-service consume conversion.created']));
+    // MongoDB commands are in it too.
+    expect(spans.some((s) => s.service === 'referral-service' && (s.attributes['db.system.name'] ?? s.attributes['db.system']) === 'mongodb')).toBe(true);
+    // Every span but the root has its parent in the trace: one tree.
+    const ids = new Set(spans.map((s) => s.spanId));
+    expect(spans.filter((s) => s.parentSpanId !== '' && !ids.has(s.parentSpanId)).map((s) => `${s.service} ${s.name}`)).toEqual([]);
+
+    // Log lines carry the trace and span ids next to the request id.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const logged = readFileSync(stack.logFile('referral-service'), 'utf8')
+      .split('\n')
+      .filter((line) => line.includes(requestId))
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(logged).toEqual(expect.arrayContaining([expect.objectContaining({ requestId, traceId, spanId: expect.stringMatching(/^[0-9a-f]{16}$/) })]));
+  }, 60_000);
+});

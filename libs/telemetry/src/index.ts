@@ -1,0 +1,5 @@
+export { reportDependencies, type DependencyCheck } from './dependency-gauge';
+export { metricsEnabled, startMetricsServer, type MetricsServer } from './metrics-server';
+export { instrumentRedis } from './redis-metrics';
+export { SpanKind, currentTraceparent, inSpan, traceHeaders, type SpanOptions } from './trace-context';
+export { flushTraces, startTracingIfConfigured, tracingEnabled } from './tracing';
