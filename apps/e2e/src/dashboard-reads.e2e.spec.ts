@@ -2,8 +2,6 @@ import { randomBytes } from 'node:crypto';
 import { ApiClient, createTestApp, e2eStack, type TestApp } from '@ris/testing';
 import { convert, createCampaign, createReferral } from './support/referral-scenario';
 
-/* eslint-disable @typescript-eslint/no-explicit-any -- response bodies are parsed JSON */
-
 const unique = () => randomBytes(4).toString('hex');
 /** A documentation-range IP no other test uses. */
 const ip = () => `203.0.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`;
