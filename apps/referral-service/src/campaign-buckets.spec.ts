@@ -1,5 +1,5 @@
 import { Code } from '@connectrpc/connect';
-import { bucketOf, type Bucket } from './campaign-buckets';
+import { bucketTargets, type Bucket } from './campaign-buckets';
 import { campaignBucketModel } from './campaign-bucket.model';
 import { rebuildCampaignStats } from './stats-rebuild';
 import { NO_CONTEXT, serviceOnTestDatabase } from './testing/service-on-test-database';
@@ -90,16 +90,20 @@ describe('campaign time buckets', () => {
       // A release before the buckets: none stored.
       await campaignBucketModel(svc.db).deleteMany({ appId: 'app_t' });
       const report = await rebuildCampaignStats(svc.db, svc.logger, { appId: 'app_t', fix: true, settleMs: 10 });
-      const day = bucketOf(a, new Date('2031-03-04T11:00:00Z'))._id;
-      expect(report.buckets).toBe(2);
-      expect(report.drifted.filter((d) => d.docId === day).map((d) => [d.field, d.stored, d.expected])).toEqual([
-        ['referrals', 0, 1],
-        ['hours.h10.referrals', 0, 1],
-        ['clicks', 0, 4],
-        ['hours.h10.clicks', 0, 3],
-        ['hours.h11.clicks', 0, 1],
-        ['conversions', 0, 2],
-        ['hours.h11.conversions', 0, 2],
+      const [hoursOfDay, daysOfMonth] = bucketTargets(a, new Date('2031-03-04T11:00:00Z')).map((t) => t._id);
+      // Each campaign's hours of 4 March and days of March.
+      expect(report.buckets).toBe(4);
+      const drift = (docId: string) => report.drifted.filter((d) => d.docId === docId).map((d) => [d.field, d.stored, d.expected]);
+      expect(drift(hoursOfDay)).toEqual([
+        ['h10_referrals', 0, 1],
+        ['h10_clicks', 0, 3],
+        ['h11_clicks', 0, 1],
+        ['h11_conversions', 0, 2],
+      ]);
+      expect(drift(daysOfMonth)).toEqual([
+        ['d04_referrals', 0, 1],
+        ['d04_clicks', 0, 4],
+        ['d04_conversions', 0, 2],
       ]);
       const hours = await svc.store.stats.buckets.series('app_t', a, 'HOUR', new Date('2031-03-04T10:00:00Z'), new Date('2031-03-04T12:00:00Z'));
       // The reward value is not recounted: its rewards live in the reward service.
@@ -133,6 +137,20 @@ describe('campaign time buckets', () => {
       expect((await svc.store.stats.buckets.series('app_other', cmp, 'DAY', new Date('2030-12-30T00:00:00Z'), new Date('2031-01-02T00:00:00Z'))).stored).toBe(0);
       const quiet = await svc.store.stats.buckets.series('app_y', await campaign('app_y'), 'HOUR', new Date('2031-01-01T00:00:00Z'), new Date('2031-01-01T02:00:00Z'));
       expect([quiet.stored, quiet.buckets.map(counts)]).toEqual([0, [['2031-01-01T00:00', 0, 0, 0, 0], ['2031-01-01T01:00', 0, 0, 0, 0]]]);
+    });
+
+    it('reads 31 days of hours across three months (the end of January to March)', async () => {
+      const cmp = await campaign('app_y');
+      for (const at of ['2031-01-31T12:30:00Z', '2031-02-14T00:00:00Z', '2031-03-03T11:59:59Z']) await svc.store.stats.count('app_y', cmp, { totalReferrals: 1 }, new Date(at));
+      const hours = await svc.store.stats.buckets.series('app_y', cmp, 'HOUR', new Date('2031-01-31T12:00:00Z'), new Date('2031-03-03T12:00:00Z'));
+      expect(hours.buckets).toHaveLength(744);
+      expect(hours.buckets.filter((b) => b.referrals > 0).map((b) => b.start.toISOString())).toEqual([
+        '2031-01-31T12:00:00.000Z',
+        '2031-02-14T00:00:00.000Z',
+        '2031-03-03T11:00:00.000Z',
+      ]);
+      const days = await svc.store.stats.buckets.series('app_y', cmp, 'DAY', new Date('2030-03-04T00:00:00Z'), new Date('2031-03-04T00:00:00Z'));
+      expect(days.buckets.filter((b) => b.referrals > 0).map((b) => b.start.toISOString().slice(0, 10))).toEqual(['2031-01-31', '2031-02-14', '2031-03-03']);
     });
 
     it('reads at most 744 hourly or 366 daily buckets, and refuses an empty range (INVALID_RANGE)', async () => {

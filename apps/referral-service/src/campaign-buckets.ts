@@ -1,7 +1,7 @@
 import type { Connection } from 'mongoose';
 import { AppScoped, DocumentWriteQueue } from '@ris/mongo';
 import { Code, rpcError } from '@ris/rpc';
-import { BUCKET_FIELDS, campaignBucketModel, type BucketCounts, type CampaignBucketDoc } from './campaign-bucket.model';
+import { BUCKET_FIELDS, campaignBucketModel, counterOf, type BucketCounts, type CampaignBucketDoc } from './campaign-bucket.model';
 
 export type BucketInterval = 'HOUR' | 'DAY';
 
@@ -21,27 +21,45 @@ export interface Series {
   /** Start of the first bucket, end of the last. */
   from: Date;
   to: Date;
-  /** Day documents found: none means the campaign never counted anything in the range (or is another app's). */
+  /** Documents found: none means the campaign counted nothing in the range (or is another app's). */
   stored: number;
 }
 
-/** The day document and the hour a moment counts in, UTC. */
-export function bucketOf(campaignId: string, at: Date): { _id: string; day: Date; year: number; hour: string } {
-  const ms = at.getTime();
-  const dayStart = Math.floor(ms / DAY_MS) * DAY_MS;
-  const day = new Date(dayStart);
-  const hour = `h${String(Math.floor((ms - dayStart) / HOUR_MS)).padStart(2, '0')}`;
-  return { _id: `${campaignId}:${day.toISOString().slice(0, 10)}`, day, year: day.getUTCFullYear(), hour };
+/** Where one moment's counts go: a document, its fields on insert, and the prefix of its counters there. */
+export interface BucketTarget {
+  _id: string;
+  interval: CampaignBucketDoc['interval'];
+  start: Date;
+  partition: string;
+  /** `h13` in a day's hour document, `d04` in a month's day document. */
+  key: string;
 }
 
-/** The $inc of a day document for `counts` at `hour`: the day's counters and the hour's. */
-export function bucketIncrement(hour: string, counts: BucketCounts): Record<string, number> {
+const dayStart = (ms: number) => Math.floor(ms / DAY_MS) * DAY_MS;
+/** 00:00 UTC of the first day of the month of `ms` (without Date.UTC, which reads years 0 to 99 as 19xx). */
+function monthStart(ms: number): number {
+  const date = new Date(dayStart(ms));
+  date.setUTCDate(1);
+  return date.getTime();
+}
+const two = (n: number) => String(n).padStart(2, '0');
+
+/** The two documents a moment counts in, UTC: its day's hours and its month's days. */
+export function bucketTargets(campaignId: string, at: Date): [BucketTarget, BucketTarget] {
+  const day = new Date(dayStart(at.getTime()));
+  const iso = day.toISOString();
+  return [
+    { _id: `${campaignId}:${iso.slice(0, 10)}`, interval: 'hour', start: day, partition: iso.slice(0, 7), key: `h${two(Math.floor((at.getTime() - day.getTime()) / HOUR_MS))}` },
+    { _id: `${campaignId}:${iso.slice(0, 7)}`, interval: 'day', start: new Date(monthStart(day.getTime())), partition: iso.slice(0, 4), key: `d${two(day.getUTCDate())}` },
+  ];
+}
+
+/** The $inc of `counts` under a target's key: `{ h13_clicks: 3 }`. */
+export function bucketIncrement(key: string, counts: BucketCounts): Record<string, number> {
   const inc: Record<string, number> = {};
   for (const field of BUCKET_FIELDS) {
     const amount = counts[field];
-    if (!amount) continue;
-    inc[field] = amount;
-    inc[`hours.${hour}.${field}`] = amount;
+    if (amount) inc[`${key}_${field}`] = amount;
   }
   return inc;
 }
@@ -54,8 +72,9 @@ const invalidRange = (message: string) => rpcError(Code.FailedPrecondition, 'INV
  */
 export class CampaignBuckets {
   readonly buckets: AppScoped<CampaignBucketDoc>;
-  // Today's document takes every write of the campaign, as its totals do:
-  // coalesced, and serial per process (FerretDB runs $inc as a read and a write).
+  // Today's hours and this month's days take every write of the campaign,
+  // as its totals do: coalesced, and serial per process (FerretDB runs $inc
+  // as a read and a write).
   private readonly increments: DocumentWriteQueue<CampaignBucketDoc>;
 
   constructor(db: Connection) {
@@ -63,11 +82,14 @@ export class CampaignBuckets {
     this.increments = new DocumentWriteQueue(this.buckets);
   }
 
-  count(appId: string, campaignId: string, at: Date, counts: BucketCounts): Promise<void> {
-    const bucket = bucketOf(campaignId, at);
-    const inc = bucketIncrement(bucket.hour, counts);
-    if (Object.keys(inc).length === 0) return Promise.resolve();
-    return this.increments.increment(appId, { _id: bucket._id }, inc, { campaignId, day: bucket.day, year: bucket.year });
+  /** Adds `counts` to the hour and the day of `at`: two increments, side by side. */
+  async count(appId: string, campaignId: string, at: Date, counts: BucketCounts): Promise<void> {
+    await Promise.all(
+      bucketTargets(campaignId, at).map(({ _id, key, ...fields }) => {
+        const inc = bucketIncrement(key, counts);
+        return Object.keys(inc).length === 0 ? undefined : this.increments.increment(appId, { _id }, inc, { campaignId, ...fields });
+      }),
+    );
   }
 
   /**
@@ -86,34 +108,41 @@ export class CampaignBuckets {
       throw invalidRange(`At most ${MAX_BUCKETS[interval]} ${interval === 'HOUR' ? 'hourly' : 'daily'} buckets per read; this range holds ${count}.`);
     }
 
-    const days = await this.days(appId, campaignId, start, end);
+    // An hour is in its day's document, a day in its month's.
+    const docStart = interval === 'HOUR' ? dayStart : monthStart;
+    const docs = await this.documents(appId, campaignId, interval === 'HOUR' ? 'hour' : 'day', docStart(start), docStart(end - 1));
     const buckets: Bucket[] = [];
     for (let at = start; at < end; at += size) {
-      const dayStart = Math.floor(at / DAY_MS) * DAY_MS;
-      const doc = days.get(dayStart);
-      const counts = interval === 'DAY' ? doc : doc?.hours?.[`h${String((at - dayStart) / HOUR_MS).padStart(2, '0')}`];
+      const doc = docs.get(docStart(at));
+      const key = interval === 'HOUR' ? `h${two((at - dayStart(at)) / HOUR_MS)}` : `d${two(new Date(at).getUTCDate())}`;
       buckets.push({
         start: new Date(at),
-        referrals: counts?.referrals ?? 0,
-        clicks: counts?.clicks ?? 0,
-        conversions: counts?.conversions ?? 0,
-        rewardValue: counts?.rewardValue ?? 0,
+        referrals: counterOf(doc, `${key}_referrals`),
+        clicks: counterOf(doc, `${key}_clicks`),
+        conversions: counterOf(doc, `${key}_conversions`),
+        rewardValue: counterOf(doc, `${key}_rewardValue`),
       });
     }
-    return { buckets, from: new Date(start), to: new Date(end), stored: days.size };
+    return { buckets, from: new Date(start), to: new Date(end), stored: docs.size };
   }
 
-  /** The day documents of [start, end), by day: one indexed query per year the range touches (at most two). */
-  private async days(appId: string, campaignId: string, start: number, end: number): Promise<Map<number, CampaignBucketDoc>> {
-    const firstDay = Math.floor(start / DAY_MS) * DAY_MS;
-    const lastDay = Math.floor((end - 1) / DAY_MS) * DAY_MS;
-    const years: number[] = [];
-    for (let year = new Date(firstDay).getUTCFullYear(); year <= new Date(lastDay).getUTCFullYear(); year += 1) years.push(year);
+  /**
+   * The campaign's documents of one interval whose start is in [first,
+   * last], by start: one indexed query per partition (month or year) the
+   * range touches: for what series() allows, at most three months (31 days
+   * from the end of January reach into March) or two years.
+   */
+  private async documents(appId: string, campaignId: string, interval: CampaignBucketDoc['interval'], first: number, last: number): Promise<Map<number, CampaignBucketDoc>> {
+    const partitions = new Set<string>();
+    // Day documents one day apart; month documents: a day past the month's last day is the next month.
+    for (let at = first; at <= last; at = interval === 'hour' ? at + DAY_MS : monthStart(at + 31 * DAY_MS)) {
+      partitions.add(new Date(at).toISOString().slice(0, interval === 'hour' ? 7 : 4));
+    }
     const found = await Promise.all(
-      years.map((year) =>
-        this.buckets.find(appId, { campaignId, year, day: { $gte: new Date(firstDay), $lte: new Date(lastDay) } }, { sort: { day: 1 } }),
+      [...partitions].map((partition) =>
+        this.buckets.find(appId, { campaignId, interval, partition, start: { $gte: new Date(first), $lte: new Date(last) } }, { sort: { start: 1 } }),
       ),
     );
-    return new Map(found.flat().map((doc) => [doc.day.getTime(), doc]));
+    return new Map(found.flat().map((doc) => [doc.start.getTime(), doc]));
   }
 }

@@ -4,7 +4,7 @@ import { FraudService, RewardSchema, RewardService, RewardSide, RewardStatus } f
 import { Outbox } from '@ris/events';
 import { createLogger } from '@ris/logging';
 import { testDatabase } from '@ris/testing';
-import { bucketOf } from './campaign-buckets';
+import { bucketTargets } from './campaign-buckets';
 import { Campaigns } from './campaigns';
 import { ConversionRewards } from './conversion-rewards';
 import { FraudCheck } from './fraud-check';
@@ -195,11 +195,11 @@ describe('recording conversions', () => {
     const { clickedAt } = (await store.clicks.findOne('app_c', { campaignId }))!;
     await store.stats.count('app_c', campaignId, { totalClicks: -2 }, clickedAt);
     const found = await rebuildCampaignStats(db, logger, { appId: 'app_c', fix: true, settleMs: 10 });
-    const bucket = bucketOf(campaignId, clickedAt);
+    const [hours, days] = bucketTargets(campaignId, clickedAt);
     expect(found.drifted).toEqual([
       { appId: 'app_c', docId: campaignId, field: 'totalClicks', stored: 1, expected: 3, fixed: true },
-      { appId: 'app_c', docId: bucket._id, field: 'clicks', stored: 1, expected: 3, fixed: true },
-      { appId: 'app_c', docId: bucket._id, field: `hours.${bucket.hour}.clicks`, stored: 1, expected: 3, fixed: true },
+      // By id: the month's days (<campaign>:YYYY-MM), then the day's hours (<campaign>:YYYY-MM-DD).
+      ...[days, hours].map((b) => ({ appId: 'app_c', docId: b._id, field: `${b.key}_clicks`, stored: 1, expected: 3, fixed: true })),
     ]);
     expect(await store.stats.read('app_c', campaignId)).toMatchObject({ totalClicks: 3 });
     expect((await rebuildCampaignStats(db, logger, { appId: 'app_c', fix: false, settleMs: 0 })).drifted).toEqual([]);

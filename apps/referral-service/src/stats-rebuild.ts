@@ -2,7 +2,7 @@ import type { Connection } from 'mongoose';
 import type { Logger } from '@ris/logging';
 import { closeDrift, compareCounters, reconcileDrift, type CounterDrift } from '@ris/mongo';
 import { campaignBucketModel, type CampaignBucketDoc } from './campaign-bucket.model';
-import { bucketIncrement, bucketOf } from './campaign-buckets';
+import { bucketIncrement, bucketTargets } from './campaign-buckets';
 import { campaignStatsModel, type CampaignStatsDoc } from './campaign-stats.model';
 import { clickModel } from './click.model';
 import { conversionModel, countedAt } from './conversion.model';
@@ -15,24 +15,22 @@ const BUCKET_COUNTED = ['referrals', 'clicks', 'conversions'] as const;
 
 export interface StatsReport {
   campaigns: number;
-  /** Day documents of the campaigns' time buckets checked (campaign_buckets). */
+  /** Documents of the campaigns' time buckets checked (campaign_buckets: a day's hours, a month's days). */
   buckets: number;
   drifted: Array<CounterDrift & { fixed: boolean }>;
 }
 
 type Tally = { appId: string; counts: Map<string, number>; completed: Set<string> };
-type BucketTally = { appId: string; campaignId: string; day: Date; year: number; counts: Map<string, number> };
 /** What a bucket document needs when a fix creates it. */
-type BucketFields = Pick<CampaignBucketDoc, 'campaignId' | 'day' | 'year'>;
+type BucketFields = Pick<CampaignBucketDoc, 'campaignId' | 'interval' | 'start' | 'partition'>;
+type BucketTally = BucketFields & { appId: string; counts: Map<string, number> };
 
-/** A stored day document's recounted counters, flattened the way increments name them (clicks, hours.h13.clicks). */
+/** A bucket's counters as increments name them (h13_clicks, d04_clicks): the ones recounted. */
+const RECOUNTED_COUNTER = new RegExp(`^[hd][0-9]{2}_(?:${BUCKET_COUNTED.join('|')})$`);
+
+/** A stored bucket document's recounted counters. */
 function storedBucketCounts(doc: CampaignBucketDoc): Map<string, number> {
-  const counts = new Map<string, number>();
-  for (const field of BUCKET_COUNTED) counts.set(field, doc[field] ?? 0);
-  for (const [hour, hourCounts] of Object.entries(doc.hours ?? {})) {
-    for (const field of BUCKET_COUNTED) counts.set(`hours.${hour}.${field}`, hourCounts[field] ?? 0);
-  }
-  return counts;
+  return new Map(Object.entries(doc).filter((entry): entry is [string, number] => RECOUNTED_COUNTER.test(entry[0]) && typeof entry[1] === 'number'));
 }
 
 /**
@@ -41,7 +39,8 @@ function storedBucketCounts(doc: CampaignBucketDoc): Map<string, number> {
  * (CONVERTED or FLAGGED: a review never takes the count back), and each
  * referral with such a conversion once (completedReferrals); and the same
  * per UTC hour and day (a referral at its creation, a click when clicked,
- * a conversion when converted). `buckets` collects the bucket documents
+ * a conversion when converted), in a day's hour document and a month's day
+ * document. `buckets` collects the bucket documents
  * seen, with what a fix must create them with.
  */
 async function pass(
@@ -60,10 +59,11 @@ async function pass(
   };
   const add = (t: Tally, field: string) => t.counts.set(field, (t.counts.get(field) ?? 0) + 1);
   const addToBucket = (doc: { appId: string; campaignId: string }, at: Date, field: (typeof BUCKET_COUNTED)[number]) => {
-    const { _id, day, year, hour } = bucketOf(doc.campaignId, at);
-    const b = bucketTallies.get(_id) ?? { appId: doc.appId, campaignId: doc.campaignId, day, year, counts: new Map<string, number>() };
-    bucketTallies.set(_id, b);
-    for (const [name, amount] of Object.entries(bucketIncrement(hour, { [field]: 1 }))) b.counts.set(name, (b.counts.get(name) ?? 0) + amount);
+    for (const { _id, key, ...fields } of bucketTargets(doc.campaignId, at)) {
+      const b = bucketTallies.get(_id) ?? { appId: doc.appId, campaignId: doc.campaignId, ...fields, counts: new Map<string, number>() };
+      bucketTallies.set(_id, b);
+      for (const [name, amount] of Object.entries(bucketIncrement(key, { [field]: 1 }))) b.counts.set(name, (b.counts.get(name) ?? 0) + amount);
+    }
   };
   type Row = { appId: string; campaignId: string; referralId?: string; createdAt: Date; clickedAt: Date; convertedAt: Date | null };
   for await (const r of referralModel(db).find(scope, { appId: 1, campaignId: 1, createdAt: 1 }).lean<Row>().cursor()) {
@@ -95,11 +95,12 @@ async function pass(
 
   const storedBuckets = new Map<string, CampaignBucketDoc>();
   for await (const doc of campaignBucketModel(db).find(scope).lean<CampaignBucketDoc>().cursor()) storedBuckets.set(doc._id, doc);
-  for (const id of new Set([...storedBuckets.keys(), ...bucketTallies.keys()])) {
+  // In order of id (a campaign's months and days in time order), so a report reads the same every run.
+  for (const id of [...new Set([...storedBuckets.keys(), ...bucketTallies.keys()])].sort()) {
     const doc = storedBuckets.get(id);
     const t = bucketTallies.get(id);
     const source = (doc ?? t)!;
-    buckets.set(id, { campaignId: source.campaignId, day: source.day, year: source.year });
+    buckets.set(id, { campaignId: source.campaignId, interval: source.interval, start: source.start, partition: source.partition });
     drift.push(...compareCounters(source.appId, id, doc ? storedBucketCounts(doc) : new Map(), t?.counts ?? new Map()));
   }
   report.buckets = buckets.size;
