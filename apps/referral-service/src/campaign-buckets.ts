@@ -1,7 +1,7 @@
 import type { Connection } from 'mongoose';
 import { AppScoped, DocumentWriteQueue } from '@ris/mongo';
 import { Code, rpcError } from '@ris/rpc';
-import { BUCKET_FIELDS, campaignBucketModel, counterOf, type BucketCounts, type CampaignBucketDoc } from './campaign-bucket.model';
+import { BUCKET_FIELDS, campaignBucketModel, type BucketCounts, type CampaignBucketDoc } from './campaign-bucket.model';
 
 export type BucketInterval = 'HOUR' | 'DAY';
 
@@ -25,42 +25,28 @@ export interface Series {
   stored: number;
 }
 
-/** Where one moment's counts go: a document, its fields on insert, and the prefix of its counters there. */
-export interface BucketTarget {
-  _id: string;
-  interval: CampaignBucketDoc['interval'];
-  start: Date;
-  partition: string;
-  /** `h13` in a day's hour document, `d04` in a month's day document. */
-  key: string;
-}
+/** A bucket document a moment counts in: its _id and what it is created with. */
+export type BucketTarget = Pick<CampaignBucketDoc, '_id' | 'interval' | 'start' | 'partition'>;
 
-const dayStart = (ms: number) => Math.floor(ms / DAY_MS) * DAY_MS;
-/** 00:00 UTC of the first day of the month of `ms` (without Date.UTC, which reads years 0 to 99 as 19xx). */
-function monthStart(ms: number): number {
-  const date = new Date(dayStart(ms));
-  date.setUTCDate(1);
-  return date.getTime();
-}
-const two = (n: number) => String(n).padStart(2, '0');
+const floorTo = (ms: number, size: number) => Math.floor(ms / size) * size;
+const iso = (ms: number) => new Date(ms).toISOString();
+/** An hour's partition is its day, a day's its month. */
+const partitionOf = (interval: CampaignBucketDoc['interval'], start: number) => iso(start).slice(0, interval === 'hour' ? 10 : 7);
 
-/** The two documents a moment counts in, UTC: its day's hours and its month's days. */
+/** The two documents a moment counts in, UTC: its hour's and its day's. */
 export function bucketTargets(campaignId: string, at: Date): [BucketTarget, BucketTarget] {
-  const day = new Date(dayStart(at.getTime()));
-  const iso = day.toISOString();
+  const hour = floorTo(at.getTime(), HOUR_MS);
+  const day = floorTo(at.getTime(), DAY_MS);
   return [
-    { _id: `${campaignId}:${iso.slice(0, 10)}`, interval: 'hour', start: day, partition: iso.slice(0, 7), key: `h${two(Math.floor((at.getTime() - day.getTime()) / HOUR_MS))}` },
-    { _id: `${campaignId}:${iso.slice(0, 7)}`, interval: 'day', start: new Date(monthStart(day.getTime())), partition: iso.slice(0, 4), key: `d${two(day.getUTCDate())}` },
+    { _id: `${campaignId}:${iso(hour).slice(0, 13)}`, interval: 'hour', start: new Date(hour), partition: partitionOf('hour', hour) },
+    { _id: `${campaignId}:${iso(day).slice(0, 10)}`, interval: 'day', start: new Date(day), partition: partitionOf('day', day) },
   ];
 }
 
-/** The $inc of `counts` under a target's key: `{ h13_clicks: 3 }`. */
-export function bucketIncrement(key: string, counts: BucketCounts): Record<string, number> {
+/** The $inc of `counts`: its non-zero counters. */
+export function bucketIncrement(counts: BucketCounts): Record<string, number> {
   const inc: Record<string, number> = {};
-  for (const field of BUCKET_FIELDS) {
-    const amount = counts[field];
-    if (amount) inc[`${key}_${field}`] = amount;
-  }
+  for (const field of BUCKET_FIELDS) if (counts[field]) inc[field] = counts[field];
   return inc;
 }
 
@@ -72,9 +58,9 @@ const invalidRange = (message: string) => rpcError(Code.FailedPrecondition, 'INV
  */
 export class CampaignBuckets {
   readonly buckets: AppScoped<CampaignBucketDoc>;
-  // Today's hours and this month's days take every write of the campaign,
-  // as its totals do: coalesced, and serial per process (FerretDB runs $inc
-  // as a read and a write).
+  // The current hour's and day's documents take every write of the
+  // campaign, as its totals do: coalesced, and serial per process (FerretDB
+  // runs $inc as a read and a write).
   private readonly increments: DocumentWriteQueue<CampaignBucketDoc>;
 
   constructor(db: Connection) {
@@ -84,12 +70,9 @@ export class CampaignBuckets {
 
   /** Adds `counts` to the hour and the day of `at`: two increments, side by side. */
   async count(appId: string, campaignId: string, at: Date, counts: BucketCounts): Promise<void> {
-    await Promise.all(
-      bucketTargets(campaignId, at).map(({ _id, key, ...fields }) => {
-        const inc = bucketIncrement(key, counts);
-        return Object.keys(inc).length === 0 ? undefined : this.increments.increment(appId, { _id }, inc, { campaignId, ...fields });
-      }),
-    );
+    const inc = bucketIncrement(counts);
+    if (Object.keys(inc).length === 0) return;
+    await Promise.all(bucketTargets(campaignId, at).map(({ _id, ...fields }) => this.increments.increment(appId, { _id }, inc, { campaignId, ...fields })));
   }
 
   /**
@@ -100,7 +83,7 @@ export class CampaignBuckets {
   async series(appId: string, campaignId: string, interval: BucketInterval, from: Date, to: Date): Promise<Series> {
     const size = INTERVAL_MS[interval];
     if (!(to.getTime() > from.getTime())) throw invalidRange('to must be after from.');
-    const start = Math.floor(from.getTime() / size) * size;
+    const start = floorTo(from.getTime(), size);
     const end = Math.ceil(to.getTime() / size) * size;
     if (start < EARLIEST || end > LATEST) throw invalidRange('from and to must fall within the years 0001 to 9999 (UTC).');
     const count = (end - start) / size;
@@ -108,39 +91,35 @@ export class CampaignBuckets {
       throw invalidRange(`At most ${MAX_BUCKETS[interval]} ${interval === 'HOUR' ? 'hourly' : 'daily'} buckets per read; this range holds ${count}.`);
     }
 
-    // An hour is in its day's document, a day in its month's.
-    const docStart = interval === 'HOUR' ? dayStart : monthStart;
-    const docs = await this.documents(appId, campaignId, interval === 'HOUR' ? 'hour' : 'day', docStart(start), docStart(end - 1));
+    const docs = await this.documents(appId, campaignId, interval === 'HOUR' ? 'hour' : 'day', start, end);
     const buckets: Bucket[] = [];
     for (let at = start; at < end; at += size) {
-      const doc = docs.get(docStart(at));
-      const key = interval === 'HOUR' ? `h${two((at - dayStart(at)) / HOUR_MS)}` : `d${two(new Date(at).getUTCDate())}`;
+      const doc = docs.get(at);
       buckets.push({
         start: new Date(at),
-        referrals: counterOf(doc, `${key}_referrals`),
-        clicks: counterOf(doc, `${key}_clicks`),
-        conversions: counterOf(doc, `${key}_conversions`),
-        rewardValue: counterOf(doc, `${key}_rewardValue`),
+        referrals: doc?.referrals ?? 0,
+        clicks: doc?.clicks ?? 0,
+        conversions: doc?.conversions ?? 0,
+        rewardValue: doc?.rewardValue ?? 0,
       });
     }
     return { buckets, from: new Date(start), to: new Date(end), stored: docs.size };
   }
 
   /**
-   * The campaign's documents of one interval whose start is in [first,
-   * last], by start: one indexed query per partition (month or year) the
-   * range touches: for what series() allows, at most three months (31 days
-   * from the end of January reach into March) or two years.
+   * The campaign's documents of one interval in [start, end), by start:
+   * one indexed query per partition the range touches (at most 32 days for
+   * hours, 13 months for days), side by side. Each finds only what it
+   * answers: FerretDB reads every document of the partition, so a
+   * partition is no larger than the bucket above.
    */
-  private async documents(appId: string, campaignId: string, interval: CampaignBucketDoc['interval'], first: number, last: number): Promise<Map<number, CampaignBucketDoc>> {
+  private async documents(appId: string, campaignId: string, interval: CampaignBucketDoc['interval'], start: number, end: number): Promise<Map<number, CampaignBucketDoc>> {
     const partitions = new Set<string>();
-    // Day documents one day apart; month documents: a day past the month's last day is the next month.
-    for (let at = first; at <= last; at = interval === 'hour' ? at + DAY_MS : monthStart(at + 31 * DAY_MS)) {
-      partitions.add(new Date(at).toISOString().slice(0, interval === 'hour' ? 7 : 4));
-    }
+    // A partition per day of the range (hours), or per month (days: each day of it, as a month's length varies).
+    for (let at = floorTo(start, DAY_MS); at < end; at += DAY_MS) partitions.add(partitionOf(interval, at));
     const found = await Promise.all(
       [...partitions].map((partition) =>
-        this.buckets.find(appId, { campaignId, interval, partition, start: { $gte: new Date(first), $lte: new Date(last) } }, { sort: { start: 1 } }),
+        this.buckets.find(appId, { campaignId, interval, partition, start: { $gte: new Date(start), $lt: new Date(end) } }, { sort: { start: 1 } }),
       ),
     );
     return new Map(found.flat().map((doc) => [doc.start.getTime(), doc]));

@@ -88,7 +88,7 @@ describe('the dashboard reads are indexed', () => {
     }
   });
 
-  it('a campaign time series: the hour documents of one month of one campaign', async () => {
+  it('a campaign time series: the hour documents of one day of one campaign', async () => {
     const filter = { appId: 'app_1', campaignId: 'cmp_4', interval: 'hour', partition: '2027-03', start: { $gte: at(0), $lte: at(3000 * 1440) } };
     // PostgreSQL picks the most selective of the equality fields' indexes; any of them but appId bounds the read.
     expect((await indexedFields('campaign_buckets', filter, { start: 1 })).filter((field) => field !== 'appId')).not.toEqual([]);

@@ -195,11 +195,11 @@ describe('recording conversions', () => {
     const { clickedAt } = (await store.clicks.findOne('app_c', { campaignId }))!;
     await store.stats.count('app_c', campaignId, { totalClicks: -2 }, clickedAt);
     const found = await rebuildCampaignStats(db, logger, { appId: 'app_c', fix: true, settleMs: 10 });
-    const [hours, days] = bucketTargets(campaignId, clickedAt);
+    const [hour, day] = bucketTargets(campaignId, clickedAt);
     expect(found.drifted).toEqual([
       { appId: 'app_c', docId: campaignId, field: 'totalClicks', stored: 1, expected: 3, fixed: true },
-      // By id: the month's days (<campaign>:YYYY-MM), then the day's hours (<campaign>:YYYY-MM-DD).
-      ...[days, hours].map((b) => ({ appId: 'app_c', docId: b._id, field: `${b.key}_clicks`, stored: 1, expected: 3, fixed: true })),
+      // By id: the day (<campaign>:YYYY-MM-DD), then its hour (<campaign>:YYYY-MM-DDTHH).
+      ...[day, hour].map((b) => ({ appId: 'app_c', docId: b._id, field: 'clicks', stored: 1, expected: 3, fixed: true })),
     ]);
     expect(await store.stats.read('app_c', campaignId)).toMatchObject({ totalClicks: 3 });
     expect((await rebuildCampaignStats(db, logger, { appId: 'app_c', fix: false, settleMs: 0 })).drifted).toEqual([]);

@@ -2,7 +2,7 @@ import type { Connection } from 'mongoose';
 import type { Logger } from '@ris/logging';
 import { closeDrift, compareCounters, reconcileDrift, type CounterDrift } from '@ris/mongo';
 import { campaignBucketModel, type CampaignBucketDoc } from './campaign-bucket.model';
-import { bucketIncrement, bucketTargets } from './campaign-buckets';
+import { bucketTargets } from './campaign-buckets';
 import { campaignStatsModel, type CampaignStatsDoc } from './campaign-stats.model';
 import { clickModel } from './click.model';
 import { conversionModel, countedAt } from './conversion.model';
@@ -15,7 +15,7 @@ const BUCKET_COUNTED = ['referrals', 'clicks', 'conversions'] as const;
 
 export interface StatsReport {
   campaigns: number;
-  /** Documents of the campaigns' time buckets checked (campaign_buckets: a day's hours, a month's days). */
+  /** Documents of the campaigns' hours and days checked (campaign_buckets). */
   buckets: number;
   drifted: Array<CounterDrift & { fixed: boolean }>;
 }
@@ -25,13 +25,8 @@ type Tally = { appId: string; counts: Map<string, number>; completed: Set<string
 type BucketFields = Pick<CampaignBucketDoc, 'campaignId' | 'interval' | 'start' | 'partition'>;
 type BucketTally = BucketFields & { appId: string; counts: Map<string, number> };
 
-/** A bucket's counters as increments name them (h13_clicks, d04_clicks): the ones recounted. */
-const RECOUNTED_COUNTER = new RegExp(`^[hd][0-9]{2}_(?:${BUCKET_COUNTED.join('|')})$`);
-
 /** A stored bucket document's recounted counters. */
-function storedBucketCounts(doc: CampaignBucketDoc): Map<string, number> {
-  return new Map(Object.entries(doc).filter((entry): entry is [string, number] => RECOUNTED_COUNTER.test(entry[0]) && typeof entry[1] === 'number'));
-}
+const storedBucketCounts = (doc: CampaignBucketDoc) => new Map(BUCKET_COUNTED.map((field) => [field, doc[field] ?? 0]));
 
 /**
  * The counters as the service keeps them, recounted from the documents:
@@ -39,8 +34,7 @@ function storedBucketCounts(doc: CampaignBucketDoc): Map<string, number> {
  * (CONVERTED or FLAGGED: a review never takes the count back), and each
  * referral with such a conversion once (completedReferrals); and the same
  * per UTC hour and day (a referral at its creation, a click when clicked,
- * a conversion when converted), in a day's hour document and a month's day
- * document. `buckets` collects the bucket documents
+ * a conversion when converted). `buckets` collects the bucket documents
  * seen, with what a fix must create them with.
  */
 async function pass(
@@ -59,10 +53,10 @@ async function pass(
   };
   const add = (t: Tally, field: string) => t.counts.set(field, (t.counts.get(field) ?? 0) + 1);
   const addToBucket = (doc: { appId: string; campaignId: string }, at: Date, field: (typeof BUCKET_COUNTED)[number]) => {
-    for (const { _id, key, ...fields } of bucketTargets(doc.campaignId, at)) {
+    for (const { _id, ...fields } of bucketTargets(doc.campaignId, at)) {
       const b = bucketTallies.get(_id) ?? { appId: doc.appId, campaignId: doc.campaignId, ...fields, counts: new Map<string, number>() };
       bucketTallies.set(_id, b);
-      for (const [name, amount] of Object.entries(bucketIncrement(key, { [field]: 1 }))) b.counts.set(name, (b.counts.get(name) ?? 0) + amount);
+      b.counts.set(field, (b.counts.get(field) ?? 0) + 1);
     }
   };
   type Row = { appId: string; campaignId: string; referralId?: string; createdAt: Date; clickedAt: Date; convertedAt: Date | null };
@@ -95,7 +89,7 @@ async function pass(
 
   const storedBuckets = new Map<string, CampaignBucketDoc>();
   for await (const doc of campaignBucketModel(db).find(scope).lean<CampaignBucketDoc>().cursor()) storedBuckets.set(doc._id, doc);
-  // In order of id (a campaign's months and days in time order), so a report reads the same every run.
+  // In order of id (a campaign's days and hours in time order), so a report reads the same every run.
   for (const id of [...new Set([...storedBuckets.keys(), ...bucketTallies.keys()])].sort()) {
     const doc = storedBuckets.get(id);
     const t = bucketTallies.get(id);
