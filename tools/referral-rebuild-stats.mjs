@@ -1,6 +1,8 @@
 // Recounts the campaign counters behind GET /stats (referrals, clicks,
-// conversions, completed referrals) from the documents and reports drift
-// (apps/referral-service/src/stats-rebuild.ts).
+// conversions, completed referrals) and their UTC hourly and daily buckets
+// behind GET /stats/timeseries (referrals, clicks, conversions) from the
+// documents and reports drift (apps/referral-service/src/stats-rebuild.ts).
+// After an upgrade from a release without buckets, --fix fills the past ones.
 //
 //   MONGODB_URL=… MONGODB_DB=ris_referral node tools/referral-rebuild-stats.mjs [--app <appId>] [--fix]
 //

@@ -6,6 +6,7 @@ import { FraudScorer } from './fraud-scorer';
 import { fraudRpc } from './fraud.rpc';
 import { ruleSettings } from './rules/facts-fixture';
 import { FRAUD_RULES } from './rules/rule-set';
+import { SignalEvidence } from './signal-evidence';
 import { signalModel } from './signal.model';
 import { SignalHistory } from './signal-history';
 
@@ -20,7 +21,7 @@ describe('FraudService signals are keyed by their subject', () => {
     db = await testDatabase('fraud_rpc');
     await signalModel(db).init();
     const history = new SignalHistory(db, { velocityWindowMinutes: 60, fastConversionSeconds: 10, refereeLookbackDays: 30 });
-    const impl = fraudRpc(new FraudScorer(history, FRAUD_RULES, ruleSettings));
+    const impl = fraudRpc(new FraudScorer(history, FRAUD_RULES, ruleSettings), new SignalEvidence(db, { velocityWindowMinutes: 60, refereeLookbackDays: 30 }));
     fraud = createClient(FraudService, createRouterTransport(({ service }) => service(FraudService, impl)));
   });
 

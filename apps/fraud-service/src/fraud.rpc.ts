@@ -1,10 +1,12 @@
-import { timestampDate, type Timestamp } from '@bufbuild/protobuf/wkt';
+import { timestampDate, timestampFromDate, type Timestamp } from '@bufbuild/protobuf/wkt';
 import type { ServiceImpl } from '@connectrpc/connect';
-import type { ClientContext, FraudRecordClickRequest, FraudService } from '@ris/contracts';
+import { SharedAttribute, SignalKind, enumValue, type ClientContext, type FraudRecordClickRequest, type FraudService } from '@ris/contracts';
 import { invalidArgument, requiredField } from '@ris/rpc';
 import type { FraudScorer } from './fraud-scorer';
 import type { RiskAssessment } from './risk-assessment';
-import type { NewSignal } from './signal-history';
+import type { Evidence, SignalEvidence } from './signal-evidence';
+import { storedId, type NewSignal } from './signal-history';
+import type { SignalDoc } from './signal.model';
 import { clickSubject, conversionSubject, referralSubject } from './signal-subject';
 
 const contextFields = (context: ClientContext | undefined) => ({
@@ -28,7 +30,42 @@ const assessmentProto = (a: RiskAssessment) => ({
   flagged: a.flagged,
 });
 
-export function fraudRpc(scorer: FraudScorer): ServiceImpl<typeof FraudService> {
+/** Linked signals per evidence answer: 20 unless asked otherwise, at most 100. */
+const evidenceLimit = (limit: number) => {
+  if (limit === 0) return 20;
+  if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw invalidArgument('limit must be an integer from 1 to 100');
+  return limit;
+};
+
+const CLICK_PREFIX = clickSubject('');
+
+function evidenceProto(evidence: Evidence | null, windowMinutes: number) {
+  if (!evidence) return { found: false, windowMinutes };
+  const { subject, click } = evidence;
+  return {
+    found: true,
+    context: { ip: subject.ip ?? undefined, userAgent: subject.userAgent ?? undefined, deviceId: subject.deviceId ?? undefined, email: subject.email ?? undefined },
+    at: timestampFromDate(subject.at),
+    clickId: click ? clickIdOf(click) : undefined,
+    clickedAt: click ? timestampFromDate(click.at) : undefined,
+    linked: evidence.linked.map(({ signal, shared }) => ({
+      kind: enumValue(SignalKind, signal.kind),
+      campaignId: signal.campaignId,
+      referralCode: signal.referralCode,
+      referrerId: signal.referrerId,
+      refereeId: signal.refereeId ?? undefined,
+      clickId: signal.kind === 'CLICK' ? clickIdOf(signal) : undefined,
+      shared: shared.map((attribute) => enumValue(SharedAttribute, attribute)),
+      at: timestampFromDate(signal.at),
+    })),
+    windowMinutes,
+  };
+}
+
+/** A click signal's click id, from its stored id `<appId>:CLICK:<clickId>`. */
+const clickIdOf = (signal: SignalDoc) => signal._id.slice(signal.appId.length + 1 + CLICK_PREFIX.length);
+
+export function fraudRpc(scorer: FraudScorer, evidence: SignalEvidence): ServiceImpl<typeof FraudService> {
   return {
     async scoreReferral(req) {
       const context = contextFields(req.context);
@@ -78,6 +115,17 @@ export function fraudRpc(scorer: FraudScorer): ServiceImpl<typeof FraudService> 
     async recordClicks(req) {
       await scorer.recordClicks(req.clicks.map(clickSignal));
       return {};
+    },
+
+    async getSignalEvidence(req) {
+      const appId = requiredField(req.appId, 'appId');
+      const campaignId = requiredField(req.campaignId, 'campaignId');
+      let subject: string;
+      if (req.kind === SignalKind.REFERRAL) subject = referralSubject(campaignId, requiredField(req.referrerId, 'referrerId'));
+      else if (req.kind === SignalKind.CONVERSION) subject = conversionSubject(campaignId, requiredField(req.refereeId ?? '', 'refereeId'));
+      else throw invalidArgument('kind must be REFERRAL or CONVERSION');
+      const found = await evidence.of(appId, storedId(appId, subject), evidenceLimit(req.limit));
+      return evidenceProto(found, evidence.windowMinutes);
     },
   };
 }

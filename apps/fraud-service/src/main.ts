@@ -9,6 +9,7 @@ import { FraudScorer } from './fraud-scorer';
 import { fraudRpc } from './fraud.rpc';
 import { disposableDomainMatcher } from './rules/disposable-domains';
 import { FRAUD_RULES } from './rules/rule-set';
+import { SignalEvidence } from './signal-evidence';
 import { SignalHistory } from './signal-history';
 
 void runService({
@@ -37,6 +38,10 @@ void runService({
       fastConversionSeconds: config.FRAUD_FAST_CONVERSION_SECONDS,
       isDisposableDomain: disposableDomainMatcher(config.FRAUD_EXTRA_DISPOSABLE_DOMAINS.split(',')),
     });
-    return { services: [rpcService(FraudService, fraudRpc(scorer))] };
+    const evidence = new SignalEvidence(db, {
+      velocityWindowMinutes: config.FRAUD_VELOCITY_WINDOW_MINUTES,
+      refereeLookbackDays: config.FRAUD_REFEREE_LOOKBACK_DAYS,
+    });
+    return { services: [rpcService(FraudService, fraudRpc(scorer, evidence))] };
   },
 });

@@ -12,7 +12,8 @@ export interface HistorySettings {
 
 export type NewSignal = Omit<SignalDoc, 'appId'>;
 
-const storedId = (appId: string, id: string) => `${appId}:${id}`;
+/** A signal's _id: its subject's, under its app. */
+export const storedId = (appId: string, id: string) => `${appId}:${id}`;
 
 /** Stores signals and answers the questions the rules ask about them. */
 export class SignalHistory {

@@ -51,6 +51,10 @@ signalSchema.index({ appId: 1, refereeId: 1, kind: 1, at: -1 });
 // The referrer's own referral signal (SAME_IP/SAME_DEVICE/emails) and
 // FAST_CONVERSION's recent clicks on the code.
 signalSchema.index({ appId: 1, referralCode: 1, kind: 1, at: -1 });
+// A flag's evidence (GetSignalEvidence): the signals sharing the subject's
+// email address around its time. (Its IP and device go by the velocity
+// rules' indexes above.)
+signalSchema.index({ appId: 1, email: 1, kind: 1, at: -1 });
 
 export const signalModel = (db: Connection): Model<SignalDoc> =>
   (db.models.Signal as Model<SignalDoc> | undefined) ?? db.model<SignalDoc>('Signal', signalSchema);

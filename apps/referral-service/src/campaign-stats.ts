@@ -1,5 +1,7 @@
 import type { Connection } from 'mongoose';
 import { AppScoped, DocumentWriteQueue } from '@ris/mongo';
+import type { BucketCounts } from './campaign-bucket.model';
+import { CampaignBuckets } from './campaign-buckets';
 import { campaignStatsModel, type CampaignStatsDoc } from './campaign-stats.model';
 
 type Counter = 'totalReferrals' | 'completedReferrals' | 'totalClicks' | 'totalConversions' | 'totalRewardValue';
@@ -15,25 +17,50 @@ export interface CampaignCounts {
 
 export const NO_COUNTS: CampaignCounts = { totalReferrals: 0, completedReferrals: 0, totalClicks: 0, totalConversions: 0, totalRewardValue: 0 };
 
+/** The totals' counters a time bucket keeps too (completedReferrals has no time of its own). */
+const BUCKETED: Partial<Record<Counter, keyof BucketCounts>> = {
+  totalReferrals: 'referrals',
+  totalClicks: 'clicks',
+  totalConversions: 'conversions',
+  totalRewardValue: 'rewardValue',
+};
+
 /**
  * The campaign counters behind GET /stats, kept on write: each request's
  * increment is stored before it answers. Each increment follows the write
  * it counts (no transactions: a process dying between the two leaves the
- * counter one short).
+ * counter one short). The same increments go to the campaign's hour and
+ * day (CampaignBuckets) behind GET /stats/timeseries.
  */
 export class CampaignStats {
   private readonly stats: AppScoped<CampaignStatsDoc>;
   private readonly increments: DocumentWriteQueue<CampaignStatsDoc>;
+  readonly buckets: CampaignBuckets;
 
   constructor(db: Connection) {
     this.stats = new AppScoped(campaignStatsModel(db));
     // Every click of a campaign bumps this one document: coalesced, it
     // costs about one write per round trip however many clicks arrive.
     this.increments = new DocumentWriteQueue(this.stats);
+    this.buckets = new CampaignBuckets(db);
   }
 
-  count(appId: string, campaignId: string, counters: Partial<Record<Counter, number>>): Promise<void> {
-    return this.increments.increment(appId, { _id: campaignId }, counters, { campaignId });
+  /**
+   * Adds to the campaign's totals and to the bucket of `at` (the time of
+   * what is counted: a referral's creation, a click batch, a conversion;
+   * a reward's value counts at its conversion's time, when it is created
+   * and when it is cancelled). Both writes run side by side.
+   */
+  async count(appId: string, campaignId: string, counters: Partial<Record<Counter, number>>, at: Date): Promise<void> {
+    const bucketed: BucketCounts = {};
+    for (const [counter, amount] of Object.entries(counters) as Array<[Counter, number]>) {
+      const field = BUCKETED[counter];
+      if (field) bucketed[field] = amount;
+    }
+    await Promise.all([
+      this.increments.increment(appId, { _id: campaignId }, counters, { campaignId }),
+      this.buckets.count(appId, campaignId, at, bucketed),
+    ]);
   }
 
   /** The campaign's counters, or null when nothing was counted for it yet (or it is another app's). */

@@ -106,7 +106,7 @@ export class ClickRecorder {
       byCampaign.set(key, entry);
     }
     await Promise.all([
-      ...[...byCampaign.values()].map(({ appId, campaignId, clicks }) => this.store.stats.count(appId, campaignId, { totalClicks: clicks })),
+      ...[...byCampaign.values()].map(({ appId, campaignId, clicks }) => this.store.stats.count(appId, campaignId, { totalClicks: clicks }, clickedAt)),
       ...fresh.map(({ appId, referral, refereeId }) => (refereeId ? this.funnel.clicked(appId, referral, refereeId, clickedAt) : undefined)),
     ]);
 

@@ -4,7 +4,7 @@ import type { DomainEvent } from '@ris/events';
 import { FulfillmentType, type Reward, type RewardService, RewardSide, RewardStatus, enumName, enumValue } from '@ris/contracts';
 import type { CampaignDoc } from './campaign.model';
 import { conversionCreated, conversionFlagged } from './conversion-events';
-import type { ConversionDoc } from './conversion.model';
+import { countedAt, type ConversionDoc } from './conversion.model';
 import type { ReferralStore } from './referral-store';
 import { planRewards, type RewardGrant } from './reward-plan';
 import { conversionsRecorded } from './referral-metrics';
@@ -79,7 +79,7 @@ export class ConversionRewards {
       const grants = root.review === 'REJECTED' ? [] : planRewards(campaign, records);
       rewards = await Promise.all(grants.map((grant) => this.issue(appId, root, campaign, grant, hold)));
       const createdValue = rewards.reduce((sum, r) => sum + (r.created ? r.amount : 0), 0);
-      if (createdValue > 0) await this.store.stats.count(appId, root.campaignId, { totalRewardValue: createdValue });
+      if (createdValue > 0) await this.store.stats.count(appId, root.campaignId, { totalRewardValue: createdValue }, countedAt(root));
       // A retry issues with today's hold but gets back, as they are, the rewards
       // an earlier attempt made: one made while the conversion was held is
       // still PENDING, and only reconciling approves it.
@@ -183,7 +183,7 @@ export class ConversionRewards {
     if (fresh.review === 'REJECTED') {
       moved = (await this.rewards.cancelConversionRewards({ appId, conversionId: fresh.conversionId })).rewards;
       const cancelledValue = moved.reduce((sum, r) => sum + r.amount, 0);
-      if (cancelledValue > 0) await this.store.stats.count(appId, fresh.campaignId, { totalRewardValue: -cancelledValue });
+      if (cancelledValue > 0) await this.store.stats.count(appId, fresh.campaignId, { totalRewardValue: -cancelledValue }, countedAt(fresh));
     } else if (!shouldHold(fresh)) {
       moved = (await this.rewards.approveConversionRewards({ appId, conversionId: fresh.conversionId })).rewards;
     }

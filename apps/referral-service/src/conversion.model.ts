@@ -60,6 +60,9 @@ export interface ConversionDoc extends OutboxFields {
   createdAt: Date;
 }
 
+/** When a converted record counts in its campaign's time buckets: its conversion. */
+export const countedAt = (record: Pick<ConversionDoc, 'convertedAt' | 'createdAt'>): Date => record.convertedAt ?? record.createdAt;
+
 const fraudSchema = new Schema<FraudDoc>({ riskScore: Number, reasons: [String], warning: String }, { _id: false });
 const contextSchema = new Schema<ClientContextDoc>({ ip: String, userAgent: String, deviceId: String, email: String }, { _id: false });
 
@@ -111,6 +114,10 @@ conversionSchema.index({ appId: 1, lastEventAt: -1, _id: -1 });
 conversionSchema.index({ appId: 1, campaignId: 1, lastEventAt: -1, _id: -1 });
 conversionSchema.index({ appId: 1, originalReferralCode: 1, lastEventAt: -1, _id: -1 });
 conversionSchema.index({ appId: 1, status: 1, lastEventAt: -1, _id: -1 });
+// GET /conversions?userId=: the user's records as the referrer, and as the
+// referee; two queries merged (conversion-list.ts), not an $or.
+conversionSchema.index({ appId: 1, referrerId: 1, lastEventAt: -1, _id: -1 });
+conversionSchema.index({ appId: 1, refereeId: 1, lastEventAt: -1, _id: -1 });
 // The recovery pass (every app): conversions whose rewards are not settled yet.
 conversionSchema.index({ rewardsSettled: 1, convertedAt: 1 });
 

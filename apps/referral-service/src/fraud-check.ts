@@ -1,7 +1,15 @@
 import type { MessageInitShape } from '@bufbuild/protobuf';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import type { Client } from '@connectrpc/connect';
-import type { FraudAssessment, FraudRecordClickRequestSchema, FraudService, ScoreConversionRequestSchema, ScoreReferralRequestSchema } from '@ris/contracts';
+import type {
+  FraudAssessment,
+  FraudRecordClickRequestSchema,
+  FraudService,
+  GetSignalEvidenceRequestSchema,
+  GetSignalEvidenceResponse,
+  ScoreConversionRequestSchema,
+  ScoreReferralRequestSchema,
+} from '@ris/contracts';
 import type { Logger } from '@ris/logging';
 import type { ConversionDoc } from './conversion.model';
 import type { ClientContextDoc, FraudDoc, ReferralDoc } from './referral.model';
@@ -109,6 +117,16 @@ export class FraudCheck {
     } catch (err) {
       this.logger.warn({ err, conversionId: req.conversionId }, 'fraud check unavailable; conversion scored later');
       return { deferred: true, flagged: false, fraud: CLEAN };
+    }
+  }
+
+  /** What the fraud service recorded about a scored subject (a flag's evidence); null when it does not answer. */
+  async evidence(req: Omit<MessageInitShape<typeof GetSignalEvidenceRequestSchema>, '$typeName'>): Promise<GetSignalEvidenceResponse | null> {
+    try {
+      return await this.client.getSignalEvidence(req);
+    } catch (err) {
+      this.logger.warn({ err }, 'fraud evidence unavailable');
+      return null;
     }
   }
 

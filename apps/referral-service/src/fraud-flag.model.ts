@@ -75,6 +75,16 @@ fraudFlagSchema.index({ appId: 1, subject: 1, subjectId: 1 }, { unique: true });
 // GET /fraud/flags?status=, newest first (ties by id); and without the filter.
 fraudFlagSchema.index({ appId: 1, status: 1, createdAt: -1, _id: -1 });
 fraudFlagSchema.index({ appId: 1, createdAt: -1, _id: -1 });
+// The same riskiest first (sort=riskScore; ties newest first): the review queue.
+fraudFlagSchema.index({ appId: 1, status: 1, riskScore: -1, createdAt: -1, _id: -1 });
+fraudFlagSchema.index({ appId: 1, riskScore: -1, createdAt: -1, _id: -1 });
+// GET /fraud/flags?campaignId= (with or without status), in either order.
+// Flags are written a few times in their life (raised, resolved, effects
+// applied), so an index per listing costs little.
+fraudFlagSchema.index({ appId: 1, campaignId: 1, status: 1, createdAt: -1, _id: -1 });
+fraudFlagSchema.index({ appId: 1, campaignId: 1, status: 1, riskScore: -1, createdAt: -1, _id: -1 });
+fraudFlagSchema.index({ appId: 1, campaignId: 1, createdAt: -1, _id: -1 });
+fraudFlagSchema.index({ appId: 1, campaignId: 1, riskScore: -1, createdAt: -1, _id: -1 });
 // The recovery pass (every app): decisions whose effects were not applied yet.
 fraudFlagSchema.index({ effectsAppliedAt: 1, resolvedAt: 1 });
 

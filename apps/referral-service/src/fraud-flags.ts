@@ -13,6 +13,19 @@ export type FlagInput = Omit<FraudFlagDoc, '_id' | 'appId' | 'riskScore' | 'reas
 
 export type Decision = 'APPROVE' | 'REJECT';
 
+/** Newest first, or riskiest first (then newest). */
+export type FlagOrder = 'CREATED_AT' | 'RISK_SCORE';
+
+export interface FlagFilter {
+  status?: FlagStatus;
+  campaignId?: string;
+}
+
+const ORDER: Record<FlagOrder, Record<string, -1>> = {
+  CREATED_AT: { createdAt: -1, _id: -1 },
+  RISK_SCORE: { riskScore: -1, createdAt: -1, _id: -1 },
+};
+
 /**
  * The review queue (GET /fraud/flags, POST /fraud/flags/{id}/resolve).
  * Approving a conversion's flag converts it and approves its held rewards;
@@ -68,8 +81,18 @@ export class FraudFlags {
     });
   }
 
-  list(appId: string, page: PageQuery, status?: FlagStatus): Promise<Page<FraudFlagDoc>> {
-    return this.store.flags.page(appId, status ? { status } : {}, { createdAt: -1, _id: -1 }, page);
+  /** GET /fraud/flags: each filter and order has its index (fraud-flag.model.ts). */
+  list(appId: string, page: PageQuery, filter: FlagFilter = {}, order: FlagOrder = 'CREATED_AT'): Promise<Page<FraudFlagDoc>> {
+    const query: Record<string, string> = {};
+    if (filter.campaignId) query.campaignId = filter.campaignId;
+    if (filter.status) query.status = filter.status;
+    return this.store.flags.page(appId, query, ORDER[order], page);
+  }
+
+  async get(appId: string, flagId: string): Promise<FraudFlagDoc> {
+    const flag = await this.store.flags.findOne(appId, { _id: flagId });
+    if (!flag) throw notFound('Fraud flag', { flagId });
+    return flag;
   }
 
   /**

@@ -11,6 +11,7 @@ import { Campaigns } from './campaigns';
 import { CodeKeyCache } from './code-key-cache';
 import { ConversionRewards } from './conversion-rewards';
 import { FraudCheck } from './fraud-check';
+import { FlagEvidence } from './fraud-flag-evidence';
 import { FraudFlags } from './fraud-flags';
 import { ConversionRecorder } from './record-conversion';
 import { RecoveryPass } from './recovery-pass';
@@ -54,7 +55,7 @@ void runService({
       intervalMs: config.RECOVERY_INTERVAL_MS,
     });
     return {
-      services: [rpcService(ReferralService, referralRpc({ store, campaigns, referrals, recorder, flags, logger }))],
+      services: [rpcService(ReferralService, referralRpc({ store, campaigns, referrals, recorder, flags, evidence: new FlagEvidence(store, fraud), logger }))],
       start: () => recovery.start(),
       stop: async () => {
         await recovery.stop();

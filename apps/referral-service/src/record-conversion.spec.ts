@@ -4,6 +4,7 @@ import { FraudService, RewardSchema, RewardService, RewardSide, RewardStatus } f
 import { Outbox } from '@ris/events';
 import { createLogger } from '@ris/logging';
 import { testDatabase } from '@ris/testing';
+import { bucketTargets } from './campaign-buckets';
 import { Campaigns } from './campaigns';
 import { ConversionRewards } from './conversion-rewards';
 import { FraudCheck } from './fraud-check';
@@ -190,10 +191,16 @@ describe('recording conversions', () => {
     expect(await store.stats.read('app_c', campaignId)).toMatchObject({ totalReferrals: 2, totalClicks: 3, totalConversions: 2, completedReferrals: 1 });
     expect((await rebuildCampaignStats(db, logger, { appId: 'app_c', fix: false, settleMs: 0 })).drifted).toEqual([]);
 
-    // A batch of clicks stored by a process that died before its increment.
-    await store.stats.count('app_c', campaignId, { totalClicks: -2 });
+    // A batch of clicks stored by a process that died before its increments (the totals' and the bucket's).
+    const { clickedAt } = (await store.clicks.findOne('app_c', { campaignId }))!;
+    await store.stats.count('app_c', campaignId, { totalClicks: -2 }, clickedAt);
     const found = await rebuildCampaignStats(db, logger, { appId: 'app_c', fix: true, settleMs: 10 });
-    expect(found.drifted).toEqual([{ appId: 'app_c', docId: campaignId, field: 'totalClicks', stored: 1, expected: 3, fixed: true }]);
+    const [hour, day] = bucketTargets(campaignId, clickedAt);
+    expect(found.drifted).toEqual([
+      { appId: 'app_c', docId: campaignId, field: 'totalClicks', stored: 1, expected: 3, fixed: true },
+      // By id: the day (<campaign>:YYYY-MM-DD), then its hour (<campaign>:YYYY-MM-DDTHH).
+      ...[day, hour].map((b) => ({ appId: 'app_c', docId: b._id, field: 'clicks', stored: 1, expected: 3, fixed: true })),
+    ]);
     expect(await store.stats.read('app_c', campaignId)).toMatchObject({ totalClicks: 3 });
     expect((await rebuildCampaignStats(db, logger, { appId: 'app_c', fix: false, settleMs: 0 })).drifted).toEqual([]);
   });

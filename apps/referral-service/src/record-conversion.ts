@@ -2,7 +2,7 @@ import { isDuplicateKeyError, newId } from '@ris/mongo';
 import { Code, notFound, rpcError } from '@ris/rpc';
 import type { CampaignDoc } from './campaign.model';
 import type { ConversionReward, ConversionRewards } from './conversion-rewards';
-import type { ConversionDoc } from './conversion.model';
+import { countedAt, type ConversionDoc } from './conversion.model';
 import { conversionScore, type FraudCheck, type FraudVerdict } from './fraud-check';
 import type { FraudFlags } from './fraud-flags';
 import type { ClientContextDoc, ReferralDoc } from './referral.model';
@@ -181,7 +181,7 @@ export class ConversionRecorder {
     const refereeOwn = await this.store.referralOf(appId, root.campaignId, root.refereeId);
     await Promise.all([
       this.store.countOnReferral(appId, referral, { 'conversions.L1': 1 }),
-      this.store.stats.count(appId, root.campaignId, { totalConversions: 1, ...(completes ? { completedReferrals: 1 } : {}) }),
+      this.store.stats.count(appId, root.campaignId, { totalConversions: 1, ...(completes ? { completedReferrals: 1 } : {}) }, countedAt(root)),
       // The referee's own referral in this campaign (if any) now sits under this one.
       refereeOwn && refereeOwn._id !== referral._id
         ? this.store.updateReferral(appId, refereeOwn._id, { level: referral.level + 1, parentReferralId: referral._id })

@@ -80,8 +80,14 @@ referralSchema.index({ appId: 1, code: 1 }, { unique: true });
 // and two concurrent first requests cannot both create one. Also serves the
 // referral tree (a referee's own referral in the campaign).
 referralSchema.index({ appId: 1, campaignId: 1, referrerId: 1 }, { unique: true });
-// GET /users/{userId}/stats without campaignId: the user's referrals in every campaign.
+// GET /users/{userId}/stats without campaignId: the user's referrals in every
+// campaign; and GET /referrals?referrerId= (one per campaign: sorted in memory).
 referralSchema.index({ appId: 1, referrerId: 1 });
+// GET /referrals?campaignId=: a campaign's referrals, newest first (ties by
+// id): the sort is the index order, so a page reads only its own entries.
+referralSchema.index({ appId: 1, campaignId: 1, createdAt: -1, _id: -1 });
+// GET /referrals without a filter: the app's referrals, newest first.
+referralSchema.index({ appId: 1, createdAt: -1, _id: -1 });
 
 // referral.created waits here until published (see Outbox in @ris/events).
 carriesEvents(referralSchema);

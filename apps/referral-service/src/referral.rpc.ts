@@ -1,16 +1,18 @@
 import { create } from '@bufbuild/protobuf';
-import { timestampFromDate } from '@bufbuild/protobuf/wkt';
+import { timestampDate, timestampFromDate, type Timestamp } from '@bufbuild/protobuf/wkt';
 import type { ServiceImpl } from '@connectrpc/connect';
 import {
   CampaignSchema,
   CampaignStatus,
   ConversionStatus,
   FraudDecision,
+  FraudFlagSort,
   FraudFlagStatus,
   FulfillmentType,
   ReferralSchema,
   type ReferralService,
   ReferralStatus,
+  TimeseriesInterval,
   enumName,
   enumValue,
   type Campaign,
@@ -22,15 +24,18 @@ import type { Logger } from '@ris/logging';
 import { Code, invalidArgument, pageFromRequest, pageReply, requiredField, toItemError } from '@ris/rpc';
 import type { CampaignDoc, CampaignStatusName, RewardRuleDoc } from './campaign.model';
 import type { CampaignInput, CampaignPatch, Campaigns } from './campaigns';
+import type { BucketInterval } from './campaign-buckets';
 import { NO_COUNTS } from './campaign-stats';
 import { listConversions } from './conversion-list';
 import type { ConversionStatusName } from './conversion.model';
 import { conversionRewardToProto, conversionToProto, flagToProto } from './conversion-proto';
 import { contextFields } from './fraud-check';
 import type { FlagStatus } from './fraud-flag.model';
-import type { Decision, FraudFlags } from './fraud-flags';
+import type { FlagEvidence } from './fraud-flag-evidence';
+import type { Decision, FlagOrder, FraudFlags } from './fraud-flags';
 import type { ConversionRecorder } from './record-conversion';
 import type { ReferralCountersDoc } from './referral-counters.model';
+import { listReferrals } from './referral-list';
 import type { ReferralDoc } from './referral.model';
 import type { ReferralStore } from './referral-store';
 import type { Referrals } from './referrals';
@@ -93,10 +98,17 @@ export interface ReferralRpcDeps {
   referrals: Referrals;
   recorder: ConversionRecorder;
   flags: FraudFlags;
+  evidence: FlagEvidence;
   logger: Logger;
 }
 
-export function referralRpc({ store, campaigns, referrals, recorder, flags, logger }: ReferralRpcDeps): ServiceImpl<typeof ReferralService> {
+/** A required timestamp field. */
+function requiredTime(ts: Timestamp | undefined, field: string): Date {
+  if (!ts) throw invalidArgument(`${field} is required`);
+  return timestampDate(ts);
+}
+
+export function referralRpc({ store, campaigns, referrals, recorder, flags, evidence, logger }: ReferralRpcDeps): ServiceImpl<typeof ReferralService> {
   /** Referral.status and rewardAmount live in the referral's counters. */
   const countersOf = (appId: string, referralId: string) => store.counters.findOne(appId, { _id: referralId });
 
@@ -184,6 +196,19 @@ export function referralRpc({ store, campaigns, referrals, recorder, flags, logg
       return { referral: referralToProto(referral, campaign, counters) };
     },
 
+    async listReferrals(req) {
+      const appId = requiredField(req.appId, 'appId');
+      const page = await listReferrals(store, appId, { campaignId: req.campaignId || undefined, referrerId: req.referrerId || undefined }, pageFromRequest(req.page));
+      return {
+        referrals: page.items.flatMap((doc) => {
+          // A referral's campaign is never deleted; without it the referral is not shown rather than shown half.
+          const campaign = page.campaigns.get(doc.campaignId);
+          return campaign ? [referralToProto(doc, campaign, page.counters.get(doc._id) ?? null)] : [];
+        }),
+        page: pageReply(page),
+      };
+    },
+
     recordClick: recordOneClick,
 
     async recordClicks(req) {
@@ -230,6 +255,7 @@ export function referralRpc({ store, campaigns, referrals, recorder, flags, logg
           campaignId: req.campaignId || undefined,
           referralCode: req.referralCode || undefined,
           status: enumName(ConversionStatus, req.status) as ConversionStatusName | undefined,
+          userId: req.userId || undefined,
         },
         pageFromRequest(req.page),
       );
@@ -250,6 +276,21 @@ export function referralRpc({ store, campaigns, referrals, recorder, flags, logg
       return NO_COUNTS;
     },
 
+    async getCampaignTimeseries(req) {
+      const appId = requiredField(req.appId, 'appId');
+      const campaignId = requiredField(req.campaignId, 'campaignId');
+      const interval = enumName(TimeseriesInterval, req.interval) as BucketInterval | undefined;
+      if (!interval) throw invalidArgument('interval must be HOUR or DAY');
+      const series = await store.stats.buckets.series(appId, campaignId, interval, requiredTime(req.from, 'from'), requiredTime(req.to, 'to'));
+      // Buckets exist only for this app's campaigns; without any, the campaign decides between zeros and 404.
+      if (series.stored === 0) await campaigns.get(appId, campaignId);
+      return {
+        buckets: series.buckets.map((b) => ({ ...b, start: timestampFromDate(b.start) })),
+        from: timestampFromDate(series.from),
+        to: timestampFromDate(series.to),
+      };
+    },
+
     async getUserStats(req) {
       const appId = requiredField(req.appId, 'appId');
       if (req.campaignId) await campaigns.get(appId, req.campaignId);
@@ -260,9 +301,15 @@ export function referralRpc({ store, campaigns, referrals, recorder, flags, logg
       const page = await flags.list(
         requiredField(req.appId, 'appId'),
         pageFromRequest(req.page),
-        enumName(FraudFlagStatus, req.status) as FlagStatus | undefined,
+        { status: enumName(FraudFlagStatus, req.status) as FlagStatus | undefined, campaignId: req.campaignId || undefined },
+        (enumName(FraudFlagSort, req.sort) as FlagOrder | undefined) ?? 'CREATED_AT',
       );
       return { flags: page.items.map(flagToProto), page: pageReply(page) };
+    },
+
+    async getFraudFlag(req) {
+      const flag = await flags.get(requiredField(req.appId, 'appId'), requiredField(req.flagId, 'flagId'));
+      return { flag: flagToProto(flag), evidence: (await evidence.of(flag)) ?? undefined };
     },
 
     async resolveFraudFlag(req) {

@@ -113,7 +113,7 @@ export class Referrals {
   private async afterCreate(appId: string, referral: ReferralDoc): Promise<void> {
     await Promise.all([
       referral.fraudCheck === 'DEFERRED' ? this.store.deferFraudCheck(appId, 'REFERRAL', referral._id) : undefined,
-      this.store.stats.count(appId, referral.campaignId, { totalReferrals: 1 }),
+      this.store.stats.count(appId, referral.campaignId, { totalReferrals: 1 }, referral.createdAt),
       referral.refereeId ? this.funnel.refereeKnown(appId, referral, referral.refereeId, referral.createdAt) : undefined,
       referral.isFlagged ? this.raiseFlag(appId, referral) : undefined,
     ]);

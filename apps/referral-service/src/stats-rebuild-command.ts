@@ -1,5 +1,6 @@
 // The campaign counters rebuild command (tools/referral-rebuild-stats.mjs
-// runs it): recounts the counters behind GET /stats and reports drift.
+// runs it): recounts the counters behind GET /stats and their hourly and
+// daily buckets behind GET /stats/timeseries, and reports drift.
 //
 //   node tools/referral-rebuild-stats.mjs [--app <appId>] [--fix]
 //
@@ -14,7 +15,7 @@ async function main(): Promise<void> {
     const report = await rebuildCampaignStats(db, logger, { appId, fix });
     process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
     const fixedCount = report.drifted.filter((d) => d.fixed).length;
-    process.stderr.write(`checked ${report.campaigns} campaigns: ${report.drifted.length} drifted${fix ? ` (${fixedCount} fixed)` : ''}\n`);
+    process.stderr.write(`checked ${report.campaigns} campaigns and ${report.buckets} of their hour and day buckets: ${report.drifted.length} drifted${fix ? ` (${fixedCount} fixed)` : ''}\n`);
     process.exitCode = report.drifted.length - fixedCount > 0 ? 1 : 0;
   });
 }

@@ -5,6 +5,10 @@ import { AppScoped, isDuplicateKeyError } from '@ris/mongo';
 import { rewardMoveModel, type MoveOrigin, type RewardMoveDoc } from './reward-move.model';
 import type { RewardStatusName } from './reward.model';
 import { rewardsMoved } from './reward-metrics';
+import { statesLeft } from './reward-transitions';
+
+/** Where a move can come from: a creation (NEW), and every status a reward can leave. */
+const LEAVABLE: readonly MoveOrigin[] = ['NEW', ...statesLeft()];
 
 /** The journal of reward moves (see RewardMoveDoc). */
 export class RewardMoves {
@@ -41,6 +45,18 @@ export class RewardMoves {
 
   get(appId: string, rewardId: string, from: MoveOrigin): Promise<RewardMoveDoc | null> {
     return this.moves.findById(appId, `${rewardId}:${from}`);
+  }
+
+  /**
+   * The reward's journal, oldest first: its creation (from NEW) and each
+   * status it left. A reward leaves each status at most once and the move's
+   * _id says which, so this is one read by _id per status a reward can leave,
+   * side by side; no index of its own. A move still being finished is
+   * listed: it is decided, and the recovery pass completes it.
+   */
+  async history(appId: string, rewardId: string): Promise<RewardMoveDoc[]> {
+    const moves = await Promise.all(LEAVABLE.map((from) => this.get(appId, rewardId, from)));
+    return moves.filter((move): move is RewardMoveDoc => move !== null).sort((a, b) => a.at.getTime() - b.at.getTime());
   }
 
   /**

@@ -20,6 +20,11 @@ export function canReach(from: RewardStatusName, to: RewardStatusName): boolean 
   return from === to || ALLOWED[from].some((next) => canReach(next, to));
 }
 
+/** The states a reward can leave (PENDING, APPROVED). */
+export function statesLeft(): RewardStatusName[] {
+  return (Object.keys(ALLOWED) as RewardStatusName[]).filter((from) => ALLOWED[from].length > 0);
+}
+
 /** The states a reward may be in to move to `to` (the filter of the conditional update). */
 export function statesBefore(to: RewardStatusName): RewardStatusName[] {
   return (Object.keys(ALLOWED) as RewardStatusName[]).filter((from) => canTransition(from, to));

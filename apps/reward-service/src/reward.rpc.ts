@@ -92,6 +92,19 @@ export function rewardRpc(store: RewardStore): ServiceImpl<typeof RewardService>
       return { reward: rewardToProto(await store.get(requiredField(req.appId, 'appId'), requiredField(req.rewardId, 'rewardId'))) };
     },
 
+    async getRewardHistory(req) {
+      const appId = requiredField(req.appId, 'appId');
+      const reward = await store.get(appId, requiredField(req.rewardId, 'rewardId'));
+      const moves = await store.moves.history(appId, reward._id);
+      return {
+        moves: moves.map((move) => ({
+          from: move.from === 'NEW' ? undefined : enumValue(RewardStatus, move.from),
+          to: enumValue(RewardStatus, move.to),
+          at: timestampFromDate(move.at),
+        })),
+      };
+    },
+
     async listRewards(req) {
       const filter: Record<string, unknown> = {};
       if (req.userId) filter.userId = req.userId;

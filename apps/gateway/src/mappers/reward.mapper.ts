@@ -1,4 +1,4 @@
-import { FulfillmentType, RewardSide, RewardStatus, enumName, type Reward } from '@ris/contracts';
+import { FulfillmentType, RewardSide, RewardStatus, enumName, type Reward, type RewardMove } from '@ris/contracts';
 import { isoTime } from './proto-json';
 
 /** The reward record of docs/product-decisions.md §6.1. */
@@ -19,5 +19,14 @@ export function rewardJson(r: Reward) {
     claimedAt: isoTime(r.claimedAt),
     redeemedAt: isoTime(r.redeemedAt),
     createdAt: isoTime(r.createdAt),
+  };
+}
+
+/** One move of GET /rewards/{rewardId}/history: a creation is from NEW. */
+export function rewardHistoryJson(m: RewardMove) {
+  return {
+    from: m.from === undefined ? 'NEW' : (enumName(RewardStatus, m.from) ?? null),
+    to: enumName(RewardStatus, m.to) ?? null,
+    at: isoTime(m.at),
   };
 }

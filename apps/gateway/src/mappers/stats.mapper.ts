@@ -1,9 +1,12 @@
-import type { GetCampaignStatsResponse, GetRewardStatsResponse, GetUserStatsResponse, RewardAmounts } from '@ris/contracts';
+import type { GetCampaignStatsResponse, GetCampaignTimeseriesResponse, GetRewardStatsResponse, GetUserStatsResponse, RewardAmounts } from '@ris/contracts';
+import { isoTime } from './proto-json';
 
 const earned = (a: RewardAmounts | undefined) => (a ? a.approved + a.paid : 0);
 const pending = (a: RewardAmounts | undefined) => a?.pending ?? 0;
 /** Money as a JSON number without float noise (0.1 + 0.2). */
 const money = (n: number) => Math.round(n * 100) / 100;
+/** A percentage to two decimals, 0 without a base. */
+const percent = (part: number, whole: number) => (whole === 0 ? 0 : Math.round((part / whole) * 10_000) / 100);
 
 /**
  * GET /stats: the referral service's campaign counters. conversionRate is
@@ -17,8 +20,26 @@ export function campaignStatsJson(campaignId: string, counts: GetCampaignStatsRe
     totalClicks: counts.totalClicks,
     totalConversions: counts.totalConversions,
     completedReferrals: counts.completedReferrals,
-    conversionRate: counts.totalReferrals === 0 ? 0 : Math.round((counts.completedReferrals / counts.totalReferrals) * 10_000) / 100,
+    conversionRate: percent(counts.completedReferrals, counts.totalReferrals),
     totalRewardValue: money(counts.totalRewardValue),
+  };
+}
+
+/** GET /stats/timeseries: the referral service's buckets; each bucket's conversionRate is its conversions per click. */
+export function timeseriesJson(campaignId: string, interval: 'hour' | 'day', series: GetCampaignTimeseriesResponse) {
+  return {
+    campaignId,
+    interval,
+    from: isoTime(series.from),
+    to: isoTime(series.to),
+    buckets: series.buckets.map((b) => ({
+      start: isoTime(b.start),
+      referrals: b.referrals,
+      clicks: b.clicks,
+      conversions: b.conversions,
+      rewardValue: money(b.rewardValue),
+      conversionRate: percent(b.conversions, b.clicks),
+    })),
   };
 }
 

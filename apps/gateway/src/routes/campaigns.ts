@@ -123,6 +123,8 @@ export function campaignRoutes(api: ApiRouter, clients: ServiceClients): void {
           UpdateCampaign: { method: 'patch', path: '/campaigns/:campaignId', parameters: { campaignId: '$response.body#/campaign/id' } },
           CreateReferral: { method: 'post', path: '/referrals', requestBody: { campaignId: '$response.body#/campaign/id' } },
           GetCampaignStats: { method: 'get', path: '/stats', parameters: { campaignId: '$response.body#/campaign/id' } },
+          GetCampaignTimeseries: { method: 'get', path: '/stats/timeseries', parameters: { campaignId: '$response.body#/campaign/id' } },
+          ListCampaignReferrals: { method: 'get', path: '/referrals', parameters: { campaignId: '$response.body#/campaign/id' } },
         },
       },
     },

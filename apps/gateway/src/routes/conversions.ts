@@ -103,6 +103,8 @@ export function conversionRoutes(api: ApiRouter, clients: ServiceClients): void 
             requestBody: { rewardId: '$response.body#/rewards/0/rewardId', userId: '$response.body#/rewards/0/userId' },
           },
           GetReferrerStats: { method: 'get', path: '/users/:userId/stats', parameters: { userId: '$response.body#/referrerId' } },
+          GetRewardHistory: { method: 'get', path: '/rewards/:rewardId/history', parameters: { rewardId: '$response.body#/rewards/0/rewardId' } },
+          ListRefereeConversions: { method: 'get', path: '/conversions', parameters: { userId: '$response.body#/refereeId' } },
           ListReferrerRewards: { method: 'get', path: '/users/:userId/rewards', parameters: { userId: '$response.body#/referrerId' } },
         },
       },
@@ -148,12 +150,14 @@ export function conversionRoutes(api: ApiRouter, clients: ServiceClients): void 
     summary: 'List conversion records, newest activity first',
     description:
       'Funnel records (PENDING, CLICKED) and conversions (CONVERTED, FLAGGED), one per referee and level. ' +
-      'referralCode filters by the code the referee used, so it returns that conversion chain at every level.',
+      'referralCode filters by the code the referee used, so it returns that conversion chain at every level. ' +
+      'userId lists the records where that user is the referrer or the referee (a record of both once).',
     query: z.object({
       ...pageQuery,
       campaignId: id('Only this campaign').optional(),
       referralCode: id('Original referral code').optional(),
       status: z.enum(CONVERSION_STATUSES).optional(),
+      userId: id('Only records where this user is the referrer or the referee').optional(),
     }),
     responses: {
       200: { description: 'A page of conversion records', schema: z.object({ conversions: z.array(Conversion), pagination: Pagination }) },
@@ -165,6 +169,7 @@ export function conversionRoutes(api: ApiRouter, clients: ServiceClients): void 
         campaignId: query.campaignId,
         referralCode: query.referralCode,
         status: enumValue(ConversionStatus, query.status),
+        userId: query.userId,
       });
       return {
         status: 200,

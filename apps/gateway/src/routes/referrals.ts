@@ -1,7 +1,7 @@
 import type { ApiRouter } from '../http/api-router';
 import { fraudFields, referralJson } from '../mappers/referral.mapper';
 import { isoTime } from '../mappers/proto-json';
-import { clientContextFields, id, timestamp } from '../openapi/common-schemas';
+import { Pagination, clientContextFields, id, pageQuery, pageRequest, pagination, timestamp } from '../openapi/common-schemas';
 import { lineText } from '../openapi/text-fields';
 import { z } from '../openapi/zod';
 import type { ServiceClients } from '../service-clients';
@@ -85,6 +85,33 @@ export function referralRoutes(api: ApiRouter, clients: ServiceClients): void {
         status: created ? 201 : 200,
         body: { referralCode: r.referralCode, referralId: r.id, status: r.status, ...fraudFields(referral!.fraud) },
       };
+    },
+  });
+
+  api.route({
+    method: 'get',
+    path: '/referrals',
+    tag: 'Referrals',
+    summary: 'List referrals, newest first',
+    description:
+      "A campaign's referrals (campaignId), a referrer's in every campaign (referrerId: one per campaign), or both (at most one); " +
+      "every referral of the app without a filter. status is COMPLETED from the referral's first conversion.",
+    query: z.object({
+      ...pageQuery,
+      campaignId: id('Only this campaign').optional(),
+      referrerId: id('Only this referrer').optional(),
+    }),
+    responses: {
+      200: { description: 'A page of referrals', schema: z.object({ referrals: z.array(Referral), pagination: Pagination }).openapi('ReferralList') },
+    },
+    handle: async ({ appId, query }) => {
+      const res = await clients.referral.listReferrals({
+        appId,
+        page: pageRequest(query),
+        campaignId: query.campaignId,
+        referrerId: query.referrerId,
+      });
+      return { status: 200, body: { referrals: res.referrals.map(referralJson), pagination: pagination(query, res.page) } };
     },
   });
 

@@ -1,7 +1,7 @@
 import { FulfillmentType, RewardStatus, enumValue } from '@ris/contracts';
 import type { ApiRouter } from '../http/api-router';
 import { isoTime } from '../mappers/proto-json';
-import { rewardJson } from '../mappers/reward.mapper';
+import { rewardHistoryJson, rewardJson } from '../mappers/reward.mapper';
 import { Pagination, id, pageQuery, pageRequest, pagination, timestamp } from '../openapi/common-schemas';
 import { z } from '../openapi/zod';
 import type { ServiceClients } from '../service-clients';
@@ -30,6 +30,14 @@ const Reward = z
     createdAt: timestamp,
   })
   .openapi('Reward');
+
+const RewardMove = z
+  .object({
+    from: z.enum(['NEW', ...REWARD_STATUSES]).openapi({ description: 'NEW for the creation' }),
+    to: z.enum(REWARD_STATUSES),
+    at: timestamp,
+  })
+  .openapi('RewardMove');
 
 const RewardList = z.object({ rewards: z.array(Reward), pagination: Pagination }).openapi('RewardList');
 const rewardParams = z.object({ rewardId: id('Reward id') });
@@ -115,6 +123,23 @@ export function rewardRoutes(api: ApiRouter, clients: ServiceClients): void {
     handle: async ({ appId, params }) => {
       const { reward } = await clients.reward.getReward({ appId, rewardId: params.rewardId });
       return { status: 200, body: { reward: rewardJson(reward!) } };
+    },
+  });
+
+  api.route({
+    method: 'get',
+    path: '/rewards/:rewardId/history',
+    tag: 'Rewards',
+    summary: "A reward's status changes, oldest first",
+    description:
+      'From the reward\'s move journal: its creation (from NEW to PENDING or APPROVED), then each status it left (PENDING → APPROVED, ' +
+      'APPROVED → PAID, PENDING or APPROVED → CANCELLED), each at the time it was decided. A reward leaves a status at most once.',
+    params: rewardParams,
+    responses: { 200: { description: 'The history', schema: z.object({ history: z.array(RewardMove) }).openapi('RewardHistory') } },
+    errors: [404],
+    handle: async ({ appId, params }) => {
+      const { moves } = await clients.reward.getRewardHistory({ appId, rewardId: params.rewardId });
+      return { status: 200, body: { history: moves.map(rewardHistoryJson) } };
     },
   });
 

@@ -1,6 +1,8 @@
+import { timestampFromDate } from '@bufbuild/protobuf/wkt';
+import { TimeseriesInterval, enumValue } from '@ris/contracts';
 import type { ApiRouter } from '../http/api-router';
-import { campaignStatsJson, userStatsJson } from '../mappers/stats.mapper';
-import { id } from '../openapi/common-schemas';
+import { campaignStatsJson, timeseriesJson, userStatsJson } from '../mappers/stats.mapper';
+import { dateTime, id, timestamp } from '../openapi/common-schemas';
 import { z } from '../openapi/zod';
 import type { ServiceClients } from '../service-clients';
 
@@ -39,6 +41,35 @@ const UserStats = z
   })
   .openapi('UserStats');
 
+const TimeseriesBucket = z
+  .object({
+    start: timestamp.openapi({ description: 'Start of the UTC hour or day' }),
+    referrals: z.number().int().openapi({ description: 'Referrals created in the bucket' }),
+    clicks: z.number().int(),
+    conversions: z.number().int().openapi({ description: 'Referees converted in the bucket (flagged conversions included)' }),
+    rewardValue: z.number().openapi({
+      description: "Value of the rewards of the bucket's conversions that are not CANCELLED (a cancelled reward leaves the bucket of its conversion)",
+    }),
+    conversionRate: z.number().openapi({
+      description:
+        'conversions / clicks × 100, two decimals; 0 without clicks. It can pass 100: a conversion counts when it happens, whether or not its click fell in the same bucket (or there was one)',
+    }),
+  })
+  .openapi('TimeseriesBucket');
+
+const CampaignTimeseries = z
+  .object({
+    campaignId: z.string(),
+    interval: z.enum(['hour', 'day']),
+    from: timestamp.openapi({ description: 'Start of the first bucket: the `from` asked for, rounded down to its UTC hour or day' }),
+    to: timestamp.openapi({ description: 'End of the last bucket: the `to` asked for, rounded up to its UTC hour or day' }),
+    buckets: z.array(TimeseriesBucket).openapi({ description: 'Every bucket of the range, oldest first, zeros included' }),
+  })
+  .openapi('CampaignTimeseries');
+
+const HOUR_MS = 3_600_000;
+const DAY_MS = 86_400_000;
+
 /**
  * Both read pre-aggregated documents (counters kept on write), never
  * referrals, clicks or conversions: the cost does not grow with the
@@ -58,6 +89,40 @@ export function statsRoutes(api: ApiRouter, clients: ServiceClients): void {
     handle: async ({ appId, query }) => {
       const counts = await clients.referral.getCampaignStats({ appId, campaignId: query.campaignId });
       return { status: 200, body: campaignStatsJson(query.campaignId, counts) };
+    },
+  });
+
+  api.route({
+    method: 'get',
+    path: '/stats/timeseries',
+    tag: 'Stats',
+    summary: "A campaign's referrals, clicks, conversions and reward value per hour or day",
+    description:
+      'Counters kept on write per UTC hour and day, like the totals of GET /stats: the read costs the same for a campaign of ten ' +
+      'referrals or of millions. Buckets are UTC hours or UTC days (00:00Z to 24:00Z), whatever the offset the range is written with; ' +
+      'every bucket that overlaps [from, to) is answered, oldest first, zeros included. A range holds at most 744 hourly buckets ' +
+      '(31 days) or 366 daily ones: a longer one, or a `to` not after `from`, is 422 INVALID_RANGE (so are ranges outside the years ' +
+      '0001 to 9999 UTC). Without `to`, now; without `from`, 24 hours (hour) or 30 days (day) before `to`.',
+    query: z.object({
+      campaignId: id('Campaign id (required)'),
+      interval: z.enum(['hour', 'day']).optional().openapi({ description: 'Bucket size; day when absent' }),
+      from: dateTime('Start of the range (inclusive), rounded down to its UTC hour or day').optional(),
+      to: dateTime('End of the range (exclusive)').optional(),
+    }),
+    responses: { 200: { description: 'The series', schema: CampaignTimeseries } },
+    errors: [404, 422],
+    handle: async ({ appId, query }) => {
+      const interval = query.interval ?? 'day';
+      const to = query.to ? new Date(query.to) : new Date();
+      const from = query.from ? new Date(query.from) : new Date(to.getTime() - (interval === 'hour' ? 24 * HOUR_MS : 30 * DAY_MS));
+      const series = await clients.referral.getCampaignTimeseries({
+        appId,
+        campaignId: query.campaignId,
+        interval: enumValue(TimeseriesInterval, interval.toUpperCase()),
+        from: timestampFromDate(from),
+        to: timestampFromDate(to),
+      });
+      return { status: 200, body: timeseriesJson(query.campaignId, interval, series) };
     },
   });
 

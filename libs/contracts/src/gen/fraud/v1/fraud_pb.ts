@@ -2,8 +2,8 @@
 // @generated from file fraud/v1/fraud.proto (package fraud.v1, syntax proto3)
 /* eslint-disable */
 
-import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
-import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
+import type { GenEnum, GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
+import { enumDesc, fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
 import type { ClientContext, FraudAssessment } from "../../common/v1/common_pb";
 import { file_common_v1_common } from "../../common/v1/common_pb";
 import type { Timestamp } from "@bufbuild/protobuf/wkt";
@@ -14,7 +14,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file fraud/v1/fraud.proto.
  */
 export const file_fraud_v1_fraud: GenFile = /*@__PURE__*/
-  fileDesc("ChRmcmF1ZC92MS9mcmF1ZC5wcm90bxIIZnJhdWQudjEiyAIKFFNjb3JlUmVmZXJyYWxSZXF1ZXN0Eg4KBmFwcF9pZBgBIAEoCRITCgtjYW1wYWlnbl9pZBgCIAEoCRITCgtyZWZlcnJhbF9pZBgDIAEoCRIVCg1yZWZlcnJhbF9jb2RlGAQgASgJEhMKC3JlZmVycmVyX2lkGAUgASgJEhcKCnJlZmVyZWVfaWQYBiABKAlIAIgBARIbCg5yZWZlcnJlcl9lbWFpbBgHIAEoCUgBiAEBEikKB2NvbnRleHQYCCABKAsyGC5jb21tb24udjEuQ2xpZW50Q29udGV4dBIWCg5mbGFnX3RocmVzaG9sZBgJIAEoBRIvCgtvY2N1cnJlZF9hdBgKIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBCDQoLX3JlZmVyZWVfaWRCEQoPX3JlZmVycmVyX2VtYWlsIkcKFVNjb3JlUmVmZXJyYWxSZXNwb25zZRIuCgphc3Nlc3NtZW50GAEgASgLMhouY29tbW9uLnYxLkZyYXVkQXNzZXNzbWVudCK4AgoWU2NvcmVDb252ZXJzaW9uUmVxdWVzdBIOCgZhcHBfaWQYASABKAkSEwoLY2FtcGFpZ25faWQYAiABKAkSFQoNY29udmVyc2lvbl9pZBgDIAEoCRIVCg1yZWZlcnJhbF9jb2RlGAQgASgJEhMKC3JlZmVycmVyX2lkGAUgASgJEhIKCnJlZmVyZWVfaWQYBiABKAkSGwoOcmVmZXJyZXJfZW1haWwYByABKAlIAIgBARIpCgdjb250ZXh0GAggASgLMhguY29tbW9uLnYxLkNsaWVudENvbnRleHQSFgoOZmxhZ190aHJlc2hvbGQYCSABKAUSLwoLb2NjdXJyZWRfYXQYCiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wQhEKD19yZWZlcnJlcl9lbWFpbCJJChdTY29yZUNvbnZlcnNpb25SZXNwb25zZRIuCgphc3Nlc3NtZW50GAEgASgLMhouY29tbW9uLnYxLkZyYXVkQXNzZXNzbWVudCL7AQoSUmVjb3JkQ2xpY2tSZXF1ZXN0Eg4KBmFwcF9pZBgBIAEoCRITCgtjYW1wYWlnbl9pZBgCIAEoCRIQCghjbGlja19pZBgDIAEoCRIVCg1yZWZlcnJhbF9jb2RlGAQgASgJEhMKC3JlZmVycmVyX2lkGAUgASgJEhcKCnJlZmVyZWVfaWQYBiABKAlIAIgBARIpCgdjb250ZXh0GAcgASgLMhguY29tbW9uLnYxLkNsaWVudENvbnRleHQSLwoLb2NjdXJyZWRfYXQYCCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wQg0KC19yZWZlcmVlX2lkIkMKE1JlY29yZENsaWNrc1JlcXVlc3QSLAoGY2xpY2tzGAEgAygLMhwuZnJhdWQudjEuUmVjb3JkQ2xpY2tSZXF1ZXN0IhYKFFJlY29yZENsaWNrc1Jlc3BvbnNlMocCCgxGcmF1ZFNlcnZpY2USUAoNU2NvcmVSZWZlcnJhbBIeLmZyYXVkLnYxLlNjb3JlUmVmZXJyYWxSZXF1ZXN0Gh8uZnJhdWQudjEuU2NvcmVSZWZlcnJhbFJlc3BvbnNlElYKD1Njb3JlQ29udmVyc2lvbhIgLmZyYXVkLnYxLlNjb3JlQ29udmVyc2lvblJlcXVlc3QaIS5mcmF1ZC52MS5TY29yZUNvbnZlcnNpb25SZXNwb25zZRJNCgxSZWNvcmRDbGlja3MSHS5mcmF1ZC52MS5SZWNvcmRDbGlja3NSZXF1ZXN0Gh4uZnJhdWQudjEuUmVjb3JkQ2xpY2tzUmVzcG9uc2ViBnByb3RvMw", [file_common_v1_common, file_google_protobuf_timestamp]);
+  fileDesc("ChRmcmF1ZC92MS9mcmF1ZC5wcm90bxIIZnJhdWQudjEiyAIKFFNjb3JlUmVmZXJyYWxSZXF1ZXN0Eg4KBmFwcF9pZBgBIAEoCRITCgtjYW1wYWlnbl9pZBgCIAEoCRITCgtyZWZlcnJhbF9pZBgDIAEoCRIVCg1yZWZlcnJhbF9jb2RlGAQgASgJEhMKC3JlZmVycmVyX2lkGAUgASgJEhcKCnJlZmVyZWVfaWQYBiABKAlIAIgBARIbCg5yZWZlcnJlcl9lbWFpbBgHIAEoCUgBiAEBEikKB2NvbnRleHQYCCABKAsyGC5jb21tb24udjEuQ2xpZW50Q29udGV4dBIWCg5mbGFnX3RocmVzaG9sZBgJIAEoBRIvCgtvY2N1cnJlZF9hdBgKIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBCDQoLX3JlZmVyZWVfaWRCEQoPX3JlZmVycmVyX2VtYWlsIkcKFVNjb3JlUmVmZXJyYWxSZXNwb25zZRIuCgphc3Nlc3NtZW50GAEgASgLMhouY29tbW9uLnYxLkZyYXVkQXNzZXNzbWVudCK4AgoWU2NvcmVDb252ZXJzaW9uUmVxdWVzdBIOCgZhcHBfaWQYASABKAkSEwoLY2FtcGFpZ25faWQYAiABKAkSFQoNY29udmVyc2lvbl9pZBgDIAEoCRIVCg1yZWZlcnJhbF9jb2RlGAQgASgJEhMKC3JlZmVycmVyX2lkGAUgASgJEhIKCnJlZmVyZWVfaWQYBiABKAkSGwoOcmVmZXJyZXJfZW1haWwYByABKAlIAIgBARIpCgdjb250ZXh0GAggASgLMhguY29tbW9uLnYxLkNsaWVudENvbnRleHQSFgoOZmxhZ190aHJlc2hvbGQYCSABKAUSLwoLb2NjdXJyZWRfYXQYCiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wQhEKD19yZWZlcnJlcl9lbWFpbCJJChdTY29yZUNvbnZlcnNpb25SZXNwb25zZRIuCgphc3Nlc3NtZW50GAEgASgLMhouY29tbW9uLnYxLkZyYXVkQXNzZXNzbWVudCL7AQoSUmVjb3JkQ2xpY2tSZXF1ZXN0Eg4KBmFwcF9pZBgBIAEoCRITCgtjYW1wYWlnbl9pZBgCIAEoCRIQCghjbGlja19pZBgDIAEoCRIVCg1yZWZlcnJhbF9jb2RlGAQgASgJEhMKC3JlZmVycmVyX2lkGAUgASgJEhcKCnJlZmVyZWVfaWQYBiABKAlIAIgBARIpCgdjb250ZXh0GAcgASgLMhguY29tbW9uLnYxLkNsaWVudENvbnRleHQSLwoLb2NjdXJyZWRfYXQYCCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wQg0KC19yZWZlcmVlX2lkIkMKE1JlY29yZENsaWNrc1JlcXVlc3QSLAoGY2xpY2tzGAEgAygLMhwuZnJhdWQudjEuUmVjb3JkQ2xpY2tSZXF1ZXN0IhYKFFJlY29yZENsaWNrc1Jlc3BvbnNlIq8BChhHZXRTaWduYWxFdmlkZW5jZVJlcXVlc3QSDgoGYXBwX2lkGAEgASgJEiIKBGtpbmQYAiABKA4yFC5mcmF1ZC52MS5TaWduYWxLaW5kEhMKC2NhbXBhaWduX2lkGAMgASgJEhMKC3JlZmVycmVyX2lkGAQgASgJEhcKCnJlZmVyZWVfaWQYBSABKAlIAIgBARINCgVsaW1pdBgGIAEoBUINCgtfcmVmZXJlZV9pZCKSAgoMTGlua2VkU2lnbmFsEiIKBGtpbmQYASABKA4yFC5mcmF1ZC52MS5TaWduYWxLaW5kEhMKC2NhbXBhaWduX2lkGAIgASgJEhUKDXJlZmVycmFsX2NvZGUYAyABKAkSEwoLcmVmZXJyZXJfaWQYBCABKAkSFwoKcmVmZXJlZV9pZBgFIAEoCUgAiAEBEhUKCGNsaWNrX2lkGAYgASgJSAGIAQESKQoGc2hhcmVkGAcgAygOMhkuZnJhdWQudjEuU2hhcmVkQXR0cmlidXRlEiYKAmF0GAggASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcEINCgtfcmVmZXJlZV9pZEILCglfY2xpY2tfaWQikQIKGUdldFNpZ25hbEV2aWRlbmNlUmVzcG9uc2USDQoFZm91bmQYASABKAgSKQoHY29udGV4dBgCIAEoCzIYLmNvbW1vbi52MS5DbGllbnRDb250ZXh0EiYKAmF0GAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIVCghjbGlja19pZBgEIAEoCUgAiAEBEi4KCmNsaWNrZWRfYXQYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEiYKBmxpbmtlZBgGIAMoCzIWLmZyYXVkLnYxLkxpbmtlZFNpZ25hbBIWCg53aW5kb3dfbWludXRlcxgHIAEoBUILCglfY2xpY2tfaWQqdgoKU2lnbmFsS2luZBIbChdTSUdOQUxfS0lORF9VTlNQRUNJRklFRBAAEhgKFFNJR05BTF9LSU5EX1JFRkVSUkFMEAESFQoRU0lHTkFMX0tJTkRfQ0xJQ0sQAhIaChZTSUdOQUxfS0lORF9DT05WRVJTSU9OEAMqiAEKD1NoYXJlZEF0dHJpYnV0ZRIgChxTSEFSRURfQVRUUklCVVRFX1VOU1BFQ0lGSUVEEAASFwoTU0hBUkVEX0FUVFJJQlVURV9JUBABEh4KGlNIQVJFRF9BVFRSSUJVVEVfREVWSUNFX0lEEAISGgoWU0hBUkVEX0FUVFJJQlVURV9FTUFJTBADMuUCCgxGcmF1ZFNlcnZpY2USUAoNU2NvcmVSZWZlcnJhbBIeLmZyYXVkLnYxLlNjb3JlUmVmZXJyYWxSZXF1ZXN0Gh8uZnJhdWQudjEuU2NvcmVSZWZlcnJhbFJlc3BvbnNlElYKD1Njb3JlQ29udmVyc2lvbhIgLmZyYXVkLnYxLlNjb3JlQ29udmVyc2lvblJlcXVlc3QaIS5mcmF1ZC52MS5TY29yZUNvbnZlcnNpb25SZXNwb25zZRJNCgxSZWNvcmRDbGlja3MSHS5mcmF1ZC52MS5SZWNvcmRDbGlja3NSZXF1ZXN0Gh4uZnJhdWQudjEuUmVjb3JkQ2xpY2tzUmVzcG9uc2USXAoRR2V0U2lnbmFsRXZpZGVuY2USIi5mcmF1ZC52MS5HZXRTaWduYWxFdmlkZW5jZVJlcXVlc3QaIy5mcmF1ZC52MS5HZXRTaWduYWxFdmlkZW5jZVJlc3BvbnNlYgZwcm90bzM", [file_common_v1_common, file_google_protobuf_timestamp]);
 
 /**
  * @generated from message fraud.v1.ScoreReferralRequest
@@ -271,6 +271,230 @@ export const RecordClicksResponseSchema: GenMessage<RecordClicksResponse> = /*@_
   messageDesc(file_fraud_v1_fraud, 6);
 
 /**
+ * @generated from message fraud.v1.GetSignalEvidenceRequest
+ */
+export type GetSignalEvidenceRequest = Message<"fraud.v1.GetSignalEvidenceRequest"> & {
+  /**
+   * @generated from field: string app_id = 1;
+   */
+  appId: string;
+
+  /**
+   * REFERRAL (its signal is keyed by campaign and referrer) or CONVERSION
+   * (by campaign and referee).
+   *
+   * @generated from field: fraud.v1.SignalKind kind = 2;
+   */
+  kind: SignalKind;
+
+  /**
+   * @generated from field: string campaign_id = 3;
+   */
+  campaignId: string;
+
+  /**
+   * @generated from field: string referrer_id = 4;
+   */
+  referrerId: string;
+
+  /**
+   * @generated from field: optional string referee_id = 5;
+   */
+  refereeId?: string | undefined;
+
+  /**
+   * Linked signals at most (1..100; 0: 20).
+   *
+   * @generated from field: int32 limit = 6;
+   */
+  limit: number;
+};
+
+/**
+ * Describes the message fraud.v1.GetSignalEvidenceRequest.
+ * Use `create(GetSignalEvidenceRequestSchema)` to create a new message.
+ */
+export const GetSignalEvidenceRequestSchema: GenMessage<GetSignalEvidenceRequest> = /*@__PURE__*/
+  messageDesc(file_fraud_v1_fraud, 7);
+
+/**
+ * Another stored signal sharing an attribute with the subject's.
+ *
+ * @generated from message fraud.v1.LinkedSignal
+ */
+export type LinkedSignal = Message<"fraud.v1.LinkedSignal"> & {
+  /**
+   * @generated from field: fraud.v1.SignalKind kind = 1;
+   */
+  kind: SignalKind;
+
+  /**
+   * @generated from field: string campaign_id = 2;
+   */
+  campaignId: string;
+
+  /**
+   * @generated from field: string referral_code = 3;
+   */
+  referralCode: string;
+
+  /**
+   * @generated from field: string referrer_id = 4;
+   */
+  referrerId: string;
+
+  /**
+   * @generated from field: optional string referee_id = 5;
+   */
+  refereeId?: string | undefined;
+
+  /**
+   * Clicks: the click id.
+   *
+   * @generated from field: optional string click_id = 6;
+   */
+  clickId?: string | undefined;
+
+  /**
+   * @generated from field: repeated fraud.v1.SharedAttribute shared = 7;
+   */
+  shared: SharedAttribute[];
+
+  /**
+   * @generated from field: google.protobuf.Timestamp at = 8;
+   */
+  at?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message fraud.v1.LinkedSignal.
+ * Use `create(LinkedSignalSchema)` to create a new message.
+ */
+export const LinkedSignalSchema: GenMessage<LinkedSignal> = /*@__PURE__*/
+  messageDesc(file_fraud_v1_fraud, 8);
+
+/**
+ * @generated from message fraud.v1.GetSignalEvidenceResponse
+ */
+export type GetSignalEvidenceResponse = Message<"fraud.v1.GetSignalEvidenceResponse"> & {
+  /**
+   * False when no signal of the subject is stored (then nothing else is set).
+   *
+   * @generated from field: bool found = 1;
+   */
+  found: boolean;
+
+  /**
+   * The subject's context as scored (ip, user agent, device, email).
+   *
+   * @generated from field: common.v1.ClientContext context = 2;
+   */
+  context?: ClientContext | undefined;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp at = 3;
+   */
+  at?: Timestamp | undefined;
+
+  /**
+   * Conversions: the latest click on the code by the same referee, device or
+   * IP before the conversion (within the referee lookback).
+   *
+   * @generated from field: optional string click_id = 4;
+   */
+  clickId?: string | undefined;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp clicked_at = 5;
+   */
+  clickedAt?: Timestamp | undefined;
+
+  /**
+   * For a conversion, first the referrer's own referral signal when it
+   * shares something with the referee's; then the signals sharing the IP,
+   * device or email within the velocity window before or after the
+   * subject, newest first.
+   *
+   * @generated from field: repeated fraud.v1.LinkedSignal linked = 6;
+   */
+  linked: LinkedSignal[];
+
+  /**
+   * @generated from field: int32 window_minutes = 7;
+   */
+  windowMinutes: number;
+};
+
+/**
+ * Describes the message fraud.v1.GetSignalEvidenceResponse.
+ * Use `create(GetSignalEvidenceResponseSchema)` to create a new message.
+ */
+export const GetSignalEvidenceResponseSchema: GenMessage<GetSignalEvidenceResponse> = /*@__PURE__*/
+  messageDesc(file_fraud_v1_fraud, 9);
+
+/**
+ * @generated from enum fraud.v1.SignalKind
+ */
+export enum SignalKind {
+  /**
+   * @generated from enum value: SIGNAL_KIND_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * @generated from enum value: SIGNAL_KIND_REFERRAL = 1;
+   */
+  REFERRAL = 1,
+
+  /**
+   * @generated from enum value: SIGNAL_KIND_CLICK = 2;
+   */
+  CLICK = 2,
+
+  /**
+   * @generated from enum value: SIGNAL_KIND_CONVERSION = 3;
+   */
+  CONVERSION = 3,
+}
+
+/**
+ * Describes the enum fraud.v1.SignalKind.
+ */
+export const SignalKindSchema: GenEnum<SignalKind> = /*@__PURE__*/
+  enumDesc(file_fraud_v1_fraud, 0);
+
+/**
+ * @generated from enum fraud.v1.SharedAttribute
+ */
+export enum SharedAttribute {
+  /**
+   * @generated from enum value: SHARED_ATTRIBUTE_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * @generated from enum value: SHARED_ATTRIBUTE_IP = 1;
+   */
+  IP = 1,
+
+  /**
+   * @generated from enum value: SHARED_ATTRIBUTE_DEVICE_ID = 2;
+   */
+  DEVICE_ID = 2,
+
+  /**
+   * @generated from enum value: SHARED_ATTRIBUTE_EMAIL = 3;
+   */
+  EMAIL = 3,
+}
+
+/**
+ * Describes the enum fraud.v1.SharedAttribute.
+ */
+export const SharedAttributeSchema: GenEnum<SharedAttribute> = /*@__PURE__*/
+  enumDesc(file_fraud_v1_fraud, 1);
+
+/**
  * Fraud scoring of referrals and conversions, and the click signals the
  * scoring uses. The referral service calls it synchronously; every call
  * also stores the request's signals (ip, user agent, device, email, time)
@@ -313,6 +537,18 @@ export const FraudService: GenService<{
     methodKind: "unary";
     input: typeof RecordClicksRequestSchema;
     output: typeof RecordClicksResponseSchema;
+  },
+  /**
+   * What the stored signals say about a scored referral or conversion, for
+   * the review of its flag: its own signal, the click before a conversion,
+   * and the other signals sharing its IP, device or email.
+   *
+   * @generated from rpc fraud.v1.FraudService.GetSignalEvidence
+   */
+  getSignalEvidence: {
+    methodKind: "unary";
+    input: typeof GetSignalEvidenceRequestSchema;
+    output: typeof GetSignalEvidenceResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_fraud_v1_fraud, 0);

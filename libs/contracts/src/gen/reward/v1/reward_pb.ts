@@ -14,7 +14,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file reward/v1/reward.proto.
  */
 export const file_reward_v1_reward: GenFile = /*@__PURE__*/
-  fileDesc("ChZyZXdhcmQvdjEvcmV3YXJkLnByb3RvEglyZXdhcmQudjEiqAQKBlJld2FyZBIKCgJpZBgBIAEoCRIPCgd1c2VyX2lkGAIgASgJEhMKC2NhbXBhaWduX2lkGAMgASgJEhMKC3JlZmVycmFsX2lkGAQgASgJEhUKDWNvbnZlcnNpb25faWQYBSABKAkSIwoEc2lkZRgGIAEoDjIVLnJld2FyZC52MS5SZXdhcmRTaWRlEg0KBWxldmVsGAcgASgFEg4KBmFtb3VudBgIIAEoARI0ChBmdWxmaWxsbWVudF90eXBlGAkgASgOMhouY29tbW9uLnYxLkZ1bGZpbGxtZW50VHlwZRInCgZzdGF0dXMYCiABKA4yFy5yZXdhcmQudjEuUmV3YXJkU3RhdHVzEhoKDWRpc2NvdW50X2NvZGUYCyABKAlIAIgBARIuCgpleHBpcmVzX2F0GAwgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgpjbGFpbWVkX2F0GA0gASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIvCgtyZWRlZW1lZF9hdBgOIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKY3JlYXRlZF9hdBgPIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKdXBkYXRlZF9hdBgQIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBCEAoOX2Rpc2NvdW50X2NvZGUi1wIKE0NyZWF0ZVJld2FyZFJlcXVlc3QSDgoGYXBwX2lkGAEgASgJEhUKDWNvbnZlcnNpb25faWQYAiABKAkSIwoEc2lkZRgDIAEoDjIVLnJld2FyZC52MS5SZXdhcmRTaWRlEg0KBWxldmVsGAQgASgFEg8KB3VzZXJfaWQYBSABKAkSEwoLY2FtcGFpZ25faWQYBiABKAkSEwoLcmVmZXJyYWxfaWQYByABKAkSDgoGYW1vdW50GAggASgBEjQKEGZ1bGZpbGxtZW50X3R5cGUYCSABKA4yGi5jb21tb24udjEuRnVsZmlsbG1lbnRUeXBlEgwKBGhvbGQYCiABKAgSIQoUbWF4X3Jld2FyZHNfcGVyX3VzZXIYCyABKAVIAIgBARIaChJjb2RlX3ZhbGlkaXR5X2RheXMYDCABKAVCFwoVX21heF9yZXdhcmRzX3Blcl91c2VyIloKFENyZWF0ZVJld2FyZFJlc3BvbnNlEiEKBnJld2FyZBgBIAEoCzIRLnJld2FyZC52MS5SZXdhcmQSDwoHY3JlYXRlZBgCIAEoCBIOCgZjYXBwZWQYAyABKAgiSAofQXBwcm92ZUNvbnZlcnNpb25SZXdhcmRzUmVxdWVzdBIOCgZhcHBfaWQYASABKAkSFQoNY29udmVyc2lvbl9pZBgCIAEoCSJGCiBBcHByb3ZlQ29udmVyc2lvblJld2FyZHNSZXNwb25zZRIiCgdyZXdhcmRzGAEgAygLMhEucmV3YXJkLnYxLlJld2FyZCJHCh5DYW5jZWxDb252ZXJzaW9uUmV3YXJkc1JlcXVlc3QSDgoGYXBwX2lkGAEgASgJEhUKDWNvbnZlcnNpb25faWQYAiABKAkiRQofQ2FuY2VsQ29udmVyc2lvblJld2FyZHNSZXNwb25zZRIiCgdyZXdhcmRzGAEgAygLMhEucmV3YXJkLnYxLlJld2FyZCJFChxMaXN0Q29udmVyc2lvblJld2FyZHNSZXF1ZXN0Eg4KBmFwcF9pZBgBIAEoCRIVCg1jb252ZXJzaW9uX2lkGAIgASgJIkMKHUxpc3RDb252ZXJzaW9uUmV3YXJkc1Jlc3BvbnNlEiIKB3Jld2FyZHMYASADKAsyES5yZXdhcmQudjEuUmV3YXJkIjUKEEdldFJld2FyZFJlcXVlc3QSDgoGYXBwX2lkGAEgASgJEhEKCXJld2FyZF9pZBgCIAEoCSI2ChFHZXRSZXdhcmRSZXNwb25zZRIhCgZyZXdhcmQYASABKAsyES5yZXdhcmQudjEuUmV3YXJkIssBChJMaXN0UmV3YXJkc1JlcXVlc3QSDgoGYXBwX2lkGAEgASgJEiQKBHBhZ2UYAiABKAsyFi5jb21tb24udjEuUGFnZVJlcXVlc3QSFAoHdXNlcl9pZBgDIAEoCUgAiAEBEicKBnN0YXR1cxgEIAEoDjIXLnJld2FyZC52MS5SZXdhcmRTdGF0dXMSNAoQZnVsZmlsbG1lbnRfdHlwZRgFIAEoDjIaLmNvbW1vbi52MS5GdWxmaWxsbWVudFR5cGVCCgoIX3VzZXJfaWQiXAoTTGlzdFJld2FyZHNSZXNwb25zZRIiCgdyZXdhcmRzGAEgAygLMhEucmV3YXJkLnYxLlJld2FyZBIhCgRwYWdlGAIgASgLMhMuY29tbW9uLnYxLlBhZ2VJbmZvIjcKEkNsYWltUmV3YXJkUmVxdWVzdBIOCgZhcHBfaWQYASABKAkSEQoJcmV3YXJkX2lkGAIgASgJIjgKE0NsYWltUmV3YXJkUmVzcG9uc2USIQoGcmV3YXJkGAEgASgLMhEucmV3YXJkLnYxLlJld2FyZCIzChNWYWxpZGF0ZUNvZGVSZXF1ZXN0Eg4KBmFwcF9pZBgBIAEoCRIMCgRjb2RlGAIgASgJInYKFFZhbGlkYXRlQ29kZVJlc3BvbnNlEg0KBXZhbGlkGAEgASgIEgwKBGNvZGUYAiABKAkSIQoGcmV3YXJkGAMgASgLMhEucmV3YXJkLnYxLlJld2FyZBITCgZyZWFzb24YBCABKAlIAIgBAUIJCgdfcmVhc29uImAKE1JlZGVlbVJld2FyZFJlcXVlc3QSDgoGYXBwX2lkGAEgASgJEhEKCXJld2FyZF9pZBgCIAEoCRIPCgd1c2VyX2lkGAMgASgJEhUKDW9wZXJhdGlvbl9rZXkYBCABKAkiOQoUUmVkZWVtUmV3YXJkUmVzcG9uc2USIQoGcmV3YXJkGAEgASgLMhEucmV3YXJkLnYxLlJld2FyZCJzChVHZXRSZXdhcmRTdGF0c1JlcXVlc3QSDgoGYXBwX2lkGAEgASgJEhgKC2NhbXBhaWduX2lkGAIgASgJSACIAQESFAoHdXNlcl9pZBgDIAEoCUgBiAEBQg4KDF9jYW1wYWlnbl9pZEIKCghfdXNlcl9pZCJiCg1SZXdhcmRBbW91bnRzEg8KB3BlbmRpbmcYASABKAESEAoIYXBwcm92ZWQYAiABKAESDAoEcGFpZBgDIAEoARIRCgljYW5jZWxsZWQYBCABKAESDQoFY291bnQYBSABKAUiTgoSTGV2ZWxSZXdhcmRBbW91bnRzEg0KBWxldmVsGAEgASgFEikKB2Ftb3VudHMYAiABKAsyGC5yZXdhcmQudjEuUmV3YXJkQW1vdW50cyKkAQoWR2V0UmV3YXJkU3RhdHNSZXNwb25zZRInCgV0b3RhbBgBIAEoCzIYLnJld2FyZC52MS5SZXdhcmRBbW91bnRzEjYKD3JlZmVycmVyX2xldmVscxgCIAMoCzIdLnJld2FyZC52MS5MZXZlbFJld2FyZEFtb3VudHMSKQoHcmVmZXJlZRgDIAEoCzIYLnJld2FyZC52MS5SZXdhcmRBbW91bnRzKpkBCgxSZXdhcmRTdGF0dXMSHQoZUkVXQVJEX1NUQVRVU19VTlNQRUNJRklFRBAAEhkKFVJFV0FSRF9TVEFUVVNfUEVORElORxABEhoKFlJFV0FSRF9TVEFUVVNfQVBQUk9WRUQQAhIWChJSRVdBUkRfU1RBVFVTX1BBSUQQAxIbChdSRVdBUkRfU1RBVFVTX0NBTkNFTExFRBAEKlwKClJld2FyZFNpZGUSGwoXUkVXQVJEX1NJREVfVU5TUEVDSUZJRUQQABIYChRSRVdBUkRfU0lERV9SRUZFUlJFUhABEhcKE1JFV0FSRF9TSURFX1JFRkVSRUUQAjKQBwoNUmV3YXJkU2VydmljZRJPCgxDcmVhdGVSZXdhcmQSHi5yZXdhcmQudjEuQ3JlYXRlUmV3YXJkUmVxdWVzdBofLnJld2FyZC52MS5DcmVhdGVSZXdhcmRSZXNwb25zZRJzChhBcHByb3ZlQ29udmVyc2lvblJld2FyZHMSKi5yZXdhcmQudjEuQXBwcm92ZUNvbnZlcnNpb25SZXdhcmRzUmVxdWVzdBorLnJld2FyZC52MS5BcHByb3ZlQ29udmVyc2lvblJld2FyZHNSZXNwb25zZRJwChdDYW5jZWxDb252ZXJzaW9uUmV3YXJkcxIpLnJld2FyZC52MS5DYW5jZWxDb252ZXJzaW9uUmV3YXJkc1JlcXVlc3QaKi5yZXdhcmQudjEuQ2FuY2VsQ29udmVyc2lvblJld2FyZHNSZXNwb25zZRJqChVMaXN0Q29udmVyc2lvblJld2FyZHMSJy5yZXdhcmQudjEuTGlzdENvbnZlcnNpb25SZXdhcmRzUmVxdWVzdBooLnJld2FyZC52MS5MaXN0Q29udmVyc2lvblJld2FyZHNSZXNwb25zZRJGCglHZXRSZXdhcmQSGy5yZXdhcmQudjEuR2V0UmV3YXJkUmVxdWVzdBocLnJld2FyZC52MS5HZXRSZXdhcmRSZXNwb25zZRJMCgtMaXN0UmV3YXJkcxIdLnJld2FyZC52MS5MaXN0UmV3YXJkc1JlcXVlc3QaHi5yZXdhcmQudjEuTGlzdFJld2FyZHNSZXNwb25zZRJMCgtDbGFpbVJld2FyZBIdLnJld2FyZC52MS5DbGFpbVJld2FyZFJlcXVlc3QaHi5yZXdhcmQudjEuQ2xhaW1SZXdhcmRSZXNwb25zZRJPCgxWYWxpZGF0ZUNvZGUSHi5yZXdhcmQudjEuVmFsaWRhdGVDb2RlUmVxdWVzdBofLnJld2FyZC52MS5WYWxpZGF0ZUNvZGVSZXNwb25zZRJPCgxSZWRlZW1SZXdhcmQSHi5yZXdhcmQudjEuUmVkZWVtUmV3YXJkUmVxdWVzdBofLnJld2FyZC52MS5SZWRlZW1SZXdhcmRSZXNwb25zZRJVCg5HZXRSZXdhcmRTdGF0cxIgLnJld2FyZC52MS5HZXRSZXdhcmRTdGF0c1JlcXVlc3QaIS5yZXdhcmQudjEuR2V0UmV3YXJkU3RhdHNSZXNwb25zZWIGcHJvdG8z", [file_common_v1_common, file_google_protobuf_timestamp]);
+  fileDesc("ChZyZXdhcmQvdjEvcmV3YXJkLnByb3RvEglyZXdhcmQudjEiqAQKBlJld2FyZBIKCgJpZBgBIAEoCRIPCgd1c2VyX2lkGAIgASgJEhMKC2NhbXBhaWduX2lkGAMgASgJEhMKC3JlZmVycmFsX2lkGAQgASgJEhUKDWNvbnZlcnNpb25faWQYBSABKAkSIwoEc2lkZRgGIAEoDjIVLnJld2FyZC52MS5SZXdhcmRTaWRlEg0KBWxldmVsGAcgASgFEg4KBmFtb3VudBgIIAEoARI0ChBmdWxmaWxsbWVudF90eXBlGAkgASgOMhouY29tbW9uLnYxLkZ1bGZpbGxtZW50VHlwZRInCgZzdGF0dXMYCiABKA4yFy5yZXdhcmQudjEuUmV3YXJkU3RhdHVzEhoKDWRpc2NvdW50X2NvZGUYCyABKAlIAIgBARIuCgpleHBpcmVzX2F0GAwgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgpjbGFpbWVkX2F0GA0gASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIvCgtyZWRlZW1lZF9hdBgOIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKY3JlYXRlZF9hdBgPIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKdXBkYXRlZF9hdBgQIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBCEAoOX2Rpc2NvdW50X2NvZGUi1wIKE0NyZWF0ZVJld2FyZFJlcXVlc3QSDgoGYXBwX2lkGAEgASgJEhUKDWNvbnZlcnNpb25faWQYAiABKAkSIwoEc2lkZRgDIAEoDjIVLnJld2FyZC52MS5SZXdhcmRTaWRlEg0KBWxldmVsGAQgASgFEg8KB3VzZXJfaWQYBSABKAkSEwoLY2FtcGFpZ25faWQYBiABKAkSEwoLcmVmZXJyYWxfaWQYByABKAkSDgoGYW1vdW50GAggASgBEjQKEGZ1bGZpbGxtZW50X3R5cGUYCSABKA4yGi5jb21tb24udjEuRnVsZmlsbG1lbnRUeXBlEgwKBGhvbGQYCiABKAgSIQoUbWF4X3Jld2FyZHNfcGVyX3VzZXIYCyABKAVIAIgBARIaChJjb2RlX3ZhbGlkaXR5X2RheXMYDCABKAVCFwoVX21heF9yZXdhcmRzX3Blcl91c2VyIloKFENyZWF0ZVJld2FyZFJlc3BvbnNlEiEKBnJld2FyZBgBIAEoCzIRLnJld2FyZC52MS5SZXdhcmQSDwoHY3JlYXRlZBgCIAEoCBIOCgZjYXBwZWQYAyABKAgiSAofQXBwcm92ZUNvbnZlcnNpb25SZXdhcmRzUmVxdWVzdBIOCgZhcHBfaWQYASABKAkSFQoNY29udmVyc2lvbl9pZBgCIAEoCSJGCiBBcHByb3ZlQ29udmVyc2lvblJld2FyZHNSZXNwb25zZRIiCgdyZXdhcmRzGAEgAygLMhEucmV3YXJkLnYxLlJld2FyZCJHCh5DYW5jZWxDb252ZXJzaW9uUmV3YXJkc1JlcXVlc3QSDgoGYXBwX2lkGAEgASgJEhUKDWNvbnZlcnNpb25faWQYAiABKAkiRQofQ2FuY2VsQ29udmVyc2lvblJld2FyZHNSZXNwb25zZRIiCgdyZXdhcmRzGAEgAygLMhEucmV3YXJkLnYxLlJld2FyZCJFChxMaXN0Q29udmVyc2lvblJld2FyZHNSZXF1ZXN0Eg4KBmFwcF9pZBgBIAEoCRIVCg1jb252ZXJzaW9uX2lkGAIgASgJIkMKHUxpc3RDb252ZXJzaW9uUmV3YXJkc1Jlc3BvbnNlEiIKB3Jld2FyZHMYASADKAsyES5yZXdhcmQudjEuUmV3YXJkIjUKEEdldFJld2FyZFJlcXVlc3QSDgoGYXBwX2lkGAEgASgJEhEKCXJld2FyZF9pZBgCIAEoCSI2ChFHZXRSZXdhcmRSZXNwb25zZRIhCgZyZXdhcmQYASABKAsyES5yZXdhcmQudjEuUmV3YXJkIjwKF0dldFJld2FyZEhpc3RvcnlSZXF1ZXN0Eg4KBmFwcF9pZBgBIAEoCRIRCglyZXdhcmRfaWQYAiABKAkijgEKClJld2FyZE1vdmUSKgoEZnJvbRgBIAEoDjIXLnJld2FyZC52MS5SZXdhcmRTdGF0dXNIAIgBARIjCgJ0bxgCIAEoDjIXLnJld2FyZC52MS5SZXdhcmRTdGF0dXMSJgoCYXQYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wQgcKBV9mcm9tIkAKGEdldFJld2FyZEhpc3RvcnlSZXNwb25zZRIkCgVtb3ZlcxgBIAMoCzIVLnJld2FyZC52MS5SZXdhcmRNb3ZlIssBChJMaXN0UmV3YXJkc1JlcXVlc3QSDgoGYXBwX2lkGAEgASgJEiQKBHBhZ2UYAiABKAsyFi5jb21tb24udjEuUGFnZVJlcXVlc3QSFAoHdXNlcl9pZBgDIAEoCUgAiAEBEicKBnN0YXR1cxgEIAEoDjIXLnJld2FyZC52MS5SZXdhcmRTdGF0dXMSNAoQZnVsZmlsbG1lbnRfdHlwZRgFIAEoDjIaLmNvbW1vbi52MS5GdWxmaWxsbWVudFR5cGVCCgoIX3VzZXJfaWQiXAoTTGlzdFJld2FyZHNSZXNwb25zZRIiCgdyZXdhcmRzGAEgAygLMhEucmV3YXJkLnYxLlJld2FyZBIhCgRwYWdlGAIgASgLMhMuY29tbW9uLnYxLlBhZ2VJbmZvIjcKEkNsYWltUmV3YXJkUmVxdWVzdBIOCgZhcHBfaWQYASABKAkSEQoJcmV3YXJkX2lkGAIgASgJIjgKE0NsYWltUmV3YXJkUmVzcG9uc2USIQoGcmV3YXJkGAEgASgLMhEucmV3YXJkLnYxLlJld2FyZCIzChNWYWxpZGF0ZUNvZGVSZXF1ZXN0Eg4KBmFwcF9pZBgBIAEoCRIMCgRjb2RlGAIgASgJInYKFFZhbGlkYXRlQ29kZVJlc3BvbnNlEg0KBXZhbGlkGAEgASgIEgwKBGNvZGUYAiABKAkSIQoGcmV3YXJkGAMgASgLMhEucmV3YXJkLnYxLlJld2FyZBITCgZyZWFzb24YBCABKAlIAIgBAUIJCgdfcmVhc29uImAKE1JlZGVlbVJld2FyZFJlcXVlc3QSDgoGYXBwX2lkGAEgASgJEhEKCXJld2FyZF9pZBgCIAEoCRIPCgd1c2VyX2lkGAMgASgJEhUKDW9wZXJhdGlvbl9rZXkYBCABKAkiOQoUUmVkZWVtUmV3YXJkUmVzcG9uc2USIQoGcmV3YXJkGAEgASgLMhEucmV3YXJkLnYxLlJld2FyZCJzChVHZXRSZXdhcmRTdGF0c1JlcXVlc3QSDgoGYXBwX2lkGAEgASgJEhgKC2NhbXBhaWduX2lkGAIgASgJSACIAQESFAoHdXNlcl9pZBgDIAEoCUgBiAEBQg4KDF9jYW1wYWlnbl9pZEIKCghfdXNlcl9pZCJiCg1SZXdhcmRBbW91bnRzEg8KB3BlbmRpbmcYASABKAESEAoIYXBwcm92ZWQYAiABKAESDAoEcGFpZBgDIAEoARIRCgljYW5jZWxsZWQYBCABKAESDQoFY291bnQYBSABKAUiTgoSTGV2ZWxSZXdhcmRBbW91bnRzEg0KBWxldmVsGAEgASgFEikKB2Ftb3VudHMYAiABKAsyGC5yZXdhcmQudjEuUmV3YXJkQW1vdW50cyKkAQoWR2V0UmV3YXJkU3RhdHNSZXNwb25zZRInCgV0b3RhbBgBIAEoCzIYLnJld2FyZC52MS5SZXdhcmRBbW91bnRzEjYKD3JlZmVycmVyX2xldmVscxgCIAMoCzIdLnJld2FyZC52MS5MZXZlbFJld2FyZEFtb3VudHMSKQoHcmVmZXJlZRgDIAEoCzIYLnJld2FyZC52MS5SZXdhcmRBbW91bnRzKpkBCgxSZXdhcmRTdGF0dXMSHQoZUkVXQVJEX1NUQVRVU19VTlNQRUNJRklFRBAAEhkKFVJFV0FSRF9TVEFUVVNfUEVORElORxABEhoKFlJFV0FSRF9TVEFUVVNfQVBQUk9WRUQQAhIWChJSRVdBUkRfU1RBVFVTX1BBSUQQAxIbChdSRVdBUkRfU1RBVFVTX0NBTkNFTExFRBAEKlwKClJld2FyZFNpZGUSGwoXUkVXQVJEX1NJREVfVU5TUEVDSUZJRUQQABIYChRSRVdBUkRfU0lERV9SRUZFUlJFUhABEhcKE1JFV0FSRF9TSURFX1JFRkVSRUUQAjLtBwoNUmV3YXJkU2VydmljZRJPCgxDcmVhdGVSZXdhcmQSHi5yZXdhcmQudjEuQ3JlYXRlUmV3YXJkUmVxdWVzdBofLnJld2FyZC52MS5DcmVhdGVSZXdhcmRSZXNwb25zZRJzChhBcHByb3ZlQ29udmVyc2lvblJld2FyZHMSKi5yZXdhcmQudjEuQXBwcm92ZUNvbnZlcnNpb25SZXdhcmRzUmVxdWVzdBorLnJld2FyZC52MS5BcHByb3ZlQ29udmVyc2lvblJld2FyZHNSZXNwb25zZRJwChdDYW5jZWxDb252ZXJzaW9uUmV3YXJkcxIpLnJld2FyZC52MS5DYW5jZWxDb252ZXJzaW9uUmV3YXJkc1JlcXVlc3QaKi5yZXdhcmQudjEuQ2FuY2VsQ29udmVyc2lvblJld2FyZHNSZXNwb25zZRJqChVMaXN0Q29udmVyc2lvblJld2FyZHMSJy5yZXdhcmQudjEuTGlzdENvbnZlcnNpb25SZXdhcmRzUmVxdWVzdBooLnJld2FyZC52MS5MaXN0Q29udmVyc2lvblJld2FyZHNSZXNwb25zZRJGCglHZXRSZXdhcmQSGy5yZXdhcmQudjEuR2V0UmV3YXJkUmVxdWVzdBocLnJld2FyZC52MS5HZXRSZXdhcmRSZXNwb25zZRJbChBHZXRSZXdhcmRIaXN0b3J5EiIucmV3YXJkLnYxLkdldFJld2FyZEhpc3RvcnlSZXF1ZXN0GiMucmV3YXJkLnYxLkdldFJld2FyZEhpc3RvcnlSZXNwb25zZRJMCgtMaXN0UmV3YXJkcxIdLnJld2FyZC52MS5MaXN0UmV3YXJkc1JlcXVlc3QaHi5yZXdhcmQudjEuTGlzdFJld2FyZHNSZXNwb25zZRJMCgtDbGFpbVJld2FyZBIdLnJld2FyZC52MS5DbGFpbVJld2FyZFJlcXVlc3QaHi5yZXdhcmQudjEuQ2xhaW1SZXdhcmRSZXNwb25zZRJPCgxWYWxpZGF0ZUNvZGUSHi5yZXdhcmQudjEuVmFsaWRhdGVDb2RlUmVxdWVzdBofLnJld2FyZC52MS5WYWxpZGF0ZUNvZGVSZXNwb25zZRJPCgxSZWRlZW1SZXdhcmQSHi5yZXdhcmQudjEuUmVkZWVtUmV3YXJkUmVxdWVzdBofLnJld2FyZC52MS5SZWRlZW1SZXdhcmRSZXNwb25zZRJVCg5HZXRSZXdhcmRTdGF0cxIgLnJld2FyZC52MS5HZXRSZXdhcmRTdGF0c1JlcXVlc3QaIS5yZXdhcmQudjEuR2V0UmV3YXJkU3RhdHNSZXNwb25zZWIGcHJvdG8z", [file_common_v1_common, file_google_protobuf_timestamp]);
 
 /**
  * @generated from message reward.v1.Reward
@@ -383,6 +383,76 @@ export const GetRewardResponseSchema: GenMessage<GetRewardResponse> = /*@__PURE_
   messageDesc(file_reward_v1_reward, 10);
 
 /**
+ * @generated from message reward.v1.GetRewardHistoryRequest
+ */
+export type GetRewardHistoryRequest = Message<"reward.v1.GetRewardHistoryRequest"> & {
+  /**
+   * @generated from field: string app_id = 1;
+   */
+  appId: string;
+
+  /**
+   * @generated from field: string reward_id = 2;
+   */
+  rewardId: string;
+};
+
+/**
+ * Describes the message reward.v1.GetRewardHistoryRequest.
+ * Use `create(GetRewardHistoryRequestSchema)` to create a new message.
+ */
+export const GetRewardHistoryRequestSchema: GenMessage<GetRewardHistoryRequest> = /*@__PURE__*/
+  messageDesc(file_reward_v1_reward, 11);
+
+/**
+ * One status change of a reward; its creation is a move from nothing.
+ *
+ * @generated from message reward.v1.RewardMove
+ */
+export type RewardMove = Message<"reward.v1.RewardMove"> & {
+  /**
+   * Unset for the creation (the public API says NEW).
+   *
+   * @generated from field: optional reward.v1.RewardStatus from = 1;
+   */
+  from?: RewardStatus | undefined;
+
+  /**
+   * @generated from field: reward.v1.RewardStatus to = 2;
+   */
+  to: RewardStatus;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp at = 3;
+   */
+  at?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message reward.v1.RewardMove.
+ * Use `create(RewardMoveSchema)` to create a new message.
+ */
+export const RewardMoveSchema: GenMessage<RewardMove> = /*@__PURE__*/
+  messageDesc(file_reward_v1_reward, 12);
+
+/**
+ * @generated from message reward.v1.GetRewardHistoryResponse
+ */
+export type GetRewardHistoryResponse = Message<"reward.v1.GetRewardHistoryResponse"> & {
+  /**
+   * @generated from field: repeated reward.v1.RewardMove moves = 1;
+   */
+  moves: RewardMove[];
+};
+
+/**
+ * Describes the message reward.v1.GetRewardHistoryResponse.
+ * Use `create(GetRewardHistoryResponseSchema)` to create a new message.
+ */
+export const GetRewardHistoryResponseSchema: GenMessage<GetRewardHistoryResponse> = /*@__PURE__*/
+  messageDesc(file_reward_v1_reward, 13);
+
+/**
  * @generated from message reward.v1.ListRewardsRequest
  */
 export type ListRewardsRequest = Message<"reward.v1.ListRewardsRequest"> & {
@@ -417,7 +487,7 @@ export type ListRewardsRequest = Message<"reward.v1.ListRewardsRequest"> & {
  * Use `create(ListRewardsRequestSchema)` to create a new message.
  */
 export const ListRewardsRequestSchema: GenMessage<ListRewardsRequest> = /*@__PURE__*/
-  messageDesc(file_reward_v1_reward, 11);
+  messageDesc(file_reward_v1_reward, 14);
 
 /**
  * @generated from message reward.v1.ListRewardsResponse
@@ -439,7 +509,7 @@ export type ListRewardsResponse = Message<"reward.v1.ListRewardsResponse"> & {
  * Use `create(ListRewardsResponseSchema)` to create a new message.
  */
 export const ListRewardsResponseSchema: GenMessage<ListRewardsResponse> = /*@__PURE__*/
-  messageDesc(file_reward_v1_reward, 12);
+  messageDesc(file_reward_v1_reward, 15);
 
 /**
  * @generated from message reward.v1.ClaimRewardRequest
@@ -461,7 +531,7 @@ export type ClaimRewardRequest = Message<"reward.v1.ClaimRewardRequest"> & {
  * Use `create(ClaimRewardRequestSchema)` to create a new message.
  */
 export const ClaimRewardRequestSchema: GenMessage<ClaimRewardRequest> = /*@__PURE__*/
-  messageDesc(file_reward_v1_reward, 13);
+  messageDesc(file_reward_v1_reward, 16);
 
 /**
  * @generated from message reward.v1.ClaimRewardResponse
@@ -478,7 +548,7 @@ export type ClaimRewardResponse = Message<"reward.v1.ClaimRewardResponse"> & {
  * Use `create(ClaimRewardResponseSchema)` to create a new message.
  */
 export const ClaimRewardResponseSchema: GenMessage<ClaimRewardResponse> = /*@__PURE__*/
-  messageDesc(file_reward_v1_reward, 14);
+  messageDesc(file_reward_v1_reward, 17);
 
 /**
  * @generated from message reward.v1.ValidateCodeRequest
@@ -500,7 +570,7 @@ export type ValidateCodeRequest = Message<"reward.v1.ValidateCodeRequest"> & {
  * Use `create(ValidateCodeRequestSchema)` to create a new message.
  */
 export const ValidateCodeRequestSchema: GenMessage<ValidateCodeRequest> = /*@__PURE__*/
-  messageDesc(file_reward_v1_reward, 15);
+  messageDesc(file_reward_v1_reward, 18);
 
 /**
  * @generated from message reward.v1.ValidateCodeResponse
@@ -538,7 +608,7 @@ export type ValidateCodeResponse = Message<"reward.v1.ValidateCodeResponse"> & {
  * Use `create(ValidateCodeResponseSchema)` to create a new message.
  */
 export const ValidateCodeResponseSchema: GenMessage<ValidateCodeResponse> = /*@__PURE__*/
-  messageDesc(file_reward_v1_reward, 16);
+  messageDesc(file_reward_v1_reward, 19);
 
 /**
  * @generated from message reward.v1.RedeemRewardRequest
@@ -575,7 +645,7 @@ export type RedeemRewardRequest = Message<"reward.v1.RedeemRewardRequest"> & {
  * Use `create(RedeemRewardRequestSchema)` to create a new message.
  */
 export const RedeemRewardRequestSchema: GenMessage<RedeemRewardRequest> = /*@__PURE__*/
-  messageDesc(file_reward_v1_reward, 17);
+  messageDesc(file_reward_v1_reward, 20);
 
 /**
  * @generated from message reward.v1.RedeemRewardResponse
@@ -592,7 +662,7 @@ export type RedeemRewardResponse = Message<"reward.v1.RedeemRewardResponse"> & {
  * Use `create(RedeemRewardResponseSchema)` to create a new message.
  */
 export const RedeemRewardResponseSchema: GenMessage<RedeemRewardResponse> = /*@__PURE__*/
-  messageDesc(file_reward_v1_reward, 18);
+  messageDesc(file_reward_v1_reward, 21);
 
 /**
  * Campaign scope (campaign_id, no user_id), one user in one campaign (both),
@@ -622,7 +692,7 @@ export type GetRewardStatsRequest = Message<"reward.v1.GetRewardStatsRequest"> &
  * Use `create(GetRewardStatsRequestSchema)` to create a new message.
  */
 export const GetRewardStatsRequestSchema: GenMessage<GetRewardStatsRequest> = /*@__PURE__*/
-  messageDesc(file_reward_v1_reward, 19);
+  messageDesc(file_reward_v1_reward, 22);
 
 /**
  * Amounts by status, maintained on every transition.
@@ -661,7 +731,7 @@ export type RewardAmounts = Message<"reward.v1.RewardAmounts"> & {
  * Use `create(RewardAmountsSchema)` to create a new message.
  */
 export const RewardAmountsSchema: GenMessage<RewardAmounts> = /*@__PURE__*/
-  messageDesc(file_reward_v1_reward, 20);
+  messageDesc(file_reward_v1_reward, 23);
 
 /**
  * @generated from message reward.v1.LevelRewardAmounts
@@ -683,7 +753,7 @@ export type LevelRewardAmounts = Message<"reward.v1.LevelRewardAmounts"> & {
  * Use `create(LevelRewardAmountsSchema)` to create a new message.
  */
 export const LevelRewardAmountsSchema: GenMessage<LevelRewardAmounts> = /*@__PURE__*/
-  messageDesc(file_reward_v1_reward, 21);
+  messageDesc(file_reward_v1_reward, 24);
 
 /**
  * @generated from message reward.v1.GetRewardStatsResponse
@@ -716,7 +786,7 @@ export type GetRewardStatsResponse = Message<"reward.v1.GetRewardStatsResponse">
  * Use `create(GetRewardStatsResponseSchema)` to create a new message.
  */
 export const GetRewardStatsResponseSchema: GenMessage<GetRewardStatsResponse> = /*@__PURE__*/
-  messageDesc(file_reward_v1_reward, 22);
+  messageDesc(file_reward_v1_reward, 25);
 
 /**
  * PENDING -> APPROVED -> PAID; PENDING or APPROVED -> CANCELLED.
@@ -833,6 +903,16 @@ export const RewardService: GenService<{
     methodKind: "unary";
     input: typeof GetRewardRequestSchema;
     output: typeof GetRewardResponseSchema;
+  },
+  /**
+   * A reward's status changes from its move journal, oldest first.
+   *
+   * @generated from rpc reward.v1.RewardService.GetRewardHistory
+   */
+  getRewardHistory: {
+    methodKind: "unary";
+    input: typeof GetRewardHistoryRequestSchema;
+    output: typeof GetRewardHistoryResponseSchema;
   },
   /**
    * @generated from rpc reward.v1.RewardService.ListRewards

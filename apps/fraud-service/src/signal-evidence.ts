@@ -1,0 +1,111 @@
+import type { Connection } from 'mongoose';
+import { AppScoped } from '@ris/mongo';
+import { signalModel, type SignalDoc } from './signal.model';
+
+export type SharedAttribute = 'IP' | 'DEVICE_ID' | 'EMAIL';
+
+export interface LinkedSignal {
+  signal: SignalDoc;
+  shared: SharedAttribute[];
+}
+
+export interface Evidence {
+  /** The subject's own signal: its context and time as scored. */
+  subject: SignalDoc;
+  /** Conversions: the latest click on the code by the same referee, device or IP before it. */
+  click: SignalDoc | null;
+  linked: LinkedSignal[];
+}
+
+export interface EvidenceSettings {
+  velocityWindowMinutes: number;
+  /** How far before a conversion its click is looked for (the MULTIPLE_CODES lookback). */
+  refereeLookbackDays: number;
+}
+
+/** Clicks of a code read to find the one before a conversion: the newest this many. */
+const CLICKS_READ = 200;
+
+const sameEmail = (a: string | null, b: string | null) => a !== null && b !== null && a.toLowerCase() === b.toLowerCase();
+
+/**
+ * What the stored signals say about one scored referral or conversion, for
+ * the review of its flag: the subject's signal, the click before a
+ * conversion, and the other signals that share its IP address, device or
+ * email address within the velocity window before or after it (what the
+ * velocity rules counted, and what came next). For a conversion, the
+ * referrer's own referral signal comes first when it shares one of them
+ * (what SAME_IP, SAME_DEVICE and the email rules compared), however old.
+ *
+ * Every read is one indexed query (an equality on the attribute, a range
+ * of time), bounded by `limit`.
+ */
+export class SignalEvidence {
+  private readonly signals: AppScoped<SignalDoc>;
+
+  constructor(
+    db: Connection,
+    private readonly settings: EvidenceSettings,
+  ) {
+    this.signals = new AppScoped(signalModel(db));
+  }
+
+  get windowMinutes(): number {
+    return this.settings.velocityWindowMinutes;
+  }
+
+  /** Null when no signal of the subject is stored (`storedId` as SignalHistory stores it). */
+  async of(appId: string, storedId: string, limit: number): Promise<Evidence | null> {
+    const subject = await this.signals.findById(appId, storedId);
+    if (!subject) return null;
+    const window = this.settings.velocityWindowMinutes * 60_000;
+    const around = { $gte: new Date(subject.at.getTime() - window), $lte: new Date(subject.at.getTime() + window) };
+    const byAttribute: Array<[SharedAttribute, 'ip' | 'deviceId' | 'email']> = [
+      ['IP', 'ip'],
+      ['DEVICE_ID', 'deviceId'],
+      ['EMAIL', 'email'],
+    ];
+    const [referrerSignal, click, ...found] = await Promise.all([
+      subject.kind === 'CONVERSION' ? this.signals.findOne(appId, { referralCode: subject.referralCode, kind: 'REFERRAL' }) : null,
+      subject.kind === 'CONVERSION' ? this.clickBefore(appId, subject) : null,
+      ...byAttribute.map(([, field]) =>
+        subject[field] ? this.signals.find(appId, { [field]: subject[field], at: around }, { sort: { at: -1 }, limit: limit + 1 }) : [],
+      ),
+    ]);
+
+    const linked = new Map<string, LinkedSignal>();
+    const link = (signal: SignalDoc, attribute: SharedAttribute) => {
+      if (signal._id === subject._id) return;
+      const entry = linked.get(signal._id) ?? { signal, shared: [] };
+      if (!entry.shared.includes(attribute)) entry.shared.push(attribute);
+      linked.set(signal._id, entry);
+    };
+    if (referrerSignal) {
+      if (subject.ip !== null && referrerSignal.ip === subject.ip) link(referrerSignal, 'IP');
+      if (subject.deviceId !== null && referrerSignal.deviceId === subject.deviceId) link(referrerSignal, 'DEVICE_ID');
+      if (sameEmail(subject.email, referrerSignal.email)) link(referrerSignal, 'EMAIL');
+    }
+    const first = [...linked.values()];
+    found.forEach((signals, i) => signals.forEach((signal) => link(signal, byAttribute[i][0])));
+    const rest = [...linked.values()].filter((entry) => !first.includes(entry)).sort((a, b) => b.signal.at.getTime() - a.signal.at.getTime() || (a.signal._id < b.signal._id ? 1 : -1));
+    return { subject, click, linked: [...first, ...rest].slice(0, limit) };
+  }
+
+  /** The latest click on the conversion's code by its referee, device or IP before it (FAST_CONVERSION's question, further back). */
+  private async clickBefore(appId: string, conversion: SignalDoc): Promise<SignalDoc | null> {
+    const since = new Date(conversion.at.getTime() - this.settings.refereeLookbackDays * 86_400_000);
+    const clicks = await this.signals.find(
+      appId,
+      { referralCode: conversion.referralCode, kind: 'CLICK', at: { $gte: since, $lte: conversion.at } },
+      { sort: { at: -1 }, limit: CLICKS_READ },
+    );
+    return (
+      clicks.find(
+        (click) =>
+          (conversion.refereeId !== null && click.refereeId === conversion.refereeId) ||
+          (conversion.deviceId !== null && click.deviceId === conversion.deviceId) ||
+          (conversion.ip !== null && click.ip === conversion.ip),
+      ) ?? null
+    );
+  }
+}

@@ -1,0 +1,71 @@
+import { create } from '@bufbuild/protobuf';
+import { createClient, createRouterTransport, type ServiceImpl } from '@connectrpc/connect';
+import { FraudService, RewardSchema, RewardService, RewardStatus, type Reward } from '@ris/contracts';
+import { Outbox } from '@ris/events';
+import { createLogger } from '@ris/logging';
+import { testDatabase } from '@ris/testing';
+import { Campaigns } from '../campaigns';
+import { ClickRecorder } from '../click-recorder';
+import { ConversionRewards } from '../conversion-rewards';
+import { FraudCheck } from '../fraud-check';
+import { FlagEvidence } from '../fraud-flag-evidence';
+import { FraudFlags } from '../fraud-flags';
+import { ConversionRecorder } from '../record-conversion';
+import { RefereeFunnel } from '../referee-funnel';
+import { ReferralStore } from '../referral-store';
+import { ReferralTree } from '../referral-tree';
+import { Referrals } from '../referrals';
+
+/**
+ * The referral service's modules, wired as main.ts wires them, on a fresh
+ * test database (real FerretDB or MongoDB), with the fraud and reward
+ * services stood in for by in-memory Connect routers: their own behaviour
+ * is tested in their services and end to end. By default the fraud service
+ * flags nothing, and the reward service issues each reward once (held when
+ * asked), approves and cancels them.
+ */
+export async function serviceOnTestDatabase(name: string, fraud: Partial<ServiceImpl<typeof FraudService>> = {}) {
+  const db = await testDatabase(name);
+  const logger = createLogger('test', 'silent');
+  const issued = new Map<string, Reward>();
+  const moveAll = (conversionId: string, from: RewardStatus[], to: RewardStatus) => {
+    const moved = [...issued.values()].filter((r) => r.conversionId === conversionId && from.includes(r.status));
+    for (const reward of moved) reward.status = to;
+    return { rewards: moved };
+  };
+  const rewardImpl: Partial<ServiceImpl<typeof RewardService>> = {
+    createReward: async (req) => {
+      const id = `rwd_${req.conversionId}_${req.side}_${req.level}`;
+      const created = !issued.has(id);
+      if (created) {
+        const { userId, campaignId, referralId, conversionId, side, level, amount, fulfillmentType } = req;
+        const status = req.hold ? RewardStatus.PENDING : RewardStatus.APPROVED;
+        issued.set(id, create(RewardSchema, { id, userId, campaignId, referralId, conversionId, side, level, amount, fulfillmentType, status }));
+      }
+      return { created, capped: false, reward: issued.get(id) };
+    },
+    approveConversionRewards: async (req) => moveAll(req.conversionId, [RewardStatus.PENDING], RewardStatus.APPROVED),
+    cancelConversionRewards: async (req) => moveAll(req.conversionId, [RewardStatus.PENDING, RewardStatus.APPROVED], RewardStatus.CANCELLED),
+    listConversionRewards: async (req) => ({ rewards: [...issued.values()].filter((r) => r.conversionId === req.conversionId) }),
+  };
+  const fraudImpl: Partial<ServiceImpl<typeof FraudService>> = {
+    scoreReferral: async () => ({ assessment: { riskScore: 0, reasons: [], flagged: false } }),
+    scoreConversion: async () => ({ assessment: { riskScore: 0, reasons: [], flagged: false } }),
+    recordClicks: async () => ({}),
+    ...fraud,
+  };
+
+  const outbox = new Outbox(db);
+  const store = new ReferralStore(db, new Campaigns(db), outbox);
+  const fraudCheck = new FraudCheck(createClient(FraudService, createRouterTransport(({ service }) => service(FraudService, fraudImpl))), logger);
+  const conversionRewards = new ConversionRewards(store, createClient(RewardService, createRouterTransport(({ service }) => service(RewardService, rewardImpl))));
+  const flags = new FraudFlags(store, conversionRewards);
+  const tree = new ReferralTree(store);
+  const funnel = new RefereeFunnel(store);
+  const referrals = new Referrals(store, tree, funnel, fraudCheck, flags, new ClickRecorder(store, funnel, fraudCheck));
+  const recorder = new ConversionRecorder(store, tree, fraudCheck, flags, conversionRewards);
+  await Promise.all(Object.values(db.models).map((model) => model.init()));
+  return { db, logger, store, referrals, recorder, flags, evidence: new FlagEvidence(store, fraudCheck), issued };
+}
+
+export const NO_CONTEXT = { ip: null, userAgent: null, deviceId: null, email: null };
