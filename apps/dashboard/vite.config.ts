@@ -1,0 +1,32 @@
+// The operator dashboard: built into dist/apps/dashboard, served by the
+// gateway at /dashboard (one origin with the API). Component tests run here
+// too (Vitest, jsdom).
+import { fileURLToPath } from 'node:url';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vitest/config';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+
+export default defineConfig({
+  root: fileURLToPath(new URL('.', import.meta.url)),
+  base: '/dashboard/',
+  plugins: [react()],
+  build: {
+    outDir: `${root}dist/apps/dashboard`,
+    emptyOutDir: true,
+    // Hashed file names only: the gateway may cache them for long.
+    assetsDir: 'assets',
+    chunkSizeWarningLimit: 1200,
+  },
+  server: {
+    // `npx vite` here against a running `npm start` (same origin as in production).
+    proxy: { '/api': 'http://127.0.0.1:8080', '/console': 'http://127.0.0.1:8080' },
+  },
+  test: {
+    environment: 'jsdom',
+    setupFiles: ['./src/test/setup.ts'],
+    include: ['src/**/*.spec.{ts,tsx}'],
+    testTimeout: 20_000,
+    reporters: ['default', `${root}tools/vitest-summary-reporter.mjs`],
+  },
+});
