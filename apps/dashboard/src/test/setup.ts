@@ -33,3 +33,7 @@ window.ResizeObserver = ResizeObserverStandIn;
 Element.prototype.scrollIntoView = () => {};
 window.HTMLElement.prototype.scrollTo = () => {};
 Object.defineProperty(window, 'getComputedStyle', { value: window.getComputedStyle, writable: true });
+// Mantine's autosizing textarea listens for web fonts loading.
+if (!('fonts' in document)) {
+  Object.defineProperty(document, 'fonts', { value: { addEventListener: () => {}, removeEventListener: () => {}, ready: Promise.resolve() } });
+}
