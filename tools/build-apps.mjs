@@ -1,9 +1,12 @@
 // Bundles every app (its own code and the @ris/* libraries) into
 // dist/apps/<app>/main.js; npm packages stay external and load from
-// node_modules. Used by `npm start`, the end-to-end tests and the Dockerfile.
+// node_modules. The operator dashboard is built with Vite into
+// dist/apps/dashboard (only when its sources changed). Used by `npm start`,
+// the end-to-end tests and the Dockerfile.
 import { readdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { bundleTs, root } from './bundle-ts.mjs';
+import { buildDashboard } from './build-dashboard.mjs';
 
 const only = process.argv.slice(2);
 const apps = readdirSync(join(root, 'apps')).filter(
@@ -18,6 +21,7 @@ if (only.length === 0) {
   targets.push({ entry: join(root, 'libs', 'stack', 'src', 'index.ts'), out: join(root, 'dist', 'tools', 'stack.js') });
 }
 
+const withDashboard = only.length === 0 || only.includes('dashboard');
 const started = Date.now();
-await Promise.all(targets.map(({ entry, out }) => bundleTs(entry, out)));
-console.error(`[build] ${targets.length} bundles built in ${Date.now() - started} ms`);
+const [dashboard] = await Promise.all([withDashboard ? buildDashboard() : 'not asked for', ...targets.map(({ entry, out }) => bundleTs(entry, out))]);
+console.error(`[build] ${targets.length} bundles built, dashboard ${dashboard}, in ${Date.now() - started} ms`);

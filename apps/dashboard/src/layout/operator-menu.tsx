@@ -17,7 +17,7 @@ function ChangePasswordModal({ opened, onClose }: { opened: boolean; onClose: ()
     initialValues: { currentPassword: '', newPassword: '', repeat: '' },
     validate: {
       currentPassword: (v) => (v ? null : 'Enter your current password'),
-      newPassword: (v) => (v.length >= MIN_PASSWORD_LENGTH ? null : `At least ${MIN_PASSWORD_LENGTH} characters`),
+      newPassword: (v) => (v.length >= MIN_PASSWORD_LENGTH ? null : `Too short: at least ${MIN_PASSWORD_LENGTH} characters`),
       repeat: (v, values) => (v === values.newPassword ? null : 'The passwords differ'),
     },
   });
