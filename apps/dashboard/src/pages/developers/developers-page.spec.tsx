@@ -1,12 +1,13 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
+import type { ApiKeySummary } from '../../api/types';
 import { FakeApi, page } from '../../test/fake-api';
 import { sessionFor } from '../../test/fixtures';
 import { renderApp } from '../../test/render-app';
 
 const KEY = 'rk_live_0123456789abcdefSECRET';
-const listed = { id: 'key_1', prefix: 'rk_live_0123', createdAt: '2026-11-01T10:00:00.000Z', revokedAt: null, lastUsedAt: '2026-11-24T08:00:00.000Z' };
+const listed: ApiKeySummary = { id: 'key_1', prefix: 'rk_live_0123', createdAt: '2026-11-01T10:00:00.000Z', revokedAt: null, lastUsedAt: '2026-11-24T08:00:00.000Z' };
 const webhook = {
   id: 'wh_1',
   url: 'https://example.com/hook',
@@ -23,7 +24,7 @@ const webhook = {
 
 describe('API keys', () => {
   it('shows a new key once, with a copy button, and forgets it when the dialog closes', async () => {
-    let keys = [listed];
+    let keys: ApiKeySummary[] = [listed];
     const api = new FakeApi()
       .on('GET', '/console/v1/apps/app_1/keys', () => ({ body: { keys } }))
       .on('POST', '/console/v1/apps/app_1/keys', () => {
