@@ -6,6 +6,7 @@ import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
+const GATEWAY = process.env.GATEWAY_URL ?? 'http://127.0.0.1:8080';
 
 export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
@@ -31,8 +32,14 @@ export default defineConfig({
     chunkSizeWarningLimit: 700,
   },
   server: {
-    // `npx vite` here against a running `npm start` (same origin as in production).
-    proxy: { '/api': 'http://127.0.0.1:8080', '/console': 'http://127.0.0.1:8080' },
+    // `npx vite` here against a running `npm start`: the API seen as this origin, as in production
+    // (the gateway refuses a session's changes from another Origin).
+    proxy: Object.fromEntries(
+      ['/api', '/console'].map((path) => [
+        path,
+        { target: GATEWAY, configure: (proxy) => proxy.on('proxyReq', (request) => request.setHeader('origin', GATEWAY)) },
+      ]),
+    ),
   },
   test: {
     environment: 'jsdom',

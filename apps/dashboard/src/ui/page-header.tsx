@@ -10,7 +10,7 @@ export function PageHeader({ title, description, actions }: { title: string; des
           {title}
         </Title>
         {description && (
-          <Text c="dimmed" size="sm">
+          <Text c="dimmed" size="sm" component="div">
             {description}
           </Text>
         )}

@@ -1,5 +1,6 @@
 import { Group, Pagination, Text } from '@mantine/core';
 import type { Pagination as Page } from '../api/types';
+import { countOf } from './format';
 import { useSearchState } from '../url/search-state';
 
 const NO_KEYS: readonly string[] = [];
@@ -8,12 +9,16 @@ const NO_KEYS: readonly string[] = [];
 export function UrlPagination({ pagination, label }: { pagination: Page | undefined; label: string }) {
   const { page, set } = useSearchState(NO_KEYS);
   if (!pagination || pagination.totalPages <= 1) {
-    return pagination && pagination.totalItems > 0 ? <Text size="sm" c="dimmed">{pagination.totalItems} {label}</Text> : null;
+    return pagination && pagination.totalItems > 0 ? (
+      <Text size="sm" c="dimmed">
+        {countOf(pagination.totalItems, label)}
+      </Text>
+    ) : null;
   }
   return (
     <Group justify="space-between" wrap="wrap" gap="xs">
       <Text size="sm" c="dimmed">
-        {pagination.totalItems} {label}
+        {countOf(pagination.totalItems, label)}
       </Text>
       <Pagination
         total={pagination.totalPages}

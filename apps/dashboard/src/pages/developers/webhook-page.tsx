@@ -125,7 +125,7 @@ export function WebhookPage() {
               }
             />
             <Grid>
-              <Grid.Col span={{ base: 12, md: 5 }}>
+              <Grid.Col span={{ base: 12, xl: 5 }}>
                 <Paper withBorder p="md">
                   <Stack gap="xs">
                     <Group gap="xs">
@@ -152,7 +152,7 @@ export function WebhookPage() {
                   </Stack>
                 </Paper>
               </Grid.Col>
-              <Grid.Col span={{ base: 12, md: 7 }}>
+              <Grid.Col span={{ base: 12, xl: 7 }}>
                 <Group justify="space-between" mb="xs" align="flex-end">
                   <Title order={2} size="h4">
                     Delivery log
@@ -192,7 +192,7 @@ export function WebhookPage() {
                                 <Table.Td>{del.attempts}</Table.Td>
                                 <Table.Td>
                                   {del.lastResponseStatus !== null ? (
-                                    <Badge color={del.lastResponseStatus < 300 ? 'green' : 'red'}>{del.lastResponseStatus}</Badge>
+                                    <Badge color={del.lastResponseStatus < 300 ? 'green' : 'red'} miw="fit-content">{del.lastResponseStatus}</Badge>
                                   ) : del.lastError ? (
                                     <Text size="xs">{del.lastError}</Text>
                                   ) : (

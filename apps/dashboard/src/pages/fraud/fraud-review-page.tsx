@@ -146,7 +146,9 @@ export function FraudReviewPage() {
                         </Table.Td>
                       )}
                       <Table.Td>
-                        <Badge color={riskColor(f.riskScore)}>{f.riskScore}</Badge>
+                        <Badge color={riskColor(f.riskScore)} miw="fit-content" aria-label={`Risk score ${f.riskScore}`}>
+                          {f.riskScore}
+                        </Badge>
                       </Table.Td>
                       <Table.Td>
                         <Stack gap={2}>

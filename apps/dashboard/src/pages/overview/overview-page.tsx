@@ -113,6 +113,7 @@ export function OverviewPage() {
                 ]}
                 curveType="monotone"
                 withLegend
+                legendProps={{ verticalAlign: 'bottom', height: 50 }}
                 aria-label="Referrals, clicks and conversions per day"
               />
             ) : (

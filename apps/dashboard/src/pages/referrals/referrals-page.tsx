@@ -241,7 +241,7 @@ function ChainDrawer({ values, set }: { values: Values; set: Setter }) {
           <Timeline active={chain.length} bulletSize={20} lineWidth={2}>
             {chain.map((record) => (
               <Timeline.Item key={record.id} title={`Level ${record.level}: ${record.referrerId}`}>
-                <Text size="sm" c="dimmed">
+                <Text size="sm" c="dimmed" component="div">
                   code {record.referralCode} · reward {formatAmount(record.rewardAmount)} · <StatusBadge status={record.status} />
                 </Text>
               </Timeline.Item>
