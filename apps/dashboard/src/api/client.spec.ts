@@ -1,16 +1,11 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { FakeApi, apiError } from '../test/fake-api';
 import { ApiError, ok } from './api-error';
 import { createApiClient } from './client';
 
 describe('the API client', () => {
-  let api: FakeApi;
-  afterEach(() => {
-    api = new FakeApi();
-  });
-
   it('names the app on /api/v1 calls only and sends the CSRF token on changes only', async () => {
-    api = new FakeApi().on('GET', '/api/v1/campaigns', { body: {} }).on('POST', '/api/v1/campaigns', { status: 201, body: {} }).on('GET', '/console/v1/session', { body: {} }).install();
+    const api = new FakeApi().on('GET', '/api/v1/campaigns', { body: {} }).on('POST', '/api/v1/campaigns', { status: 201, body: {} }).on('GET', '/console/v1/session', { body: {} }).install();
     const client = createApiClient({ appId: () => 'app_7', csrfToken: () => 'tok' });
     await client.GET('/api/v1/campaigns');
     await client.POST('/api/v1/campaigns', { body: { name: 'x', referrerReward: { amount: 1, fulfillmentType: 'MANUAL' } } as never });
@@ -22,7 +17,7 @@ describe('the API client', () => {
   });
 
   it("throws the API's error envelope, field names as the form knows them", async () => {
-    api = new FakeApi()
+    const api = new FakeApi()
       .on('POST', '/api/v1/campaigns', apiError(400, 'VALIDATION_ERROR', 'bad', { issues: [{ field: 'body.referrerReward.amount', message: 'Too big' }, { field: 'query.page', message: 'x' }] }))
       .install();
     const client = createApiClient({ appId: () => 'app_7', csrfToken: () => 'tok' });
@@ -36,7 +31,7 @@ describe('the API client', () => {
   });
 
   it('reads a 204 as done and a 429 with when to try again', async () => {
-    api = new FakeApi()
+    const api = new FakeApi()
       .on('DELETE', '/console/v1/session', { status: 204 })
       .on('GET', '/api/v1/campaigns', apiError(429, 'RATE_LIMITED', 'Slow down.', undefined, { 'Retry-After': '3' }))
       .install();

@@ -45,7 +45,7 @@ export function AppLayout() {
               const items = section.items.filter((item) => allows(role, item.least));
               if (items.length === 0) return null;
               return (
-                <nav key={section.label} aria-label={section.label}>
+                <div key={section.label} role="group" aria-label={section.label}>
                   <Text size="xs" fw={700} c="dimmed" tt="uppercase" px="sm" mb={4}>
                     {section.label}
                   </Text>
@@ -59,7 +59,7 @@ export function AppLayout() {
                       onClick={close}
                     />
                   ))}
-                </nav>
+                </div>
               );
             })}
           </Stack>

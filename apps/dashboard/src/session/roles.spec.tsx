@@ -5,13 +5,31 @@ import { campaign, flag, sessionFor } from '../test/fixtures';
 import { renderApp } from '../test/render-app';
 import { allows, roleIn } from './roles';
 
-const CHANGE_BUTTONS = /new campaign|approve|reject|issue a key|add endpoint|revoke|send test event|rotate secret|retry now|add$/i;
+const CHANGE_BUTTONS = /new campaign|approve|reject|issue a key|add endpoint|revoke|send test event|rotate secret|retry now|save|pause|resume|end$|add$/i;
 
 function viewerApi() {
   return new FakeApi()
     .on('GET', '/api/v1/campaigns', { body: { campaigns: [campaign()], pagination: page(1) } })
     .on('GET', '/api/v1/fraud/flags', { body: { flags: [flag()], pagination: page(1) } })
-    .on('GET', '/api/v1/webhooks', { body: { webhooks: [], pagination: page(0) } });
+    .on('GET', '/api/v1/webhooks', { body: { webhooks: [], pagination: page(0) } })
+    .on('GET', '/api/v1/webhooks/wh_1', {
+      body: {
+        webhook: {
+          id: 'wh_1',
+          url: 'https://example.com/hook',
+          events: [],
+          description: null,
+          enabled: true,
+          disabledReason: null,
+          disabledAt: null,
+          failingSince: null,
+          previousSecretExpiresAt: null,
+          createdAt: '2026-11-01T10:00:00.000Z',
+          updatedAt: '2026-11-01T10:00:00.000Z',
+        },
+      },
+    })
+    .on('GET', '/api/v1/webhooks/wh_1/deliveries', { body: { deliveries: [], pagination: page(0) } });
 }
 
 describe('roles', () => {
@@ -26,12 +44,15 @@ describe('roles', () => {
     ['campaigns', '/apps/app_1/campaigns', 'Launch'],
     ['fraud review', '/apps/app_1/fraud', 'ANA123', ],
     ['developers', '/apps/app_1/developers', 'No endpoints'],
+    ['a webhook endpoint', '/apps/app_1/developers/webhooks/wh_1', 'No deliveries'],
   ])('a VIEWER sees no change controls on %s', async (_name, path, loadedText) => {
     renderApp(path, { session: sessionFor('VIEWER'), api: viewerApi() });
     await screen.findAllByText(new RegExp(loadedText));
-    const buttons = screen.queryAllByRole('button').map((b) => b.textContent ?? '');
-    expect(buttons.filter((text) => CHANGE_BUTTONS.test(text))).toEqual([]);
+    // Some controls are links styled as buttons (New campaign): both count.
+    const controls = [...screen.queryAllByRole('button'), ...screen.queryAllByRole('link')].map((b) => b.textContent ?? '');
+    expect(controls.filter((text) => CHANGE_BUTTONS.test(text))).toEqual([]);
     expect(screen.queryByRole('checkbox')).toBeNull();
+    expect(screen.queryByRole('switch')).toBeNull();
   });
 
   it('a VIEWER has no Members page in the navigation, nor the API keys tab', async () => {
