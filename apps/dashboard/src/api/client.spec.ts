@@ -17,7 +17,7 @@ describe('the API client', () => {
   });
 
   it("throws the API's error envelope, field names as the form knows them", async () => {
-    const api = new FakeApi()
+    new FakeApi()
       .on('POST', '/api/v1/campaigns', apiError(400, 'VALIDATION_ERROR', 'bad', { issues: [{ field: 'body.referrerReward.amount', message: 'Too big' }, { field: 'query.page', message: 'x' }] }))
       .install();
     const client = createApiClient({ appId: () => 'app_7', csrfToken: () => 'tok' });
@@ -31,7 +31,7 @@ describe('the API client', () => {
   });
 
   it('reads a 204 as done and a 429 with when to try again', async () => {
-    const api = new FakeApi()
+    new FakeApi()
       .on('DELETE', '/console/v1/session', { status: 204 })
       .on('GET', '/api/v1/campaigns', apiError(429, 'RATE_LIMITED', 'Slow down.', undefined, { 'Retry-After': '3' }))
       .install();
