@@ -21,7 +21,7 @@ const COLORS: Record<string, string> = {
 /** A status of the API in words, coloured by what it means for the operator. */
 export function StatusBadge({ status }: { status: string }) {
   return (
-    <Badge color={COLORS[status] ?? 'gray'} variant="light" miw="fit-content">
+    <Badge color={COLORS[status] ?? 'gray'} variant="light">
       {status.toLowerCase().replace(/_/g, ' ')}
     </Badge>
   );

@@ -79,7 +79,7 @@ export function DeliveryDrawer({ webhookId, deliveryId, onClose }: { webhookId: 
                           {a.responseStatus === null ? (
                             <Badge color="red">no answer</Badge>
                           ) : (
-                            <Badge color={a.responseStatus < 300 ? 'green' : 'red'} miw="fit-content">{a.responseStatus}</Badge>
+                            <Badge color={a.responseStatus < 300 ? 'green' : 'red'}>{a.responseStatus}</Badge>
                           )}
                         </Table.Td>
                         <Table.Td>

@@ -192,7 +192,7 @@ export function WebhookPage() {
                                 <Table.Td>{del.attempts}</Table.Td>
                                 <Table.Td>
                                   {del.lastResponseStatus !== null ? (
-                                    <Badge color={del.lastResponseStatus < 300 ? 'green' : 'red'} miw="fit-content">{del.lastResponseStatus}</Badge>
+                                    <Badge color={del.lastResponseStatus < 300 ? 'green' : 'red'}>{del.lastResponseStatus}</Badge>
                                   ) : del.lastError ? (
                                     <Text size="xs">{del.lastError}</Text>
                                   ) : (

@@ -146,7 +146,7 @@ export function FraudReviewPage() {
                         </Table.Td>
                       )}
                       <Table.Td>
-                        <Badge color={riskColor(f.riskScore)} miw="fit-content" aria-label={`Risk score ${f.riskScore}`}>
+                        <Badge color={riskColor(f.riskScore)} aria-label={`Risk score ${f.riskScore}`}>
                           {f.riskScore}
                         </Badge>
                       </Table.Td>
