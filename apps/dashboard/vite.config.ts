@@ -21,8 +21,10 @@ export default defineConfig({
     rollupOptions: {
       output: {
         manualChunks: (id) => {
-          if (!id.includes('node_modules')) return undefined;
-          if (/node_modules\/(recharts|d3-|victory-vendor|@mantine\/charts)/.test(id)) return 'charts';
+          // Styles stay with the entry (one stylesheet, loaded at once).
+          if (!id.includes('node_modules') || id.endsWith('.css')) return undefined;
+          // The chart library and what only it uses (Recharts 3 keeps its state in Redux).
+          if (/node_modules\/(recharts|d3-|victory-vendor|@mantine\/charts|@reduxjs|react-redux|redux|immer|reselect|decimal\.js-light|es-toolkit|eventemitter3|internmap)/.test(id)) return 'charts';
           if (/node_modules\/@mantine\//.test(id)) return 'mantine';
           if (/node_modules\/(react|react-dom|scheduler|react-router)\//.test(id)) return 'react';
           return 'vendor';

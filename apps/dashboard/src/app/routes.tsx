@@ -1,3 +1,4 @@
+import { Center, Loader } from '@mantine/core';
 import { Navigate, type RouteObject } from 'react-router';
 import { AppLayout } from '../layout/app-layout';
 import { AuditPage } from '../pages/audit/audit-page';
@@ -8,7 +9,6 @@ import { WebhookPage } from '../pages/developers/webhook-page';
 import { FraudReviewPage } from '../pages/fraud/fraud-review-page';
 import { MembersPage } from '../pages/members/members-page';
 import { NotFoundPage } from '../pages/not-found-page';
-import { OverviewPage } from '../pages/overview/overview-page';
 import { ReferralsPage } from '../pages/referrals/referrals-page';
 import { RewardsPage } from '../pages/rewards/rewards-page';
 import { UsersPage } from '../pages/users/users-page';
@@ -29,6 +29,12 @@ export const routes: RouteObject[] = [
   {
     path: '/',
     element: <SessionGate />,
+    // Shown while a page loaded on demand (the overview) arrives at start-up.
+    hydrateFallbackElement: (
+      <Center h="100vh">
+        <Loader aria-label="Loading" />
+      </Center>
+    ),
     children: [
       { index: true, element: <LandingRedirect /> },
       {
@@ -36,7 +42,8 @@ export const routes: RouteObject[] = [
         element: <AppLayout />,
         children: [
           { index: true, element: <Navigate to="overview" replace /> },
-          { path: 'overview', element: <OverviewPage /> },
+          // Loaded when first opened: it alone needs the chart library, the largest part of the bundle.
+          { path: 'overview', lazy: () => import('../pages/overview/overview-page').then((m) => ({ Component: m.OverviewPage })) },
           { path: 'campaigns', element: <CampaignsPage /> },
           { path: 'campaigns/new', element: <CampaignEditPage /> },
           { path: 'campaigns/:campaignId', element: <CampaignEditPage /> },
