@@ -1,4 +1,4 @@
-import { Center, Loader } from '@mantine/core';
+import { Button, Center, Loader } from '@mantine/core';
 import { Navigate, type RouteObject } from 'react-router';
 import { AppLayout } from '../layout/app-layout';
 import { AuditPage } from '../pages/audit/audit-page';
@@ -15,11 +15,23 @@ import { UsersPage } from '../pages/users/users-page';
 import { useSession } from '../session/session-context';
 import { SessionGate } from '../session/session-gate';
 import { SignInPage } from '../session/sign-in-page';
+import { useSignOut } from '../session/use-session-actions';
+import { Empty } from '../ui/query-state';
 import { RequireRole } from '../ui/require-role';
 
-/** `/` opens the app the operator used last (the session's current app). */
+/** `/` opens the app the operator used last (the session's current app); an operator of no app is told so. */
 function LandingRedirect() {
   const session = useSession();
+  const signOut = useSignOut();
+  if (!session.currentAppId) {
+    return (
+      <Empty title="You are not a member of any app yet" description={`Signed in as ${session.operator.email}. Ask an owner of an app to add you.`}>
+        <Button variant="light" onClick={() => signOut.mutate()}>
+          Sign out
+        </Button>
+      </Empty>
+    );
+  }
   return <Navigate to={`/apps/${encodeURIComponent(session.currentAppId)}/overview`} replace />;
 }
 

@@ -79,4 +79,13 @@ describe('the app shell', () => {
     await userEvent.click(toggle);
     await waitFor(() => expect(screen.getByRole('button', { name: /switch to (dark|light) mode/i }).getAttribute('aria-label')).not.toBe(before));
   });
+
+  it("opens the operator's current app from the dashboard's root, and tells an operator of no app", async () => {
+    const first = renderApp('/', { session: sessionFor('VIEWER', { currentAppId: 'app_2' }), api: listsApi() });
+    await waitFor(() => expect(first.location()).toBe('/apps/app_2/overview'));
+    first.unmount();
+    renderApp('/', { session: sessionFor('VIEWER', { apps: [], currentAppId: '' }) });
+    expect(await screen.findByText('You are not a member of any app yet')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Sign out' })).toBeInTheDocument();
+  });
 });
