@@ -37,6 +37,7 @@ export function WebhookForm({ form, submitLabel, submitting, onSubmit }: { form:
           data={EVENT_SELECT_DATA}
           searchable
           clearable
+          clearButtonProps={{ 'aria-label': 'Clear the events' }}
           // Inside the dialog that holds the form, so the dialog's focus trap and labels cover the options.
           comboboxProps={{ withinPortal: false }}
           {...form.getInputProps('events')}
