@@ -1,5 +1,5 @@
 /**
- * The fraud service's reason codes (DECISIONS.md §5, README "Fraud rules")
+ * The fraud service's reason codes (product decisions §5.3, README "Fraud rules")
  * in plain words, with the points each adds to the risk score.
  */
 export const REASONS: Record<string, { words: string; points: string }> = {
