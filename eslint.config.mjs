@@ -3,11 +3,22 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['**/node_modules/**', 'dist/**', '.nx/**', 'coverage/**', 'libs/contracts/src/gen/**', '.data/**', '.run/**'] },
+  {
+    ignores: [
+      '**/node_modules/**',
+      'dist/**',
+      '.nx/**',
+      'coverage/**',
+      'libs/contracts/src/gen/**',
+      'apps/dashboard/src/api/schema.d.ts',
+      '.data/**',
+      '.run/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
-    files: ['**/*.ts'],
+    files: ['**/*.ts', '**/*.tsx'],
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
@@ -25,6 +36,14 @@ export default tseslint.config(
     // Tests assert on parsed JSON field by field.
     files: ['**/*.spec.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
+  },
+  {
+    // The dashboard runs in the browser (React, JSX); its tests in jsdom. No `any`, even in its tests.
+    files: ['apps/dashboard/**/*.{ts,tsx}'],
+    languageOptions: {
+      globals: { window: 'readonly', document: 'readonly', fetch: 'readonly', console: 'readonly', URL: 'readonly', URLSearchParams: 'readonly' },
+    },
+    rules: { '@typescript-eslint/no-explicit-any': 'error' },
   },
   {
     files: ['**/*.cjs'],

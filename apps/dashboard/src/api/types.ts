@@ -1,0 +1,47 @@
+// Names for the shapes the pages use, read off the API's paths so that they
+// follow the OpenAPI document (and the pending endpoints until they land).
+import type { ApiPaths } from './pending-endpoints';
+
+type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
+type OkStatus = 200 | 201 | 202;
+/** The JSON body of an operation's success answer. */
+export type Answer<P extends keyof ApiPaths, M extends Method> = ApiPaths[P][M] extends { responses: infer R }
+  ? { [S in keyof R & OkStatus]: R[S] extends { content: { 'application/json': infer B } } ? B : never }[keyof R & OkStatus]
+  : never;
+/** The JSON body an operation takes. */
+export type Body<P extends keyof ApiPaths, M extends Method> = ApiPaths[P][M] extends { requestBody: { content: { 'application/json': infer B } } }
+  ? B
+  : never;
+/** The query an operation takes. */
+export type Query<P extends keyof ApiPaths, M extends Method = 'get'> = ApiPaths[P][M] extends { parameters: { query?: infer Q } } ? NonNullable<Q> : never;
+
+export type ConsoleSession = Answer<'/console/v1/session', 'get'>;
+export type ConsoleApp = ConsoleSession['apps'][number];
+export type Role = ConsoleApp['role'];
+export type Member = Answer<'/console/v1/apps/{appId}/members', 'get'>['members'][number];
+export type ApiKeySummary = Answer<'/console/v1/apps/{appId}/keys', 'get'>['keys'][number];
+export type IssuedKey = Answer<'/console/v1/apps/{appId}/keys', 'post'>['key'];
+export type AuditEntry = Answer<'/console/v1/apps/{appId}/audit', 'get'>['entries'][number];
+export type Pagination = Answer<'/api/v1/campaigns', 'get'>['pagination'];
+export type Campaign = Answer<'/api/v1/campaigns/{campaignId}', 'get'>['campaign'];
+export type CreateCampaign = Body<'/api/v1/campaigns', 'post'>;
+export type UpdateCampaign = Body<'/api/v1/campaigns/{campaignId}', 'patch'>;
+export type CampaignStatus = Campaign['status'];
+export type FulfillmentType = Campaign['referrerReward']['fulfillmentType'];
+export type Timeseries = Answer<'/api/v1/stats/timeseries', 'get'>;
+export type TimeseriesBucket = Timeseries['buckets'][number];
+export type Referral = Answer<'/api/v1/referrals/{referralCode}', 'get'>['referral'];
+export type Conversion = Answer<'/api/v1/conversions', 'get'>['conversions'][number];
+export type ConversionStatus = Conversion['status'];
+export type FraudFlag = Answer<'/api/v1/fraud/flags', 'get'>['flags'][number];
+export type FlagWithEvidence = Answer<'/api/v1/fraud/flags/{flagId}', 'get'>['flag'];
+export type FraudEvidence = FlagWithEvidence['evidence'];
+export type Reward = Answer<'/api/v1/rewards/{rewardId}', 'get'>['reward'];
+export type RewardStatus = Reward['status'];
+export type RewardMove = Answer<'/api/v1/rewards/{rewardId}/history', 'get'>['history'][number];
+export type UserStats = Answer<'/api/v1/users/{userId}/stats', 'get'>;
+export type IncentiveBalance = Answer<'/api/v1/incentives/balances/{userId}', 'get'>['balance'];
+export type Webhook = Answer<'/api/v1/webhooks/{webhookId}', 'get'>['webhook'];
+export type WebhookEvent = Webhook['events'][number];
+export type WebhookDelivery = Answer<'/api/v1/webhooks/{webhookId}/deliveries', 'get'>['deliveries'][number];
+export type WebhookDeliveryDetail = Answer<'/api/v1/webhooks/{webhookId}/deliveries/{deliveryId}', 'get'>['delivery'];

@@ -1,0 +1,45 @@
+import type { Role } from '../api/types';
+
+export interface NavItem {
+  /** Path under /apps/:appId. */
+  path: string;
+  label: string;
+  /** The least role that sees the page at all. */
+  least: Role;
+}
+
+export interface NavSection {
+  label: string;
+  items: NavItem[];
+}
+
+/**
+ * The dashboard's pages by section. The incentive engine's pages (actions,
+ * levels, badges, catalog, leaderboard…) come as a section of their own.
+ */
+export const NAVIGATION: NavSection[] = [
+  {
+    label: 'Referrals',
+    items: [
+      { path: 'overview', label: 'Overview', least: 'VIEWER' },
+      { path: 'campaigns', label: 'Campaigns', least: 'VIEWER' },
+      { path: 'referrals', label: 'Referrals & conversions', least: 'VIEWER' },
+      { path: 'fraud', label: 'Fraud review', least: 'VIEWER' },
+      { path: 'rewards', label: 'Rewards', least: 'VIEWER' },
+      { path: 'users', label: 'Users', least: 'VIEWER' },
+    ],
+  },
+  {
+    label: 'Settings',
+    items: [
+      { path: 'developers', label: 'Developers', least: 'VIEWER' },
+      { path: 'members', label: 'Members', least: 'OWNER' },
+      { path: 'audit', label: 'Audit log', least: 'VIEWER' },
+    ],
+  },
+];
+
+/** The section of a path under /apps/:appId (`campaigns/cmp_1` → `campaigns`). */
+export function sectionOf(pathInApp: string): string {
+  return pathInApp.split('/').filter(Boolean)[0] ?? 'overview';
+}

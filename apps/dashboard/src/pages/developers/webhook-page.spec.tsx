@@ -1,0 +1,65 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import type { Webhook } from '../../api/types';
+import { FakeApi, page } from '../../test/fake-api';
+import { sessionFor } from '../../test/fixtures';
+import { renderApp } from '../../test/render-app';
+
+const webhook: Webhook = {
+  id: 'wh_1',
+  url: 'https://example.com/hook',
+  events: ['REWARD_CREATED'],
+  description: 'CRM',
+  enabled: true,
+  disabledReason: null,
+  disabledAt: null,
+  failingSince: null,
+  previousSecretExpiresAt: null,
+  createdAt: '2026-11-01T10:00:00.000Z',
+  updatedAt: '2026-11-01T10:00:00.000Z',
+};
+
+function endpointApi() {
+  return new FakeApi()
+    .on('GET', '/api/v1/webhooks/wh_1', { body: { webhook } })
+    .on('GET', '/api/v1/webhooks/wh_1/deliveries', { body: { deliveries: [], pagination: page(0) } })
+    .on('PATCH', '/api/v1/webhooks/wh_1', (r) => ({ body: { webhook: { ...webhook, ...(r.body as object) } } }))
+    .on('POST', '/api/v1/webhooks/wh_1/secret/rotate', { body: { webhook: { ...webhook, previousSecretExpiresAt: '2026-11-25T10:00:00.000Z' }, secret: 'whsec_bmV3' } })
+    .on('POST', '/api/v1/webhooks/wh_1/test', { status: 202, body: { delivery: {} } });
+}
+
+describe('a webhook endpoint', () => {
+  it('is edited (events replace the list, an emptied description is removed) and disabled', async () => {
+    const api = endpointApi();
+    renderApp('/apps/app_1/developers/webhooks/wh_1', { session: sessionFor('OWNER'), api });
+    const user = userEvent.setup();
+    const description = await screen.findByLabelText('Description');
+    await waitFor(() => expect(description).toHaveValue('CRM'));
+    await user.clear(description);
+    await user.type(screen.getByLabelText('Events', { selector: 'input' }), 'level{ArrowDown}{Enter}');
+    await user.click(screen.getByRole('button', { name: 'Save endpoint' }));
+    await waitFor(() => expect(api.sent('PATCH', '/api/v1/webhooks/wh_1')).toHaveLength(1));
+    expect(api.sent('PATCH', '/api/v1/webhooks/wh_1')[0]!.body).toEqual({ url: 'https://example.com/hook', events: ['REWARD_CREATED', 'LEVEL_UP'], description: null });
+
+    await user.click(screen.getByRole('switch', { name: 'Enabled' }));
+    await waitFor(() => expect(api.sent('PATCH', '/api/v1/webhooks/wh_1')).toHaveLength(2));
+    expect(api.sent('PATCH', '/api/v1/webhooks/wh_1')[1]!.body).toEqual({ enabled: false });
+  });
+
+  it('rotates its secret after confirming and shows the new one once; sends a test event', async () => {
+    const api = endpointApi();
+    renderApp('/apps/app_1/developers/webhooks/wh_1', { session: sessionFor('OWNER'), api });
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Rotate secret' }));
+    await user.click(within(await screen.findByRole('dialog', { name: 'Rotate the signing secret?' })).getByRole('button', { name: 'Rotate secret' }));
+    const shown = await screen.findByRole('dialog', { name: 'New signing secret' });
+    expect(within(shown).getByText('whsec_bmV3')).toBeInTheDocument();
+    await user.click(within(shown).getByRole('button', { name: 'I have copied it' }));
+    await waitFor(() => expect(screen.queryByText('whsec_bmV3')).toBeNull());
+
+    await user.click(screen.getByRole('button', { name: 'Send test event' }));
+    await waitFor(() => expect(api.sent('POST', '/api/v1/webhooks/wh_1/test')).toHaveLength(1));
+    expect(api.sent('POST', '/api/v1/webhooks/wh_1/secret/rotate')).toHaveLength(1);
+  });
+});

@@ -1,0 +1,65 @@
+import { screen, waitFor } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import type { TimeseriesBucket } from '../../api/types';
+import { FakeApi, page } from '../../test/fake-api';
+import { campaign, sessionFor } from '../../test/fixtures';
+import { renderApp } from '../../test/render-app';
+import { chartPoints, periodOf, periodRange, periodTotals } from './overview-figures';
+
+const bucket = (start: string, referrals: number, clicks: number, conversions: number, rewardValue: number): TimeseriesBucket => ({
+  start,
+  referrals,
+  clicks,
+  conversions,
+  rewardValue,
+  conversionRate: referrals === 0 ? 0 : Math.round((conversions / referrals) * 10_000) / 100,
+});
+const buckets = [bucket('2026-11-22T00:00:00.000Z', 4, 10, 1, 10.1), bucket('2026-11-23T00:00:00.000Z', 0, 0, 0, 0), bucket('2026-11-24T00:00:00.000Z', 2, 5, 2, 20.2)];
+
+describe('the overview figures', () => {
+  it('adds the buckets up into the five numbers, the rate per 100 referrals', () => {
+    expect(periodTotals(buckets)).toEqual({ referrals: 6, clicks: 15, conversions: 3, conversionRate: 50, rewardValue: 30.3 });
+    expect(periodTotals([bucket('2026-11-24T00:00:00.000Z', 3, 0, 1, 0)]).conversionRate).toBe(33.33);
+    expect(periodTotals([])).toEqual({ referrals: 0, clicks: 0, conversions: 0, conversionRate: 0, rewardValue: 0 });
+  });
+
+  it('turns each bucket into a chart point named by its day (zeros kept)', () => {
+    expect(chartPoints(buckets).map((p) => [p.date, p.Referrals, p.Clicks, p.Conversions, p['Reward value']])).toEqual([
+      ['2026-11-22', 4, 10, 1, 10.1],
+      ['2026-11-23', 0, 0, 0, 0],
+      ['2026-11-24', 2, 5, 2, 20.2],
+    ]);
+  });
+
+  it('covers whole UTC days up to today, 30 unless 7 or 90 is asked', () => {
+    expect(periodRange(7, new Date('2026-11-24T15:30:00Z'))).toEqual({ from: '2026-11-18T00:00:00.000Z', to: '2026-11-25T00:00:00.000Z' });
+    expect([periodOf('7'), periodOf('90'), periodOf('365'), periodOf(null)]).toEqual([7, 90, 30, 30]);
+  });
+});
+
+describe('the overview page', () => {
+  it('reads the chosen campaign and period from the URL and shows its numbers', async () => {
+    const api = new FakeApi()
+      .on('GET', '/api/v1/campaigns', { body: { campaigns: [campaign(), campaign({ id: 'cmp_2', name: 'Spring' })], pagination: page(2) } })
+      .on('GET', '/api/v1/stats/timeseries', (r) => ({ body: { campaignId: r.query.get('campaignId'), interval: 'day', from: r.query.get('from'), to: r.query.get('to'), buckets } }));
+    renderApp('/apps/app_1/overview?campaignId=cmp_2&days=7', { session: sessionFor('VIEWER'), api });
+    expect(await screen.findByLabelText('Conversion rate')).toHaveTextContent('50.00 %');
+    expect(screen.getByLabelText('Referrals', { selector: 'p' })).toHaveTextContent('6');
+    expect(screen.getByLabelText('Clicks')).toHaveTextContent('15');
+    expect(screen.getByLabelText('Conversions')).toHaveTextContent('3');
+    expect(screen.getByLabelText('Reward value')).toHaveTextContent('30.3');
+    const sent = api.sent('GET', '/api/v1/stats/timeseries')[0]!;
+    expect(sent.query.get('campaignId')).toBe('cmp_2');
+    expect(sent.query.get('interval')).toBe('day');
+    expect(Date.parse(sent.query.get('to')!) - Date.parse(sent.query.get('from')!)).toBe(7 * 86_400_000);
+  });
+
+  it('opens the newest campaign when the URL names none, and puts it in the URL', async () => {
+    const api = new FakeApi()
+      .on('GET', '/api/v1/campaigns', { body: { campaigns: [campaign({ id: 'cmp_9' })], pagination: page(1) } })
+      .on('GET', '/api/v1/stats/timeseries', { body: { campaignId: 'cmp_9', interval: 'day', from: '', to: '', buckets: [] } });
+    const { location } = renderApp('/apps/app_1/overview', { session: sessionFor('VIEWER'), api });
+    await waitFor(() => expect(location()).toBe('/apps/app_1/overview?campaignId=cmp_9'));
+    expect(await screen.findByLabelText('Conversion rate')).toHaveTextContent('0.00 %');
+  });
+});

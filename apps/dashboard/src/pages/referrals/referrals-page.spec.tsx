@@ -1,0 +1,66 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import type { Conversion } from '../../api/types';
+import { FakeApi, apiError, page } from '../../test/fake-api';
+import { campaign, sessionFor } from '../../test/fixtures';
+import { renderApp } from '../../test/render-app';
+import { conversionChain } from './conversion-chain';
+
+const record = (id: string, level: number, referrerId: string, conversionId = 'conv_1'): Conversion => ({
+  id,
+  conversionId,
+  referralId: `ref_${referrerId}`,
+  referralCode: `${referrerId.toUpperCase()}1`,
+  originalReferralCode: 'CARL1',
+  referrerId,
+  refereeId: 'dana',
+  status: 'CONVERTED',
+  rewardAmount: 10 / level,
+  level,
+  amount: 99,
+  isFlagged: false,
+  convertedAt: '2026-11-24T10:00:00.000Z',
+  createdAt: '2026-11-24T10:00:00.000Z',
+  Campaign: { id: 'cmp_1', name: 'Launch' },
+});
+
+describe('referrals and conversions', () => {
+  it("orders a conversion's records from the direct referrer up, leaving other conversions out", () => {
+    const records = [record('c3', 3, 'ana'), record('c1', 1, 'carl'), record('x', 1, 'zed', 'conv_2'), record('c2', 2, 'bea')];
+    expect(conversionChain(records, 'conv_1').map((r) => r.referrerId)).toEqual(['carl', 'bea', 'ana']);
+  });
+
+  it('finds a referral by its code, and says so when none has it', async () => {
+    const api = new FakeApi()
+      .on('GET', '/api/v1/campaigns', { body: { campaigns: [campaign()], pagination: page(1) } })
+      .on('GET', '/api/v1/referrals/NOPE', apiError(404, 'NOT_FOUND', 'Referral not found.'))
+      .on('GET', '/api/v1/referrals/ANA123', {
+        body: { referral: { id: 'ref_1', referralCode: 'ANA123', referrerId: 'ana', refereeId: null, status: 'PENDING', level: 1, rewardAmount: 0, isFlagged: false, createdAt: '2026-11-24T10:00:00.000Z', Campaign: { id: 'cmp_1', name: 'Launch', status: 'ACTIVE' } } },
+      });
+    const { location } = renderApp('/apps/app_1/referrals?code=NOPE', { session: sessionFor('VIEWER'), api });
+    expect(await screen.findByText('No referral has the code NOPE')).toBeInTheDocument();
+    const user = userEvent.setup();
+    const code = screen.getByLabelText('Referral code');
+    await user.clear(code);
+    await user.type(code, 'ANA123{Enter}');
+    await waitFor(() => expect(location()).toBe('/apps/app_1/referrals?code=ANA123'));
+    expect(await screen.findByRole('link', { name: 'ana' })).toBeInTheDocument();
+  });
+
+  it("lists a user's conversions and shows a conversion's chain of levels", async () => {
+    const api = new FakeApi()
+      .on('GET', '/api/v1/campaigns', { body: { campaigns: [campaign()], pagination: page(1) } })
+      .on('GET', '/api/v1/conversions', (r) =>
+        r.query.get('userId') === 'dana' ? { body: { conversions: [record('c1', 1, 'carl'), record('c2', 2, 'bea')], pagination: page(2) } } : { body: { conversions: [], pagination: page(0) } },
+      );
+    renderApp('/apps/app_1/referrals?tab=conversions&user=dana', { session: sessionFor('VIEWER'), api });
+    const user = userEvent.setup();
+    const levels = await screen.findAllByRole('button', { name: 'Levels' });
+    await user.click(levels[0]!);
+    const drawer = await screen.findByRole('dialog', { name: 'Conversion levels' });
+    expect(await within(drawer).findByText('Level 1: carl')).toBeInTheDocument();
+    expect(within(drawer).getByText('Level 2: bea')).toBeInTheDocument();
+    expect(api.sent('GET', '/api/v1/conversions')[0]!.query.get('userId')).toBe('dana');
+  });
+});

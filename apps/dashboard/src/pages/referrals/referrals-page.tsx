@@ -1,0 +1,289 @@
+import { Anchor, Button, Drawer, Group, Paper, Select, Stack, Table, Tabs, Text, TextInput, Timeline, VisuallyHidden } from '@mantine/core';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { Link } from 'react-router';
+import { ApiError, ok } from '../../api/api-error';
+import type { ConversionStatus } from '../../api/types';
+import { useApi, useAppId } from '../../api/use-api';
+import { formatAmount, formatDateTime } from '../../ui/format';
+import { PageHeader } from '../../ui/page-header';
+import { Empty, QueryView, TableSkeleton } from '../../ui/query-state';
+import { StatusBadge } from '../../ui/status-badge';
+import { UrlPagination } from '../../ui/url-pagination';
+import { useSearchState } from '../../url/search-state';
+import { useCampaignOptions } from '../campaigns/use-campaigns';
+import { conversionChain } from './conversion-chain';
+
+const KEYS = ['tab', 'campaignId', 'code', 'user', 'status', 'conversion', 'referee'] as const;
+const CONVERSION_STATUSES: ConversionStatus[] = ['PENDING', 'CLICKED', 'CONVERTED', 'FLAGGED'];
+type Values = ReturnType<typeof useSearchState<(typeof KEYS)[number]>>['values'];
+type Setter = ReturnType<typeof useSearchState<(typeof KEYS)[number]>>['set'];
+
+/** Code and user search: typed freely, put in the URL when submitted. */
+function SearchBox({ values, set, userLabel }: { values: Values; set: Setter; userLabel: string }) {
+  const [code, setCode] = useState(values.code ?? '');
+  const [user, setUser] = useState(values.user ?? '');
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    set({ code: code.trim() || null, user: user.trim() || null });
+  };
+  return (
+    <form onSubmit={submit} role="search" aria-label="Search referrals">
+      <Group align="flex-end" wrap="wrap">
+        <TextInput label="Referral code" value={code} onChange={(e) => setCode(e.currentTarget.value)} w={{ base: '100%', xs: 180 }} />
+        <TextInput label={userLabel} value={user} onChange={(e) => setUser(e.currentTarget.value)} w={{ base: '100%', xs: 180 }} />
+        <Button type="submit" variant="light">
+          Search
+        </Button>
+      </Group>
+    </form>
+  );
+}
+
+function ReferralsTab({ values, page }: { values: Values; page: number }) {
+  const api = useApi();
+  const appId = useAppId();
+  const byCode = useQuery({
+    queryKey: ['app', appId, 'referral', values.code],
+    queryFn: () => ok(api.GET('/api/v1/referrals/{referralCode}', { params: { path: { referralCode: values.code! } } })).then((d) => [d.referral]),
+    enabled: values.code !== null,
+    retry: false,
+  });
+  const list = useQuery({
+    queryKey: ['app', appId, 'referrals', values.campaignId, values.user, page],
+    queryFn: () =>
+      ok(
+        api.GET('/api/v1/referrals', {
+          params: { query: { campaignId: values.campaignId!, page, limit: 25, ...(values.user ? { referrerId: values.user } : {}) } },
+        }),
+      ),
+    enabled: values.code === null && values.campaignId !== null,
+    placeholderData: keepPreviousData,
+  });
+  const table = (referrals: NonNullable<typeof byCode.data>) => (
+    <Table.ScrollContainer minWidth={720}>
+      <Table striped>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>Code</Table.Th>
+            <Table.Th>Referrer</Table.Th>
+            <Table.Th>Referee</Table.Th>
+            <Table.Th>Status</Table.Th>
+            <Table.Th>Campaign</Table.Th>
+            <Table.Th>Created</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {referrals.map((r) => (
+            <Table.Tr key={r.id}>
+              <Table.Td>
+                <Text ff="monospace" size="sm">
+                  {r.referralCode}
+                </Text>
+                {r.isFlagged && <StatusBadge status="FLAGGED" />}
+              </Table.Td>
+              <Table.Td>
+                <Anchor component={Link} to={`/apps/${encodeURIComponent(appId)}/users?userId=${encodeURIComponent(r.referrerId)}`}>
+                  {r.referrerId}
+                </Anchor>
+              </Table.Td>
+              <Table.Td>{r.refereeId ?? '—'}</Table.Td>
+              <Table.Td>
+                <StatusBadge status={r.status} />
+              </Table.Td>
+              <Table.Td>{r.Campaign.name}</Table.Td>
+              <Table.Td>{formatDateTime(r.createdAt)}</Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+
+  if (values.code !== null) {
+    if (byCode.error instanceof ApiError && byCode.error.status === 404) {
+      return <Empty title={`No referral has the code ${values.code}`} description="Codes are matched exactly." />;
+    }
+    return <QueryView query={byCode}>{table}</QueryView>;
+  }
+  if (values.campaignId === null) return <Empty title="Pick a campaign" description="Referrals are listed per campaign, newest first." />;
+  return (
+    <QueryView
+      query={list}
+      isEmpty={(d) => d.referrals.length === 0}
+      empty={<Empty title="No referrals" description={values.user ? `${values.user} has no referral code in this campaign.` : 'Nobody has a referral code in this campaign yet.'} />}
+    >
+      {(d) => (
+        <Stack>
+          {table(d.referrals)}
+          <UrlPagination pagination={d.pagination} label="referrals" />
+        </Stack>
+      )}
+    </QueryView>
+  );
+}
+
+function ConversionsTab({ values, set, page }: { values: Values; set: Setter; page: number }) {
+  const api = useApi();
+  const appId = useAppId();
+  const status = CONVERSION_STATUSES.find((s) => s === values.status);
+  const list = useQuery({
+    queryKey: ['app', appId, 'conversions', values.campaignId, values.code, values.user, status, page],
+    queryFn: () =>
+      ok(
+        api.GET('/api/v1/conversions', {
+          params: {
+            query: {
+              page,
+              limit: 25,
+              ...(values.campaignId ? { campaignId: values.campaignId } : {}),
+              ...(values.code ? { referralCode: values.code } : {}),
+              ...(values.user ? { userId: values.user } : {}),
+              ...(status ? { status } : {}),
+            },
+          },
+        }),
+      ),
+    placeholderData: keepPreviousData,
+  });
+  return (
+    <Stack>
+      <Select
+        label="Status"
+        placeholder="Any status"
+        clearable
+        data={CONVERSION_STATUSES.map((s) => ({ value: s, label: s.toLowerCase() }))}
+        value={status ?? null}
+        onChange={(v) => set({ status: v })}
+        w={200}
+      />
+      <QueryView query={list} isEmpty={(d) => d.conversions.length === 0} empty={<Empty title="No conversions" description="No conversion matches these filters." />}>
+        {(d) => (
+          <Stack>
+            <Table.ScrollContainer minWidth={800}>
+              <Table striped highlightOnHover>
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th>Referee</Table.Th>
+                    <Table.Th>Referrer</Table.Th>
+                    <Table.Th>Level</Table.Th>
+                    <Table.Th>Code</Table.Th>
+                    <Table.Th>Status</Table.Th>
+                    <Table.Th>Reward</Table.Th>
+                    <Table.Th>Converted</Table.Th>
+                    <Table.Th>
+                      <VisuallyHidden>Levels</VisuallyHidden>
+                    </Table.Th>
+                  </Table.Tr>
+                </Table.Thead>
+                <Table.Tbody>
+                  {d.conversions.map((c) => (
+                    <Table.Tr key={c.id}>
+                      <Table.Td>{c.refereeId}</Table.Td>
+                      <Table.Td>{c.referrerId}</Table.Td>
+                      <Table.Td>{c.level}</Table.Td>
+                      <Table.Td>
+                        <Text ff="monospace" size="sm">
+                          {c.referralCode}
+                        </Text>
+                      </Table.Td>
+                      <Table.Td>
+                        <StatusBadge status={c.status} />
+                      </Table.Td>
+                      <Table.Td>{formatAmount(c.rewardAmount)}</Table.Td>
+                      <Table.Td>{formatDateTime(c.convertedAt)}</Table.Td>
+                      <Table.Td>
+                        <Button size="compact-sm" variant="subtle" onClick={() => set({ conversion: c.conversionId, referee: c.refereeId })}>
+                          Levels
+                        </Button>
+                      </Table.Td>
+                    </Table.Tr>
+                  ))}
+                </Table.Tbody>
+              </Table>
+            </Table.ScrollContainer>
+            <UrlPagination pagination={d.pagination} label="conversion records" />
+          </Stack>
+        )}
+      </QueryView>
+    </Stack>
+  );
+}
+
+/** The chain above the referee: each level's referrer, code and reward. */
+function ChainDrawer({ values, set }: { values: Values; set: Setter }) {
+  const api = useApi();
+  const appId = useAppId();
+  const open = values.conversion !== null && values.referee !== null;
+  const records = useQuery({
+    queryKey: ['app', appId, 'conversion-chain', values.referee, values.campaignId],
+    queryFn: () =>
+      ok(
+        api.GET('/api/v1/conversions', {
+          params: { query: { userId: values.referee!, limit: 100, ...(values.campaignId ? { campaignId: values.campaignId } : {}) } },
+        }),
+      ),
+    enabled: open,
+  });
+  const chain = records.data ? conversionChain(records.data.conversions, values.conversion!) : [];
+  return (
+    <Drawer opened={open} onClose={() => set({ conversion: null, referee: null })} position="right" title="Conversion levels" size="md">
+      {records.isPending ? (
+        <TableSkeleton rows={3} label="Loading the conversion's levels" />
+      ) : chain.length === 0 ? (
+        <Empty title="No records" description="This conversion's records were not found." />
+      ) : (
+        <Stack>
+          <Text size="sm">
+            Referee <strong>{chain[0]!.refereeId}</strong> converted through code <strong>{chain[0]!.originalReferralCode}</strong>
+            {chain[0]!.Campaign ? ` in ${chain[0]!.Campaign.name}` : ''}.
+          </Text>
+          <Timeline active={chain.length} bulletSize={20} lineWidth={2}>
+            {chain.map((record) => (
+              <Timeline.Item key={record.id} title={`Level ${record.level}: ${record.referrerId}`}>
+                <Text size="sm" c="dimmed" component="div">
+                  code {record.referralCode} · reward {formatAmount(record.rewardAmount)} · <StatusBadge status={record.status} />
+                </Text>
+              </Timeline.Item>
+            ))}
+          </Timeline>
+        </Stack>
+      )}
+    </Drawer>
+  );
+}
+
+export function ReferralsPage() {
+  const { values, set, page } = useSearchState(KEYS);
+  const campaigns = useCampaignOptions();
+  const tab = values.tab === 'conversions' ? 'conversions' : 'referrals';
+  return (
+    <>
+      <PageHeader title="Referrals & conversions" description="Find a referral by its code or its referrer, and follow a conversion up its levels." />
+      <Paper withBorder p="sm" mb="md">
+        <Group align="flex-end" wrap="wrap">
+          <Select
+            label="Campaign"
+            placeholder={tab === 'referrals' ? 'Pick a campaign' : 'Every campaign'}
+            clearable={tab === 'conversions'}
+            searchable
+            data={campaigns.data ?? []}
+            value={values.campaignId}
+            onChange={(v) => set({ campaignId: v })}
+            w={{ base: '100%', xs: 260 }}
+          />
+          <SearchBox key={`${values.code}|${values.user}`} values={values} set={set} userLabel={tab === 'referrals' ? 'Referrer (user id)' : 'User id'} />
+        </Group>
+      </Paper>
+      <Tabs value={tab} onChange={(v) => set({ tab: v === 'conversions' ? 'conversions' : null, status: null })}>
+        <Tabs.List mb="md">
+          <Tabs.Tab value="referrals">Referrals</Tabs.Tab>
+          <Tabs.Tab value="conversions">Conversions</Tabs.Tab>
+        </Tabs.List>
+        <Tabs.Panel value="referrals">{tab === 'referrals' && <ReferralsTab values={values} page={page} />}</Tabs.Panel>
+        <Tabs.Panel value="conversions">{tab === 'conversions' && <ConversionsTab values={values} set={set} page={page} />}</Tabs.Panel>
+      </Tabs>
+      <ChainDrawer values={values} set={set} />
+    </>
+  );
+}

@@ -1,0 +1,190 @@
+import { Anchor, Button, Drawer, Group, Select, SimpleGrid, Stack, Table, Text, TextInput, Timeline, Title } from '@mantine/core';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useState, type ReactNode } from 'react';
+import { Link } from 'react-router';
+import { ok } from '../../api/api-error';
+import type { FulfillmentType, RewardStatus } from '../../api/types';
+import { useApi, useAppId } from '../../api/use-api';
+import { formatAmount, formatDateTime } from '../../ui/format';
+import { PageHeader } from '../../ui/page-header';
+import { Empty, QueryView, TableSkeleton } from '../../ui/query-state';
+import { StatusBadge } from '../../ui/status-badge';
+import { UrlPagination } from '../../ui/url-pagination';
+import { useSearchState } from '../../url/search-state';
+import { FULFILLMENT_TYPES } from '../campaigns/campaign-request';
+
+const KEYS = ['userId', 'status', 'fulfillmentType', 'reward'] as const;
+const STATUSES: RewardStatus[] = ['PENDING', 'APPROVED', 'PAID', 'CANCELLED'];
+
+function Field({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div>
+      <Text size="xs" c="dimmed" tt="uppercase" fw={700}>
+        {label}
+      </Text>
+      <Text size="sm" component="div">
+        {children}
+      </Text>
+    </div>
+  );
+}
+
+/** One reward and how it got to its status (its move journal). */
+function RewardDrawer({ rewardId, onClose }: { rewardId: string | null; onClose: () => void }) {
+  const api = useApi();
+  const appId = useAppId();
+  const reward = useQuery({
+    queryKey: ['app', appId, 'reward', rewardId],
+    queryFn: () => ok(api.GET('/api/v1/rewards/{rewardId}', { params: { path: { rewardId: rewardId! } } })).then((d) => d.reward),
+    enabled: rewardId !== null,
+  });
+  const history = useQuery({
+    queryKey: ['app', appId, 'reward', rewardId, 'history'],
+    queryFn: () => ok(api.GET('/api/v1/rewards/{rewardId}/history', { params: { path: { rewardId: rewardId! } } })).then((d) => d.history),
+    enabled: rewardId !== null,
+  });
+  return (
+    <Drawer opened={rewardId !== null} onClose={onClose} position="right" size="md" title="Reward">
+      <QueryView query={reward} skeleton={<TableSkeleton rows={6} label="Loading the reward" />}>
+        {(r) => (
+          <Stack>
+            <SimpleGrid cols={2}>
+              <Field label="Amount">{formatAmount(r.amount)}</Field>
+              <Field label="Status">
+                <StatusBadge status={r.status} />
+              </Field>
+              <Field label="User">
+                <Anchor component={Link} to={`/apps/${encodeURIComponent(appId)}/users?userId=${encodeURIComponent(r.userId)}`}>
+                  {r.userId}
+                </Anchor>
+              </Field>
+              <Field label="Side and level">
+                {r.side.toLowerCase()} · level {r.level}
+              </Field>
+              <Field label="Fulfilment">{FULFILLMENT_TYPES.find((f) => f.value === r.fulfillmentType)?.label ?? r.fulfillmentType}</Field>
+              <Field label="Code">{r.discountCode ?? '—'}</Field>
+              <Field label="Created">{formatDateTime(r.createdAt)}</Field>
+              <Field label="Claimed">{formatDateTime(r.claimedAt)}</Field>
+              <Field label="Redeemed">{formatDateTime(r.redeemedAt)}</Field>
+              <Field label="Expires">{formatDateTime(r.expiresAt)}</Field>
+            </SimpleGrid>
+            <Text size="xs" c="dimmed">
+              {r.id} · campaign {r.campaignId} · conversion {r.conversionId}
+            </Text>
+            <Title order={3} size="h5">
+              History
+            </Title>
+            <QueryView query={history} isEmpty={(h) => h.length === 0} empty={<Text size="sm" c="dimmed">No moves yet: the reward is as it was created.</Text>}>
+              {(moves) => (
+                <Timeline active={moves.length} bulletSize={16}>
+                  {moves.map((m) => (
+                    <Timeline.Item key={`${m.at}:${m.to}`} title={`${m.from ? `${m.from.toLowerCase()} → ` : ''}${m.to.toLowerCase()}`}>
+                      <Text size="xs" c="dimmed">
+                        {formatDateTime(m.at)}
+                      </Text>
+                    </Timeline.Item>
+                  ))}
+                </Timeline>
+              )}
+            </QueryView>
+          </Stack>
+        )}
+      </QueryView>
+    </Drawer>
+  );
+}
+
+export function RewardsPage() {
+  const api = useApi();
+  const appId = useAppId();
+  const { values, set, page } = useSearchState(KEYS);
+  const [user, setUser] = useState(values.userId ?? '');
+  const status = STATUSES.find((s) => s === values.status);
+  const fulfillmentType = FULFILLMENT_TYPES.find((f) => f.value === values.fulfillmentType)?.value as FulfillmentType | undefined;
+  const rewards = useQuery({
+    queryKey: ['app', appId, 'rewards', values.userId, status, fulfillmentType, page],
+    queryFn: () =>
+      ok(
+        api.GET('/api/v1/rewards', {
+          params: {
+            query: {
+              page,
+              limit: 25,
+              ...(values.userId ? { userId: values.userId } : {}),
+              ...(status ? { status } : {}),
+              ...(fulfillmentType ? { fulfillmentType } : {}),
+            },
+          },
+        }),
+      ),
+    placeholderData: keepPreviousData,
+  });
+  return (
+    <>
+      <PageHeader title="Rewards" description="What referrers and referees earned, and where each reward stands." />
+      <Group mb="md" align="flex-end" wrap="wrap">
+        <form
+          role="search"
+          aria-label="Rewards of a user"
+          onSubmit={(e) => {
+            e.preventDefault();
+            set({ userId: user.trim() || null });
+          }}
+        >
+          <Group align="flex-end" gap="xs">
+            <TextInput label="User id" value={user} onChange={(e) => setUser(e.currentTarget.value)} w={{ base: '100%', xs: 200 }} />
+            <Button type="submit" variant="light">
+              Filter
+            </Button>
+          </Group>
+        </form>
+        <Select label="Status" placeholder="Any status" clearable data={STATUSES.map((s) => ({ value: s, label: s.toLowerCase() }))} value={status ?? null} onChange={(v) => set({ status: v })} w={170} />
+        <Select label="Fulfilment" placeholder="Any" clearable data={FULFILLMENT_TYPES} value={fulfillmentType ?? null} onChange={(v) => set({ fulfillmentType: v })} w={170} />
+      </Group>
+      <QueryView query={rewards} isEmpty={(d) => d.rewards.length === 0} empty={<Empty title="No rewards" description="No reward matches these filters." />}>
+        {(d) => (
+          <Stack>
+            <Table.ScrollContainer minWidth={760}>
+              <Table striped highlightOnHover>
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th>User</Table.Th>
+                    <Table.Th>Amount</Table.Th>
+                    <Table.Th>Status</Table.Th>
+                    <Table.Th>Side · level</Table.Th>
+                    <Table.Th>Fulfilment</Table.Th>
+                    <Table.Th>Created</Table.Th>
+                    <Table.Th>Details</Table.Th>
+                  </Table.Tr>
+                </Table.Thead>
+                <Table.Tbody>
+                  {d.rewards.map((r) => (
+                    <Table.Tr key={r.id}>
+                      <Table.Td>{r.userId}</Table.Td>
+                      <Table.Td>{formatAmount(r.amount)}</Table.Td>
+                      <Table.Td>
+                        <StatusBadge status={r.status} />
+                      </Table.Td>
+                      <Table.Td>
+                        {r.side.toLowerCase()} · {r.level}
+                      </Table.Td>
+                      <Table.Td>{FULFILLMENT_TYPES.find((f) => f.value === r.fulfillmentType)?.label ?? r.fulfillmentType}</Table.Td>
+                      <Table.Td>{formatDateTime(r.createdAt)}</Table.Td>
+                      <Table.Td>
+                        <Button size="compact-sm" variant="light" onClick={() => set({ reward: r.id })} aria-label={`Details of reward ${r.id}`}>
+                          Open
+                        </Button>
+                      </Table.Td>
+                    </Table.Tr>
+                  ))}
+                </Table.Tbody>
+              </Table>
+            </Table.ScrollContainer>
+            <UrlPagination pagination={d.pagination} label="rewards" />
+          </Stack>
+        )}
+      </QueryView>
+      <RewardDrawer rewardId={values.reward} onClose={() => set({ reward: null })} />
+    </>
+  );
+}

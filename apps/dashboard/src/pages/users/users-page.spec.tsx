@@ -1,0 +1,34 @@
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { FakeApi, apiError, page } from '../../test/fake-api';
+import { sessionFor } from '../../test/fixtures';
+import { renderApp } from '../../test/render-app';
+
+const balance = { userId: 'ana', coins: 120, tokens: 3, xp: 450, level: 2, levelName: 'Silver', nextLevel: null, progress: 0.5, perks: [], coinsEarned: 120, rewardedEvents: 4, referrals: 2, updatedAt: null };
+
+describe('the users page', () => {
+  it('looks a user up from the URL: referral stats, balances and rewards', async () => {
+    const api = new FakeApi()
+      .on('GET', '/api/v1/users/ana/stats', {
+        body: { userId: 'ana', campaignId: null, referrals: 2, clicks: 40, conversions: 6, rewardsEarned: 60, rewardsPending: 10, byLevel: [{ level: 2, conversions: 1, rewardsEarned: 3, rewardsPending: 0 }], refereeRewards: { earned: 5, pending: 0 } },
+      })
+      .on('GET', '/api/v1/incentives/balances/ana', { body: { balance } })
+      .on('GET', '/api/v1/users/ana/rewards', { body: { rewards: [], pagination: page(0) } });
+    renderApp('/apps/app_1/users?userId=ana', { session: sessionFor('VIEWER'), api });
+    expect(await screen.findByText('2 · Silver')).toBeInTheDocument();
+    expect(await screen.findByText('40')).toBeInTheDocument();
+    expect(screen.getByText('No rewards yet.')).toBeInTheDocument();
+  });
+
+  it('says a user without referral activity has none, and puts a new lookup in the URL', async () => {
+    const api = new FakeApi()
+      .on('GET', /^\/api\/v1\/users\/[^/]+\/stats$/, apiError(404, 'NOT_FOUND', 'No such user.'))
+      .on('GET', /^\/api\/v1\/incentives\/balances\/[^/]+$/, { body: { balance } })
+      .on('GET', /^\/api\/v1\/users\/[^/]+\/rewards$/, { body: { rewards: [], pagination: page(0) } });
+    const { location } = renderApp('/apps/app_1/users', { session: sessionFor('VIEWER'), api });
+    await userEvent.type(await screen.findByLabelText('User id'), 'nobody{Enter}');
+    await waitFor(() => expect(location()).toBe('/apps/app_1/users?userId=nobody'));
+    expect(await screen.findByText('No referral activity for nobody.')).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,2 @@
+/** Query key of the operator's session (GET /console/v1/session). */
+export const SESSION_KEY = ['session'] as const;

@@ -1,0 +1,54 @@
+import type { Campaign, ConsoleSession, FraudFlag, Role } from '../api/types';
+
+export function sessionFor(role: Role, overrides: Partial<ConsoleSession> = {}): ConsoleSession {
+  return {
+    operator: { id: 'opr_1', email: 'ana@example.com', isAdmin: false },
+    apps: [
+      { id: 'app_1', name: 'Shop', role },
+      { id: 'app_2', name: 'Blog', role: 'VIEWER' },
+    ],
+    currentAppId: 'app_1',
+    csrfToken: 'csrf-123',
+    ...overrides,
+  };
+}
+
+export function campaign(overrides: Partial<Campaign> = {}): Campaign {
+  return {
+    id: 'cmp_1',
+    name: 'Launch',
+    status: 'ACTIVE',
+    referrerReward: { amount: 10, fulfillmentType: 'DISCOUNT_CODE' },
+    refereeReward: null,
+    levels: [],
+    attributionWindowDays: 30,
+    maxRewardsPerReferrer: null,
+    fraud: { flagThreshold: 50 },
+    rewardCodeValidityDays: 90,
+    createdAt: '2026-11-01T10:00:00.000Z',
+    updatedAt: '2026-11-01T10:00:00.000Z',
+    ...overrides,
+  };
+}
+
+export function flag(overrides: Partial<FraudFlag> = {}): FraudFlag {
+  return {
+    id: 'flg_1',
+    type: 'CONVERSION',
+    status: 'OPEN',
+    campaignId: 'cmp_1',
+    referralId: 'ref_1',
+    referralCode: 'ANA123',
+    conversionId: 'conv_1',
+    referrerId: 'ana',
+    refereeId: 'bob',
+    riskScore: 60,
+    reasons: ['SAME_DEVICE'],
+    warning: 'Possible fraud',
+    note: null,
+    createdAt: '2026-11-20T10:00:00.000Z',
+    resolvedAt: null,
+    resolvedBy: null,
+    ...overrides,
+  };
+}

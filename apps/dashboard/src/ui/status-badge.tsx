@@ -1,0 +1,28 @@
+import { Badge } from '@mantine/core';
+
+const COLORS: Record<string, string> = {
+  ACTIVE: 'green',
+  COMPLETED: 'green',
+  CONVERTED: 'green',
+  APPROVED: 'green',
+  PAID: 'teal',
+  SUCCEEDED: 'green',
+  PENDING: 'gray',
+  CLICKED: 'blue',
+  OPEN: 'orange',
+  FLAGGED: 'orange',
+  PAUSED: 'yellow',
+  REJECTED: 'red',
+  CANCELLED: 'red',
+  FAILED: 'red',
+  ENDED: 'gray',
+};
+
+/** A status of the API in words, coloured by what it means for the operator. */
+export function StatusBadge({ status }: { status: string }) {
+  return (
+    <Badge color={COLORS[status] ?? 'gray'} variant="light">
+      {status.toLowerCase().replace(/_/g, ' ')}
+    </Badge>
+  );
+}

@@ -1,0 +1,45 @@
+import { useCallback, useMemo } from 'react';
+import { useSearchParams } from 'react-router';
+
+export type SearchValues<K extends string> = { [key in K]: string | null };
+
+/** Reads `keys` from a query string (absent or empty → null). */
+export function readSearch<K extends string>(params: URLSearchParams, keys: readonly K[]): SearchValues<K> {
+  const values = {} as SearchValues<K>;
+  for (const key of keys) values[key] = params.get(key) || null;
+  return values;
+}
+
+/**
+ * The query string with `patch` applied: null or '' removes a key, and
+ * changing anything but the page goes back to page 1 (the old page may not
+ * exist under new filters).
+ */
+export function patchSearch(params: URLSearchParams, patch: Record<string, string | number | null | undefined>): URLSearchParams {
+  const next = new URLSearchParams(params);
+  for (const [key, value] of Object.entries(patch)) {
+    if (value === null || value === undefined || value === '') next.delete(key);
+    else next.set(key, String(value));
+  }
+  if (!('page' in patch) && Object.keys(patch).some((key) => key !== 'page' && isFilter(key))) next.delete('page');
+  return next;
+}
+
+/** Keys that select which rows a list shows (not which row is open in a panel). */
+const PANEL_KEYS = new Set(['flag', 'reward', 'conversion', 'delivery', 'entry', 'tab', 'edit']);
+function isFilter(key: string): boolean {
+  return !PANEL_KEYS.has(key);
+}
+
+/** The page, its filters and its open panel live in the URL: a link to it is the same view. */
+export function useSearchState<K extends string>(keys: readonly K[]) {
+  const [params, setParams] = useSearchParams();
+  const values = useMemo(() => readSearch(params, keys), [params, keys]);
+  const set = useCallback(
+    (patch: Partial<Record<K | 'page', string | number | null>>, options: { replace?: boolean } = {}) =>
+      setParams((current) => patchSearch(current, patch), { replace: options.replace }),
+    [setParams],
+  );
+  const page = Math.max(1, Math.trunc(Number(params.get('page'))) || 1);
+  return { values, set, page };
+}
