@@ -75,11 +75,16 @@ describe('referrals and conversions', () => {
     const api = new FakeApi()
       .on('GET', '/api/v1/campaigns', { body: { campaigns: [campaign()], pagination: page(1) } })
       .on('GET', '/api/v1/conversions', (r) =>
-        r.query.get('userId') === 'dana' ? { body: { conversions: [record('c1', 1, 'carl'), record('c2', 2, 'bea')], pagination: page(2) } } : { body: { conversions: [], pagination: page(0) } },
+        r.query.get('userId') === 'dana'
+          ? { body: { conversions: [record('c1', 1, 'carl'), record('c2', 2, 'bea'), { ...record('f1', 1, 'zed', 'f1'), status: 'CLICKED', convertedAt: null }], pagination: page(3) } }
+          : { body: { conversions: [], pagination: page(0) } },
       );
     renderApp('/apps/app_1/referrals?tab=conversions&user=dana', { session: sessionFor('VIEWER'), api });
     const user = userEvent.setup();
+    // Three records, one of them a funnel record (CLICKED): no conversion yet, no levels to show.
     const levels = await screen.findAllByRole('button', { name: 'Levels' });
+    expect(screen.getAllByRole('row')).toHaveLength(4);
+    expect(levels).toHaveLength(2);
     await user.click(levels[0]!);
     const drawer = await screen.findByRole('dialog', { name: 'Conversion levels' });
     expect(await within(drawer).findByText('Level 1: carl')).toBeInTheDocument();

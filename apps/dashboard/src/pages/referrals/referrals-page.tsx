@@ -203,9 +203,12 @@ function ConversionsTab({ values, set, page }: { values: Values; set: Setter; pa
                       <Table.Td>{formatAmount(c.rewardAmount)}</Table.Td>
                       <Table.Td>{formatDateTime(c.convertedAt)}</Table.Td>
                       <Table.Td>
-                        <Button size="compact-sm" variant="subtle" onClick={() => set({ conversion: c.conversionId, referee: c.refereeId })}>
-                          Levels
-                        </Button>
+                        {/* A funnel record (PENDING, CLICKED) is no conversion yet: it has no levels. */}
+                        {(c.status === 'CONVERTED' || c.status === 'FLAGGED') && (
+                          <Button size="compact-sm" variant="subtle" onClick={() => set({ conversion: c.conversionId, referee: c.refereeId })}>
+                            Levels
+                          </Button>
+                        )}
                       </Table.Td>
                     </Table.Tr>
                   ))}
