@@ -1,6 +1,6 @@
-import { expect, type Browser } from '@playwright/test';
+import type { Browser } from '@playwright/test';
 import { WebhookReceiver, addMember, createOperator, createTestApp, e2eStack, type TestApp, type TestOperator } from '@ris/testing';
-import { expectCleanConsole, launchChromium, newDashboardPage, signIn } from './support/browser';
+import { expect, expectCleanConsole, launchChromium, newDashboardPage, signIn } from './support/browser';
 
 // The Developers page in Chromium against the whole stack: an app's API keys
 // and webhook endpoints, as its OWNER manages them.

@@ -1,6 +1,6 @@
-import { expect, type Browser, type Page } from '@playwright/test';
+import type { Browser, Page } from '@playwright/test';
 import { addMember, createOperator, createTestApp, type TestApp, type TestOperator } from '@ris/testing';
-import { expectCleanConsole, fetchFromPage, launchChromium, newDashboardPage, signIn } from './support/browser';
+import { expect, expectCleanConsole, fetchFromPage, launchChromium, newDashboardPage, signIn } from './support/browser';
 import { convert, createCampaign, createReferral } from './support/referral-scenario';
 
 // The referral side of the dashboard in Chromium against the whole stack:

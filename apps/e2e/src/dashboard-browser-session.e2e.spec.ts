@@ -1,6 +1,6 @@
-import { expect, type Browser, type Page } from '@playwright/test';
+import type { Browser, Page } from '@playwright/test';
 import { addMember, createOperator, createTestApp, e2eStack, type TestApp, type TestOperator } from '@ris/testing';
-import { DESKTOP, PHONE, expectCleanConsole, fetchFromPage, launchChromium, newDashboardPage, sessionCookie, signIn } from './support/browser';
+import { DESKTOP, PHONE, expect, expectCleanConsole, fetchFromPage, launchChromium, newDashboardPage, sessionCookie, signIn } from './support/browser';
 import { createCampaign } from './support/referral-scenario';
 
 // The dashboard in Chromium against the whole stack: signing in and out,

@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, type Browser, type Locator, type Page } from '@playwright/test';
+import type { Browser, Locator, Page } from '@playwright/test';
 import {
   OperatorSession,
   WebhookReceiver,
@@ -12,7 +12,7 @@ import {
   type TestApp,
   type TestOperator,
 } from '@ris/testing';
-import { DESKTOP, PHONE, expectCleanConsole, launchChromium, newDashboardPage, signIn } from './support/browser';
+import { DESKTOP, PHONE, expect, expectCleanConsole, launchChromium, newDashboardPage, signIn } from './support/browser';
 import { serviceDatabase } from './support/referral-scenario';
 
 // A screenshot of every page of the dashboard, of one made-up shop, taken at
@@ -165,7 +165,8 @@ describe('screenshots of every page of the dashboard', () => {
     ids.retriedDelivery = deliveries.find((d) => d.attempts > 1).id;
 
     page = await newDashboardPage(browser, DESKTOP);
-  });
+    // A whole shop's worth of requests: more than one test's time on a busy machine.
+  }, 120_000);
 
   afterAll(async () => {
     await browser?.close();

@@ -1,10 +1,17 @@
-import { chromium, expect, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import { chromium, expect as playwrightExpect, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { e2eStack, infraTool } from '@ris/testing';
 
 // The dashboard's browser tests: Playwright driving Debian's Chromium (the
 // one tools/infra/up.sh installs; Playwright never downloads a browser here)
 // against the gateway of the end-to-end stack, which serves the built
 // dashboard at /dashboard.
+
+/**
+ * Playwright's assertions (they retry until the page shows what they expect),
+ * patient enough for a page that loads while the rest of the end-to-end run
+ * keeps the machine's two cores busy; every browser test asserts with it.
+ */
+export const expect = playwrightExpect.configure({ timeout: 15_000 });
 
 /** Two widths the dashboard must be usable at: a laptop and a phone. */
 export const DESKTOP = { width: 1280, height: 800 };
