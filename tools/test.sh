@@ -6,6 +6,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export NX_DAEMON=false NX_NO_CLOUD=true NX_SKIP_NX_CACHE=${NX_SKIP_NX_CACHE:-${CI:+true}}
+# The browser tests drive Debian's Chromium (tools/infra/up.sh installs it): never a browser of Playwright's.
+export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
 
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   echo "[test] installing npm packages" >&2

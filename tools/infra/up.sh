@@ -4,7 +4,8 @@
 # postgresql; FERRETDB_BACKEND=sqlite for the SQLite one), NATS with
 # JetStream and Redis; installs the Schemathesis fuzzer the end-to-end
 # tests run against the OpenAPI document, Debian's prometheus (promtool and
-# a server the observability tests scrape the stack with) and builds the
+# a server the observability tests scrape the stack with), Debian's chromium
+# (the dashboard's browser tests) and builds the
 # Kubernetes manifest check (tools/k8s-check). Idempotent: whatever already answers is left alone. A service given
 # by MONGODB_URL, NATS_URL or REDIS_URL is used as it is and not started.
 # Writes the URLs to .run/infra.env for the scripts that follow.
@@ -213,6 +214,13 @@ fi
 PROMETHEUS=$(command -v prometheus)
 PROMTOOL=$(command -v promtool)
 
+# --- Chromium: the dashboard's browser tests (Playwright drives it) --------
+# Debian's package: Playwright never downloads a browser of its own here.
+if ! command -v chromium >/dev/null; then
+  apt_install --no-install-recommends chromium
+fi
+CHROMIUM=$(command -v chromium)
+
 # --- Kubernetes manifest check: kustomize + the upstream API types ---------
 # Built once from the Go module proxy, cached by the hash of its sources like
 # FerretDB; worktrees of one machine share the cache (one builds at a time).
@@ -241,4 +249,5 @@ SCHEMATHESIS=$SCHEMATHESIS
 PROMETHEUS=$PROMETHEUS
 PROMTOOL=$PROMTOOL
 K8S_CHECK=$K8S_CHECK
+CHROMIUM=$CHROMIUM
 ENV

@@ -7,6 +7,6 @@ export { freeTcpPort, infraTool, infraUrl, privateNatsServer, testDatabase, uniq
 export { privateRedisServer } from './private-redis-server';
 export { WebhookReceiver, type ReceivedWebhook, type WebhookReply } from './webhook-receiver';
 export { secretTraces } from './secret-traces';
-export { OperatorSession, createOperator, sessionCookieOf, type TestOperator } from './operator-session';
+export { OperatorSession, addMember, createOperator, sessionCookieOf, type TestOperator } from './operator-session';
 export { OtlpReceiver, type ReceivedSpan } from './otlp-receiver';
 export { PrometheusServer, type PrometheusTarget, type PromQueryResult } from './prometheus-server';

@@ -20,6 +20,12 @@ export async function createOperator(options: { isAdmin?: boolean; admin?: ApiCl
   return { id: res.body.operator.id, email, password };
 }
 
+/** Makes the operator a member of the app with the role (or changes it), through the admin API. */
+export async function addMember(appId: string, operatorId: string, role: 'OWNER' | 'MANAGER' | 'VIEWER', admin: ApiClient = adminClient()): Promise<void> {
+  const res = await admin.put(`/apps/${appId}/members/${operatorId}`, { role });
+  if (res.status !== 200) throw new Error(`adding a member failed: ${res.status} ${JSON.stringify(res.body)}`);
+}
+
 /** The `ris_session` value of a Set-Cookie answer, if it sets one. */
 export function sessionCookieOf(res: ApiResponse): string | undefined {
   for (const line of res.headers.getSetCookie()) {

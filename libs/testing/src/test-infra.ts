@@ -24,7 +24,7 @@ export function infraUrl(name: 'MONGODB_URL' | 'NATS_URL' | 'REDIS_URL'): string
  * (PROMETHEUS, PROMTOOL, K8S_CHECK, SCHEMATHESIS), or the path the
  * environment gives.
  */
-export function infraTool(name: 'PROMETHEUS' | 'PROMTOOL' | 'K8S_CHECK' | 'SCHEMATHESIS'): string {
+export function infraTool(name: 'PROMETHEUS' | 'PROMTOOL' | 'K8S_CHECK' | 'SCHEMATHESIS' | 'CHROMIUM'): string {
   if (process.env[name]) return process.env[name] as string;
   const file = join(root, '.run', 'infra.env');
   const match = existsSync(file) ? new RegExp(`^${name}=(.+)$`, 'm').exec(readFileSync(file, 'utf8')) : null;

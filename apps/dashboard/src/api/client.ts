@@ -1,8 +1,7 @@
 import createClient, { type Client, type Middleware } from 'openapi-fetch';
-// Until the gateway's document has the console and the new reads: then `paths` from ./schema.
-import type { ApiPaths } from './pending-endpoints';
+import type { paths } from './schema';
 
-export type Api = Client<ApiPaths>;
+export type Api = Client<paths>;
 
 export interface ApiContext {
   /** The app the page works in: sent as X-App-Id on every /api/v1 call. */
@@ -28,7 +27,7 @@ export function sessionHeaders(context: ApiContext): Middleware {
 
 /** A client of the gateway on this page's origin, with the session cookie. */
 export function createApiClient(context: ApiContext): Api {
-  const client = createClient<ApiPaths>({
+  const client = createClient<paths>({
     baseUrl: window.location.origin,
     credentials: 'same-origin',
     // Looked up per call, so that whatever fetch is current (a test's stub) is used.

@@ -554,6 +554,1901 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/v1/operators": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List operators, newest first */
+        get: {
+            parameters: {
+                query?: {
+                    page?: number;
+                    limit?: number;
+                    /** @description Only the operator with this email */
+                    email?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description A page of operators */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["AdminOperatorList"];
+                    };
+                };
+                /** @description Invalid body, query or path value (VALIDATION_ERROR) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description A dependency is unavailable; retry */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Create an operator (a dashboard account)
+         * @description isAdmin makes an instance administrator (every app as OWNER; creates apps). 409 ALREADY_EXISTS when the email has an account.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["CreateOperatorRequest"];
+                };
+            };
+            responses: {
+                /** @description Created */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["CreateOperatorResponse"];
+                    };
+                };
+                /** @description Invalid body, query or path value (VALIDATION_ERROR) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description State conflict */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Body larger than 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Body is not JSON */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description A dependency is unavailable; retry */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/operators/{operatorId}/password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reset an operator's password
+         * @description Every session of the operator ends. Without a password one is generated and shown once in the answer.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Operator id */
+                    operatorId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["ResetPasswordRequest"];
+                };
+            };
+            responses: {
+                /** @description Reset */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ResetPasswordResponse"];
+                    };
+                };
+                /** @description Invalid body, query or path value (VALIDATION_ERROR) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description No such resource for this app */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Body larger than 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Body is not JSON */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description A dependency is unavailable; retry */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/apps/{appId}/members/{operatorId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Make an operator a member of an app, or change their role there
+         * @description An app keeps at least one OWNER: demoting the last one is 409 LAST_OWNER.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description App id */
+                    appId: string;
+                    /** @description Operator id */
+                    operatorId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["PutMemberRequest"];
+                };
+            };
+            responses: {
+                /** @description The member */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            member: components["schemas"]["AppMember"];
+                        };
+                    };
+                };
+                /** @description Invalid body, query or path value (VALIDATION_ERROR) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description No such resource for this app */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description State conflict */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Body larger than 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Body is not JSON */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description A dependency is unavailable; retry */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/v1/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The current session */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Who is signed in, their apps and the CSRF token */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ConsoleSession"];
+                    };
+                };
+                /** @description Invalid body, query or path value (VALIDATION_ERROR) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description A dependency is unavailable; retry */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Sign in
+         * @description Starts a session (a new one at every sign-in) and sets its HttpOnly cookie `ris_session`. A wrong email or password is one answer, 401 "Email or password is wrong.", in the same time. Failed sign-ins are counted per account (5) and per client address (20) within 15 minutes; past either, every sign-in of that account or address is 429 with Retry-After until the window frees.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["SignInRequest"];
+                };
+            };
+            responses: {
+                /** @description Signed in; the cookie is set */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ConsoleSession"];
+                    };
+                };
+                /** @description Invalid body, query or path value (VALIDATION_ERROR) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Body larger than 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Body is not JSON */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Rate limited (see Retry-After) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description A dependency is unavailable; retry */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        /**
+         * Sign out
+         * @description Ends the session: its cookie is cleared and answers 401 everywhere from now on.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Signed out */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Invalid body, query or path value (VALIDATION_ERROR) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description A dependency is unavailable; retry */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/v1/session/app": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Switch to another app
+         * @description Also where you land at your next sign-in.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["SwitchAppRequest"];
+                };
+            };
+            responses: {
+                /** @description The session, in that app */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ConsoleSession"];
+                    };
+                };
+                /** @description Invalid body, query or path value (VALIDATION_ERROR) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Body larger than 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Body is not JSON */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description A dependency is unavailable; retry */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/v1/session/password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change your password
+         * @description Needs the current password (a wrong one is 422 CURRENT_PASSWORD_WRONG and counts as a failed sign-in); the new one has at least 12 characters. Every other session of yours ends; this one goes on.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["ChangePasswordRequest"];
+                };
+            };
+            responses: {
+                /** @description Changed */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Invalid body, query or path value (VALIDATION_ERROR) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Body larger than 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Body is not JSON */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description A business rule refused the request */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Rate limited (see Retry-After) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description A dependency is unavailable; retry */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/v1/apps": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The apps you may enter
+         * @description Every app for an instance administrator; else the apps you are a member of, with your role. Oldest first.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Apps */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ConsoleAppList"];
+                    };
+                };
+                /** @description Invalid body, query or path value (VALIDATION_ERROR) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description A dependency is unavailable; retry */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Create an app and its first API key
+         * @description Instance administrators only (403 otherwise). The key is shown only in this answer.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["ConsoleCreateAppRequest"];
+                };
+            };
+            responses: {
+                /** @description Created */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ConsoleCreateAppResponse"];
+                    };
+                };
+                /** @description Invalid body, query or path value (VALIDATION_ERROR) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Body larger than 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Body is not JSON */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description A dependency is unavailable; retry */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/v1/apps/{appId}/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the app's members
+         * @description **Role:** OWNER or above in the app.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description App id */
+                    appId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Members, in the order they were added */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["AppMemberList"];
+                    };
+                };
+                /** @description Invalid body, query or path value (VALIDATION_ERROR) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description A dependency is unavailable; retry */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Add a member (invite)
+         * @description Adds the operator with this email; one without an account yet is created with a one-time password, shown only in this answer (`initialPassword`): hand it over, they sign in with it and change it. 409 ALREADY_EXISTS for a member.
+         *
+         *     **Role:** OWNER or above in the app.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description App id */
+                    appId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["AddMemberRequest"];
+                };
+            };
+            responses: {
+                /** @description Added */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["AddMemberResponse"];
+                    };
+                };
+                /** @description Invalid body, query or path value (VALIDATION_ERROR) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description State conflict */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Body larger than 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Body is not JSON */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description A dependency is unavailable; retry */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/v1/apps/{appId}/members/{operatorId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a member
+         * @description **Role:** OWNER or above in the app.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description App id */
+                    appId: string;
+                    /** @description Operator id */
+                    operatorId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The member */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["AppMemberEnvelope"];
+                    };
+                };
+                /** @description Invalid body, query or path value (VALIDATION_ERROR) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description No such resource for this app */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description A dependency is unavailable; retry */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /**
+         * Remove a member
+         * @description They can no longer enter the app (at once). An app keeps at least one OWNER: removing the last one is 409 LAST_OWNER.
+         *
+         *     **Role:** OWNER or above in the app.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description App id */
+                    appId: string;
+                    /** @description Operator id */
+                    operatorId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Removed */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Invalid body, query or path value (VALIDATION_ERROR) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description No such resource for this app */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description State conflict */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description A dependency is unavailable; retry */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /**
+         * Change a member's role
+         * @description An app keeps at least one OWNER: demoting the last one is 409 LAST_OWNER.
+         *
+         *     **Role:** OWNER or above in the app.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description App id */
+                    appId: string;
+                    /** @description Operator id */
+                    operatorId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["ChangeMemberRoleRequest"];
+                };
+            };
+            responses: {
+                /** @description The member */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["AppMemberEnvelope"];
+                    };
+                };
+                /** @description Invalid body, query or path value (VALIDATION_ERROR) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description No such resource for this app */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description State conflict */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Body larger than 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Body is not JSON */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description A dependency is unavailable; retry */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/console/v1/apps/{appId}/keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the app's API keys (never the keys themselves)
+         * @description **Role:** OWNER or above in the app.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description App id */
+                    appId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Keys, newest first */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiKeyList"];
+                    };
+                };
+                /** @description Invalid body, query or path value (VALIDATION_ERROR) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description A dependency is unavailable; retry */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Issue an API key
+         * @description The full key is shown only in this answer (the audit log keeps it redacted). Existing keys keep working until revoked.
+         *
+         *     **Role:** OWNER or above in the app.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description App id */
+                    appId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Issued */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["IssueApiKeyResponse"];
+                    };
+                };
+                /** @description Invalid body, query or path value (VALIDATION_ERROR) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description A dependency is unavailable; retry */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/v1/apps/{appId}/keys/{keyId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke an API key
+         * @description It stops working at once on this gateway replica, within 5 s on the others. A revoked key stays in the list, with revokedAt.
+         *
+         *     **Role:** OWNER or above in the app.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description App id */
+                    appId: string;
+                    /** @description Key id */
+                    keyId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Revoked */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Invalid body, query or path value (VALIDATION_ERROR) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description No such resource for this app */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description A dependency is unavailable; retry */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/v1/apps/{appId}/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The audit log: changes operators made, newest first
+         * @description Every change made with a dashboard session (not with an API key): who, when, what, and the resource before and after. Every role reads it; changes to API keys and members only an OWNER sees.
+         *
+         *     **Role:** VIEWER or above in the app.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    page?: number;
+                    limit?: number;
+                    /** @description Only changes of this operator */
+                    operatorId?: string;
+                    /** @description Only this action, e.g. `PATCH /api/v1/campaigns/{campaignId}` */
+                    action?: string;
+                };
+                header?: never;
+                path: {
+                    /** @description App id */
+                    appId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description A page of entries */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["AuditLogPage"];
+                    };
+                };
+                /** @description Invalid body, query or path value (VALIDATION_ERROR) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description A dependency is unavailable; retry */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/campaigns": {
         parameters: {
             query?: never;
@@ -561,7 +2456,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List campaigns, newest first */
+        /**
+         * List campaigns, newest first
+         * @description **Role:** VIEWER or above with a dashboard session (an API key may call it).
+         */
         get: {
             parameters: {
                 query?: {
@@ -605,6 +2503,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorResponse"];
                     };
                 };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
                 /** @description Rate limited (see Retry-After) */
                 429: {
                     headers: {
@@ -635,7 +2542,10 @@ export interface paths {
             };
         };
         put?: never;
-        /** Create a campaign */
+        /**
+         * Create a campaign
+         * @description **Role:** MANAGER or above with a dashboard session (an API key may call it).
+         */
         post: {
             parameters: {
                 query?: never;
@@ -674,6 +2584,15 @@ export interface paths {
                 };
                 /** @description Missing, malformed, unknown or revoked credentials */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -750,7 +2669,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a campaign */
+        /**
+         * Get a campaign
+         * @description **Role:** VIEWER or above with a dashboard session (an API key may call it).
+         */
         get: {
             parameters: {
                 query?: never;
@@ -785,6 +2707,15 @@ export interface paths {
                 };
                 /** @description Missing, malformed, unknown or revoked credentials */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -838,6 +2769,8 @@ export interface paths {
         /**
          * Update a campaign
          * @description Only the fields sent change. Pausing or ending a campaign stops new referrals and conversions (422 CAMPAIGN_INACTIVE).
+         *
+         *     **Role:** MANAGER or above with a dashboard session (an API key may call it).
          */
         patch: {
             parameters: {
@@ -877,6 +2810,15 @@ export interface paths {
                 };
                 /** @description Missing, malformed, unknown or revoked credentials */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -949,11 +2891,99 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * List referrals, newest first
+         * @description A campaign's referrals (campaignId), a referrer's in every campaign (referrerId: one per campaign), or both (at most one); every referral of the app without a filter. status is COMPLETED from the referral's first conversion.
+         *
+         *     **Role:** VIEWER or above with a dashboard session (an API key may call it).
+         */
+        get: {
+            parameters: {
+                query?: {
+                    page?: number;
+                    limit?: number;
+                    /** @description Only this campaign */
+                    campaignId?: string;
+                    /** @description Only this referrer */
+                    referrerId?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description A page of referrals */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ReferralList"];
+                    };
+                };
+                /** @description Invalid body, query or path value (VALIDATION_ERROR) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Rate limited (see Retry-After) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description A dependency is unavailable; retry */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
         put?: never;
         /**
          * Create (or get) the referral code of a referrer in a campaign
          * @description A referrer has one referral per campaign: the first call creates it (201), later calls return the same one (200). Fraud detection runs on creation; a flagged referral carries warning, reasons and riskScore.
+         *
+         *     **Role:** MANAGER or above with a dashboard session (an API key may call it).
          */
         post: {
             parameters: {
@@ -1000,6 +3030,15 @@ export interface paths {
                 };
                 /** @description Missing, malformed, unknown or revoked credentials */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1094,7 +3133,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a referral by its code */
+        /**
+         * Get a referral by its code
+         * @description **Role:** VIEWER or above with a dashboard session (an API key may call it).
+         */
         get: {
             parameters: {
                 query?: never;
@@ -1129,6 +3171,15 @@ export interface paths {
                 };
                 /** @description Missing, malformed, unknown or revoked credentials */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1194,6 +3245,8 @@ export interface paths {
         /**
          * Record a click on a referral link
          * @description With an `Idempotency-Key`, a retry after a 503 or a timeout is the same click (counted once).
+         *
+         *     **Role:** MANAGER or above with a dashboard session (an API key may call it).
          */
         post: {
             parameters: {
@@ -1231,6 +3284,15 @@ export interface paths {
                 };
                 /** @description Missing, malformed, unknown or revoked credentials */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1316,7 +3378,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List actions, by key */
+        /**
+         * List actions, by key
+         * @description **Role:** VIEWER or above with a dashboard session (an API key may call it).
+         */
         get: {
             parameters: {
                 query?: {
@@ -1361,6 +3426,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorResponse"];
                     };
                 };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
                 /** @description Rate limited (see Retry-After) */
                 429: {
                     headers: {
@@ -1391,7 +3465,10 @@ export interface paths {
             };
         };
         put?: never;
-        /** Define an action users earn coins, XP and tokens for */
+        /**
+         * Define an action users earn coins, XP and tokens for
+         * @description **Role:** MANAGER or above with a dashboard session (an API key may call it).
+         */
         post: {
             parameters: {
                 query?: never;
@@ -1430,6 +3507,15 @@ export interface paths {
                 };
                 /** @description Missing, malformed, unknown or revoked credentials */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1506,7 +3592,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get an action */
+        /**
+         * Get an action
+         * @description **Role:** VIEWER or above with a dashboard session (an API key may call it).
+         */
         get: {
             parameters: {
                 query?: never;
@@ -1541,6 +3630,15 @@ export interface paths {
                 };
                 /** @description Missing, malformed, unknown or revoked credentials */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1594,6 +3692,8 @@ export interface paths {
         /**
          * Update an action
          * @description Only the fields sent change; the key never does. Changes apply to events recorded afterwards.
+         *
+         *     **Role:** MANAGER or above with a dashboard session (an API key may call it).
          */
         patch: {
             parameters: {
@@ -1633,6 +3733,15 @@ export interface paths {
                 };
                 /** @description Missing, malformed, unknown or revoked credentials */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1708,6 +3817,8 @@ export interface paths {
         /**
          * List recorded events, newest first
          * @description `from` and `to` bound the time of recording, both included; a `from` after `to` is an empty range (an empty page).
+         *
+         *     **Role:** VIEWER or above with a dashboard session (an API key may call it).
          */
         get: {
             parameters: {
@@ -1759,6 +3870,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorResponse"];
                     };
                 };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
                 /** @description Rate limited (see Retry-After) */
                 429: {
                     headers: {
@@ -1792,6 +3912,8 @@ export interface paths {
         /**
          * Record that a user completed an action
          * @description Earns the action's coins, XP and tokens unless a rule says otherwise: inside the cooldown (COOLDOWN), past maxRepeats (MAX_REPEATS) or disabled (ACTION_DISABLED) the event is recorded and earns nothing. A user's XP stops at 2^53 − 1: past it, `rewarded.xp` is what still fitted. May level the user up and award badges and milestones. Only STANDARD actions are posted; the REFERRAL_* types fire from referral activity (422 ACTION_NOT_POSTABLE otherwise). Without an idempotencyKey, the request's `Idempotency-Key` identifies the event: a retry after a 503 or a timeout is the same event, answered as its first try (201) and applied once.
+         *
+         *     **Role:** MANAGER or above with a dashboard session (an API key may call it).
          */
         post: {
             parameters: {
@@ -1838,6 +3960,15 @@ export interface paths {
                 };
                 /** @description Missing, malformed, unknown or revoked credentials */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1937,6 +4068,8 @@ export interface paths {
         /**
          * Record up to 1000 events at once
          * @description Each event is processed like POST /incentives/events, in input order for each user. `results` has one entry per event, in input order: the event result, or `{error}` for an event that failed (the others are unaffected).
+         *
+         *     **Role:** MANAGER or above with a dashboard session (an API key may call it).
          */
         post: {
             parameters: {
@@ -1974,6 +4107,15 @@ export interface paths {
                 };
                 /** @description Missing, malformed, unknown or revoked credentials */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2050,7 +4192,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List balances, highest first */
+        /**
+         * List balances, highest first
+         * @description **Role:** VIEWER or above with a dashboard session (an API key may call it).
+         */
         get: {
             parameters: {
                 query?: {
@@ -2087,6 +4232,15 @@ export interface paths {
                 };
                 /** @description Missing, malformed, unknown or revoked credentials */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2141,6 +4295,8 @@ export interface paths {
         /**
          * A user's coins, tokens, XP, level and progress to the next level
          * @description A user with no activity has zero balances (200, not 404).
+         *
+         *     **Role:** VIEWER or above with a dashboard session (an API key may call it).
          */
         get: {
             parameters: {
@@ -2176,6 +4332,15 @@ export interface paths {
                 };
                 /** @description Missing, malformed, unknown or revoked credentials */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2230,6 +4395,8 @@ export interface paths {
         /**
          * A user's ledger, newest first
          * @description Every movement of the balance. The sum of all entries equals the balance.
+         *
+         *     **Role:** VIEWER or above with a dashboard session (an API key may call it).
          */
         get: {
             parameters: {
@@ -2269,6 +4436,15 @@ export interface paths {
                 };
                 /** @description Missing, malformed, unknown or revoked credentials */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2320,7 +4496,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The level ladder, lowest first */
+        /**
+         * The level ladder, lowest first
+         * @description **Role:** VIEWER or above with a dashboard session (an API key may call it).
+         */
         get: {
             parameters: {
                 query?: {
@@ -2363,6 +4542,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorResponse"];
                     };
                 };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
                 /** @description Rate limited (see Retry-After) */
                 429: {
                     headers: {
@@ -2396,6 +4584,8 @@ export interface paths {
         /**
          * Add a level
          * @description xpThreshold must rise with the level number across the stored ladder (422 LADDER_ORDER otherwise). Reaching a level grants its coins, badge and perks once; crossing several levels at once grants each of them.
+         *
+         *     **Role:** MANAGER or above with a dashboard session (an API key may call it).
          */
         post: {
             parameters: {
@@ -2435,6 +4625,15 @@ export interface paths {
                 };
                 /** @description Missing, malformed, unknown or revoked credentials */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2526,6 +4725,8 @@ export interface paths {
         /**
          * Remove a level
          * @description Users who reached it keep what it gave them.
+         *
+         *     **Role:** MANAGER or above with a dashboard session (an API key may call it).
          */
         delete: {
             parameters: {
@@ -2557,6 +4758,15 @@ export interface paths {
                 };
                 /** @description Missing, malformed, unknown or revoked credentials */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2607,6 +4817,8 @@ export interface paths {
         /**
          * Update a level
          * @description Only the fields sent change; rewards, when sent, replace the old ones. Thresholds must still rise with the level.
+         *
+         *     **Role:** MANAGER or above with a dashboard session (an API key may call it).
          */
         patch: {
             parameters: {
@@ -2646,6 +4858,15 @@ export interface paths {
                 };
                 /** @description Missing, malformed, unknown or revoked credentials */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2727,7 +4948,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List badges, by key */
+        /**
+         * List badges, by key
+         * @description **Role:** VIEWER or above with a dashboard session (an API key may call it).
+         */
         get: {
             parameters: {
                 query?: {
@@ -2770,6 +4994,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorResponse"];
                     };
                 };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
                 /** @description Rate limited (see Retry-After) */
                 429: {
                     headers: {
@@ -2800,7 +5033,10 @@ export interface paths {
             };
         };
         put?: never;
-        /** Define a badge */
+        /**
+         * Define a badge
+         * @description **Role:** MANAGER or above with a dashboard session (an API key may call it).
+         */
         post: {
             parameters: {
                 query?: never;
@@ -2839,6 +5075,15 @@ export interface paths {
                 };
                 /** @description Missing, malformed, unknown or revoked credentials */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2915,7 +5160,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A user's badges, newest first */
+        /**
+         * A user's badges, newest first
+         * @description **Role:** VIEWER or above with a dashboard session (an API key may call it).
+         */
         get: {
             parameters: {
                 query?: {
@@ -2954,6 +5202,15 @@ export interface paths {
                 };
                 /** @description Missing, malformed, unknown or revoked credentials */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3011,7 +5268,10 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Update a badge */
+        /**
+         * Update a badge
+         * @description **Role:** MANAGER or above with a dashboard session (an API key may call it).
+         */
         patch: {
             parameters: {
                 query?: never;
@@ -3050,6 +5310,15 @@ export interface paths {
                 };
                 /** @description Missing, malformed, unknown or revoked credentials */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3127,6 +5396,8 @@ export interface paths {
         /**
          * Award a badge to a user by hand
          * @description A user holds each badge at most once: awarding it again answers 200 with awarded: false.
+         *
+         *     **Role:** MANAGER or above with a dashboard session (an API key may call it).
          */
         post: {
             parameters: {
@@ -3176,6 +5447,15 @@ export interface paths {
                 };
                 /** @description Missing, malformed, unknown or revoked credentials */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3261,7 +5541,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List milestone definitions, by key */
+        /**
+         * List milestone definitions, by key
+         * @description **Role:** VIEWER or above with a dashboard session (an API key may call it).
+         */
         get: {
             parameters: {
                 query?: {
@@ -3304,6 +5587,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorResponse"];
                     };
                 };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
                 /** @description Rate limited (see Retry-After) */
                 429: {
                     headers: {
@@ -3337,6 +5629,8 @@ export interface paths {
         /**
          * Define a milestone
          * @description Reached once per user when the metric gets to the threshold; its rewards are granted then. XP: the user's XP; COINS_EARNED: coins earned from rewards; EVENTS: rewarded events; REFERRALS: referees who converted.
+         *
+         *     **Role:** MANAGER or above with a dashboard session (an API key may call it).
          */
         post: {
             parameters: {
@@ -3376,6 +5670,15 @@ export interface paths {
                 };
                 /** @description Missing, malformed, unknown or revoked credentials */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3461,7 +5764,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a milestone definition */
+        /**
+         * Get a milestone definition
+         * @description **Role:** VIEWER or above with a dashboard session (an API key may call it).
+         */
         get: {
             parameters: {
                 query?: never;
@@ -3496,6 +5802,15 @@ export interface paths {
                 };
                 /** @description Missing, malformed, unknown or revoked credentials */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3546,6 +5861,8 @@ export interface paths {
         /**
          * Remove a milestone definition
          * @description Users who reached it keep it and what it gave them.
+         *
+         *     **Role:** MANAGER or above with a dashboard session (an API key may call it).
          */
         delete: {
             parameters: {
@@ -3577,6 +5894,15 @@ export interface paths {
                 };
                 /** @description Missing, malformed, unknown or revoked credentials */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3627,6 +5953,8 @@ export interface paths {
         /**
          * Update a milestone definition
          * @description Only the fields sent change; rewards, when sent, replace the old ones. Users who reached it keep it.
+         *
+         *     **Role:** MANAGER or above with a dashboard session (an API key may call it).
          */
         patch: {
             parameters: {
@@ -3666,6 +5994,15 @@ export interface paths {
                 };
                 /** @description Missing, malformed, unknown or revoked credentials */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3747,7 +6084,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Milestones reached by users, newest first */
+        /**
+         * Milestones reached by users, newest first
+         * @description **Role:** VIEWER or above with a dashboard session (an API key may call it).
+         */
         get: {
             parameters: {
                 query?: {
@@ -3785,6 +6125,15 @@ export interface paths {
                 };
                 /** @description Missing, malformed, unknown or revoked credentials */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3839,6 +6188,8 @@ export interface paths {
         /**
          * The top of a leaderboard, by XP
          * @description A JSON array ordered by rank. Redis is unavailable or the board is being rebuilt (503 UNAVAILABLE, retry): never stale data.
+         *
+         *     **Role:** VIEWER or above with a dashboard session (an API key may call it).
          */
         get: {
             parameters: {
@@ -3880,6 +6231,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorResponse"];
                     };
                 };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
                 /** @description Rate limited (see Retry-After) */
                 429: {
                     headers: {
@@ -3913,6 +6273,8 @@ export interface paths {
         /**
          * Record an externally computed score
          * @description Sets the user's XP (and coins, when sent) to these totals. The change is a ledger entry (reason SCORE_SET), so balances, transactions and every board agree; reaching a level this way grants it. Returns the user's all-time entry.
+         *
+         *     **Role:** MANAGER or above with a dashboard session (an API key may call it).
          */
         post: {
             parameters: {
@@ -3950,6 +6312,15 @@ export interface paths {
                 };
                 /** @description Missing, malformed, unknown or revoked credentials */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -4031,6 +6402,8 @@ export interface paths {
         /**
          * Rebuild the leaderboards from the ledger
          * @description Rebuilds every board of the app in Redis from MongoDB (the source of truth). Reads answer 503 while it runs.
+         *
+         *     **Role:** MANAGER or above with a dashboard session (an API key may call it).
          */
         post: {
             parameters: {
@@ -4064,6 +6437,15 @@ export interface paths {
                 };
                 /** @description Missing, malformed, unknown or revoked credentials */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -4125,6 +6507,8 @@ export interface paths {
         /**
          * Snapshots of past boards, newest first
          * @description Each day/week/month board is snapshotted (top 100) when its period ends, and the all-time board at the end of each day.
+         *
+         *     **Role:** VIEWER or above with a dashboard session (an API key may call it).
          */
         get: {
             parameters: {
@@ -4162,6 +6546,15 @@ export interface paths {
                 };
                 /** @description Missing, malformed, unknown or revoked credentials */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -4216,6 +6609,8 @@ export interface paths {
         /**
          * One user's entry, with their rank even outside the top
          * @description 404 when the user is not on that board. Redis is unavailable or the board is being rebuilt (503 UNAVAILABLE, retry): never stale data. (A user id of "snapshots" is shadowed by the list above.)
+         *
+         *     **Role:** VIEWER or above with a dashboard session (an API key may call it).
          */
         get: {
             parameters: {
@@ -4252,6 +6647,15 @@ export interface paths {
                 };
                 /** @description Missing, malformed, unknown or revoked credentials */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -4314,7 +6718,9 @@ export interface paths {
         };
         /**
          * List conversion records, newest activity first
-         * @description Funnel records (PENDING, CLICKED) and conversions (CONVERTED, FLAGGED), one per referee and level. referralCode filters by the code the referee used, so it returns that conversion chain at every level.
+         * @description Funnel records (PENDING, CLICKED) and conversions (CONVERTED, FLAGGED), one per referee and level. referralCode filters by the code the referee used, so it returns that conversion chain at every level. userId lists the records where that user is the referrer or the referee (a record of both once).
+         *
+         *     **Role:** VIEWER or above with a dashboard session (an API key may call it).
          */
         get: {
             parameters: {
@@ -4326,6 +6732,8 @@ export interface paths {
                     /** @description Original referral code */
                     referralCode?: string;
                     status?: "PENDING" | "CLICKED" | "CONVERTED" | "FLAGGED";
+                    /** @description Only records where this user is the referrer or the referee */
+                    userId?: string;
                 };
                 header?: never;
                 path?: never;
@@ -4356,6 +6764,15 @@ export interface paths {
                 };
                 /** @description Missing, malformed, unknown or revoked credentials */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -4396,6 +6813,8 @@ export interface paths {
         /**
          * Record that a referred user converted
          * @description Attributes the conversion to the code (and, on multi-level campaigns, to the referrers above it: one record per level with that level's amount). Creates the rewards: APPROVED at once when clean, held PENDING when the fraud check flags the conversion (status FLAGGED, see /fraud/flags) or could not run. A referee converts once per campaign: a second conversion is 409 ALREADY_CONVERTED. A conversion later than the campaign's attributionWindowDays after the referee first used the code is recorded without rewards. maxRewardsPerReferrer caps the rewards a referrer earns in the campaign. A retry with the same `Idempotency-Key` (after a 503, a timeout or a dropped connection) is the same conversion: it finishes what the first try left and answers it again, never 409 ALREADY_CONVERTED.
+         *
+         *     **Role:** MANAGER or above with a dashboard session (an API key may call it).
          */
         post: {
             parameters: {
@@ -4433,6 +6852,15 @@ export interface paths {
                 };
                 /** @description Missing, malformed, unknown or revoked credentials */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -4527,7 +6955,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A campaign's referral statistics */
+        /**
+         * A campaign's referral statistics
+         * @description **Role:** VIEWER or above with a dashboard session (an API key may call it).
+         */
         get: {
             parameters: {
                 query: {
@@ -4560,6 +6991,15 @@ export interface paths {
                 };
                 /** @description Missing, malformed, unknown or revoked credentials */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -4613,6 +7053,128 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/stats/timeseries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A campaign's referrals, clicks, conversions and reward value per hour or day
+         * @description Counters kept on write per UTC hour and day, like the totals of GET /stats: the read costs the same for a campaign of ten referrals or of millions. Buckets are UTC hours or UTC days (00:00Z to 24:00Z), whatever the offset the range is written with; every bucket that overlaps [from, to) is answered, oldest first, zeros included. A range holds at most 744 hourly buckets (31 days) or 366 daily ones: a longer one, or a `to` not after `from`, is 422 INVALID_RANGE (so are ranges outside the years 0001 to 9999 UTC). Without `to`, now; without `from`, 24 hours (hour) or 30 days (day) before `to`.
+         *
+         *     **Role:** VIEWER or above with a dashboard session (an API key may call it).
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description Campaign id (required) */
+                    campaignId: string;
+                    /** @description Bucket size; day when absent */
+                    interval?: "hour" | "day";
+                    /** @description Start of the range (inclusive), rounded down to its UTC hour or day */
+                    from?: string;
+                    /** @description End of the range (exclusive) */
+                    to?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The series */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["CampaignTimeseries"];
+                    };
+                };
+                /** @description Invalid body, query or path value (VALIDATION_ERROR) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description No such resource for this app */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description A business rule refused the request */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Rate limited (see Retry-After) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description A dependency is unavailable; retry */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/users/{userId}/stats": {
         parameters: {
             query?: never;
@@ -4620,7 +7182,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A user's referral statistics: referrals, clicks, conversions, rewards earned and pending, by level */
+        /**
+         * A user's referral statistics: referrals, clicks, conversions, rewards earned and pending, by level
+         * @description **Role:** VIEWER or above with a dashboard session (an API key may call it).
+         */
         get: {
             parameters: {
                 query?: {
@@ -4656,6 +7221,15 @@ export interface paths {
                 };
                 /** @description Missing, malformed, unknown or revoked credentials */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -4716,7 +7290,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List rewards, newest first */
+        /**
+         * List rewards, newest first
+         * @description **Role:** VIEWER or above with a dashboard session (an API key may call it).
+         */
         get: {
             parameters: {
                 query?: {
@@ -4753,6 +7330,15 @@ export interface paths {
                 };
                 /** @description Missing, malformed, unknown or revoked credentials */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -4807,6 +7393,8 @@ export interface paths {
         /**
          * Validate a discount or coupon code
          * @description Always 200. valid is false for an unknown code (another app's included), an expired one, or one whose reward is PAID or CANCELLED; reason says which. type is the reward's fulfillmentType, discount its amount.
+         *
+         *     **Role:** VIEWER or above with a dashboard session (an API key may call it).
          */
         get: {
             parameters: {
@@ -4840,6 +7428,15 @@ export interface paths {
                 };
                 /** @description Missing, malformed, unknown or revoked credentials */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -4891,7 +7488,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a reward */
+        /**
+         * Get a reward
+         * @description **Role:** VIEWER or above with a dashboard session (an API key may call it).
+         */
         get: {
             parameters: {
                 query?: never;
@@ -4926,6 +7526,122 @@ export interface paths {
                 };
                 /** @description Missing, malformed, unknown or revoked credentials */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description No such resource for this app */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Rate limited (see Retry-After) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description A dependency is unavailable; retry */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/rewards/{rewardId}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A reward's status changes, oldest first
+         * @description From the reward's move journal: its creation (from NEW to PENDING or APPROVED), then each status it left (PENDING → APPROVED, APPROVED → PAID, PENDING or APPROVED → CANCELLED), each at the time it was decided. A reward leaves a status at most once.
+         *
+         *     **Role:** VIEWER or above with a dashboard session (an API key may call it).
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Reward id */
+                    rewardId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The history */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RewardHistory"];
+                    };
+                };
+                /** @description Invalid body, query or path value (VALIDATION_ERROR) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -4991,6 +7707,8 @@ export interface paths {
         /**
          * Claim a reward's discount or coupon code
          * @description Only an APPROVED DISCOUNT_CODE or COUPON_CODE reward (else 422 REWARD_NOT_CLAIMABLE: a reward held for review cannot be claimed until approved). Issues a unique code valid for the campaign's rewardCodeValidityDays (default 90); claiming again returns the same code.
+         *
+         *     **Role:** MANAGER or above with a dashboard session (an API key may call it).
          */
         post: {
             parameters: {
@@ -5027,6 +7745,15 @@ export interface paths {
                 };
                 /** @description Missing, malformed, unknown or revoked credentials */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -5108,6 +7835,8 @@ export interface paths {
         /**
          * Mark a reward fulfilled (APPROVED → PAID)
          * @description The reward must belong to userId (else 404). Only an APPROVED reward can be redeemed; any other status is 409 INVALID_TRANSITION (of two concurrent redeems, one succeeds). A retry with the `Idempotency-Key` of the request that paid it answers the paid reward again.
+         *
+         *     **Role:** MANAGER or above with a dashboard session (an API key may call it).
          */
         post: {
             parameters: {
@@ -5145,6 +7874,15 @@ export interface paths {
                 };
                 /** @description Missing, malformed, unknown or revoked credentials */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -5230,7 +7968,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Rewards a user earned, newest first */
+        /**
+         * Rewards a user earned, newest first
+         * @description **Role:** VIEWER or above with a dashboard session (an API key may call it).
+         */
         get: {
             parameters: {
                 query?: {
@@ -5266,6 +8007,15 @@ export interface paths {
                 };
                 /** @description Missing, malformed, unknown or revoked credentials */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -5317,13 +8067,20 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List fraud flags, newest first */
+        /**
+         * List fraud flags, newest first or riskiest first
+         * @description **Role:** VIEWER or above with a dashboard session (an API key may call it).
+         */
         get: {
             parameters: {
                 query?: {
                     page?: number;
                     limit?: number;
                     status?: "OPEN" | "APPROVED" | "REJECTED";
+                    /** @description Only this campaign */
+                    campaignId?: string;
+                    /** @description createdAt (default): newest first; riskScore: riskiest first, then newest */
+                    sort?: "createdAt" | "riskScore";
                 };
                 header?: never;
                 path?: never;
@@ -5354,6 +8111,122 @@ export interface paths {
                 };
                 /** @description Missing, malformed, unknown or revoked credentials */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Rate limited (see Retry-After) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description A dependency is unavailable; retry */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/fraud/flags/{flagId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a fraud flag with the evidence behind it
+         * @description The flag, and what the fraud service recorded when it scored the flagged referral or conversion: its signals (IP address, user agent, device, email), for a conversion the click before it, and the other records of the app that share its IP address, device or email. evidence is null when the fraud service does not answer (the flag can still be resolved).
+         *
+         *     **Role:** VIEWER or above with a dashboard session (an API key may call it).
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Flag id */
+                    flagId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The flag and its evidence */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["FraudFlagDetail"];
+                    };
+                };
+                /** @description Invalid body, query or path value (VALIDATION_ERROR) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description No such resource for this app */
+                404: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -5409,7 +8282,9 @@ export interface paths {
         put?: never;
         /**
          * Resolve a fraud flag
-         * @description APPROVE a conversion's flag: its records become CONVERTED and its held rewards APPROVED. REJECT: its rewards are CANCELLED (the records stay FLAGGED). APPROVE a referral's flag clears its isFlagged; REJECT leaves it flagged. A flag is resolved once: again is 409 INVALID_TRANSITION, except a retry with the `Idempotency-Key` of the request that resolved it, which answers the resolved flag.
+         * @description APPROVE a conversion's flag: its records become CONVERTED and its held rewards APPROVED. REJECT: its rewards are CANCELLED (the records stay FLAGGED). APPROVE a referral's flag clears its isFlagged; REJECT leaves it flagged. A flag is resolved once: again is 409 INVALID_TRANSITION, except a retry with the `Idempotency-Key` of the request that resolved it, which answers the resolved flag. Resolved with a dashboard session, the flag records who decided (`resolvedBy`).
+         *
+         *     **Role:** MANAGER or above with a dashboard session (an API key may call it).
          */
         post: {
             parameters: {
@@ -5452,6 +8327,15 @@ export interface paths {
                 };
                 /** @description Missing, malformed, unknown or revoked credentials */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -5537,7 +8421,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List webhook endpoints, newest first */
+        /**
+         * List webhook endpoints, newest first
+         * @description **Role:** VIEWER or above with a dashboard session (an API key may call it).
+         */
         get: {
             parameters: {
                 query?: {
@@ -5573,6 +8460,15 @@ export interface paths {
                 };
                 /** @description Missing, malformed, unknown or revoked credentials */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -5639,6 +8535,8 @@ export interface paths {
          *     otherwise). A host that does not resolve is refused with 422 `UNRESOLVABLE_HOST`; hosts resolving to private, loopback,
          *     link-local, unspecified, multicast or reserved addresses (IPv4 or IPv6, IPv4-mapped included) with 422 `PRIVATE_TARGET`
          *     unless the deployment allows private targets; the check is repeated before every attempt, on the address then connected to.
+         *
+         *     **Role:** OWNER or above with a dashboard session (an API key may call it).
          */
         post: {
             parameters: {
@@ -5676,6 +8574,15 @@ export interface paths {
                 };
                 /** @description Missing, malformed, unknown or revoked credentials */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -5761,7 +8668,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a webhook endpoint (never its secret) */
+        /**
+         * Get a webhook endpoint (never its secret)
+         * @description **Role:** VIEWER or above with a dashboard session (an API key may call it).
+         */
         get: {
             parameters: {
                 query?: never;
@@ -5796,6 +8706,15 @@ export interface paths {
                 };
                 /** @description Missing, malformed, unknown or revoked credentials */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -5843,7 +8762,10 @@ export interface paths {
         };
         put?: never;
         post?: never;
-        /** Delete a webhook endpoint and its delivery log */
+        /**
+         * Delete a webhook endpoint and its delivery log
+         * @description **Role:** OWNER or above with a dashboard session (an API key may call it).
+         */
         delete: {
             parameters: {
                 query?: never;
@@ -5874,6 +8796,15 @@ export interface paths {
                 };
                 /** @description Missing, malformed, unknown or revoked credentials */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -5924,6 +8855,8 @@ export interface paths {
         /**
          * Update a webhook endpoint, or disable / re-enable it
          * @description Only the fields sent change. `events` replaces the list (empty: every event); `description: null` removes it. `enabled: false` stops deliveries (PENDING ones then fail); `enabled: true` re-enables an endpoint, also one the service disabled, and forgets its failure streak. Deliveries it missed can be sent again with the retry operation.
+         *
+         *     **Role:** OWNER or above with a dashboard session (an API key may call it).
          */
         patch: {
             parameters: {
@@ -5963,6 +8896,15 @@ export interface paths {
                 };
                 /** @description Missing, malformed, unknown or revoked credentials */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -6049,6 +8991,8 @@ export interface paths {
         /**
          * Rotate the signing secret
          * @description Returns a new secret, shown only this once. For the next 24 h (until `previousSecretExpiresAt`) every request is signed with both the new and the previous secret (two space-separated `v1,` signatures), so receivers can switch without rejecting a delivery.
+         *
+         *     **Role:** OWNER or above with a dashboard session (an API key may call it).
          */
         post: {
             parameters: {
@@ -6085,6 +9029,15 @@ export interface paths {
                 };
                 /** @description Missing, malformed, unknown or revoked credentials */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -6152,7 +9105,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List an endpoint's deliveries, newest first */
+        /**
+         * List an endpoint's deliveries, newest first
+         * @description **Role:** VIEWER or above with a dashboard session (an API key may call it).
+         */
         get: {
             parameters: {
                 query?: {
@@ -6192,6 +9148,15 @@ export interface paths {
                 };
                 /** @description Missing, malformed, unknown or revoked credentials */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -6252,7 +9217,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a delivery with its body and every attempt */
+        /**
+         * Get a delivery with its body and every attempt
+         * @description **Role:** VIEWER or above with a dashboard session (an API key may call it).
+         */
         get: {
             parameters: {
                 query?: never;
@@ -6289,6 +9257,15 @@ export interface paths {
                 };
                 /** @description Missing, malformed, unknown or revoked credentials */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -6354,6 +9331,8 @@ export interface paths {
         /**
          * Send a delivery again now
          * @description A PENDING delivery is attempted now and keeps its remaining retries; a SUCCEEDED or FAILED one gets one more attempt (same `webhook-id`). 409 CONFLICT while an attempt of it is in flight, or when the endpoint is disabled (test events excepted).
+         *
+         *     **Role:** OWNER or above with a dashboard session (an API key may call it).
          */
         post: {
             parameters: {
@@ -6394,6 +9373,15 @@ export interface paths {
                 };
                 /** @description Missing, malformed, unknown or revoked credentials */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -6466,6 +9454,8 @@ export interface paths {
         /**
          * Send a WEBHOOK_TEST event to this endpoint
          * @description Queues a signed `WEBHOOK_TEST` delivery (`data: {webhookId, message}`) to this endpoint only, whatever it subscribes to and even while it is disabled, so a receiver can be checked before re-enabling it. It is retried like any delivery.
+         *
+         *     **Role:** OWNER or above with a dashboard session (an API key may call it).
          */
         post: {
             parameters: {
@@ -6504,6 +9494,15 @@ export interface paths {
                 };
                 /** @description Missing, malformed, unknown or revoked credentials */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -6574,6 +9573,8 @@ export interface paths {
         /**
          * List catalog items, newest first
          * @description Deleted items are not listed.
+         *
+         *     **Role:** VIEWER or above with a dashboard session (an API key may call it).
          */
         get: {
             parameters: {
@@ -6615,6 +9616,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorResponse"];
                     };
                 };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
                 /** @description Rate limited (see Retry-After) */
                 429: {
                     headers: {
@@ -6645,7 +9655,10 @@ export interface paths {
             };
         };
         put?: never;
-        /** Create a catalog item */
+        /**
+         * Create a catalog item
+         * @description **Role:** MANAGER or above with a dashboard session (an API key may call it).
+         */
         post: {
             parameters: {
                 query?: never;
@@ -6684,6 +9697,15 @@ export interface paths {
                 };
                 /** @description Missing, malformed, unknown or revoked credentials */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -6760,7 +9782,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a catalog item */
+        /**
+         * Get a catalog item
+         * @description **Role:** VIEWER or above with a dashboard session (an API key may call it).
+         */
         get: {
             parameters: {
                 query?: never;
@@ -6795,6 +9820,15 @@ export interface paths {
                 };
                 /** @description Missing, malformed, unknown or revoked credentials */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -6845,6 +9879,8 @@ export interface paths {
         /**
          * Delete a catalog item
          * @description A soft delete: the item is no longer listed, readable or redeemable; redemptions of it keep it in their history.
+         *
+         *     **Role:** MANAGER or above with a dashboard session (an API key may call it).
          */
         delete: {
             parameters: {
@@ -6876,6 +9912,15 @@ export interface paths {
                 };
                 /** @description Missing, malformed, unknown or revoked credentials */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -6926,6 +9971,8 @@ export interface paths {
         /**
          * Update a catalog item
          * @description Only the fields sent change. `inventory` sets the count of units left (redemptions in progress keep the units they hold). Redemptions already made keep the name and costs they were made at.
+         *
+         *     **Role:** MANAGER or above with a dashboard session (an API key may call it).
          */
         patch: {
             parameters: {
@@ -6965,6 +10012,15 @@ export interface paths {
                 };
                 /** @description Missing, malformed, unknown or revoked credentials */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -7042,6 +10098,8 @@ export interface paths {
         /**
          * Redeem a catalog item for a user
          * @description All or nothing, as a saga across the catalog and the balance ledger: the redemption is recorded, one unit is reserved (unless inventory is -1), the coins and tokens are debited, and the redemption is confirmed as PENDING. Any refusal (422 `INSUFFICIENT_BALANCE`, `OUT_OF_STOCK`, `ITEM_UNAVAILABLE` for an unpublished or deleted item) leaves stock and balance exactly as they were. If the balance service cannot be reached the answer is 503 and nothing is redeemed: the unit is returned at once and a debit that may have happened is credited back as soon as the service is back. Publishes `redemption.created` (webhook `REDEMPTION_CREATED`). Send an `Idempotency-Key` and retry with it after a 503, a timeout or a dropped connection: a key makes at most one redemption. A retry returns the redemption its first try made (with the current balance), finishes one whose service stopped midway, repeats a 422 refusal, or tries again if nothing was taken. 409 `CONFLICT` means retry shortly: the key is still being worked on, or the last units are held by redemptions in progress that may yet give them back.
+         *
+         *     **Role:** MANAGER or above with a dashboard session (an API key may call it).
          */
         post: {
             parameters: {
@@ -7079,6 +10137,15 @@ export interface paths {
                 };
                 /** @description Missing, malformed, unknown or revoked credentials */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -7173,7 +10240,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List catalog redemptions, newest first */
+        /**
+         * List catalog redemptions, newest first
+         * @description **Role:** VIEWER or above with a dashboard session (an API key may call it).
+         */
         get: {
             parameters: {
                 query?: {
@@ -7211,6 +10281,15 @@ export interface paths {
                 };
                 /** @description Missing, malformed, unknown or revoked credentials */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -7271,6 +10350,8 @@ export interface paths {
         /**
          * Fulfil or cancel a redemption
          * @description Only a PENDING redemption moves (409 `INVALID_TRANSITION` otherwise; of two concurrent requests one wins). CANCELLED credits the coins and tokens back and returns the unit to stock, each exactly once. If the balance service cannot be reached the answer is 503 and the redemption already reads CANCELLED: the refund is finished by repeating the request or, shortly, by the service itself. Publishes `redemption.fulfilled` or `redemption.cancelled`.
+         *
+         *     **Role:** MANAGER or above with a dashboard session (an API key may call it).
          */
         patch: {
             parameters: {
@@ -7310,6 +10391,15 @@ export interface paths {
                 };
                 /** @description Missing, malformed, unknown or revoked credentials */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -7394,6 +10484,8 @@ export interface paths {
         /**
          * List your own listings, newest first
          * @description Published or not; deleted listings are not listed.
+         *
+         *     **Role:** VIEWER or above with a dashboard session (an API key may call it).
          */
         get: {
             parameters: {
@@ -7435,6 +10527,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorResponse"];
                     };
                 };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
                 /** @description Rate limited (see Retry-After) */
                 429: {
                     headers: {
@@ -7468,6 +10569,8 @@ export interface paths {
         /**
          * Offer a listing on the marketplace
          * @description Your app is the business that offers it: users of every app can redeem it with their own app's coins and tokens once it is published.
+         *
+         *     **Role:** MANAGER or above with a dashboard session (an API key may call it).
          */
         post: {
             parameters: {
@@ -7507,6 +10610,15 @@ export interface paths {
                 };
                 /** @description Missing, malformed, unknown or revoked credentials */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -7592,7 +10704,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get one of your listings */
+        /**
+         * Get one of your listings
+         * @description **Role:** VIEWER or above with a dashboard session (an API key may call it).
+         */
         get: {
             parameters: {
                 query?: never;
@@ -7627,6 +10742,15 @@ export interface paths {
                 };
                 /** @description Missing, malformed, unknown or revoked credentials */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -7677,6 +10801,8 @@ export interface paths {
         /**
          * Withdraw one of your listings
          * @description A soft delete: it leaves the marketplace at once; codes already issued stay valid and in the settlement.
+         *
+         *     **Role:** MANAGER or above with a dashboard session (an API key may call it).
          */
         delete: {
             parameters: {
@@ -7708,6 +10834,15 @@ export interface paths {
                 };
                 /** @description Missing, malformed, unknown or revoked credentials */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -7758,6 +10893,8 @@ export interface paths {
         /**
          * Update one of your listings
          * @description Only the fields sent change; `expiresAt: null` removes the expiry; `discount` replaces the whole discount. Codes already issued keep their terms.
+         *
+         *     **Role:** MANAGER or above with a dashboard session (an API key may call it).
          */
         patch: {
             parameters: {
@@ -7797,6 +10934,15 @@ export interface paths {
                 };
                 /** @description Missing, malformed, unknown or revoked credentials */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -7881,6 +11027,8 @@ export interface paths {
         /**
          * Browse every app's listings
          * @description Published, unexpired listings with codes left, from every app (yours included), newest first. The one read that crosses apps.
+         *
+         *     **Role:** VIEWER or above with a dashboard session (an API key may call it).
          */
         get: {
             parameters: {
@@ -7918,6 +11066,15 @@ export interface paths {
                 };
                 /** @description Missing, malformed, unknown or revoked credentials */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -7972,6 +11129,8 @@ export interface paths {
         /**
          * Get one public listing
          * @description Any published listing of any app, also when expired or sold out (so a shared link still explains itself); 404 when unpublished or withdrawn.
+         *
+         *     **Role:** VIEWER or above with a dashboard session (an API key may call it).
          */
         get: {
             parameters: {
@@ -8007,6 +11166,15 @@ export interface paths {
                 };
                 /** @description Missing, malformed, unknown or revoked credentials */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -8072,6 +11240,8 @@ export interface paths {
         /**
          * Redeem a listing for one of your users
          * @description Debits your user's coins and tokens and takes one of the listing's codes, all or nothing, with the same saga and guarantees as `POST /incentives/redeem` (422 `INSUFFICIENT_BALANCE`, `OUT_OF_STOCK`, `ITEM_UNAVAILABLE` for an expired, unpublished or withdrawn listing; 503 with nothing redeemed when the balance service is down). Issues a unique `MKT-` code to present to the business that owns the listing, and records which app's user redeemed which business's listing for settlement. Publishes `marketplace.redeemed` (webhook `MARKETPLACE_REDEEMED`, also sent to the listing's owner). Retries with the same `Idempotency-Key` make at most one redemption, as for `POST /incentives/redeem`.
+         *
+         *     **Role:** MANAGER or above with a dashboard session (an API key may call it).
          */
         post: {
             parameters: {
@@ -8109,6 +11279,15 @@ export interface paths {
                 };
                 /** @description Missing, malformed, unknown or revoked credentials */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -8206,6 +11385,8 @@ export interface paths {
         /**
          * List marketplace redemptions you are a party to, newest first
          * @description `as=provider` (default): codes issued for your listings; `as=redeemer`: codes your users redeemed.
+         *
+         *     **Role:** VIEWER or above with a dashboard session (an API key may call it).
          */
         get: {
             parameters: {
@@ -8244,6 +11425,15 @@ export interface paths {
                 };
                 /** @description Missing, malformed, unknown or revoked credentials */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -8298,6 +11488,8 @@ export interface paths {
         /**
          * What your app and each other app owe each other
          * @description Totals of the codes issued and the coins and tokens they cost, per counterpart app and per listing. `as=provider` (default): your listings, redeemed by other apps' users (and yours). `as=redeemer`: listings your users redeemed. `listingId` narrows to one listing.
+         *
+         *     **Role:** VIEWER or above with a dashboard session (an API key may call it).
          */
         get: {
             parameters: {
@@ -8332,6 +11524,15 @@ export interface paths {
                 };
                 /** @description Missing, malformed, unknown or revoked credentials */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -8386,6 +11587,8 @@ export interface paths {
         /**
          * Verify a marketplace code, or see what a user can afford
          * @description When `{id}` is a marketplace code your app is a party to (you own the listing, or your user redeemed it; any case, dashes optional): `{type: "CODE", valid, code, listingId, status, redeemedAt, expiresAt, …}`. Otherwise `{id}` is taken as one of your user ids: `{type: "USER", userId, balance: {coins, tokens}, listings}` with the public listings that balance covers (paged with `page` and `limit`). A code of two other apps is never confirmed to exist.
+         *
+         *     **Role:** VIEWER or above with a dashboard session (an API key may call it).
          */
         get: {
             parameters: {
@@ -8422,6 +11625,15 @@ export interface paths {
                 };
                 /** @description Missing, malformed, unknown or revoked credentials */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -8518,6 +11730,7 @@ export interface components {
         };
         ApiKeySummary: {
             id: string;
+            /** @description The first characters of the key, to tell keys apart. */
             prefix: string;
             /**
              * Format: date-time
@@ -8529,6 +11742,198 @@ export interface components {
              * @example 2026-11-21T07:54:00.000Z
              */
             revokedAt: string | null;
+            /**
+             * Format: date-time
+             * @description When a request last used it, to the minute; null: never.
+             * @example 2026-11-21T07:54:00.000Z
+             */
+            lastUsedAt: string | null;
+        };
+        CreateOperatorResponse: {
+            operator: components["schemas"]["AdminOperator"];
+            /** @description The generated password when none was sent, shown only here. */
+            initialPassword?: string;
+        };
+        AdminOperator: {
+            id: string;
+            email: string;
+            isAdmin: boolean;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T07:54:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T07:54:00.000Z
+             */
+            passwordChangedAt: string;
+        };
+        CreateOperatorRequest: {
+            /** @example ann@example.com */
+            email: string;
+            /**
+             * Format: password
+             * @description At least 12 characters. Absent: one is generated and shown once in the answer.
+             */
+            password?: string;
+            isAdmin?: boolean;
+        };
+        AdminOperatorList: {
+            operators: components["schemas"]["AdminOperator"][];
+            pagination: components["schemas"]["Pagination"];
+        };
+        Pagination: {
+            page: number;
+            limit: number;
+            totalItems: number;
+            totalPages: number;
+        };
+        ResetPasswordResponse: {
+            operator: components["schemas"]["AdminOperator"];
+            /** @description The generated password when none was sent, shown only here. */
+            password?: string;
+        };
+        ResetPasswordRequest: {
+            /**
+             * Format: password
+             * @description At least 12 characters. Absent: one is generated and shown once in the answer.
+             */
+            password?: string;
+        };
+        AppMember: {
+            operatorId: string;
+            email: string;
+            role: components["schemas"]["OperatorRole"];
+            /**
+             * Format: date-time
+             * @example 2026-11-21T07:54:00.000Z
+             */
+            addedAt: string;
+        };
+        /**
+         * @description OWNER: everything, including API keys, webhooks and members. MANAGER: campaigns, incentive configuration, fraud decisions, rewards. VIEWER: read only.
+         * @enum {string}
+         */
+        OperatorRole: "VIEWER" | "MANAGER" | "OWNER";
+        PutMemberRequest: {
+            role: components["schemas"]["OperatorRole"];
+        };
+        ConsoleSession: {
+            operator: components["schemas"]["Operator"];
+            /** @description The apps you may enter, oldest first. */
+            apps: components["schemas"]["ConsoleApp"][];
+            /** @description The app you switched to last if you still may enter it, else your first app; null without any. */
+            currentAppId: string | null;
+            /** @description Send it as X-CSRF-Token with every change made with this session (POST, PUT, PATCH, DELETE on /console/v1 and /api/v1). */
+            csrfToken: string;
+        };
+        Operator: {
+            id: string;
+            email: string;
+            /** @description Instance administrator: every app as OWNER; creates apps. */
+            isAdmin: boolean;
+        };
+        /** @description An app you may enter, with your role in it (OWNER for an instance administrator). */
+        ConsoleApp: {
+            id: string;
+            name: string;
+            role: components["schemas"]["OperatorRole"];
+        };
+        SignInRequest: {
+            /** @example ann@example.com */
+            email: string;
+            /** Format: password */
+            password: string;
+        };
+        SwitchAppRequest: {
+            /** @description An app you may enter */
+            appId: string;
+        };
+        ChangePasswordRequest: {
+            /** Format: password */
+            currentPassword: string;
+            /** Format: password */
+            newPassword: string;
+        };
+        ConsoleAppList: {
+            apps: components["schemas"]["ConsoleApp"][];
+        };
+        ConsoleCreateAppResponse: {
+            app: components["schemas"]["ConsoleApp"];
+            key: components["schemas"]["IssuedApiKey"];
+        };
+        ConsoleCreateAppRequest: {
+            name: string;
+        };
+        AppMemberList: {
+            members: components["schemas"]["AppMember"][];
+        };
+        AppMemberEnvelope: {
+            member: components["schemas"]["AppMember"];
+        };
+        AddMemberResponse: {
+            member: components["schemas"]["AppMember"];
+            /** @description Only when the operator was created now: their password, shown only here. */
+            initialPassword?: string;
+        };
+        AddMemberRequest: {
+            /** @example ann@example.com */
+            email: string;
+            role: components["schemas"]["OperatorRole"];
+        };
+        ChangeMemberRoleRequest: {
+            role: components["schemas"]["OperatorRole"];
+        };
+        ApiKeyList: {
+            keys: components["schemas"]["ApiKeySummary"][];
+        };
+        IssueApiKeyResponse: {
+            key: components["schemas"]["IssuedApiKey"];
+        };
+        AuditLogPage: {
+            entries: components["schemas"]["AuditEntry"][];
+            pagination: components["schemas"]["Pagination"];
+        };
+        AuditEntry: {
+            id: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T07:54:00.000Z
+             */
+            at: string;
+            operator: {
+                id: string;
+                email: string;
+            };
+            /**
+             * @description `<METHOD> <path template>`
+             * @example PATCH /api/v1/campaigns/{campaignId}
+             */
+            action: string;
+            /**
+             * @description The operation's summary
+             * @example Update a campaign
+             */
+            summary: string;
+            /** @description What was changed (from the path, or what the change created). */
+            target: {
+                type: string;
+                id: string;
+            } | null;
+            /** @description The resource as its own GET answered before the change; null when it has none or did not exist. */
+            before: {
+                [key: string]: unknown;
+            } | null;
+            /** @description The answer of the change. */
+            after: {
+                [key: string]: unknown;
+            } | null;
+            /**
+             * @description SUCCEEDED: answered 2xx. PENDING: still running, or the gateway stopped during it. UNKNOWN: it failed in a way that does not tell whether it took effect (5xx). Refused changes (4xx) are not recorded.
+             * @enum {string}
+             */
+            outcome: "SUCCEEDED" | "PENDING" | "UNKNOWN";
         };
         Campaign: {
             id: string;
@@ -8591,12 +11996,6 @@ export interface components {
              */
             rewardCodeValidityDays: number;
         };
-        Pagination: {
-            page: number;
-            limit: number;
-            totalItems: number;
-            totalPages: number;
-        };
         UpdateCampaignRequest: {
             name?: string;
             /** @enum {string} */
@@ -8640,6 +12039,10 @@ export interface components {
             userAgent?: string;
             deviceId?: string;
             email?: string;
+        };
+        ReferralList: {
+            referrals: components["schemas"]["Referral"][];
+            pagination: components["schemas"]["Pagination"];
         };
         Referral: {
             id: string;
@@ -9257,6 +12660,42 @@ export interface components {
             /** @description Sum of the campaign's rewards that are not CANCELLED (pending, approved and paid), every level and side */
             totalRewardValue: number;
         };
+        CampaignTimeseries: {
+            campaignId: string;
+            /** @enum {string} */
+            interval: "hour" | "day";
+            /**
+             * Format: date-time
+             * @description Start of the first bucket: the `from` asked for, rounded down to its UTC hour or day
+             * @example 2026-11-21T07:54:00.000Z
+             */
+            from: string;
+            /**
+             * Format: date-time
+             * @description End of the last bucket: the `to` asked for, rounded up to its UTC hour or day
+             * @example 2026-11-21T07:54:00.000Z
+             */
+            to: string;
+            /** @description Every bucket of the range, oldest first, zeros included */
+            buckets: components["schemas"]["TimeseriesBucket"][];
+        };
+        TimeseriesBucket: {
+            /**
+             * Format: date-time
+             * @description Start of the UTC hour or day
+             * @example 2026-11-21T07:54:00.000Z
+             */
+            start: string;
+            /** @description Referrals created in the bucket */
+            referrals: number;
+            clicks: number;
+            /** @description Referees converted in the bucket (flagged conversions included) */
+            conversions: number;
+            /** @description Value of the rewards of the bucket's conversions that are not CANCELLED (a cancelled reward leaves the bucket of its conversion) */
+            rewardValue: number;
+            /** @description conversions / clicks × 100, two decimals; 0 without clicks. It can pass 100: a conversion counts when it happens, whether or not its click fell in the same bucket (or there was one) */
+            conversionRate: number;
+        };
         UserStats: {
             userId: string;
             /** @description null: every campaign of the app */
@@ -9343,6 +12782,23 @@ export interface components {
             /** @enum {string|null} */
             reason: "NOT_FOUND" | "EXPIRED" | "REDEEMED" | "CANCELLED" | "NOT_APPROVED" | null;
         };
+        RewardHistory: {
+            history: components["schemas"]["RewardMove"][];
+        };
+        RewardMove: {
+            /**
+             * @description NEW for the creation
+             * @enum {string}
+             */
+            from: "NEW" | "PENDING" | "APPROVED" | "PAID" | "CANCELLED";
+            /** @enum {string} */
+            to: "PENDING" | "APPROVED" | "PAID" | "CANCELLED";
+            /**
+             * Format: date-time
+             * @example 2026-11-21T07:54:00.000Z
+             */
+            at: string;
+        };
         ClaimRewardResponse: {
             success: boolean;
             discountCode: string;
@@ -9375,8 +12831,11 @@ export interface components {
             conversionId: string | null;
             referrerId: string;
             refereeId: string | null;
+            /** @description 0..100: the weights of the rules that fired, summed and capped */
             riskScore: number;
+            /** @description Stable reason codes, strongest first. What each means: SELF_REFERRAL: The referee is the referrer: the same user id, or (on a conversion) the same email address. EMAIL_ALIAS: The referee's email address is an alias of the referrer's: the same once dots and +tags are removed. SAME_DEVICE: The referee converted from the referrer's device. SAME_IP: The referee converted from the referrer's IP address (weak alone: offices and carriers share addresses). IP_VELOCITY: Unusually many referrals or conversions came from this IP address within the velocity window (by default more than 5 in 60 minutes). DEVICE_VELOCITY: Unusually many referrals or conversions came from this device within the velocity window (by default more than 3 in 60 minutes). REFERRER_VELOCITY: The referrer collected conversions faster than people do (by default more than 10 in 60 minutes). FAST_CONVERSION: The referee converted within seconds of clicking the link (by default under 10 s), as scripted sign-ups do. DISPOSABLE_EMAIL: The email address is at a disposable (throw-away) mail domain. MULTIPLE_CODES: The referee already converted through another code, or used several other referrers' codes recently. */
             reasons: string[];
+            /** @description One human sentence naming what each rule found */
             warning: string;
             note: string | null;
             /**
@@ -9389,6 +12848,65 @@ export interface components {
              * @example 2026-11-21T07:54:00.000Z
              */
             resolvedAt: string | null;
+            resolvedBy: components["schemas"]["FraudFlagResolver"];
+        };
+        /** @description The dashboard operator who resolved the flag; null while open, or when an API key resolved it. */
+        FraudFlagResolver: {
+            operatorId: string;
+            email: string;
+        } | null;
+        FraudFlagDetail: {
+            flag: components["schemas"]["FraudFlag"];
+            evidence: components["schemas"]["FraudEvidence"] | null;
+        };
+        FraudEvidence: {
+            /** @description The flagged referral's referrer or the converting referee, as the request's context described them when scored; null when the fraud service kept no signal of it */
+            signals: components["schemas"]["FraudSignals"] | null;
+            /** @description Conversions: the latest click on the code by the same referee, device or IP address before it; else null */
+            click: components["schemas"]["FraudEvidenceClick"] | null;
+            /** @description At most 20 other records of the app sharing the IP address, device or email: on a conversion, first the referrer's own referral when it shares one (what SAME_IP, SAME_DEVICE and the email rules compared); then those within the velocity window before or after it, newest first */
+            linked: components["schemas"]["FraudLinkedRecord"][];
+            /** @description The fraud service's velocity window */
+            windowMinutes: number;
+        };
+        FraudSignals: {
+            ip: string | null;
+            userAgent: string | null;
+            deviceId: string | null;
+            email: string | null;
+            /**
+             * Format: date-time
+             * @description When the referral was created or the conversion happened
+             * @example 2026-11-21T07:54:00.000Z
+             */
+            at: string;
+        };
+        FraudEvidenceClick: {
+            clickId: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T07:54:00.000Z
+             */
+            clickedAt: string;
+            /** @description From this click to the conversion */
+            secondsToConversion: number;
+        };
+        FraudLinkedRecord: {
+            /** @enum {string} */
+            kind: "REFERRAL" | "CLICK" | "CONVERSION";
+            /** @description The referral, click or conversion id; null when that attempt was refused after its fraud check and never stored */
+            id: string | null;
+            campaignId: string;
+            referralCode: string;
+            referrerId: string;
+            refereeId: string | null;
+            /** @description Which of the signals it has in common (the same value as sent) */
+            shared: ("ip" | "deviceId" | "email")[];
+            /**
+             * Format: date-time
+             * @example 2026-11-21T07:54:00.000Z
+             */
+            at: string;
         };
         ResolveFraudFlagRequest: {
             /** @enum {string} */

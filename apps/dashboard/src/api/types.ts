@@ -1,6 +1,6 @@
 // Names for the shapes the pages use, read off the API's paths so that they
-// follow the OpenAPI document (and the pending endpoints until they land).
-import type { ApiPaths } from './pending-endpoints';
+// follow the OpenAPI document (src/api/schema.d.ts, generated from it).
+import type { paths as ApiPaths } from './schema';
 
 type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 type OkStatus = 200 | 201 | 202;
@@ -34,8 +34,10 @@ export type Referral = Answer<'/api/v1/referrals/{referralCode}', 'get'>['referr
 export type Conversion = Answer<'/api/v1/conversions', 'get'>['conversions'][number];
 export type ConversionStatus = Conversion['status'];
 export type FraudFlag = Answer<'/api/v1/fraud/flags', 'get'>['flags'][number];
-export type FlagWithEvidence = Answer<'/api/v1/fraud/flags/{flagId}', 'get'>['flag'];
-export type FraudEvidence = FlagWithEvidence['evidence'];
+/** One flag and the evidence behind it (null when the fraud service did not answer). */
+export type FlagDetail = Answer<'/api/v1/fraud/flags/{flagId}', 'get'>;
+export type FraudEvidence = NonNullable<FlagDetail['evidence']>;
+export type LinkedRecord = FraudEvidence['linked'][number];
 export type Reward = Answer<'/api/v1/rewards/{rewardId}', 'get'>['reward'];
 export type RewardStatus = Reward['status'];
 export type RewardMove = Answer<'/api/v1/rewards/{rewardId}/history', 'get'>['history'][number];

@@ -71,6 +71,24 @@ describe('the app shell', () => {
     expect(api.sent('POST', '/console/v1/session/password')[0]!.body).toEqual({ currentPassword: 'old-password-1', newPassword: 'short-and-longer' });
   });
 
+  it('shows a wrong current password on its field (422 CURRENT_PASSWORD_WRONG), still signed in', async () => {
+    const api = listsApi().on(
+      'POST',
+      '/console/v1/session/password',
+      apiError(422, 'CURRENT_PASSWORD_WRONG', 'The current password is wrong.', { issues: [{ field: 'body.currentPassword', message: 'is wrong' }] }),
+    );
+    const { location } = renderApp('/apps/app_1/campaigns', { session: sessionFor('VIEWER'), api });
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: /operator menu/i }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Change password' }));
+    await user.type(screen.getByLabelText(/current password/i, { selector: 'input' }), 'not-my-password');
+    await user.type(screen.getByLabelText(/^new password/i, { selector: 'input' }), 'a-new-long-password');
+    await user.type(screen.getByLabelText(/repeat/i, { selector: 'input' }), 'a-new-long-password');
+    await user.click(screen.getByRole('button', { name: 'Change password' }));
+    expect(await screen.findByText('The current password is wrong.')).toBeInTheDocument();
+    expect(location()).toBe('/apps/app_1/campaigns');
+  });
+
   it('offers a burger for the navigation and a light/dark switch', async () => {
     renderApp('/apps/app_1/campaigns', { session: sessionFor('VIEWER'), api: listsApi() });
     expect(await screen.findByRole('button', { name: 'Open navigation' })).toBeInTheDocument();
@@ -84,7 +102,7 @@ describe('the app shell', () => {
     const first = renderApp('/', { session: sessionFor('VIEWER', { currentAppId: 'app_2' }), api: listsApi() });
     await waitFor(() => expect(first.location()).toBe('/apps/app_2/overview'));
     first.unmount();
-    renderApp('/', { session: sessionFor('VIEWER', { apps: [], currentAppId: '' }) });
+    renderApp('/', { session: sessionFor('VIEWER', { apps: [], currentAppId: null }) });
     expect(await screen.findByText('You are not a member of any app yet')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Sign out' })).toBeInTheDocument();
   });

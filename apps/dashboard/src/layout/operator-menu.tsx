@@ -24,13 +24,17 @@ function ChangePasswordModal({ opened, onClose }: { opened: boolean; onClose: ()
   const change = useMutation({
     mutationFn: (values: { currentPassword: string; newPassword: string }) =>
       ok(api.POST('/console/v1/session/password', { body: { currentPassword: values.currentPassword, newPassword: values.newPassword } })),
-    meta: { errorsShownInForm: true, signIn: true },
+    // A wrong current password is 422 CURRENT_PASSWORD_WRONG (a 401 here means the session ended, as anywhere).
+    meta: { errorsShownInForm: true },
     onSuccess: () => {
       notifications.show({ color: 'green', message: 'Password changed. Your other sessions are signed out.' });
       form.reset();
       onClose();
     },
-    onError: (err) => applyFieldErrors(form, err),
+    onError: (err) => {
+      if (err instanceof ApiError && err.code === 'CURRENT_PASSWORD_WRONG') form.setFieldError('currentPassword', err.message);
+      else applyFieldErrors(form, err);
+    },
   });
   const error = change.error;
   return (

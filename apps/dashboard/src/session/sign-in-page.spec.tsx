@@ -57,6 +57,8 @@ describe('signing in', () => {
     expect(landingPath(session, null)).toBe('/apps/app_2/overview');
     expect(landingPath(session, '//evil.example/x')).toBe('/apps/app_2/overview');
     expect(safeReturnTo('https://evil.example')).toBeNull();
+    // A member of no app yet (currentAppId null) lands on the start page, which says so.
+    expect(landingPath(sessionFor('VIEWER', { apps: [], currentAppId: null }), null)).toBe('/');
     expect(safeReturnTo('/apps/app_1/users?userId=u1')).toBe('/apps/app_1/users?userId=u1');
   });
 });

@@ -13,9 +13,15 @@ export function safeReturnTo(value: string | null): string | null {
   return value && value.startsWith('/') && !value.startsWith('//') && !value.startsWith('/sign-in') ? value : null;
 }
 
-/** Where an operator lands after sign-in: back where they were, else the overview of their current app. */
+/**
+ * Where an operator lands after sign-in: back where they were, else the
+ * overview of their current app (the one they used last), else the start
+ * page, which tells an operator of no app so.
+ */
 export function landingPath(session: ConsoleSession, returnTo: string | null): string {
-  return safeReturnTo(returnTo) ?? `/apps/${encodeURIComponent(session.currentAppId)}/overview`;
+  const back = safeReturnTo(returnTo);
+  if (back) return back;
+  return session.currentAppId ? `/apps/${encodeURIComponent(session.currentAppId)}/overview` : '/';
 }
 
 export function SignInPage() {

@@ -1,8 +1,13 @@
 // jsdom lacks what Mantine and Recharts measure the page with; these stand-ins
 // let the real components render (nothing of the component library is mocked).
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';
+
+// findBy…/waitFor give up after 5 s, not 1 s: under `npm test` these run next
+// to whole stacks on two cores, where a lazily loaded page can take over a
+// second to arrive (seen: the overview). A test that passes is no slower.
+configure({ asyncUtilTimeout: 5_000 });
 
 afterEach(() => {
   cleanup();

@@ -1,4 +1,4 @@
-import { Anchor, Badge, Button, Code, Drawer, Group, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Anchor, Badge, Button, Code, Drawer, Group, Stack, Table, Text, TextInput, Title, Tooltip } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ok } from '../../api/api-error';
@@ -14,6 +14,22 @@ import { auditChanges, shown } from './audit-diff';
 const KEYS = ['operatorId', 'action', 'entry'] as const;
 const KIND_COLOR = { added: 'green', removed: 'red', changed: 'blue' } as const;
 
+/** How a change ended, when not plainly: still running (or its gateway stopped), or failed without saying whether it took effect. */
+function Outcome({ outcome }: { outcome: AuditEntry['outcome'] }) {
+  if (outcome === 'SUCCEEDED') return null;
+  return (
+    <Tooltip
+      label={outcome === 'PENDING' ? 'Still running, or the gateway stopped during it: it may or may not have taken effect.' : 'It failed without saying whether it took effect.'}
+      multiline
+      w={260}
+    >
+      <Badge size="xs" color={outcome === 'PENDING' ? 'gray' : 'orange'} tabIndex={0}>
+        {outcome === 'PENDING' ? 'pending' : 'outcome unknown'}
+      </Badge>
+    </Tooltip>
+  );
+}
+
 /** Before and after of one change, side by side, only what differs. */
 function EntryDrawer({ entry, onClose }: { entry: AuditEntry | null; onClose: () => void }) {
   const changes = entry ? auditChanges(entry.before, entry.after) : [];
@@ -25,11 +41,13 @@ function EntryDrawer({ entry, onClose }: { entry: AuditEntry | null; onClose: ()
             <strong>{entry.operator.email}</strong> · {formatDateTime(entry.at)}
           </Text>
           <Text size="sm">
-            {entry.summary} <Code>{entry.action}</Code>
+            {entry.summary} <Code>{entry.action}</Code> <Outcome outcome={entry.outcome} />
           </Text>
-          <Text size="sm" c="dimmed">
-            {entry.target.type} {entry.target.id ?? ''}
-          </Text>
+          {entry.target && (
+            <Text size="sm" c="dimmed">
+              {entry.target.type} {entry.target.id}
+            </Text>
+          )}
           <Title order={3} size="h5">
             What changed
           </Title>
@@ -115,7 +133,7 @@ export function AuditPage() {
           }}
         >
           <Group align="flex-end" gap="xs">
-            <TextInput label="Action" placeholder="e.g. POST /fraud/flags/{flagId}/resolve" value={action} onChange={(e) => setAction(e.currentTarget.value)} w={{ base: '100%', xs: 320 }} />
+            <TextInput label="Action" placeholder="e.g. POST /api/v1/fraud/flags/{flagId}/resolve" value={action} onChange={(e) => setAction(e.currentTarget.value)} w={{ base: '100%', xs: 320 }} />
             <Button type="submit" variant="light">
               Filter
             </Button>
@@ -151,15 +169,15 @@ export function AuditPage() {
                         </Anchor>
                       </Table.Td>
                       <Table.Td>
-                        {e.summary}
+                        {e.summary} <Outcome outcome={e.outcome} />
                         <Text size="xs" c="dimmed" ff="monospace">
                           {e.action}
                         </Text>
                       </Table.Td>
                       <Table.Td>
-                        <Text size="sm">{e.target.type}</Text>
+                        <Text size="sm">{e.target?.type ?? '—'}</Text>
                         <Text size="xs" c="dimmed" ff="monospace">
-                          {e.target.id ?? ''}
+                          {e.target?.id}
                         </Text>
                       </Table.Td>
                       <Table.Td>

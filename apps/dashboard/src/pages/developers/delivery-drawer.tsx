@@ -8,6 +8,9 @@ import { formatDateTime } from '../../ui/format';
 import { QueryView, TableSkeleton } from '../../ui/query-state';
 import { StatusBadge } from '../../ui/status-badge';
 
+/** How often a delivery log or a delivery still being tried is read again. */
+export const PENDING_REFRESH_MS = 2_000;
+
 /** One delivery: its body and every attempt with the answer it got, and a retry. */
 export function DeliveryDrawer({ webhookId, deliveryId, onClose }: { webhookId: string; deliveryId: string | null; onClose: () => void }) {
   const api = useApi();
@@ -18,6 +21,7 @@ export function DeliveryDrawer({ webhookId, deliveryId, onClose }: { webhookId: 
     queryKey: ['app', appId, 'webhook', webhookId, 'delivery', deliveryId],
     queryFn: () => ok(api.GET('/api/v1/webhooks/{webhookId}/deliveries/{deliveryId}', { params: { path } })).then((d) => d.delivery),
     enabled: deliveryId !== null,
+    refetchInterval: (query) => (query.state.data?.status === 'PENDING' ? PENDING_REFRESH_MS : false),
   });
   const retry = useMutation({
     mutationFn: () => ok(api.POST('/api/v1/webhooks/{webhookId}/deliveries/{deliveryId}/retry', { params: { path } })),

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import type { Webhook } from '../../api/types';
+import type { Webhook, WebhookDelivery } from '../../api/types';
 import { FakeApi, page } from '../../test/fake-api';
 import { sessionFor } from '../../test/fixtures';
 import { renderApp } from '../../test/render-app';
@@ -61,5 +61,39 @@ describe('a webhook endpoint', () => {
     await user.click(screen.getByRole('button', { name: 'Send test event' }));
     await waitFor(() => expect(api.sent('POST', '/api/v1/webhooks/wh_1/test')).toHaveLength(1));
     expect(api.sent('POST', '/api/v1/webhooks/wh_1/secret/rotate')).toHaveLength(1);
+  });
+
+  it('sends a test event to a disabled endpoint too, and follows a delivery being tried until it ends', async () => {
+    let reads = 0;
+    const delivery: WebhookDelivery = {
+      id: 'dlv_1',
+      webhookId: 'wh_1',
+      messageId: 'msg_1',
+      event: 'WEBHOOK_TEST',
+      status: 'PENDING',
+      attempts: 1,
+      lastResponseStatus: 503,
+      lastError: null,
+      lastAttemptAt: '2026-11-24T10:00:00.000Z',
+      nextAttemptAt: '2026-11-24T10:00:01.000Z',
+      completedAt: null,
+      createdAt: '2026-11-24T10:00:00.000Z',
+    };
+    const api = endpointApi()
+      .on('GET', '/api/v1/webhooks/wh_1', { body: { webhook: { ...webhook, enabled: false, disabledReason: 'MANUAL', disabledAt: '2026-11-24T09:00:00.000Z' } } })
+      .on('GET', '/api/v1/webhooks/wh_1/deliveries', () => {
+        reads += 1;
+        const now = reads === 1 ? delivery : { ...delivery, status: 'SUCCEEDED' as const, attempts: 2, lastResponseStatus: 200, nextAttemptAt: null, completedAt: '2026-11-24T10:00:01.500Z' };
+        return { body: { deliveries: [now], pagination: page(1) } };
+      });
+    renderApp('/apps/app_1/developers/webhooks/wh_1', { session: sessionFor('OWNER'), api });
+    const log = await screen.findByRole('table');
+    expect(await within(log).findByText('503')).toBeInTheDocument();
+    expect(within(log).getByText('pending')).toBeInTheDocument();
+    // Read again by itself while PENDING: no reload needed to see the retry land.
+    expect(await within(log).findByText('200')).toBeInTheDocument();
+    expect(within(log).getByText('succeeded')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Send test event' }));
+    await waitFor(() => expect(api.sent('POST', '/api/v1/webhooks/wh_1/test')).toHaveLength(1));
   });
 });

@@ -17,7 +17,7 @@ import { Empty, QueryView, TableSkeleton } from '../../ui/query-state';
 import { StatusBadge } from '../../ui/status-badge';
 import { UrlPagination } from '../../ui/url-pagination';
 import { useSearchState } from '../../url/search-state';
-import { DeliveryDrawer } from './delivery-drawer';
+import { DeliveryDrawer, PENDING_REFRESH_MS } from './delivery-drawer';
 import { SecretOnceModal } from './secret-once-modal';
 import { subscriptionText } from './webhook-events';
 import { WebhookForm, updateWebhookRequest, webhookValidation, type WebhookFormValues } from './webhook-form';
@@ -46,6 +46,8 @@ export function WebhookPage() {
     queryKey: ['app', appId, 'webhook', webhookId, 'deliveries', status, page],
     queryFn: () => ok(api.GET('/api/v1/webhooks/{webhookId}/deliveries', { params: { path, query: { page, limit: 25, ...(status ? { status } : {}) } } })),
     placeholderData: keepPreviousData,
+    // While a delivery is still being tried, its attempts show as they happen.
+    refetchInterval: (query) => (query.state.data?.deliveries.some((d) => d.status === 'PENDING') ? PENDING_REFRESH_MS : false),
   });
   const form = useForm<WebhookFormValues>({ initialValues: { url: '', description: '', events: [] }, validate: webhookValidation });
   useEffect(() => {
@@ -107,7 +109,8 @@ export function WebhookPage() {
               description={<span style={{ wordBreak: 'break-all' }}>{w.url}</span>}
               actions={
                 <RoleGate least="OWNER">
-                  <Button variant="light" loading={test.isPending} onClick={() => test.mutate()} disabled={!w.enabled}>
+                  {/* Also while disabled: the API sends a test event to check a receiver before enabling it again. */}
+                  <Button variant="light" loading={test.isPending} onClick={() => test.mutate()}>
                     Send test event
                   </Button>
                   <ConfirmButton

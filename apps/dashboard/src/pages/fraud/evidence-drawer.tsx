@@ -2,7 +2,7 @@ import { Badge, Button, Drawer, Group, List, Paper, SimpleGrid, Stack, Table, Te
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ok } from '../../api/api-error';
-import type { FlagWithEvidence } from '../../api/types';
+import type { FlagDetail, FraudEvidence } from '../../api/types';
 import { useApi, useAppId } from '../../api/use-api';
 import { RoleGate } from '../../session/session-context';
 import { formatDateTime } from '../../ui/format';
@@ -25,8 +25,81 @@ function Signal({ label, value }: { label: string; value: string | null }) {
   );
 }
 
-function Evidence({ flag }: { flag: FlagWithEvidence }) {
-  const e = flag.evidence;
+const SHARED_WORDS = { ip: 'IP address', deviceId: 'device', email: 'email' } as const;
+
+/** What the fraud service recorded: the subject's signals, the click before a conversion, and the records sharing them. */
+function Signals({ evidence }: { evidence: FraudEvidence }) {
+  const { signals, click, linked, windowMinutes } = evidence;
+  return (
+    <>
+      <Paper withBorder p="sm">
+        <Title order={3} size="h5" mb="xs">
+          Signals
+        </Title>
+        {signals === null ? (
+          <Text size="sm" c="dimmed">
+            The fraud service kept no signal of it.
+          </Text>
+        ) : (
+          <SimpleGrid cols={{ base: 1, xs: 2 }}>
+            <Signal label="IP address" value={signals.ip} />
+            <Signal label="Device" value={signals.deviceId} />
+            <Signal label="Email" value={signals.email} />
+            <Signal label="Click to conversion" value={click ? `${click.secondsToConversion.toFixed(1)} s` : null} />
+            <Signal label="User agent" value={signals.userAgent} />
+            <Signal label="When" value={formatDateTime(signals.at)} />
+          </SimpleGrid>
+        )}
+      </Paper>
+      <div>
+        <Title order={3} size="h5" mb="xs">
+          Linked records ({linked.length})
+        </Title>
+        {linked.length === 0 ? (
+          <Text size="sm" c="dimmed">
+            Nothing else shares its IP address, device or email within {windowMinutes} minutes.
+          </Text>
+        ) : (
+          <Table.ScrollContainer minWidth={480}>
+            <Table>
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>Kind</Table.Th>
+                  <Table.Th>Referrer → referee</Table.Th>
+                  <Table.Th>Shares</Table.Th>
+                  <Table.Th>When</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {linked.map((l, i) => (
+                  <Table.Tr key={`${l.kind}:${l.id ?? i}`}>
+                    <Table.Td>
+                      {l.kind.toLowerCase()}
+                      <Text ff="monospace" size="xs" c="dimmed">
+                        {l.id ?? 'refused, not stored'}
+                      </Text>
+                    </Table.Td>
+                    <Table.Td>
+                      {l.referrerId} → {l.refereeId ?? '—'}
+                      <Text size="xs" c="dimmed">
+                        code {l.referralCode}
+                      </Text>
+                    </Table.Td>
+                    <Table.Td>{l.shared.map((s) => SHARED_WORDS[s]).join(', ')}</Table.Td>
+                    <Table.Td>{formatDateTime(l.at)}</Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+        )}
+      </div>
+    </>
+  );
+}
+
+function Evidence({ detail }: { detail: FlagDetail }) {
+  const { flag, evidence } = detail;
   return (
     <Stack>
       <Group gap="xs">
@@ -53,55 +126,13 @@ function Evidence({ flag }: { flag: FlagWithEvidence }) {
           ))}
         </List>
       </div>
-      <Paper withBorder p="sm">
-        <Title order={3} size="h5" mb="xs">
-          Signals
-        </Title>
-        <SimpleGrid cols={{ base: 1, xs: 2 }}>
-          <Signal label="IP address" value={e.ip} />
-          <Signal label="Device" value={e.deviceId} />
-          <Signal label="Email" value={e.email} />
-          <Signal label="Click to conversion" value={e.secondsFromClickToConversion === null ? null : `${e.secondsFromClickToConversion.toFixed(1)} s`} />
-          <Signal label="User agent" value={e.userAgent} />
-        </SimpleGrid>
-      </Paper>
-      <div>
-        <Title order={3} size="h5" mb="xs">
-          Linked records ({e.linked.length})
-        </Title>
-        {e.linked.length === 0 ? (
-          <Text size="sm" c="dimmed">
-            Nothing else shares its IP, device or email within the velocity window.
-          </Text>
-        ) : (
-          <Table.ScrollContainer minWidth={360}>
-            <Table>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Kind</Table.Th>
-                  <Table.Th>Id</Table.Th>
-                  <Table.Th>Shares</Table.Th>
-                  <Table.Th>When</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {e.linked.map((l) => (
-                  <Table.Tr key={`${l.kind}:${l.id}`}>
-                    <Table.Td>{l.kind.toLowerCase()}</Table.Td>
-                    <Table.Td>
-                      <Text ff="monospace" size="xs">
-                        {l.id}
-                      </Text>
-                    </Table.Td>
-                    <Table.Td>{l.shares.map((s) => s.toLowerCase()).join(', ')}</Table.Td>
-                    <Table.Td>{formatDateTime(l.at)}</Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
-        )}
-      </div>
+      {evidence ? (
+        <Signals evidence={evidence} />
+      ) : (
+        <Text size="sm" c="dimmed">
+          The fraud service did not answer: the signals are not shown. The flag can still be decided.
+        </Text>
+      )}
       {flag.status !== 'OPEN' && (
         <Text size="sm">
           {flag.status === 'APPROVED' ? 'Approved' : 'Rejected'} by {flag.resolvedBy?.email ?? 'an API key'} on {formatDateTime(flag.resolvedAt)}
@@ -120,16 +151,16 @@ export function EvidenceDrawer({ flagId, onClose }: { flagId: string | null; onC
   const [decision, setDecision] = useState<Decision | null>(null);
   const flag = useQuery({
     queryKey: ['app', appId, 'fraud', 'flag', flagId],
-    queryFn: () => ok(api.GET('/api/v1/fraud/flags/{flagId}', { params: { path: { flagId: flagId! } } })).then((d) => d.flag),
+    queryFn: () => ok(api.GET('/api/v1/fraud/flags/{flagId}', { params: { path: { flagId: flagId! } } })),
     enabled: flagId !== null,
   });
   return (
     <Drawer opened={flagId !== null} onClose={onClose} position="right" size="lg" title="Flag evidence">
       <QueryView query={flag} skeleton={<TableSkeleton rows={6} label="Loading the evidence" />}>
-        {(f) => (
+        {(detail) => (
           <Stack>
-            <Evidence flag={f} />
-            {f.status === 'OPEN' && (
+            <Evidence detail={detail} />
+            {detail.flag.status === 'OPEN' && (
               <RoleGate least="MANAGER">
                 <Group>
                   <Button color="green" onClick={() => setDecision('APPROVE')}>
@@ -147,7 +178,7 @@ export function EvidenceDrawer({ flagId, onClose }: { flagId: string | null; onC
                   onClose={() => setDecision(null)}
                   onConfirm={(note) =>
                     resolve.mutate(
-                      { ids: [f.id], decision: decision!, note },
+                      { ids: [detail.flag.id], decision: decision!, note },
                       {
                         onSuccess: (result) => {
                           if (result.failed.length > 0) return;

@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
+import type { FlagDetail } from '../../api/types';
 import { FakeApi, page } from '../../test/fake-api';
 import { flag, sessionFor } from '../../test/fixtures';
 import { renderApp } from '../../test/render-app';
@@ -103,26 +104,35 @@ describe('fraud review', () => {
   it('opens the evidence of a flag from the URL', async () => {
     const api = reviewApi().on('GET', '/api/v1/fraud/flags/flg_high', {
       body: {
-        flag: {
-          ...openFlags[1],
-          evidence: {
-            ip: '203.0.113.7',
-            userAgent: 'Mozilla/5.0',
-            deviceId: 'dev-42',
-            email: 'bob@example.com',
-            secondsFromClickToConversion: 2.5,
-            linked: [{ kind: 'CONVERSION', id: 'conv_9', shares: ['IP', 'DEVICE'], at: '2026-11-20T09:00:00.000Z' }],
-          },
+        flag: openFlags[1]!,
+        evidence: {
+          signals: { ip: '203.0.113.7', userAgent: 'Mozilla/5.0', deviceId: 'dev-42', email: 'bob@example.com', at: '2026-11-20T10:00:00.000Z' },
+          click: { clickId: 'clk_1', clickedAt: '2026-11-20T09:59:57.500Z', secondsToConversion: 2.5 },
+          linked: [
+            { kind: 'CONVERSION', id: 'conv_9', campaignId: 'cmp_1', referralCode: 'ANA123', referrerId: 'ana', refereeId: 'carl', shared: ['ip', 'deviceId'], at: '2026-11-20T09:00:00.000Z' },
+            { kind: 'REFERRAL', id: null, campaignId: 'cmp_1', referralCode: 'EVE1', referrerId: 'eve', refereeId: null, shared: ['email'], at: '2026-11-20T08:00:00.000Z' },
+          ],
+          windowMinutes: 60,
         },
-      },
+      } satisfies FlagDetail,
     });
     renderApp('/apps/app_1/fraud?flag=flg_high', { session: sessionFor('VIEWER'), api });
     const drawer = await screen.findByRole('dialog', { name: 'Flag evidence' });
     expect(await within(drawer).findByText('203.0.113.7')).toBeInTheDocument();
     expect(within(drawer).getByText('2.5 s')).toBeInTheDocument();
     expect(within(drawer).getByText('conv_9')).toBeInTheDocument();
-    expect(within(drawer).getByText('ip, device')).toBeInTheDocument();
+    expect(within(drawer).getByText('IP address, device')).toBeInTheDocument();
+    // A record refused after its check has no id: said so, not left blank.
+    expect(within(drawer).getByText('refused, not stored')).toBeInTheDocument();
     // A VIEWER reads the evidence but cannot decide.
     expect(within(drawer).queryByRole('button', { name: 'Reject' })).toBeNull();
+  });
+
+  it('shows a flag whose evidence the fraud service could not give, still decidable', async () => {
+    const api = reviewApi().on('GET', '/api/v1/fraud/flags/flg_high', { body: { flag: openFlags[1]!, evidence: null } satisfies FlagDetail });
+    renderApp('/apps/app_1/fraud?flag=flg_high', { session: sessionFor('MANAGER'), api });
+    const drawer = await screen.findByRole('dialog', { name: 'Flag evidence' });
+    expect(await within(drawer).findByText(/The fraud service did not answer/)).toBeInTheDocument();
+    expect(within(drawer).getByRole('button', { name: 'Reject' })).toBeInTheDocument();
   });
 });

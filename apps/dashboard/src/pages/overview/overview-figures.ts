@@ -21,7 +21,7 @@ export interface PeriodTotals {
   referrals: number;
   clicks: number;
   conversions: number;
-  /** Conversions per 100 referrals of the period, two decimals (0 without referrals), as GET /stats counts it. */
+  /** Conversions per 100 clicks of the period, two decimals (0 without clicks), as each bucket of GET /stats/timeseries counts it. */
   conversionRate: number;
   rewardValue: number;
 }
@@ -29,13 +29,13 @@ export interface PeriodTotals {
 /** The period's five numbers: the buckets added up. */
 export function periodTotals(buckets: TimeseriesBucket[]): PeriodTotals {
   const sum = (pick: (b: TimeseriesBucket) => number) => buckets.reduce((total, b) => total + pick(b), 0);
-  const referrals = sum((b) => b.referrals);
+  const clicks = sum((b) => b.clicks);
   const conversions = sum((b) => b.conversions);
   return {
-    referrals,
-    clicks: sum((b) => b.clicks),
+    referrals: sum((b) => b.referrals),
+    clicks,
     conversions,
-    conversionRate: referrals === 0 ? 0 : Math.round((conversions / referrals) * 10_000) / 100,
+    conversionRate: clicks === 0 ? 0 : Math.round((conversions / clicks) * 10_000) / 100,
     // Sums of decimal amounts: rounded to cents so 0.1 + 0.2 shows as 0.3.
     rewardValue: Math.round(sum((b) => b.rewardValue) * 100) / 100,
   };

@@ -12,14 +12,16 @@ const bucket = (start: string, referrals: number, clicks: number, conversions: n
   clicks,
   conversions,
   rewardValue,
-  conversionRate: referrals === 0 ? 0 : Math.round((conversions / referrals) * 10_000) / 100,
+  conversionRate: clicks === 0 ? 0 : Math.round((conversions / clicks) * 10_000) / 100,
 });
 const buckets = [bucket('2026-11-22T00:00:00.000Z', 4, 10, 1, 10.1), bucket('2026-11-23T00:00:00.000Z', 0, 0, 0, 0), bucket('2026-11-24T00:00:00.000Z', 2, 5, 2, 20.2)];
 
 describe('the overview figures', () => {
-  it('adds the buckets up into the five numbers, the rate per 100 referrals', () => {
-    expect(periodTotals(buckets)).toEqual({ referrals: 6, clicks: 15, conversions: 3, conversionRate: 50, rewardValue: 30.3 });
-    expect(periodTotals([bucket('2026-11-24T00:00:00.000Z', 3, 0, 1, 0)]).conversionRate).toBe(33.33);
+  it('adds the buckets up into the five numbers, the rate per 100 clicks as the API counts a bucket', () => {
+    expect(periodTotals(buckets)).toEqual({ referrals: 6, clicks: 15, conversions: 3, conversionRate: 20, rewardValue: 30.3 });
+    expect(periodTotals([bucket('2026-11-24T00:00:00.000Z', 3, 3, 1, 0)]).conversionRate).toBe(33.33);
+    // Conversions without clicks (a click counted before the period): no rate, not a division by zero.
+    expect(periodTotals([bucket('2026-11-24T00:00:00.000Z', 3, 0, 1, 0)]).conversionRate).toBe(0);
     expect(periodTotals([])).toEqual({ referrals: 0, clicks: 0, conversions: 0, conversionRate: 0, rewardValue: 0 });
   });
 
@@ -43,7 +45,7 @@ describe('the overview page', () => {
       .on('GET', '/api/v1/campaigns', { body: { campaigns: [campaign(), campaign({ id: 'cmp_2', name: 'Spring' })], pagination: page(2) } })
       .on('GET', '/api/v1/stats/timeseries', (r) => ({ body: { campaignId: r.query.get('campaignId'), interval: 'day', from: r.query.get('from'), to: r.query.get('to'), buckets } }));
     renderApp('/apps/app_1/overview?campaignId=cmp_2&days=7', { session: sessionFor('VIEWER'), api });
-    expect(await screen.findByLabelText('Conversion rate')).toHaveTextContent('50.00 %');
+    expect(await screen.findByLabelText('Conversion rate')).toHaveTextContent('20.00 %');
     expect(screen.getByLabelText('Referrals', { selector: 'p' })).toHaveTextContent('6');
     expect(screen.getByLabelText('Clicks')).toHaveTextContent('15');
     expect(screen.getByLabelText('Conversions')).toHaveTextContent('3');

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import type { Conversion } from '../../api/types';
+import type { Conversion, Referral } from '../../api/types';
 import { FakeApi, apiError, page } from '../../test/fake-api';
 import { campaign, sessionFor } from '../../test/fixtures';
 import { renderApp } from '../../test/render-app';
@@ -48,15 +48,43 @@ describe('referrals and conversions', () => {
     expect(await screen.findByRole('link', { name: 'ana' })).toBeInTheDocument();
   });
 
+  it("lists a referrer's referrals in every campaign, newest first, without picking one", async () => {
+    const referral: Referral = {
+      id: 'ref_1',
+      referralCode: 'ANA123',
+      referrerId: 'ana',
+      refereeId: null,
+      status: 'COMPLETED',
+      level: 1,
+      rewardAmount: 10,
+      isFlagged: true,
+      createdAt: '2026-11-24T10:00:00.000Z',
+      Campaign: { id: 'cmp_1', name: 'Launch', status: 'ACTIVE' },
+    };
+    const api = new FakeApi()
+      .on('GET', '/api/v1/campaigns', { body: { campaigns: [campaign()], pagination: page(1) } })
+      .on('GET', '/api/v1/referrals', { body: { referrals: [referral], pagination: page(1) } });
+    renderApp('/apps/app_1/referrals?user=ana', { session: sessionFor('VIEWER'), api });
+    expect(await screen.findByText('ANA123')).toBeInTheDocument();
+    expect(screen.getByText('completed')).toBeInTheDocument();
+    const sent = api.sent('GET', '/api/v1/referrals')[0]!.query;
+    expect([sent.get('referrerId'), sent.get('campaignId')]).toEqual(['ana', null]);
+  });
+
   it("lists a user's conversions and shows a conversion's chain of levels", async () => {
     const api = new FakeApi()
       .on('GET', '/api/v1/campaigns', { body: { campaigns: [campaign()], pagination: page(1) } })
       .on('GET', '/api/v1/conversions', (r) =>
-        r.query.get('userId') === 'dana' ? { body: { conversions: [record('c1', 1, 'carl'), record('c2', 2, 'bea')], pagination: page(2) } } : { body: { conversions: [], pagination: page(0) } },
+        r.query.get('userId') === 'dana'
+          ? { body: { conversions: [record('c1', 1, 'carl'), record('c2', 2, 'bea'), { ...record('f1', 1, 'zed', 'f1'), status: 'CLICKED', convertedAt: null }], pagination: page(3) } }
+          : { body: { conversions: [], pagination: page(0) } },
       );
     renderApp('/apps/app_1/referrals?tab=conversions&user=dana', { session: sessionFor('VIEWER'), api });
     const user = userEvent.setup();
+    // Three records, one of them a funnel record (CLICKED): no conversion yet, no levels to show.
     const levels = await screen.findAllByRole('button', { name: 'Levels' });
+    expect(screen.getAllByRole('row')).toHaveLength(4);
+    expect(levels).toHaveLength(2);
     await user.click(levels[0]!);
     const drawer = await screen.findByRole('dialog', { name: 'Conversion levels' });
     expect(await within(drawer).findByText('Level 1: carl')).toBeInTheDocument();

@@ -54,10 +54,12 @@ function ReferralsTab({ values, page }: { values: Values; page: number }) {
     queryFn: () =>
       ok(
         api.GET('/api/v1/referrals', {
-          params: { query: { campaignId: values.campaignId!, page, limit: 25, ...(values.user ? { referrerId: values.user } : {}) } },
+          params: {
+            query: { page, limit: 25, ...(values.campaignId ? { campaignId: values.campaignId } : {}), ...(values.user ? { referrerId: values.user } : {}) },
+          },
         }),
       ),
-    enabled: values.code === null && values.campaignId !== null,
+    enabled: values.code === null,
     placeholderData: keepPreviousData,
   });
   const table = (referrals: NonNullable<typeof byCode.data>) => (
@@ -106,12 +108,20 @@ function ReferralsTab({ values, page }: { values: Values; page: number }) {
     }
     return <QueryView query={byCode}>{table}</QueryView>;
   }
-  if (values.campaignId === null) return <Empty title="Pick a campaign" description="Referrals are listed per campaign, newest first." />;
   return (
     <QueryView
       query={list}
       isEmpty={(d) => d.referrals.length === 0}
-      empty={<Empty title="No referrals" description={values.user ? `${values.user} has no referral code in this campaign.` : 'Nobody has a referral code in this campaign yet.'} />}
+      empty={
+        <Empty
+          title="No referrals"
+          description={
+            values.user
+              ? `${values.user} has no referral code${values.campaignId ? ' in this campaign' : ''}.`
+              : `Nobody has a referral code${values.campaignId ? ' in this campaign' : ''} yet.`
+          }
+        />
+      }
     >
       {(d) => (
         <Stack>
@@ -193,9 +203,12 @@ function ConversionsTab({ values, set, page }: { values: Values; set: Setter; pa
                       <Table.Td>{formatAmount(c.rewardAmount)}</Table.Td>
                       <Table.Td>{formatDateTime(c.convertedAt)}</Table.Td>
                       <Table.Td>
-                        <Button size="compact-sm" variant="subtle" onClick={() => set({ conversion: c.conversionId, referee: c.refereeId })}>
-                          Levels
-                        </Button>
+                        {/* A funnel record (PENDING, CLICKED) is no conversion yet: it has no levels. */}
+                        {(c.status === 'CONVERTED' || c.status === 'FLAGGED') && (
+                          <Button size="compact-sm" variant="subtle" onClick={() => set({ conversion: c.conversionId, referee: c.refereeId })}>
+                            Levels
+                          </Button>
+                        )}
                       </Table.Td>
                     </Table.Tr>
                   ))}
@@ -264,8 +277,8 @@ export function ReferralsPage() {
         <Group align="flex-end" wrap="wrap">
           <Select
             label="Campaign"
-            placeholder={tab === 'referrals' ? 'Pick a campaign' : 'Every campaign'}
-            clearable={tab === 'conversions'}
+            placeholder="Every campaign"
+            clearable
             searchable
             data={campaigns.data ?? []}
             value={values.campaignId}

@@ -1,6 +1,6 @@
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import type { Reward } from '../../api/types';
+import type { Reward, RewardMove } from '../../api/types';
 import { FakeApi, page } from '../../test/fake-api';
 import { sessionFor } from '../../test/fixtures';
 import { renderApp } from '../../test/render-app';
@@ -31,16 +31,16 @@ describe('the rewards page', () => {
       .on('GET', '/api/v1/rewards/rwd_1/history', {
         body: {
           history: [
-            { from: null, to: 'PENDING', at: '2026-11-24T10:00:00.000Z' },
+            { from: 'NEW', to: 'PENDING', at: '2026-11-24T10:00:00.000Z' },
             { from: 'PENDING', to: 'CANCELLED', at: '2026-11-24T11:00:00.000Z' },
           ],
-        },
+        } satisfies { history: RewardMove[] },
       });
     renderApp('/apps/app_1/rewards?reward=rwd_1', { session: sessionFor('VIEWER'), api });
     const drawer = await screen.findByRole('dialog', { name: 'Reward' });
     expect(await within(drawer).findByText('pending → cancelled')).toBeInTheDocument();
-    const moves = within(drawer).getAllByText(/^(pending|pending → cancelled)$/).map((e) => e.textContent);
-    expect(moves).toEqual(['pending', 'pending → cancelled']);
+    const moves = within(drawer).getAllByText(/^(created pending|pending → cancelled)$/).map((e) => e.textContent);
+    expect(moves).toEqual(['created pending', 'pending → cancelled']);
     expect(within(drawer).getByRole('link', { name: 'ana' })).toHaveAttribute('href', '/apps/app_1/users?userId=ana');
   });
 });

@@ -78,7 +78,7 @@ function RewardDrawer({ rewardId, onClose }: { rewardId: string | null; onClose:
               {(moves) => (
                 <Timeline active={moves.length} bulletSize={16}>
                   {moves.map((m) => (
-                    <Timeline.Item key={`${m.at}:${m.to}`} title={`${m.from ? `${m.from.toLowerCase()} → ` : ''}${m.to.toLowerCase()}`}>
+                    <Timeline.Item key={`${m.at}:${m.to}`} title={m.from === 'NEW' ? `created ${m.to.toLowerCase()}` : `${m.from.toLowerCase()} → ${m.to.toLowerCase()}`}>
                       <Text size="xs" c="dimmed">
                         {formatDateTime(m.at)}
                       </Text>

@@ -1,7 +1,7 @@
 import { Button, Group, Paper, SimpleGrid, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { ApiError, ok } from '../../api/api-error';
+import { ok } from '../../api/api-error';
 import { useApi, useAppId } from '../../api/use-api';
 import { formatAmount, formatDateTime, formatNumber } from '../../ui/format';
 import { PageHeader } from '../../ui/page-header';
@@ -29,9 +29,8 @@ function UserDetails({ userId, page }: { userId: string; page: number }) {
   const path = { userId };
   const stats = useQuery({
     queryKey: ['app', appId, 'user', userId, 'stats'],
+    // A user without activity is all zeros (the API answers 200 for any user id).
     queryFn: () => ok(api.GET('/api/v1/users/{userId}/stats', { params: { path } })),
-    // A user the app never referred is a 404: said as such, not as a failure.
-    retry: false,
   });
   const balance = useQuery({
     queryKey: ['app', appId, 'user', userId, 'balance'],
@@ -48,50 +47,44 @@ function UserDetails({ userId, page }: { userId: string; page: number }) {
         <Title order={2} size="h4" id="user-referrals" mb="xs">
           Referrals
         </Title>
-        {stats.error instanceof ApiError && stats.error.status === 404 ? (
-          <Text size="sm" c="dimmed">
-            No referral activity for {userId}.
-          </Text>
-        ) : (
-          <QueryView query={stats} skeleton={<TableSkeleton rows={2} label="Loading the user's statistics" />}>
-            {(s) => (
-              <Stack>
-                <SimpleGrid cols={{ base: 2, sm: 3, lg: 6 }}>
-                  <Figure label="Codes" value={formatNumber(s.referrals)} />
-                  <Figure label="Clicks" value={formatNumber(s.clicks)} />
-                  <Figure label="Conversions" value={formatNumber(s.conversions)} />
-                  <Figure label="Earned" value={formatAmount(s.rewardsEarned)} />
-                  <Figure label="Pending" value={formatAmount(s.rewardsPending)} />
-                  <Figure label="As referee" value={`${formatAmount(s.refereeRewards.earned)} + ${formatAmount(s.refereeRewards.pending)} pending`} />
-                </SimpleGrid>
-                {s.byLevel.length > 0 && (
-                  <Table.ScrollContainer minWidth={420}>
-                    <Table>
-                      <Table.Thead>
-                        <Table.Tr>
-                          <Table.Th>Level</Table.Th>
-                          <Table.Th>Conversions</Table.Th>
-                          <Table.Th>Earned</Table.Th>
-                          <Table.Th>Pending</Table.Th>
+        <QueryView query={stats} skeleton={<TableSkeleton rows={2} label="Loading the user's statistics" />}>
+          {(s) => (
+            <Stack>
+              <SimpleGrid cols={{ base: 2, sm: 3, lg: 6 }}>
+                <Figure label="Codes" value={formatNumber(s.referrals)} />
+                <Figure label="Clicks" value={formatNumber(s.clicks)} />
+                <Figure label="Conversions" value={formatNumber(s.conversions)} />
+                <Figure label="Earned" value={formatAmount(s.rewardsEarned)} />
+                <Figure label="Pending" value={formatAmount(s.rewardsPending)} />
+                <Figure label="As referee" value={`${formatAmount(s.refereeRewards.earned)} + ${formatAmount(s.refereeRewards.pending)} pending`} />
+              </SimpleGrid>
+              {s.byLevel.length > 0 && (
+                <Table.ScrollContainer minWidth={420}>
+                  <Table>
+                    <Table.Thead>
+                      <Table.Tr>
+                        <Table.Th>Level</Table.Th>
+                        <Table.Th>Conversions</Table.Th>
+                        <Table.Th>Earned</Table.Th>
+                        <Table.Th>Pending</Table.Th>
+                      </Table.Tr>
+                    </Table.Thead>
+                    <Table.Tbody>
+                      {s.byLevel.map((l) => (
+                        <Table.Tr key={l.level}>
+                          <Table.Td>{l.level}</Table.Td>
+                          <Table.Td>{l.conversions}</Table.Td>
+                          <Table.Td>{formatAmount(l.rewardsEarned)}</Table.Td>
+                          <Table.Td>{formatAmount(l.rewardsPending)}</Table.Td>
                         </Table.Tr>
-                      </Table.Thead>
-                      <Table.Tbody>
-                        {s.byLevel.map((l) => (
-                          <Table.Tr key={l.level}>
-                            <Table.Td>{l.level}</Table.Td>
-                            <Table.Td>{l.conversions}</Table.Td>
-                            <Table.Td>{formatAmount(l.rewardsEarned)}</Table.Td>
-                            <Table.Td>{formatAmount(l.rewardsPending)}</Table.Td>
-                          </Table.Tr>
-                        ))}
-                      </Table.Tbody>
-                    </Table>
-                  </Table.ScrollContainer>
-                )}
-              </Stack>
-            )}
-          </QueryView>
-        )}
+                      ))}
+                    </Table.Tbody>
+                  </Table>
+                </Table.ScrollContainer>
+              )}
+            </Stack>
+          )}
+        </QueryView>
       </section>
       <section aria-labelledby="user-balances">
         <Title order={2} size="h4" id="user-balances" mb="xs">

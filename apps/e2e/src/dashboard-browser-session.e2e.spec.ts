@@ -1,0 +1,123 @@
+import type { Browser, Page } from '@playwright/test';
+import { addMember, createOperator, createTestApp, e2eStack, type TestApp, type TestOperator } from '@ris/testing';
+import { DESKTOP, PHONE, expect, expectCleanConsole, fetchFromPage, launchChromium, newDashboardPage, sessionCookie, signIn } from './support/browser';
+import { createCampaign } from './support/referral-scenario';
+
+// The dashboard in Chromium against the whole stack: signing in and out,
+// the apps an operator may enter (and never another's), and the two widths.
+describe('the dashboard in a browser: sessions, apps and widths', () => {
+  let browser: Browser;
+  let appA: TestApp;
+  let appB: TestApp;
+  let appC: TestApp;
+  let ana: TestOperator;
+
+  beforeAll(async () => {
+    browser = await launchChromium();
+    // One after the other: an operator's first app is the oldest.
+    appA = await createTestApp('Browser shop A');
+    appC = await createTestApp('Browser shop C');
+    appB = await createTestApp('Browser shop B');
+    ana = await createOperator();
+    await addMember(appA.appId, ana.id, 'OWNER');
+    await addMember(appC.appId, ana.id, 'VIEWER');
+    await Promise.all([createCampaign(appA, { name: 'Spring in A' }), createCampaign(appB, { name: 'Secret plan of B' })]);
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  const appOptions = async (page: Page) => {
+    await page.getByRole('combobox', { name: 'App' }).click();
+    const names = await page.getByRole('option').allTextContents();
+    await page.keyboard.press('Escape');
+    return names;
+  };
+
+  it('signs in through the form, lands in the app used last, and signing out ends the session: its old cookie gets 401', async () => {
+    const page = await newDashboardPage(browser);
+    await signIn(page, ana.email, ana.password);
+    await expect(page).toHaveURL(new RegExp(`/dashboard/apps/${appA.appId}/overview$`));
+    await expect(page.getByRole('heading', { name: 'Overview' })).toBeVisible();
+
+    // Switching app (from the header, on any page) is where the next sign-in lands.
+    await page.getByRole('combobox', { name: 'App' }).click();
+    await page.getByRole('option', { name: 'Browser shop C · viewer' }).click();
+    await expect(page).toHaveURL(new RegExp(`/dashboard/apps/${appC.appId}/overview$`));
+
+    const old = await sessionCookie(page.context());
+    await page.getByRole('button', { name: /^Operator menu/ }).click();
+    await page.getByRole('menuitem', { name: 'Sign out' }).click();
+    await expect(page).toHaveURL(/\/dashboard\/sign-in$/);
+    const withOldCookie = (path: string, headers: Record<string, string> = {}) =>
+      fetch(`${e2eStack().gatewayUrl}${path}`, { headers: { cookie: `ris_session=${old}`, ...headers } }).then((r) => r.status);
+    expect(await withOldCookie('/console/v1/session')).toBe(401);
+    expect(await withOldCookie('/api/v1/campaigns', { 'x-app-id': appA.appId })).toBe(401);
+    // Going back to a page of the dashboard asks to sign in again.
+    await page.goto(`/dashboard/apps/${appA.appId}/campaigns`);
+    await expect(page).toHaveURL(/\/dashboard\/sign-in\?returnTo=/);
+
+    await signIn(page, ana.email, ana.password, '/dashboard/sign-in');
+    await expect(page).toHaveURL(new RegExp(`/dashboard/apps/${appC.appId}/overview$`));
+    // A new session, under a new id.
+    expect(await sessionCookie(page.context())).not.toBe(old);
+    expectCleanConsole(page);
+    await page.context().close();
+  });
+
+  it("never shows an operator of app A anything of app B, not even when its URL is typed", async () => {
+    const page = await newDashboardPage(browser);
+    const answeredForB: string[] = [];
+    page.on('response', (res) => {
+      if (res.request().headers()['x-app-id'] === appB.appId && res.ok()) answeredForB.push(res.url());
+    });
+    await signIn(page, ana.email, ana.password);
+    expect(await appOptions(page)).toEqual(['Browser shop A · owner', 'Browser shop C · viewer']);
+
+    await page.goto(`/dashboard/apps/${appA.appId}/campaigns`);
+    await expect(page.getByRole('link', { name: 'Spring in A' })).toBeVisible();
+    await page.goto(`/dashboard/apps/${appB.appId}/campaigns`);
+    await expect(page.getByText('You are not a member of this app')).toBeVisible();
+    await expect(page.locator('body')).not.toContainText('Secret plan of B');
+    // Forced from the page with the session: the server refuses it, whatever the page shows.
+    const forced = await fetchFromPage(page, 'GET', '/api/v1/campaigns', appB.appId);
+    expect(forced.status).toBe(403);
+    expect(answeredForB).toEqual([]);
+    expectCleanConsole(page);
+    await page.context().close();
+  });
+
+  it('is usable at 1280 px and at 390 px: navigation by the side or behind a button, nothing wider than the screen', async () => {
+    for (const viewport of [DESKTOP, PHONE]) {
+      const page = await newDashboardPage(browser, viewport);
+      await signIn(page, ana.email, ana.password);
+      await page.goto(`/dashboard/apps/${appA.appId}/overview`);
+      const burger = page.getByRole('button', { name: 'Open navigation' });
+      if (viewport === PHONE) {
+        await expect(burger).toBeVisible();
+        await burger.click();
+      } else {
+        await expect(burger).toBeHidden();
+      }
+      await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Campaigns' }).click();
+      await expect(page.getByRole('heading', { name: 'Campaigns' })).toBeVisible();
+      await expect(page.getByRole('link', { name: 'Spring in A' })).toBeVisible();
+      for (const [path, heading] of [
+        ['campaigns', 'Campaigns'],
+        ['fraud', 'Fraud review'],
+        ['developers', 'Developers'],
+        ['audit', 'Audit log'],
+      ]) {
+        await page.goto(`/dashboard/apps/${appA.appId}/${path}`);
+        await expect(page.getByRole('heading', { name: heading, level: 1 })).toBeVisible();
+        // Wide tables scroll inside their own box; the page itself never scrolls sideways.
+        // (An expression the page evaluates: this project is type-checked without the DOM's types.)
+        const overflow = Number(await page.evaluate('document.documentElement.scrollWidth - window.innerWidth'));
+        expect([viewport.width, path, overflow]).toEqual([viewport.width, path, 0]);
+      }
+      expectCleanConsole(page);
+      await page.context().close();
+    }
+  });
+});

@@ -1,0 +1,282 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Locator, Page } from '@playwright/test';
+import {
+  OperatorSession,
+  WebhookReceiver,
+  addMember,
+  createOperator,
+  createTestApp,
+  eventually,
+  type ApiResponse,
+  type TestApp,
+  type TestOperator,
+} from '@ris/testing';
+import { DESKTOP, PHONE, expect, expectCleanConsole, launchChromium, newDashboardPage, signIn } from './support/browser';
+import { serviceDatabase } from './support/referral-scenario';
+
+// A screenshot of every page of the dashboard, of one made-up shop, taken at
+// a fixed size in UTC. Every run takes them (each page must load its data);
+// they are written to .run/dashboard-screenshots, or, with
+// DASHBOARD_SCREENSHOTS=docs (`npm run dashboard:screenshots`), over the
+// ones docs/dashboard.md shows, in docs/dashboard/.
+const root = join(__dirname, '..', '..', '..');
+const outDir = process.env.DASHBOARD_SCREENSHOTS === 'docs' ? join(root, 'docs', 'dashboard') : join(root, '.run', 'dashboard-screenshots');
+
+const DAY_MS = 86_400_000;
+
+function ok(res: ApiResponse, step: string): any {
+  if (res.status < 200 || res.status > 299) throw new Error(`${step}: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body;
+}
+
+/**
+ * The past 29 days of a campaign's daily counters: the API counts only what
+ * happens now, so the chart's history is written into the counter documents
+ * GET /stats/timeseries reads (one per UTC day, never touched again once the
+ * day is over). Today's bucket is the real one the scenario's requests made.
+ */
+async function seedHistory(appId: string, campaignId: string): Promise<void> {
+  const db = await serviceDatabase('referral');
+  try {
+    const today = Math.floor(Date.now() / DAY_MS) * DAY_MS;
+    const docs = Array.from({ length: 29 }, (_, i) => {
+      const daysAgo = 29 - i;
+      const start = new Date(today - daysAgo * DAY_MS);
+      const day = start.toISOString().slice(0, 10);
+      // A small shop's days, of the size of the day the scenario makes.
+      const clicks = 11 + Math.round(5 * Math.sin(i / 3)) + (i % 4) + Math.round(i / 5);
+      const referrals = Math.max(1, Math.round(clicks / 3) - (i % 2));
+      const conversions = Math.round(clicks / 6) + (i % 3 === 0 ? 1 : 0);
+      return { _id: `${campaignId}:${day}`, appId, campaignId, interval: 'day', start, partition: day.slice(0, 7), referrals, clicks, conversions, rewardValue: conversions * 15 };
+    });
+    await db.collection('campaign_buckets').insertMany(docs as never[]);
+  } finally {
+    await db.close();
+  }
+}
+
+describe('screenshots of every page of the dashboard', () => {
+  let browser: Browser;
+  let shop: TestApp;
+  let ana: TestOperator;
+  let page: Page;
+  const ids: Record<string, string> = {};
+  let receiver: WebhookReceiver;
+
+  beforeAll(async () => {
+    mkdirSync(outDir, { recursive: true });
+    browser = await launchChromium();
+    receiver = await WebhookReceiver.start();
+    // The CRM is down for its first request: its delivery log shows a retry.
+    receiver.respond('/crm', (request) => (request.n === 1 ? { status: 503, body: 'Service Unavailable' } : { status: 200, body: 'ok' }));
+
+    shop = await createTestApp('Acme Shop');
+    await createTestApp('Acme Blog');
+    // Fixed addresses: this stack's gateway is new, and no other test uses them.
+    ana = await createOperator({ email: 'ana@acme.example' });
+    await addMember(shop.appId, ana.id, 'OWNER');
+    const asAna = await OperatorSession.signIn(ana.email, ana.password);
+    const anaApi = asAna.api(shop.appId);
+    const consoleApi = asAna.console;
+
+    // The team, invited from the dashboard's console (each gets a first password).
+    const ben = ok(await consoleApi.post(`/apps/${shop.appId}/members`, { email: 'ben@acme.example', role: 'MANAGER' }), 'invite ben');
+    ok(await consoleApi.post(`/apps/${shop.appId}/members`, { email: 'cara@acme.example', role: 'VIEWER' }), 'invite cara');
+
+    // Campaigns, made by Ana with her session (so the audit log has them).
+    const spring = ok(
+      await anaApi.post('/campaigns', {
+        name: 'Spring referral program',
+        referrerReward: { amount: 10, fulfillmentType: 'DISCOUNT_CODE' },
+        refereeReward: { amount: 5, fulfillmentType: 'COUPON_CODE' },
+        levels: [{ level: 2, amount: 3 }],
+        maxRewardsPerReferrer: 20,
+      }),
+      'spring',
+    ).campaign;
+    ids.spring = spring.id;
+    ok(await anaApi.post('/campaigns', { name: 'Partner launch', status: 'PAUSED', referrerReward: { amount: 25, fulfillmentType: 'GIFT_CARD' } }), 'partner');
+    const winter = ok(await anaApi.post('/campaigns', { name: 'Winter promo', referrerReward: { amount: 8, fulfillmentType: 'COUPON_CODE' } }), 'winter').campaign;
+    ok(await anaApi.patch(`/campaigns/${winter.id}`, { status: 'ENDED' }), 'winter ended');
+    const hook = ok(
+      await anaApi.post('/webhooks', { url: receiver.url('/crm'), description: 'CRM sync', events: ['CONVERSION_CREATED', 'REWARD_CANCELLED'] }),
+      'webhook',
+    ).webhook;
+    ids.webhook = hook.id;
+    ok(await anaApi.post('/incentives/actions', { key: 'first_purchase', name: 'First purchase', type: 'STANDARD', coins: 50, xp: 120 }), 'action');
+
+    // What the shop's backend sends with its API key: referrals, clicks, conversions.
+    const api = shop.api;
+    const code = async (referrerId: string, context: Record<string, unknown> = {}) =>
+      ok(await api.post('/referrals', { campaignId: spring.id, referrerId, ...context }), `referral of ${referrerId}`).referralCode as string;
+    const click = async (referralCode: string, fields: Record<string, unknown> = {}) => ok(await api.post('/clicks', { referralCode, ...fields }), 'click');
+    const convert = async (referralCode: string, refereeId: string, fields: Record<string, unknown> = {}) =>
+      ok(await api.post('/conversions', { referralCode, refereeId, ...fields }), `conversion of ${refereeId}`);
+
+    const alice = await code('alice');
+    const bruno = await code('bruno');
+    const chloe = await code('chloe');
+    for (const visitor of ['emma', 'farid', 'nora', 'omar', 'pia', 'quinn']) await click(alice, { refereeId: visitor });
+    for (const visitor of ['hana', 'kim', 'rui', 'sven']) await click(bruno, { refereeId: visitor });
+    for (const visitor of ['tess', 'ugo', 'vera']) await click(chloe, { refereeId: visitor });
+    const emmaConversion = await convert(alice, 'emma', { amount: 80 });
+    await convert(alice, 'farid', { amount: 120 });
+    await convert(bruno, 'hana', { amount: 45 });
+    // Emma refers Gwen: Alice earns at level 2.
+    const emma = await code('emma');
+    await click(emma, { refereeId: 'gwen' });
+    ids.gwenConversion = (await convert(emma, 'gwen', { amount: 60 })).conversionId;
+
+    // Held for review: the referrer's own device and address with an alias of his email; a throw-away address seconds after its click; a self-referral.
+    const ivan = await code('ivan', { ip: '198.51.100.23', deviceId: 'dev-5c1e', email: 'ivan@example.com', userAgent: 'Mozilla/5.0 (X11; Linux x86_64) Firefox/141.0' });
+    await click(ivan, { refereeId: 'ivan2', ip: '198.51.100.23', deviceId: 'dev-5c1e' });
+    ids.ivanFlagConversion = (await convert(ivan, 'ivan2', { ip: '198.51.100.23', deviceId: 'dev-5c1e', email: 'i.van+2@example.com' })).conversionId;
+    await convert(bruno, 'kim', { email: 'kim@mailinator.com', ip: '203.0.113.77' });
+    await convert(await code('jules'), 'jules');
+    await convert(await code('leo'), 'leo');
+
+    // Ben, a MANAGER, rejects one flag from his session.
+    const flags = ok(await api.get('/fraud/flags?status=OPEN&limit=100'), 'flags').flags;
+    const leoFlag = flags.find((f: any) => f.referrerId === 'leo');
+    const ivanFlag = flags.find((f: any) => f.conversionId === ids.ivanFlagConversion);
+    ids.ivanFlag = ivanFlag.id;
+    const asBen = await OperatorSession.signIn('ben@acme.example', ben.initialPassword);
+    ok(await asBen.api(shop.appId).post(`/fraud/flags/${leoFlag.id}/resolve`, { decision: 'REJECT', note: 'Same household, confirmed with support' }), 'reject leo');
+
+    // Alice's rewards: one claimed and paid.
+    const aliceRewards = ok(await api.get('/rewards?userId=alice&limit=100'), 'alice rewards').rewards;
+    const first = aliceRewards.find((r: any) => r.conversionId === emmaConversion.conversionId);
+    ids.aliceReward = first.id;
+    ok(await api.post(`/rewards/${first.id}/claim`), 'claim');
+    ok(await api.post('/rewards/redeem', { rewardId: first.id, userId: 'alice' }), 'redeem');
+    ok(await api.post('/incentives/events', { userId: 'alice', actionKey: 'first_purchase' }), 'incentive event');
+
+    // A key for staging, issued and revoked; the backend's key has been used.
+    const staging = ok(await consoleApi.post(`/apps/${shop.appId}/keys`), 'staging key').key;
+    ok(await consoleApi.request('DELETE', `/apps/${shop.appId}/keys/${staging.id}`), 'revoke staging');
+
+    await seedHistory(shop.appId, spring.id);
+    // Every delivery of the CRM endpoint done (its first after a retry).
+    const deliveries = await eventually(
+      async () => ok(await api.get(`/webhooks/${hook.id}/deliveries?limit=100`), 'deliveries').deliveries as any[],
+      (list) => list.length > 0 && list.every((d) => d.status === 'SUCCEEDED'),
+    );
+    ids.retriedDelivery = deliveries.find((d) => d.attempts > 1).id;
+
+    page = await newDashboardPage(browser, DESKTOP);
+    // A whole shop's worth of requests: more than one test's time on a busy machine.
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await receiver?.close();
+  });
+
+  const url = (path: string) => `/dashboard/apps/${shop.appId}/${path}`;
+
+  /**
+   * Waits for what shows the page is loaded, then takes it: the whole page
+   * (the window made as tall as the page, so the side navigation reaches its
+   * foot), or, with a drawer or dialog open over it, the window as it is.
+   */
+  async function shoot(name: string, loaded: Locator[], { target = page, whole = true }: { target?: Page; whole?: boolean } = {}): Promise<void> {
+    for (const locator of loaded) await expect(locator).toBeVisible();
+    await expect(target.locator('[aria-busy="true"]')).toHaveCount(0);
+    const size = target.viewportSize() ?? DESKTOP;
+    const height = whole ? Number(await target.evaluate('document.documentElement.scrollHeight')) : size.height;
+    if (height > size.height) await target.setViewportSize({ width: size.width, height });
+    await target.screenshot({ path: join(outDir, `${name}.png`), animations: 'disabled' });
+    await target.setViewportSize(size);
+  }
+
+  it('sign-in', async () => {
+    const signInPage = await newDashboardPage(browser, DESKTOP);
+    await signInPage.goto('/dashboard/sign-in');
+    await signInPage.getByRole('textbox', { name: 'Email' }).fill('ana@acme.example');
+    await shoot('sign-in', [signInPage.getByRole('heading', { name: 'Sign in' })], { target: signInPage });
+    await signInPage.context().close();
+    await signIn(page, ana.email, ana.password);
+  });
+
+  it('overview', async () => {
+    await page.goto(url(`overview?campaignId=${ids.spring}`));
+    await expect(page.getByRole('main').getByLabel('Clicks', { exact: true })).not.toHaveText('0');
+    await expect(page.locator('.recharts-line-curve')).toHaveCount(3);
+    // Recharts draws its lines in over a moment.
+    await page.waitForTimeout(1_500);
+    await shoot('overview', [page.getByRole('heading', { name: 'Referrals, clicks and conversions per day' })]);
+  });
+
+  it('overview at phone width', async () => {
+    const phone = await newDashboardPage(browser, PHONE);
+    await signIn(phone, ana.email, ana.password);
+    await phone.goto(url(`overview?campaignId=${ids.spring}&days=7`));
+    await expect(phone.locator('.recharts-line-curve')).toHaveCount(3);
+    await phone.waitForTimeout(1_500);
+    await shoot('overview-phone', [phone.getByRole('main').getByLabel('Conversion rate', { exact: true })], { target: phone });
+    await phone.context().close();
+  });
+
+  it('campaigns', async () => {
+    await page.goto(url('campaigns'));
+    await shoot('campaigns', [page.getByRole('link', { name: 'Spring referral program' }), page.getByRole('link', { name: 'Winter promo' })]);
+  });
+
+  it('campaign settings', async () => {
+    await page.goto(url(`campaigns/${ids.spring}`));
+    await expect(page.getByRole('textbox', { name: 'Name' })).toHaveValue('Spring referral program');
+    await shoot('campaign-edit', [page.getByRole('button', { name: 'Save changes' })]);
+  });
+
+  it('referrals and conversions, with a conversion’s levels', async () => {
+    await page.goto(url(`referrals?campaignId=${ids.spring}`));
+    await shoot('referrals', [page.getByRole('link', { name: 'alice' }), page.getByRole('link', { name: 'emma' })]);
+    await page.goto(url(`referrals?tab=conversions&campaignId=${ids.spring}&conversion=${ids.gwenConversion}&referee=gwen`));
+    await shoot('conversion-levels', [page.getByRole('dialog', { name: 'Conversion levels' }).getByText('Level 2: alice')], { whole: false });
+  });
+
+  it('fraud review, with a flag’s evidence', async () => {
+    await page.goto(url('fraud'));
+    await shoot('fraud-review', [page.getByTestId('flag-row').nth(2)]);
+    await page.goto(url(`fraud?flag=${ids.ivanFlag}`));
+    const drawer = page.getByRole('dialog', { name: 'Flag evidence' });
+    await shoot('fraud-evidence', [drawer.getByText('dev-5c1e').first(), drawer.getByText(/^Linked records/)], { whole: false });
+    await page.goto(url('fraud?status=REJECTED'));
+    await shoot('fraud-decided', [page.getByText('by ben@acme.example', { exact: false })]);
+  });
+
+  it('rewards, with one reward’s history', async () => {
+    await page.goto(url('rewards'));
+    await shoot('rewards', [page.getByRole('table')]);
+    await page.goto(url(`rewards?reward=${ids.aliceReward}`));
+    await shoot('reward-history', [page.getByRole('dialog', { name: 'Reward' }).getByText('approved → paid')], { whole: false });
+  });
+
+  it('users', async () => {
+    await page.goto(url('users?userId=alice'));
+    await shoot('users', [page.getByRole('heading', { name: 'Balances' }), page.getByText('Coins')]);
+  });
+
+  it('developers: API keys, webhooks, an endpoint’s delivery log and a delivery’s attempts', async () => {
+    await page.goto(url('developers'));
+    await shoot('developers-keys', [page.getByText('revoked', { exact: false })]);
+    await page.goto(url('developers?tab=webhooks'));
+    await shoot('developers-webhooks', [page.getByRole('link', { name: receiver.url('/crm') })]);
+    await page.goto(url(`developers/webhooks/${ids.webhook}`));
+    await shoot('webhook-endpoint', [page.getByRole('heading', { name: 'Delivery log' }), page.getByText('succeeded').first()]);
+    await page.goto(url(`developers/webhooks/${ids.webhook}?delivery=${ids.retriedDelivery}`));
+    await shoot('webhook-delivery', [page.getByRole('dialog', { name: 'Delivery' }).getByText('503')], { whole: false });
+  });
+
+  it('members', async () => {
+    await page.goto(url('members'));
+    await shoot('members', [page.getByText('cara@acme.example')]);
+  });
+
+  it('audit log', async () => {
+    await page.goto(url('audit'));
+    await shoot('audit-log', [page.getByText('ben@acme.example').first()]);
+    expectCleanConsole(page);
+  });
+});
