@@ -4,8 +4,6 @@ import { Webhook } from 'standardwebhooks';
 import { WebhookReceiver, createTestApp, e2eStack, type TestApp } from '@ris/testing';
 import { createCampaign, createReferral } from './support/referral-scenario';
 
-/* eslint-disable @typescript-eslint/no-explicit-any -- response bodies are parsed JSON */
-
 const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 const LANDING = 'https://shop.example.com/welcome?lang=en#top';
 
@@ -156,11 +154,11 @@ describe('hosted referral links (GET /r/{code})', () => {
 
     const missing = await fetch(`${e2eStack().gatewayUrl}/r/NO-SUCH-CODE/qr.svg`);
     expect(missing.status).toBe(404);
-    expect((await missing.json()).error.code).toBe('NOT_FOUND');
+    expect(((await missing.json()) as any).error.code).toBe('NOT_FOUND');
   });
 
   it('takes no credentials and is in the OpenAPI document as public, under Hosted links', async () => {
-    const document = await (await fetch(`${e2eStack().gatewayUrl}/api/v1/openapi.json`)).json();
+    const document = (await (await fetch(`${e2eStack().gatewayUrl}/api/v1/openapi.json`)).json()) as any;
     for (const path of ['/r/{code}', '/r/{code}/qr.svg', '/r/{code}/qr.png']) {
       expect([path, document.paths[path].get.security, document.paths[path].get.tags]).toEqual([path, [], ['Hosted links']]);
     }
