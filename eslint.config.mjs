@@ -11,6 +11,8 @@ export default tseslint.config(
       'coverage/**',
       'libs/contracts/src/gen/**',
       'apps/dashboard/src/api/schema.d.ts',
+      'libs/sdk/src/generated/**',
+      'libs/sdk/dist/**',
       '.data/**',
       '.run/**',
     ],
