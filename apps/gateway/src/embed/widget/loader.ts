@@ -33,7 +33,10 @@
   window.addEventListener('message', (event: MessageEvent) => {
     const message = event.data as { type?: unknown; height?: unknown } | null;
     if (event.source !== frame.contentWindow || event.origin !== origin || message?.type !== 'ris-widget:height') return;
-    if (typeof message.height === 'number' && message.height > 0 && message.height < 10_000) frame.style.height = `${message.height}px`;
+    if (typeof message.height !== 'number' || message.height <= 0 || message.height >= 10_000) return;
+    // The widget's own height from now on (the minimum only held the place while it loaded).
+    frame.style.minHeight = '0';
+    frame.style.height = `${message.height}px`;
   });
   const target = data.target ? document.getElementById(data.target) : null;
   if (target) target.append(frame);

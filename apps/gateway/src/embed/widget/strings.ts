@@ -24,6 +24,7 @@ export interface WidgetStrings {
   expires: string;
   statusPending: string;
   statusApproved: string;
+  statusReady: string;
   statusPaid: string;
   loading: string;
   expired: string;
@@ -54,7 +55,8 @@ const en: WidgetStrings = {
   codeCopied: 'Code copied',
   expires: 'Expires',
   statusPending: 'Pending',
-  statusApproved: 'Ready to claim',
+  statusApproved: 'Approved',
+  statusReady: 'Ready to use',
   statusPaid: 'Paid',
   loading: 'Loading…',
   expired: 'This page has expired. Reload it to see your referrals.',
@@ -85,7 +87,8 @@ const fr: WidgetStrings = {
   codeCopied: 'Code copié',
   expires: 'Expire le',
   statusPending: 'En attente',
-  statusApproved: 'À réclamer',
+  statusApproved: 'Validée',
+  statusReady: 'Prête à l’emploi',
   statusPaid: 'Versée',
   loading: 'Chargement…',
   expired: 'Cette page a expiré. Rechargez-la pour voir vos parrainages.',
@@ -116,7 +119,8 @@ const de: WidgetStrings = {
   codeCopied: 'Code kopiert',
   expires: 'Gültig bis',
   statusPending: 'Ausstehend',
-  statusApproved: 'Einlösbar',
+  statusApproved: 'Bestätigt',
+  statusReady: 'Einlösbar',
   statusPaid: 'Ausgezahlt',
   loading: 'Wird geladen…',
   expired: 'Diese Seite ist abgelaufen. Lade sie neu, um deine Empfehlungen zu sehen.',
@@ -147,7 +151,8 @@ const es: WidgetStrings = {
   codeCopied: 'Código copiado',
   expires: 'Caduca',
   statusPending: 'Pendiente',
-  statusApproved: 'Lista para canjear',
+  statusApproved: 'Aprobada',
+  statusReady: 'Lista para usar',
   statusPaid: 'Pagada',
   loading: 'Cargando…',
   expired: 'Esta página ha caducado. Recárgala para ver tus referidos.',

@@ -129,7 +129,8 @@ function rewardsSection(view: WidgetView, s: WidgetStrings, lang: string, announ
             'li',
             { class: 'ris-item ris-reward' },
             el('span', { class: 'ris-amount' }, number.format(r.amount)),
-            el('span', { class: `ris-badge ris-${r.status.toLowerCase()}` }, status[r.status] ?? r.status),
+            // An approved reward whose code was claimed is one to use.
+            el('span', { class: `ris-badge ris-${r.status.toLowerCase()}` }, r.status === 'APPROVED' && r.discountCode ? s.statusReady : (status[r.status] ?? r.status)),
           );
           if (r.discountCode) {
             const copy = el('button', { type: 'button', class: 'ris-link-button', 'aria-label': `${s.copyCode} ${r.discountCode}` }, s.copyCode);
