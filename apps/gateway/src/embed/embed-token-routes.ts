@@ -40,6 +40,13 @@ export function embedTokenRoutes(api: ApiRouter, clients: ServiceClients, tokens
     responses: {
       201: {
         description: 'The token',
+        links: {
+          ListUserReferrals: {
+            method: 'get',
+            path: '/referrals',
+            parameters: { referrerId: '$request.body#/userId', campaignId: '$request.body#/campaignId' },
+          },
+        },
         schema: z
           .object({
             token: z.string().openapi({ description: 'Sent as `Authorization: Bearer` to /embed/v1, or as `token` of the widget page' }),

@@ -5,6 +5,7 @@ import type { Logger } from '@ris/logging';
 import type { ApiRouter } from '../http/api-router';
 import { id } from '../openapi/common-schemas';
 import { intFromQuery } from '../openapi/query-values';
+import { lineText } from '../openapi/text-fields';
 import { z } from '../openapi/zod';
 import type { ServiceClients } from '../service-clients';
 import { deviceIdOf } from './device-cookie';
@@ -28,7 +29,7 @@ const TAG = 'Hosted links';
 const codeParams = z.object({ code: id('Referral code (case-insensitive)') });
 
 const utmQuery = Object.fromEntries(
-  UTM_PARAMETERS.map((name) => [name, z.string().optional().openapi({ description: `Passed on to the landing URL as \`${name}\`` })]),
+  UTM_PARAMETERS.map((name) => [name, lineText(500).optional().openapi({ description: `Passed on to the landing URL as \`${name}\`` })]),
 ) as Record<(typeof UTM_PARAMETERS)[number], z.ZodOptional<z.ZodString>>;
 
 const HtmlPage = z.string().openapi({ description: 'A short HTML page' });
