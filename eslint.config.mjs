@@ -11,6 +11,8 @@ export default tseslint.config(
       'coverage/**',
       'libs/contracts/src/gen/**',
       'apps/dashboard/src/api/schema.d.ts',
+      'libs/sdk/src/generated/**',
+      'libs/sdk/dist/**',
       '.data/**',
       '.run/**',
     ],
@@ -51,7 +53,7 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   {
-    files: ['tools/**/*.mjs'],
+    files: ['tools/**/*.mjs', 'examples/**/*.mjs'],
     languageOptions: { globals: { console: 'readonly', process: 'readonly', fetch: 'readonly' } },
   },
 );

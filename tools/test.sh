@@ -19,6 +19,7 @@ echo "[test] lint and type-check" >&2
 npx eslint .
 npx tsc -p tsconfig.json --noEmit
 npx tsc -p apps/dashboard/tsconfig.json --noEmit
+npx tsc -p apps/gateway/src/embed/widget/tsconfig.json --noEmit
 
 export TEST_SUMMARY_DIR="$PWD/.run/test-summary"
 rm -rf "$TEST_SUMMARY_DIR"

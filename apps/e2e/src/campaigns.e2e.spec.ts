@@ -24,6 +24,7 @@ describe('campaigns', () => {
       maxRewardsPerReferrer: null,
       fraud: { flagThreshold: 50 },
       rewardCodeValidityDays: 90,
+      landingUrl: null,
       createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
       updatedAt: expect.any(String),
     });

@@ -17,12 +17,19 @@ import { LoginThrottle } from './console/sessions/login-throttle';
 import { sessionRoutes } from './console/sessions/session-routes';
 import { SessionStore } from './console/sessions/session-store';
 import { dashboardRoutes } from './dashboard/serve-dashboard';
+import { authenticateEmbed } from './embed/embed-access';
+import { EMBED_API_BASE, embedApiRoutes } from './embed/embed-api-routes';
+import { EmbedTokens } from './embed/embed-token';
+import { embedTokenRoutes } from './embed/embed-token-routes';
+import { EMBED_BASE, widgetRoutes } from './embed/widget-page';
 import type { GatewayConfig } from './gateway-config';
 import { accessLog } from './http/access-log';
 import { ApiRouter } from './http/api-router';
 import { authenticateAdmin, authenticateApi } from './http/authenticate';
 import { errorHandler, notFoundHandler } from './http/error-response';
 import { httpMetrics } from './http/gateway-metrics';
+import { hostedLinkHeaders, hostedLinkRoutes, LINKS_BASE } from './hosted-links/hosted-link-routes';
+import { LinkClickLimit } from './hosted-links/link-click-limit';
 import { IdempotencyStore } from './http/idempotency';
 import { jsonBody } from './http/json-body';
 import { methodGuard } from './http/method-not-allowed';
@@ -97,6 +104,14 @@ export function createGatewayApp({ config, logger, db, redis, clients }: Gateway
   const ops = new ApiRouter(registry, { basePath: '', security: 'none' });
   healthRoutes(ops, { db, redis, clients });
 
+  const links = new ApiRouter(registry, { basePath: LINKS_BASE, security: 'none' });
+  hostedLinkRoutes(links, {
+    clients,
+    limit: new LinkClickLimit(redis, { perHour: config.LINK_CLICKS_PER_IP_PER_HOUR, keyPrefix: config.REDIS_KEY_PREFIX }, logger),
+    publicUrl: config.PUBLIC_URL,
+    logger,
+  });
+
   const admin = new ApiRouter(registry, { basePath: ADMIN_BASE, security: 'adminToken' });
   adminRoutes(admin, directory);
   adminOperatorRoutes(admin, { operators, members, sessions });
@@ -132,6 +147,12 @@ export function createGatewayApp({ config, logger, db, redis, clients }: Gateway
   webhookRoutes(api, clients);
   catalogRoutes(api, clients);
   marketplaceRoutes(api, clients);
+  const embedTokens = new EmbedTokens(config.SECRETS_KEYS);
+  embedTokenRoutes(api, clients, embedTokens, config.PUBLIC_URL);
+
+  // The referral widget's reads: an embed token only.
+  const embed = new ApiRouter(registry, { basePath: EMBED_API_BASE, security: 'embedToken' });
+  embedApiRoutes(embed, clients, config.PUBLIC_URL);
 
   const openApiDocument = buildOpenApiDocument(registry);
 
@@ -141,13 +162,18 @@ export function createGatewayApp({ config, logger, db, redis, clients }: Gateway
   });
   app.use('/docs', docsPage(`${API_BASE}/openapi.json`));
   app.use(DASHBOARD_BASE, dashboardRoutes(config.DASHBOARD_DIR));
+  app.use(LINKS_BASE, hostedLinkHeaders, methodGuard(links), links.router);
   app.use(ADMIN_BASE, authenticateAdmin(config.ADMIN_TOKEN), methodGuard(admin), jsonBody, admin.router);
   // The method check first: a method no console path serves is 405 with Allow, signed in or not.
   app.use(CONSOLE_BASE, securityHeaders, methodGuard(consoleApi), consoleSession(sessions), jsonBody, consoleApi.router);
+  // One bucket per app, which its keys, its operators' sessions and its users' widgets draw from.
+  const appRateLimit = rateLimit(redis, { perSecond: config.RATE_LIMIT_PER_SECOND, burst: config.RATE_LIMIT_BURST, keyPrefix: config.REDIS_KEY_PREFIX }, logger);
+  app.use(EMBED_API_BASE, methodGuard(embed), authenticateEmbed(embedTokens), appRateLimit, embed.router);
+  app.use(EMBED_BASE, widgetRoutes(embedTokens, config.WIDGET_DIR));
   app.use(
     API_BASE,
     authenticateApi(directory, sessions, members),
-    rateLimit(redis, { perSecond: config.RATE_LIMIT_PER_SECOND, burst: config.RATE_LIMIT_BURST, keyPrefix: config.REDIS_KEY_PREFIX }, logger),
+    appRateLimit,
     methodGuard(api),
     jsonBody,
     api.router,

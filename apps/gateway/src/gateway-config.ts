@@ -30,9 +30,15 @@ export const gatewaySettings = {
   SECRETS_KEYS: keyringSetting(),
   // The built dashboard (index.html and assets/); by default next to this bundle: dist/apps/dashboard.
   DASHBOARD_DIR: z.string().min(1).default(join(__dirname, '..', 'dashboard')),
+  // The referral widget's built script, style and loader; by default next to this bundle: dist/apps/gateway/embed.
+  WIDGET_DIR: z.string().min(1).default(join(__dirname, 'embed')),
   // Operator sessions: ended after this long without a request, and this long after sign-in.
   SESSION_IDLE_TIMEOUT_SECONDS: setting.positiveInt(8 * 3600),
   SESSION_MAX_AGE_SECONDS: setting.positiveInt(7 * 24 * 3600),
+  // The public origin of hosted links, their QR codes and the widget (https://refer.example.com); unset: the origin each request came to.
+  PUBLIC_URL: setting.url(['http', 'https']).optional(),
+  // Clicks of one client address on one hosted link counted per hour; past it the visitor is sent on, uncounted.
+  LINK_CLICKS_PER_IP_PER_HOUR: setting.positiveInt(10),
   // Failed sign-ins allowed per account and per client address within LOGIN_FAILURE_WINDOW_SECONDS.
   LOGIN_MAX_FAILURES_PER_ACCOUNT: setting.positiveInt(5),
   LOGIN_MAX_FAILURES_PER_ADDRESS: setting.positiveInt(20),

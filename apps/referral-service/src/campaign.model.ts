@@ -22,6 +22,8 @@ export interface CampaignDoc {
   fraud: { flagThreshold: number };
   /** Days a claimed discount/coupon code of this campaign's rewards stays valid. */
   rewardCodeValidityDays: number;
+  /** Where the hosted referral links (GET /r/{code}) send visitors; null: the links answer 404. */
+  landingUrl?: string | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -45,6 +47,7 @@ const campaignSchema = new Schema<CampaignDoc>(
     fraud: { type: new Schema({ flagThreshold: Number }, { _id: false }), required: true },
     // Campaigns made before this setting existed read as the default.
     rewardCodeValidityDays: { type: Number, default: DEFAULT_CODE_VALIDITY_DAYS },
+    landingUrl: { type: String, default: null },
     createdAt: { type: Date, required: true },
     updatedAt: { type: Date, required: true },
   },

@@ -14,12 +14,24 @@ export interface CampaignInput {
   maxRewardsPerReferrer?: number | null;
   fraud?: { flagThreshold: number };
   rewardCodeValidityDays?: number;
+  landingUrl?: string | null;
 }
 
 export type CampaignPatch = Partial<CampaignInput>;
 
 const DEFAULT_ATTRIBUTION_DAYS = 30;
 const DEFAULT_FLAG_THRESHOLD = 50;
+
+/** An absolute http(s) URL a browser can be sent to (the gateway checks the same). */
+function isLandingUrl(value: string): boolean {
+  if (value.length > 2048) return false;
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+  } catch {
+    return false;
+  }
+}
 
 /** Invariants the gateway also checks; repeated here because the service is the owner. */
 function checkCampaign(c: Omit<CampaignDoc, '_id' | 'appId' | 'createdAt' | 'updatedAt'>): void {
@@ -40,6 +52,9 @@ function checkCampaign(c: Omit<CampaignDoc, '_id' | 'appId' | 'createdAt' | 'upd
   }
   if (!Number.isInteger(c.rewardCodeValidityDays) || c.rewardCodeValidityDays < 1) {
     throw invalidArgument('rewardCodeValidityDays must be a positive integer');
+  }
+  if (c.landingUrl !== null && c.landingUrl !== undefined && !isLandingUrl(c.landingUrl)) {
+    throw invalidArgument('landingUrl must be an absolute http or https URL of at most 2048 characters');
   }
   const t = c.fraud.flagThreshold;
   if (!Number.isInteger(t) || t < 0 || t > 100) throw invalidArgument('fraud.flagThreshold must be an integer from 0 to 100');
@@ -66,6 +81,7 @@ export class Campaigns {
       maxRewardsPerReferrer: input.maxRewardsPerReferrer ?? null,
       fraud: input.fraud ?? { flagThreshold: DEFAULT_FLAG_THRESHOLD },
       rewardCodeValidityDays: input.rewardCodeValidityDays ?? DEFAULT_CODE_VALIDITY_DAYS,
+      landingUrl: input.landingUrl ?? null,
       createdAt: now,
       updatedAt: now,
     };
@@ -78,6 +94,7 @@ export class Campaigns {
     if (!campaign) throw notFound('Campaign', { campaignId });
     // Lean reads skip schema defaults: campaigns stored before the setting existed.
     campaign.rewardCodeValidityDays ??= DEFAULT_CODE_VALIDITY_DAYS;
+    campaign.landingUrl ??= null;
     return campaign;
   }
 

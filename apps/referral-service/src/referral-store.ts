@@ -11,6 +11,7 @@ import { fraudFlagModel, type FraudFlagDoc } from './fraud-flag.model';
 import { normalizeReferralCode } from './referral-code';
 import { codeKeyId, ownerKeyId, referralCodeKeyModel, referralOwnerKeyModel, type ReferralKeyDoc } from './referral-key.model';
 import { referralCountersModel, type ReferralCountersDoc } from './referral-counters.model';
+import { ReferralLinks } from './referral-links';
 import { referralModel, type ReferralDoc, type ReferralRef } from './referral.model';
 
 /** About 30 MB of code keys: the codes being clicked at the moment. */
@@ -31,6 +32,8 @@ export class ReferralStore {
   readonly flags: AppScoped<FraudFlagDoc>;
   readonly deferredChecks: AppScoped<DeferredFraudCheckDoc>;
   readonly stats: CampaignStats;
+  /** The codes of hosted links, unique across apps. */
+  readonly links: ReferralLinks;
   /** Changes of a referral after its creation (status, level, flag), one at a time per referral. */
   readonly referralWrites: DocumentWriteQueue<ReferralDoc>;
   /** Increments of referrals' counters, coalesced per referral. */
@@ -63,6 +66,7 @@ export class ReferralStore {
     this.flags = new AppScoped(fraudFlagModel(db));
     this.deferredChecks = new AppScoped(deferredFraudCheckModel(db));
     this.stats = new CampaignStats(db);
+    this.links = new ReferralLinks(db);
     this.referralWrites = new DocumentWriteQueue(this.referrals);
     this.counterWrites = new DocumentWriteQueue(this.counters);
     this.once = new OnceMarkers(db);

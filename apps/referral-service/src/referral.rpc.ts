@@ -65,6 +65,7 @@ function campaignToProto(doc: CampaignDoc): Campaign {
     createdAt: timestampFromDate(doc.createdAt),
     updatedAt: timestampFromDate(doc.updatedAt),
     rewardCodeValidityDays: doc.rewardCodeValidityDays,
+    landingUrl: doc.landingUrl ?? undefined,
   });
 }
 
@@ -143,6 +144,7 @@ export function referralRpc({ store, campaigns, referrals, recorder, flags, evid
         maxRewardsPerReferrer: req.maxRewardsPerReferrer ?? null,
         fraud: req.fraud ? { flagThreshold: req.fraud.flagThreshold } : undefined,
         rewardCodeValidityDays: req.rewardCodeValidityDays,
+        landingUrl: req.landingUrl ?? null,
       };
       return { campaign: campaignToProto(await campaigns.create(requiredField(req.appId, 'appId'), input, req.operationKey)) };
     },
@@ -170,6 +172,7 @@ export function referralRpc({ store, campaigns, referrals, recorder, flags, evid
         maxRewardsPerReferrer: req.clearMaxRewardsPerReferrer ? null : req.maxRewardsPerReferrer,
         fraud: req.fraud ? { flagThreshold: req.fraud.flagThreshold } : undefined,
         rewardCodeValidityDays: req.rewardCodeValidityDays,
+        landingUrl: req.clearLandingUrl ? null : req.landingUrl,
       };
       return { campaign: campaignToProto(await campaigns.update(requiredField(req.appId, 'appId'), req.campaignId, patch)) };
     },
@@ -206,6 +209,18 @@ export function referralRpc({ store, campaigns, referrals, recorder, flags, evid
           return campaign ? [referralToProto(doc, campaign, page.counters.get(doc._id) ?? null)] : [];
         }),
         page: pageReply(page),
+      };
+    },
+
+    async resolveReferralLink(req) {
+      const link = await referrals.resolveLink(requiredField(req.referralCode, 'referralCode'));
+      return {
+        appId: link.appId,
+        referralCode: link.code,
+        referralId: link.referralId,
+        referrerId: link.referrerId,
+        campaign: { id: link.campaign._id, name: link.campaign.name, status: enumValue(CampaignStatus, link.campaign.status) },
+        landingUrl: link.campaign.landingUrl ?? undefined,
       };
     },
 

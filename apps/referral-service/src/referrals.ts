@@ -1,6 +1,7 @@
 import { crashPoint } from '@ris/config';
 import { idFromOperation, isDuplicateKeyError } from '@ris/mongo';
 import { notFound } from '@ris/rpc';
+import type { CampaignDoc } from './campaign.model';
 import type { ClickDoc } from './click.model';
 import type { ClickRecorder } from './click-recorder';
 import { contextFields, referralScore, type FraudCheck } from './fraud-check';
@@ -50,7 +51,8 @@ export class Referrals {
     const referralId = idFromOperation('ref', input.operationKey);
     const existing = await this.store.referralOf(appId, input.campaignId, input.referrerId);
     if (existing) {
-      await campaigns.get(appId, input.campaignId);
+      // A referral made before hosted links existed gets its link here.
+      await Promise.all([campaigns.get(appId, input.campaignId), this.store.links.ensure(appId, existing)]);
       return { referral: existing, created: existing._id === referralId };
     }
     const campaign = await campaigns.getActive(appId, input.campaignId);
@@ -58,11 +60,14 @@ export class Referrals {
     const context = contextFields(input.context);
 
     for (let attempt = 0; attempt < CODE_ATTEMPTS; attempt += 1) {
+      const code = generateReferralCode();
+      // The code of a hosted link is unique across apps: claimed first, another drawn when an app holds it.
+      if (!(await this.store.links.claim(appId, { _id: referralId, code, campaignId: input.campaignId, referrerId: input.referrerId }))) continue;
       const now = new Date();
       const doc: Omit<ReferralDoc, 'appId'> = {
         _id: referralId,
         campaignId: input.campaignId,
-        code: generateReferralCode(),
+        code,
         referrerId: input.referrerId,
         refereeId: input.refereeId ?? null,
         referrerUsername: input.referrerUsername ?? null,
@@ -99,10 +104,12 @@ export class Referrals {
       } catch (err) {
         if (!isDuplicateKeyError(err)) throw err;
         // Either another request created this referrer's referral just now,
-        // or the random code was taken: tell which.
+        // or the random code was taken (by a referral older than hosted
+        // links): tell which. Either way the code claimed is not this referral's.
+        await this.store.links.release(appId, doc.code, referralId);
         const raced = await referrals.findOne(appId, { campaignId: input.campaignId, referrerId: input.referrerId });
         if (raced) {
-          await this.store.addKeys(appId, raced);
+          await Promise.all([this.store.addKeys(appId, raced), this.store.links.ensure(appId, raced)]);
           return { referral: raced, created: raced._id === referralId };
         }
       }
@@ -131,6 +138,17 @@ export class Referrals {
       refereeId: referral.refereeId,
       fraud: referral.fraud,
     });
+  }
+
+  /**
+   * The referral of a hosted link's code, in whichever app holds it, with
+   * its campaign (whose status and landing URL decide the redirect).
+   */
+  async resolveLink(rawCode: string): Promise<{ appId: string; code: string; referralId: string; referrerId: string; campaign: CampaignDoc }> {
+    const key = await this.store.links.find(rawCode);
+    if (!key) throw notFound('Referral code', { referralCode: rawCode });
+    const campaign = await this.store.campaigns.get(key.appId, key.campaignId);
+    return { appId: key.appId, code: key._id, referralId: key.referralId, referrerId: key.referrerId, campaign };
   }
 
   async getByCode(appId: string, code: string): Promise<ReferralDoc> {

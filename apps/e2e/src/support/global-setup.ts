@@ -42,6 +42,8 @@ export default async function globalSetup(): Promise<void> {
   Object.assign(process.env, {
     E2E_GATEWAY_URL: stack.gatewayUrl,
     E2E_ADMIN_TOKEN: stack.options.adminToken,
+    // The gateway's master keys: embed-token tests sign an expired token as the gateway would (support/embed-token-signer.ts).
+    E2E_SECRETS_KEYS: stack.options.secretsKeys,
     E2E_NATS_URL: infra.NATS_URL,
     E2E_MONGODB_URL: infra.MONGODB_URL,
     E2E_REDIS_URL: infra.REDIS_URL,

@@ -35,11 +35,23 @@ export interface HandlerInput<P, Q, B> {
 export interface HandlerResult {
   status: number;
   body?: unknown;
+  /** Sent as is with this type instead of as JSON (a page, an image); the route's response says the same type. */
+  contentType?: string;
   /** For the audit log, when neither the path nor the answer's first object says what changed, or in which app. */
   audit?: { target?: AuditTarget; appId?: string };
 }
 
 type AnyObject = z.ZodObject;
+
+/** A documented answer: JSON unless it names another media type; with the headers it sets. */
+export interface RouteResponse {
+  description: string;
+  schema?: ZodType;
+  links?: ResponseLinks;
+  contentType?: string;
+  /** The headers it sets, by name (optional() when not always). */
+  headers?: AnyObject;
+}
 
 export interface RouteDefinition<P extends AnyObject, Q extends AnyObject, B extends ZodType> {
   method: Method;
@@ -51,7 +63,7 @@ export interface RouteDefinition<P extends AnyObject, Q extends AnyObject, B ext
   params?: P;
   query?: Q;
   body?: B;
-  responses: Record<number, { description: string; schema?: ZodType; links?: ResponseLinks }>;
+  responses: Record<number, RouteResponse>;
   /** Error statuses worth listing for this operation (400/401/429/5xx are always listed). */
   errors?: number[];
   /**
@@ -71,8 +83,8 @@ export interface RouteDefinition<P extends AnyObject, Q extends AnyObject, B ext
 
 export interface ApiRouterOptions {
   basePath: string;
-  /** apiKey: /api/v1, which also takes a session; session: the console; adminToken: /admin/v1. */
-  security: 'apiKey' | 'adminToken' | 'session' | 'none';
+  /** apiKey: /api/v1, which also takes a session; session: the console; adminToken: /admin/v1; embedToken: the referral widget's /embed/v1. */
+  security: 'apiKey' | 'adminToken' | 'session' | 'embedToken' | 'none';
   idempotency?: IdempotencyStore;
   /** Who calls, from what the middleware found and the request's path values (the console's app is in its path). */
   principal?: (req: Request, res: Response, params: unknown) => Principal | undefined | Promise<Principal | undefined>;
@@ -288,9 +300,10 @@ export class ApiRouter {
     const responses: RouteConfig['responses'] = {};
     for (const [status, response] of Object.entries(def.responses)) {
       const links = linksObject(this.options.basePath, response.links);
+      const headers = response.headers;
       responses[status] = response.schema
-        ? { description: response.description, links, content: { 'application/json': { schema: response.schema } } }
-        : { description: response.description, links };
+        ? { description: response.description, links, headers, content: { [response.contentType ?? 'application/json']: { schema: response.schema } } }
+        : { description: response.description, links, headers };
     }
     const { security } = this.options;
     const credentials = security !== 'none' && !def.public;
@@ -361,5 +374,6 @@ function isRetryable(mapped: { status: number; code: string }): boolean {
 
 function send(res: Response, result: HandlerResult): void {
   if (result.body === undefined) res.status(result.status).end();
+  else if (result.contentType) res.status(result.status).type(result.contentType).send(result.body);
   else res.status(result.status).json(result.body);
 }

@@ -8,7 +8,8 @@ import type { AppDirectory } from '../tenancy/app-directory';
 import { ApiError, validationError } from './api-error';
 import { contextOf } from './request-context';
 
-function bearerToken(header: string | undefined): string | null {
+/** The token of an `Authorization: Bearer <token>` header. */
+export function bearerToken(header: string | undefined): string | null {
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
   return match ? match[1] : null;
 }

@@ -1,6 +1,7 @@
 import type { Response } from 'express';
 import type { OperatorIdentity, Principal } from '../console/access/principal';
 import type { Session } from '../console/sessions/session-store';
+import type { EmbedClaims } from '../embed/embed-token';
 
 /**
  * What the middleware learned about a request, on res.locals, typed in
@@ -15,6 +16,8 @@ export interface RequestContext {
   /** The signed-in operator, when the request came with a session. */
   operator?: OperatorIdentity;
   session?: Session;
+  /** The referral widget's token, on /embed/v1 (what it may read). */
+  embed?: EmbedClaims;
 }
 
 export const contextOf = (res: Response): RequestContext => res.locals as RequestContext;

@@ -16,6 +16,7 @@ export function campaignJson(c: Campaign) {
     maxRewardsPerReferrer: c.maxRewardsPerReferrer ?? null,
     fraud: { flagThreshold: c.fraud?.flagThreshold ?? 50 },
     rewardCodeValidityDays: c.rewardCodeValidityDays || DEFAULT_CODE_VALIDITY_DAYS,
+    landingUrl: c.landingUrl ?? null,
     createdAt: isoTime(c.createdAt),
     updatedAt: isoTime(c.updatedAt),
   };

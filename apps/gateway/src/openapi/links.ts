@@ -10,6 +10,8 @@ export interface RouteLink {
   method: Method;
   /** The target's Express path relative to the router's base, e.g. /campaigns/:campaignId */
   path: string;
+  /** The target's router base when it is another router's (a referral's hosted link, /r); default this router's. */
+  basePath?: string;
   /** Parameter name (optionally `path.`/`query.` prefixed) → runtime expression. */
   parameters?: Record<string, string>;
   /** Body fields of the target → runtime expressions. */
@@ -29,7 +31,7 @@ export function linksObject(basePath: string, links: ResponseLinks | undefined) 
     Object.entries(links).map(([name, link]) => [
       name,
       {
-        operationRef: `#/paths/${pointer(basePath + link.path.replace(/:(\w+)/g, '{$1}'))}/${link.method}`,
+        operationRef: `#/paths/${pointer((link.basePath ?? basePath) + link.path.replace(/:(\w+)/g, '{$1}'))}/${link.method}`,
         ...(link.parameters ? { parameters: link.parameters } : {}),
         ...(link.requestBody ? { requestBody: link.requestBody } : {}),
         ...(link.description ? { description: link.description } : {}),

@@ -18,6 +18,13 @@ export function createRegistry(): OpenAPIRegistry {
       '(POST, PUT, PATCH, DELETE) sends the session\'s `csrfToken` as `X-CSRF-Token` (403 CSRF_TOKEN_INVALID otherwise) and no ' +
       'foreign `Origin` (403 ORIGIN_NOT_ALLOWED). Answers made with a session carry `Cache-Control: no-store`.',
   });
+  registry.registerComponent('securitySchemes', 'embedToken', {
+    type: 'http',
+    scheme: 'bearer',
+    description:
+      'A referral widget\'s token (`POST /api/v1/embed-tokens`): `Authorization: Bearer et1.…`. Read-only, one user of one campaign, ' +
+      'minutes long; /embed/v1 takes nothing else (no API key), and nothing else takes it.',
+  });
   registry.registerComponent('securitySchemes', 'adminToken', {
     type: 'http',
     scheme: 'bearer',

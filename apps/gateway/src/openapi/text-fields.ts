@@ -101,6 +101,18 @@ export function httpUrl(max: number) {
     .openapi({ format: 'uri', minLength: 1, maxLength: max, pattern: HTTP_URL_PATTERN });
 }
 
+export const ORIGIN_PATTERN = `^[Hh][Tt][Tt][Pp][Ss]?://(?:${HOST_NAME}|${IPV4})${PORT}$`;
+
+/** A web origin (scheme, host and optional port, nothing after it), lower-cased as browsers send it in `Origin`. */
+export function webOrigin() {
+  return z
+    .string()
+    .regex(new RegExp(ORIGIN_PATTERN, 'u'), 'must be an origin such as https://shop.example.com (scheme, host, optional port; no path)')
+    .refine(lengthRule(1, 300), lengthText(1, 300))
+    .transform((value) => new URL(value).origin)
+    .openapi({ minLength: 1, maxLength: 300, pattern: ORIGIN_PATTERN, example: 'https://shop.example.com' });
+}
+
 /**
  * An e-mail address as an operator's sign-in name: one `@` with something
  * on each side, no spaces or control characters, at most 254 characters

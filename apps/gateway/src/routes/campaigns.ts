@@ -3,7 +3,7 @@ import type { ApiRouter } from '../http/api-router';
 import { campaignJson } from '../mappers/campaign.mapper';
 import { Pagination, id, pageQuery, pageRequest, pagination, timestamp } from '../openapi/common-schemas';
 import { count, days, decimalAmount } from '../openapi/number-fields';
-import { label } from '../openapi/text-fields';
+import { httpUrl, label } from '../openapi/text-fields';
 import { z } from '../openapi/zod';
 import type { ServiceClients } from '../service-clients';
 
@@ -50,6 +50,10 @@ const CampaignFields = {
   maxRewardsPerReferrer: count(1).nullable(),
   fraud: z.object({ flagThreshold: z.number().int().min(0).max(100) }),
   rewardCodeValidityDays: days(),
+  landingUrl: httpUrl(2048).openapi({
+    description: "Where the campaign's hosted referral links (`GET /r/{code}`) send visitors, with `ref=<code>` and the link's UTM parameters added",
+    example: 'https://shop.example.com/welcome',
+  }),
 };
 
 const CreateCampaignBody = z
@@ -65,6 +69,7 @@ const CreateCampaignBody = z
     rewardCodeValidityDays: CampaignFields.rewardCodeValidityDays
       .optional()
       .openapi({ default: DEFAULT_CODE_VALIDITY_DAYS, description: 'Days a claimed discount/coupon code stays valid' }),
+    landingUrl: CampaignFields.landingUrl.optional(),
   })
   .openapi('CreateCampaignRequest');
 
@@ -79,6 +84,10 @@ const UpdateCampaignBody = z
     maxRewardsPerReferrer: CampaignFields.maxRewardsPerReferrer.optional().openapi({ description: 'null removes the cap' }),
     fraud: CampaignFields.fraud.optional(),
     rewardCodeValidityDays: CampaignFields.rewardCodeValidityDays.optional(),
+    landingUrl: z
+      .union([CampaignFields.landingUrl, z.null()])
+      .optional()
+      .openapi({ description: 'null removes it (the hosted links then answer 404)' }),
   })
   .openapi('UpdateCampaignRequest');
 
@@ -94,6 +103,7 @@ const Campaign = z
     maxRewardsPerReferrer: z.number().int().nullable(),
     fraud: z.object({ flagThreshold: z.number().int() }),
     rewardCodeValidityDays: z.number().int(),
+    landingUrl: z.string().nullable().openapi({ description: 'null: the hosted links of the campaign answer 404' }),
     createdAt: timestamp,
     updatedAt: timestamp,
   })
@@ -141,6 +151,7 @@ export function campaignRoutes(api: ApiRouter, clients: ServiceClients): void {
         maxRewardsPerReferrer: body.maxRewardsPerReferrer ?? undefined,
         fraud: body.fraud,
         rewardCodeValidityDays: body.rewardCodeValidityDays,
+        landingUrl: body.landingUrl,
       });
       return { status: 201, body: { campaign: campaignJson(campaign!) } };
     },
@@ -211,6 +222,8 @@ export function campaignRoutes(api: ApiRouter, clients: ServiceClients): void {
         clearMaxRewardsPerReferrer: body.maxRewardsPerReferrer === null,
         fraud: body.fraud,
         rewardCodeValidityDays: body.rewardCodeValidityDays,
+        landingUrl: body.landingUrl ?? undefined,
+        clearLandingUrl: body.landingUrl === null,
       });
       return { status: 200, body: { campaign: campaignJson(campaign!) } };
     },

@@ -1,3 +1,4 @@
+import { LINKS_BASE } from '../hosted-links/hosted-link-routes';
 import type { ApiRouter } from '../http/api-router';
 import { fraudFields, referralJson } from '../mappers/referral.mapper';
 import { isoTime } from '../mappers/proto-json';
@@ -36,6 +37,8 @@ const referralLinks = {
   GetReferral: { method: 'get', path: '/referrals/:referralCode', parameters: { referralCode: '$response.body#/referralCode' } },
   RecordClick: { method: 'post', path: '/clicks', requestBody: { referralCode: '$response.body#/referralCode' } },
   RecordConversion: { method: 'post', path: '/conversions', requestBody: { referralCode: '$response.body#/referralCode' } },
+  FollowHostedLink: { basePath: LINKS_BASE, method: 'get', path: '/:code', parameters: { code: '$response.body#/referralCode' } },
+  GetHostedLinkQrCode: { basePath: LINKS_BASE, method: 'get', path: '/:code/qr.png', parameters: { code: '$response.body#/referralCode' } },
 } as const;
 
 const contextFields = {

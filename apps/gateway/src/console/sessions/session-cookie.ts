@@ -1,16 +1,11 @@
 import type { Request, Response } from 'express';
+import { cookieValue } from '../../http/request-cookie';
 
 export const SESSION_COOKIE = 'ris_session';
 
 /** The session id a request's Cookie header carries, if any (the first `ris_session`). */
 export function sessionIdOf(req: Request): string | undefined {
-  const header = req.headers.cookie;
-  if (!header) return undefined;
-  for (const part of header.split(';')) {
-    const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === SESSION_COOKIE) return part.slice(eq + 1).trim();
-  }
-  return undefined;
+  return cookieValue(req, SESSION_COOKIE);
 }
 
 /**
