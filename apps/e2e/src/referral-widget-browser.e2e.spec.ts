@@ -1,7 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, expect as pw, type Browser, type FrameLocator, type Page } from '@playwright/test';
+import { expect as pw, type Browser, type FrameLocator, type Page } from '@playwright/test';
 import { createTestApp, e2eStack, type TestApp } from '@ris/testing';
+import { launchChromium } from './support/browser';
 import { EmbeddingPage, shopPage } from './support/embedding-page';
 import { signEmbedToken, stackSecretsKeys } from './support/embed-token-signer';
 import { convert, createCampaign, createReferral } from './support/referral-scenario';
@@ -12,7 +13,6 @@ import { convert, createCampaign, createReferral } from './support/referral-scen
  * a shop's page on its own origin embedding the widget with the script
  * tag. Screenshots go to .run/e2e-widget/ (docs/images/ keeps copies).
  */
-const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
 const shots = join(__dirname, '..', '..', '..', '.run', 'e2e-widget');
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1100, height: 900 };
@@ -27,7 +27,7 @@ describe('the referral widget in Chromium', () => {
 
   beforeAll(async () => {
     mkdirSync(shots, { recursive: true });
-    [browser, site, app] = await Promise.all([chromium.launch({ executablePath: CHROMIUM }), EmbeddingPage.start(), createTestApp('widget browser')]);
+    [browser, site, app] = await Promise.all([launchChromium(), EmbeddingPage.start(), createTestApp('widget browser')]);
     campaign = await createCampaign(app, { name: 'Spring invites', landingUrl: 'https://shop.example.com/join' });
     code = (await createReferral(app, campaign.id, 'ann')).referralCode;
     await app.api.post('/clicks', { referralCode: code, refereeId: 'bob.smith@example.com' });

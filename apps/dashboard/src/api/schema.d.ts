@@ -133,6 +133,261 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/r/{code}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Follow a hosted referral link
+         * @description Public: no credentials. Sends the visitor to the campaign's `landingUrl` with `ref=<code>` and the link's UTM parameters, and records
+         *     the click as `POST /clicks` would (same counters, fraud signals, `referral.clicked` event and webhooks) with the visitor's address,
+         *     user agent and a first-party device cookie (`ris_device`, set at the first visit).
+         *
+         *     Sent on but **not counted**: HEAD requests, browser prefetches, known crawlers and link unfurlers (search engines, chat and social
+         *     apps' previewers), a visitor without a user agent, clicks of an address on one link past `LINK_CLICKS_PER_IP_PER_HOUR`, and every
+         *     visit while the campaign is not ACTIVE. An unknown code, or a campaign without a landing URL, answers a plain 404 page.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Passed on to the landing URL as `utm_source` */
+                    utm_source?: string;
+                    /** @description Passed on to the landing URL as `utm_medium` */
+                    utm_medium?: string;
+                    /** @description Passed on to the landing URL as `utm_campaign` */
+                    utm_campaign?: string;
+                    /** @description Passed on to the landing URL as `utm_term` */
+                    utm_term?: string;
+                    /** @description Passed on to the landing URL as `utm_content` */
+                    utm_content?: string;
+                };
+                header?: never;
+                path: {
+                    /** @description Referral code (case-insensitive) */
+                    code: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description To the landing URL */
+                302: {
+                    headers: {
+                        /** @description The landing URL with `ref` and the UTM parameters */
+                        Location: string;
+                        /** @description The device cookie `ris_device`, at the first counted visit */
+                        "Set-Cookie"?: string;
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Invalid body, query or path value (VALIDATION_ERROR) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Unknown code, or a campaign without a landing URL: a plain page */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                    };
+                };
+                /** @description Internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description A dependency is unavailable; retry */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/r/{code}/qr.svg": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A hosted link's QR code (SVG)
+         * @description Public: no credentials. The QR code of `<origin>/r/{code}` (the gateway's `PUBLIC_URL`, or the origin asked), as a scalable SVG image.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Referral code (case-insensitive) */
+                    code: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The QR code */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "image/svg+xml": string;
+                    };
+                };
+                /** @description Invalid body, query or path value (VALIDATION_ERROR) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description No such resource for this app */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description A dependency is unavailable; retry */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/r/{code}/qr.png": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A hosted link's QR code (PNG)
+         * @description Public: no credentials. The QR code of `<origin>/r/{code}`, as a PNG image `size` pixels wide.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    size?: number;
+                };
+                header?: never;
+                path: {
+                    /** @description Referral code (case-insensitive) */
+                    code: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The QR code */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "image/png": string;
+                    };
+                };
+                /** @description Invalid body, query or path value (VALIDATION_ERROR) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description No such resource for this app */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description A dependency is unavailable; retry */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/v1/apps": {
         parameters: {
             query?: never;
@@ -11678,6 +11933,242 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/embed-tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A short-lived token of a user's referral widget
+         * @description For your backend to hand to the page that shows the widget (`/embed/referrals?token=…`, an iframe, or the `/embed/loader.js` script tag).
+         *     The token lets its holder read that user's view of the campaign (link, QR code, friends, rewards with their codes) through
+         *     `GET /embed/v1/referral` and nothing else: no other endpoint takes it, and those endpoints take nothing else (no API key).
+         *     It is signed, not stored, and expires after `expiresInMinutes`. The pages of `allowedOrigins` may frame the widget (its
+         *     `Content-Security-Policy: frame-ancestors`); without any, only the gateway's own origin may. The user needs a referral in the
+         *     campaign (`POST /referrals`): 404 `REFERRAL_NOT_FOUND` otherwise.
+         *
+         *     **Role:** MANAGER or above with a dashboard session (an API key may call it).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Replays the first response for 24 h. 1 to 255 printable ASCII characters (no spaces). */
+                    "Idempotency-Key"?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["CreateEmbedTokenRequest"];
+                };
+            };
+            responses: {
+                /** @description The token */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["EmbedToken"];
+                    };
+                };
+                /** @description Invalid body, query or path value (VALIDATION_ERROR) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description No such resource for this app */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description State conflict */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Body larger than 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Body is not JSON */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Rate limited (see Retry-After) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description A dependency is unavailable; retry */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/embed/v1/referral": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The widget's view of its user
+         * @description What the referral widget shows the token's user in the token's campaign: their hosted link and its QR code, their clicks, the friends who joined and converted through it (their ids shortened), and their rewards with the claimed codes. Takes an embed token only.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The view */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ReferralWidgetView"];
+                    };
+                };
+                /** @description Invalid body, query or path value (VALIDATION_ERROR) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description No such resource for this app */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Rate limited (see Retry-After) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description A dependency is unavailable; retry */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -11950,6 +12441,8 @@ export interface components {
                 flagThreshold: number;
             };
             rewardCodeValidityDays: number;
+            /** @description null: the hosted links of the campaign answer 404 */
+            landingUrl: string | null;
             /**
              * Format: date-time
              * @example 2026-11-21T07:54:00.000Z
@@ -11995,6 +12488,12 @@ export interface components {
              * @default 90
              */
             rewardCodeValidityDays: number;
+            /**
+             * Format: uri
+             * @description Where the campaign's hosted referral links (`GET /r/{code}`) send visitors, with `ref=<code>` and the link's UTM parameters added
+             * @example https://shop.example.com/welcome
+             */
+            landingUrl?: string;
         };
         UpdateCampaignRequest: {
             name?: string;
@@ -12012,6 +12511,8 @@ export interface components {
                 flagThreshold: number;
             };
             rewardCodeValidityDays?: number;
+            /** @description null removes it (the hosted links then answer 404) */
+            landingUrl?: string | null;
         };
         CreateReferralResponse: {
             referralCode: string;
@@ -13380,6 +13881,102 @@ export interface components {
             /** @description Public listings whose coin and token costs the balance covers, newest first. */
             listings: components["schemas"]["PublicMarketplaceListing"][];
             pagination: components["schemas"]["Pagination"];
+        };
+        EmbedToken: {
+            /** @description Sent as `Authorization: Bearer` to /embed/v1, or as `token` of the widget page */
+            token: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T07:54:00.000Z
+             */
+            expiresAt: string;
+            /**
+             * Format: uri
+             * @description The widget page with this token
+             */
+            widgetUrl: string;
+        };
+        CreateEmbedTokenRequest: {
+            /** @description The user the widget is for: the referrer */
+            userId: string;
+            /** @description Campaign id */
+            campaignId: string;
+            /** @description Origins of the pages that embed the widget in a frame (at most 10) */
+            allowedOrigins?: string[];
+            /** @default 15 */
+            expiresInMinutes: number;
+        };
+        ReferralWidgetView: {
+            user: {
+                id: string;
+            };
+            campaign: {
+                id: string;
+                name: string;
+                /** @enum {string} */
+                status: "ACTIVE" | "PAUSED" | "ENDED";
+            };
+            referral: {
+                code: string;
+                /**
+                 * Format: uri
+                 * @description The hosted link (GET /r/{code})
+                 */
+                link: string;
+                /**
+                 * Format: uri
+                 * @description The link's QR code (GET /r/{code}/qr.svg)
+                 */
+                qrCodeSvg: string;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-21T07:54:00.000Z
+                 */
+                createdAt: string;
+            };
+            stats: {
+                clicks: number;
+                friendsJoined: number;
+                friendsConverted: number;
+            };
+            /** @description Friends who joined through the link, newest first (at most 100) */
+            friends: {
+                /** @description The friend's user id, shortened (first and last two characters) */
+                label: string;
+                /** @enum {string} */
+                status: "JOINED" | "CONVERTED";
+                /**
+                 * Format: date-time
+                 * @example 2026-11-21T07:54:00.000Z
+                 */
+                joinedAt: string | null;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-21T07:54:00.000Z
+                 */
+                convertedAt: string | null;
+            }[];
+            /** @description The user's rewards of the campaign, newest first (at most 100; cancelled ones left out) */
+            rewards: {
+                id: string;
+                amount: number;
+                /** @enum {string} */
+                fulfillmentType: "DISCOUNT_CODE" | "COUPON_CODE" | "MANUAL" | "AUTOMATED" | "GIFT_CARD" | "CUSTOM";
+                /** @enum {string} */
+                status: "PENDING" | "APPROVED" | "PAID";
+                /** @description Once claimed */
+                discountCode: string | null;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-21T07:54:00.000Z
+                 */
+                expiresAt: string | null;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-21T07:54:00.000Z
+                 */
+                createdAt: string;
+            }[];
         };
     };
     responses: never;

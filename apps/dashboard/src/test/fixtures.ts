@@ -25,6 +25,7 @@ export function campaign(overrides: Partial<Campaign> = {}): Campaign {
     maxRewardsPerReferrer: null,
     fraud: { flagThreshold: 50 },
     rewardCodeValidityDays: 90,
+    landingUrl: null,
     createdAt: '2026-11-01T10:00:00.000Z',
     updatedAt: '2026-11-01T10:00:00.000Z',
     ...overrides,
