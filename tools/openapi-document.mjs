@@ -1,6 +1,7 @@
 // The OpenAPI document the gateway code builds, with no backend running:
 // apps/gateway/src/openapi/print-document.ts bundled and run. Shared by the
-// generators of typed clients (tools/dashboard-api.mjs, tools/sdk-api.mjs).
+// generators of typed clients (tools/dashboard-api.mjs, tools/sdk-api.mjs) and
+// the committed snapshot of the contract (tools/openapi-snapshot.mjs).
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { bundleTs, root } from './bundle-ts.mjs';

@@ -1,38 +1,14 @@
-import type { AddressInfo } from 'node:net';
-import { Redis } from 'ioredis';
-import mongoose from 'mongoose';
-import { loadConfig } from '@ris/config';
-import { createLogger } from '@ris/logging';
-import { newKeyringEntry } from '@ris/secrets';
-import { gatewaySettings } from '../gateway-config';
-import { createGatewayApp } from '../gateway-app';
-import { createServiceClients } from '../service-clients';
+import { servedDocument } from './served-document';
 
 type Schema = Record<string, unknown> & { $ref?: string; type?: string | string[]; properties?: Record<string, Schema>; items?: Schema };
 type Operation = { parameters?: Array<{ name: string; in: string; schema: Schema }>; requestBody?: { content: Record<string, { schema: Schema }> }; responses: Record<string, { links?: Record<string, unknown> }> };
 
-/** The document the gateway serves, built without any backend (nothing connects until a request needs it). */
-async function servedDocument(): Promise<{ paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, Schema> } }> {
-  const config = loadConfig(gatewaySettings, { ADMIN_TOKEN: 'x'.repeat(16), SECRETS_KEYS: newKeyringEntry('k1'), LOG_LEVEL: 'silent' });
-  const redis = new Redis({ lazyConnect: true });
-  const db = mongoose.createConnection();
-  const app = createGatewayApp({ config, logger: createLogger('gateway', 'silent'), db, redis, clients: createServiceClients(config) });
-  const server = app.listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  try {
-    const res = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1/openapi.json`);
-    return (await res.json()) as never;
-  } finally {
-    server.close();
-    redis.disconnect();
-    await db.close();
-  }
-}
+type Document = { paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, Schema> } };
 
 describe('the OpenAPI document states every input rule it can', () => {
-  let doc: Awaited<ReturnType<typeof servedDocument>>;
+  let doc: Document;
   beforeAll(async () => {
-    doc = await servedDocument();
+    doc = (await servedDocument()) as Document;
   });
 
   /** Each string without a bound, number without a maximum or array without maxItems among the inputs, by where it is. */
