@@ -1,4 +1,5 @@
 import { Code, ConnectError } from '@connectrpc/connect';
+import { refused, unavailable } from '@ris/domain-errors';
 import { errorReason, fromItemError, notFound, rpcError, toItemError } from './rpc-error';
 
 describe('item errors of batched calls', () => {
@@ -10,6 +11,12 @@ describe('item errors of batched calls', () => {
 
     const refused = fromItemError(toItemError(rpcError(Code.FailedPrecondition, 'CAMPAIGN_INACTIVE', 'inactive')));
     expect([refused.code, errorReason(refused).reason]).toEqual([Code.FailedPrecondition, 'CAMPAIGN_INACTIVE']);
+  });
+
+  it('carry a domain error as the ConnectError it becomes', () => {
+    const back = fromItemError(toItemError(refused('CAMPAIGN_INACTIVE', 'The campaign is paused.', { campaignId: 'cmp_1' })));
+    expect([back.code, back.rawMessage, errorReason(back)]).toEqual([Code.FailedPrecondition, 'The campaign is paused.', { reason: 'CAMPAIGN_INACTIVE', details: { campaignId: 'cmp_1' } }]);
+    expect(fromItemError(toItemError(unavailable('Retry.'))).code).toBe(Code.Unavailable);
   });
 
   it('keep a Connect code without a reason', () => {

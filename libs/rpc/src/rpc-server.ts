@@ -6,17 +6,49 @@ import { connectNodeAdapter } from '@connectrpc/connect-node';
 import { Health } from '@ris/contracts';
 import { REQUEST_ID_HEADER, requestIdFrom, runWithRequestContext, type Logger } from '@ris/logging';
 import { healthService, type ReadinessCheck } from './health';
-import { isPublicError } from './rpc-error';
+import { isPublicError, toConnectError } from './rpc-error';
 import { serverTelemetry } from './rpc-telemetry';
+import { tenantInterceptor, type UnscopedMethods } from './tenant';
 
 /** A service descriptor with its implementation, type-checked together. */
 export interface RpcService {
   typeName: string;
-  register(router: ConnectRouter): void;
+  /**
+   * Registers the implementation behind `outer` (the server's interceptors:
+   * telemetry, request context), then the service's own: domain errors to
+   * Connect codes, and the tenant when declared. A test registers it alone
+   * on an in-process router and gets the same service.
+   */
+  register(router: ConnectRouter, outer?: Interceptor[]): void;
 }
 
-export function rpcService<T extends DescService>(service: T, impl: Partial<ServiceImpl<T>>): RpcService {
-  return { typeName: service.typeName, register: (router) => router.service(service, impl) };
+export interface RpcServiceOptions<T extends DescService> {
+  /**
+   * Every call acts for the app of its request's app_id, which the tenant
+   * interceptor checks and puts into the call's context (tenantOf(ctx)),
+   * except the methods listed here, each with why.
+   */
+  tenant?: { unscoped: UnscopedMethods<T> };
+}
+
+/**
+ * The one place a service's domain errors become what the caller gets:
+ * their Connect code, public reason, message and details (rpcError).
+ */
+const domainErrors: Interceptor = (next) => async (req) => {
+  try {
+    return await next(req);
+  } catch (err) {
+    throw toConnectError(err);
+  }
+};
+
+export function rpcService<T extends DescService>(service: T, impl: Partial<ServiceImpl<T>>, options: RpcServiceOptions<T> = {}): RpcService {
+  const own = [domainErrors, ...(options.tenant ? [tenantInterceptor(service, options.tenant.unscoped)] : [])];
+  return {
+    typeName: service.typeName,
+    register: (router, outer = []) => router.service(service, impl, { interceptors: [...outer, ...own] }),
+  };
 }
 
 export interface RpcServerOptions {
@@ -64,16 +96,18 @@ function requestContextInterceptor(logger: Logger): Interceptor {
  * the standard health service.
  */
 export async function startRpcServer(options: RpcServerOptions): Promise<RpcServer> {
+  // Given to each service (its own options replace the router's, so not set on the router).
+  const interceptors = [...serverTelemetry(), requestContextInterceptor(options.logger)];
   const handler = connectNodeAdapter({
-    interceptors: [...serverTelemetry(), requestContextInterceptor(options.logger)],
     routes: (router: ConnectRouter) => {
-      for (const service of options.services) service.register(router);
+      for (const service of options.services) service.register(router, interceptors);
       router.service(
         Health,
         healthService(
           options.services.map((s) => s.typeName),
           options.readiness,
         ),
+        { interceptors },
       );
     },
   });
