@@ -6,3 +6,4 @@ export { OnceMarkers, type OnceMarker } from './once-markers';
 export { GroupCommit, KeyedGroupCommit, type GroupCommitOptions } from './group-commit';
 export { SerialByKey } from './serial-by-key';
 export { closeDrift, compareCounters, reconcileDrift, type CounterDrift } from './counter-drift';
+export { Repository, declareIndexes, type IndexDeclaration, type QueryNames } from './repository';

@@ -1,0 +1,76 @@
+import type { IndexDefinition, IndexOptions, Model, Schema } from 'mongoose';
+import { AppScoped } from './app-scoped';
+
+/** The names of a repository's query methods: its public methods that answer a promise. */
+export type QueryNames<R> = {
+  [K in keyof R]: R[K] extends (...args: never[]) => Promise<unknown> ? K : never;
+}[keyof R] &
+  string;
+
+export interface IndexDeclaration<Q extends string> {
+  keys: IndexDefinition;
+  options?: IndexOptions;
+  /** The repository's query methods this index answers: an index no query names is one to drop. */
+  serves: readonly [Q, ...Q[]];
+  /** What the queries ask, when the names do not say it. */
+  why?: string;
+}
+
+/**
+ * Declares a collection's indexes, each with the named queries it serves
+ * (`declareIndexes<QueryNames<SignalRepository>>(schema, [...])`): the
+ * compiler checks that each names a query of the repository, so the rule
+ * "every index says which query it serves" holds by construction.
+ */
+export function declareIndexes<Q extends string>(schema: Schema, indexes: ReadonlyArray<IndexDeclaration<Q>>): void {
+  for (const index of indexes) schema.index(index.keys, index.options);
+}
+
+type Id = { _id: string; appId: string };
+
+/**
+ * One entity's store (Novu's repositories, on top of AppScoped): domain
+ * modules call its named queries ("the referral signal of a code", "signals
+ * of an IP in a window") and never write a filter, so a rule such as "which
+ * records count" lives in one method. Every read and write carries the
+ * tenant (AppScoped), and the "insert, or get the one already there"
+ * idiom is here once.
+ *
+ * Subclasses keep `collection` to themselves (protected); main.ts builds
+ * them from the connection, and passes them to the domain modules.
+ */
+export abstract class Repository<T extends Id> {
+  protected readonly collection: AppScoped<T>;
+
+  protected constructor(model: Model<T>) {
+    this.collection = new AppScoped(model);
+  }
+
+  /** The app's document with this id, or null (also another app's: null). */
+  findById(appId: string, id: string): Promise<T | null> {
+    return this.collection.findById(appId, id);
+  }
+
+  /** Builds the collection's indexes now (start-up, tests); mongoose does it in the background otherwise. */
+  async ensureIndexes(): Promise<void> {
+    await this.collection.model.init();
+  }
+
+  /**
+   * Inserts `doc` under its _id (derived from what it is: an operation key,
+   * a subject), or returns the document already there: a retry, a replica
+   * racing this one. `created` tells which.
+   */
+  protected insertOrGet(appId: string, doc: Omit<T, 'appId'> & { _id: string }): Promise<{ doc: T; created: boolean }> {
+    return this.collection.createOrGet(appId, doc as Omit<T, 'appId'> & Partial<Pick<T, 'appId'>> & { _id: string });
+  }
+
+  /**
+   * Inserts complete documents (of one app or of many, each with its own
+   * appId) in one write, each idempotent by its _id: per document, whether
+   * this call inserted it (false: it was there already).
+   */
+  protected insertNew(docs: T[]): Promise<boolean[]> {
+    return this.collection.insertManyNew(docs);
+  }
+}
