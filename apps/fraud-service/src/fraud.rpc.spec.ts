@@ -1,28 +1,19 @@
-import { createClient, createRouterTransport } from '@connectrpc/connect';
+import type { Client } from '@connectrpc/connect';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
-import { FraudService } from '@ris/contracts';
-import { testDatabase } from '@ris/testing';
-import { FraudScorer } from './fraud-scorer';
-import { fraudRpc } from './fraud.rpc';
-import { ruleSettings } from './rules/facts-fixture';
-import { FRAUD_RULES } from './rules/rule-set';
-import { SignalEvidence } from './signal-evidence';
-import { signalModel } from './signal.model';
-import { SignalHistory } from './signal-history';
+import type { FraudService } from '@ris/contracts';
+import type { testDatabase } from '@ris/testing';
+import { signalModel } from './signals/signal.model';
+import { fraudOnTestDatabase } from './testing/fraud-on-test-database';
 
 // The RPC as the referral service calls it (an in-process Connect
 // transport), against the real database: what a signal is keyed by.
 describe('FraudService signals are keyed by their subject', () => {
   let db: Awaited<ReturnType<typeof testDatabase>>;
-  let fraud: ReturnType<typeof createClient<typeof FraudService>>;
+  let fraud: Client<typeof FraudService>;
   const occurredAt = timestampFromDate(new Date());
 
   beforeAll(async () => {
-    db = await testDatabase('fraud_rpc');
-    await signalModel(db).init();
-    const history = new SignalHistory(db, { velocityWindowMinutes: 60, fastConversionSeconds: 10, refereeLookbackDays: 30 });
-    const impl = fraudRpc(new FraudScorer(history, FRAUD_RULES, ruleSettings), new SignalEvidence(db, { velocityWindowMinutes: 60, refereeLookbackDays: 30 }));
-    fraud = createClient(FraudService, createRouterTransport(({ service }) => service(FraudService, impl)));
+    ({ db, fraud } = await fraudOnTestDatabase('fraud_rpc'));
   });
 
   afterAll(async () => {

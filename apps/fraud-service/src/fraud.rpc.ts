@@ -1,13 +1,12 @@
 import { timestampDate, timestampFromDate, type Timestamp } from '@bufbuild/protobuf/wkt';
 import type { ServiceImpl } from '@connectrpc/connect';
-import { SharedAttribute, SignalKind, enumValue, type ClientContext, type FraudRecordClickRequest, type FraudService } from '@ris/contracts';
-import { invalidArgument, requiredField } from '@ris/rpc';
-import type { FraudScorer } from './fraud-scorer';
-import type { RiskAssessment } from './risk-assessment';
-import type { Evidence, SignalEvidence } from './signal-evidence';
-import { storedId, type NewSignal } from './signal-history';
-import type { SignalDoc } from './signal.model';
-import { clickSubject, conversionSubject, referralSubject } from './signal-subject';
+import { FraudService, SharedAttribute, SignalKind, enumValue, type ClientContext, type FraudRecordClickRequest } from '@ris/contracts';
+import { invalidArgument, requiredField, rpcService, tenantOf, type RpcService } from '@ris/rpc';
+import type { Evidence, SignalEvidence } from './evidence/signal-evidence';
+import type { FraudScorer } from './scoring/fraud-scorer';
+import type { RiskAssessment } from './scoring/risk-assessment';
+import { clickIdOf, clickSubject, conversionSubject, referralSubject, subjectOf } from './signals/signal-subject';
+import type { NewSignal } from './signals/signal.repository';
 
 const contextFields = (context: ClientContext | undefined) => ({
   ip: context?.ip?.trim() || null,
@@ -37,8 +36,6 @@ const evidenceLimit = (limit: number) => {
   return limit;
 };
 
-const CLICK_PREFIX = clickSubject('');
-
 function evidenceProto(evidence: Evidence | null, windowMinutes: number) {
   if (!evidence) return { found: false, windowMinutes };
   const { subject, click } = evidence;
@@ -46,7 +43,7 @@ function evidenceProto(evidence: Evidence | null, windowMinutes: number) {
     found: true,
     context: { ip: subject.ip ?? undefined, userAgent: subject.userAgent ?? undefined, deviceId: subject.deviceId ?? undefined, email: subject.email ?? undefined },
     at: timestampFromDate(subject.at),
-    clickId: click ? clickIdOf(click) : undefined,
+    clickId: click ? clickIdOf(subjectOf(click)) : undefined,
     clickedAt: click ? timestampFromDate(click.at) : undefined,
     linked: evidence.linked.map(({ signal, shared }) => ({
       kind: enumValue(SignalKind, signal.kind),
@@ -54,7 +51,7 @@ function evidenceProto(evidence: Evidence | null, windowMinutes: number) {
       referralCode: signal.referralCode,
       referrerId: signal.referrerId,
       refereeId: signal.refereeId ?? undefined,
-      clickId: signal.kind === 'CLICK' ? clickIdOf(signal) : undefined,
+      clickId: signal.kind === 'CLICK' ? clickIdOf(subjectOf(signal)) : undefined,
       shared: shared.map((attribute) => enumValue(SharedAttribute, attribute)),
       at: timestampFromDate(signal.at),
     })),
@@ -62,17 +59,25 @@ function evidenceProto(evidence: Evidence | null, windowMinutes: number) {
   };
 }
 
-/** A click signal's click id, from its stored id `<appId>:CLICK:<clickId>`. */
-const clickIdOf = (signal: SignalDoc) => signal._id.slice(signal.appId.length + 1 + CLICK_PREFIX.length);
+/**
+ * The fraud service at its edge: requests checked and turned into signals,
+ * answers into messages. Every call but RecordClicks acts for the app of
+ * its request (tenantOf).
+ */
+export function fraudService(scorer: FraudScorer, evidence: SignalEvidence): RpcService {
+  return rpcService(FraudService, fraudRpc(scorer, evidence), {
+    tenant: { unscoped: { recordClicks: "a batch of many apps' clicks: each click carries its own appId" } },
+  });
+}
 
-export function fraudRpc(scorer: FraudScorer, evidence: SignalEvidence): ServiceImpl<typeof FraudService> {
+function fraudRpc(scorer: FraudScorer, evidence: SignalEvidence): Partial<ServiceImpl<typeof FraudService>> {
   return {
-    async scoreReferral(req) {
+    async scoreReferral(req, ctx) {
       const context = contextFields(req.context);
       const campaignId = requiredField(req.campaignId, 'campaignId');
       const referrerId = requiredField(req.referrerId, 'referrerId');
       const assessment = await scorer.score({
-        appId: requiredField(req.appId, 'appId'),
+        appId: tenantOf(ctx),
         signal: {
           _id: referralSubject(campaignId, referrerId),
           kind: 'REFERRAL',
@@ -91,11 +96,11 @@ export function fraudRpc(scorer: FraudScorer, evidence: SignalEvidence): Service
       return { assessment: assessmentProto(assessment) };
     },
 
-    async scoreConversion(req) {
+    async scoreConversion(req, ctx) {
       const campaignId = requiredField(req.campaignId, 'campaignId');
       const refereeId = requiredField(req.refereeId, 'refereeId');
       const assessment = await scorer.score({
-        appId: requiredField(req.appId, 'appId'),
+        appId: tenantOf(ctx),
         signal: {
           _id: conversionSubject(campaignId, refereeId),
           kind: 'CONVERSION',
@@ -117,31 +122,31 @@ export function fraudRpc(scorer: FraudScorer, evidence: SignalEvidence): Service
       return {};
     },
 
-    async getSignalEvidence(req) {
-      const appId = requiredField(req.appId, 'appId');
+    async getSignalEvidence(req, ctx) {
       const campaignId = requiredField(req.campaignId, 'campaignId');
       let subject: string;
       if (req.kind === SignalKind.REFERRAL) subject = referralSubject(campaignId, requiredField(req.referrerId, 'referrerId'));
       else if (req.kind === SignalKind.CONVERSION) subject = conversionSubject(campaignId, requiredField(req.refereeId ?? '', 'refereeId'));
       else throw invalidArgument('kind must be REFERRAL or CONVERSION');
-      const found = await evidence.of(appId, storedId(appId, subject), evidenceLimit(req.limit));
+      const found = await evidence.of(tenantOf(ctx), subject, evidenceLimit(req.limit));
       return evidenceProto(found, evidence.windowMinutes);
     },
   };
 }
 
-function clickSignal(req: FraudRecordClickRequest): { appId: string; signal: NewSignal } {
+/** One click of a batch: each carries the app it is of. */
+function clickSignal(click: FraudRecordClickRequest): { appId: string; signal: NewSignal } {
   return {
-    appId: requiredField(req.appId, 'appId'),
+    appId: requiredField(click.appId, 'appId'),
     signal: {
-      _id: clickSubject(requiredField(req.clickId, 'clickId')),
+      _id: clickSubject(requiredField(click.clickId, 'clickId')),
       kind: 'CLICK',
-      campaignId: requiredField(req.campaignId, 'campaignId'),
-      referralCode: requiredField(req.referralCode, 'referralCode'),
-      referrerId: requiredField(req.referrerId, 'referrerId'),
-      refereeId: req.refereeId?.trim() || null,
-      ...contextFields(req.context),
-      at: when(req.occurredAt),
+      campaignId: requiredField(click.campaignId, 'campaignId'),
+      referralCode: requiredField(click.referralCode, 'referralCode'),
+      referrerId: requiredField(click.referrerId, 'referrerId'),
+      refereeId: click.refereeId?.trim() || null,
+      ...contextFields(click.context),
+      at: when(click.occurredAt),
     },
   };
 }

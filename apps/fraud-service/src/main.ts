@@ -2,15 +2,14 @@
 import '@ris/telemetry/start-tracing';
 import { z } from 'zod';
 import { setting } from '@ris/config';
-import { FraudService } from '@ris/contracts';
-import { rpcService } from '@ris/rpc';
 import { runService } from '@ris/service-runtime';
-import { FraudScorer } from './fraud-scorer';
-import { fraudRpc } from './fraud.rpc';
-import { disposableDomainMatcher } from './rules/disposable-domains';
-import { FRAUD_RULES } from './rules/rule-set';
-import { SignalEvidence } from './signal-evidence';
-import { SignalHistory } from './signal-history';
+import { SignalEvidence } from './evidence/signal-evidence';
+import { fraudService } from './fraud.rpc';
+import { FraudScorer } from './scoring/fraud-scorer';
+import { disposableDomainMatcher } from './scoring/rules/disposable-domains';
+import { FRAUD_RULES } from './scoring/rules/rule-set';
+import { SignalHistory } from './scoring/signal-history';
+import { SignalRepository } from './signals/signal.repository';
 
 void runService({
   name: 'fraud-service',
@@ -26,7 +25,8 @@ void runService({
     FRAUD_EXTRA_DISPOSABLE_DOMAINS: z.string().default(''),
   },
   build: ({ db, config }) => {
-    const history = new SignalHistory(db, {
+    const signals = new SignalRepository(db);
+    const history = new SignalHistory(signals, {
       velocityWindowMinutes: config.FRAUD_VELOCITY_WINDOW_MINUTES,
       fastConversionSeconds: config.FRAUD_FAST_CONVERSION_SECONDS,
       refereeLookbackDays: config.FRAUD_REFEREE_LOOKBACK_DAYS,
@@ -38,10 +38,10 @@ void runService({
       fastConversionSeconds: config.FRAUD_FAST_CONVERSION_SECONDS,
       isDisposableDomain: disposableDomainMatcher(config.FRAUD_EXTRA_DISPOSABLE_DOMAINS.split(',')),
     });
-    const evidence = new SignalEvidence(db, {
+    const evidence = new SignalEvidence(signals, {
       velocityWindowMinutes: config.FRAUD_VELOCITY_WINDOW_MINUTES,
       refereeLookbackDays: config.FRAUD_REFEREE_LOOKBACK_DAYS,
     });
-    return { services: [rpcService(FraudService, fraudRpc(scorer, evidence))] };
+    return { services: [fraudService(scorer, evidence)] };
   },
 });

@@ -1,30 +1,20 @@
-import { createClient, createRouterTransport } from '@connectrpc/connect';
+import type { Client } from '@connectrpc/connect';
 import { timestampDate, timestampFromDate } from '@bufbuild/protobuf/wkt';
-import { FraudService, SharedAttribute, SignalKind } from '@ris/contracts';
-import { testDatabase } from '@ris/testing';
-import { FraudScorer } from './fraud-scorer';
-import { fraudRpc } from './fraud.rpc';
-import { ruleSettings } from './rules/facts-fixture';
-import { FRAUD_RULES } from './rules/rule-set';
-import { SignalEvidence } from './signal-evidence';
-import { signalModel } from './signal.model';
-import { SignalHistory } from './signal-history';
+import { SharedAttribute, SignalKind, type FraudService } from '@ris/contracts';
+import type { testDatabase } from '@ris/testing';
+import { fraudOnTestDatabase } from '../testing/fraud-on-test-database';
 
 // GetSignalEvidence as the referral service calls it, against the real
 // database: signals stored by scoring and clicks, read back for a flag.
 describe('FraudService evidence of a scored referral or conversion', () => {
   let db: Awaited<ReturnType<typeof testDatabase>>;
-  let fraud: ReturnType<typeof createClient<typeof FraudService>>;
+  let fraud: Client<typeof FraudService>;
   const t0 = Date.now() - 3 * 3_600_000;
   const at = (minutes: number) => timestampFromDate(new Date(t0 + minutes * 60_000));
   const app = 'app_ev';
 
   beforeAll(async () => {
-    db = await testDatabase('fraud_evidence');
-    await signalModel(db).init();
-    const settings = { velocityWindowMinutes: 60, fastConversionSeconds: 10, refereeLookbackDays: 30 };
-    const impl = fraudRpc(new FraudScorer(new SignalHistory(db, settings), FRAUD_RULES, ruleSettings), new SignalEvidence(db, settings));
-    fraud = createClient(FraudService, createRouterTransport(({ service }) => service(FraudService, impl)));
+    ({ db, fraud } = await fraudOnTestDatabase('fraud_evidence'));
 
     // The referrer made the code from 203.0.113.7 long before; the referee
     // clicked it from that IP, converted 4 s later; around then, two other

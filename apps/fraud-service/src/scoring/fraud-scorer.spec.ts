@@ -1,10 +1,11 @@
 import mongoose, { type Connection } from 'mongoose';
 import { infraUrl, testDatabase } from '@ris/testing';
 import { FraudScorer } from './fraud-scorer';
+import { signalModel } from '../signals/signal.model';
+import { SignalRepository, type NewSignal } from '../signals/signal.repository';
 import { ruleSettings } from './rules/facts-fixture';
 import { FRAUD_RULES } from './rules/rule-set';
-import { signalModel } from './signal.model';
-import { SignalHistory, type NewSignal } from './signal-history';
+import { SignalHistory } from './signal-history';
 
 // Against the real database: two scorers on two connections stand for two
 // replicas of the service, which must see each other's signals.
@@ -34,9 +35,10 @@ describe('fraud scoring against stored signals', () => {
   beforeAll(async () => {
     db = await testDatabase('fraud');
     replicaDb = await mongoose.createConnection(infraUrl('MONGODB_URL'), { dbName: db.name }).asPromise();
-    await signalModel(db).init();
-    replicaA = new FraudScorer(new SignalHistory(db, history), FRAUD_RULES, ruleSettings);
-    replicaB = new FraudScorer(new SignalHistory(replicaDb, history), FRAUD_RULES, ruleSettings);
+    const signalsA = new SignalRepository(db);
+    await signalsA.ensureIndexes();
+    replicaA = new FraudScorer(new SignalHistory(signalsA, history), FRAUD_RULES, ruleSettings);
+    replicaB = new FraudScorer(new SignalHistory(new SignalRepository(replicaDb), history), FRAUD_RULES, ruleSettings);
   });
 
   afterAll(async () => {

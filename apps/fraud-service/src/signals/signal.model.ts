@@ -1,6 +1,10 @@
 import { Schema, type Connection, type Model } from 'mongoose';
+import type { EnumName, SignalKind as SignalKindEnum } from '@ris/contracts';
+import { declareIndexes, type QueryNames } from '@ris/mongo';
+import type { SignalRepository } from './signal.repository';
 
-export type SignalKind = 'REFERRAL' | 'CLICK' | 'CONVERSION';
+/** REFERRAL, CLICK or CONVERSION: the names of the contract's SignalKind. */
+export type SignalKind = EnumName<typeof SignalKindEnum>;
 
 /**
  * One observed event with the end user's context. Stored per app in the
@@ -40,21 +44,19 @@ const signalSchema = new Schema<SignalDoc>(
   },
   { collection: 'signals', versionKey: false },
 );
-// IP_VELOCITY: signals of one kind from one IP inside the window.
-signalSchema.index({ appId: 1, ip: 1, kind: 1, at: -1 });
-// DEVICE_VELOCITY: the same for one device.
-signalSchema.index({ appId: 1, deviceId: 1, kind: 1, at: -1 });
-// REFERRER_VELOCITY: a referrer's recent conversions.
-signalSchema.index({ appId: 1, referrerId: 1, kind: 1, at: -1 });
-// MULTIPLE_CODES: a referee's recent clicks and conversions.
-signalSchema.index({ appId: 1, refereeId: 1, kind: 1, at: -1 });
-// The referrer's own referral signal (SAME_IP/SAME_DEVICE/emails) and
-// FAST_CONVERSION's recent clicks on the code.
-signalSchema.index({ appId: 1, referralCode: 1, kind: 1, at: -1 });
-// A flag's evidence (GetSignalEvidence): the signals sharing the subject's
-// email address around its time. (Its IP and device go by the velocity
-// rules' indexes above.)
-signalSchema.index({ appId: 1, email: 1, kind: 1, at: -1 });
+
+declareIndexes<QueryNames<SignalRepository>>(signalSchema, [
+  { keys: { appId: 1, ip: 1, kind: 1, at: -1 }, serves: ['countFromIp', 'sharing'], why: 'IP_VELOCITY; a flag evidence by IP' },
+  { keys: { appId: 1, deviceId: 1, kind: 1, at: -1 }, serves: ['countFromDevice', 'sharing'], why: 'DEVICE_VELOCITY; a flag evidence by device' },
+  { keys: { appId: 1, referrerId: 1, kind: 1, at: -1 }, serves: ['countReferrerConversions'], why: 'REFERRER_VELOCITY' },
+  { keys: { appId: 1, refereeId: 1, kind: 1, at: -1 }, serves: ['refereeActivity'], why: 'MULTIPLE_CODES' },
+  {
+    keys: { appId: 1, referralCode: 1, kind: 1, at: -1 },
+    serves: ['referralSignalOf', 'clicksOnCode'],
+    why: "the referrer's own signal (SAME_IP, SAME_DEVICE, emails); FAST_CONVERSION's clicks and a conversion's click",
+  },
+  { keys: { appId: 1, email: 1, kind: 1, at: -1 }, serves: ['sharing'], why: "a flag's evidence by email (IP and device go by the indexes above)" },
+]);
 
 export const signalModel = (db: Connection): Model<SignalDoc> =>
   (db.models.Signal as Model<SignalDoc> | undefined) ?? db.model<SignalDoc>('Signal', signalSchema);

@@ -1,7 +1,8 @@
 import type { RiskAssessment } from './risk-assessment';
 import { assessRisk } from './risk-assessment';
 import type { FraudRule, RuleSettings } from './rules/fraud-rule';
-import type { NewSignal, SignalHistory } from './signal-history';
+import type { NewSignal } from '../signals/signal.repository';
+import type { SignalHistory } from './signal-history';
 
 export interface ScoreInput {
   appId: string;

@@ -1,8 +1,10 @@
-import type { Connection } from 'mongoose';
-import { AppScoped } from '@ris/mongo';
-import { signalModel, type SignalDoc } from './signal.model';
+import type { EnumName, SharedAttribute as SharedAttributeEnum } from '@ris/contracts';
+import { isClickBy } from '../signals/signal-subject';
+import type { SignalDoc } from '../signals/signal.model';
+import type { ContextAttribute, SignalRepository } from '../signals/signal.repository';
 
-export type SharedAttribute = 'IP' | 'DEVICE_ID' | 'EMAIL';
+/** IP, DEVICE_ID or EMAIL: the names of the contract's SharedAttribute. */
+export type SharedAttribute = EnumName<typeof SharedAttributeEnum>;
 
 export interface LinkedSignal {
   signal: SignalDoc;
@@ -41,36 +43,33 @@ const sameEmail = (a: string | null, b: string | null) => a !== null && b !== nu
  * of time), bounded by `limit`.
  */
 export class SignalEvidence {
-  private readonly signals: AppScoped<SignalDoc>;
-
   constructor(
-    db: Connection,
+    private readonly signals: SignalRepository,
     private readonly settings: EvidenceSettings,
-  ) {
-    this.signals = new AppScoped(signalModel(db));
-  }
+  ) {}
 
   get windowMinutes(): number {
     return this.settings.velocityWindowMinutes;
   }
 
-  /** Null when no signal of the subject is stored (`storedId` as SignalHistory stores it). */
-  async of(appId: string, storedId: string, limit: number): Promise<Evidence | null> {
-    const subject = await this.signals.findById(appId, storedId);
+  /** Null when no signal of the subject (signal-subject.ts) is stored. */
+  async of(appId: string, subjectId: string, limit: number): Promise<Evidence | null> {
+    const subject = await this.signals.ofSubject(appId, subjectId);
     if (!subject) return null;
     const window = this.settings.velocityWindowMinutes * 60_000;
-    const around = { $gte: new Date(subject.at.getTime() - window), $lte: new Date(subject.at.getTime() + window) };
-    const byAttribute: Array<[SharedAttribute, 'ip' | 'deviceId' | 'email']> = [
+    const around = { from: new Date(subject.at.getTime() - window), to: new Date(subject.at.getTime() + window) };
+    const byAttribute: Array<[SharedAttribute, ContextAttribute]> = [
       ['IP', 'ip'],
       ['DEVICE_ID', 'deviceId'],
       ['EMAIL', 'email'],
     ];
     const [referrerSignal, click, ...found] = await Promise.all([
-      subject.kind === 'CONVERSION' ? this.signals.findOne(appId, { referralCode: subject.referralCode, kind: 'REFERRAL' }) : null,
+      subject.kind === 'CONVERSION' ? this.signals.referralSignalOf(appId, subject.referralCode) : null,
       subject.kind === 'CONVERSION' ? this.clickBefore(appId, subject) : null,
-      ...byAttribute.map(([, field]) =>
-        subject[field] ? this.signals.find(appId, { [field]: subject[field], at: around }, { sort: { at: -1 }, limit: limit + 1 }) : [],
-      ),
+      ...byAttribute.map(([, field]) => {
+        const value = subject[field];
+        return value ? this.signals.sharing(appId, field, value, around, limit + 1) : [];
+      }),
     ]);
 
     const linked = new Map<string, LinkedSignal>();
@@ -94,18 +93,7 @@ export class SignalEvidence {
   /** The latest click on the conversion's code by its referee, device or IP before it (FAST_CONVERSION's question, further back). */
   private async clickBefore(appId: string, conversion: SignalDoc): Promise<SignalDoc | null> {
     const since = new Date(conversion.at.getTime() - this.settings.refereeLookbackDays * 86_400_000);
-    const clicks = await this.signals.find(
-      appId,
-      { referralCode: conversion.referralCode, kind: 'CLICK', at: { $gte: since, $lte: conversion.at } },
-      { sort: { at: -1 }, limit: CLICKS_READ },
-    );
-    return (
-      clicks.find(
-        (click) =>
-          (conversion.refereeId !== null && click.refereeId === conversion.refereeId) ||
-          (conversion.deviceId !== null && click.deviceId === conversion.deviceId) ||
-          (conversion.ip !== null && click.ip === conversion.ip),
-      ) ?? null
-    );
+    const clicks = await this.signals.clicksOnCode(appId, conversion.referralCode, { from: since, to: conversion.at }, CLICKS_READ);
+    return clicks.find((click) => isClickBy(click, conversion)) ?? null;
   }
 }
