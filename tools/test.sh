@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # npm test: install what is missing, start the real infrastructure
-# (FerretDB, NATS JetStream, Redis), lint, type-check, then run every
+# (FerretDB, NATS JetStream, Redis), lint, type-check, look for copied
+# code (jscpd), then run every
 # project's tests through Nx (unit, integration and end-to-end).
 # `npm run test:affected` runs only what a change touches.
 set -euo pipefail
@@ -15,11 +16,13 @@ if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.j
 fi
 bash tools/infra/up.sh
 
-echo "[test] lint and type-check" >&2
+echo "[test] lint, type-check and copy-paste check" >&2
 npx eslint .
 npx tsc -p tsconfig.json --noEmit
 npx tsc -p apps/dashboard/tsconfig.json --noEmit
 npx tsc -p apps/gateway/src/embed/widget/tsconfig.json --noEmit
+# Duplicated blocks of code in apps/ and libs/ (.jscpd.json says what is scanned and why).
+npx jscpd --no-colors
 
 export TEST_SUMMARY_DIR="$PWD/.run/test-summary"
 rm -rf "$TEST_SUMMARY_DIR"
