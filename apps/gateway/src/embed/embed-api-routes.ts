@@ -7,7 +7,7 @@ import { isoTime } from '../mappers/proto-json';
 import { timestamp } from '../openapi/common-schemas';
 import { z } from '../openapi/zod';
 import type { ServiceClients } from '../service-clients';
-import { FULFILLMENT_TYPES } from '../routes/campaigns';
+import { FulfillmentTypes } from '../mappers/campaign.mapper';
 
 export const EMBED_API_BASE = '/embed/v1';
 
@@ -55,7 +55,7 @@ const WidgetView = z
         z.object({
           id: z.string(),
           amount: z.number(),
-          fulfillmentType: z.enum(FULFILLMENT_TYPES),
+          fulfillmentType: FulfillmentTypes.schema,
           status: z.enum(['PENDING', 'APPROVED', 'PAID']),
           discountCode: z.string().nullable().openapi({ description: 'Once claimed' }),
           expiresAt: timestamp.nullable(),

@@ -1,39 +1,52 @@
-import { ConversionStatus, RewardSide, RewardStatus, enumName, type Conversion, type ConversionReward } from '@ris/contracts';
-import { isoTime } from './proto-json';
+import { ConversionStatus, type Conversion as ConversionMessage, type ConversionReward as ConversionRewardMessage } from '@ris/contracts';
+import { timestamp } from '../openapi/common-schemas';
+import { z } from '../openapi/zod';
+import { entity, from, publicEnum, time } from './entity';
+import { RewardSides, RewardStatuses } from './reward.mapper';
+
+export const ConversionStatuses = publicEnum(ConversionStatus);
+/** What POST /conversions records: a clean conversion or a flagged one. */
+export const RecordedConversionStatuses = publicEnum(ConversionStatus, ['CONVERTED', 'FLAGGED']);
 
 /** A GET /conversions item (docs/api.md#conversions), with the ids that link it to its conversion. */
-export function conversionJson(c: Conversion) {
-  return {
-    id: c.id,
-    conversionId: c.conversionId,
-    referralId: c.referralId,
-    referralCode: c.referralCode,
-    originalReferralCode: c.originalReferralCode,
-    referrerId: c.referrerId,
-    refereeId: c.refereeId,
-    status: enumName(ConversionStatus, c.status) ?? null,
-    rewardAmount: c.rewardAmount,
-    level: c.level,
-    amount: c.amount ?? null,
-    isFlagged: c.fraud?.flagged ?? false,
-    convertedAt: isoTime(c.convertedAt),
-    createdAt: isoTime(c.createdAt),
-    Campaign: c.campaign ? { id: c.campaign.id, name: c.campaign.name } : null,
-  };
-}
+export const Conversion = entity<ConversionMessage>()('Conversion', {
+  id: z.string().openapi({ description: 'This record' }),
+  conversionId: z.string().openapi({ description: 'The conversion this record belongs to (its level-1 record)' }),
+  referralId: z.string(),
+  referralCode: z.string().openapi({ description: "This record's code: the level-n referrer's" }),
+  originalReferralCode: z.string().openapi({ description: 'The code the referee used' }),
+  referrerId: z.string(),
+  refereeId: z.string(),
+  status: ConversionStatuses.field((s) =>
+    s.openapi({ description: 'PENDING: referee known; CLICKED: a click carried the refereeId; CONVERTED; FLAGGED: held for fraud review' }),
+  ),
+  rewardAmount: z.number().openapi({ description: "This record's referrer's reward (0 when none)" }),
+  level: z.number().int().openapi({ description: '1 for the direct referrer, n for the referrer n-1 steps above' }),
+  amount: z.number().nullable().openapi({ description: 'Monetary value reported with the conversion' }),
+  isFlagged: from(z.boolean(), (c) => c.fraud?.flagged ?? false),
+  convertedAt: time(timestamp.nullable()),
+  createdAt: time(timestamp),
+  Campaign: from(z.object({ id: z.string(), name: z.string() }).nullable(), (c) => (c.campaign ? { id: c.campaign.id, name: c.campaign.name } : null)),
+});
 
-export function conversionRewardJson(r: ConversionReward) {
-  return {
-    rewardId: r.rewardId,
-    userId: r.userId,
-    side: enumName(RewardSide, r.side) ?? null,
-    level: r.level,
-    amount: r.amount,
-    status: enumName(RewardStatus, r.status) ?? null,
-  };
-}
+export const ConversionReward = entity<ConversionRewardMessage>()('ConversionReward', {
+  rewardId: z.string(),
+  userId: z.string(),
+  side: RewardSides.field(),
+  level: z.number().int(),
+  amount: z.number(),
+  status: RewardStatuses.field(),
+});
 
 /** The chain above the direct referrer, as POST /conversions reports it. */
-export function uplineJson(c: Conversion) {
-  return { id: c.id, level: c.level, referralCode: c.referralCode, referrerId: c.referrerId, rewardAmount: c.rewardAmount };
-}
+export const Upline = entity<ConversionMessage>()(null, {
+  id: z.string(),
+  level: z.number().int(),
+  referralCode: z.string(),
+  referrerId: z.string(),
+  rewardAmount: z.number(),
+});
+
+export const conversionJson = Conversion.json;
+export const conversionRewardJson = ConversionReward.json;
+export const uplineJson = Upline.json;

@@ -1,32 +1,41 @@
-import { FulfillmentType, RewardSide, RewardStatus, enumName, type Reward, type RewardMove } from '@ris/contracts';
-import { isoTime } from './proto-json';
+import { RewardSide, RewardStatus, type Reward as RewardMessage, type RewardMove as RewardMoveMessage } from '@ris/contracts';
+import { timestamp } from '../openapi/common-schemas';
+import { z } from '../openapi/zod';
+import { FulfillmentTypes } from './campaign.mapper';
+import { entity, from, publicEnum, time } from './entity';
+
+export const RewardSides = publicEnum(RewardSide);
+export const RewardStatuses = publicEnum(RewardStatus);
 
 /** The reward record of docs/product-decisions.md §6.1. */
-export function rewardJson(r: Reward) {
-  return {
-    id: r.id,
-    userId: r.userId,
-    campaignId: r.campaignId,
-    referralId: r.referralId,
-    conversionId: r.conversionId,
-    side: enumName(RewardSide, r.side) ?? null,
-    level: r.level,
-    amount: r.amount,
-    fulfillmentType: enumName(FulfillmentType, r.fulfillmentType) ?? null,
-    status: enumName(RewardStatus, r.status) ?? null,
-    discountCode: r.discountCode ?? null,
-    expiresAt: isoTime(r.expiresAt),
-    claimedAt: isoTime(r.claimedAt),
-    redeemedAt: isoTime(r.redeemedAt),
-    createdAt: isoTime(r.createdAt),
-  };
-}
+export const Reward = entity<RewardMessage>()('Reward', {
+  id: z.string(),
+  userId: z.string(),
+  campaignId: z.string(),
+  referralId: z.string(),
+  conversionId: z.string(),
+  side: RewardSides.field(),
+  level: z.number().int(),
+  amount: z.number(),
+  fulfillmentType: FulfillmentTypes.field(),
+  status: RewardStatuses.field((s) =>
+    s.openapi({ description: 'PENDING (held for review or a deferred fraud check) → APPROVED → PAID; PENDING or APPROVED → CANCELLED' }),
+  ),
+  discountCode: z.string().nullable().openapi({ description: 'Set once claimed' }),
+  expiresAt: time(timestamp.nullable().openapi({ description: "The code's expiry, set when claimed" })),
+  claimedAt: time(timestamp.nullable()),
+  redeemedAt: time(timestamp.nullable()),
+  createdAt: time(timestamp),
+});
 
 /** One move of GET /rewards/{rewardId}/history: a creation is from NEW. */
-export function rewardHistoryJson(m: RewardMove) {
-  return {
-    from: m.from === undefined ? 'NEW' : (enumName(RewardStatus, m.from) ?? null),
-    to: enumName(RewardStatus, m.to) ?? null,
-    at: isoTime(m.at),
-  };
-}
+export const RewardMove = entity<RewardMoveMessage>()('RewardMove', {
+  from: from(z.enum(['NEW', ...RewardStatuses.names]).openapi({ description: 'NEW for the creation' }), (m) =>
+    m.from === undefined ? 'NEW' : RewardStatuses.name(m.from),
+  ),
+  to: RewardStatuses.field(),
+  at: time(timestamp),
+});
+
+export const rewardJson = Reward.json;
+export const rewardHistoryJson = RewardMove.json;

@@ -1,33 +1,16 @@
-import { DEFAULT_CODE_VALIDITY_DAYS, CampaignStatus, FulfillmentType, enumValue } from '@ris/contracts';
+import { DEFAULT_CODE_VALIDITY_DAYS } from '@ris/contracts';
 import type { ApiRouter } from '../http/api-router';
-import { campaignJson } from '../mappers/campaign.mapper';
-import { Pagination, id, pageQuery, pageRequest, pagination, timestamp } from '../openapi/common-schemas';
-import { count, days, decimalAmount } from '../openapi/number-fields';
+import { Campaign, CampaignStatuses, FulfillmentTypes, LevelReward, RewardRule, campaignJson } from '../mappers/campaign.mapper';
+import { Pagination, id, pageQuery, pageRequest, pagination } from '../openapi/common-schemas';
+import { count, days } from '../openapi/number-fields';
 import { httpUrl, label } from '../openapi/text-fields';
 import { z } from '../openapi/zod';
 import type { ServiceClients } from '../service-clients';
 
-export const FULFILLMENT_TYPES = ['DISCOUNT_CODE', 'COUPON_CODE', 'MANUAL', 'AUTOMATED', 'GIFT_CARD', 'CUSTOM'] as const;
-const CAMPAIGN_STATUSES = ['ACTIVE', 'PAUSED', 'ENDED'] as const;
-
-const RewardRule = z
-  .object({
-    amount: decimalAmount(),
-    fulfillmentType: z.enum(FULFILLMENT_TYPES),
-  })
-  .openapi('RewardRule');
-
-const LevelReward = z
-  .object({
-    level: z.number().int().min(2, 'levels start at 2 (level 1 is referrerReward)').max(10),
-    amount: decimalAmount(),
-  })
-  .openapi('LevelReward', { description: 'Reward for the referrer `level` steps above the converting referee.' });
-
 const LEVEL_NUMBERS = [2, 3, 4, 5, 6, 7, 8, 9, 10];
 
 const levels = z
-  .array(LevelReward)
+  .array(LevelReward.schema)
   .max(9)
   .refine((list) => new Set(list.map((l) => l.level)).size === list.length, 'each level may appear once')
   .openapi({
@@ -42,9 +25,9 @@ const levels = z
 
 const CampaignFields = {
   name: label(),
-  status: z.enum(CAMPAIGN_STATUSES),
-  referrerReward: RewardRule,
-  refereeReward: z.union([RewardRule, z.null()]).openapi({ description: 'Set for double-sided campaigns.' }),
+  status: CampaignStatuses.schema,
+  referrerReward: RewardRule.schema,
+  refereeReward: z.union([RewardRule.schema, z.null()]).openapi({ description: 'Set for double-sided campaigns.' }),
   levels,
   attributionWindowDays: days(),
   maxRewardsPerReferrer: count(1).nullable(),
@@ -91,30 +74,12 @@ const UpdateCampaignBody = z
   })
   .openapi('UpdateCampaignRequest');
 
-const Campaign = z
-  .object({
-    id: z.string(),
-    name: z.string(),
-    status: z.enum(CAMPAIGN_STATUSES),
-    referrerReward: RewardRule,
-    refereeReward: z.union([RewardRule, z.null()]).openapi({ description: 'null unless the campaign is double-sided' }),
-    levels: z.array(LevelReward),
-    attributionWindowDays: z.number().int(),
-    maxRewardsPerReferrer: z.number().int().nullable(),
-    fraud: z.object({ flagThreshold: z.number().int() }),
-    rewardCodeValidityDays: z.number().int(),
-    landingUrl: z.string().nullable().openapi({ description: 'null: the hosted links of the campaign answer 404' }),
-    createdAt: timestamp,
-    updatedAt: timestamp,
-  })
-  .openapi('Campaign');
-
-const CampaignEnvelope = z.object({ campaign: Campaign });
+const CampaignEnvelope = z.object({ campaign: Campaign.schema });
 const campaignParams = z.object({ campaignId: id('Campaign id') });
 
-const rule = (r: { amount: number; fulfillmentType: string }) => ({
+const rule = (r: z.output<typeof RewardRule.schema>) => ({
   amount: r.amount,
-  fulfillmentType: enumValue(FulfillmentType, r.fulfillmentType),
+  fulfillmentType: FulfillmentTypes.value(r.fulfillmentType),
 });
 
 export function campaignRoutes(api: ApiRouter, clients: ServiceClients): void {
@@ -143,7 +108,7 @@ export function campaignRoutes(api: ApiRouter, clients: ServiceClients): void {
         appId,
         operationKey,
         name: body.name,
-        status: enumValue(CampaignStatus, body.status),
+        status: CampaignStatuses.value(body.status),
         referrerReward: rule(body.referrerReward),
         refereeReward: body.refereeReward ? rule(body.refereeReward) : undefined,
         levels: body.levels ?? [],
@@ -162,15 +127,15 @@ export function campaignRoutes(api: ApiRouter, clients: ServiceClients): void {
     path: '/campaigns',
     tag: 'Campaigns',
     summary: 'List campaigns, newest first',
-    query: z.object({ ...pageQuery, status: z.enum(CAMPAIGN_STATUSES).optional() }),
+    query: z.object({ ...pageQuery, status: CampaignStatuses.schema.optional() }),
     responses: {
-      200: { description: 'A page of campaigns', schema: z.object({ campaigns: z.array(Campaign), pagination: Pagination }) },
+      200: { description: 'A page of campaigns', schema: z.object({ campaigns: z.array(Campaign.schema), pagination: Pagination }) },
     },
     handle: async ({ appId, query }) => {
       const res = await clients.referral.listCampaigns({
         appId,
         page: pageRequest(query),
-        status: enumValue(CampaignStatus, query.status),
+        status: CampaignStatuses.value(query.status),
       });
       return {
         status: 200,
@@ -211,7 +176,7 @@ export function campaignRoutes(api: ApiRouter, clients: ServiceClients): void {
         appId,
         campaignId: params.campaignId,
         name: body.name,
-        status: enumValue(CampaignStatus, body.status),
+        status: CampaignStatuses.value(body.status),
         referrerReward: body.referrerReward ? rule(body.referrerReward) : undefined,
         refereeReward: body.refereeReward ? rule(body.refereeReward) : undefined,
         clearRefereeReward: body.refereeReward === null,

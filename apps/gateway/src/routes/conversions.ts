@@ -1,49 +1,21 @@
 import type { JsonObject } from '@bufbuild/protobuf';
-import { ConversionStatus, ReferralStatus, enumName, enumValue } from '@ris/contracts';
 import type { ApiRouter } from '../http/api-router';
-import { conversionJson, conversionRewardJson, uplineJson } from '../mappers/conversion.mapper';
-import { fraudFields } from '../mappers/referral.mapper';
-import { Pagination, clientContextFields, id, pageQuery, pageRequest, pagination, timestamp } from '../openapi/common-schemas';
+import {
+  Conversion,
+  ConversionReward,
+  ConversionStatuses,
+  RecordedConversionStatuses,
+  Upline,
+  conversionJson,
+  conversionRewardJson,
+  uplineJson,
+} from '../mappers/conversion.mapper';
+import { FraudFields, ReferralStatuses, fraudFields } from '../mappers/referral.mapper';
+import { Pagination, clientContextFields, id, pageQuery, pageRequest, pagination } from '../openapi/common-schemas';
 import { decimalAmount } from '../openapi/number-fields';
 import { jsonObject } from '../openapi/json-object';
 import { z } from '../openapi/zod';
 import type { ServiceClients } from '../service-clients';
-import { FraudFields } from './referrals';
-
-const CONVERSION_STATUSES = ['PENDING', 'CLICKED', 'CONVERTED', 'FLAGGED'] as const;
-
-export const Conversion = z
-  .object({
-    id: z.string().openapi({ description: 'This record' }),
-    conversionId: z.string().openapi({ description: 'The conversion this record belongs to (its level-1 record)' }),
-    referralId: z.string(),
-    referralCode: z.string().openapi({ description: "This record's code: the level-n referrer's" }),
-    originalReferralCode: z.string().openapi({ description: 'The code the referee used' }),
-    referrerId: z.string(),
-    refereeId: z.string(),
-    status: z.enum(CONVERSION_STATUSES).openapi({
-      description: 'PENDING: referee known; CLICKED: a click carried the refereeId; CONVERTED; FLAGGED: held for fraud review',
-    }),
-    rewardAmount: z.number().openapi({ description: "This record's referrer's reward (0 when none)" }),
-    level: z.number().int().openapi({ description: '1 for the direct referrer, n for the referrer n-1 steps above' }),
-    amount: z.number().nullable().openapi({ description: 'Monetary value reported with the conversion' }),
-    isFlagged: z.boolean(),
-    convertedAt: timestamp.nullable(),
-    createdAt: timestamp,
-    Campaign: z.object({ id: z.string(), name: z.string() }).nullable(),
-  })
-  .openapi('Conversion');
-
-const ConversionReward = z
-  .object({
-    rewardId: z.string(),
-    userId: z.string(),
-    side: z.enum(['REFERRER', 'REFEREE']),
-    level: z.number().int(),
-    amount: z.number(),
-    status: z.enum(['PENDING', 'APPROVED', 'PAID', 'CANCELLED']),
-  })
-  .openapi('ConversionReward');
 
 const RecordConversionResponse = z
   .object({
@@ -52,17 +24,17 @@ const RecordConversionResponse = z
     conversionId: z.string(),
     rewardAmount: z.number().openapi({ description: "The direct referrer's reward (0 when none was created)" }),
     rewardCreated: z.boolean().openapi({ description: 'Whether the direct referrer got a reward' }),
-    status: z.enum(['PENDING', 'COMPLETED']).openapi({ description: "The referral's status: COMPLETED from its first conversion" }),
-    conversionStatus: z.enum(['CONVERTED', 'FLAGGED']),
+    status: ReferralStatuses.schema.openapi({ description: "The referral's status: COMPLETED from its first conversion" }),
+    conversionStatus: RecordedConversionStatuses.schema,
     refereeId: z.string(),
     referrerId: z.string(),
     ...FraudFields,
     fraudCheck: z.enum(['DONE', 'DEFERRED']).openapi({
       description: 'DEFERRED: the fraud check could not run; the conversion is recorded, its rewards are held PENDING and it is scored shortly',
     }),
-    rewards: z.array(ConversionReward).openapi({ description: 'Every reward this conversion created: each level and, double-sided, the referee' }),
+    rewards: z.array(ConversionReward.schema).openapi({ description: 'Every reward this conversion created: each level and, double-sided, the referee' }),
     upline: z
-      .array(z.object({ id: z.string(), level: z.number().int(), referralCode: z.string(), referrerId: z.string(), rewardAmount: z.number() }))
+      .array(Upline.schema)
       .openapi({ description: 'Records written for the referrers above the direct one (multi-level campaigns)' }),
   })
   .openapi('RecordConversionResponse');
@@ -130,8 +102,8 @@ export function conversionRoutes(api: ApiRouter, clients: ServiceClients): void 
           conversionId: conversion.conversionId,
           rewardAmount: res.rewardAmount,
           rewardCreated: res.rewardCreated,
-          status: enumName(ReferralStatus, res.referralStatus) ?? 'COMPLETED',
-          conversionStatus: enumName(ConversionStatus, conversion.status) ?? 'CONVERTED',
+          status: ReferralStatuses.name(res.referralStatus) ?? 'COMPLETED',
+          conversionStatus: ConversionStatuses.name(conversion.status) ?? 'CONVERTED',
           refereeId: conversion.refereeId,
           referrerId: conversion.referrerId,
           ...fraudFields(conversion.fraud),
@@ -156,11 +128,11 @@ export function conversionRoutes(api: ApiRouter, clients: ServiceClients): void 
       ...pageQuery,
       campaignId: id('Only this campaign').optional(),
       referralCode: id('Original referral code').optional(),
-      status: z.enum(CONVERSION_STATUSES).optional(),
+      status: ConversionStatuses.schema.optional(),
       userId: id('Only records where this user is the referrer or the referee').optional(),
     }),
     responses: {
-      200: { description: 'A page of conversion records', schema: z.object({ conversions: z.array(Conversion), pagination: Pagination }) },
+      200: { description: 'A page of conversion records', schema: z.object({ conversions: z.array(Conversion.schema), pagination: Pagination }) },
     },
     handle: async ({ appId, query }) => {
       const res = await clients.referral.listConversions({
@@ -168,7 +140,7 @@ export function conversionRoutes(api: ApiRouter, clients: ServiceClients): void 
         page: pageRequest(query),
         campaignId: query.campaignId,
         referralCode: query.referralCode,
-        status: enumValue(ConversionStatus, query.status),
+        status: ConversionStatuses.value(query.status),
         userId: query.userId,
       });
       return {

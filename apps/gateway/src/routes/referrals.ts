@@ -1,36 +1,14 @@
 import { LINKS_BASE } from '../hosted-links/hosted-link-routes';
 import type { ApiRouter } from '../http/api-router';
-import { fraudFields, referralJson } from '../mappers/referral.mapper';
+import { FraudFields, Referral, ReferralStatuses, fraudFields, referralJson } from '../mappers/referral.mapper';
 import { isoTime } from '../mappers/proto-json';
 import { Pagination, clientContextFields, id, pageQuery, pageRequest, pagination, timestamp } from '../openapi/common-schemas';
 import { lineText } from '../openapi/text-fields';
 import { z } from '../openapi/zod';
 import type { ServiceClients } from '../service-clients';
 
-/** warning, reasons, riskScore on created referrals and conversions (docs/product-decisions.md §5.2). */
-export const FraudFields = {
-  warning: z.string().nullable().openapi({ description: 'One human sentence; null unless flagged' }),
-  reasons: z.array(z.string()).nullable().openapi({ description: 'Stable reason codes such as SELF_REFERRAL; null unless flagged' }),
-  riskScore: z.number().int().min(0).max(100).nullable().openapi({ description: '0..100; null unless flagged' }),
-};
-
-const Referral = z
-  .object({
-    id: z.string(),
-    referralCode: z.string(),
-    referrerId: z.string(),
-    refereeId: z.string().nullable(),
-    status: z.enum(['PENDING', 'COMPLETED']),
-    level: z.number().int().openapi({ description: "Referrer's depth in the campaign's referral tree (1 = never referred)" }),
-    rewardAmount: z.number(),
-    isFlagged: z.boolean(),
-    createdAt: timestamp,
-    Campaign: z.object({ id: z.string(), name: z.string(), status: z.string() }),
-  })
-  .openapi('Referral');
-
 const CreateReferralResponse = z
-  .object({ referralCode: z.string(), referralId: z.string(), status: z.enum(['PENDING', 'COMPLETED']), ...FraudFields })
+  .object({ referralCode: z.string(), referralId: z.string(), status: ReferralStatuses.schema, ...FraudFields })
   .openapi('CreateReferralResponse');
 
 const referralLinks = {
@@ -105,7 +83,7 @@ export function referralRoutes(api: ApiRouter, clients: ServiceClients): void {
       referrerId: id('Only this referrer').optional(),
     }),
     responses: {
-      200: { description: 'A page of referrals', schema: z.object({ referrals: z.array(Referral), pagination: Pagination }).openapi('ReferralList') },
+      200: { description: 'A page of referrals', schema: z.object({ referrals: z.array(Referral.schema), pagination: Pagination }).openapi('ReferralList') },
     },
     handle: async ({ appId, query }) => {
       const res = await clients.referral.listReferrals({
@@ -124,7 +102,7 @@ export function referralRoutes(api: ApiRouter, clients: ServiceClients): void {
     tag: 'Referrals',
     summary: 'Get a referral by its code',
     params: z.object({ referralCode: id('Referral code (case-insensitive)') }),
-    responses: { 200: { description: 'The referral', schema: z.object({ referral: Referral }) } },
+    responses: { 200: { description: 'The referral', schema: z.object({ referral: Referral.schema }) } },
     errors: [404],
     handle: async ({ appId, params }) => {
       const { referral } = await clients.referral.getReferral({ appId, referralCode: params.referralCode });

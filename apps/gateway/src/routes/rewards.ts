@@ -1,45 +1,12 @@
-import { FulfillmentType, RewardStatus, enumValue } from '@ris/contracts';
 import type { ApiRouter } from '../http/api-router';
 import { isoTime } from '../mappers/proto-json';
-import { rewardHistoryJson, rewardJson } from '../mappers/reward.mapper';
+import { FulfillmentTypes } from '../mappers/campaign.mapper';
+import { Reward, RewardMove, RewardStatuses, rewardHistoryJson, rewardJson } from '../mappers/reward.mapper';
 import { Pagination, id, pageQuery, pageRequest, pagination, timestamp } from '../openapi/common-schemas';
 import { z } from '../openapi/zod';
 import type { ServiceClients } from '../service-clients';
-import { FULFILLMENT_TYPES } from './campaigns';
 
-const REWARD_STATUSES = ['PENDING', 'APPROVED', 'PAID', 'CANCELLED'] as const;
-
-const Reward = z
-  .object({
-    id: z.string(),
-    userId: z.string(),
-    campaignId: z.string(),
-    referralId: z.string(),
-    conversionId: z.string(),
-    side: z.enum(['REFERRER', 'REFEREE']),
-    level: z.number().int(),
-    amount: z.number(),
-    fulfillmentType: z.enum(FULFILLMENT_TYPES),
-    status: z.enum(REWARD_STATUSES).openapi({
-      description: 'PENDING (held for review or a deferred fraud check) → APPROVED → PAID; PENDING or APPROVED → CANCELLED',
-    }),
-    discountCode: z.string().nullable().openapi({ description: 'Set once claimed' }),
-    expiresAt: timestamp.nullable().openapi({ description: "The code's expiry, set when claimed" }),
-    claimedAt: timestamp.nullable(),
-    redeemedAt: timestamp.nullable(),
-    createdAt: timestamp,
-  })
-  .openapi('Reward');
-
-const RewardMove = z
-  .object({
-    from: z.enum(['NEW', ...REWARD_STATUSES]).openapi({ description: 'NEW for the creation' }),
-    to: z.enum(REWARD_STATUSES),
-    at: timestamp,
-  })
-  .openapi('RewardMove');
-
-const RewardList = z.object({ rewards: z.array(Reward), pagination: Pagination }).openapi('RewardList');
+const RewardList = z.object({ rewards: z.array(Reward.schema), pagination: Pagination }).openapi('RewardList');
 const rewardParams = z.object({ rewardId: id('Reward id') });
 
 export function rewardRoutes(api: ApiRouter, clients: ServiceClients): void {
@@ -51,8 +18,8 @@ export function rewardRoutes(api: ApiRouter, clients: ServiceClients): void {
     query: z.object({
       ...pageQuery,
       userId: id('Only this user').optional(),
-      status: z.enum(REWARD_STATUSES).optional(),
-      fulfillmentType: z.enum(FULFILLMENT_TYPES).optional(),
+      status: RewardStatuses.schema.optional(),
+      fulfillmentType: FulfillmentTypes.schema.optional(),
     }),
     responses: { 200: { description: 'A page of rewards', schema: RewardList } },
     handle: async ({ appId, query }) => {
@@ -60,8 +27,8 @@ export function rewardRoutes(api: ApiRouter, clients: ServiceClients): void {
         appId,
         page: pageRequest(query),
         userId: query.userId,
-        status: enumValue(RewardStatus, query.status),
-        fulfillmentType: enumValue(FulfillmentType, query.fulfillmentType),
+        status: RewardStatuses.value(query.status),
+        fulfillmentType: FulfillmentTypes.value(query.fulfillmentType),
       });
       return {
         status: 200,
@@ -87,7 +54,7 @@ export function rewardRoutes(api: ApiRouter, clients: ServiceClients): void {
           .object({
             valid: z.boolean(),
             code: z.string(),
-            type: z.enum(FULFILLMENT_TYPES).nullable(),
+            type: FulfillmentTypes.schema.nullable(),
             discount: z.number().nullable(),
             expiresAt: timestamp.nullable(),
             reason: z.enum(['NOT_FOUND', 'EXPIRED', 'REDEEMED', 'CANCELLED', 'NOT_APPROVED']).nullable(),
@@ -118,7 +85,7 @@ export function rewardRoutes(api: ApiRouter, clients: ServiceClients): void {
     tag: 'Rewards',
     summary: 'Get a reward',
     params: rewardParams,
-    responses: { 200: { description: 'The reward', schema: z.object({ reward: Reward }) } },
+    responses: { 200: { description: 'The reward', schema: z.object({ reward: Reward.schema }) } },
     errors: [404],
     handle: async ({ appId, params }) => {
       const { reward } = await clients.reward.getReward({ appId, rewardId: params.rewardId });
@@ -135,7 +102,7 @@ export function rewardRoutes(api: ApiRouter, clients: ServiceClients): void {
       'From the reward\'s move journal: its creation (from NEW to PENDING or APPROVED), then each status it left (PENDING → APPROVED, ' +
       'APPROVED → PAID, PENDING or APPROVED → CANCELLED), each at the time it was decided. A reward leaves a status at most once.',
     params: rewardParams,
-    responses: { 200: { description: 'The history', schema: z.object({ history: z.array(RewardMove) }).openapi('RewardHistory') } },
+    responses: { 200: { description: 'The history', schema: z.object({ history: z.array(RewardMove.schema) }).openapi('RewardHistory') } },
     errors: [404],
     handle: async ({ appId, params }) => {
       const { moves } = await clients.reward.getRewardHistory({ appId, rewardId: params.rewardId });
@@ -155,7 +122,7 @@ export function rewardRoutes(api: ApiRouter, clients: ServiceClients): void {
     responses: {
       200: {
         description: 'The code',
-        schema: z.object({ success: z.boolean(), discountCode: z.string(), expiresAt: timestamp, reward: Reward }).openapi('ClaimRewardResponse'),
+        schema: z.object({ success: z.boolean(), discountCode: z.string(), expiresAt: timestamp, reward: Reward.schema }).openapi('ClaimRewardResponse'),
         links: { ValidateCode: { method: 'get', path: '/rewards/validate', parameters: { code: '$response.body#/discountCode' } } },
       },
     },
@@ -181,7 +148,7 @@ export function rewardRoutes(api: ApiRouter, clients: ServiceClients): void {
     responses: {
       200: {
         description: 'Redeemed',
-        schema: z.object({ success: z.boolean(), reward: Reward }).openapi('RedeemRewardResponse'),
+        schema: z.object({ success: z.boolean(), reward: Reward.schema }).openapi('RedeemRewardResponse'),
         links: { GetReward: { method: 'get', path: '/rewards/:rewardId', parameters: { rewardId: '$response.body#/reward/id' } } },
       },
     },
