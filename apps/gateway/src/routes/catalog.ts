@@ -1,26 +1,16 @@
-import { RedemptionStatus, enumValue } from '@ris/contracts';
 import type { ApiRouter } from '../http/api-router';
-import { balanceJson, catalogItemJson, redemptionJson } from '../mappers/catalog.mapper';
-import { Pagination, id, pageQuery, pageRequest, pagination, timestamp } from '../openapi/common-schemas';
+import { BalanceAfterRedemption, CatalogItem, Redemption, RedemptionMoves, RedemptionStatuses, balanceJson, catalogItemJson, redemptionJson } from '../mappers/catalog.mapper';
+import { Pagination, id, pageQuery, pageRequest, pagination } from '../openapi/common-schemas';
 import { booleanFromQuery } from '../openapi/query-values';
 import { MAX_AMOUNT, count, wholeAmount } from '../openapi/number-fields';
 import { freeText, label } from '../openapi/text-fields';
 import { z } from '../openapi/zod';
 import type { ServiceClients } from '../service-clients';
 
-const REDEMPTION_STATUSES = ['PENDING', 'FULFILLED', 'CANCELLED'] as const;
-
 /** Coins and tokens are whole numbers (the ledger keeps no fractions). */
 export const Cost = wholeAmount().openapi({ description: `A whole number from 0 to ${MAX_AMOUNT}` });
 /** A stock count; -1 means unlimited. */
 export const StockCount = count(-1);
-
-export const Balance = z
-  .object({ coins: z.number(), tokens: z.number(), xp: z.number(), level: z.number().int() })
-  .nullable()
-  .openapi('BalanceAfterRedemption', {
-    description: "The user's balance right after the debit (null only if a free redemption could not read it).",
-  });
 
 const REDEEM_RULES = [
   'All or nothing, as a saga across the catalog and the balance ledger: the redemption is recorded, one unit is reserved',
@@ -35,37 +25,7 @@ const REDEEM_RULES = [
   'shortly: the key is still being worked on, or the last units are held by redemptions in progress that may yet give them back.',
 ].join(' ');
 
-const CatalogItem = z
-  .object({
-    id: z.string(),
-    name: z.string(),
-    description: z.string(),
-    coinCost: z.number().int(),
-    tokenCost: z.number().int(),
-    inventory: z.number().int().openapi({ description: 'Units left; -1 means unlimited.' }),
-    published: z.boolean().openapi({ description: 'Only published items can be redeemed.' }),
-    createdAt: timestamp,
-    updatedAt: timestamp,
-  })
-  .openapi('CatalogItem');
-
-const Redemption = z
-  .object({
-    id: z.string(),
-    userId: z.string(),
-    itemId: z.string(),
-    itemName: z.string().openapi({ description: "The item's name when it was redeemed." }),
-    coinCost: z.number().int().openapi({ description: 'Coins paid.' }),
-    tokenCost: z.number().int().openapi({ description: 'Tokens paid.' }),
-    status: z.enum(REDEMPTION_STATUSES).openapi({ description: 'PENDING → FULFILLED, or PENDING → CANCELLED (refunded and restocked).' }),
-    redeemedAt: timestamp,
-    fulfilledAt: timestamp.nullable(),
-    cancelledAt: timestamp.nullable(),
-    updatedAt: timestamp,
-  })
-  .openapi('Redemption');
-
-const ItemEnvelope = z.object({ item: CatalogItem });
+const ItemEnvelope = z.object({ item: CatalogItem.schema });
 const itemParams = z.object({ itemId: id('Catalog item id') });
 
 export function catalogRoutes(api: ApiRouter, clients: ServiceClients): void {
@@ -77,7 +37,7 @@ export function catalogRoutes(api: ApiRouter, clients: ServiceClients): void {
     description: 'Deleted items are not listed.',
     query: z.object({ ...pageQuery, published: booleanFromQuery() }),
     responses: {
-      200: { description: 'A page of items', schema: z.object({ items: z.array(CatalogItem), pagination: Pagination }).openapi('CatalogItemList') },
+      200: { description: 'A page of items', schema: z.object({ items: z.array(CatalogItem.schema), pagination: Pagination }).openapi('CatalogItemList') },
     },
     handle: async ({ appId, query }) => {
       const res = await clients.catalogMarketplace.listCatalogItems({
@@ -194,7 +154,7 @@ export function catalogRoutes(api: ApiRouter, clients: ServiceClients): void {
     responses: {
       201: {
         description: 'Redeemed: the redemption is PENDING until you fulfil or cancel it',
-        schema: z.object({ redemption: Redemption, balance: Balance }).openapi('RedeemCatalogItemResponse'),
+        schema: z.object({ redemption: Redemption.schema, balance: BalanceAfterRedemption }).openapi('RedeemCatalogItemResponse'),
         links: {
           UpdateRedemption: {
             method: 'patch',
@@ -220,12 +180,12 @@ export function catalogRoutes(api: ApiRouter, clients: ServiceClients): void {
       ...pageQuery,
       userId: id('Only this user').optional(),
       itemId: id('Only this item').optional(),
-      status: z.enum(REDEMPTION_STATUSES).optional(),
+      status: RedemptionStatuses.schema.optional(),
     }),
     responses: {
       200: {
         description: 'A page of redemptions',
-        schema: z.object({ redemptions: z.array(Redemption), pagination: Pagination }).openapi('RedemptionList'),
+        schema: z.object({ redemptions: z.array(Redemption.schema), pagination: Pagination }).openapi('RedemptionList'),
       },
     },
     handle: async ({ appId, query }) => {
@@ -234,7 +194,7 @@ export function catalogRoutes(api: ApiRouter, clients: ServiceClients): void {
         page: pageRequest(query),
         userId: query.userId,
         itemId: query.itemId,
-        status: enumValue(RedemptionStatus, query.status),
+        status: RedemptionStatuses.value(query.status),
       });
       return {
         status: 200,
@@ -257,14 +217,14 @@ export function catalogRoutes(api: ApiRouter, clients: ServiceClients): void {
       'service cannot be reached the answer is 503 and the redemption already reads CANCELLED: the refund is finished ' +
       'by repeating the request or, shortly, by the service itself. Publishes `redemption.fulfilled` or `redemption.cancelled`.',
     params: z.object({ redemptionId: id('Redemption id') }),
-    body: z.object({ status: z.enum(['FULFILLED', 'CANCELLED']) }).openapi('UpdateRedemptionRequest'),
-    responses: { 200: { description: 'The redemption after the change', schema: z.object({ redemption: Redemption }) } },
+    body: z.object({ status: RedemptionMoves.schema }).openapi('UpdateRedemptionRequest'),
+    responses: { 200: { description: 'The redemption after the change', schema: z.object({ redemption: Redemption.schema }) } },
     errors: [404, 409, 503],
     handle: async ({ appId, params, body }) => {
       const { redemption } = await clients.catalogMarketplace.updateRedemptionStatus({
         appId,
         redemptionId: params.redemptionId,
-        status: enumValue(RedemptionStatus, body.status),
+        status: RedemptionMoves.value(body.status),
       });
       return { status: 200, body: { redemption: redemptionJson(redemption!) } };
     },

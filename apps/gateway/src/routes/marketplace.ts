@@ -1,30 +1,29 @@
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
-import { DEFAULT_CODE_VALIDITY_DAYS, DiscountType, SettlementSide, enumValue } from '@ris/contracts';
+import { DEFAULT_CODE_VALIDITY_DAYS, SettlementSide } from '@ris/contracts';
 import type { ApiRouter } from '../http/api-router';
-import { balanceJson } from '../mappers/catalog.mapper';
+import { BalanceAfterRedemption, balanceJson } from '../mappers/catalog.mapper';
 import {
+  DiscountTypes,
+  Discount,
+  Listing,
+  MarketplaceRedemption,
+  PublicListing,
+  SIDES,
+  Settlements,
+  Verification,
   listingJson,
   marketplaceRedemptionJson,
   publicListingJson,
   settlementsJson,
   verificationJson,
 } from '../mappers/marketplace.mapper';
-import { Pagination, dateTime, id, pageQuery, pageRequest, pagination, timestamp } from '../openapi/common-schemas';
+import { Pagination, dateTime, id, pageQuery, pageRequest, pagination } from '../openapi/common-schemas';
 import { booleanFromQuery, wholeNumberFromQuery } from '../openapi/query-values';
-import { MAX_AMOUNT, days } from '../openapi/number-fields';
+import { days } from '../openapi/number-fields';
 import { freeText, label } from '../openapi/text-fields';
 import { z } from '../openapi/zod';
 import type { ServiceClients } from '../service-clients';
-import { Balance, Cost, StockCount } from './catalog';
-
-const SIDES = ['provider', 'redeemer'] as const;
-
-const Discount = z
-  .discriminatedUnion('type', [
-    z.object({ type: z.literal('PERCENT'), value: z.number().gt(0, 'must be more than 0').max(100, 'must be at most 100 for PERCENT') }),
-    z.object({ type: z.literal('FIXED'), value: z.number().gt(0, 'must be more than 0').max(MAX_AMOUNT, `must be at most ${MAX_AMOUNT}`) }),
-  ])
-  .openapi('Discount', { description: 'PERCENT: value more than 0 and at most 100. FIXED: an amount off, more than 0.' });
+import { Cost, StockCount } from './catalog';
 
 const ListingFields = {
   title: label(),
@@ -38,107 +37,12 @@ const ListingFields = {
   codeValidityDays: days().openapi({ description: 'How long each issued code stays valid.' }),
 };
 
-/** The offer's terms, which the owner's and the public view of a listing both show. */
-const ListingTerms = {
-  title: z.string(),
-  description: z.string(),
-  coinCost: z.number().int(),
-  tokenCost: z.number().int(),
-  quantity: z.number().int().openapi({ description: 'Codes left; -1 means unlimited.' }),
-  discount: Discount,
-  expiresAt: timestamp.nullable(),
-};
-
-const Listing = z
-  .object({
-    id: z.string(),
-    ...ListingTerms,
-    published: z.boolean(),
-    codeValidityDays: z.number().int(),
-    createdAt: timestamp,
-    updatedAt: timestamp,
-  })
-  .openapi('MarketplaceListing');
-
-const PublicListing = z
-  .object({
-    id: z.string(),
-    appId: z.string().openapi({ description: 'The business app that offers it and honours its codes.' }),
-    ...ListingTerms,
-    codeValidityDays: z.number().int(),
-    createdAt: timestamp,
-  })
-  .openapi('PublicMarketplaceListing');
-
-const MarketplaceRedemption = z
-  .object({
-    id: z.string(),
-    listingId: z.string(),
-    userId: z.string().nullable().openapi({ description: "The redeeming app's user; null in the listing owner's view." }),
-    discountCode: z.string().openapi({ example: 'MKT-7KQ2-MW9D-X3TB', description: 'Unique; present it to the business that owns the listing.' }),
-    expiresAt: timestamp.openapi({ description: 'The code is honoured until then.' }),
-    createdAt: timestamp,
-    status: z.enum(['ACTIVE', 'EXPIRED']),
-    appId: z.string().openapi({ description: 'The app whose user redeemed (and whose coins paid).' }),
-    listingAppId: z.string().openapi({ description: 'The business app that owns the listing.' }),
-    listingTitle: z.string(),
-    coinCost: z.number().int(),
-    tokenCost: z.number().int(),
-    discount: Discount,
-  })
-  .openapi('MarketplaceRedemption');
-
-const Totals = z
-  .object({ redemptions: z.number().int(), coins: z.number(), tokens: z.number() })
-  .openapi('SettlementTotals', { description: 'Codes issued and the coins and tokens they cost.' });
-
-const Settlements = z
-  .object({
-    as: z.enum(SIDES),
-    totals: Totals,
-    counterparts: z.array(
-      z.object({
-        appId: z.string().openapi({ description: 'provider: an app whose users redeemed your listings. redeemer: a business whose listings your users redeemed.' }),
-        totals: Totals,
-        listings: z.array(z.object({ listingId: z.string(), title: z.string(), totals: Totals })),
-      }),
-    ),
-  })
-  .openapi('MarketplaceSettlements');
-
-const Verification = z
-  .union([
-    z
-      .object({
-        type: z.literal('CODE'),
-        valid: z.boolean().openapi({ description: 'The code can be honoured now (not expired).' }),
-        code: z.string(),
-        listingId: z.string(),
-        status: z.enum(['ACTIVE', 'EXPIRED']),
-        redeemedAt: timestamp,
-        expiresAt: timestamp,
-        discount: Discount,
-        listingAppId: z.string(),
-      })
-      .openapi('CodeVerification'),
-    z
-      .object({
-        type: z.literal('USER'),
-        userId: z.string(),
-        balance: z.object({ coins: z.number(), tokens: z.number() }),
-        listings: z.array(PublicListing).openapi({ description: 'Public listings whose coin and token costs the balance covers, newest first.' }),
-        pagination: Pagination,
-      })
-      .openapi('UserVerification'),
-  ])
-  .openapi('MarketplaceVerification');
-
-const ListingEnvelope = z.object({ listing: Listing });
-const PublicListingEnvelope = z.object({ listing: PublicListing });
+const ListingEnvelope = z.object({ listing: Listing.schema });
+const PublicListingEnvelope = z.object({ listing: PublicListing.schema });
 const listingParams = z.object({ listingId: id('Listing id') });
 const listingFromBody = { listingId: '$response.body#/listing/id' };
 const side = (as: (typeof SIDES)[number]) => (as === 'redeemer' ? SettlementSide.REDEEMER : SettlementSide.PROVIDER);
-const discountProto = (d: z.output<typeof Discount>) => ({ type: enumValue(DiscountType, d.type), value: d.value });
+const discountProto = (d: z.output<typeof Discount>) => ({ type: DiscountTypes.value(d.type), value: d.value });
 const listSchema = <T extends z.ZodType>(key: string, item: T) => z.object({ [key]: z.array(item), pagination: Pagination });
 
 /** /incentives/marketplace: listings (owner), the public marketplace, redeeming, verification and settlement. */
@@ -198,7 +102,7 @@ export function marketplaceRoutes(api: ApiRouter, clients: ServiceClients): void
     summary: 'List your own listings, newest first',
     description: 'Published or not; deleted listings are not listed.',
     query: z.object({ ...pageQuery, published: booleanFromQuery() }),
-    responses: { 200: { description: 'A page of your listings', schema: listSchema('listings', Listing).openapi('MarketplaceListingList') } },
+    responses: { 200: { description: 'A page of your listings', schema: listSchema('listings', Listing.schema).openapi('MarketplaceListingList') } },
     handle: async ({ appId, query }) => {
       const res = await service.listListings({ appId, page: pageRequest(query), published: query.published });
       return {
@@ -284,7 +188,7 @@ export function marketplaceRoutes(api: ApiRouter, clients: ServiceClients): void
       maxTokenCost: wholeNumberFromQuery('maxTokenCost').openapi({ description: 'Only listings costing at most this many tokens.' }),
     }),
     responses: {
-      200: { description: 'A page of listings', schema: listSchema('listings', PublicListing).openapi('PublicMarketplaceListingList') },
+      200: { description: 'A page of listings', schema: listSchema('listings', PublicListing.schema).openapi('PublicMarketplaceListingList') },
     },
     handle: async ({ appId, query }) => {
       const res = await service.listPublicListings({
@@ -334,7 +238,7 @@ export function marketplaceRoutes(api: ApiRouter, clients: ServiceClients): void
     responses: {
       201: {
         description: 'Redeemed',
-        schema: z.object({ redemption: MarketplaceRedemption, balance: Balance }).openapi('RedeemListingResponse'),
+        schema: z.object({ redemption: MarketplaceRedemption.schema, balance: BalanceAfterRedemption }).openapi('RedeemListingResponse'),
         links: {
           VerifyCode: { method: 'get', path: '/incentives/marketplace/verify/:id', parameters: { id: '$response.body#/redemption/discountCode' } },
         },
@@ -362,7 +266,7 @@ export function marketplaceRoutes(api: ApiRouter, clients: ServiceClients): void
     responses: {
       200: {
         description: 'A page of redemptions',
-        schema: listSchema('redemptions', MarketplaceRedemption).openapi('MarketplaceRedemptionList'),
+        schema: listSchema('redemptions', MarketplaceRedemption.schema).openapi('MarketplaceRedemptionList'),
       },
     },
     handle: async ({ appId, query }) => {
@@ -393,7 +297,7 @@ export function marketplaceRoutes(api: ApiRouter, clients: ServiceClients): void
       '(default): your listings, redeemed by other apps\' users (and yours). `as=redeemer`: listings your users redeemed. ' +
       '`listingId` narrows to one listing.',
     query: z.object({ as: z.enum(SIDES).default('provider'), listingId: id('Only this listing').optional() }),
-    responses: { 200: { description: 'The settlement', schema: Settlements } },
+    responses: { 200: { description: 'The settlement', schema: Settlements.schema } },
     handle: async ({ appId, query }) => {
       const res = await service.getSettlements({ appId, side: side(query.as), listingId: query.listingId });
       return { status: 200, body: settlementsJson(res, query.as) };
