@@ -23,10 +23,10 @@ export const Conversion = entity<ConversionMessage>()('Conversion', {
   rewardAmount: z.number().openapi({ description: "This record's referrer's reward (0 when none)" }),
   level: z.number().int().openapi({ description: '1 for the direct referrer, n for the referrer n-1 steps above' }),
   amount: z.number().nullable().openapi({ description: 'Monetary value reported with the conversion' }),
-  isFlagged: from(z.boolean(), (c) => c.fraud?.flagged ?? false),
+  isFlagged: from(z.boolean(), (c: ConversionMessage) => c.fraud?.flagged ?? false),
   convertedAt: time(timestamp.nullable()),
   createdAt: time(timestamp),
-  Campaign: from(z.object({ id: z.string(), name: z.string() }).nullable(), (c) => (c.campaign ? { id: c.campaign.id, name: c.campaign.name } : null)),
+  Campaign: from(z.object({ id: z.string(), name: z.string() }).nullable(), (c: ConversionMessage) => (c.campaign ? { id: c.campaign.id, name: c.campaign.name } : null)),
 });
 
 export const ConversionReward = entity<ConversionRewardMessage>()('ConversionReward', {

@@ -22,7 +22,8 @@ import { isoTime } from './proto-json';
  */
 export interface Field<M, S extends ZodType = ZodType> {
   readonly schema: S;
-  read(message: M, key: string): unknown;
+  // A property, not a method: checked strictly, so a reader of another message does not fit.
+  readonly read: (message: M, key: string) => unknown;
 }
 
 const FIELD = Symbol('field');
@@ -30,9 +31,12 @@ type Tagged<M, S extends ZodType> = Field<M, S> & { readonly [FIELD]: true };
 
 const isField = (value: unknown): value is Tagged<unknown, ZodType> => typeof value === 'object' && value !== null && FIELD in value;
 
-/** A field read another way than "the same name, as it is". */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a reader may take any message; entity() checks it against the one it declares
-export function from<S extends ZodType, M = any>(schema: S, read: (message: M) => z.input<S> | null): Tagged<M, S> {
+/**
+ * A field read another way than "the same name, as it is". Type the
+ * reader's parameter (`(c: Conversion) => …`): entity() checks it is the
+ * message it declares.
+ */
+export function from<S extends ZodType, M>(schema: S, read: (message: M) => z.input<S> | null): Tagged<M, S> {
   return { schema, read: (message) => read(message), [FIELD]: true };
 }
 

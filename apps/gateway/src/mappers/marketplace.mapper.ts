@@ -87,7 +87,7 @@ const Totals = entity<SettlementTotals>()(
 );
 const totals = from(Totals.schema, (m: { totals?: SettlementTotals }) => (m.totals ? Totals.json(m.totals) : { redemptions: 0, coins: 0, tokens: 0 }));
 
-const ListingTotals = entity<ListingSettlement>()(null, { listingId: z.string(), title: from(z.string(), (l) => l.listingTitle), totals });
+const ListingTotals = entity<ListingSettlement>()(null, { listingId: z.string(), title: from(z.string(), (l: ListingSettlement) => l.listingTitle), totals });
 const Counterpart = entity<CounterpartSettlement>()(null, {
   appId: z.string().openapi({ description: 'provider: an app whose users redeemed your listings. redeemer: a business whose listings your users redeemed.' }),
   totals,
@@ -116,11 +116,11 @@ const CodeVerification = entity<MarketplaceCodeVerification>()('CodeVerification
 const UserVerification = entity<MarketplaceUserVerification & { asked: { page: number; limit: number } }>()('UserVerification', {
   type: from(z.literal('USER'), () => 'USER' as const),
   userId: z.string(),
-  balance: from(z.object({ coins: z.number(), tokens: z.number() }), (u) => ({ coins: u.balance?.coins ?? 0, tokens: u.balance?.tokens ?? 0 })),
-  listings: from(z.array(PublicListing.schema).openapi({ description: 'Public listings whose coin and token costs the balance covers, newest first.' }), (u) =>
+  balance: from(z.object({ coins: z.number(), tokens: z.number() }), (u: MarketplaceUserVerification & { asked: { page: number; limit: number } }) => ({ coins: u.balance?.coins ?? 0, tokens: u.balance?.tokens ?? 0 })),
+  listings: from(z.array(PublicListing.schema).openapi({ description: 'Public listings whose coin and token costs the balance covers, newest first.' }), (u: MarketplaceUserVerification & { asked: { page: number; limit: number } }) =>
     u.listings.map(PublicListing.json),
   ),
-  pagination: from(Pagination, (u) => pagination(u.asked, u.page)),
+  pagination: from(Pagination, (u: MarketplaceUserVerification & { asked: { page: number; limit: number } }) => pagination(u.asked, u.page)),
 });
 
 export const Verification = z.union([CodeVerification.schema, UserVerification.schema]).openapi('MarketplaceVerification');

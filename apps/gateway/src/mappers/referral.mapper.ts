@@ -19,7 +19,7 @@ export function fraudFields(fraud: FraudAssessment | undefined) {
   return { warning: fraud.warning ?? null, reasons: fraud.reasons, riskScore: fraud.riskScore ?? null };
 }
 
-const ReferralCampaign = entity<CampaignSummary>()(null, { id: z.string(), name: z.string(), status: from(z.string(), (c) => CampaignStatuses.name(c.status)) });
+const ReferralCampaign = entity<CampaignSummary>()(null, { id: z.string(), name: z.string(), status: from(z.string(), (c: CampaignSummary) => CampaignStatuses.name(c.status)) });
 
 export const Referral = entity<ReferralMessage>()('Referral', {
   id: z.string(),
@@ -31,7 +31,7 @@ export const Referral = entity<ReferralMessage>()('Referral', {
   rewardAmount: z.number(),
   isFlagged: z.boolean(),
   createdAt: time(timestamp),
-  Campaign: from(ReferralCampaign.schema, (r) => (r.campaign ? ReferralCampaign.json(r.campaign) : null)),
+  Campaign: from(ReferralCampaign.schema, (r: ReferralMessage) => (r.campaign ? ReferralCampaign.json(r.campaign) : null)),
 });
 
 export const referralJson = Referral.json;

@@ -30,7 +30,7 @@ export const Reward = entity<RewardMessage>()('Reward', {
 
 /** One move of GET /rewards/{rewardId}/history: a creation is from NEW. */
 export const RewardMove = entity<RewardMoveMessage>()('RewardMove', {
-  from: from(z.enum(['NEW', ...RewardStatuses.names]).openapi({ description: 'NEW for the creation' }), (m) =>
+  from: from(z.enum(['NEW', ...RewardStatuses.names]).openapi({ description: 'NEW for the creation' }), (m: RewardMoveMessage) =>
     m.from === undefined ? 'NEW' : RewardStatuses.name(m.from),
   ),
   to: RewardStatuses.field(),
