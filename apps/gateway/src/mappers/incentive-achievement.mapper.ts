@@ -1,76 +1,87 @@
 import {
   BadgeSource,
   LeaderboardPeriod,
-  MilestoneMetric,
-  enumName,
-  type Badge,
-  type LeaderboardEntry,
-  type LeaderboardSnapshot,
-  type Milestone,
-  type ReachedMilestone,
-  type UserBadge,
+  type Badge as BadgeMessage,
+  type LeaderboardEntry as LeaderboardEntryMessage,
+  type LeaderboardSnapshot as LeaderboardSnapshotMessage,
+  type Milestone as MilestoneMessage,
+  type ReachedMilestone as ReachedMilestoneMessage,
+  type UserBadge as UserBadgeMessage,
 } from '@ris/contracts';
-import { isoTime } from './proto-json';
+import { timestamp } from '../openapi/common-schemas';
+import { z } from '../openapi/zod';
+import { entity, from, publicEnum, time } from './entity';
+import { MilestoneMetrics } from './incentive-action.mapper';
 
-export function badgeJson(b: Badge) {
-  return {
-    key: b.key,
-    name: b.name,
-    description: b.description ?? null,
-    imageUrl: b.imageUrl ?? null,
-    createdAt: isoTime(b.createdAt),
-    updatedAt: isoTime(b.updatedAt),
-  };
-}
+export const BadgeSources = publicEnum(BadgeSource);
+export const LeaderboardPeriods = publicEnum(LeaderboardPeriod);
 
-export function userBadgeJson(u: UserBadge) {
-  return {
-    userId: u.userId,
-    key: u.badge?.key ?? '',
-    name: u.badge?.name ?? '',
-    description: u.badge?.description ?? null,
-    imageUrl: u.badge?.imageUrl ?? null,
-    source: enumName(BadgeSource, u.source) ?? null,
-    sourceId: u.sourceId ?? null,
-    awardedAt: isoTime(u.awardedAt),
-  };
-}
+export const Badge = entity<BadgeMessage>()('Badge', {
+  key: z.string(),
+  name: z.string(),
+  description: z.string().nullable(),
+  imageUrl: z.string().nullable(),
+  createdAt: time(timestamp),
+  updatedAt: time(timestamp),
+});
 
-export function milestoneJson(m: Milestone) {
-  return {
-    key: m.key,
-    name: m.name,
-    description: m.description ?? null,
-    metric: enumName(MilestoneMetric, m.metric) ?? null,
-    threshold: m.threshold,
-    rewards: { coins: m.rewards?.coins ?? 0, xp: m.rewards?.xp ?? 0, tokens: m.rewards?.tokens ?? 0, badgeKey: m.rewards?.badgeKey ?? null },
-    createdAt: isoTime(m.createdAt),
-    updatedAt: isoTime(m.updatedAt),
-  };
-}
+export const UserBadge = entity<UserBadgeMessage>()('UserBadge', {
+  userId: z.string(),
+  key: from(z.string(), (u: UserBadgeMessage) => u.badge?.key ?? ''),
+  name: from(z.string(), (u: UserBadgeMessage) => u.badge?.name ?? ''),
+  description: from(z.string().nullable(), (u: UserBadgeMessage) => u.badge?.description ?? null),
+  imageUrl: from(z.string().nullable(), (u: UserBadgeMessage) => u.badge?.imageUrl ?? null),
+  source: BadgeSources.field(),
+  sourceId: z.string().nullable().openapi({ description: 'Level number or milestone key that awarded it; null when awarded by hand' }),
+  awardedAt: time(timestamp),
+});
 
-export function reachedMilestoneJson(m: ReachedMilestone) {
-  return {
-    userId: m.userId,
-    key: m.key,
-    name: m.name,
-    metric: enumName(MilestoneMetric, m.metric) ?? null,
-    threshold: m.threshold,
-    reachedAt: isoTime(m.reachedAt),
-  };
-}
+export const Milestone = entity<MilestoneMessage>()('MilestoneDefinition', {
+  key: z.string(),
+  name: z.string(),
+  description: z.string().nullable(),
+  metric: MilestoneMetrics.field(),
+  threshold: z.number(),
+  rewards: from(z.object({ coins: z.number(), xp: z.number(), tokens: z.number(), badgeKey: z.string().nullable() }), (m: MilestoneMessage) => ({
+    coins: m.rewards?.coins ?? 0,
+    xp: m.rewards?.xp ?? 0,
+    tokens: m.rewards?.tokens ?? 0,
+    badgeKey: m.rewards?.badgeKey ?? null,
+  })),
+  createdAt: time(timestamp),
+  updatedAt: time(timestamp),
+});
 
-export const leaderboardEntryJson = (e: LeaderboardEntry) => ({ rank: e.rank, userId: e.userId, xp: e.xp, coins: e.coins });
+export const ReachedMilestone = entity<ReachedMilestoneMessage>()('ReachedMilestone', {
+  userId: z.string(),
+  key: z.string(),
+  name: z.string(),
+  metric: MilestoneMetrics.field(),
+  threshold: z.number(),
+  reachedAt: time(timestamp),
+});
 
-export function snapshotJson(s: LeaderboardSnapshot) {
-  return {
-    id: s.id,
-    period: enumName(LeaderboardPeriod, s.period) ?? null,
-    periodKey: s.periodKey,
-    startsAt: isoTime(s.startsAt),
-    endsAt: isoTime(s.endsAt),
-    takenAt: isoTime(s.takenAt),
-    totalUsers: s.totalUsers,
-    entries: s.entries.map(leaderboardEntryJson),
-  };
-}
+export const LeaderboardEntry = entity<LeaderboardEntryMessage>()('LeaderboardEntry', {
+  rank: z.number().int().openapi({ description: '1 = first; equal XP goes to whoever reached it first (to the millisecond), then by user id' }),
+  userId: z.string(),
+  xp: z.number().openapi({ description: "XP within the board's period" }),
+  coins: z.number().openapi({ description: 'Current coin balance' }),
+});
+
+export const LeaderboardSnapshot = entity<LeaderboardSnapshotMessage>()('LeaderboardSnapshot', {
+  id: z.string(),
+  period: LeaderboardPeriods.field(),
+  periodKey: z.string().openapi({ example: '2026-11-21' }),
+  startsAt: time(timestamp.nullable()),
+  endsAt: time(timestamp),
+  takenAt: time(timestamp),
+  totalUsers: z.number().int(),
+  entries: LeaderboardEntry.list(),
+});
+
+export const badgeJson = Badge.json;
+export const userBadgeJson = UserBadge.json;
+export const milestoneJson = Milestone.json;
+export const reachedMilestoneJson = ReachedMilestone.json;
+export const leaderboardEntryJson = LeaderboardEntry.json;
+export const snapshotJson = LeaderboardSnapshot.json;

@@ -1,47 +1,59 @@
-import { LedgerReason, enumName, type Balance, type LedgerEntry, type Level } from '@ris/contracts';
-import { isoTime } from './proto-json';
+import { LedgerReason, type Balance as BalanceMessage, type LedgerEntry, type Level as LevelMessage, type NextLevel } from '@ris/contracts';
+import { timestamp } from '../openapi/common-schemas';
+import { z } from '../openapi/zod';
+import { entity, from, publicEnum, time } from './entity';
 
-export function balanceJson(b: Balance) {
-  return {
-    userId: b.userId,
-    coins: b.coins,
-    tokens: b.tokens,
-    xp: b.xp,
-    level: b.level,
-    levelName: b.levelName ?? null,
-    nextLevel: b.nextLevel
-      ? { level: b.nextLevel.level, name: b.nextLevel.name, xpThreshold: b.nextLevel.xpThreshold, xpRemaining: b.nextLevel.xpRemaining }
-      : null,
-    progress: b.progress,
-    perks: b.perks,
-    coinsEarned: b.coinsEarned,
-    rewardedEvents: b.rewardedEvents,
-    referrals: b.referrals,
-    updatedAt: isoTime(b.updatedAt),
-  };
-}
+export const LedgerReasons = publicEnum(LedgerReason);
 
-export function transactionJson(t: LedgerEntry) {
-  return {
-    id: t.id,
-    seq: t.seq,
-    reason: enumName(LedgerReason, t.reason) ?? null,
-    coins: t.amounts?.coins ?? 0,
-    xp: t.amounts?.xp ?? 0,
-    tokens: t.amounts?.tokens ?? 0,
-    balanceAfter: { coins: t.balanceAfter?.coins ?? 0, xp: t.balanceAfter?.xp ?? 0, tokens: t.balanceAfter?.tokens ?? 0 },
-    sourceId: t.sourceId,
-    actionKey: t.actionKey ?? null,
-    description: t.description ?? null,
-    createdAt: isoTime(t.createdAt),
-  };
-}
+const NextLevelShape = entity<NextLevel>()(null, { level: z.number().int(), name: z.string(), xpThreshold: z.number(), xpRemaining: z.number() });
 
-export function levelJson(l: Level) {
-  return {
-    level: l.level,
-    name: l.name,
-    xpThreshold: l.xpThreshold,
-    rewards: { coins: l.rewards?.coins ?? 0, badgeKey: l.rewards?.badgeKey ?? null, perks: l.rewards?.perks ?? [] },
-  };
-}
+export const Balance = entity<BalanceMessage>()('IncentiveBalance', {
+  userId: z.string(),
+  coins: z.number(),
+  tokens: z.number(),
+  xp: z.number(),
+  level: z.number().int().openapi({ description: '0 below the first level' }),
+  levelName: z.string().nullable(),
+  nextLevel: from(NextLevelShape.schema.nullable().openapi({ description: 'null at the highest level' }), (b: BalanceMessage) =>
+    b.nextLevel ? NextLevelShape.json(b.nextLevel) : null,
+  ),
+  progress: z.number().min(0).max(1).openapi({ description: "0..1 from the current level's threshold to the next one's" }),
+  perks: z.array(z.string()).openapi({ description: 'Perks of every level reached' }),
+  coinsEarned: z.number().openapi({ description: 'Coins earned from rewards (spending does not lower it)' }),
+  rewardedEvents: z.number().int(),
+  referrals: z.number().int().openapi({ description: 'Referees who converted (rewarded REFERRAL_REFEREE_ACTION events)' }),
+  updatedAt: time(timestamp.nullable()),
+});
+
+export const Transaction = entity<LedgerEntry>()('IncentiveTransaction', {
+  id: z.string(),
+  seq: z.number().int().openapi({ description: "Position in the user's ledger: 1, 2, 3, … without gaps" }),
+  reason: LedgerReasons.field(),
+  coins: from(z.number().openapi({ description: 'Signed change' }), (t: LedgerEntry) => t.amounts?.coins ?? 0),
+  xp: from(z.number(), (t: LedgerEntry) => t.amounts?.xp ?? 0),
+  tokens: from(z.number(), (t: LedgerEntry) => t.amounts?.tokens ?? 0),
+  balanceAfter: from(z.object({ coins: z.number(), xp: z.number(), tokens: z.number() }), (t: LedgerEntry) => ({
+    coins: t.balanceAfter?.coins ?? 0,
+    xp: t.balanceAfter?.xp ?? 0,
+    tokens: t.balanceAfter?.tokens ?? 0,
+  })),
+  sourceId: z.string().openapi({ description: 'Event id, level number, milestone key or operation id' }),
+  actionKey: z.string().nullable(),
+  description: z.string().nullable(),
+  createdAt: time(timestamp),
+});
+
+export const Level = entity<LevelMessage>()('IncentiveLevel', {
+  level: z.number().int(),
+  name: z.string(),
+  xpThreshold: z.number(),
+  rewards: from(z.object({ coins: z.number(), badgeKey: z.string().nullable(), perks: z.array(z.string()) }), (l: LevelMessage) => ({
+    coins: l.rewards?.coins ?? 0,
+    badgeKey: l.rewards?.badgeKey ?? null,
+    perks: l.rewards?.perks ?? [],
+  })),
+});
+
+export const balanceJson = Balance.json;
+export const transactionJson = Transaction.json;
+export const levelJson = Level.json;

@@ -25,23 +25,6 @@ export const xpAmount = amount.openapi({
     '(equal XP to the millisecond): an event or milestone that would pass it credits only the XP that fits.',
 });
 
-export const Amounts = z.object({ coins: z.number(), xp: z.number(), tokens: z.number() }).openapi('Amounts');
-
-export const BalanceSummary = z
-  .object({ coins: z.number(), xp: z.number(), tokens: z.number(), level: z.number().int() })
-  .openapi('BalanceSummary');
-
-export const ACTION_TYPES = ['STANDARD', 'REFERRAL_CODE_GENERATE', 'REFERRAL_CLICK', 'REFERRAL_REFEREE_ACTION'] as const;
-export const REFUSALS = ['COOLDOWN', 'MAX_REPEATS', 'ACTION_DISABLED'] as const;
-export const MILESTONE_METRICS = ['XP', 'COINS_EARNED', 'EVENTS', 'REFERRALS'] as const;
-export const LEADERBOARD_PERIODS = ['ALL_TIME', 'DAILY', 'WEEKLY', 'MONTHLY'] as const;
-export const BADGE_SOURCES = ['MANUAL', 'LEVEL', 'MILESTONE'] as const;
-
-export const BadgeRef = z.object({ key: z.string(), name: z.string() }).openapi('BadgeRef');
-export const MilestoneRef = z
-  .object({ key: z.string(), name: z.string(), metric: z.enum(MILESTONE_METRICS), threshold: z.number() })
-  .openapi('MilestoneRef');
-
 export const isoQuery = (description: string) =>
   dateTime(description)
     .transform((v) => new Date(v))

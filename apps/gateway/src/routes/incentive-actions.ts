@@ -1,8 +1,7 @@
-import { ActionType, enumValue } from '@ris/contracts';
 import type { ApiRouter } from '../http/api-router';
-import { actionJson } from '../mappers/incentive-action.mapper';
-import { Pagination, pageQuery, pageRequest, pagination, timestamp } from '../openapi/common-schemas';
-import { ACTION_TYPES, amount, definitionKey, xpAmount } from '../openapi/incentive-schemas';
+import { Action, ActionTypes, actionJson } from '../mappers/incentive-action.mapper';
+import { Pagination, pageQuery, pageRequest, pagination } from '../openapi/common-schemas';
+import { amount, definitionKey, xpAmount } from '../openapi/incentive-schemas';
 import { booleanFromQuery } from '../openapi/query-values';
 import { count } from '../openapi/number-fields';
 import { freeText, label } from '../openapi/text-fields';
@@ -12,30 +11,13 @@ import type { ServiceClients } from '../service-clients';
 const cooldown = count();
 const maxRepeats = count();
 
-const Action = z
-  .object({
-    key: z.string(),
-    name: z.string(),
-    type: z.enum(ACTION_TYPES),
-    coins: z.number(),
-    xp: z.number(),
-    tokens: z.number(),
-    cooldown: z.number().int().openapi({ description: "Seconds after a user's last rewarded event of this action during which further events earn nothing" }),
-    maxRepeats: z.number().int().nullable().openapi({ description: 'Rewarded events per user; null = unlimited' }),
-    enabled: z.boolean(),
-    description: z.string().nullable(),
-    createdAt: timestamp,
-    updatedAt: timestamp,
-  })
-  .openapi('IncentiveAction');
-
-const ActionEnvelope = z.object({ action: Action });
+const ActionEnvelope = z.object({ action: Action.schema });
 
 const CreateActionBody = z
   .object({
     key: definitionKey('Unique per app; events name the action by it'),
     name: label(),
-    type: z.enum(ACTION_TYPES).openapi({
+    type: ActionTypes.schema.openapi({
       description: 'STANDARD actions are posted with POST /incentives/events; the REFERRAL_* types fire by themselves from referral activity',
     }),
     coins: amount.default(0),
@@ -51,7 +33,7 @@ const CreateActionBody = z
 const UpdateActionBody = z
   .object({
     name: CreateActionBody.shape.name.optional(),
-    type: z.enum(ACTION_TYPES).optional(),
+    type: ActionTypes.schema.optional(),
     coins: amount.optional(),
     xp: xpAmount.optional(),
     tokens: amount.optional(),
@@ -89,7 +71,7 @@ export function incentiveActionRoutes(api: ApiRouter, clients: ServiceClients): 
         operationKey,
         key: body.key,
         name: body.name,
-        type: enumValue(ActionType, body.type),
+        type: ActionTypes.value(body.type),
         coins: body.coins,
         xp: body.xp,
         tokens: body.tokens,
@@ -107,13 +89,13 @@ export function incentiveActionRoutes(api: ApiRouter, clients: ServiceClients): 
     path: '/incentives/actions',
     tag: 'Incentive actions',
     summary: 'List actions, by key',
-    query: z.object({ ...pageQuery, type: z.enum(ACTION_TYPES).optional(), enabled: booleanFromQuery() }),
-    responses: { 200: { description: 'A page of actions', schema: z.object({ actions: z.array(Action), pagination: Pagination }) } },
+    query: z.object({ ...pageQuery, type: ActionTypes.schema.optional(), enabled: booleanFromQuery() }),
+    responses: { 200: { description: 'A page of actions', schema: z.object({ actions: z.array(Action.schema), pagination: Pagination }) } },
     handle: async ({ appId, query }) => {
       const res = await clients.incentive.listActions({
         appId,
         page: pageRequest(query),
-        type: enumValue(ActionType, query.type),
+        type: ActionTypes.value(query.type),
         enabled: query.enabled,
       });
       return {
@@ -152,7 +134,7 @@ export function incentiveActionRoutes(api: ApiRouter, clients: ServiceClients): 
         appId,
         key: params.key,
         name: body.name,
-        type: enumValue(ActionType, body.type),
+        type: ActionTypes.value(body.type),
         coins: body.coins,
         xp: body.xp,
         tokens: body.tokens,

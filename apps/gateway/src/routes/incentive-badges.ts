@@ -1,36 +1,12 @@
 import type { ApiRouter } from '../http/api-router';
-import { badgeJson, userBadgeJson } from '../mappers/incentive-achievement.mapper';
-import { Pagination, pageQuery, pageRequest, pagination, timestamp } from '../openapi/common-schemas';
-import { BADGE_SOURCES, definitionKey, userId } from '../openapi/incentive-schemas';
+import { Badge, UserBadge, badgeJson, userBadgeJson } from '../mappers/incentive-achievement.mapper';
+import { Pagination, pageQuery, pageRequest, pagination } from '../openapi/common-schemas';
+import { definitionKey, userId } from '../openapi/incentive-schemas';
 import { freeText, httpUrl, label } from '../openapi/text-fields';
 import { z } from '../openapi/zod';
 import type { ServiceClients } from '../service-clients';
 
-const Badge = z
-  .object({
-    key: z.string(),
-    name: z.string(),
-    description: z.string().nullable(),
-    imageUrl: z.string().nullable(),
-    createdAt: timestamp,
-    updatedAt: timestamp,
-  })
-  .openapi('Badge');
-
-const UserBadge = z
-  .object({
-    userId: z.string(),
-    key: z.string(),
-    name: z.string(),
-    description: z.string().nullable(),
-    imageUrl: z.string().nullable(),
-    source: z.enum(BADGE_SOURCES),
-    sourceId: z.string().nullable().openapi({ description: 'Level number or milestone key that awarded it; null when awarded by hand' }),
-    awardedAt: timestamp,
-  })
-  .openapi('UserBadge');
-
-const AwardResponse = z.object({ badge: UserBadge, awarded: z.boolean() }).openapi('AwardBadgeResponse');
+const AwardResponse = z.object({ badge: UserBadge.schema, awarded: z.boolean() }).openapi('AwardBadgeResponse');
 
 const imageUrl = httpUrl(2000).openapi({ description: 'An http(s) URL' });
 const keyParams = z.object({ key: definitionKey('Badge key') });
@@ -55,7 +31,7 @@ export function incentiveBadgeRoutes(api: ApiRouter, clients: ServiceClients): v
     responses: {
       201: {
         description: 'Created',
-        schema: z.object({ badge: Badge }),
+        schema: z.object({ badge: Badge.schema }),
         links: {
           UpdateBadge: { method: 'patch', path: '/incentives/badges/:key', parameters: { key: '$response.body#/badge/key' } },
           AwardBadge: { method: 'post', path: '/incentives/badges/:key/award', parameters: { key: '$response.body#/badge/key' } },
@@ -75,7 +51,7 @@ export function incentiveBadgeRoutes(api: ApiRouter, clients: ServiceClients): v
     tag: 'Incentive badges',
     summary: 'List badges, by key',
     query: z.object(pageQuery),
-    responses: { 200: { description: 'A page of badges', schema: z.object({ badges: z.array(Badge), pagination: Pagination }) } },
+    responses: { 200: { description: 'A page of badges', schema: z.object({ badges: z.array(Badge.schema), pagination: Pagination }) } },
     handle: async ({ appId, query }) => {
       const res = await clients.incentive.listBadges({ appId, page: pageRequest(query) });
       return {
@@ -93,7 +69,7 @@ export function incentiveBadgeRoutes(api: ApiRouter, clients: ServiceClients): v
     summary: "A user's badges, newest first",
     params: z.object({ userId: userId() }),
     query: z.object(pageQuery),
-    responses: { 200: { description: 'A page of badges', schema: z.object({ badges: z.array(UserBadge), pagination: Pagination }) } },
+    responses: { 200: { description: 'A page of badges', schema: z.object({ badges: z.array(UserBadge.schema), pagination: Pagination }) } },
     handle: async ({ appId, params, query }) => {
       const res = await clients.incentive.listUserBadges({ appId, userId: params.userId, page: pageRequest(query) });
       return {
@@ -112,7 +88,7 @@ export function incentiveBadgeRoutes(api: ApiRouter, clients: ServiceClients): v
     body: z
       .object({ name: label().optional(), description: freeText(1000).optional(), imageUrl: imageUrl.optional() })
       .openapi('UpdateBadgeRequest'),
-    responses: { 200: { description: 'The updated badge', schema: z.object({ badge: Badge }) } },
+    responses: { 200: { description: 'The updated badge', schema: z.object({ badge: Badge.schema }) } },
     errors: [404],
     handle: async ({ appId, params, body }) => {
       const { badge } = await clients.incentive.updateBadge({ appId, key: params.key, ...body });

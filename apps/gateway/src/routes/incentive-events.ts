@@ -3,9 +3,9 @@ import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import type { EventResult as EventResultMessage } from '@ris/contracts';
 import type { ApiRouter } from '../http/api-router';
 import { errorBody } from '../http/error-response';
-import { eventJson, eventResultJson } from '../mappers/incentive-action.mapper';
-import { ErrorResponse, Pagination, pageQuery, pageRequest, pagination, timestamp } from '../openapi/common-schemas';
-import { Amounts, BadgeRef, BalanceSummary, MilestoneRef, REFUSALS, definitionKey, isoQuery, userId } from '../openapi/incentive-schemas';
+import { EventResult, IncentiveEvent, eventJson, eventResultJson } from '../mappers/incentive-action.mapper';
+import { ErrorResponse, Pagination, pageQuery, pageRequest, pagination } from '../openapi/common-schemas';
+import { definitionKey, isoQuery, userId } from '../openapi/incentive-schemas';
 import { jsonObject } from '../openapi/json-object';
 import { identifier } from '../openapi/text-fields';
 import { z } from '../openapi/zod';
@@ -23,33 +23,6 @@ const EventBody = z
     metadata: jsonObject('Kept with the event').optional(),
   })
   .openapi('IncentiveEventRequest');
-
-const EventResult = z
-  .object({
-    event: z.object({ id: z.string(), userId: z.string(), actionKey: z.string(), createdAt: timestamp }),
-    rewarded: Amounts.nullable().openapi({ description: 'What the event earned; null when it earned nothing (see reason)' }),
-    reason: z.enum(REFUSALS).nullable(),
-    balance: BalanceSummary.openapi({ description: 'The balance right after this event and the rewards it triggered' }),
-    levelUp: z.object({ from: z.number().int(), to: z.number().int() }).nullable(),
-    badgesAwarded: z.array(BadgeRef),
-    milestonesReached: z.array(MilestoneRef),
-    duplicate: z.boolean().openapi({ description: 'True when the idempotencyKey had been seen: this is the first result again' }),
-  })
-  .openapi('IncentiveEventResult');
-
-const EventListItem = z
-  .object({
-    id: z.string(),
-    userId: z.string(),
-    actionKey: z.string(),
-    idempotencyKey: z.string().nullable(),
-    metadata: z.record(z.string(), z.unknown()).nullable(),
-    source: z.enum(['API', 'REFERRAL']),
-    rewarded: Amounts.nullable(),
-    reason: z.enum(REFUSALS).nullable(),
-    createdAt: timestamp,
-  })
-  .openapi('IncentiveEvent');
 
 const userLinks = {
   GetBalance: { method: 'get', path: '/incentives/balances/:userId', parameters: { userId: '$response.body#/event/userId' } },
@@ -92,8 +65,8 @@ export function incentiveEventRoutes(api: ApiRouter, clients: ServiceClients): v
       'same event, answered as its first try (201) and applied once.',
     body: EventBody,
     responses: {
-      201: { description: 'Recorded', schema: EventResult, links: userLinks },
-      200: { description: 'The idempotencyKey was seen before: the first result, with duplicate: true', schema: EventResult, links: userLinks },
+      201: { description: 'Recorded', schema: EventResult.schema, links: userLinks },
+      200: { description: 'The idempotencyKey was seen before: the first result, with duplicate: true', schema: EventResult.schema, links: userLinks },
     },
     errors: [404, 422],
     handle: async ({ appId, body, operationKey }) => {
@@ -131,7 +104,7 @@ export function incentiveEventRoutes(api: ApiRouter, clients: ServiceClients): v
       200: {
         description: 'One result per event, in input order',
         schema: z
-          .object({ results: z.array(z.union([EventResult, ErrorResponse])) })
+          .object({ results: z.array(z.union([EventResult.schema, ErrorResponse])) })
           .openapi('BulkIncentiveEventsResponse'),
       },
     },
@@ -178,7 +151,7 @@ export function incentiveEventRoutes(api: ApiRouter, clients: ServiceClients): v
       from: isoQuery('Recorded at or after'),
       to: isoQuery('Recorded at or before'),
     }),
-    responses: { 200: { description: 'A page of events', schema: z.object({ events: z.array(EventListItem), pagination: Pagination }) } },
+    responses: { 200: { description: 'A page of events', schema: z.object({ events: z.array(IncentiveEvent.schema), pagination: Pagination }) } },
     handle: async ({ appId, query }) => {
       // An empty range, not an error: the two bounds are each valid, and no
       // event lies between them.

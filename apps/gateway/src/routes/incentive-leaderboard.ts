@@ -1,40 +1,16 @@
-import { LeaderboardPeriod, enumValue } from '@ris/contracts';
 import type { ApiRouter } from '../http/api-router';
-import { leaderboardEntryJson, snapshotJson } from '../mappers/incentive-achievement.mapper';
-import { Pagination, pageQuery, pageRequest, pagination, timestamp } from '../openapi/common-schemas';
+import { LeaderboardEntry, LeaderboardPeriods, LeaderboardSnapshot, leaderboardEntryJson, snapshotJson } from '../mappers/incentive-achievement.mapper';
+import { Pagination, pageQuery, pageRequest, pagination } from '../openapi/common-schemas';
 import { intFromQuery } from '../openapi/query-values';
-import { LEADERBOARD_PERIODS, amount, userId, xpAmount } from '../openapi/incentive-schemas';
+import { amount, userId, xpAmount } from '../openapi/incentive-schemas';
 import { z } from '../openapi/zod';
 import type { ServiceClients } from '../service-clients';
 
-const Entry = z
-  .object({
-    rank: z.number().int().openapi({ description: '1 = first; equal XP goes to whoever reached it first (to the millisecond), then by user id' }),
-    userId: z.string(),
-    xp: z.number().openapi({ description: "XP within the board's period" }),
-    coins: z.number().openapi({ description: 'Current coin balance' }),
-  })
-  .openapi('LeaderboardEntry');
-
-const period = z
-  .enum(LEADERBOARD_PERIODS)
+const period = LeaderboardPeriods.schema
   .default('ALL_TIME')
   .openapi({ description: 'ALL_TIME, or the current UTC day, ISO week or month' });
 
 const limit = intFromQuery('limit', 1, 100, 10);
-
-const Snapshot = z
-  .object({
-    id: z.string(),
-    period: z.enum(LEADERBOARD_PERIODS),
-    periodKey: z.string().openapi({ example: '2026-11-21' }),
-    startsAt: timestamp.nullable(),
-    endsAt: timestamp,
-    takenAt: timestamp,
-    totalUsers: z.number().int(),
-    entries: z.array(Entry),
-  })
-  .openapi('LeaderboardSnapshot');
 
 const unavailable = 'Redis is unavailable or the board is being rebuilt (503 UNAVAILABLE, retry): never stale data';
 
@@ -46,9 +22,9 @@ export function incentiveLeaderboardRoutes(api: ApiRouter, clients: ServiceClien
     summary: 'The top of a leaderboard, by XP',
     description: `A JSON array ordered by rank. ${unavailable}.`,
     query: z.object({ limit, period }),
-    responses: { 200: { description: 'Entries by rank', schema: z.array(Entry) } },
+    responses: { 200: { description: 'Entries by rank', schema: z.array(LeaderboardEntry.schema) } },
     handle: async ({ appId, query }) => {
-      const entries = await clients.leaderboardReads.top(appId, enumValue(LeaderboardPeriod, query.period), query.limit);
+      const entries = await clients.leaderboardReads.top(appId, LeaderboardPeriods.value(query.period), query.limit);
       return { status: 200, body: entries.map(leaderboardEntryJson) };
     },
   });
@@ -65,7 +41,7 @@ export function incentiveLeaderboardRoutes(api: ApiRouter, clients: ServiceClien
     responses: {
       200: {
         description: "The user's all-time entry",
-        schema: Entry,
+        schema: LeaderboardEntry.schema,
         links: {
           GetLeaderboardEntry: { method: 'get', path: '/incentives/leaderboard/:userId', parameters: { userId: '$response.body#/userId' } },
           GetBalance: { method: 'get', path: '/incentives/balances/:userId', parameters: { userId: '$response.body#/userId' } },
@@ -104,13 +80,13 @@ export function incentiveLeaderboardRoutes(api: ApiRouter, clients: ServiceClien
     summary: 'Snapshots of past boards, newest first',
     description:
       'Each day/week/month board is snapshotted (top 100) when its period ends, and the all-time board at the end of each day.',
-    query: z.object({ ...pageQuery, period: z.enum(LEADERBOARD_PERIODS).optional() }),
-    responses: { 200: { description: 'A page of snapshots', schema: z.object({ snapshots: z.array(Snapshot), pagination: Pagination }) } },
+    query: z.object({ ...pageQuery, period: LeaderboardPeriods.schema.optional() }),
+    responses: { 200: { description: 'A page of snapshots', schema: z.object({ snapshots: z.array(LeaderboardSnapshot.schema), pagination: Pagination }) } },
     handle: async ({ appId, query }) => {
       const res = await clients.incentive.listLeaderboardSnapshots({
         appId,
         page: pageRequest(query),
-        period: enumValue(LeaderboardPeriod, query.period),
+        period: LeaderboardPeriods.value(query.period),
       });
       return {
         status: 200,
@@ -127,10 +103,10 @@ export function incentiveLeaderboardRoutes(api: ApiRouter, clients: ServiceClien
     description: `404 when the user is not on that board. ${unavailable}. (A user id of "snapshots" is shadowed by the list above.)`,
     params: z.object({ userId: userId() }),
     query: z.object({ period }),
-    responses: { 200: { description: 'The entry', schema: Entry } },
+    responses: { 200: { description: 'The entry', schema: LeaderboardEntry.schema } },
     errors: [404],
     handle: async ({ appId, params, query }) => {
-      const entry = await clients.leaderboardReads.entry(appId, enumValue(LeaderboardPeriod, query.period), params.userId);
+      const entry = await clients.leaderboardReads.entry(appId, LeaderboardPeriods.value(query.period), params.userId);
       return { status: 200, body: leaderboardEntryJson(entry) };
     },
   });

@@ -1,5 +1,5 @@
 import type { ApiRouter } from '../http/api-router';
-import { levelJson } from '../mappers/incentive-balance.mapper';
+import { Level, levelJson } from '../mappers/incentive-balance.mapper';
 import { Pagination, pageQuery, pagination } from '../openapi/common-schemas';
 import { amount, definitionKey, xpAmount } from '../openapi/incentive-schemas';
 import { integerText } from '../openapi/query-values';
@@ -18,15 +18,6 @@ const Rewards = z
   })
   .openapi('LevelRewardsRequest');
 
-const Level = z
-  .object({
-    level: z.number().int(),
-    name: z.string(),
-    xpThreshold: z.number(),
-    rewards: z.object({ coins: z.number(), badgeKey: z.string().nullable(), perks: z.array(z.string()) }),
-  })
-  .openapi('IncentiveLevel');
-
 const params = z.object({ level: integerText('level', 1, MAX_LEVEL).openapi({ description: 'Level number' }) });
 
 const toRewards = (r: z.output<typeof Rewards> | undefined) => ({ coins: r?.coins ?? 0, badgeKey: r?.badgeKey ?? undefined, perks: r?.perks ?? [] });
@@ -38,7 +29,7 @@ export function incentiveLevelRoutes(api: ApiRouter, clients: ServiceClients): v
     tag: 'Incentive levels',
     summary: 'The level ladder, lowest first',
     query: z.object(pageQuery),
-    responses: { 200: { description: 'A page of levels', schema: z.object({ levels: z.array(Level), pagination: Pagination }) } },
+    responses: { 200: { description: 'A page of levels', schema: z.object({ levels: z.array(Level.schema), pagination: Pagination }) } },
     handle: async ({ appId, query }) => {
       // A ladder is small and read whole by the service; it is paged here like every list.
       const { levels } = await clients.incentive.listLevels({ appId });
@@ -64,7 +55,7 @@ export function incentiveLevelRoutes(api: ApiRouter, clients: ServiceClients): v
     responses: {
       201: {
         description: 'Created',
-        schema: z.object({ level: Level }),
+        schema: z.object({ level: Level.schema }),
         links: {
           UpdateLevel: { method: 'patch', path: '/incentives/levels/:level', parameters: { level: '$response.body#/level/level' } },
           DeleteLevel: { method: 'delete', path: '/incentives/levels/:level', parameters: { level: '$response.body#/level/level' } },
@@ -92,7 +83,7 @@ export function incentiveLevelRoutes(api: ApiRouter, clients: ServiceClients): v
     body: z
       .object({ name: label().optional(), xpThreshold: xpAmount.optional(), rewards: Rewards.optional() })
       .openapi('UpdateIncentiveLevelRequest'),
-    responses: { 200: { description: 'The updated level', schema: z.object({ level: Level }) } },
+    responses: { 200: { description: 'The updated level', schema: z.object({ level: Level.schema }) } },
     errors: [404, 422],
     handle: async ({ appId, params: p, body }) => {
       const { level } = await clients.incentive.updateLevel({

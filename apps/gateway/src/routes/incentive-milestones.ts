@@ -1,8 +1,8 @@
-import { MilestoneMetric, enumValue } from '@ris/contracts';
 import type { ApiRouter } from '../http/api-router';
-import { milestoneJson, reachedMilestoneJson } from '../mappers/incentive-achievement.mapper';
-import { Pagination, pageQuery, pageRequest, pagination, timestamp } from '../openapi/common-schemas';
-import { MILESTONE_METRICS, amount, definitionKey, userId, xpAmount } from '../openapi/incentive-schemas';
+import { Milestone, ReachedMilestone, milestoneJson, reachedMilestoneJson } from '../mappers/incentive-achievement.mapper';
+import { MilestoneMetrics } from '../mappers/incentive-action.mapper';
+import { Pagination, pageQuery, pageRequest, pagination } from '../openapi/common-schemas';
+import { amount, definitionKey, userId, xpAmount } from '../openapi/incentive-schemas';
 import { freeText, label } from '../openapi/text-fields';
 import { z } from '../openapi/zod';
 import type { ServiceClients } from '../service-clients';
@@ -15,30 +15,6 @@ const Rewards = z
     badgeKey: definitionKey('A badge to award (it must exist: 422 BADGE_NOT_FOUND otherwise)').nullable().optional(),
   })
   .openapi('MilestoneRewardsRequest');
-
-const Milestone = z
-  .object({
-    key: z.string(),
-    name: z.string(),
-    description: z.string().nullable(),
-    metric: z.enum(MILESTONE_METRICS),
-    threshold: z.number(),
-    rewards: z.object({ coins: z.number(), xp: z.number(), tokens: z.number(), badgeKey: z.string().nullable() }),
-    createdAt: timestamp,
-    updatedAt: timestamp,
-  })
-  .openapi('MilestoneDefinition');
-
-const ReachedMilestone = z
-  .object({
-    userId: z.string(),
-    key: z.string(),
-    name: z.string(),
-    metric: z.enum(MILESTONE_METRICS),
-    threshold: z.number(),
-    reachedAt: timestamp,
-  })
-  .openapi('ReachedMilestone');
 
 const threshold = amount.min(1, 'must be at least 1');
 const keyParams = z.object({ key: definitionKey('Milestone key') });
@@ -64,7 +40,7 @@ export function incentiveMilestoneRoutes(api: ApiRouter, clients: ServiceClients
         key: definitionKey('Unique per app'),
         name: label(),
         description: freeText(1000).optional(),
-        metric: z.enum(MILESTONE_METRICS),
+        metric: MilestoneMetrics.schema,
         threshold,
         rewards: Rewards.optional(),
       })
@@ -72,7 +48,7 @@ export function incentiveMilestoneRoutes(api: ApiRouter, clients: ServiceClients
     responses: {
       201: {
         description: 'Created',
-        schema: z.object({ milestone: Milestone }),
+        schema: z.object({ milestone: Milestone.schema }),
         links: {
           GetMilestone: { method: 'get', path: '/incentives/milestones/definitions/:key', parameters: { key: '$response.body#/milestone/key' } },
           UpdateMilestone: { method: 'patch', path: '/incentives/milestones/definitions/:key', parameters: { key: '$response.body#/milestone/key' } },
@@ -88,7 +64,7 @@ export function incentiveMilestoneRoutes(api: ApiRouter, clients: ServiceClients
         key: body.key,
         name: body.name,
         description: body.description,
-        metric: enumValue(MilestoneMetric, body.metric),
+        metric: MilestoneMetrics.value(body.metric),
         threshold: body.threshold,
         rewards: toRewards(body.rewards),
       });
@@ -102,7 +78,7 @@ export function incentiveMilestoneRoutes(api: ApiRouter, clients: ServiceClients
     tag: 'Incentive milestones',
     summary: 'List milestone definitions, by key',
     query: z.object(pageQuery),
-    responses: { 200: { description: 'A page of definitions', schema: z.object({ milestones: z.array(Milestone), pagination: Pagination }) } },
+    responses: { 200: { description: 'A page of definitions', schema: z.object({ milestones: z.array(Milestone.schema), pagination: Pagination }) } },
     handle: async ({ appId, query }) => {
       const res = await clients.incentive.listMilestones({ appId, page: pageRequest(query) });
       return {
@@ -118,7 +94,7 @@ export function incentiveMilestoneRoutes(api: ApiRouter, clients: ServiceClients
     tag: 'Incentive milestones',
     summary: 'Get a milestone definition',
     params: keyParams,
-    responses: { 200: { description: 'The definition', schema: z.object({ milestone: Milestone }) } },
+    responses: { 200: { description: 'The definition', schema: z.object({ milestone: Milestone.schema }) } },
     errors: [404],
     handle: async ({ appId, params }) => {
       const { milestone } = await clients.incentive.getMilestone({ appId, key: params.key });
@@ -137,12 +113,12 @@ export function incentiveMilestoneRoutes(api: ApiRouter, clients: ServiceClients
       .object({
         name: label().optional(),
         description: freeText(1000).optional(),
-        metric: z.enum(MILESTONE_METRICS).optional(),
+        metric: MilestoneMetrics.schema.optional(),
         threshold: threshold.optional(),
         rewards: Rewards.optional(),
       })
       .openapi('UpdateMilestoneRequest'),
-    responses: { 200: { description: 'The updated definition', schema: z.object({ milestone: Milestone }) } },
+    responses: { 200: { description: 'The updated definition', schema: z.object({ milestone: Milestone.schema }) } },
     errors: [404, 422],
     handle: async ({ appId, params, body }) => {
       const { milestone } = await clients.incentive.updateMilestone({
@@ -150,7 +126,7 @@ export function incentiveMilestoneRoutes(api: ApiRouter, clients: ServiceClients
         key: params.key,
         name: body.name,
         description: body.description,
-        metric: enumValue(MilestoneMetric, body.metric),
+        metric: MilestoneMetrics.value(body.metric),
         threshold: body.threshold,
         rewards: body.rewards ? toRewards(body.rewards) : undefined,
       });
@@ -180,7 +156,7 @@ export function incentiveMilestoneRoutes(api: ApiRouter, clients: ServiceClients
     summary: 'Milestones reached by users, newest first',
     query: z.object({ ...pageQuery, userId: userId('Only this user').optional() }),
     responses: {
-      200: { description: 'A page of reached milestones', schema: z.object({ milestones: z.array(ReachedMilestone), pagination: Pagination }) },
+      200: { description: 'A page of reached milestones', schema: z.object({ milestones: z.array(ReachedMilestone.schema), pagination: Pagination }) },
     },
     handle: async ({ appId, query }) => {
       const res = await clients.incentive.listReachedMilestones({ appId, userId: query.userId, page: pageRequest(query) });
