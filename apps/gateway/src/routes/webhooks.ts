@@ -1,16 +1,19 @@
-import { WebhookDeliveryStatus, WebhookEvent, enumValue } from '@ris/contracts';
 import type { ApiRouter } from '../http/api-router';
-import { deliveryAttemptJson, deliveryJson, webhookJson } from '../mappers/webhook.mapper';
-import { Pagination, id, pageQuery, pageRequest, pagination, timestamp } from '../openapi/common-schemas';
+import {
+  Delivery,
+  DeliveryAttempt,
+  SubscribableEvents,
+  Webhook,
+  WebhookDeliveryStatuses,
+  WebhookEvents,
+  deliveryAttemptJson,
+  deliveryJson,
+  webhookJson,
+} from '../mappers/webhook.mapper';
+import { Pagination, id, pageQuery, pageRequest, pagination } from '../openapi/common-schemas';
 import { freeText, httpUrl } from '../openapi/text-fields';
 import { z } from '../openapi/zod';
 import type { ServiceClients } from '../service-clients';
-
-/** Every public event name, from the contract's enum. */
-const EVENT_NAMES = Object.keys(WebhookEvent).filter((k) => Number.isNaN(Number(k)) && k !== 'UNSPECIFIED') as [string, ...string[]];
-/** What an endpoint can subscribe to (WEBHOOK_TEST only comes from POST /webhooks/{id}/test). */
-const SUBSCRIBABLE = EVENT_NAMES.filter((name) => name !== 'WEBHOOK_TEST') as [string, ...string[]];
-const DELIVERY_STATUSES = ['PENDING', 'SUCCEEDED', 'FAILED'] as const;
 
 const DELIVERY_RULES = [
   '**Events.** Each event of your app is POSTed to every enabled endpoint subscribed to it (`events` empty or absent: all),',
@@ -40,82 +43,32 @@ const DELIVERY_RULES = [
   'unless the deployment allows private targets; the check is repeated before every attempt, on the address then connected to.',
 ].join('\n');
 
-const EventName = z.enum(SUBSCRIBABLE);
+const EventName = SubscribableEvents.schema;
 const WebhookUrl = httpUrl(2048).openapi({ example: 'https://example.com/webhooks/referrals' });
 const Events = z
   .array(EventName)
-  .max(EVENT_NAMES.length)
+  .max(WebhookEvents.names.length)
   .openapi({ description: 'Event names to receive; empty or absent: every event.' });
 const Description = freeText(500).trim();
-
-const Webhook = z
-  .object({
-    id: z.string(),
-    url: z.string(),
-    events: z.array(EventName).openapi({ description: 'Empty: every event.' }),
-    description: z.string().nullable(),
-    enabled: z.boolean(),
-    disabledReason: z
-      .enum(['MANUAL', 'FAILING'])
-      .nullable()
-      .openapi({ description: 'MANUAL: through PATCH; FAILING: by the service after 3 days of failures. null while enabled.' }),
-    disabledAt: timestamp.nullable(),
-    failingSince: timestamp.nullable().openapi({ description: 'First failed attempt since the last success; null while healthy.' }),
-    previousSecretExpiresAt: timestamp
-      .nullable()
-      .openapi({ description: 'After a rotation, the previous secret also signs until then.' }),
-    createdAt: timestamp,
-    updatedAt: timestamp,
-  })
-  .openapi('Webhook');
 
 const Secret = z.string().openapi({
   description: 'Signing secret, `whsec_` + base64 of 32 random bytes. Shown only in this response: store it now.',
   example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
 });
 
-const Delivery = z
-  .object({
-    id: z.string(),
-    webhookId: z.string(),
-    messageId: z.string().openapi({ description: 'The `webhook-id` header and the body\'s `id`.' }),
-    event: z.enum(EVENT_NAMES),
-    status: z.enum(DELIVERY_STATUSES),
-    attempts: z.number().int(),
-    lastResponseStatus: z.number().int().nullable(),
-    lastError: z.string().nullable().openapi({ description: 'Why the last attempt failed when no answer came (timeout, refused…).' }),
-    lastAttemptAt: timestamp.nullable(),
-    nextAttemptAt: timestamp.nullable().openapi({ description: 'When the next attempt is due; null unless PENDING.' }),
-    createdAt: timestamp,
-    completedAt: timestamp.nullable(),
-  })
-  .openapi('WebhookDelivery');
-
-const DeliveryAttempt = z
-  .object({
-    number: z.number().int(),
-    startedAt: timestamp,
-    durationMs: z.number().int(),
-    responseStatus: z.number().int().nullable(),
-    error: z.string().nullable(),
-    responseBody: z.string().openapi({ description: 'The first 2 KiB of the answer.' }),
-    responseBodyTruncated: z.boolean(),
-  })
-  .openapi('WebhookDeliveryAttempt');
-
-const DeliveryDetail = Delivery.extend({
+const DeliveryDetail = Delivery.schema.extend({
   payload: z.record(z.string(), z.unknown()).openapi({ description: 'The body sent: {id, event, createdAt, data}.' }),
-  attemptLog: z.array(DeliveryAttempt).openapi({ description: 'Every attempt, oldest first.' }),
+  attemptLog: z.array(DeliveryAttempt.schema).openapi({ description: 'Every attempt, oldest first.' }),
 }).openapi('WebhookDeliveryDetail');
 
-const WebhookEnvelope = z.object({ webhook: Webhook });
-const DeliveryEnvelope = z.object({ delivery: Delivery });
+const WebhookEnvelope = z.object({ webhook: Webhook.schema });
+const DeliveryEnvelope = z.object({ delivery: Delivery.schema });
 const webhookParams = z.object({ webhookId: id('Webhook endpoint id') });
 const webhookFromBody = { webhookId: '$response.body#/webhook/id' };
 const deliveryFromBody = { webhookId: '$response.body#/delivery/webhookId', deliveryId: '$response.body#/delivery/id' };
 const deliveryParams = z.object({ webhookId: id('Webhook endpoint id'), deliveryId: id('Delivery id') });
 
-const eventValues = (names: string[]) => names.map((name) => enumValue(WebhookEvent, name));
+const eventValues = (names: Array<(typeof SubscribableEvents.names)[number]>) => names.map((name) => SubscribableEvents.value(name));
 
 /** /webhooks: endpoints, their deliveries and retries (docs/api.md#webhooks). */
 export function webhookRoutes(api: ApiRouter, clients: ServiceClients): void {
@@ -132,7 +85,7 @@ export function webhookRoutes(api: ApiRouter, clients: ServiceClients): void {
     responses: {
       201: {
         description: 'Registered',
-        schema: z.object({ webhook: Webhook, secret: Secret }).openapi('CreateWebhookResponse'),
+        schema: z.object({ webhook: Webhook.schema, secret: Secret }).openapi('CreateWebhookResponse'),
         links: {
           GetWebhook: { method: 'get', path: '/webhooks/:webhookId', parameters: webhookFromBody },
           UpdateWebhook: { method: 'patch', path: '/webhooks/:webhookId', parameters: webhookFromBody },
@@ -163,7 +116,7 @@ export function webhookRoutes(api: ApiRouter, clients: ServiceClients): void {
     summary: 'List webhook endpoints, newest first',
     query: z.object({ ...pageQuery }),
     responses: {
-      200: { description: 'A page of endpoints', schema: z.object({ webhooks: z.array(Webhook), pagination: Pagination }) },
+      200: { description: 'A page of endpoints', schema: z.object({ webhooks: z.array(Webhook.schema), pagination: Pagination }) },
     },
     handle: async ({ appId, query }) => {
       const res = await clients.webhook.listEndpoints({ appId, page: pageRequest(query) });
@@ -254,7 +207,7 @@ export function webhookRoutes(api: ApiRouter, clients: ServiceClients): void {
       'without rejecting a delivery.',
     params: webhookParams,
     responses: {
-      200: { description: 'Rotated', schema: z.object({ webhook: Webhook, secret: Secret }).openapi('RotateWebhookSecretResponse') },
+      200: { description: 'Rotated', schema: z.object({ webhook: Webhook.schema, secret: Secret }).openapi('RotateWebhookSecretResponse') },
     },
     errors: [404],
     handle: async ({ appId, params, operationKey }) => {
@@ -269,9 +222,9 @@ export function webhookRoutes(api: ApiRouter, clients: ServiceClients): void {
     tag: 'Webhooks',
     summary: "List an endpoint's deliveries, newest first",
     params: webhookParams,
-    query: z.object({ ...pageQuery, status: z.enum(DELIVERY_STATUSES).optional() }),
+    query: z.object({ ...pageQuery, status: WebhookDeliveryStatuses.schema.optional() }),
     responses: {
-      200: { description: 'A page of deliveries', schema: z.object({ deliveries: z.array(Delivery), pagination: Pagination }) },
+      200: { description: 'A page of deliveries', schema: z.object({ deliveries: z.array(Delivery.schema), pagination: Pagination }) },
     },
     errors: [404],
     handle: async ({ appId, params, query }) => {
@@ -279,7 +232,7 @@ export function webhookRoutes(api: ApiRouter, clients: ServiceClients): void {
         appId,
         endpointId: params.webhookId,
         page: pageRequest(query),
-        status: enumValue(WebhookDeliveryStatus, query.status),
+        status: WebhookDeliveryStatuses.value(query.status),
       });
       return {
         status: 200,
