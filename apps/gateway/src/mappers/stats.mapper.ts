@@ -1,5 +1,14 @@
-import type { GetCampaignStatsResponse, GetCampaignTimeseriesResponse, GetRewardStatsResponse, GetUserStatsResponse, RewardAmounts } from '@ris/contracts';
-import { isoTime } from './proto-json';
+import type {
+  CampaignBucket,
+  GetCampaignStatsResponse,
+  GetCampaignTimeseriesResponse,
+  GetRewardStatsResponse,
+  GetUserStatsResponse,
+  RewardAmounts,
+} from '@ris/contracts';
+import { timestamp } from '../openapi/common-schemas';
+import { z } from '../openapi/zod';
+import { entity, from, time } from './entity';
 
 const earned = (a: RewardAmounts | undefined) => (a ? a.approved + a.paid : 0);
 const pending = (a: RewardAmounts | undefined) => a?.pending ?? 0;
@@ -8,63 +17,112 @@ const money = (n: number) => Math.round(n * 100) / 100;
 /** A percentage to two decimals, 0 without a base. */
 const percent = (part: number, whole: number) => (whole === 0 ? 0 : Math.round((part / whole) * 10_000) / 100);
 
+type CampaignCounts = GetCampaignStatsResponse & { campaignId: string };
+
 /**
  * GET /stats: the referral service's campaign counters. conversionRate is
  * the percentage of the campaign's referrals that converted at least once
  * (0 without referrals), to two decimals.
  */
-export function campaignStatsJson(campaignId: string, counts: GetCampaignStatsResponse) {
-  return {
-    campaignId,
-    totalReferrals: counts.totalReferrals,
-    totalClicks: counts.totalClicks,
-    totalConversions: counts.totalConversions,
-    completedReferrals: counts.completedReferrals,
-    conversionRate: percent(counts.completedReferrals, counts.totalReferrals),
-    totalRewardValue: money(counts.totalRewardValue),
-  };
-}
+export const CampaignStats = entity<CampaignCounts>()('CampaignStats', {
+  campaignId: z.string(),
+  totalReferrals: z.number().int(),
+  totalClicks: z.number().int(),
+  totalConversions: z.number().int().openapi({ description: 'Referees converted (flagged conversions included)' }),
+  completedReferrals: z.number().int().openapi({ description: 'Referrals with at least one conversion' }),
+  conversionRate: from(
+    z.number().openapi({
+      description: 'completedReferrals / totalReferrals × 100, two decimals: the percentage of referrals that converted; 0 without referrals',
+    }),
+    (s: CampaignCounts) => percent(s.completedReferrals, s.totalReferrals),
+  ),
+  totalRewardValue: from(
+    z.number().openapi({ description: "Sum of the campaign's rewards that are not CANCELLED (pending, approved and paid), every level and side" }),
+    (s: CampaignCounts) => money(s.totalRewardValue),
+  ),
+});
 
-/** GET /stats/timeseries: the referral service's buckets; each bucket's conversionRate is its conversions per click. */
-export function timeseriesJson(campaignId: string, interval: 'hour' | 'day', series: GetCampaignTimeseriesResponse) {
-  return {
-    campaignId,
-    interval,
-    from: isoTime(series.from),
-    to: isoTime(series.to),
-    buckets: series.buckets.map((b) => ({
-      start: isoTime(b.start),
-      referrals: b.referrals,
-      clicks: b.clicks,
-      conversions: b.conversions,
-      rewardValue: money(b.rewardValue),
-      conversionRate: percent(b.conversions, b.clicks),
-    })),
-  };
+type UserTotals = { userId: string; campaignId: string | null; counts: GetUserStatsResponse; rewards: GetRewardStatsResponse };
+
+/** The levels of both services' answers, lowest first: the user's referral counters and reward totals merged by level. */
+function byLevel({ counts, rewards }: UserTotals) {
+  const levels = new Set([...counts.levels.map((l) => l.level), ...rewards.referrerLevels.map((l) => l.level)]);
+  return [...levels]
+    .sort((a, b) => a - b)
+    .map((level) => {
+      const amounts = rewards.referrerLevels.find((l) => l.level === level)?.amounts;
+      return {
+        level,
+        conversions: counts.levels.find((l) => l.level === level)?.conversions ?? 0,
+        rewardsEarned: money(earned(amounts)),
+        rewardsPending: money(pending(amounts)),
+      };
+    });
 }
 
 /** GET /users/{userId}/stats: the user's referral counters and reward totals, merged by level. */
-export function userStatsJson(userId: string, campaignId: string | null, counts: GetUserStatsResponse, rewards: GetRewardStatsResponse) {
-  const levels = new Set([...counts.levels.map((l) => l.level), ...rewards.referrerLevels.map((l) => l.level)]);
-  return {
-    userId,
-    campaignId,
-    referrals: counts.referrals,
-    clicks: counts.clicks,
-    conversions: counts.conversions,
-    rewardsEarned: money(earned(rewards.total)),
-    rewardsPending: money(pending(rewards.total)),
-    byLevel: [...levels]
-      .sort((a, b) => a - b)
-      .map((level) => {
-        const amounts = rewards.referrerLevels.find((l) => l.level === level)?.amounts;
-        return {
-          level,
-          conversions: counts.levels.find((l) => l.level === level)?.conversions ?? 0,
-          rewardsEarned: money(earned(amounts)),
-          rewardsPending: money(pending(amounts)),
-        };
+export const UserStats = entity<UserTotals>()('UserStats', {
+  userId: z.string(),
+  campaignId: z.string().nullable().openapi({ description: 'null: every campaign of the app' }),
+  referrals: from(z.number().int().openapi({ description: 'Referral codes the user owns' }), (u: UserTotals) => u.counts.referrals),
+  clicks: from(z.number().int().openapi({ description: "Clicks on the user's codes" }), (u: UserTotals) => u.counts.clicks),
+  conversions: from(z.number().int().openapi({ description: "Referees who converted through the user's codes (level 1)" }), (u: UserTotals) => u.counts.conversions),
+  rewardsEarned: from(z.number().openapi({ description: 'APPROVED and PAID rewards, both sides' }), (u: UserTotals) => money(earned(u.rewards.total))),
+  rewardsPending: from(z.number().openapi({ description: 'Rewards held PENDING (fraud review, deferred check), both sides' }), (u: UserTotals) =>
+    money(pending(u.rewards.total)),
+  ),
+  byLevel: from(
+    z.array(
+      z.object({
+        level: z.number().int(),
+        conversions: z.number().int().openapi({ description: 'Conversions credited to the user at this level' }),
+        rewardsEarned: z.number(),
+        rewardsPending: z.number(),
       }),
-    refereeRewards: { earned: money(earned(rewards.referee)), pending: money(pending(rewards.referee)) },
-  };
-}
+    ),
+    byLevel,
+  ),
+  refereeRewards: from(z.object({ earned: z.number(), pending: z.number() }).openapi({ description: 'Rewards the user got as a referee' }), (u: UserTotals) => ({
+    earned: money(earned(u.rewards.referee)),
+    pending: money(pending(u.rewards.referee)),
+  })),
+});
+
+const TimeseriesBucket = entity<CampaignBucket>()('TimeseriesBucket', {
+  start: time(timestamp.openapi({ description: 'Start of the UTC hour or day' })),
+  referrals: z.number().int().openapi({ description: 'Referrals created in the bucket' }),
+  clicks: z.number().int(),
+  conversions: z.number().int().openapi({ description: 'Referees converted in the bucket (flagged conversions included)' }),
+  rewardValue: from(
+    z.number().openapi({
+      description: "Value of the rewards of the bucket's conversions that are not CANCELLED (a cancelled reward leaves the bucket of its conversion)",
+    }),
+    (b: CampaignBucket) => money(b.rewardValue),
+  ),
+  conversionRate: from(
+    z.number().openapi({
+      description:
+        'conversions / clicks × 100, two decimals; 0 without clicks. It can pass 100: a conversion counts when it happens, whether or not its click fell in the same bucket (or there was one)',
+    }),
+    (b: CampaignBucket) => percent(b.conversions, b.clicks),
+  ),
+});
+
+type Series = GetCampaignTimeseriesResponse & { campaignId: string; interval: 'hour' | 'day' };
+
+/** GET /stats/timeseries: the referral service's buckets; each bucket's conversionRate is its conversions per click. */
+export const CampaignTimeseries = entity<Series>()('CampaignTimeseries', {
+  campaignId: z.string(),
+  interval: z.enum(['hour', 'day']),
+  from: time(timestamp.openapi({ description: 'Start of the first bucket: the `from` asked for, rounded down to its UTC hour or day' })),
+  to: time(timestamp.openapi({ description: 'End of the last bucket: the `to` asked for, rounded up to its UTC hour or day' })),
+  buckets: from(z.array(TimeseriesBucket.schema).openapi({ description: 'Every bucket of the range, oldest first, zeros included' }), (s: Series) =>
+    s.buckets.map(TimeseriesBucket.json),
+  ),
+});
+
+export const campaignStatsJson = (campaignId: string, counts: GetCampaignStatsResponse) => CampaignStats.json({ ...counts, campaignId });
+export const timeseriesJson = (campaignId: string, interval: 'hour' | 'day', series: GetCampaignTimeseriesResponse) =>
+  CampaignTimeseries.json({ ...series, campaignId, interval });
+export const userStatsJson = (userId: string, campaignId: string | null, counts: GetUserStatsResponse, rewards: GetRewardStatsResponse) =>
+  UserStats.json({ userId, campaignId, counts, rewards });

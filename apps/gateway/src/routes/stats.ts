@@ -1,71 +1,10 @@
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import { TimeseriesInterval, enumValue } from '@ris/contracts';
 import type { ApiRouter } from '../http/api-router';
-import { campaignStatsJson, timeseriesJson, userStatsJson } from '../mappers/stats.mapper';
-import { dateTime, id, timestamp } from '../openapi/common-schemas';
+import { CampaignStats, CampaignTimeseries, UserStats, campaignStatsJson, timeseriesJson, userStatsJson } from '../mappers/stats.mapper';
+import { dateTime, id } from '../openapi/common-schemas';
 import { z } from '../openapi/zod';
 import type { ServiceClients } from '../service-clients';
-
-const CampaignStats = z
-  .object({
-    campaignId: z.string(),
-    totalReferrals: z.number().int(),
-    totalClicks: z.number().int(),
-    totalConversions: z.number().int().openapi({ description: 'Referees converted (flagged conversions included)' }),
-    completedReferrals: z.number().int().openapi({ description: 'Referrals with at least one conversion' }),
-    conversionRate: z.number().openapi({
-      description: 'completedReferrals / totalReferrals × 100, two decimals: the percentage of referrals that converted; 0 without referrals',
-    }),
-    totalRewardValue: z.number().openapi({ description: "Sum of the campaign's rewards that are not CANCELLED (pending, approved and paid), every level and side" }),
-  })
-  .openapi('CampaignStats');
-
-const UserStats = z
-  .object({
-    userId: z.string(),
-    campaignId: z.string().nullable().openapi({ description: 'null: every campaign of the app' }),
-    referrals: z.number().int().openapi({ description: 'Referral codes the user owns' }),
-    clicks: z.number().int().openapi({ description: "Clicks on the user's codes" }),
-    conversions: z.number().int().openapi({ description: "Referees who converted through the user's codes (level 1)" }),
-    rewardsEarned: z.number().openapi({ description: 'APPROVED and PAID rewards, both sides' }),
-    rewardsPending: z.number().openapi({ description: 'Rewards held PENDING (fraud review, deferred check), both sides' }),
-    byLevel: z.array(
-      z.object({
-        level: z.number().int(),
-        conversions: z.number().int().openapi({ description: 'Conversions credited to the user at this level' }),
-        rewardsEarned: z.number(),
-        rewardsPending: z.number(),
-      }),
-    ),
-    refereeRewards: z.object({ earned: z.number(), pending: z.number() }).openapi({ description: 'Rewards the user got as a referee' }),
-  })
-  .openapi('UserStats');
-
-const TimeseriesBucket = z
-  .object({
-    start: timestamp.openapi({ description: 'Start of the UTC hour or day' }),
-    referrals: z.number().int().openapi({ description: 'Referrals created in the bucket' }),
-    clicks: z.number().int(),
-    conversions: z.number().int().openapi({ description: 'Referees converted in the bucket (flagged conversions included)' }),
-    rewardValue: z.number().openapi({
-      description: "Value of the rewards of the bucket's conversions that are not CANCELLED (a cancelled reward leaves the bucket of its conversion)",
-    }),
-    conversionRate: z.number().openapi({
-      description:
-        'conversions / clicks × 100, two decimals; 0 without clicks. It can pass 100: a conversion counts when it happens, whether or not its click fell in the same bucket (or there was one)',
-    }),
-  })
-  .openapi('TimeseriesBucket');
-
-const CampaignTimeseries = z
-  .object({
-    campaignId: z.string(),
-    interval: z.enum(['hour', 'day']),
-    from: timestamp.openapi({ description: 'Start of the first bucket: the `from` asked for, rounded down to its UTC hour or day' }),
-    to: timestamp.openapi({ description: 'End of the last bucket: the `to` asked for, rounded up to its UTC hour or day' }),
-    buckets: z.array(TimeseriesBucket).openapi({ description: 'Every bucket of the range, oldest first, zeros included' }),
-  })
-  .openapi('CampaignTimeseries');
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 86_400_000;
@@ -84,7 +23,7 @@ export function statsRoutes(api: ApiRouter, clients: ServiceClients): void {
     tag: 'Stats',
     summary: "A campaign's referral statistics",
     query: z.object({ campaignId: id('Campaign id (required)') }),
-    responses: { 200: { description: 'The campaign statistics', schema: CampaignStats } },
+    responses: { 200: { description: 'The campaign statistics', schema: CampaignStats.schema } },
     errors: [404],
     handle: async ({ appId, query }) => {
       const counts = await clients.referral.getCampaignStats({ appId, campaignId: query.campaignId });
@@ -109,7 +48,7 @@ export function statsRoutes(api: ApiRouter, clients: ServiceClients): void {
       from: dateTime('Start of the range (inclusive), rounded down to its UTC hour or day').optional(),
       to: dateTime('End of the range (exclusive)').optional(),
     }),
-    responses: { 200: { description: 'The series', schema: CampaignTimeseries } },
+    responses: { 200: { description: 'The series', schema: CampaignTimeseries.schema } },
     errors: [404, 422],
     handle: async ({ appId, query }) => {
       const interval = query.interval ?? 'day';
@@ -133,7 +72,7 @@ export function statsRoutes(api: ApiRouter, clients: ServiceClients): void {
     summary: "A user's referral statistics: referrals, clicks, conversions, rewards earned and pending, by level",
     params: z.object({ userId: id('User id') }),
     query: z.object({ campaignId: id('One campaign; every campaign when absent').optional() }),
-    responses: { 200: { description: "The user's statistics (zeros for a user with no activity)", schema: UserStats } },
+    responses: { 200: { description: "The user's statistics (zeros for a user with no activity)", schema: UserStats.schema } },
     errors: [404],
     handle: async ({ appId, params, query }) => {
       const [counts, rewards] = await Promise.all([
