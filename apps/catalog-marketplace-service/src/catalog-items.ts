@@ -2,7 +2,7 @@ import type { Connection } from 'mongoose';
 import { AppScoped, idFromOperation, type Page, type PageQuery } from '@ris/mongo';
 import { Code, notFound, rpcError } from '@ris/rpc';
 import { catalogItemModel, type CatalogItemDoc } from './catalog-item.model';
-import { checkCost, checkStock, checkText } from './field-rules';
+import { DESCRIPTION_MAX, checkCost, checkStock, checkText, checkedPriceTerms } from './field-rules';
 import { newGoodFields, OwnedGoods } from './owned-goods';
 import { StockCounter } from './stock-counter';
 
@@ -18,7 +18,6 @@ export interface CatalogItemInput {
 export type CatalogItemPatch = Partial<CatalogItemInput>;
 
 const NAME_MAX = 200;
-const DESCRIPTION_MAX = 2000;
 
 /** Catalog items of an app: CRUD with soft delete, and their stock. */
 export class CatalogItems {
@@ -76,9 +75,7 @@ export class CatalogItems {
   async update(appId: string, itemId: string, patch: CatalogItemPatch): Promise<CatalogItemDoc> {
     const set: Partial<CatalogItemDoc> = { updatedAt: new Date() };
     if (patch.name !== undefined) set.name = checkText(patch.name, 'name', NAME_MAX, true);
-    if (patch.description !== undefined) set.description = checkText(patch.description, 'description', DESCRIPTION_MAX, false);
-    if (patch.coinCost !== undefined) set.coinCost = checkCost(patch.coinCost, 'coinCost');
-    if (patch.tokenCost !== undefined) set.tokenCost = checkCost(patch.tokenCost, 'tokenCost');
+    Object.assign(set, checkedPriceTerms(patch));
     // An absolute count: redemptions in flight keep the units they hold.
     if (patch.inventory !== undefined) set.inventory = checkStock(patch.inventory, 'inventory');
     if (patch.published !== undefined) set.published = patch.published;

@@ -30,11 +30,17 @@ export class FakeBalanceAccount implements BalanceAccount {
     return new ConnectError('incentive service unavailable', Code.Unavailable);
   }
 
-  async debit(op: BalanceOperation): Promise<DebitOutcome> {
+  /** A call arriving: a turn later, refused while down; whether its operation is new (each applies once). */
+  private async arrive(op: BalanceOperation): Promise<{ fresh: boolean; key: string }> {
     await new Promise((resolve) => setImmediate(resolve));
     if (this.mode === 'down') throw this.unavailable();
     const key = `${op.appId}/${op.operationId}`;
-    if (!this.applied.has(key)) {
+    return { fresh: !this.applied.has(key), key };
+  }
+
+  async debit(op: BalanceOperation): Promise<DebitOutcome> {
+    const { fresh, key } = await this.arrive(op);
+    if (fresh) {
       const b = this.of(op.userId);
       if (b.coins < op.coins || b.tokens < op.tokens) {
         const error = rpcError(Code.FailedPrecondition, 'INSUFFICIENT_BALANCE', 'not enough');
@@ -49,10 +55,8 @@ export class FakeBalanceAccount implements BalanceAccount {
   }
 
   async credit(op: BalanceOperation): Promise<BalanceSnapshot> {
-    await new Promise((resolve) => setImmediate(resolve));
-    if (this.mode === 'down') throw this.unavailable();
-    const key = `${op.appId}/${op.operationId}`;
-    if (!this.applied.has(key)) {
+    const { fresh, key } = await this.arrive(op);
+    if (fresh) {
       const b = this.of(op.userId);
       this.balances.set(op.userId, { coins: b.coins + op.coins, tokens: b.tokens + op.tokens });
       this.applied.add(key);

@@ -23,3 +23,21 @@ export function checkText(value: string, field: string, max: number, required: b
   return trimmed;
 }
 
+
+/** Descriptions of items and listings. */
+export const DESCRIPTION_MAX = 2000;
+
+interface PriceTerms {
+  description?: string;
+  coinCost?: number;
+  tokenCost?: number;
+}
+
+/** The terms a catalog item and a listing both change: their description and prices, each checked when given. */
+export function checkedPriceTerms(patch: PriceTerms): PriceTerms {
+  const set: PriceTerms = {};
+  if (patch.description !== undefined) set.description = checkText(patch.description, 'description', DESCRIPTION_MAX, false);
+  if (patch.coinCost !== undefined) set.coinCost = checkCost(patch.coinCost, 'coinCost');
+  if (patch.tokenCost !== undefined) set.tokenCost = checkCost(patch.tokenCost, 'tokenCost');
+  return set;
+}

@@ -2,7 +2,7 @@ import type { Connection, FilterQuery, Model } from 'mongoose';
 import { DEFAULT_CODE_VALIDITY_DAYS } from '@ris/contracts';
 import { AppScoped, idFromOperation, type Page, type PageQuery } from '@ris/mongo';
 import { Code, invalidArgument, notFound, rpcError } from '@ris/rpc';
-import { checkCost, checkStock, checkText } from './field-rules';
+import { DESCRIPTION_MAX, checkCost, checkStock, checkText, checkedPriceTerms } from './field-rules';
 import { listingModel, type DiscountDoc, type ListingDoc } from './listing.model';
 import { newGoodFields, OwnedGoods } from './owned-goods';
 import { StockCounter } from './stock-counter';
@@ -28,7 +28,6 @@ export interface CostCeiling {
 }
 
 const TITLE_MAX = 200;
-const DESCRIPTION_MAX = 2000;
 
 function checkDiscount(discount: DiscountDoc): DiscountDoc {
   const { type, value } = discount;
@@ -114,9 +113,7 @@ export class Listings {
     const now = new Date();
     const set: Partial<ListingDoc> = { updatedAt: now };
     if (patch.title !== undefined) set.title = checkText(patch.title, 'title', TITLE_MAX, true);
-    if (patch.description !== undefined) set.description = checkText(patch.description, 'description', DESCRIPTION_MAX, false);
-    if (patch.coinCost !== undefined) set.coinCost = checkCost(patch.coinCost, 'coinCost');
-    if (patch.tokenCost !== undefined) set.tokenCost = checkCost(patch.tokenCost, 'tokenCost');
+    Object.assign(set, checkedPriceTerms(patch));
     // An absolute count: redemptions in flight keep the units they hold.
     if (patch.quantity !== undefined) set.quantity = checkStock(patch.quantity, 'quantity');
     if (patch.discount !== undefined) set.discount = checkDiscount(patch.discount);

@@ -1,15 +1,12 @@
 import type { Model } from 'mongoose';
 import type { Logger } from '@ris/logging';
-import { PeriodicTask } from '@ris/service-runtime';
+import { PeriodicRecovery, recoverIsolated, type RecoveryOptions } from '@ris/service-runtime';
 import { recoveryAction, type RecoveryAction } from './redemption-saga-machine';
 import type { RedemptionSaga } from './redemption-saga';
 import type { SagaRecord } from './saga-record';
 import type { StockCounter, StockMarkers } from './stock-counter';
 
-export interface RecoveryOptions {
-  intervalMs: number;
-  batchSize?: number;
-}
+export type { RecoveryOptions };
 
 type Good = StockMarkers & { _id: string; appId: string };
 
@@ -30,33 +27,19 @@ export interface Recoverable {
  * at start-up and every intervalMs; it is a system job across apps, and
  * handles each record under that record's own appId.
  */
-export class RecoveryPass {
-  private readonly task: PeriodicTask;
-
+export class RecoveryPass extends PeriodicRecovery {
   constructor(
     private readonly kinds: Recoverable[],
-    private readonly logger: Logger,
-    private readonly options: RecoveryOptions,
+    logger: Logger,
+    options: RecoveryOptions,
   ) {
-    this.task = new PeriodicTask(() => this.runOnce(), {
-      intervalMs: options.intervalMs,
-      runAtStart: true,
-      onError: (err) => this.logger.warn({ err }, 'recovery pass failed; will retry'),
-    });
-  }
-
-  start(): void {
-    this.task.start();
-  }
-
-  stop(): Promise<void> {
-    return this.task.stop();
+    super(logger, { ...options, runAtStart: true });
   }
 
   async runOnce(): Promise<void> {
     for (const kind of this.kinds) {
-      await kind.recoverRecords(this.options.batchSize ?? 100);
-      await kind.sweepMarkers(this.options.batchSize ?? 100);
+      await kind.recoverRecords(this.batchSize);
+      await kind.sweepMarkers(this.batchSize);
     }
   }
 }
@@ -155,11 +138,7 @@ export class SagaRecovery<R extends SagaRecord, G extends Good> implements Recov
   }
 
   /** One record's failure (the incentive service still down, say) is logged and does not stop the others. */
-  private async isolated(about: Record<string, string>, work: () => Promise<unknown>): Promise<void> {
-    try {
-      await work();
-    } catch (err) {
-      this.logger.warn({ err, kind: this.name, ...about }, 'recovery of a redemption failed; will retry');
-    }
+  private isolated(about: Record<string, string>, work: () => Promise<unknown>): Promise<void> {
+    return recoverIsolated(this.logger, { kind: this.name, ...about }, 'recovery of a redemption failed; will retry', work);
   }
 }

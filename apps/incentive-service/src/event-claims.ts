@@ -1,5 +1,5 @@
 import type { Connection, Model } from 'mongoose';
-import { duplicateKeyIndexes } from '@ris/mongo';
+import { AppScoped } from '@ris/mongo';
 import { LEASES_ONLY, type HolderLiveness } from '@ris/service-runtime';
 import { eventClaimModel, type EventClaimDoc } from './event-claim.model';
 
@@ -15,6 +15,7 @@ import { eventClaimModel, type EventClaimDoc } from './event-claim.model';
  */
 export class EventClaims {
   readonly model: Model<EventClaimDoc>;
+  private readonly claims: AppScoped<EventClaimDoc>;
 
   constructor(
     db: Connection,
@@ -22,6 +23,7 @@ export class EventClaims {
     readonly liveness: HolderLiveness = LEASES_ONLY,
   ) {
     this.model = eventClaimModel(db);
+    this.claims = new AppScoped(this.model);
   }
 
   /** Nobody works on the claim any more: its lease ran out, or its holder died. */
@@ -30,18 +32,9 @@ export class EventClaims {
     return claim.holder ? !(await this.liveness.isAlive(claim.holder)) : false;
   }
 
-  /** Claims each event; false where someone else holds it. */
-  async claim(docs: EventClaimDoc[]): Promise<boolean[]> {
-    if (docs.length === 0) return [];
-    try {
-      await this.model.insertMany(docs, { ordered: false, lean: true });
-      return docs.map(() => true);
-    } catch (err) {
-      const duplicates = duplicateKeyIndexes(err);
-      if (duplicates === null && docs.length === 1) return [false];
-      if (duplicates === null || duplicates.has(-1)) throw err;
-      return docs.map((_, i) => !duplicates.has(i));
-    }
+  /** Claims each event (one insert of them all, under their unique ids); false where someone else holds it. */
+  claim(docs: EventClaimDoc[]): Promise<boolean[]> {
+    return this.claims.insertManyNew(docs);
   }
 
   find(appId: string, eventId: string): Promise<EventClaimDoc | null> {

@@ -1,5 +1,5 @@
 import type { Logger } from '@ris/logging';
-import { PeriodicTask } from '@ris/service-runtime';
+import { PeriodicRecovery, recoverIsolated, type RecoveryOptions } from '@ris/service-runtime';
 import { conversionFlagged } from './conversion-events';
 import type { ConversionRewards } from './conversion-rewards';
 import type { ConversionDoc } from './conversion.model';
@@ -10,10 +10,7 @@ import type { ReferralStore } from './referral-store';
 import type { Referrals } from './referrals';
 import { UNFINISHED_AFTER_MS, type ConversionRecorder } from './record-conversion';
 
-export interface RecoveryOptions {
-  intervalMs: number;
-  batchSize?: number;
-}
+export type { RecoveryOptions };
 
 /**
  * Finishes what a request could not: scores referrals and conversions the
@@ -23,10 +20,7 @@ export interface RecoveryOptions {
  * each replica runs the pass; it works across apps (a system job), and
  * handles each record with that record's own appId.
  */
-export class RecoveryPass {
-  private readonly task: PeriodicTask;
-  private readonly batchSize: number;
-
+export class RecoveryPass extends PeriodicRecovery {
   constructor(
     private readonly store: ReferralStore,
     private readonly deps: {
@@ -36,22 +30,10 @@ export class RecoveryPass {
       recorder: ConversionRecorder;
       referrals: Referrals;
     },
-    private readonly logger: Logger,
+    logger: Logger,
     options: RecoveryOptions,
   ) {
-    this.batchSize = options.batchSize ?? 100;
-    this.task = new PeriodicTask(() => this.runOnce(), {
-      intervalMs: options.intervalMs,
-      onError: (err) => this.logger.warn({ err }, 'recovery pass failed; will retry'),
-    });
-  }
-
-  start(): void {
-    this.task.start();
-  }
-
-  stop(): Promise<void> {
-    return this.task.stop();
+    super(logger, options);
   }
 
   async runOnce(): Promise<void> {
@@ -157,11 +139,7 @@ export class RecoveryPass {
   }
 
   /** One record's failure (the reward service still down, say) is logged and does not stop the others. */
-  private async isolated(about: Record<string, string>, work: () => Promise<unknown>): Promise<void> {
-    try {
-      await work();
-    } catch (err) {
-      this.logger.warn({ err, ...about }, 'recovery of a record failed; will retry');
-    }
+  private isolated(about: Record<string, string>, work: () => Promise<unknown>): Promise<void> {
+    return recoverIsolated(this.logger, about, 'recovery of a record failed; will retry', work);
   }
 }

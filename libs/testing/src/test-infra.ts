@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import mongoose, { type Connection } from 'mongoose';
+import { freePort } from '@ris/stack';
 import { restartableServer } from './restartable-server';
 
 const root = join(__dirname, '..', '..', '..');
@@ -45,17 +45,8 @@ export async function testDatabase(prefix = 'test'): Promise<Connection & { drop
   });
 }
 
-/** A TCP port nothing listens on right now (for private servers in tests). */
-export function freeTcpPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
+/** A TCP port nothing listens on right now (for private servers in tests): the stack's own finder. */
+export const freeTcpPort = freePort;
 
 /**
  * A private nats-server -js that a test may stop and start again (to prove

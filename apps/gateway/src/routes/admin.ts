@@ -1,5 +1,5 @@
 import { IssuedKeySchema as IssuedKey, KeySummarySchema as KeySummary } from '../console/console-schemas';
-import { keySummaryJson } from '../console/keys/key-routes';
+import { issuedKeyJson, keySummaryJson } from '../console/keys/key-routes';
 import type { ApiRouter } from '../http/api-router';
 import { ApiError } from '../http/api-error';
 import { id, timestamp } from '../openapi/common-schemas';
@@ -43,7 +43,7 @@ export function adminRoutes(api: ApiRouter, directory: AppDirectory): void {
         body: {
           app: { id: app._id, name: app.name, createdAt: app.createdAt.toISOString() },
           apiKey: key.apiKey,
-          key: { id: key.id, apiKey: key.apiKey, prefix: key.prefix, createdAt: key.createdAt.toISOString() },
+          key: issuedKeyJson(key),
         },
       };
     },
@@ -104,7 +104,7 @@ export function adminRoutes(api: ApiRouter, directory: AppDirectory): void {
         status: 201,
         body: {
           apiKey: key.apiKey,
-          key: { id: key.id, apiKey: key.apiKey, prefix: key.prefix, createdAt: key.createdAt.toISOString() },
+          key: issuedKeyJson(key),
         },
       };
     },

@@ -46,6 +46,19 @@ const UpdateActionBody = z
 
 const keyParams = z.object({ key: definitionKey('Action key') });
 
+/** An action's fields as the service takes them, from a create or an update body (absent: unchanged). */
+const actionFields = (body: z.output<typeof UpdateActionBody>) => ({
+  name: body.name,
+  type: ActionTypes.value(body.type),
+  coins: body.coins,
+  xp: body.xp,
+  tokens: body.tokens,
+  cooldownSeconds: body.cooldown,
+  maxRepeats: body.maxRepeats ?? undefined,
+  enabled: body.enabled,
+  description: body.description,
+});
+
 export function incentiveActionRoutes(api: ApiRouter, clients: ServiceClients): void {
   api.route({
     method: 'post',
@@ -70,15 +83,7 @@ export function incentiveActionRoutes(api: ApiRouter, clients: ServiceClients): 
         appId,
         operationKey,
         key: body.key,
-        name: body.name,
-        type: ActionTypes.value(body.type),
-        coins: body.coins,
-        xp: body.xp,
-        tokens: body.tokens,
-        cooldownSeconds: body.cooldown,
-        maxRepeats: body.maxRepeats ?? undefined,
-        enabled: body.enabled,
-        description: body.description,
+        ...actionFields(body),
       });
       return { status: 201, body: { action: actionJson(action!) } };
     },
@@ -133,16 +138,8 @@ export function incentiveActionRoutes(api: ApiRouter, clients: ServiceClients): 
       const { action } = await clients.incentive.updateAction({
         appId,
         key: params.key,
-        name: body.name,
-        type: ActionTypes.value(body.type),
-        coins: body.coins,
-        xp: body.xp,
-        tokens: body.tokens,
-        cooldownSeconds: body.cooldown,
-        maxRepeats: body.maxRepeats ?? undefined,
+        ...actionFields(body),
         clearMaxRepeats: body.maxRepeats === null,
-        enabled: body.enabled,
-        description: body.description,
       });
       return { status: 200, body: { action: actionJson(action!) } };
     },

@@ -3,12 +3,15 @@ import { ApiError } from '../../http/api-error';
 import { id } from '../../openapi/common-schemas';
 import { z } from '../../openapi/zod';
 import type { ApiKeyRecord } from '../../tenancy/api-key.model';
-import type { AppDirectory } from '../../tenancy/app-directory';
+import type { AppDirectory, IssuedKey } from '../../tenancy/app-directory';
 import { IssuedKeySchema, KeySummarySchema } from '../console-schemas';
 
 const appParams = z.object({ appId: id('App id') });
 const keyParams = z.object({ appId: id('App id'), keyId: id('Key id') });
 const keyLink = { appId: '$request.path.appId', keyId: '$response.body#/key/id' };
+
+/** A key just issued: the only answer that shows the key itself. */
+export const issuedKeyJson = (key: IssuedKey) => ({ id: key.id, apiKey: key.apiKey, prefix: key.prefix, createdAt: key.createdAt.toISOString() });
 
 export const keySummaryJson = (k: ApiKeyRecord) => ({
   id: k._id,
@@ -52,7 +55,7 @@ export function keyRoutes(api: ApiRouter, directory: AppDirectory): void {
     },
     handle: async ({ appId }) => {
       const key = await directory.issueKey(appId);
-      return { status: 201, body: { key: { id: key.id, apiKey: key.apiKey, prefix: key.prefix, createdAt: key.createdAt.toISOString() } } };
+      return { status: 201, body: { key: issuedKeyJson(key) } };
     },
   });
 
