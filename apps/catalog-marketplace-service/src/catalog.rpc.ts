@@ -15,7 +15,7 @@ import {
   type Redemption,
   type UpdateCatalogItemRequest,
 } from '@ris/contracts';
-import { invalidArgument, pageFromRequest, pageReply, requiredField } from '@ris/rpc';
+import { invalidArgument, messageFields, pageFromRequest, pageReply, requiredField } from '@ris/rpc';
 import type { BalanceSnapshot } from './balance-account';
 import type { CatalogItemDoc } from './catalog-item.model';
 import type { CatalogItemInput, CatalogItemPatch, CatalogItems } from './catalog-items';
@@ -39,17 +39,8 @@ export type CatalogRpc = Pick<Service, CatalogMethod>;
 const time = (date: Date | null) => (date ? timestampFromDate(date) : undefined);
 
 export function itemToProto(doc: CatalogItemDoc): CatalogItem {
-  return create(CatalogItemSchema, {
-    id: doc._id,
-    name: doc.name,
-    description: doc.description,
-    coinCost: doc.coinCost,
-    tokenCost: doc.tokenCost,
-    inventory: doc.inventory,
-    published: doc.published,
-    createdAt: time(doc.createdAt),
-    updatedAt: time(doc.updatedAt),
-  });
+  // The fields of the same name as they are; only the id is named.
+  return create(CatalogItemSchema, { ...messageFields(doc), id: doc._id });
 }
 
 export function redemptionToProto(doc: RedemptionDoc): Redemption {

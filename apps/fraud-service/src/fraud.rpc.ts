@@ -1,7 +1,7 @@
 import { timestampDate, timestampFromDate, type Timestamp } from '@bufbuild/protobuf/wkt';
 import type { ServiceImpl } from '@connectrpc/connect';
 import { FraudService, SharedAttribute, SignalKind, enumValue, type ClientContext, type FraudRecordClickRequest } from '@ris/contracts';
-import { invalidArgument, requiredField, rpcService, tenantOf, type RpcService } from '@ris/rpc';
+import { invalidArgument, messageFields, requiredField, rpcService, tenantOf, type RpcService } from '@ris/rpc';
 import type { Evidence, SignalEvidence } from './evidence/signal-evidence';
 import type { FraudScorer } from './scoring/fraud-scorer';
 import type { RiskAssessment } from './scoring/risk-assessment';
@@ -45,15 +45,12 @@ function evidenceProto(evidence: Evidence | null, windowMinutes: number) {
     at: timestampFromDate(subject.at),
     clickId: click ? clickIdOf(subjectOf(click)) : undefined,
     clickedAt: click ? timestampFromDate(click.at) : undefined,
+    // The signal's fields of the same name as they are (messageFields); the rest named.
     linked: evidence.linked.map(({ signal, shared }) => ({
+      ...messageFields(signal),
       kind: enumValue(SignalKind, signal.kind),
-      campaignId: signal.campaignId,
-      referralCode: signal.referralCode,
-      referrerId: signal.referrerId,
-      refereeId: signal.refereeId ?? undefined,
       clickId: signal.kind === 'CLICK' ? clickIdOf(subjectOf(signal)) : undefined,
       shared: shared.map((attribute) => enumValue(SharedAttribute, attribute)),
-      at: timestampFromDate(signal.at),
     })),
     windowMinutes,
   };

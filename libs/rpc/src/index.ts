@@ -4,3 +4,4 @@ export { Code, ConnectError, errorReason, fromItemError, invalidArgument, isPubl
 export { characterCount, pageFromRequest, pageReply, requiredField } from './request-fields';
 export { rpcService, startRpcServer, type RpcServer, type RpcServerOptions, type RpcService, type RpcServiceOptions } from './rpc-server';
 export { tenantOf, type UnscopedMethods } from './tenant';
+export { messageFields, type MessageFields } from './message-fields';
