@@ -11,8 +11,6 @@ export interface CatalogItemDoc extends StockMarkers {
   /** Units left; -1 means unlimited. */
   inventory: number;
   published: boolean;
-  /** The shelf the app shows the item on; null when none. */
-  category?: string | null;
   /** Soft delete: set once, and the item is gone from the API but not from history. */
   deletedAt: Date | null;
   createdAt: Date;
@@ -29,7 +27,6 @@ const catalogItemSchema = new Schema<CatalogItemDoc>(
     tokenCost: { type: Number, required: true },
     inventory: { type: Number, required: true },
     published: { type: Boolean, required: true },
-    category: { type: String, default: null },
     deletedAt: { type: Date, default: null },
     ...stockMarkerFields,
     createdAt: { type: Date, required: true },

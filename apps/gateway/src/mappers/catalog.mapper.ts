@@ -15,7 +15,6 @@ export const CatalogItem = entity<CatalogItemMessage>()('CatalogItem', {
   tokenCost: z.number().int(),
   inventory: z.number().int().openapi({ description: 'Units left; -1 means unlimited.' }),
   published: z.boolean().openapi({ description: 'Only published items can be redeemed.' }),
-  category: z.string().nullable().openapi({ description: 'The shelf the app shows the item on; null when none.' }),
   createdAt: time(timestamp),
   updatedAt: time(timestamp),
 });

@@ -10771,8 +10771,6 @@ export interface components {
             inventory: number;
             /** @description Only published items can be redeemed. */
             published: boolean;
-            /** @description The shelf the app shows the item on; null when none. */
-            category: string | null;
             /**
              * Format: date-time
              * @example 2026-11-21T07:54:00.000Z
