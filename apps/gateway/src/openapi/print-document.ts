@@ -1,7 +1,7 @@
 // Prints the OpenAPI document the gateway serves, built with no backend, for
-// the dashboard's client generation (`npm run dashboard:api`,
-// tools/dashboard-api.mjs) and the committed snapshot (`npm run
-// openapi:snapshot`, tools/openapi-snapshot.mjs).
+// tools/openapi-document.mjs: the dashboard's and the SDK's client
+// generation (`npm run dashboard:api`, `npm run sdk:api`) and the committed
+// snapshot (`npm run openapi:snapshot`).
 import { documentText, servedDocument } from './served-document';
 
 servedDocument()
