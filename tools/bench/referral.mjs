@@ -59,7 +59,7 @@ const { ProcessStack, readInfraEnv } = require(join(root, 'dist', 'tools', 'stac
 await bundleTs(join(root, 'libs', 'testing', 'src', 'own-stack.ts'), join(root, 'dist', 'tools', 'bench', 'own-stack.cjs'));
 const { ownStackOptions, runName } = require(join(root, 'dist', 'tools', 'bench', 'own-stack.cjs'));
 // The referral service's own code key cache (same Redis keys and format), for the seed.
-await bundleTs(join(root, 'apps', 'referral-service', 'src', 'code-key-cache.ts'), join(root, 'dist', 'tools', 'bench', 'code-key-cache.cjs'));
+await bundleTs(join(root, 'apps', 'referral-service', 'src', 'referrals', 'code-key-cache.ts'), join(root, 'dist', 'tools', 'bench', 'code-key-cache.cjs'));
 const { CodeKeyCache } = require(join(root, 'dist', 'tools', 'bench', 'code-key-cache.cjs'));
 const { Redis } = require('ioredis');
 

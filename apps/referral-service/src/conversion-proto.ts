@@ -15,10 +15,10 @@ import {
   type ConversionReward as ConversionRewardProto,
   type FraudFlag,
 } from '@ris/contracts';
-import type { CampaignDoc } from './campaign.model';
-import type { ConversionReward } from './conversion-rewards';
-import type { ConversionDoc } from './conversion.model';
-import type { FraudFlagDoc } from './fraud-flag.model';
+import type { CampaignDoc } from './campaigns/campaign.model';
+import type { ConversionReward } from './conversions/conversion-rewards';
+import type { ConversionDoc } from './conversions/conversion.model';
+import type { FraudFlagDoc } from './flags/fraud-flag.model';
 
 const ts = (date: Date | null | undefined) => (date ? timestampFromDate(date) : undefined);
 

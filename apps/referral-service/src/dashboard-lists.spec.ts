@@ -1,6 +1,6 @@
 import { SharedAttribute, SignalKind } from '@ris/contracts';
-import { listConversions } from './conversion-list';
-import { listReferrals } from './referral-list';
+import { listConversions } from './conversions/conversion-list';
+import { listReferrals } from './referrals/referral-list';
 import { NO_CONTEXT, serviceOnTestDatabase } from './testing/service-on-test-database';
 
 // The lists the dashboard reads, against the real database.

@@ -1,8 +1,8 @@
 import { testDatabase } from '@ris/testing';
-import { campaignBucketModel } from './campaign-bucket.model';
-import { conversionModel } from './conversion.model';
-import { fraudFlagModel } from './fraud-flag.model';
-import { referralModel } from './referral.model';
+import { campaignBucketModel } from './stats/campaign-bucket.model';
+import { conversionModel } from './conversions/conversion.model';
+import { fraudFlagModel } from './flags/fraud-flag.model';
+import { referralModel } from './referrals/referral.model';
 
 // The reads the dashboard added (GET /referrals, /conversions?userId=,
 // /fraud/flags with campaignId, /stats/timeseries) must be answered from

@@ -7,20 +7,20 @@ import { setting } from '@ris/config';
 import { FraudService, ReferralService, RewardService } from '@ris/contracts';
 import { createServiceClient, rpcService } from '@ris/rpc';
 import { runService } from '@ris/service-runtime';
-import { Campaigns } from './campaigns';
-import { CodeKeyCache } from './code-key-cache';
-import { ConversionRewards } from './conversion-rewards';
-import { FraudCheck } from './fraud-check';
-import { FlagEvidence } from './fraud-flag-evidence';
-import { FraudFlags } from './fraud-flags';
-import { ConversionRecorder } from './record-conversion';
-import { RecoveryPass } from './recovery-pass';
-import { ClickRecorder } from './click-recorder';
-import { RefereeFunnel } from './referee-funnel';
+import { Campaigns } from './campaigns/campaigns';
+import { CodeKeyCache } from './referrals/code-key-cache';
+import { ConversionRewards } from './conversions/conversion-rewards';
+import { FraudCheck } from './fraud-check/fraud-check';
+import { FlagEvidence } from './flags/fraud-flag-evidence';
+import { FraudFlags } from './flags/fraud-flags';
+import { ConversionRecorder } from './conversions/record-conversion';
+import { RecoveryPass } from './recovery/recovery-pass';
+import { ClickRecorder } from './clicks/click-recorder';
+import { RefereeFunnel } from './conversions/referee-funnel';
 import { referralRpc } from './referral.rpc';
 import { ReferralStore } from './referral-store';
-import { ReferralTree } from './referral-tree';
-import { Referrals } from './referrals';
+import { ReferralTree } from './referrals/referral-tree';
+import { Referrals } from './referrals/referrals';
 
 void runService({
   name: 'referral-service',

@@ -1,18 +1,18 @@
 import type { Connection } from 'mongoose';
 import type { Outbox, OutboxCarrier } from '@ris/events';
 import { AppScoped, DocumentWriteQueue, OnceMarkers, SerialByKey, isDuplicateKeyError } from '@ris/mongo';
-import { CampaignStats } from './campaign-stats';
-import type { Campaigns } from './campaigns';
-import { clickModel, type ClickDoc } from './click.model';
-import type { CodeKeyCache } from './code-key-cache';
-import { conversionModel, type ConversionDoc } from './conversion.model';
-import { deferredFraudCheckModel, type DeferredFraudCheckDoc } from './deferred-fraud-check.model';
-import { fraudFlagModel, type FraudFlagDoc } from './fraud-flag.model';
-import { normalizeReferralCode } from './referral-code';
-import { codeKeyId, ownerKeyId, referralCodeKeyModel, referralOwnerKeyModel, type ReferralKeyDoc } from './referral-key.model';
-import { referralCountersModel, type ReferralCountersDoc } from './referral-counters.model';
-import { ReferralLinks } from './referral-links';
-import { referralModel, type ReferralDoc, type ReferralRef } from './referral.model';
+import { CampaignStats } from './stats/campaign-stats';
+import type { Campaigns } from './campaigns/campaigns';
+import { clickModel, type ClickDoc } from './clicks/click.model';
+import type { CodeKeyCache } from './referrals/code-key-cache';
+import { conversionModel, type ConversionDoc } from './conversions/conversion.model';
+import { deferredFraudCheckModel, type DeferredFraudCheckDoc } from './fraud-check/deferred-fraud-check.model';
+import { fraudFlagModel, type FraudFlagDoc } from './flags/fraud-flag.model';
+import { normalizeReferralCode } from './referrals/referral-code';
+import { codeKeyId, ownerKeyId, referralCodeKeyModel, referralOwnerKeyModel, type ReferralKeyDoc } from './referrals/referral-key.model';
+import { referralCountersModel, type ReferralCountersDoc } from './referrals/referral-counters.model';
+import { ReferralLinks } from './referrals/referral-links';
+import { referralModel, type ReferralDoc, type ReferralRef } from './referrals/referral.model';
 
 /** About 30 MB of code keys: the codes being clicked at the moment. */
 const CODE_KEY_CACHE_SIZE = 100_000;

@@ -4,17 +4,17 @@ import { FraudService, RewardSchema, RewardService, RewardStatus, type Reward } 
 import { Outbox } from '@ris/events';
 import { createLogger } from '@ris/logging';
 import { testDatabase } from '@ris/testing';
-import { Campaigns } from '../campaigns';
-import { ClickRecorder } from '../click-recorder';
-import { ConversionRewards } from '../conversion-rewards';
-import { FraudCheck } from '../fraud-check';
-import { FlagEvidence } from '../fraud-flag-evidence';
-import { FraudFlags } from '../fraud-flags';
-import { ConversionRecorder } from '../record-conversion';
-import { RefereeFunnel } from '../referee-funnel';
+import { Campaigns } from '../campaigns/campaigns';
+import { ClickRecorder } from '../clicks/click-recorder';
+import { ConversionRewards } from '../conversions/conversion-rewards';
+import { FraudCheck } from '../fraud-check/fraud-check';
+import { FlagEvidence } from '../flags/fraud-flag-evidence';
+import { FraudFlags } from '../flags/fraud-flags';
+import { ConversionRecorder } from '../conversions/record-conversion';
+import { RefereeFunnel } from '../conversions/referee-funnel';
 import { ReferralStore } from '../referral-store';
-import { ReferralTree } from '../referral-tree';
-import { Referrals } from '../referrals';
+import { ReferralTree } from '../referrals/referral-tree';
+import { Referrals } from '../referrals/referrals';
 
 /**
  * The referral service's modules, wired as main.ts wires them, on a fresh

@@ -1,18 +1,18 @@
 import { crashPoint } from '@ris/config';
 import { idFromOperation, isDuplicateKeyError } from '@ris/mongo';
 import { notFound } from '@ris/rpc';
-import type { CampaignDoc } from './campaign.model';
-import type { ClickDoc } from './click.model';
-import type { ClickRecorder } from './click-recorder';
-import { contextFields, referralScore, type FraudCheck } from './fraud-check';
-import type { FraudFlags } from './fraud-flags';
-import type { RefereeFunnel } from './referee-funnel';
+import type { CampaignDoc } from '../campaigns/campaign.model';
+import type { ClickDoc } from '../clicks/click.model';
+import type { ClickRecorder } from '../clicks/click-recorder';
+import { contextFields, referralScore, type FraudCheck } from '../fraud-check/fraud-check';
+import type { FraudFlags } from '../flags/fraud-flags';
+import type { RefereeFunnel } from '../conversions/referee-funnel';
 import { generateReferralCode } from './referral-code';
 import { referralCreated } from './referral-events';
 import type { ClientContextDoc, ReferralDoc, ReferralRef } from './referral.model';
-import type { ReferralStore } from './referral-store';
+import type { ReferralStore } from '../referral-store';
 import type { ReferralTree } from './referral-tree';
-import { referralsCreated } from './referral-metrics';
+import { referralsCreated } from '../referral-metrics';
 
 export interface CreateReferralInput {
   campaignId: string;

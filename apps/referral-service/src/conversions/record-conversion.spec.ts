@@ -4,19 +4,19 @@ import { FraudService, RewardSchema, RewardService, RewardSide, RewardStatus } f
 import { Outbox } from '@ris/events';
 import { createLogger } from '@ris/logging';
 import { testDatabase } from '@ris/testing';
-import { bucketTargets } from './campaign-buckets';
-import { Campaigns } from './campaigns';
+import { bucketTargets } from '../stats/campaign-buckets';
+import { Campaigns } from '../campaigns/campaigns';
 import { ConversionRewards } from './conversion-rewards';
-import { FraudCheck } from './fraud-check';
-import { FraudFlags } from './fraud-flags';
+import { FraudCheck } from '../fraud-check/fraud-check';
+import { FraudFlags } from '../flags/fraud-flags';
 import { ConversionRecorder } from './record-conversion';
-import { RecoveryPass } from './recovery-pass';
-import { rebuildCampaignStats } from './stats-rebuild';
-import { ClickRecorder } from './click-recorder';
+import { RecoveryPass } from '../recovery/recovery-pass';
+import { rebuildCampaignStats } from '../stats/stats-rebuild';
+import { ClickRecorder } from '../clicks/click-recorder';
 import { RefereeFunnel } from './referee-funnel';
-import { ReferralStore } from './referral-store';
-import { ReferralTree } from './referral-tree';
-import { Referrals } from './referrals';
+import { ReferralStore } from '../referral-store';
+import { ReferralTree } from '../referrals/referral-tree';
+import { Referrals } from '../referrals/referrals';
 
 // The conversion flow against the real database, with the fraud and reward
 // services stood in for by in-memory Connect routers (their own behaviour

@@ -1,4 +1,4 @@
-import type { CampaignDoc } from './campaign.model';
+import type { CampaignDoc } from '../campaigns/campaign.model';
 import type { ConversionDoc } from './conversion.model';
 
 export interface RewardGrant {

@@ -1,8 +1,8 @@
 import { create } from '@bufbuild/protobuf';
 import { FraudEvidenceSchema, SignalKind, type FraudEvidence, type LinkedSignal } from '@ris/contracts';
-import type { FraudCheck } from './fraud-check';
+import type { FraudCheck } from '../fraud-check/fraud-check';
 import type { FraudFlagDoc } from './fraud-flag.model';
-import type { ReferralStore } from './referral-store';
+import type { ReferralStore } from '../referral-store';
 
 /** Linked records per flag: enough to show a pattern, bounded so the read stays a few indexed queries. */
 const LINKED_LIMIT = 20;

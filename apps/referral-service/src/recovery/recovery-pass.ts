@@ -1,14 +1,14 @@
 import type { Logger } from '@ris/logging';
 import { PeriodicRecovery, recoverIsolated, type RecoveryOptions } from '@ris/service-runtime';
-import { conversionFlagged } from './conversion-events';
-import type { ConversionRewards } from './conversion-rewards';
-import type { ConversionDoc } from './conversion.model';
-import type { DeferredFraudCheckDoc } from './deferred-fraud-check.model';
-import { conversionScore, referralScore, type FraudCheck } from './fraud-check';
-import type { FraudFlags } from './fraud-flags';
-import type { ReferralStore } from './referral-store';
-import type { Referrals } from './referrals';
-import { UNFINISHED_AFTER_MS, type ConversionRecorder } from './record-conversion';
+import { conversionFlagged } from '../conversions/conversion-events';
+import type { ConversionRewards } from '../conversions/conversion-rewards';
+import type { ConversionDoc } from '../conversions/conversion.model';
+import type { DeferredFraudCheckDoc } from '../fraud-check/deferred-fraud-check.model';
+import { conversionScore, referralScore, type FraudCheck } from '../fraud-check/fraud-check';
+import type { FraudFlags } from '../flags/fraud-flags';
+import type { ReferralStore } from '../referral-store';
+import type { Referrals } from '../referrals/referrals';
+import { UNFINISHED_AFTER_MS, type ConversionRecorder } from '../conversions/record-conversion';
 
 export type { RecoveryOptions };
 

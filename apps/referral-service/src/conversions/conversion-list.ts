@@ -1,8 +1,8 @@
 import type { Page, PageQuery } from '@ris/mongo';
-import type { CampaignDoc } from './campaign.model';
+import type { CampaignDoc } from '../campaigns/campaign.model';
 import type { ConversionDoc, ConversionStatusName } from './conversion.model';
-import { normalizeReferralCode } from './referral-code';
-import type { ReferralStore } from './referral-store';
+import { normalizeReferralCode } from '../referrals/referral-code';
+import type { ReferralStore } from '../referral-store';
 
 export interface ConversionFilter {
   campaignId?: string;

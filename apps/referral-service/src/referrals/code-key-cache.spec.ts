@@ -2,10 +2,10 @@ import { Redis } from 'ioredis';
 import { Outbox } from '@ris/events';
 import { createLogger } from '@ris/logging';
 import { freeTcpPort, infraUrl, testDatabase, uniqueName } from '@ris/testing';
-import { Campaigns } from './campaigns';
+import { Campaigns } from '../campaigns/campaigns';
 import { CodeKeyCache } from './code-key-cache';
 import { codeKeyId } from './referral-key.model';
-import { ReferralStore } from './referral-store';
+import { ReferralStore } from '../referral-store';
 
 // Two stores on one database stand for two replicas of the service: what
 // one writes at creation, the other finds in Redis (real Redis, real FerretDB).

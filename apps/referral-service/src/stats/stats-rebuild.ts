@@ -4,9 +4,9 @@ import { closeDrift, compareCounters, reconcileDrift, type CounterDrift } from '
 import { campaignBucketModel, type CampaignBucketDoc } from './campaign-bucket.model';
 import { bucketTargets } from './campaign-buckets';
 import { campaignStatsModel, type CampaignStatsDoc } from './campaign-stats.model';
-import { clickModel } from './click.model';
-import { conversionModel, countedAt } from './conversion.model';
-import { referralModel } from './referral.model';
+import { clickModel } from '../clicks/click.model';
+import { conversionModel, countedAt } from '../conversions/conversion.model';
+import { referralModel } from '../referrals/referral.model';
 
 /** The counters recounted; totalRewardValue is not: its rewards live in the reward service. */
 const COUNTED = ['totalReferrals', 'totalClicks', 'totalConversions', 'completedReferrals'] as const;

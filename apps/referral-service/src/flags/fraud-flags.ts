@@ -1,11 +1,11 @@
 import { isDuplicateKeyError, newId, type Page, type PageQuery } from '@ris/mongo';
 import { Code, notFound, rpcError } from '@ris/rpc';
-import type { ConversionRewards } from './conversion-rewards';
-import type { ConversionDoc } from './conversion.model';
+import type { ConversionRewards } from '../conversions/conversion-rewards';
+import type { ConversionDoc } from '../conversions/conversion.model';
 import type { FlagResolver, FlagStatus, FraudFlagDoc } from './fraud-flag.model';
-import type { FraudDoc } from './referral.model';
-import type { ReferralStore } from './referral-store';
-import { fraudFlagsRaised } from './referral-metrics';
+import type { FraudDoc } from '../referrals/referral.model';
+import type { ReferralStore } from '../referral-store';
+import { fraudFlagsRaised } from '../referral-metrics';
 
 export type FlagInput = Omit<FraudFlagDoc, '_id' | 'appId' | 'riskScore' | 'reasons' | 'warning' | 'status' | 'note' | 'createdAt' | 'resolvedAt' | 'resolvedBy' | 'effectsAppliedAt'> & {
   fraud: FraudDoc;

@@ -1,5 +1,5 @@
 import { referralLinkKeyModel } from './referral-link-key.model';
-import { NO_CONTEXT, serviceOnTestDatabase } from './testing/service-on-test-database';
+import { NO_CONTEXT, serviceOnTestDatabase } from '../testing/service-on-test-database';
 
 // The codes the next draws give, when a test sets them (else random ones as always).
 const mockDraws: string[] = [];

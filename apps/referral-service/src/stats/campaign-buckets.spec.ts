@@ -2,7 +2,7 @@ import { Code } from '@connectrpc/connect';
 import { bucketTargets, type Bucket } from './campaign-buckets';
 import { campaignBucketModel } from './campaign-bucket.model';
 import { rebuildCampaignStats } from './stats-rebuild';
-import { NO_CONTEXT, serviceOnTestDatabase } from './testing/service-on-test-database';
+import { NO_CONTEXT, serviceOnTestDatabase } from '../testing/service-on-test-database';
 
 // A campaign's hourly and daily counters against the real database: every
 // write that counts the campaign's totals counts its UTC hour and day too.

@@ -11,8 +11,8 @@ import type {
   ScoreReferralRequestSchema,
 } from '@ris/contracts';
 import type { Logger } from '@ris/logging';
-import type { ConversionDoc } from './conversion.model';
-import type { ClientContextDoc, FraudDoc, ReferralDoc } from './referral.model';
+import type { ConversionDoc } from '../conversions/conversion.model';
+import type { ClientContextDoc, FraudDoc, ReferralDoc } from '../referrals/referral.model';
 
 /** The verdict as this service stores it: fraud fields are null unless flagged (docs/product-decisions.md §5.2). */
 export type FraudVerdict = { deferred: false; flagged: boolean; fraud: FraudDoc } | { deferred: true; flagged: false; fraud: FraudDoc };

@@ -1,4 +1,4 @@
-import type { ReferralStore } from './referral-store';
+import type { ReferralStore } from '../referral-store';
 
 export interface ReferrerStats {
   referrals: number;

@@ -1,7 +1,7 @@
 import { isDuplicateKeyError, newId } from '@ris/mongo';
 import type { ConversionDoc } from './conversion.model';
-import type { ReferralRef } from './referral.model';
-import type { ReferralStore } from './referral-store';
+import type { ReferralRef } from '../referrals/referral.model';
+import type { ReferralStore } from '../referral-store';
 
 const NOT_CONVERTED = { $in: ['PENDING', 'CLICKED'] };
 

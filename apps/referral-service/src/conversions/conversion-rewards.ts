@@ -2,12 +2,12 @@ import type { Client } from '@connectrpc/connect';
 import { crashPoint } from '@ris/config';
 import type { DomainEvent } from '@ris/events';
 import { FulfillmentType, type Reward, type RewardService, RewardSide, RewardStatus, enumName, enumValue } from '@ris/contracts';
-import type { CampaignDoc } from './campaign.model';
+import type { CampaignDoc } from '../campaigns/campaign.model';
 import { conversionCreated, conversionFlagged } from './conversion-events';
 import { countedAt, type ConversionDoc } from './conversion.model';
-import type { ReferralStore } from './referral-store';
+import type { ReferralStore } from '../referral-store';
 import { planRewards, type RewardGrant } from './reward-plan';
-import { conversionsRecorded } from './referral-metrics';
+import { conversionsRecorded } from '../referral-metrics';
 
 export interface ConversionReward {
   rewardId: string;

@@ -1,8 +1,8 @@
 import type { Page, PageQuery } from '@ris/mongo';
-import type { CampaignNames } from './conversion-list';
+import type { CampaignNames } from '../conversions/conversion-list';
 import type { ReferralCountersDoc } from './referral-counters.model';
 import type { ReferralDoc } from './referral.model';
-import type { ReferralStore } from './referral-store';
+import type { ReferralStore } from '../referral-store';
 
 export interface ReferralFilter {
   campaignId?: string;

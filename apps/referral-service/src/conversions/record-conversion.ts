@@ -1,13 +1,13 @@
 import { isDuplicateKeyError, newId } from '@ris/mongo';
 import { Code, notFound, rpcError } from '@ris/rpc';
-import type { CampaignDoc } from './campaign.model';
+import type { CampaignDoc } from '../campaigns/campaign.model';
 import type { ConversionReward, ConversionRewards } from './conversion-rewards';
 import { countedAt, type ConversionDoc } from './conversion.model';
-import { conversionScore, type FraudCheck, type FraudVerdict } from './fraud-check';
-import type { FraudFlags } from './fraud-flags';
-import type { ClientContextDoc, ReferralDoc } from './referral.model';
-import type { ReferralStore } from './referral-store';
-import type { ReferralTree } from './referral-tree';
+import { conversionScore, type FraudCheck, type FraudVerdict } from '../fraud-check/fraud-check';
+import type { FraudFlags } from '../flags/fraud-flags';
+import type { ClientContextDoc, ReferralDoc } from '../referrals/referral.model';
+import type { ReferralStore } from '../referral-store';
+import type { ReferralTree } from '../referrals/referral-tree';
 import { deepestLevel } from './reward-plan';
 
 export interface ConversionInput {

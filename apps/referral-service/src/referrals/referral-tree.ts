@@ -1,6 +1,6 @@
-import type { ConversionDoc } from './conversion.model';
+import type { ConversionDoc } from '../conversions/conversion.model';
 import type { ReferralDoc } from './referral.model';
-import type { ReferralStore } from './referral-store';
+import type { ReferralStore } from '../referral-store';
 
 /**
  * The campaign's referral tree, read from the conversions: a user's parent

@@ -2,12 +2,12 @@ import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import { crashPoint } from '@ris/config';
 import { GroupCommit, newId } from '@ris/mongo';
 import type { ClickDoc } from './click.model';
-import { contextProto, type FraudCheck } from './fraud-check';
-import type { RefereeFunnel } from './referee-funnel';
-import { referralClicked } from './referral-events';
-import type { ClientContextDoc, ReferralRef } from './referral.model';
-import type { ReferralStore } from './referral-store';
-import { clicksRecorded } from './referral-metrics';
+import { contextProto, type FraudCheck } from '../fraud-check/fraud-check';
+import type { RefereeFunnel } from '../conversions/referee-funnel';
+import { referralClicked } from '../referrals/referral-events';
+import type { ClientContextDoc, ReferralRef } from '../referrals/referral.model';
+import type { ReferralStore } from '../referral-store';
+import { clicksRecorded } from '../referral-metrics';
 
 interface NewClick {
   appId: string;

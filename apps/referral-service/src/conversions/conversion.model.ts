@@ -1,6 +1,6 @@
 import { Schema, type Connection, type Model } from 'mongoose';
 import { carriesEvents, type OutboxFields } from '@ris/events';
-import type { ClientContextDoc, FraudCheckState, FraudDoc } from './referral.model';
+import type { ClientContextDoc, FraudCheckState, FraudDoc } from '../referrals/referral.model';
 
 export type ConversionStatusName = 'PENDING' | 'CLICKED' | 'CONVERTED' | 'FLAGGED';
 export type ReviewState = 'OPEN' | 'APPROVED' | 'REJECTED';

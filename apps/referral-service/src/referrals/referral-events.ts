@@ -1,5 +1,5 @@
 import { domainEvent, stableEventId } from '@ris/events';
-import type { ClickDoc } from './click.model';
+import type { ClickDoc } from '../clicks/click.model';
 import type { ReferralDoc, ReferralRef } from './referral.model';
 
 /** referral.created: webhooks (REFERRAL_CREATED) and the incentive engine consume it. */
