@@ -74,14 +74,43 @@ export class AppScoped<T extends { appId: string }> {
    * "insert, catch the duplicate, read the winner" idiom, once. `created`
    * tells which. A duplicate on another unique index is raised.
    */
-  async createOrGet(appId: string, doc: Omit<T, 'appId'> & Partial<Pick<T, 'appId'>> & { _id: string }): Promise<{ doc: T; created: boolean }> {
+  createOrGet(appId: string, doc: Omit<T, 'appId'> & Partial<Pick<T, 'appId'>> & { _id: string }): Promise<{ doc: T; created: boolean }> {
+    return this.createOrFind(appId, doc, () => this.findById(appId, doc._id));
+  }
+
+  /**
+   * Inserts a document, or answers null when a unique index already holds
+   * one like it (its _id, or another unique key such as "one per referee
+   * and level"): the caller then reads the one there by that key, or draws
+   * again.
+   */
+  async createUnlessTaken(appId: string, doc: Omit<T, 'appId'> & Partial<Pick<T, 'appId'>>): Promise<T | null> {
+    try {
+      return await this.create(appId, doc);
+    } catch (err) {
+      if (!isDuplicateKeyError(err)) throw err;
+      return null;
+    }
+  }
+
+  /**
+   * createOrGet() for documents unique by another key than their _id (one
+   * flag per subject, one record per referee and level): inserts `doc`, or
+   * returns the one `existing` reads by that key. A duplicate `existing`
+   * does not find (another unique index) is raised.
+   */
+  async createOrFind(
+    appId: string,
+    doc: Omit<T, 'appId'> & Partial<Pick<T, 'appId'>>,
+    existing: () => Promise<T | null>,
+  ): Promise<{ doc: T; created: boolean }> {
     try {
       return { doc: await this.create(appId, doc), created: true };
     } catch (err) {
       if (!isDuplicateKeyError(err)) throw err;
-      const existing = await this.findById(appId, doc._id);
-      if (!existing) throw err;
-      return { doc: existing, created: false };
+      const found = await existing();
+      if (!found) throw err;
+      return { doc: found, created: false };
     }
   }
 

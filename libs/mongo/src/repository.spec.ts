@@ -33,16 +33,50 @@ const noteSchema = new Schema<NoteDoc>({ _id: String, appId: String, author: Str
 declareIndexes<QueryNames<NoteRepository>>(noteSchema, [{ keys: { appId: 1, author: 1, at: -1 }, serves: ['latestOf'] }]);
 const noteModel = (db: Connection): Model<NoteDoc> => (db.models.Note as Model<NoteDoc> | undefined) ?? db.model<NoteDoc>('Note', noteSchema);
 
+interface VoteDoc {
+  _id: string;
+  appId: string;
+  poll: string;
+  voter: string;
+  choice: string;
+}
+
+/** An entity unique by another key than its _id: one vote per voter and poll, under a random id. */
+class VoteRepository extends Repository<VoteDoc> {
+  constructor(db: Connection) {
+    super(voteModel(db));
+  }
+
+  cast(appId: string, vote: Omit<VoteDoc, 'appId'>) {
+    return this.insertOrFind(appId, vote, () => this.ofVoter(appId, vote.poll, vote.voter));
+  }
+
+  castUnlessVoted(appId: string, vote: Omit<VoteDoc, 'appId'>) {
+    return this.insertUnlessTaken(appId, vote);
+  }
+
+  ofVoter(appId: string, poll: string, voter: string) {
+    return this.collection.findOne(appId, { poll, voter });
+  }
+}
+
+const voteSchema = new Schema<VoteDoc>({ _id: String, appId: String, poll: String, voter: String, choice: String }, { collection: 'votes', versionKey: false });
+declareIndexes<QueryNames<VoteRepository>>(voteSchema, [{ keys: { appId: 1, poll: 1, voter: 1 }, options: { unique: true }, serves: ['ofVoter', 'cast', 'castUnlessVoted'] }]);
+const voteModel = (db: Connection): Model<VoteDoc> => (db.models.Vote as Model<VoteDoc> | undefined) ?? db.model<VoteDoc>('Vote', voteSchema);
+
 // On the real database: the idiom every service used to write by hand.
 describe('Repository', () => {
   let db: Awaited<ReturnType<typeof testDatabase>>;
   let notes: NoteRepository;
   const at = new Date('2026-01-02T03:04:05.000Z');
 
+  let votes: VoteRepository;
+
   beforeAll(async () => {
     db = await testDatabase('repository');
     notes = new NoteRepository(db);
-    await notes.ensureIndexes();
+    votes = new VoteRepository(db);
+    await Promise.all([notes.ensureIndexes(), votes.ensureIndexes()]);
   });
 
   afterAll(() => db.drop());
@@ -70,5 +104,22 @@ describe('Repository', () => {
     expect(await notes.findById('app_b', 'b1')).toMatchObject({ author: 'bob' });
     expect(await notes.findById('app_c', 'b1')).toBeNull();
     expect((await notes.latestOf('app_b', 'bob')).map((n) => n._id).sort()).toEqual(['b1', 'b2']);
+  });
+
+  it('inserts once by another unique key than _id under concurrent writes, and gives every caller the one stored', async () => {
+    const results = await Promise.all(Array.from({ length: 10 }, (_, i) => votes.cast('app_a', { _id: `vote_${i}`, poll: 'p1', voter: 'ann', choice: `c${i}` })));
+    expect(results.filter((r) => r.created)).toHaveLength(1);
+    const winner = results.find((r) => r.created)!.doc;
+    expect(results.map((r) => r.doc._id)).toEqual(results.map(() => winner._id));
+    expect(await db.collection('votes').countDocuments({ poll: 'p1', voter: 'ann' })).toBe(1);
+    // Another app's voter of the same name votes on its own.
+    expect((await votes.cast('app_b', { _id: 'vote_b', poll: 'p1', voter: 'ann', choice: 'x' })).created).toBe(true);
+  });
+
+  it('inserts unless the unique key is taken: null then, the one there untouched', async () => {
+    expect(await votes.castUnlessVoted('app_a', { _id: 'vote_x', poll: 'p2', voter: 'bob', choice: 'yes' })).toMatchObject({ _id: 'vote_x', appId: 'app_a' });
+    expect(await votes.castUnlessVoted('app_a', { _id: 'vote_y', poll: 'p2', voter: 'bob', choice: 'no' })).toBeNull();
+    expect(await votes.castUnlessVoted('app_a', { _id: 'vote_x', poll: 'p3', voter: 'bob', choice: 'no' })).toBeNull();
+    expect(await votes.ofVoter('app_a', 'p2', 'bob')).toMatchObject({ _id: 'vote_x', choice: 'yes' });
   });
 });

@@ -66,6 +66,24 @@ export abstract class Repository<T extends Id> {
   }
 
   /**
+   * Inserts `doc` unique by another key than its _id (one per subject, per
+   * referee and level…), or returns the one there, which `existing` reads
+   * by that key: a retry, a replica racing this one. `created` tells which.
+   */
+  protected insertOrFind(appId: string, doc: Omit<T, 'appId'>, existing: () => Promise<T | null>): Promise<{ doc: T; created: boolean }> {
+    return this.collection.createOrFind(appId, doc as Omit<T, 'appId'> & Partial<Pick<T, 'appId'>>, existing);
+  }
+
+  /**
+   * Inserts `doc`, or answers null when a unique index holds one like it
+   * already: for callers that then look again by their own key, or draw
+   * another value for it (a random code), rather than take the one there.
+   */
+  protected insertUnlessTaken(appId: string, doc: Omit<T, 'appId'>): Promise<T | null> {
+    return this.collection.createUnlessTaken(appId, doc as Omit<T, 'appId'> & Partial<Pick<T, 'appId'>>);
+  }
+
+  /**
    * Inserts complete documents (of one app or of many, each with its own
    * appId) in one write, each idempotent by its _id: per document, whether
    * this call inserted it (false: it was there already).
