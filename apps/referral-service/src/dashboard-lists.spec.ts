@@ -1,6 +1,4 @@
 import { SharedAttribute, SignalKind } from '@ris/contracts';
-import { listConversions } from './conversions/conversion-list';
-import { listReferrals } from './referrals/referral-list';
 import { NO_CONTEXT, serviceOnTestDatabase } from './testing/service-on-test-database';
 
 // The lists the dashboard reads, against the real database.
@@ -29,7 +27,7 @@ describe('dashboard lists', () => {
         ],
       }),
     });
-    const create = async () => (await svc.store.campaigns.create('app_l', { name: 'c', referrerReward: { amount: 10, fulfillmentType: 'DISCOUNT_CODE' } }))._id;
+    const create = async () => (await svc.campaigns.create('app_l', { name: 'c', referrerReward: { amount: 10, fulfillmentType: 'DISCOUNT_CODE' } }))._id;
     campaignId = await create();
     other = await create();
     const convert = (code: string, refereeId: string) =>
@@ -46,23 +44,23 @@ describe('dashboard lists', () => {
   afterAll(() => svc.db.drop());
 
   it("lists a campaign's referrals newest first, or a referrer's, with their counters", async () => {
-    const all = await listReferrals(svc.store, 'app_l', { campaignId }, { page: 1, limit: 10 });
+    const all = await svc.referralList.list('app_l', { campaignId }, { page: 1, limit: 10 });
     expect(all.items.map((r) => r.referrerId)).toEqual(['bob', 'ann']);
     expect(all.counters.get(all.items[1]._id)?.conversions).toEqual({ L1: 5 });
     expect(all.campaigns.get(campaignId)).toMatchObject({ name: 'c' });
-    expect((await listReferrals(svc.store, 'app_l', { referrerId: 'ann' }, { page: 1, limit: 10 })).items.map((r) => r.campaignId)).toEqual([other, campaignId]);
-    const one = await listReferrals(svc.store, 'app_l', { campaignId, referrerId: 'ann' }, { page: 1, limit: 10 });
+    expect((await svc.referralList.list('app_l', { referrerId: 'ann' }, { page: 1, limit: 10 })).items.map((r) => r.campaignId)).toEqual([other, campaignId]);
+    const one = await svc.referralList.list('app_l', { campaignId, referrerId: 'ann' }, { page: 1, limit: 10 });
     expect([one.totalItems, one.items.map((r) => r.referrerId)]).toEqual([1, ['ann']]);
-    expect((await listReferrals(svc.store, 'app_l', { campaignId, referrerId: 'ann' }, { page: 2, limit: 10 })).items).toEqual([]);
-    expect((await listReferrals(svc.store, 'app_l', {}, { page: 1, limit: 2 })).totalItems).toBe(3);
-    expect((await listReferrals(svc.store, 'app_other', { campaignId }, { page: 1, limit: 10 })).totalItems).toBe(0);
+    expect((await svc.referralList.list('app_l', { campaignId, referrerId: 'ann' }, { page: 2, limit: 10 })).items).toEqual([]);
+    expect((await svc.referralList.list('app_l', {}, { page: 1, limit: 2 })).totalItems).toBe(3);
+    expect((await svc.referralList.list('app_other', { campaignId }, { page: 1, limit: 10 })).totalItems).toBe(0);
   });
 
   it("lists a user's conversions as referrer or referee, newest first, a self-referral once, page by page", async () => {
-    const first = await listConversions(svc.store, 'app_l', { userId: 'ann' }, { page: 1, limit: 4 });
+    const first = await svc.conversionList.list('app_l', { userId: 'ann' }, { page: 1, limit: 4 });
     // 5 as referrer in the campaign, 1 as referee there, 1 of both in the other campaign.
     expect(first.totalItems).toBe(7);
-    const second = await listConversions(svc.store, 'app_l', { userId: 'ann' }, { page: 2, limit: 4 });
+    const second = await svc.conversionList.list('app_l', { userId: 'ann' }, { page: 2, limit: 4 });
     const listed = [...first.items, ...second.items];
     expect(listed).toHaveLength(7);
     expect(new Set(listed.map((r) => r._id)).size).toBe(7);
@@ -75,11 +73,11 @@ describe('dashboard lists', () => {
       ['ann', 'quinn'],
       ['ann', 'pat'],
     ]);
-    expect((await listConversions(svc.store, 'app_l', { userId: 'ann' }, { page: 3, limit: 4 })).items).toEqual([]);
+    expect((await svc.conversionList.list('app_l', { userId: 'ann' }, { page: 3, limit: 4 })).items).toEqual([]);
     // With the other filters.
-    expect((await listConversions(svc.store, 'app_l', { userId: 'ann', campaignId: other }, { page: 1, limit: 10 })).totalItems).toBe(1);
-    expect((await listConversions(svc.store, 'app_l', { userId: 'ann', status: 'FLAGGED' }, { page: 1, limit: 10 })).totalItems).toBe(3);
-    expect((await listConversions(svc.store, 'app_other', { userId: 'ann' }, { page: 1, limit: 10 })).totalItems).toBe(0);
+    expect((await svc.conversionList.list('app_l', { userId: 'ann', campaignId: other }, { page: 1, limit: 10 })).totalItems).toBe(1);
+    expect((await svc.conversionList.list('app_l', { userId: 'ann', status: 'FLAGGED' }, { page: 1, limit: 10 })).totalItems).toBe(3);
+    expect((await svc.conversionList.list('app_other', { userId: 'ann' }, { page: 1, limit: 10 })).totalItems).toBe(0);
   });
 
   it('lists flags riskiest first, of a campaign', async () => {
@@ -96,8 +94,8 @@ describe('dashboard lists', () => {
   it("gives a flag's evidence the ids of the records it links, when they were stored", async () => {
     const flag = (await svc.flags.list('app_l', { page: 1, limit: 1 }, { campaignId }, 'RISK_SCORE')).items[0];
     const evidence = await svc.evidence.of(flag);
-    const pat = await svc.store.conversions.findOne('app_l', { campaignId, refereeId: 'pat', level: 1 });
-    const ann = await svc.store.referralOf('app_l', campaignId, 'ann');
+    const pat = await svc.stored.conversions.refereeRecord('app_l', campaignId, 'pat');
+    const ann = await svc.lookup.ofReferrer('app_l', campaignId, 'ann');
     expect(evidence).toMatchObject({ found: true, context: { ip: '203.0.113.9' }, clickId: 'clk_before', windowMinutes: 60 });
     expect(evidence!.linked.map((l) => [SignalKind[l.kind], l.id])).toEqual([
       ['REFERRAL', ann!._id],

@@ -4,23 +4,12 @@ import { Redis } from 'ioredis';
 import { z } from 'zod';
 import { instrumentRedis, reportDependencies } from '@ris/telemetry';
 import { setting } from '@ris/config';
-import { FraudService, ReferralService, RewardService } from '@ris/contracts';
-import { createServiceClient, rpcService } from '@ris/rpc';
+import { FraudService, RewardService } from '@ris/contracts';
+import { createServiceClient } from '@ris/rpc';
 import { runService } from '@ris/service-runtime';
-import { Campaigns } from './campaigns/campaigns';
+import { referralModules } from './referral-modules';
+import { referralService } from './referral.rpc';
 import { CodeKeyCache } from './referrals/code-key-cache';
-import { ConversionRewards } from './conversions/conversion-rewards';
-import { FraudCheck } from './fraud-check/fraud-check';
-import { FlagEvidence } from './flags/fraud-flag-evidence';
-import { FraudFlags } from './flags/fraud-flags';
-import { ConversionRecorder } from './conversions/record-conversion';
-import { RecoveryPass } from './recovery/recovery-pass';
-import { ClickRecorder } from './clicks/click-recorder';
-import { RefereeFunnel } from './conversions/referee-funnel';
-import { referralRpc } from './referral.rpc';
-import { ReferralStore } from './referral-store';
-import { ReferralTree } from './referrals/referral-tree';
-import { Referrals } from './referrals/referrals';
 
 void runService({
   name: 'referral-service',
@@ -42,23 +31,18 @@ void runService({
     const redis = instrumentRedis(new Redis(config.REDIS_URL, { enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: 250, enableAutoPipelining: true }));
     reportDependencies([{ name: 'redis', check: () => redis.status === 'ready' }]);
     redis.on('error', (err) => logger.debug({ err: err.message }, 'redis error'));
-    const campaigns = new Campaigns(db);
-    const store = new ReferralStore(db, campaigns, outbox, new CodeKeyCache(redis, config.REDIS_KEY_PREFIX, logger));
-    const fraud = new FraudCheck(createServiceClient(FraudService, config.FRAUD_SERVICE_URL, { timeoutMs: config.FRAUD_TIMEOUT_MS }), logger);
-    const conversionRewards = new ConversionRewards(store, createServiceClient(RewardService, config.REWARD_SERVICE_URL));
-    const flags = new FraudFlags(store, conversionRewards);
-    const tree = new ReferralTree(store);
-    const funnel = new RefereeFunnel(store);
-    const referrals = new Referrals(store, tree, funnel, fraud, flags, new ClickRecorder(store, funnel, fraud));
-    const recorder = new ConversionRecorder(store, tree, fraud, flags, conversionRewards);
-    const recovery = new RecoveryPass(store, { fraud, flags, conversionRewards, recorder, referrals }, logger, {
-      intervalMs: config.RECOVERY_INTERVAL_MS,
+    const modules = referralModules(db, outbox, {
+      fraud: createServiceClient(FraudService, config.FRAUD_SERVICE_URL, { timeoutMs: config.FRAUD_TIMEOUT_MS }),
+      rewards: createServiceClient(RewardService, config.REWARD_SERVICE_URL),
+      logger,
+      codeKeyCache: new CodeKeyCache(redis, config.REDIS_KEY_PREFIX, logger),
+      recoveryIntervalMs: config.RECOVERY_INTERVAL_MS,
     });
     return {
-      services: [rpcService(ReferralService, referralRpc({ store, campaigns, referrals, recorder, flags, evidence: new FlagEvidence(store, fraud), logger }))],
-      start: () => recovery.start(),
+      services: [referralService(modules, logger)],
+      start: () => modules.recovery.start(),
       stop: async () => {
-        await recovery.stop();
+        await modules.recovery.stop();
         redis.disconnect();
       },
     };

@@ -1,7 +1,10 @@
 import { Schema, type Connection, type Model } from 'mongoose';
-import { DEFAULT_CODE_VALIDITY_DAYS } from '@ris/contracts';
+import { DEFAULT_CODE_VALIDITY_DAYS, type CampaignStatus, type EnumName } from '@ris/contracts';
+import { declareIndexes, type QueryNames } from '@ris/mongo';
+import type { CampaignRepository } from './campaign.repository';
 
-export type CampaignStatusName = 'ACTIVE' | 'PAUSED' | 'ENDED';
+/** ACTIVE, PAUSED or ENDED: the names of the contract's CampaignStatus. */
+export type CampaignStatusName = EnumName<typeof CampaignStatus>;
 
 export interface RewardRuleDoc {
   amount: number;
@@ -28,6 +31,9 @@ export interface CampaignDoc {
   updatedAt: Date;
 }
 
+/** What a referral, a conversion or a hosted link shows of its campaign. */
+export type CampaignSummary = Pick<CampaignDoc, '_id' | 'name' | 'status'>;
+
 const rewardRule = new Schema<RewardRuleDoc>(
   { amount: { type: Number, required: true }, fulfillmentType: { type: String, required: true } },
   { _id: false },
@@ -53,9 +59,10 @@ const campaignSchema = new Schema<CampaignDoc>(
   },
   { collection: 'campaigns', versionKey: false },
 );
-// GET /campaigns: an app's campaigns, newest first, optionally by status.
-campaignSchema.index({ appId: 1, status: 1, createdAt: -1 });
-campaignSchema.index({ appId: 1, createdAt: -1 });
+declareIndexes<QueryNames<CampaignRepository>>(campaignSchema, [
+  { keys: { appId: 1, status: 1, createdAt: -1 }, serves: ['page'], why: "GET /campaigns?status=: an app's campaigns of one status, newest first" },
+  { keys: { appId: 1, createdAt: -1 }, serves: ['page'], why: "GET /campaigns: an app's campaigns, newest first" },
+]);
 
 export const campaignModel = (db: Connection): Model<CampaignDoc> =>
   (db.models.Campaign as Model<CampaignDoc> | undefined) ?? db.model<CampaignDoc>('Campaign', campaignSchema);

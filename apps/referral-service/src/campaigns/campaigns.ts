@@ -1,8 +1,8 @@
-import type { Connection } from 'mongoose';
 import { DEFAULT_CODE_VALIDITY_DAYS } from '@ris/contracts';
-import { AppScoped, idFromOperation, type Page, type PageQuery } from '@ris/mongo';
-import { invalidArgument, notFound, rpcError, Code } from '@ris/rpc';
-import { campaignModel, type CampaignDoc, type CampaignStatusName, type RewardRuleDoc } from './campaign.model';
+import { invalid, notFound, refused } from '@ris/domain-errors';
+import { idFromOperation, type Page, type PageQuery } from '@ris/mongo';
+import type { CampaignDoc, CampaignStatusName, CampaignSummary, RewardRuleDoc } from './campaign.model';
+import type { CampaignRepository } from './campaign.repository';
 
 export interface CampaignInput {
   name: string;
@@ -35,37 +35,34 @@ function isLandingUrl(value: string): boolean {
 
 /** Invariants the gateway also checks; repeated here because the service is the owner. */
 function checkCampaign(c: Omit<CampaignDoc, '_id' | 'appId' | 'createdAt' | 'updatedAt'>): void {
-  if (!c.name.trim()) throw invalidArgument('name must not be empty');
+  if (!c.name.trim()) throw invalid('name must not be empty');
   for (const reward of [c.referrerReward, c.refereeReward]) {
-    if (reward && (!Number.isFinite(reward.amount) || reward.amount < 0)) throw invalidArgument('reward amounts must be non-negative numbers');
+    if (reward && (!Number.isFinite(reward.amount) || reward.amount < 0)) throw invalid('reward amounts must be non-negative numbers');
   }
   const seen = new Set<number>();
   for (const entry of c.levels) {
-    if (!Number.isInteger(entry.level) || entry.level < 2) throw invalidArgument('levels[].level must be an integer of 2 or more');
-    if (seen.has(entry.level)) throw invalidArgument(`levels has level ${entry.level} twice`);
-    if (!Number.isFinite(entry.amount) || entry.amount < 0) throw invalidArgument('levels[].amount must be a non-negative number');
+    if (!Number.isInteger(entry.level) || entry.level < 2) throw invalid('levels[].level must be an integer of 2 or more');
+    if (seen.has(entry.level)) throw invalid(`levels has level ${entry.level} twice`);
+    if (!Number.isFinite(entry.amount) || entry.amount < 0) throw invalid('levels[].amount must be a non-negative number');
     seen.add(entry.level);
   }
-  if (!Number.isInteger(c.attributionWindowDays) || c.attributionWindowDays < 1) throw invalidArgument('attributionWindowDays must be a positive integer');
+  if (!Number.isInteger(c.attributionWindowDays) || c.attributionWindowDays < 1) throw invalid('attributionWindowDays must be a positive integer');
   if (c.maxRewardsPerReferrer !== null && (!Number.isInteger(c.maxRewardsPerReferrer) || c.maxRewardsPerReferrer < 1)) {
-    throw invalidArgument('maxRewardsPerReferrer must be a positive integer');
+    throw invalid('maxRewardsPerReferrer must be a positive integer');
   }
   if (!Number.isInteger(c.rewardCodeValidityDays) || c.rewardCodeValidityDays < 1) {
-    throw invalidArgument('rewardCodeValidityDays must be a positive integer');
+    throw invalid('rewardCodeValidityDays must be a positive integer');
   }
   if (c.landingUrl !== null && c.landingUrl !== undefined && !isLandingUrl(c.landingUrl)) {
-    throw invalidArgument('landingUrl must be an absolute http or https URL of at most 2048 characters');
+    throw invalid('landingUrl must be an absolute http or https URL of at most 2048 characters');
   }
   const t = c.fraud.flagThreshold;
-  if (!Number.isInteger(t) || t < 0 || t > 100) throw invalidArgument('fraud.flagThreshold must be an integer from 0 to 100');
+  if (!Number.isInteger(t) || t < 0 || t > 100) throw invalid('fraud.flagThreshold must be an integer from 0 to 100');
 }
 
+/** A campaign's settings: created, read, listed and changed, each checked against the rules of the contract. */
 export class Campaigns {
-  private readonly campaigns: AppScoped<CampaignDoc>;
-
-  constructor(db: Connection) {
-    this.campaigns = new AppScoped(campaignModel(db));
-  }
+  constructor(private readonly campaigns: CampaignRepository) {}
 
   /** With an operation key, a retry of the request answers the campaign its first try made. */
   async create(appId: string, input: CampaignInput, operationKey = ''): Promise<CampaignDoc> {
@@ -86,11 +83,11 @@ export class Campaigns {
       updatedAt: now,
     };
     checkCampaign(doc);
-    return (await this.campaigns.createOrGet(appId, doc)).doc;
+    return this.campaigns.create(appId, doc);
   }
 
   async get(appId: string, campaignId: string): Promise<CampaignDoc> {
-    const campaign = await this.campaigns.findOne(appId, { _id: campaignId });
+    const campaign = await this.campaigns.findById(appId, campaignId);
     if (!campaign) throw notFound('Campaign', { campaignId });
     // Lean reads skip schema defaults: campaigns stored before the setting existed.
     campaign.rewardCodeValidityDays ??= DEFAULT_CODE_VALIDITY_DAYS;
@@ -102,7 +99,7 @@ export class Campaigns {
   async getActive(appId: string, campaignId: string): Promise<CampaignDoc> {
     const campaign = await this.get(appId, campaignId);
     if (campaign.status !== 'ACTIVE') {
-      throw rpcError(Code.FailedPrecondition, 'CAMPAIGN_INACTIVE', `Campaign ${campaignId} is ${campaign.status}, not ACTIVE.`, {
+      throw refused('CAMPAIGN_INACTIVE', `Campaign ${campaignId} is ${campaign.status}, not ACTIVE.`, {
         campaignId,
         status: campaign.status,
       });
@@ -111,14 +108,12 @@ export class Campaigns {
   }
 
   /** Name and status of several campaigns at once (the campaigns of a page of conversions). */
-  async summaries(appId: string, ids: string[]): Promise<Map<string, Pick<CampaignDoc, '_id' | 'name' | 'status'>>> {
-    if (ids.length === 0) return new Map();
-    const found = await this.campaigns.find(appId, { _id: { $in: ids } });
-    return new Map(found.map((c) => [c._id, { _id: c._id, name: c.name, status: c.status }]));
+  summaries(appId: string, ids: string[]): Promise<Map<string, CampaignSummary>> {
+    return this.campaigns.summaries(appId, ids);
   }
 
   list(appId: string, page: PageQuery, status?: CampaignStatusName): Promise<Page<CampaignDoc>> {
-    return this.campaigns.page(appId, status ? { status } : {}, { createdAt: -1, _id: -1 }, page);
+    return this.campaigns.page(appId, page, status);
   }
 
   async update(appId: string, campaignId: string, patch: CampaignPatch): Promise<CampaignDoc> {
@@ -131,8 +126,7 @@ export class Campaigns {
     if (patch.name !== undefined) next.name = patch.name.trim();
     if (patch.levels !== undefined) next.levels = [...patch.levels].sort((a, b) => a.level - b.level);
     checkCampaign(next);
-    const { _id, appId: _app, createdAt: _created, ...changes } = next;
-    const updated = await this.campaigns.findOneAndUpdate(appId, { _id }, { $set: changes });
+    const updated = await this.campaigns.replace(appId, next);
     if (!updated) throw notFound('Campaign', { campaignId });
     return updated;
   }

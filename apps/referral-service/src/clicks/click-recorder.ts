@@ -1,13 +1,28 @@
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
+import { Counter } from 'prom-client';
 import { crashPoint } from '@ris/config';
+import { notFound } from '@ris/domain-errors';
 import { GroupCommit, newId } from '@ris/mongo';
-import type { ClickDoc } from './click.model';
-import { contextProto, type FraudCheck } from '../fraud-check/fraud-check';
 import type { RefereeFunnel } from '../conversions/referee-funnel';
-import { referralClicked } from '../referrals/referral-events';
+import { contextFields, contextProto, type FraudCheck } from '../fraud-check/fraud-check';
+import type { ReferralLookup } from '../referrals/referral-lookup';
 import type { ClientContextDoc, ReferralRef } from '../referrals/referral.model';
-import type { ReferralStore } from '../referral-store';
-import { clicksRecorded } from '../referral-metrics';
+import type { CampaignStats } from '../stats/campaign-stats';
+import { referralClicked } from './click-events';
+import type { ClickDoc } from './click.model';
+import type { ClickRepository } from './click.repository';
+
+/** Business counter of the referral service (per process; sum over replicas). */
+const clicksRecorded = new Counter({ name: 'ris_clicks_total', help: 'Clicks recorded (first and repeated clicks of a code)' });
+
+/** A click as a request reports it. */
+export interface ClickInput {
+  referralCode: string;
+  refereeId?: string;
+  context?: Partial<ClientContextDoc>;
+  /** From the request's Idempotency-Key (empty without one): the click's id derives from it. */
+  operationKey?: string;
+}
 
 interface NewClick {
   appId: string;
@@ -34,15 +49,27 @@ export class ClickRecorder {
   private readonly commit: GroupCommit<NewClick, ClickDoc>;
 
   constructor(
-    private readonly store: ReferralStore,
+    private readonly clicks: ClickRepository,
+    private readonly lookup: ReferralLookup,
+    private readonly stats: CampaignStats,
     private readonly funnel: RefereeFunnel,
     private readonly fraud: FraudCheck,
   ) {
     this.commit = new GroupCommit((clicks) => this.storeBatch(clicks));
   }
 
-  record(appId: string, referral: ReferralRef, refereeId: string | null, context: ClientContextDoc, operationKey = ''): Promise<ClickDoc> {
-    return this.commit.add({ appId, referral, refereeId, context, operationKey });
+  /**
+   * A click on a code: stored with the other clicks of the moment, with
+   * the campaign's click counters, the event, and (when the click names
+   * the referee) the referee's funnel record moved to CLICKED. The fraud
+   * service gets the click's signals without the response waiting for it.
+   */
+  async record(appId: string, input: ClickInput): Promise<ClickDoc> {
+    // Only what never changes about the referral is needed here: its code key has it.
+    const key = await this.lookup.codeKey(appId, input.referralCode);
+    if (!key) throw notFound('Referral code', { referralCode: input.referralCode });
+    const referral: ReferralRef = { _id: key.referralId, code: key.code, campaignId: key.campaignId, referrerId: key.referrerId };
+    return this.commit.add({ appId, referral, refereeId: input.refereeId ?? null, context: contextFields(input.context), operationKey: input.operationKey ?? '' });
   }
 
   /**
@@ -68,7 +95,7 @@ export class ClickRecorder {
     // A click whose id is already stored is a retry of a request whose first
     // try stored it (its operation key): answered with that click, and not
     // stored, counted, announced or scored again.
-    const stored = await Promise.all(all.map((click, i) => (batch[i].operationKey ? this.store.clicks.findById(click.appId, click._id) : null)));
+    const stored = await Promise.all(all.map((click, i) => (batch[i].operationKey ? this.clicks.findById(click.appId, click._id) : null)));
     const answers = all.map((click, i) => stored[i] ?? click);
     const fresh = batch.filter((_, i) => !stored[i]);
     const clicks = all.filter((_, i) => !stored[i]);
@@ -83,16 +110,13 @@ export class ClickRecorder {
     const carriers = new Map(
       [...lastOfApp].map(([appId, last]) => [
         last,
-        this.store.clickEvents.carry(
+        this.clicks.events.carry(
           clicks.flatMap((click, i) => (click.appId === appId ? [referralClicked(click, fresh[i].referral)] : [])),
           clickedAt,
         ),
       ]),
     );
-    await this.store.clicks.insertMany(
-      clicks.map((click, i) => ({ ...click, ...carriers.get(i)?.fields })),
-      { ordered: true },
-    );
+    await this.clicks.insertBatch(clicks.map((click, i) => ({ ...click, ...carriers.get(i)?.fields })));
     crashPoint('referral.clicked');
     for (const [i, carried] of carriers) carried.written(clicks[i]);
     clicksRecorded.inc(clicks.length);
@@ -106,7 +130,7 @@ export class ClickRecorder {
       byCampaign.set(key, entry);
     }
     await Promise.all([
-      ...[...byCampaign.values()].map(({ appId, campaignId, clicks }) => this.store.stats.count(appId, campaignId, { totalClicks: clicks }, clickedAt)),
+      ...[...byCampaign.values()].map(({ appId, campaignId, clicks }) => this.stats.count(appId, campaignId, { totalClicks: clicks }, clickedAt)),
       ...fresh.map(({ appId, referral, refereeId }) => (refereeId ? this.funnel.clicked(appId, referral, refereeId, clickedAt) : undefined)),
     ]);
 

@@ -1,5 +1,7 @@
 import { Schema, type Connection, type Model } from 'mongoose';
 import { carriesEvents, type OutboxFields } from '@ris/events';
+import { declareIndexes, type QueryNames } from '@ris/mongo';
+import type { ClickRepository } from './click.repository';
 
 export interface ClickDoc extends OutboxFields {
   _id: string;
@@ -32,8 +34,9 @@ const clickSchema = new Schema<ClickDoc>(
   },
   { collection: 'clicks', versionKey: false },
 );
-// GET /users/{userId}/stats: a referrer's clicks, counted (in one campaign or all).
-clickSchema.index({ appId: 1, referrerId: 1, campaignId: 1 });
+declareIndexes<QueryNames<ClickRepository>>(clickSchema, [
+  { keys: { appId: 1, referrerId: 1, campaignId: 1 }, serves: ['countOfReferrer'], why: "GET /users/{userId}/stats: a referrer's clicks, counted (in one campaign or all)" },
+]);
 
 // referral.clicked: a batch's events wait on its last click until published.
 carriesEvents(clickSchema);

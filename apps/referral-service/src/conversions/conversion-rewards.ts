@@ -1,13 +1,20 @@
-import type { Client } from '@connectrpc/connect';
+import { Counter } from 'prom-client';
 import { crashPoint } from '@ris/config';
 import type { DomainEvent } from '@ris/events';
-import { FulfillmentType, type Reward, type RewardService, RewardSide, RewardStatus, enumName, enumValue } from '@ris/contracts';
+import { FulfillmentType, type Reward, type RewardService, RewardSide, RewardStatus, enumName, enumValue, type ServiceCalls } from '@ris/contracts';
+import type { OnceMarkers } from '@ris/mongo';
 import type { CampaignDoc } from '../campaigns/campaign.model';
+import type { Campaigns } from '../campaigns/campaigns';
+import type { ReferralCountersRepository } from '../referrals/referral-counters.repository';
+import type { CampaignStats } from '../stats/campaign-stats';
 import { conversionCreated, conversionFlagged } from './conversion-events';
-import { countedAt, type ConversionDoc } from './conversion.model';
-import type { ReferralStore } from '../referral-store';
+import { countedAt } from './conversion-status';
+import type { ConversionDoc } from './conversion.model';
+import type { ConversionRepository, RecordSelection } from './conversion.repository';
 import { planRewards, type RewardGrant } from './reward-plan';
-import { conversionsRecorded } from '../referral-metrics';
+
+/** Business counter of the referral service (per process; sum over replicas). */
+const conversionsRecorded = new Counter({ name: 'ris_conversions_total', help: 'Conversions whose rewards were issued (each level of a multi-level attribution counts)' });
 
 export interface ConversionReward {
   rewardId: string;
@@ -53,8 +60,12 @@ const shouldHold = (root: ConversionDoc) => root.status !== 'CONVERTED' || root.
  */
 export class ConversionRewards {
   constructor(
-    private readonly store: ReferralStore,
-    private readonly rewards: Client<typeof RewardService>,
+    private readonly conversions: ConversionRepository,
+    private readonly counters: ReferralCountersRepository,
+    private readonly campaigns: Campaigns,
+    private readonly stats: CampaignStats,
+    private readonly once: OnceMarkers,
+    private readonly rewards: ServiceCalls<typeof RewardService>,
   ) {}
 
   /**
@@ -67,19 +78,19 @@ export class ConversionRewards {
     conversionId: string,
     known: { campaign?: CampaignDoc; records?: ConversionDoc[]; answerIssued?: boolean } = {},
   ): Promise<SettledConversion> {
-    let records = known.records ?? (await this.store.conversions.find(appId, { conversionId }, { sort: { level: 1 } }));
+    let records = known.records ?? (await this.conversions.recordsOf(appId, conversionId));
     const root = records.find((r) => r.level === 1);
     if (!root || root.convertedAt === null) return { records, rewards: [] };
 
     let rewards: ConversionReward[] = [];
     let reconcile = true;
     if (root.rewardsIssuedAt === null) {
-      const campaign = known.campaign ?? (await this.store.campaigns.get(appId, root.campaignId));
+      const campaign = known.campaign ?? (await this.campaigns.get(appId, root.campaignId));
       const hold = shouldHold(root);
       const grants = root.review === 'REJECTED' ? [] : planRewards(campaign, records);
       rewards = await Promise.all(grants.map((grant) => this.issue(appId, root, campaign, grant, hold)));
       const createdValue = rewards.reduce((sum, r) => sum + (r.created ? r.amount : 0), 0);
-      if (createdValue > 0) await this.store.stats.count(appId, root.campaignId, { totalRewardValue: createdValue }, countedAt(root));
+      if (createdValue > 0) await this.stats.count(appId, root.campaignId, { totalRewardValue: createdValue }, countedAt(root));
       // A retry issues with today's hold but gets back, as they are, the rewards
       // an earlier attempt made: one made while the conversion was held is
       // still PENDING, and only reconciling approves it.
@@ -132,10 +143,10 @@ export class ConversionRewards {
         const updated = await this.issueRecord(appId, record, set, (after) =>
           after.status === 'FLAGGED' ? [conversionCreated(after), conversionFlagged(after)] : [conversionCreated(after)],
         );
-        if (!updated) return (await this.store.conversions.findOne(appId, { _id: record._id })) ?? record;
+        if (!updated) return (await this.conversions.findById(appId, record._id)) ?? record;
         // Counted once even if two settles of this conversion race (a request and the recovery pass).
-        if (rewardAmount > 0 && (await this.store.once.first(appId, `rewards-counted:${record._id}`))) {
-          await this.store.countOnReferral(appId, { _id: record.referralId, campaignId: record.campaignId, referrerId: record.referrerId }, { rewardAmount });
+        if (rewardAmount > 0 && (await this.once.first(appId, `rewards-counted:${record._id}`))) {
+          await this.counters.add(appId, { _id: record.referralId, campaignId: record.campaignId, referrerId: record.referrerId }, { rewardAmount });
         }
         return updated;
       }),
@@ -155,81 +166,69 @@ export class ConversionRewards {
     set: Partial<ConversionDoc>,
     eventsOf: (after: ConversionDoc) => DomainEvent[],
   ): Promise<ConversionDoc | null> {
-    return this.store.writeConversion(appId, record.conversionId, async () => {
+    return this.conversions.serially(appId, record.conversionId, async () => {
       let current: ConversionDoc | null = record;
       while (current && current.rewardsIssuedAt === null) {
-        const carried = this.store.conversionEvents.carry(eventsOf({ ...current, ...set }));
-        const updated = await this.store.conversions.findOneAndUpdate(
-          appId,
-          { _id: current._id, rewardsIssuedAt: null, stateVersion: current.stateVersion },
-          carried.update({ $set: set }),
-        );
+        const carried = this.conversions.events.carry(eventsOf({ ...current, ...set }));
+        const updated = await this.conversions.markIssued(appId, current, set, carried);
         if (updated) {
           crashPoint('conversion.created');
           carried.written(updated);
           conversionsRecorded.inc();
           return updated;
         }
-        current = await this.store.conversions.findOne(appId, { _id: record._id });
+        current = await this.conversions.findById(appId, record._id);
       }
       return null;
     });
   }
 
   private async reconcile(appId: string, root: ConversionDoc, rewards: ConversionReward[]): Promise<ConversionReward[]> {
-    const fresh = await this.store.conversions.findOne(appId, { _id: root._id });
+    const fresh = await this.conversions.findById(appId, root._id);
     if (!fresh) return rewards;
     let moved: Reward[] = [];
     if (fresh.review === 'REJECTED') {
       moved = (await this.rewards.cancelConversionRewards({ appId, conversionId: fresh.conversionId })).rewards;
       const cancelledValue = moved.reduce((sum, r) => sum + r.amount, 0);
-      if (cancelledValue > 0) await this.store.stats.count(appId, fresh.campaignId, { totalRewardValue: -cancelledValue }, countedAt(fresh));
+      if (cancelledValue > 0) await this.stats.count(appId, fresh.campaignId, { totalRewardValue: -cancelledValue }, countedAt(fresh));
     } else if (!shouldHold(fresh)) {
       moved = (await this.rewards.approveConversionRewards({ appId, conversionId: fresh.conversionId })).rewards;
     }
-    await this.store.writeConversion(appId, fresh.conversionId, () =>
-      this.store.conversions.updateMany(appId, { conversionId: fresh.conversionId, stateVersion: fresh.stateVersion }, { $set: { rewardsSettled: true } }),
-    );
+    await this.conversions.serially(appId, fresh.conversionId, () => this.conversions.markSettled(appId, fresh.conversionId, fresh.stateVersion));
     const byId = new Map(moved.map((r) => [r.id, rewardView(r)]));
     return rewards.map((r) => byId.get(r.rewardId) ?? r);
   }
 
   /**
    * Records a change the rewards must follow (a score, a review decision)
-   * on every record of the conversion that matches `filter`, and marks it
-   * unsettled. With `announce`, each record's change carries the events
-   * announce() gives for the record as changed (one update per record,
-   * applied only to the version the events were built from). Returns how
-   * many records changed.
+   * on the selected records of the conversion, and marks them unsettled.
+   * With `announce`, each record's change carries the events announce()
+   * gives for the record as changed (one update per record, applied only
+   * to the version the events were built from). Returns how many records
+   * changed.
    */
   async changeState(
     appId: string,
     conversionId: string,
-    filter: Record<string, unknown>,
-    set: Record<string, unknown>,
+    selection: RecordSelection,
+    set: Partial<ConversionDoc>,
     announce?: (after: ConversionDoc) => DomainEvent[],
   ): Promise<number> {
-    const update = { $set: { ...set, rewardsSettled: false }, $inc: { stateVersion: 1 } };
-    return this.store.writeConversion(appId, conversionId, async () => {
-      if (!announce) return this.store.conversions.updateMany(appId, { conversionId, ...filter }, update);
+    return this.conversions.serially(appId, conversionId, async () => {
+      if (!announce) return this.conversions.changeRecords(appId, conversionId, selection, set);
       let changed = 0;
-      for (let record of await this.store.conversions.find(appId, { conversionId, ...filter })) {
+      for (let record of await this.conversions.selectedRecords(appId, conversionId, selection)) {
         for (;;) {
-          const after = { ...record, ...set, stateVersion: record.stateVersion + 1, rewardsSettled: false } as ConversionDoc;
-          const carried = this.store.conversionEvents.carry(announce(after));
-          // Only the version the events were built from: its state and whether its rewards (and conversion.created) were issued.
-          const updated = await this.store.conversions.findOneAndUpdate(
-            appId,
-            { _id: record._id, ...filter, stateVersion: record.stateVersion, rewardsIssuedAt: record.rewardsIssuedAt },
-            carried.update(update),
-          );
+          const after = { ...record, ...set, stateVersion: record.stateVersion + 1, rewardsSettled: false };
+          const carried = this.conversions.events.carry(announce(after));
+          const updated = await this.conversions.changeRecord(appId, record, selection, set, carried);
           if (updated) {
             changed += 1;
             carried.written(updated);
             break;
           }
-          // Changed meanwhile (another replica): read it again; gone from the filter, it is done.
-          const fresh = await this.store.conversions.findOne(appId, { _id: record._id, ...filter });
+          // Changed meanwhile (another replica): read it again; no longer selected, it is done.
+          const fresh = await this.conversions.selectedRecord(appId, record._id, selection);
           if (!fresh) break;
           record = fresh;
         }

@@ -1,8 +1,12 @@
 import { Schema, type Connection, type Model } from 'mongoose';
+import type { ConversionStatus, EnumName } from '@ris/contracts';
 import { carriesEvents, type OutboxFields } from '@ris/events';
+import { declareIndexes, type QueryNames } from '@ris/mongo';
 import type { ClientContextDoc, FraudCheckState, FraudDoc } from '../referrals/referral.model';
+import type { ConversionRepository } from './conversion.repository';
 
-export type ConversionStatusName = 'PENDING' | 'CLICKED' | 'CONVERTED' | 'FLAGGED';
+/** PENDING, CLICKED, CONVERTED or FLAGGED: the names of the contract's ConversionStatus. */
+export type ConversionStatusName = EnumName<typeof ConversionStatus>;
 export type ReviewState = 'OPEN' | 'APPROVED' | 'REJECTED';
 
 /**
@@ -60,9 +64,6 @@ export interface ConversionDoc extends OutboxFields {
   createdAt: Date;
 }
 
-/** When a converted record counts in its campaign's time buckets: its conversion. */
-export const countedAt = (record: Pick<ConversionDoc, 'convertedAt' | 'createdAt'>): Date => record.convertedAt ?? record.createdAt;
-
 const fraudSchema = new Schema<FraudDoc>({ riskScore: Number, reasons: [String], warning: String }, { _id: false });
 const contextSchema = new Schema<ClientContextDoc>({ ip: String, userAgent: String, deviceId: String, email: String }, { _id: false });
 
@@ -100,26 +101,31 @@ const conversionSchema = new Schema<ConversionDoc>(
   },
   { collection: 'conversions', versionKey: false },
 );
-// A referee converts at most once per campaign, and has one record per
-// level: the unique index decides two concurrent conversions (and a
-// conversion racing the click that creates the funnel record). With level 1
-// it also serves the referral tree: "did this user convert, and through
-// which referral".
-conversionSchema.index({ appId: 1, campaignId: 1, refereeId: 1, level: 1 }, { unique: true });
-// A conversion's records (flag review, settling its rewards).
-conversionSchema.index({ appId: 1, conversionId: 1 });
-// GET /conversions, newest first (ties by id), and each of its filters:
-// the sort is the index order, so a page reads only its own entries.
-conversionSchema.index({ appId: 1, lastEventAt: -1, _id: -1 });
-conversionSchema.index({ appId: 1, campaignId: 1, lastEventAt: -1, _id: -1 });
-conversionSchema.index({ appId: 1, originalReferralCode: 1, lastEventAt: -1, _id: -1 });
-conversionSchema.index({ appId: 1, status: 1, lastEventAt: -1, _id: -1 });
-// GET /conversions?userId=: the user's records as the referrer, and as the
-// referee; two queries merged (conversion-list.ts), not an $or.
-conversionSchema.index({ appId: 1, referrerId: 1, lastEventAt: -1, _id: -1 });
-conversionSchema.index({ appId: 1, refereeId: 1, lastEventAt: -1, _id: -1 });
-// The recovery pass (every app): conversions whose rewards are not settled yet.
-conversionSchema.index({ rewardsSettled: 1, convertedAt: 1 });
+declareIndexes<QueryNames<ConversionRepository>>(conversionSchema, [
+  {
+    keys: { appId: 1, campaignId: 1, refereeId: 1, level: 1 },
+    options: { unique: true },
+    serves: ['refereeRecord', 'convertedLink', 'insertRecord', 'insertUplineRecord', 'moveFunnelRecord'],
+    why:
+      'a referee converts at most once per campaign, and has one record per level: the unique index decides two concurrent conversions ' +
+      '(and a conversion racing the click that creates the funnel record); with level 1 it also serves the referral tree ' +
+      '("did this user convert, and through which referral")',
+  },
+  {
+    keys: { appId: 1, conversionId: 1 },
+    serves: ['recordsOf', 'markSettled', 'changeRecords', 'selectedRecords'],
+    why: "a conversion's records (flag review, settling its rewards)",
+  },
+  // GET /conversions, newest first (ties by id), and each of its filters: the sort is the index order, so a page reads only its own entries.
+  { keys: { appId: 1, lastEventAt: -1, _id: -1 }, serves: ['page'] },
+  { keys: { appId: 1, campaignId: 1, lastEventAt: -1, _id: -1 }, serves: ['page'] },
+  { keys: { appId: 1, originalReferralCode: 1, lastEventAt: -1, _id: -1 }, serves: ['page'] },
+  { keys: { appId: 1, status: 1, lastEventAt: -1, _id: -1 }, serves: ['page'] },
+  // GET /conversions?userId=: the user's records as the referrer, and as the referee; two queries merged (conversion-list.ts), not an $or.
+  { keys: { appId: 1, referrerId: 1, lastEventAt: -1, _id: -1 }, serves: ['countOfReferrer', 'newestOfReferrer'] },
+  { keys: { appId: 1, refereeId: 1, lastEventAt: -1, _id: -1 }, serves: ['ofReferee'] },
+  { keys: { rewardsSettled: 1, convertedAt: 1 }, serves: ['unsettledBefore'], why: 'the recovery pass (every app): conversions whose rewards are not settled yet' },
+]);
 
 // conversion.created and conversion.flagged wait on their record until published.
 carriesEvents(conversionSchema);

@@ -1,13 +1,20 @@
-import { isDuplicateKeyError, newId } from '@ris/mongo';
-import { Code, notFound, rpcError } from '@ris/rpc';
+import { conflict, notFound } from '@ris/domain-errors';
+import { newId, type OnceMarkers } from '@ris/mongo';
 import type { CampaignDoc } from '../campaigns/campaign.model';
-import type { ConversionReward, ConversionRewards } from './conversion-rewards';
-import { countedAt, type ConversionDoc } from './conversion.model';
+import type { Campaigns } from '../campaigns/campaigns';
+import type { DeferredFraudCheckRepository } from '../fraud-check/deferred-fraud-check.repository';
 import { conversionScore, type FraudCheck, type FraudVerdict } from '../fraud-check/fraud-check';
 import type { FraudFlags } from '../flags/fraud-flags';
+import type { ReferralCountersRepository } from '../referrals/referral-counters.repository';
+import type { ReferralLookup } from '../referrals/referral-lookup';
 import type { ClientContextDoc, ReferralDoc } from '../referrals/referral.model';
-import type { ReferralStore } from '../referral-store';
+import type { ReferralRepository } from '../referrals/referral.repository';
 import type { ReferralTree } from '../referrals/referral-tree';
+import type { CampaignStats } from '../stats/campaign-stats';
+import type { ConversionReward, ConversionRewards } from './conversion-rewards';
+import { countedAt, isConverted } from './conversion-status';
+import type { ConversionDoc } from './conversion.model';
+import type { ConversionRepository } from './conversion.repository';
 import { deepestLevel } from './reward-plan';
 
 export interface ConversionInput {
@@ -29,7 +36,6 @@ export interface ConversionOutcome {
 }
 
 const DAY_MS = 86_400_000;
-const NOT_CONVERTED = { $in: ['PENDING', 'CLICKED'] };
 /**
  * A converted record whose rewards were never issued (the reward service
  * failed the request) is finished by a later request for the same referee
@@ -38,10 +44,8 @@ const NOT_CONVERTED = { $in: ['PENDING', 'CLICKED'] };
  */
 export const UNFINISHED_AFTER_MS = 10_000;
 
-const isConverted = (record: ConversionDoc) => record.status === 'CONVERTED' || record.status === 'FLAGGED';
-
 const alreadyConverted = (record: ConversionDoc) =>
-  rpcError(Code.Aborted, 'ALREADY_CONVERTED', `Referee ${record.refereeId} already converted in this campaign.`, {
+  conflict('ALREADY_CONVERTED', `Referee ${record.refereeId} already converted in this campaign.`, {
     refereeId: record.refereeId,
     campaignId: record.campaignId,
     conversionId: record.conversionId,
@@ -56,26 +60,33 @@ const alreadyConverted = (record: ConversionDoc) =>
  */
 export class ConversionRecorder {
   constructor(
-    private readonly store: ReferralStore,
+    private readonly conversions: ConversionRepository,
+    private readonly lookup: ReferralLookup,
+    private readonly referrals: ReferralRepository,
+    private readonly counters: ReferralCountersRepository,
+    private readonly campaigns: Campaigns,
+    private readonly stats: CampaignStats,
+    private readonly once: OnceMarkers,
     private readonly tree: ReferralTree,
     private readonly fraud: FraudCheck,
+    private readonly deferredChecks: DeferredFraudCheckRepository,
     private readonly flags: FraudFlags,
     private readonly conversionRewards: ConversionRewards,
   ) {}
 
   async record(appId: string, input: ConversionInput): Promise<ConversionOutcome> {
-    const referral = await this.store.referralByCode(appId, input.referralCode);
+    const referral = await this.lookup.byCode(appId, input.referralCode);
     if (!referral) throw notFound('Referral code', { referralCode: input.referralCode });
     const key = { campaignId: referral.campaignId, refereeId: input.refereeId, level: 1 };
     // With an Idempotency-Key, every try of the request is the same conversion.
     const conversionId = input.operationKey ? `conv_${input.operationKey}` : newId('conv');
 
-    const existing = await this.store.conversions.findOne(appId, key);
+    const existing = await this.conversions.refereeRecord(appId, key.campaignId, key.refereeId);
     if (existing && isConverted(existing) && existing.conversionId === conversionId && existing.referralId === referral._id) {
       // An earlier try of this very request converted: finish what it left and answer it again (even if the campaign paused since).
-      return this.resume(appId, existing, referral, await this.store.campaigns.get(appId, referral.campaignId));
+      return this.resume(appId, existing, referral, await this.campaigns.get(appId, referral.campaignId));
     }
-    const campaign = await this.store.campaigns.getActive(appId, referral.campaignId);
+    const campaign = await this.campaigns.getActive(appId, referral.campaignId);
     if (existing && isConverted(existing)) return this.finishOrRefuse(appId, existing, referral, campaign);
 
     const now = new Date();
@@ -98,7 +109,7 @@ export class ConversionRecorder {
       touchedAt,
       attributed: now.getTime() - touchedAt.getTime() <= campaign.attributionWindowDays * DAY_MS,
     });
-    if (root.fraudCheck === 'DEFERRED') await this.store.deferFraudCheck(appId, 'CONVERSION', root.conversionId);
+    if (root.fraudCheck === 'DEFERRED') await this.deferredChecks.defer(appId, 'CONVERSION', root.conversionId);
     const completedReferral = await this.countConversion(appId, referral, root);
     return { ...(await this.complete(appId, root, completedReferral, campaign)), referral: completedReferral };
   }
@@ -148,27 +159,24 @@ export class ConversionRecorder {
     let funnel = existing;
     for (let attempt = 0; attempt < 3; attempt += 1) {
       if (funnel && isConverted(funnel)) throw alreadyConverted(funnel);
-      const taken = funnel ? (await this.store.conversions.deleteOne(appId, { _id: funnel._id, status: NOT_CONVERTED })) === 1 : false;
+      const taken = funnel ? await this.conversions.takeFunnelRecord(appId, funnel._id) : false;
       if (!funnel || taken) {
-        try {
-          return await this.store.conversions.create(appId, {
-            _id: conversionId,
-            conversionId,
-            ...key,
-            ...set,
-            // The funnel's history carries over to the converted record.
-            clickedAt: funnel?.clickedAt ?? null,
-            createdAt: funnel?.createdAt ?? c.now,
-          });
-        } catch (err) {
-          if (!isDuplicateKeyError(err)) throw err;
-        }
+        const converted = await this.conversions.insertRecord(appId, {
+          _id: conversionId,
+          conversionId,
+          ...key,
+          ...set,
+          // The funnel's history carries over to the converted record.
+          clickedAt: funnel?.clickedAt ?? null,
+          createdAt: funnel?.createdAt ?? c.now,
+        });
+        if (converted) return converted;
       }
       // Another conversion got in first, or a click created the funnel record meanwhile: look again.
-      funnel = await this.store.conversions.findOne(appId, key);
+      funnel = await this.conversions.refereeRecord(appId, key.campaignId, key.refereeId);
     }
     if (funnel && isConverted(funnel)) throw alreadyConverted(funnel);
-    throw rpcError(Code.Aborted, 'CONFLICT', `Referee ${key.refereeId} is being updated concurrently; retry.`, { refereeId: key.refereeId });
+    throw conflict('CONFLICT', `Referee ${key.refereeId} is being updated concurrently; retry.`, { refereeId: key.refereeId });
   }
 
   /**
@@ -177,14 +185,14 @@ export class ConversionRecorder {
    * campaign's completedReferrals counts it once (by a marker).
    */
   private async countConversion(appId: string, referral: ReferralDoc, root: ConversionDoc): Promise<ReferralDoc> {
-    const completes = await this.store.once.first(appId, `referral-completed:${referral._id}`);
-    const refereeOwn = await this.store.referralOf(appId, root.campaignId, root.refereeId);
+    const completes = await this.once.first(appId, `referral-completed:${referral._id}`);
+    const refereeOwn = await this.lookup.ofReferrer(appId, root.campaignId, root.refereeId);
     await Promise.all([
-      this.store.countOnReferral(appId, referral, { 'conversions.L1': 1 }),
-      this.store.stats.count(appId, root.campaignId, { totalConversions: 1, ...(completes ? { completedReferrals: 1 } : {}) }, countedAt(root)),
+      this.counters.add(appId, referral, { 'conversions.L1': 1 }),
+      this.stats.count(appId, root.campaignId, { totalConversions: 1, ...(completes ? { completedReferrals: 1 } : {}) }, countedAt(root)),
       // The referee's own referral in this campaign (if any) now sits under this one.
       refereeOwn && refereeOwn._id !== referral._id
-        ? this.store.updateReferral(appId, refereeOwn._id, { level: referral.level + 1, parentReferralId: referral._id })
+        ? this.referrals.update(appId, refereeOwn._id, { level: referral.level + 1, parentReferralId: referral._id })
         : undefined,
     ]);
     return { ...referral, status: 'COMPLETED' };
@@ -215,45 +223,38 @@ export class ConversionRecorder {
   }
 
   private async uplineRecord(appId: string, root: ConversionDoc, upReferral: ReferralDoc, level: number): Promise<ConversionDoc> {
-    try {
-      const record = await this.store.conversions.create(appId, {
-        _id: newId('conv'),
-        campaignId: root.campaignId,
-        conversionId: root.conversionId,
-        referralId: upReferral._id,
-        referralCode: upReferral.code,
-        originalReferralCode: root.originalReferralCode,
-        referrerId: upReferral.referrerId,
-        refereeId: root.refereeId,
-        level,
-        status: root.status,
-        amount: root.amount,
-        metadataJson: null,
-        rewardAmount: 0,
-        refereeRewardAmount: 0,
-        attributed: root.attributed,
-        isFlagged: root.isFlagged,
-        fraud: root.fraud,
-        fraudCheck: root.fraudCheck,
-        context: null,
-        review: root.review,
-        rewardsIssuedAt: null,
-        stateVersion: root.stateVersion,
-        rewardsSettled: true,
-        touchedAt: root.touchedAt,
-        clickedAt: null,
-        convertedAt: root.convertedAt,
-        lastEventAt: root.lastEventAt,
-        createdAt: root.convertedAt ?? new Date(),
-      });
-      await this.store.countOnReferral(appId, upReferral, { [`conversions.L${level}`]: 1 });
-      return record;
-    } catch (err) {
-      if (!isDuplicateKeyError(err)) throw err;
-      const existing = await this.store.conversions.findOne(appId, { campaignId: root.campaignId, refereeId: root.refereeId, level });
-      if (!existing) throw err;
-      return existing;
-    }
+    const { doc, created } = await this.conversions.insertUplineRecord(appId, {
+      _id: newId('conv'),
+      campaignId: root.campaignId,
+      conversionId: root.conversionId,
+      referralId: upReferral._id,
+      referralCode: upReferral.code,
+      originalReferralCode: root.originalReferralCode,
+      referrerId: upReferral.referrerId,
+      refereeId: root.refereeId,
+      level,
+      status: root.status,
+      amount: root.amount,
+      metadataJson: null,
+      rewardAmount: 0,
+      refereeRewardAmount: 0,
+      attributed: root.attributed,
+      isFlagged: root.isFlagged,
+      fraud: root.fraud,
+      fraudCheck: root.fraudCheck,
+      context: null,
+      review: root.review,
+      rewardsIssuedAt: null,
+      stateVersion: root.stateVersion,
+      rewardsSettled: true,
+      touchedAt: root.touchedAt,
+      clickedAt: null,
+      convertedAt: root.convertedAt,
+      lastEventAt: root.lastEventAt,
+      createdAt: root.convertedAt ?? new Date(),
+    });
+    if (created) await this.counters.add(appId, upReferral, { [`conversions.L${level}`]: 1 });
+    return doc;
   }
 
   /**
@@ -264,7 +265,7 @@ export class ConversionRecorder {
    * claim and its count stay short: node tools/referral-rebuild-stats.mjs.)
    */
   private async resume(appId: string, existing: ConversionDoc, referral: ReferralDoc, campaign: CampaignDoc): Promise<ConversionOutcome> {
-    if (existing.fraudCheck === 'DEFERRED') await this.store.deferFraudCheck(appId, 'CONVERSION', existing.conversionId);
+    if (existing.fraudCheck === 'DEFERRED') await this.deferredChecks.defer(appId, 'CONVERSION', existing.conversionId);
     const done = await this.complete(appId, existing, referral, campaign, { answerIssued: true });
     return { ...done, referral: { ...referral, status: 'COMPLETED' } };
   }

@@ -1,9 +1,8 @@
-import { isDuplicateKeyError, newId } from '@ris/mongo';
-import type { ConversionDoc } from './conversion.model';
+import { newId } from '@ris/mongo';
 import type { ReferralRef } from '../referrals/referral.model';
-import type { ReferralStore } from '../referral-store';
-
-const NOT_CONVERTED = { $in: ['PENDING', 'CLICKED'] };
+import { NOT_CONVERTED } from './conversion-status';
+import type { ConversionDoc } from './conversion.model';
+import type { ConversionRepository } from './conversion.repository';
 
 /**
  * The level-1 record before a conversion: a referee becomes PENDING when a
@@ -12,45 +11,29 @@ const NOT_CONVERTED = { $in: ['PENDING', 'CLICKED'] };
  * at the first touch through that code.
  */
 export class RefereeFunnel {
-  constructor(private readonly store: ReferralStore) {}
+  constructor(private readonly conversions: ConversionRepository) {}
 
   /** A referral created with a refereeId: PENDING, unless the referee is already in the funnel. */
   async refereeKnown(appId: string, referral: ReferralRef, refereeId: string, at: Date): Promise<void> {
-    try {
-      await this.store.conversions.create(appId, this.record(referral, refereeId, 'PENDING', at));
-    } catch (err) {
-      if (!isDuplicateKeyError(err)) throw err;
-    }
+    await this.conversions.insertRecord(appId, this.record(referral, refereeId, 'PENDING', at));
   }
 
   /** A click carrying the refereeId: CLICKED (a converted referee stays converted). */
   async clicked(appId: string, referral: ReferralRef, refereeId: string, at: Date): Promise<void> {
-    const key = { campaignId: referral.campaignId, refereeId, level: 1 };
     for (let attempt = 0; attempt < 2; attempt += 1) {
-      const current = await this.store.conversions.findOne(appId, key);
+      const current = await this.conversions.refereeRecord(appId, referral.campaignId, refereeId);
       if (!current) {
-        try {
-          await this.store.conversions.create(appId, { ...this.record(referral, refereeId, 'CLICKED', at), clickedAt: at });
-          return;
-        } catch (err) {
-          if (!isDuplicateKeyError(err)) throw err;
-          continue; // created meanwhile: update it instead
-        }
+        if (await this.conversions.insertRecord(appId, { ...this.record(referral, refereeId, 'CLICKED', at), clickedAt: at })) return;
+        continue; // created meanwhile: update it instead
       }
-      if (current.status !== 'PENDING' && current.status !== 'CLICKED') return;
+      if (!NOT_CONVERTED.includes(current.status)) return;
       const sameCode = current.referralId === referral._id;
-      await this.store.conversions.updateOne(
-        appId,
-        { ...key, status: NOT_CONVERTED },
-        {
-          $set: {
-            status: 'CLICKED',
-            clickedAt: at,
-            lastEventAt: at,
-            ...(sameCode ? {} : { ...this.attribution(referral), touchedAt: at }),
-          },
-        },
-      );
+      await this.conversions.moveFunnelRecord(appId, referral.campaignId, refereeId, {
+        status: 'CLICKED',
+        clickedAt: at,
+        lastEventAt: at,
+        ...(sameCode ? {} : { ...this.attribution(referral), touchedAt: at }),
+      });
       return;
     }
   }

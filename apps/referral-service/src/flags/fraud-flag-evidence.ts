@@ -1,8 +1,9 @@
 import { create } from '@bufbuild/protobuf';
 import { FraudEvidenceSchema, SignalKind, type FraudEvidence, type LinkedSignal } from '@ris/contracts';
+import type { ConversionRepository } from '../conversions/conversion.repository';
 import type { FraudCheck } from '../fraud-check/fraud-check';
+import type { ReferralRepository } from '../referrals/referral.repository';
 import type { FraudFlagDoc } from './fraud-flag.model';
-import type { ReferralStore } from '../referral-store';
 
 /** Linked records per flag: enough to show a pattern, bounded so the read stays a few indexed queries. */
 const LINKED_LIMIT = 20;
@@ -21,7 +22,8 @@ const LINKED_LIMIT = 20;
  */
 export class FlagEvidence {
   constructor(
-    private readonly store: ReferralStore,
+    private readonly referrals: ReferralRepository,
+    private readonly conversions: ConversionRepository,
     private readonly fraud: FraudCheck,
   ) {}
 
@@ -63,10 +65,10 @@ export class FlagEvidence {
       case SignalKind.CLICK:
         return signal.clickId ?? null;
       case SignalKind.REFERRAL:
-        return (await this.store.referrals.findOne(appId, { campaignId: signal.campaignId, referrerId: signal.referrerId }))?._id ?? null;
+        return (await this.referrals.ofReferrer(appId, signal.campaignId, signal.referrerId))?._id ?? null;
       case SignalKind.CONVERSION: {
         if (!signal.refereeId) return null;
-        const record = await this.store.conversions.findOne(appId, { campaignId: signal.campaignId, refereeId: signal.refereeId, level: 1 });
+        const record = await this.conversions.refereeRecord(appId, signal.campaignId, signal.refereeId);
         return record?.convertedAt ? record.conversionId : null;
       }
       default:

@@ -1,7 +1,12 @@
 import { Schema, type Connection, type Model } from 'mongoose';
+import type { EnumName, FraudFlagStatus, FraudFlagSubject } from '@ris/contracts';
+import { declareIndexes, type QueryNames } from '@ris/mongo';
+import type { FraudFlagRepository } from './fraud-flag.repository';
 
-export type FlagSubject = 'REFERRAL' | 'CONVERSION';
-export type FlagStatus = 'OPEN' | 'APPROVED' | 'REJECTED';
+/** REFERRAL or CONVERSION: the names of the contract's FraudFlagSubject. */
+export type FlagSubject = EnumName<typeof FraudFlagSubject>;
+/** OPEN, APPROVED or REJECTED: the names of the contract's FraudFlagStatus. */
+export type FlagStatus = EnumName<typeof FraudFlagStatus>;
 
 /** The dashboard operator who resolved a flag (null: open, or resolved by an app's backend with its API key). */
 export interface FlagResolver {
@@ -69,24 +74,25 @@ const fraudFlagSchema = new Schema<FraudFlagDoc>(
   },
   { collection: 'fraud_flags', versionKey: false },
 );
-// One flag per flagged referral or conversion: raising it again (a retry,
-// the recovery pass) finds the first.
-fraudFlagSchema.index({ appId: 1, subject: 1, subjectId: 1 }, { unique: true });
-// GET /fraud/flags?status=, newest first (ties by id); and without the filter.
-fraudFlagSchema.index({ appId: 1, status: 1, createdAt: -1, _id: -1 });
-fraudFlagSchema.index({ appId: 1, createdAt: -1, _id: -1 });
-// The same riskiest first (sort=riskScore; ties newest first): the review queue.
-fraudFlagSchema.index({ appId: 1, status: 1, riskScore: -1, createdAt: -1, _id: -1 });
-fraudFlagSchema.index({ appId: 1, riskScore: -1, createdAt: -1, _id: -1 });
-// GET /fraud/flags?campaignId= (with or without status), in either order.
-// Flags are written a few times in their life (raised, resolved, effects
-// applied), so an index per listing costs little.
-fraudFlagSchema.index({ appId: 1, campaignId: 1, status: 1, createdAt: -1, _id: -1 });
-fraudFlagSchema.index({ appId: 1, campaignId: 1, status: 1, riskScore: -1, createdAt: -1, _id: -1 });
-fraudFlagSchema.index({ appId: 1, campaignId: 1, createdAt: -1, _id: -1 });
-fraudFlagSchema.index({ appId: 1, campaignId: 1, riskScore: -1, createdAt: -1, _id: -1 });
-// The recovery pass (every app): decisions whose effects were not applied yet.
-fraudFlagSchema.index({ effectsAppliedAt: 1, resolvedAt: 1 });
+declareIndexes<QueryNames<FraudFlagRepository>>(fraudFlagSchema, [
+  {
+    keys: { appId: 1, subject: 1, subjectId: 1 },
+    options: { unique: true },
+    serves: ['raise', 'ofSubject'],
+    why: 'one flag per flagged referral or conversion: raising it again (a retry, the recovery pass) finds the first',
+  },
+  // GET /fraud/flags: each filter (status, campaignId, both, none) in each order (newest first, ties by id; or riskiest first, then newest).
+  // Flags are written a few times in their life (raised, resolved, effects applied), so an index per listing costs little.
+  { keys: { appId: 1, status: 1, createdAt: -1, _id: -1 }, serves: ['page'] },
+  { keys: { appId: 1, createdAt: -1, _id: -1 }, serves: ['page'] },
+  { keys: { appId: 1, status: 1, riskScore: -1, createdAt: -1, _id: -1 }, serves: ['page'], why: 'the review queue: open flags, riskiest first' },
+  { keys: { appId: 1, riskScore: -1, createdAt: -1, _id: -1 }, serves: ['page'] },
+  { keys: { appId: 1, campaignId: 1, status: 1, createdAt: -1, _id: -1 }, serves: ['page'] },
+  { keys: { appId: 1, campaignId: 1, status: 1, riskScore: -1, createdAt: -1, _id: -1 }, serves: ['page'] },
+  { keys: { appId: 1, campaignId: 1, createdAt: -1, _id: -1 }, serves: ['page'] },
+  { keys: { appId: 1, campaignId: 1, riskScore: -1, createdAt: -1, _id: -1 }, serves: ['page'] },
+  { keys: { effectsAppliedAt: 1, resolvedAt: 1 }, serves: ['interruptedBefore'], why: 'the recovery pass (every app): decisions whose effects were not applied yet' },
+]);
 
 export const fraudFlagModel = (db: Connection): Model<FraudFlagDoc> =>
   (db.models.FraudFlag as Model<FraudFlagDoc> | undefined) ?? db.model<FraudFlagDoc>('FraudFlag', fraudFlagSchema);

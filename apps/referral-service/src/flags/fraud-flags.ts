@@ -1,30 +1,29 @@
-import { isDuplicateKeyError, newId, type Page, type PageQuery } from '@ris/mongo';
-import { Code, notFound, rpcError } from '@ris/rpc';
+import { Counter } from 'prom-client';
+import type { EnumName, FraudDecision } from '@ris/contracts';
+import { conflict, notFound } from '@ris/domain-errors';
+import { newId, type OnceMarkers, type Page, type PageQuery } from '@ris/mongo';
 import type { ConversionRewards } from '../conversions/conversion-rewards';
 import type { ConversionDoc } from '../conversions/conversion.model';
+import type { FraudDoc, ReferralDoc } from '../referrals/referral.model';
+import type { ReferralRepository } from '../referrals/referral.repository';
 import type { FlagResolver, FlagStatus, FraudFlagDoc } from './fraud-flag.model';
-import type { FraudDoc } from '../referrals/referral.model';
-import type { ReferralStore } from '../referral-store';
-import { fraudFlagsRaised } from '../referral-metrics';
+import type { FlagFilter, FlagOrder, FraudFlagRepository } from './fraud-flag.repository';
+
+/** Business counter of the referral service (per process; sum over replicas). */
+const fraudFlagsRaised = new Counter({
+  name: 'ris_fraud_flags_total',
+  help: 'Fraud flags raised for review, by reason (a flag with several reasons counts under each)',
+  labelNames: ['reason'],
+});
+
+export type { FlagFilter, FlagOrder };
 
 export type FlagInput = Omit<FraudFlagDoc, '_id' | 'appId' | 'riskScore' | 'reasons' | 'warning' | 'status' | 'note' | 'createdAt' | 'resolvedAt' | 'resolvedBy' | 'effectsAppliedAt'> & {
   fraud: FraudDoc;
 };
 
-export type Decision = 'APPROVE' | 'REJECT';
-
-/** Newest first, or riskiest first (then newest). */
-export type FlagOrder = 'CREATED_AT' | 'RISK_SCORE';
-
-export interface FlagFilter {
-  status?: FlagStatus;
-  campaignId?: string;
-}
-
-const ORDER: Record<FlagOrder, Record<string, -1>> = {
-  CREATED_AT: { createdAt: -1, _id: -1 },
-  RISK_SCORE: { riskScore: -1, createdAt: -1, _id: -1 },
-};
+/** APPROVE or REJECT: the names of the contract's FraudDecision. */
+export type Decision = EnumName<typeof FraudDecision>;
 
 /**
  * The review queue (GET /fraud/flags, POST /fraud/flags/{id}/resolve).
@@ -35,35 +34,45 @@ const ORDER: Record<FlagOrder, Record<string, -1>> = {
  */
 export class FraudFlags {
   constructor(
-    private readonly store: ReferralStore,
+    private readonly flags: FraudFlagRepository,
+    private readonly referrals: ReferralRepository,
+    private readonly once: OnceMarkers,
     private readonly conversionRewards: ConversionRewards,
   ) {}
 
   /** Raises the flag once per subject (a retry or the recovery pass finds the first). */
   async raise(appId: string, input: FlagInput): Promise<FraudFlagDoc> {
     const { fraud, ...subject } = input;
-    try {
-      const flag = await this.store.flags.create(appId, {
-        _id: newId('flg'),
-        ...subject,
-        riskScore: fraud.riskScore ?? 0,
-        reasons: fraud.reasons,
-        warning: fraud.warning ?? 'Flagged for review.',
-        status: 'OPEN',
-        note: null,
-        createdAt: new Date(),
-        resolvedAt: null,
-        resolvedBy: null,
-        effectsAppliedAt: null,
-      });
-      for (const reason of fraud.reasons) fraudFlagsRaised.inc({ reason });
-      return flag;
-    } catch (err) {
-      if (!isDuplicateKeyError(err)) throw err;
-      const existing = await this.store.flags.findOne(appId, { subject: input.subject, subjectId: input.subjectId });
-      if (!existing) throw err;
-      return existing;
-    }
+    const { doc, created } = await this.flags.raise(appId, {
+      _id: newId('flg'),
+      ...subject,
+      riskScore: fraud.riskScore ?? 0,
+      reasons: fraud.reasons,
+      warning: fraud.warning ?? 'Flagged for review.',
+      status: 'OPEN',
+      note: null,
+      createdAt: new Date(),
+      resolvedAt: null,
+      resolvedBy: null,
+      effectsAppliedAt: null,
+    });
+    if (created) for (const reason of fraud.reasons) fraudFlagsRaised.inc({ reason });
+    return doc;
+  }
+
+  /** The flag of a referral (at its creation, or when the recovery pass scores it later). */
+  raiseForReferral(appId: string, referral: ReferralDoc): Promise<FraudFlagDoc> {
+    return this.raise(appId, {
+      subject: 'REFERRAL',
+      subjectId: referral._id,
+      campaignId: referral.campaignId,
+      referralId: referral._id,
+      referralCode: referral.code,
+      conversionId: null,
+      referrerId: referral.referrerId,
+      refereeId: referral.refereeId,
+      fraud: referral.fraud,
+    });
   }
 
   /** The flag of a level-1 conversion (at its claim, or when the recovery pass scores it later). */
@@ -83,14 +92,11 @@ export class FraudFlags {
 
   /** GET /fraud/flags: each filter and order has its index (fraud-flag.model.ts). */
   list(appId: string, page: PageQuery, filter: FlagFilter = {}, order: FlagOrder = 'CREATED_AT'): Promise<Page<FraudFlagDoc>> {
-    const query: Record<string, string> = {};
-    if (filter.campaignId) query.campaignId = filter.campaignId;
-    if (filter.status) query.status = filter.status;
-    return this.store.flags.page(appId, query, ORDER[order], page);
+    return this.flags.page(appId, filter, order, page);
   }
 
   async get(appId: string, flagId: string): Promise<FraudFlagDoc> {
-    const flag = await this.store.flags.findOne(appId, { _id: flagId });
+    const flag = await this.flags.findById(appId, flagId);
     if (!flag) throw notFound('Fraud flag', { flagId });
     return flag;
   }
@@ -111,17 +117,16 @@ export class FraudFlags {
     resolvedBy: FlagResolver | null = null,
   ): Promise<FraudFlagDoc> {
     const status: FlagStatus = decision === 'APPROVE' ? 'APPROVED' : 'REJECTED';
-    const flag = await this.store.flags.findOne(appId, { _id: flagId });
-    if (!flag) throw notFound('Fraud flag', { flagId });
+    const flag = await this.get(appId, flagId);
     // A flag is resolved once: the marker decides between concurrent resolutions.
     const marker = `flag-resolved:${flagId}`;
-    if (flag.status !== 'OPEN' || !(await this.store.once.first(appId, marker, { status, operationKey: operationKey || null }))) {
-      const decision = (await this.store.once.get(appId, marker))?.data;
+    if (flag.status !== 'OPEN' || !(await this.once.first(appId, marker, { status, operationKey: operationKey || null }))) {
+      const decision = (await this.once.get(appId, marker))?.data;
       if (operationKey && decision?.operationKey === operationKey && decision.status === status) {
         return flag.status === 'OPEN' ? this.record(flag, status, note, resolvedBy) : flag.effectsAppliedAt ? flag : this.applyEffects(flag);
       }
       const decided = decision?.status ?? flag.status;
-      throw rpcError(Code.Aborted, 'INVALID_TRANSITION', `Fraud flag ${flagId} is already ${String(decided)}.`, {
+      throw conflict('INVALID_TRANSITION', `Fraud flag ${flagId} is already ${String(decided)}.`, {
         flagId,
         status: String(decided),
       });
@@ -131,11 +136,7 @@ export class FraudFlags {
 
   /** The decision the marker took, onto the flag, then its effects. */
   private async record(flag: FraudFlagDoc, status: FlagStatus, note: string | null, resolvedBy: FlagResolver | null): Promise<FraudFlagDoc> {
-    const resolved = await this.store.flags.findOneAndUpdate(
-      flag.appId,
-      { _id: flag._id },
-      { $set: { status, note, resolvedAt: new Date(), resolvedBy, effectsAppliedAt: null } },
-    );
+    const resolved = await this.flags.resolve(flag.appId, flag._id, { status, note, resolvedBy });
     return this.applyEffects(resolved ?? flag);
   }
 
@@ -144,16 +145,14 @@ export class FraudFlags {
     const { appId } = flag;
     if (flag.subject === 'CONVERSION' && flag.conversionId) {
       if (flag.status === 'APPROVED') {
-        await this.conversionRewards.changeState(appId, flag.conversionId, { status: 'FLAGGED' }, { status: 'CONVERTED', review: 'APPROVED' });
+        await this.conversionRewards.changeState(appId, flag.conversionId, 'flagged', { status: 'CONVERTED', review: 'APPROVED' });
       } else {
-        await this.conversionRewards.changeState(appId, flag.conversionId, { review: { $ne: 'REJECTED' } }, { review: 'REJECTED' });
+        await this.conversionRewards.changeState(appId, flag.conversionId, 'unrejected', { review: 'REJECTED' });
       }
       await this.conversionRewards.settle(appId, flag.conversionId);
     } else if (flag.subject === 'REFERRAL' && flag.status === 'APPROVED') {
-      await this.store.updateReferral(appId, flag.referralId, { isFlagged: false });
+      await this.referrals.update(appId, flag.referralId, { isFlagged: false });
     }
-    return (
-      (await this.store.flags.findOneAndUpdate(appId, { _id: flag._id }, { $set: { effectsAppliedAt: new Date() } })) ?? flag
-    );
+    return (await this.flags.effectsApplied(appId, flag._id)) ?? flag;
   }
 }

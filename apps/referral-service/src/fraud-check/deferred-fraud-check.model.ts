@@ -1,4 +1,6 @@
 import { Schema, type Connection, type Model } from 'mongoose';
+import { declareIndexes, type QueryNames } from '@ris/mongo';
+import type { DeferredFraudCheckRepository } from './deferred-fraud-check.repository';
 
 /**
  * A referral or conversion whose fraud check could not run (the fraud
@@ -24,8 +26,9 @@ const deferredFraudCheckSchema = new Schema<DeferredFraudCheckDoc>(
   },
   { collection: 'deferred_fraud_checks', versionKey: false },
 );
-// The recovery pass (every app): oldest first.
-deferredFraudCheckSchema.index({ createdAt: 1 });
+declareIndexes<QueryNames<DeferredFraudCheckRepository>>(deferredFraudCheckSchema, [
+  { keys: { createdAt: 1 }, serves: ['oldest'], why: 'the recovery pass (every app): oldest first' },
+]);
 
 export const deferredFraudCheckModel = (db: Connection): Model<DeferredFraudCheckDoc> =>
   (db.models.DeferredFraudCheck as Model<DeferredFraudCheckDoc> | undefined) ??

@@ -1,6 +1,5 @@
 import type { MessageInitShape } from '@bufbuild/protobuf';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
-import type { Client } from '@connectrpc/connect';
 import type {
   FraudAssessment,
   FraudRecordClickRequestSchema,
@@ -9,6 +8,7 @@ import type {
   GetSignalEvidenceResponse,
   ScoreConversionRequestSchema,
   ScoreReferralRequestSchema,
+  ServiceCalls,
 } from '@ris/contracts';
 import type { Logger } from '@ris/logging';
 import type { ConversionDoc } from '../conversions/conversion.model';
@@ -96,7 +96,7 @@ export function conversionScore(
  */
 export class FraudCheck {
   constructor(
-    private readonly client: Client<typeof FraudService>,
+    private readonly client: ServiceCalls<typeof FraudService>,
     private readonly logger: Logger,
   ) {}
 

@@ -1,16 +1,34 @@
 import type { Logger } from '@ris/logging';
 import { PeriodicRecovery, recoverIsolated, type RecoveryOptions } from '@ris/service-runtime';
+import type { Campaigns } from '../campaigns/campaigns';
 import { conversionFlagged } from '../conversions/conversion-events';
 import type { ConversionRewards } from '../conversions/conversion-rewards';
-import type { ConversionDoc } from '../conversions/conversion.model';
-import type { DeferredFraudCheckDoc } from '../fraud-check/deferred-fraud-check.model';
-import { conversionScore, referralScore, type FraudCheck } from '../fraud-check/fraud-check';
-import type { FraudFlags } from '../flags/fraud-flags';
-import type { ReferralStore } from '../referral-store';
-import type { Referrals } from '../referrals/referrals';
+import type { ConversionRepository } from '../conversions/conversion.repository';
 import { UNFINISHED_AFTER_MS, type ConversionRecorder } from '../conversions/record-conversion';
+import type { DeferredFraudCheckRepository } from '../fraud-check/deferred-fraud-check.repository';
+import { conversionScore, referralScore, type FraudCheck } from '../fraud-check/fraud-check';
+import type { FraudFlagRepository } from '../flags/fraud-flag.repository';
+import type { FraudFlags } from '../flags/fraud-flags';
+import type { ReferralRepository } from '../referrals/referral.repository';
 
 export type { RecoveryOptions };
+
+/** The records the pass reads and changes. */
+export interface RecoveryRepositories {
+  deferredChecks: DeferredFraudCheckRepository;
+  referrals: ReferralRepository;
+  conversions: ConversionRepository;
+  flags: FraudFlagRepository;
+}
+
+/** The steps it finishes. */
+export interface RecoverySteps {
+  campaigns: Campaigns;
+  fraud: FraudCheck;
+  flags: FraudFlags;
+  conversionRewards: ConversionRewards;
+  recorder: ConversionRecorder;
+}
 
 /**
  * Finishes what a request could not: scores referrals and conversions the
@@ -22,14 +40,8 @@ export type { RecoveryOptions };
  */
 export class RecoveryPass extends PeriodicRecovery {
   constructor(
-    private readonly store: ReferralStore,
-    private readonly deps: {
-      fraud: FraudCheck;
-      flags: FraudFlags;
-      conversionRewards: ConversionRewards;
-      recorder: ConversionRecorder;
-      referrals: Referrals;
-    },
+    private readonly stored: RecoveryRepositories,
+    private readonly steps: RecoverySteps,
     logger: Logger,
     options: RecoveryOptions,
   ) {
@@ -44,12 +56,7 @@ export class RecoveryPass extends PeriodicRecovery {
 
   /** The queue of checks the fraud service could not answer; stops at the first still unanswered. */
   private async scoreDeferred(): Promise<void> {
-    const waiting = await this.store.deferredChecks.model
-      .find({})
-      .sort({ createdAt: 1 })
-      .limit(this.batchSize)
-      .lean<DeferredFraudCheckDoc[]>()
-      .exec();
+    const waiting = await this.stored.deferredChecks.oldest(this.batchSize);
     for (const item of waiting) {
       const { appId } = item;
       let scored: boolean;
@@ -60,46 +67,43 @@ export class RecoveryPass extends PeriodicRecovery {
         continue;
       }
       if (!scored) return; // still down: try again next pass
-      await this.store.deferredChecks.deleteOne(appId, { _id: item._id });
+      await this.stored.deferredChecks.done(appId, item._id);
     }
   }
 
   /** False when the fraud service still cannot answer. */
   private async scoreReferral(appId: string, referralId: string): Promise<boolean> {
-    const referral = await this.store.referrals.findOne(appId, { _id: referralId });
+    const referral = await this.stored.referrals.findById(appId, referralId);
     if (!referral || referral.fraudCheck !== 'DEFERRED') return true;
-    const campaign = await this.store.campaigns.get(appId, referral.campaignId);
-    const verdict = await this.deps.fraud.scoreReferral(referralScore(appId, referral, referral.context, campaign.fraud.flagThreshold));
+    const campaign = await this.steps.campaigns.get(appId, referral.campaignId);
+    const verdict = await this.steps.fraud.scoreReferral(referralScore(appId, referral, referral.context, campaign.fraud.flagThreshold));
     if (verdict.deferred) return false;
-    await this.store.updateReferral(appId, referral._id, { fraudCheck: 'DONE', context: null, isFlagged: verdict.flagged, fraud: verdict.fraud });
-    if (verdict.flagged) await this.deps.referrals.raiseFlag(appId, { ...referral, isFlagged: true, fraud: verdict.fraud });
+    await this.stored.referrals.update(appId, referral._id, { fraudCheck: 'DONE', context: null, isFlagged: verdict.flagged, fraud: verdict.fraud });
+    if (verdict.flagged) await this.steps.flags.raiseForReferral(appId, { ...referral, isFlagged: true, fraud: verdict.fraud });
     return true;
   }
 
   private async scoreConversion(appId: string, conversionId: string): Promise<boolean> {
-    const root = await this.store.conversions.findOne(appId, { _id: conversionId });
+    const root = await this.stored.conversions.findById(appId, conversionId);
     if (!root || root.fraudCheck !== 'DEFERRED') return true;
-    const [campaign, referral] = await Promise.all([
-      this.store.campaigns.get(appId, root.campaignId),
-      this.store.referrals.findOne(appId, { _id: root.referralId }),
-    ]);
-    const verdict = await this.deps.fraud.scoreConversion(
+    const [campaign, referral] = await Promise.all([this.steps.campaigns.get(appId, root.campaignId), this.stored.referrals.findById(appId, root.referralId)]);
+    const verdict = await this.steps.fraud.scoreConversion(
       conversionScore(appId, root, referral?.referrerEmail, root.context, campaign.fraud.flagThreshold, root.convertedAt ?? root.lastEventAt),
     );
     if (verdict.deferred) return false;
-    const { conversionRewards } = this.deps;
+    const { conversionRewards } = this.steps;
     if (verdict.flagged) {
-      await this.deps.flags.raiseForConversion(appId, root, verdict.fraud);
+      await this.steps.flags.raiseForConversion(appId, root, verdict.fraud);
       // Records whose conversion.created went out already announce the flag now; the others with it, once issued.
       await conversionRewards.changeState(
         appId,
         root.conversionId,
-        { fraudCheck: 'DEFERRED' },
+        'scoreDeferred',
         { status: 'FLAGGED', isFlagged: true, fraud: verdict.fraud, fraudCheck: 'DONE', review: 'OPEN', context: null },
         (after) => (after.rewardsIssuedAt !== null ? [conversionFlagged(after)] : []),
       );
     } else {
-      await conversionRewards.changeState(appId, root.conversionId, { fraudCheck: 'DEFERRED' }, { fraudCheck: 'DONE', context: null });
+      await conversionRewards.changeState(appId, root.conversionId, 'scoreDeferred', { fraudCheck: 'DONE', context: null });
     }
     await conversionRewards.settle(appId, root.conversionId);
     return true;
@@ -107,35 +111,23 @@ export class RecoveryPass extends PeriodicRecovery {
 
   /** Conversions whose rewards were not issued (or not brought in line) by the request that changed them. */
   private async settleConversions(): Promise<void> {
-    const unsettled = await this.store.conversions.model
-      .find({ rewardsSettled: false, level: 1, convertedAt: { $lt: new Date(Date.now() - UNFINISHED_AFTER_MS) } })
-      .sort({ convertedAt: 1 })
-      .limit(this.batchSize)
-      .lean<ConversionDoc[]>()
-      .exec();
+    const unsettled = await this.stored.conversions.unsettledBefore(new Date(Date.now() - UNFINISHED_AFTER_MS), this.batchSize);
     for (const root of unsettled) {
       await this.isolated({ conversionId: root.conversionId }, async () => {
         const { appId } = root;
         if (root.rewardsIssuedAt === null) {
-          const [campaign, referral] = await Promise.all([
-            this.store.campaigns.get(appId, root.campaignId),
-            this.store.referrals.findOne(appId, { _id: root.referralId }),
-          ]);
-          if (referral) await this.deps.recorder.complete(appId, root, referral, campaign);
+          const [campaign, referral] = await Promise.all([this.steps.campaigns.get(appId, root.campaignId), this.stored.referrals.findById(appId, root.referralId)]);
+          if (referral) await this.steps.recorder.complete(appId, root, referral, campaign);
         } else {
-          await this.deps.conversionRewards.settle(appId, root.conversionId);
+          await this.steps.conversionRewards.settle(appId, root.conversionId);
         }
       });
     }
   }
 
   private async applyDecisions(): Promise<void> {
-    const interrupted = await this.store.flags.model
-      .find({ effectsAppliedAt: null, resolvedAt: { $lt: new Date(Date.now() - UNFINISHED_AFTER_MS) } })
-      .limit(this.batchSize)
-      .lean()
-      .exec();
-    for (const flag of interrupted) await this.isolated({ flagId: flag._id }, () => this.deps.flags.applyEffects(flag));
+    const interrupted = await this.stored.flags.interruptedBefore(new Date(Date.now() - UNFINISHED_AFTER_MS), this.batchSize);
+    for (const flag of interrupted) await this.isolated({ flagId: flag._id }, () => this.steps.flags.applyEffects(flag));
   }
 
   /** One record's failure (the reward service still down, say) is logged and does not stop the others. */

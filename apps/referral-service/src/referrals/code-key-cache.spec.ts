@@ -2,12 +2,13 @@ import { Redis } from 'ioredis';
 import { Outbox } from '@ris/events';
 import { createLogger } from '@ris/logging';
 import { freeTcpPort, infraUrl, testDatabase, uniqueName } from '@ris/testing';
-import { Campaigns } from '../campaigns/campaigns';
 import { CodeKeyCache } from './code-key-cache';
-import { codeKeyId } from './referral-key.model';
-import { ReferralStore } from '../referral-store';
+import { referralCodeKeyModel } from './referral-key.model';
+import { ReferralKeyRepository } from './referral-key.repository';
+import { ReferralLookup, codeKeyId } from './referral-lookup';
+import { ReferralRepository } from './referral.repository';
 
-// Two stores on one database stand for two replicas of the service: what
+// Two lookups on one database stand for two replicas of the service: what
 // one writes at creation, the other finds in Redis (real Redis, real FerretDB).
 describe('code keys shared through Redis', () => {
   let db: Awaited<ReturnType<typeof testDatabase>>;
@@ -16,7 +17,8 @@ describe('code keys shared through Redis', () => {
   const logger = createLogger('test', 'silent');
   const appId = 'app_ckc';
 
-  const replica = (cache?: CodeKeyCache) => new ReferralStore(db, new Campaigns(db), new Outbox(db), cache);
+  const replica = (cache?: CodeKeyCache) =>
+    new ReferralLookup(new ReferralRepository(db, new Outbox(db)), ReferralKeyRepository.byCode(db), ReferralKeyRepository.byOwner(db), cache);
   const ref = (code: string) => ({ _id: `ref_${code}`, code, campaignId: 'cmp_1', referrerId: `owner-${code}` });
 
   beforeAll(async () => {
@@ -37,7 +39,7 @@ describe('code keys shared through Redis', () => {
     await creator.addKeys(appId, ref('SHARED01'));
     expect(await redis.ttl(`${prefix}codekey:${codeKeyId(appId, 'SHARED01')}`)).toBeGreaterThan(86_400);
     // Gone from MongoDB (and there is no referral document to fall back on): only Redis can answer.
-    await creator.codeKeys.deleteOne(appId, { _id: codeKeyId(appId, 'SHARED01') });
+    await referralCodeKeyModel(db).deleteOne({ appId, _id: codeKeyId(appId, 'SHARED01') });
     const other = replica(new CodeKeyCache(redis, prefix, logger));
     expect(await other.codeKey(appId, 'shared01')).toEqual({
       _id: codeKeyId(appId, 'SHARED01'),
@@ -74,9 +76,9 @@ describe('code keys shared through Redis', () => {
       lazyConnect: true,
     });
     down.on('error', () => undefined);
-    const store = replica(new CodeKeyCache(down, prefix, logger));
-    await store.addKeys(appId, ref('NOREDIS1'));
-    expect(await store.codeKey(appId, 'NOREDIS1')).toMatchObject({ referralId: 'ref_NOREDIS1' });
+    const lookup = replica(new CodeKeyCache(down, prefix, logger));
+    await lookup.addKeys(appId, ref('NOREDIS1'));
+    expect(await lookup.codeKey(appId, 'NOREDIS1')).toMatchObject({ referralId: 'ref_NOREDIS1' });
     expect(await replica(new CodeKeyCache(down, prefix, logger)).codeKey(appId, 'UNKNOWN1')).toBeNull();
     down.disconnect();
   });

@@ -1,4 +1,6 @@
 import { Schema, type Connection, type Model } from 'mongoose';
+import { declareIndexes, type QueryNames } from '@ris/mongo';
+import type { ReferralCountersRepository } from './referral-counters.repository';
 
 /**
  * A referral's counters (conversions by level, reward amount), kept on
@@ -30,8 +32,9 @@ const referralCountersSchema = new Schema<ReferralCountersDoc>(
   },
   { collection: 'referral_counters', versionKey: false },
 );
-// GET /users/{userId}/stats (with or without campaignId): the user's referrals' counters.
-referralCountersSchema.index({ appId: 1, referrerId: 1, campaignId: 1 });
+declareIndexes<QueryNames<ReferralCountersRepository>>(referralCountersSchema, [
+  { keys: { appId: 1, referrerId: 1, campaignId: 1 }, serves: ['ofReferrer'], why: "GET /users/{userId}/stats (with or without campaignId): the user's referrals' counters" },
+]);
 
 export const referralCountersModel = (db: Connection): Model<ReferralCountersDoc> =>
   (db.models.ReferralCounters as Model<ReferralCountersDoc> | undefined) ??

@@ -1,6 +1,5 @@
 import { domainEvent, stableEventId } from '@ris/events';
-import type { ClickDoc } from '../clicks/click.model';
-import type { ReferralDoc, ReferralRef } from './referral.model';
+import type { ReferralDoc } from './referral.model';
 
 /** referral.created: webhooks (REFERRAL_CREATED) and the incentive engine consume it. */
 export function referralCreated(referral: ReferralDoc) {
@@ -21,22 +20,5 @@ export function referralCreated(referral: ReferralDoc) {
       createdAt: referral.createdAt.toISOString(),
     },
     { id: stableEventId('referral.created', referral.appId, referral._id), occurredAt: referral.createdAt },
-  );
-}
-
-export function referralClicked(click: ClickDoc, referral: ReferralRef) {
-  return domainEvent(
-    'referral.clicked',
-    click.appId,
-    {
-      clickId: click._id,
-      referralId: referral._id,
-      referralCode: referral.code,
-      campaignId: referral.campaignId,
-      referrerId: referral.referrerId,
-      refereeId: click.refereeId,
-      clickedAt: click.clickedAt.toISOString(),
-    },
-    { id: stableEventId('referral.clicked', click.appId, click._id), occurredAt: click.clickedAt },
   );
 }

@@ -32,9 +32,6 @@ const referralKeySchema = new Schema<ReferralKeyDoc>(
   { versionKey: false },
 );
 
-export const codeKeyId = (appId: string, code: string) => `${appId}:${code}`;
-export const ownerKeyId = (appId: string, campaignId: string, referrerId: string) => `${appId}:${campaignId}:${referrerId}`;
-
 export const referralCodeKeyModel = (db: Connection): Model<ReferralKeyDoc> =>
   (db.models.ReferralCodeKey as Model<ReferralKeyDoc> | undefined) ??
   db.model<ReferralKeyDoc>('ReferralCodeKey', referralKeySchema, 'referral_code_keys');

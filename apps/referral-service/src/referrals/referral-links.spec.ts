@@ -20,7 +20,7 @@ describe('hosted link codes', () => {
   afterAll(() => svc.db.close());
 
   const campaignOf = async (appId: string, landingUrl: string | null = 'https://shop.example.com/') =>
-    (await svc.store.campaigns.create(appId, { name: 'c', referrerReward: { amount: 1, fulfillmentType: 'CUSTOM' }, landingUrl }))._id;
+    (await svc.campaigns.create(appId, { name: 'c', referrerReward: { amount: 1, fulfillmentType: 'CUSTOM' }, landingUrl }))._id;
 
   it('resolves a new referral’s code, in any case, to its app, referral and campaign', async () => {
     const campaignId = await campaignOf('app_a');
@@ -28,7 +28,7 @@ describe('hosted link codes', () => {
     const link = await svc.referrals.resolveLink(referral.code.toLowerCase());
     expect(link).toMatchObject({ appId: 'app_a', code: referral.code, referralId: referral._id, referrerId: 'ann' });
     expect([link.campaign._id, link.campaign.landingUrl]).toEqual([campaignId, 'https://shop.example.com/']);
-    await expect(svc.referrals.resolveLink('NOSUCHCODE')).rejects.toMatchObject({ rawMessage: expect.stringContaining('not found') });
+    await expect(svc.referrals.resolveLink('NOSUCHCODE')).rejects.toMatchObject({ message: expect.stringContaining('not found') });
   });
 
   it('draws another code when another app holds the one drawn', async () => {
@@ -57,7 +57,7 @@ describe('hosted link codes', () => {
     const campaignId = await campaignOf('app_d');
     const { referral } = await svc.referrals.create('app_d', { campaignId, referrerId: 'dee' });
     const link = await svc.referrals.resolveLink(referral.code);
-    const click = await svc.referrals.recordClick(link.appId, { referralCode: link.code, context: NO_CONTEXT });
+    const click = await svc.clicks.record(link.appId, { referralCode: link.code, context: NO_CONTEXT });
     expect([click.appId, click.code]).toEqual(['app_d', referral.code]);
   });
 });

@@ -1,17 +1,13 @@
 import type { Page, PageQuery } from '@ris/mongo';
-import type { CampaignNames } from '../conversions/conversion-list';
+import type { CampaignSummary } from '../campaigns/campaign.model';
+import type { Campaigns } from '../campaigns/campaigns';
 import type { ReferralCountersDoc } from './referral-counters.model';
+import type { ReferralCountersRepository } from './referral-counters.repository';
+import type { ReferralLookup } from './referral-lookup';
 import type { ReferralDoc } from './referral.model';
-import type { ReferralStore } from '../referral-store';
+import type { ReferralListFilter, ReferralRepository } from './referral.repository';
 
-export interface ReferralFilter {
-  campaignId?: string;
-  referrerId?: string;
-}
-
-export type ReferralPage = Page<ReferralDoc> & { campaigns: CampaignNames; counters: Map<string, ReferralCountersDoc> };
-
-const NEWEST_FIRST = { createdAt: -1, _id: -1 } as const;
+export type ReferralPage = Page<ReferralDoc> & { campaigns: Map<string, CampaignSummary>; counters: Map<string, ReferralCountersDoc> };
 
 /**
  * GET /referrals: newest first, each with its counters (status, reward
@@ -20,27 +16,33 @@ const NEWEST_FIRST = { createdAt: -1, _id: -1 } as const;
  * referrerId: one per campaign, sorted in memory), both (the referrer's
  * owner key: at most one), none (appId, createdAt, _id).
  */
-export async function listReferrals(store: ReferralStore, appId: string, filter: ReferralFilter, page: PageQuery): Promise<ReferralPage> {
-  let result: Page<ReferralDoc>;
-  if (filter.campaignId && filter.referrerId) {
-    const referral = await store.referralOf(appId, filter.campaignId, filter.referrerId);
-    const items = referral && page.page === 1 ? [referral] : [];
-    result = { items, page: page.page, limit: page.limit, totalItems: referral ? 1 : 0 };
-  } else {
-    const query: Record<string, string> = {};
-    if (filter.campaignId) query.campaignId = filter.campaignId;
-    if (filter.referrerId) query.referrerId = filter.referrerId;
-    result = await store.referrals.page(appId, query, NEWEST_FIRST, page);
+export class ReferralList {
+  constructor(
+    private readonly referrals: ReferralRepository,
+    private readonly lookup: ReferralLookup,
+    private readonly counters: ReferralCountersRepository,
+    private readonly campaigns: Campaigns,
+  ) {}
+
+  async list(appId: string, filter: ReferralListFilter, page: PageQuery): Promise<ReferralPage> {
+    let result: Page<ReferralDoc>;
+    if (filter.campaignId && filter.referrerId) {
+      const referral = await this.lookup.ofReferrer(appId, filter.campaignId, filter.referrerId);
+      const items = referral && page.page === 1 ? [referral] : [];
+      result = { items, page: page.page, limit: page.limit, totalItems: referral ? 1 : 0 };
+    } else {
+      result = await this.referrals.page(appId, filter, page);
+    }
+    // A page holds at most 100 referrals: their counters by _id, side by side
+    // (an $in would scan the collection on FerretDB), and their campaigns in one read.
+    const [counters, campaigns] = await Promise.all([
+      Promise.all(result.items.map((r) => this.counters.findById(appId, r._id))),
+      this.campaigns.summaries(appId, [...new Set(result.items.map((r) => r.campaignId))]),
+    ]);
+    return {
+      ...result,
+      campaigns,
+      counters: new Map(counters.filter((c): c is ReferralCountersDoc => c !== null).map((c) => [c._id, c])),
+    };
   }
-  // A page holds at most 100 referrals: their counters by _id, side by side
-  // (an $in would scan the collection on FerretDB), and their campaigns in one read.
-  const [counters, campaigns] = await Promise.all([
-    Promise.all(result.items.map((r) => store.counters.findById(appId, r._id))),
-    store.campaigns.summaries(appId, [...new Set(result.items.map((r) => r.campaignId))]),
-  ]);
-  return {
-    ...result,
-    campaigns,
-    counters: new Map(counters.filter((c): c is ReferralCountersDoc => c !== null).map((c) => [c._id, c])),
-  };
 }

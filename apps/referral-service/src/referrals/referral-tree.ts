@@ -1,6 +1,6 @@
-import type { ConversionDoc } from '../conversions/conversion.model';
+import type { ConversionRepository } from '../conversions/conversion.repository';
 import type { ReferralDoc } from './referral.model';
-import type { ReferralStore } from '../referral-store';
+import type { ReferralRepository } from './referral.repository';
 
 /**
  * The campaign's referral tree, read from the conversions: a user's parent
@@ -8,19 +8,16 @@ import type { ReferralStore } from '../referral-store';
  * (a rejected fraud review cuts that link).
  */
 export class ReferralTree {
-  constructor(private readonly store: ReferralStore) {}
+  constructor(
+    private readonly referrals: ReferralRepository,
+    private readonly conversions: ConversionRepository,
+  ) {}
 
   /** The referral `userId` converted through in the campaign, if any. */
   async parentOf(appId: string, campaignId: string, userId: string): Promise<ReferralDoc | null> {
-    const own: ConversionDoc | null = await this.store.conversions.findOne(appId, {
-      campaignId,
-      refereeId: userId,
-      level: 1,
-      status: { $in: ['CONVERTED', 'FLAGGED'] },
-      review: { $ne: 'REJECTED' },
-    });
+    const own = await this.conversions.convertedLink(appId, campaignId, userId);
     if (!own) return null;
-    return this.store.referrals.findOne(appId, { _id: own.referralId });
+    return this.referrals.findById(appId, own.referralId);
   }
 
   /** Referral.level of a new referral of `referrerId`: 1, or the parent's level + 1. */

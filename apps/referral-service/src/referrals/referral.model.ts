@@ -1,5 +1,8 @@
 import { Schema, type Connection, type Model } from 'mongoose';
+import type { EnumName, ReferralStatus } from '@ris/contracts';
 import { carriesEvents, type OutboxFields } from '@ris/events';
+import { declareIndexes, type QueryNames } from '@ris/mongo';
+import type { ReferralRepository } from './referral.repository';
 
 export interface FraudDoc {
   riskScore: number | null;
@@ -32,7 +35,7 @@ export interface ReferralDoc extends OutboxFields {
    * conversion (referral-counters.model.ts), so a conversion never rewrites
    * this document (on FerretDB that rewrite scans every referral).
    */
-  status: 'PENDING' | 'COMPLETED';
+  status: EnumName<typeof ReferralStatus>;
   /** Depth of the referrer in the campaign's referral tree (1 = never referred). */
   level: number;
   /** The referral the referrer converted through, in this campaign (level > 1). */
@@ -74,20 +77,31 @@ const referralSchema = new Schema<ReferralDoc>(
   },
   { collection: 'referrals', versionKey: false },
 );
-// GET /referrals/{code}, clicks and conversions: find by code. Codes are unique per app.
-referralSchema.index({ appId: 1, code: 1 }, { unique: true });
-// One referral per referrer and campaign: asking again returns the same one,
-// and two concurrent first requests cannot both create one. Also serves the
-// referral tree (a referee's own referral in the campaign).
-referralSchema.index({ appId: 1, campaignId: 1, referrerId: 1 }, { unique: true });
-// GET /users/{userId}/stats without campaignId: the user's referrals in every
-// campaign; and GET /referrals?referrerId= (one per campaign: sorted in memory).
-referralSchema.index({ appId: 1, referrerId: 1 });
-// GET /referrals?campaignId=: a campaign's referrals, newest first (ties by
-// id): the sort is the index order, so a page reads only its own entries.
-referralSchema.index({ appId: 1, campaignId: 1, createdAt: -1, _id: -1 });
-// GET /referrals without a filter: the app's referrals, newest first.
-referralSchema.index({ appId: 1, createdAt: -1, _id: -1 });
+declareIndexes<QueryNames<ReferralRepository>>(referralSchema, [
+  {
+    keys: { appId: 1, code: 1 },
+    options: { unique: true },
+    serves: ['withCode', 'insert'],
+    why: 'codes are unique per app; a referral whose code keys a crash left unwritten is found by it',
+  },
+  {
+    keys: { appId: 1, campaignId: 1, referrerId: 1 },
+    options: { unique: true },
+    serves: ['ofReferrer', 'insert', 'countOfReferrer'],
+    why: 'one referral per referrer and campaign: asking again returns the same one, and two concurrent first requests cannot both create one',
+  },
+  {
+    keys: { appId: 1, referrerId: 1 },
+    serves: ['countOfReferrer', 'page'],
+    why: "GET /users/{userId}/stats without campaignId (the user's referrals in every campaign), and GET /referrals?referrerId= (one per campaign: sorted in memory)",
+  },
+  {
+    keys: { appId: 1, campaignId: 1, createdAt: -1, _id: -1 },
+    serves: ['page'],
+    why: "GET /referrals?campaignId=: a campaign's referrals, newest first (ties by id); the sort is the index order, so a page reads only its own entries",
+  },
+  { keys: { appId: 1, createdAt: -1, _id: -1 }, serves: ['page'], why: "GET /referrals without a filter: the app's referrals, newest first" },
+]);
 
 // referral.created waits here until published (see Outbox in @ris/events).
 carriesEvents(referralSchema);

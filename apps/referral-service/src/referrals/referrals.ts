@@ -1,18 +1,26 @@
 import { crashPoint } from '@ris/config';
-import { idFromOperation, isDuplicateKeyError } from '@ris/mongo';
-import { notFound } from '@ris/rpc';
-import type { CampaignDoc } from '../campaigns/campaign.model';
-import type { ClickDoc } from '../clicks/click.model';
-import type { ClickRecorder } from '../clicks/click-recorder';
+import { notFound } from '@ris/domain-errors';
+import { idFromOperation } from '@ris/mongo';
+import { Counter } from 'prom-client';
+import type { CampaignDoc, CampaignSummary } from '../campaigns/campaign.model';
+import type { Campaigns } from '../campaigns/campaigns';
+import type { RefereeFunnel } from '../conversions/referee-funnel';
+import type { DeferredFraudCheckRepository } from '../fraud-check/deferred-fraud-check.repository';
 import { contextFields, referralScore, type FraudCheck } from '../fraud-check/fraud-check';
 import type { FraudFlags } from '../flags/fraud-flags';
-import type { RefereeFunnel } from '../conversions/referee-funnel';
+import type { CampaignStats } from '../stats/campaign-stats';
 import { generateReferralCode } from './referral-code';
+import type { ReferralCountersDoc } from './referral-counters.model';
+import type { ReferralCountersRepository } from './referral-counters.repository';
 import { referralCreated } from './referral-events';
-import type { ClientContextDoc, ReferralDoc, ReferralRef } from './referral.model';
-import type { ReferralStore } from '../referral-store';
+import type { ReferralLinkRepository } from './referral-link.repository';
+import type { ReferralLookup } from './referral-lookup';
+import type { ClientContextDoc, ReferralDoc } from './referral.model';
+import type { ReferralRepository } from './referral.repository';
 import type { ReferralTree } from './referral-tree';
-import { referralsCreated } from '../referral-metrics';
+
+/** Business counter of the referral service (per process; sum over replicas). */
+const referralsCreated = new Counter({ name: 'ris_referrals_created_total', help: 'Referrals created' });
 
 export interface CreateReferralInput {
   campaignId: string;
@@ -25,16 +33,37 @@ export interface CreateReferralInput {
   operationKey?: string;
 }
 
+/** A referral as the API shows it: with its campaign's name and status, and its counters (status, reward amount). */
+export interface ReferralView {
+  referral: ReferralDoc;
+  campaign: CampaignSummary;
+  counters: ReferralCountersDoc | null;
+}
+
+/** The referral of a hosted link's code, in whichever app holds it, with its campaign. */
+export interface ReferralLink {
+  appId: string;
+  code: string;
+  referralId: string;
+  referrerId: string;
+  campaign: CampaignDoc;
+}
+
 const CODE_ATTEMPTS = 8;
 
 export class Referrals {
   constructor(
-    private readonly store: ReferralStore,
+    private readonly referrals: ReferralRepository,
+    private readonly lookup: ReferralLookup,
+    private readonly links: ReferralLinkRepository,
+    private readonly counters: ReferralCountersRepository,
+    private readonly campaigns: Campaigns,
+    private readonly stats: CampaignStats,
     private readonly tree: ReferralTree,
     private readonly funnel: RefereeFunnel,
     private readonly fraud: FraudCheck,
+    private readonly deferredChecks: DeferredFraudCheckRepository,
     private readonly flags: FraudFlags,
-    private readonly clicks: ClickRecorder,
   ) {}
 
   /**
@@ -45,24 +74,23 @@ export class Referrals {
    * counted, and its referee (if named) enters the funnel as PENDING.
    */
   async create(appId: string, input: CreateReferralInput): Promise<{ referral: ReferralDoc; created: boolean }> {
-    const { referrals, campaigns } = this.store;
     // One id for every attempt: the fraud service keeps one signal per id,
     // so a retry after a taken code does not count as another referral.
     const referralId = idFromOperation('ref', input.operationKey);
-    const existing = await this.store.referralOf(appId, input.campaignId, input.referrerId);
+    const existing = await this.lookup.ofReferrer(appId, input.campaignId, input.referrerId);
     if (existing) {
       // A referral made before hosted links existed gets its link here.
-      await Promise.all([campaigns.get(appId, input.campaignId), this.store.links.ensure(appId, existing)]);
+      await Promise.all([this.campaigns.get(appId, input.campaignId), this.links.ensure(appId, existing)]);
       return { referral: existing, created: existing._id === referralId };
     }
-    const campaign = await campaigns.getActive(appId, input.campaignId);
+    const campaign = await this.campaigns.getActive(appId, input.campaignId);
     const { level, parentReferralId } = await this.tree.levelOf(appId, input.campaignId, input.referrerId);
     const context = contextFields(input.context);
 
     for (let attempt = 0; attempt < CODE_ATTEMPTS; attempt += 1) {
       const code = generateReferralCode();
       // The code of a hosted link is unique across apps: claimed first, another drawn when an app holds it.
-      if (!(await this.store.links.claim(appId, { _id: referralId, code, campaignId: input.campaignId, referrerId: input.referrerId }))) continue;
+      if (!(await this.links.claim(appId, { _id: referralId, code, campaignId: input.campaignId, referrerId: input.referrerId }))) continue;
       const now = new Date();
       const doc: Omit<ReferralDoc, 'appId'> = {
         _id: referralId,
@@ -91,27 +119,25 @@ export class Referrals {
         doc.fraudCheck = 'DEFERRED';
         doc.context = context;
       }
-      try {
-        // referral.created is stored with the referral (one insert) and published right after it.
-        const carried = this.store.referralEvents.carry([referralCreated({ ...doc, appId })]);
-        const referral = await referrals.create(appId, { ...doc, ...carried.fields });
+      // referral.created is stored with the referral (one insert) and published right after it.
+      const carried = this.referrals.events.carry([referralCreated({ ...doc, appId })]);
+      const referral = await this.referrals.insert(appId, { ...doc, ...carried.fields });
+      if (referral) {
         crashPoint('referral.created');
         carried.written(referral);
         referralsCreated.inc();
-        await this.store.addKeys(appId, referral);
+        await this.lookup.addKeys(appId, referral);
         await this.afterCreate(appId, referral);
         return { referral, created: true };
-      } catch (err) {
-        if (!isDuplicateKeyError(err)) throw err;
-        // Either another request created this referrer's referral just now,
-        // or the random code was taken (by a referral older than hosted
-        // links): tell which. Either way the code claimed is not this referral's.
-        await this.store.links.release(appId, doc.code, referralId);
-        const raced = await referrals.findOne(appId, { campaignId: input.campaignId, referrerId: input.referrerId });
-        if (raced) {
-          await Promise.all([this.store.addKeys(appId, raced), this.store.links.ensure(appId, raced)]);
-          return { referral: raced, created: raced._id === referralId };
-        }
+      }
+      // Either another request created this referrer's referral just now,
+      // or the random code was taken (by a referral older than hosted
+      // links): tell which. Either way the code claimed is not this referral's.
+      await this.links.release(appId, doc.code, referralId);
+      const raced = await this.referrals.ofReferrer(appId, input.campaignId, input.referrerId);
+      if (raced) {
+        await Promise.all([this.lookup.addKeys(appId, raced), this.links.ensure(appId, raced)]);
+        return { referral: raced, created: raced._id === referralId };
       }
     }
     throw new Error('could not find a free referral code');
@@ -119,59 +145,33 @@ export class Referrals {
 
   private async afterCreate(appId: string, referral: ReferralDoc): Promise<void> {
     await Promise.all([
-      referral.fraudCheck === 'DEFERRED' ? this.store.deferFraudCheck(appId, 'REFERRAL', referral._id) : undefined,
-      this.store.stats.count(appId, referral.campaignId, { totalReferrals: 1 }, referral.createdAt),
+      referral.fraudCheck === 'DEFERRED' ? this.deferredChecks.defer(appId, 'REFERRAL', referral._id) : undefined,
+      this.stats.count(appId, referral.campaignId, { totalReferrals: 1 }, referral.createdAt),
       referral.refereeId ? this.funnel.refereeKnown(appId, referral, referral.refereeId, referral.createdAt) : undefined,
-      referral.isFlagged ? this.raiseFlag(appId, referral) : undefined,
+      referral.isFlagged ? this.flags.raiseForReferral(appId, referral) : undefined,
     ]);
-  }
-
-  raiseFlag(appId: string, referral: ReferralDoc) {
-    return this.flags.raise(appId, {
-      subject: 'REFERRAL',
-      subjectId: referral._id,
-      campaignId: referral.campaignId,
-      referralId: referral._id,
-      referralCode: referral.code,
-      conversionId: null,
-      referrerId: referral.referrerId,
-      refereeId: referral.refereeId,
-      fraud: referral.fraud,
-    });
   }
 
   /**
    * The referral of a hosted link's code, in whichever app holds it, with
    * its campaign (whose status and landing URL decide the redirect).
    */
-  async resolveLink(rawCode: string): Promise<{ appId: string; code: string; referralId: string; referrerId: string; campaign: CampaignDoc }> {
-    const key = await this.store.links.find(rawCode);
+  async resolveLink(rawCode: string): Promise<ReferralLink> {
+    const key = await this.links.holderOf(rawCode);
     if (!key) throw notFound('Referral code', { referralCode: rawCode });
-    const campaign = await this.store.campaigns.get(key.appId, key.campaignId);
+    const campaign = await this.campaigns.get(key.appId, key.campaignId);
     return { appId: key.appId, code: key._id, referralId: key.referralId, referrerId: key.referrerId, campaign };
   }
 
   async getByCode(appId: string, code: string): Promise<ReferralDoc> {
-    const referral = await this.store.referralByCode(appId, code);
+    const referral = await this.lookup.byCode(appId, code);
     if (!referral) throw notFound('Referral code', { referralCode: code });
     return referral;
   }
 
-  /**
-   * A click on a code: stored with the other clicks of the moment, with
-   * the referral's and the campaign's click counters, the event, and (when
-   * the click names the referee) the referee's funnel record moved to
-   * CLICKED. The fraud service gets the click's signals without the
-   * response waiting for it.
-   */
-  async recordClick(
-    appId: string,
-    input: { referralCode: string; refereeId?: string; context?: Partial<ClientContextDoc>; operationKey?: string },
-  ): Promise<ClickDoc> {
-    // Only what never changes about the referral is needed here: its code key has it.
-    const key = await this.store.codeKey(appId, input.referralCode);
-    if (!key) throw notFound('Referral code', { referralCode: input.referralCode });
-    const referral: ReferralRef = { _id: key.referralId, code: key.code, campaignId: key.campaignId, referrerId: key.referrerId };
-    return this.clicks.record(appId, referral, input.refereeId ?? null, contextFields(input.context), input.operationKey);
+  /** The referral as the API shows it: its campaign's name and status, its counters (Referral.status and rewardAmount live there). */
+  async view(appId: string, referral: ReferralDoc): Promise<ReferralView> {
+    const [campaign, counters] = await Promise.all([this.campaigns.get(appId, referral.campaignId), this.counters.findById(appId, referral._id)]);
+    return { referral, campaign, counters };
   }
 }

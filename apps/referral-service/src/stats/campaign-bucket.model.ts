@@ -1,4 +1,6 @@
 import { Schema, type Connection, type Model } from 'mongoose';
+import { declareIndexes, type QueryNames } from '@ris/mongo';
+import type { CampaignBucketRepository } from './campaign-bucket.repository';
 
 /** What a bucket counts: the campaign totals' counters, for the writes of one hour or day. */
 export interface BucketCounts {
@@ -9,8 +11,6 @@ export interface BucketCounts {
   /** The value of the rewards of the conversions counted here, less those cancelled. */
   rewardValue?: number;
 }
-
-export const BUCKET_FIELDS = ['referrals', 'clicks', 'conversions', 'rewardValue'] as const;
 
 /**
  * A campaign's counters for one UTC hour or one UTC day, kept on write
@@ -59,10 +59,13 @@ const campaignBucketSchema = new Schema<CampaignBucketDoc>(
   },
   { collection: 'campaign_buckets', versionKey: false },
 );
-// GET /stats/timeseries: a campaign's hours of one day (or days of one
-// month) in a range of start, in order: one query per day (or month) the
-// range touches. Increments go by _id.
-campaignBucketSchema.index({ appId: 1, campaignId: 1, interval: 1, partition: 1, start: 1 });
+declareIndexes<QueryNames<CampaignBucketRepository>>(campaignBucketSchema, [
+  {
+    keys: { appId: 1, campaignId: 1, interval: 1, partition: 1, start: 1 },
+    serves: ['inPartition'],
+    why: "GET /stats/timeseries: a campaign's hours of one day (or days of one month) in a range of start, in order; increments go by _id",
+  },
+]);
 
 export const campaignBucketModel = (db: Connection): Model<CampaignBucketDoc> =>
   (db.models.CampaignBucket as Model<CampaignBucketDoc> | undefined) ?? db.model<CampaignBucketDoc>('CampaignBucket', campaignBucketSchema);

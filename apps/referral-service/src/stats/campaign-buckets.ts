@@ -1,9 +1,10 @@
-import type { Connection } from 'mongoose';
-import { AppScoped, DocumentWriteQueue } from '@ris/mongo';
-import { Code, rpcError } from '@ris/rpc';
-import { BUCKET_FIELDS, campaignBucketModel, type BucketCounts, type CampaignBucketDoc } from './campaign-bucket.model';
+import type { EnumName, TimeseriesInterval } from '@ris/contracts';
+import { refused } from '@ris/domain-errors';
+import type { BucketCounts, CampaignBucketDoc } from './campaign-bucket.model';
+import type { CampaignBucketRepository } from './campaign-bucket.repository';
 
-export type BucketInterval = 'HOUR' | 'DAY';
+/** HOUR or DAY: the names of the contract's TimeseriesInterval. */
+export type BucketInterval = EnumName<typeof TimeseriesInterval>;
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 86_400_000;
@@ -43,6 +44,9 @@ export function bucketTargets(campaignId: string, at: Date): [BucketTarget, Buck
   ];
 }
 
+/** What a bucket counts, in the order of its document. */
+const BUCKET_FIELDS = ['referrals', 'clicks', 'conversions', 'rewardValue'] as const;
+
 /** The $inc of `counts`: its non-zero counters. */
 export function bucketIncrement(counts: BucketCounts): Record<string, number> {
   const inc: Record<string, number> = {};
@@ -50,29 +54,20 @@ export function bucketIncrement(counts: BucketCounts): Record<string, number> {
   return inc;
 }
 
-const invalidRange = (message: string) => rpcError(Code.FailedPrecondition, 'INVALID_RANGE', message);
+const invalidRange = (message: string) => refused('INVALID_RANGE', message);
 
 /**
  * A campaign's counters per UTC hour and day (campaign-bucket.model.ts):
  * incremented with the campaign totals by CampaignStats, read as a series.
  */
 export class CampaignBuckets {
-  readonly buckets: AppScoped<CampaignBucketDoc>;
-  // The current hour's and day's documents take every write of the
-  // campaign, as its totals do: coalesced, and serial per process (FerretDB
-  // runs $inc as a read and a write).
-  private readonly increments: DocumentWriteQueue<CampaignBucketDoc>;
-
-  constructor(db: Connection) {
-    this.buckets = new AppScoped(campaignBucketModel(db));
-    this.increments = new DocumentWriteQueue(this.buckets);
-  }
+  constructor(private readonly buckets: CampaignBucketRepository) {}
 
   /** Adds `counts` to the hour and the day of `at`: two increments, side by side. */
   async count(appId: string, campaignId: string, at: Date, counts: BucketCounts): Promise<void> {
     const inc = bucketIncrement(counts);
     if (Object.keys(inc).length === 0) return;
-    await Promise.all(bucketTargets(campaignId, at).map(({ _id, ...fields }) => this.increments.increment(appId, { _id }, inc, { campaignId, ...fields })));
+    await Promise.all(bucketTargets(campaignId, at).map(({ _id, ...fields }) => this.buckets.add(appId, _id, { campaignId, ...fields }, inc)));
   }
 
   /**
@@ -119,7 +114,7 @@ export class CampaignBuckets {
     for (let at = floorTo(start, DAY_MS); at < end; at += DAY_MS) partitions.add(partitionOf(interval, at));
     const found = await Promise.all(
       [...partitions].map((partition) =>
-        this.buckets.find(appId, { campaignId, interval, partition, start: { $gte: new Date(start), $lt: new Date(end) } }, { sort: { start: 1 } }),
+        this.buckets.inPartition(appId, { campaignId, interval, partition }, new Date(start), new Date(end)),
       ),
     );
     return new Map(found.flat().map((doc) => [doc.start.getTime(), doc]));

@@ -1,10 +1,6 @@
-import type { Connection } from 'mongoose';
-import { AppScoped, DocumentWriteQueue } from '@ris/mongo';
 import type { BucketCounts } from './campaign-bucket.model';
-import { CampaignBuckets } from './campaign-buckets';
-import { campaignStatsModel, type CampaignStatsDoc } from './campaign-stats.model';
-
-type Counter = 'totalReferrals' | 'completedReferrals' | 'totalClicks' | 'totalConversions' | 'totalRewardValue';
+import type { CampaignBuckets } from './campaign-buckets';
+import type { CampaignCounter, CampaignStatsRepository } from './campaign-stats.repository';
 
 export interface CampaignCounts {
   totalReferrals: number;
@@ -18,7 +14,7 @@ export interface CampaignCounts {
 export const NO_COUNTS: CampaignCounts = { totalReferrals: 0, completedReferrals: 0, totalClicks: 0, totalConversions: 0, totalRewardValue: 0 };
 
 /** The totals' counters a time bucket keeps too (completedReferrals has no time of its own). */
-const BUCKETED: Partial<Record<Counter, keyof BucketCounts>> = {
+const BUCKETED: Partial<Record<CampaignCounter, keyof BucketCounts>> = {
   totalReferrals: 'referrals',
   totalClicks: 'clicks',
   totalConversions: 'conversions',
@@ -33,17 +29,10 @@ const BUCKETED: Partial<Record<Counter, keyof BucketCounts>> = {
  * day (CampaignBuckets) behind GET /stats/timeseries.
  */
 export class CampaignStats {
-  private readonly stats: AppScoped<CampaignStatsDoc>;
-  private readonly increments: DocumentWriteQueue<CampaignStatsDoc>;
-  readonly buckets: CampaignBuckets;
-
-  constructor(db: Connection) {
-    this.stats = new AppScoped(campaignStatsModel(db));
-    // Every click of a campaign bumps this one document: coalesced, it
-    // costs about one write per round trip however many clicks arrive.
-    this.increments = new DocumentWriteQueue(this.stats);
-    this.buckets = new CampaignBuckets(db);
-  }
+  constructor(
+    private readonly stats: CampaignStatsRepository,
+    private readonly buckets: CampaignBuckets,
+  ) {}
 
   /**
    * Adds to the campaign's totals and to the bucket of `at` (the time of
@@ -51,21 +40,18 @@ export class CampaignStats {
    * a reward's value counts at its conversion's time, when it is created
    * and when it is cancelled). Both writes run side by side.
    */
-  async count(appId: string, campaignId: string, counters: Partial<Record<Counter, number>>, at: Date): Promise<void> {
+  async count(appId: string, campaignId: string, counters: Partial<Record<CampaignCounter, number>>, at: Date): Promise<void> {
     const bucketed: BucketCounts = {};
-    for (const [counter, amount] of Object.entries(counters) as Array<[Counter, number]>) {
+    for (const [counter, amount] of Object.entries(counters) as Array<[CampaignCounter, number]>) {
       const field = BUCKETED[counter];
       if (field) bucketed[field] = amount;
     }
-    await Promise.all([
-      this.increments.increment(appId, { _id: campaignId }, counters, { campaignId }),
-      this.buckets.count(appId, campaignId, at, bucketed),
-    ]);
+    await Promise.all([this.stats.add(appId, campaignId, counters), this.buckets.count(appId, campaignId, at, bucketed)]);
   }
 
   /** The campaign's counters, or null when nothing was counted for it yet (or it is another app's). */
   async read(appId: string, campaignId: string): Promise<CampaignCounts | null> {
-    const doc = await this.stats.findOne(appId, { _id: campaignId });
+    const doc = await this.stats.findById(appId, campaignId);
     if (!doc) return null;
     return {
       totalReferrals: doc.totalReferrals ?? 0,

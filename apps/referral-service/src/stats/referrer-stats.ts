@@ -1,6 +1,9 @@
-import type { ReferralStore } from '../referral-store';
+import type { Campaigns } from '../campaigns/campaigns';
+import type { ClickRepository } from '../clicks/click.repository';
+import type { ReferralCountersRepository } from '../referrals/referral-counters.repository';
+import type { ReferralRepository } from '../referrals/referral.repository';
 
-export interface ReferrerStats {
+export interface ReferrerFigures {
   referrals: number;
   clicks: number;
   /** Referees converted through the user's own codes (level 1). */
@@ -14,24 +17,34 @@ export interface ReferrerStats {
  * write), and their clicks counted by index (not kept as a counter: see
  * ClickRecorder). Never a scan of the campaign.
  */
-export async function referrerStats(store: ReferralStore, appId: string, userId: string, campaignId?: string): Promise<ReferrerStats> {
-  const filter = campaignId ? { referrerId: userId, campaignId } : { referrerId: userId };
-  const [referrals, counters, clicks] = await Promise.all([
-    store.referrals.count(appId, filter),
-    store.counters.find(appId, filter),
-    store.clicks.count(appId, filter),
-  ]);
-  const byLevel = new Map<number, number>();
-  for (const counter of counters) {
-    for (const [key, count] of Object.entries(counter.conversions ?? {})) {
-      const level = Number(key.slice(1));
-      byLevel.set(level, (byLevel.get(level) ?? 0) + count);
+export class ReferrerStats {
+  constructor(
+    private readonly referrals: ReferralRepository,
+    private readonly counters: ReferralCountersRepository,
+    private readonly clicks: ClickRepository,
+    private readonly campaigns: Campaigns,
+  ) {}
+
+  /** In one campaign (which must be the app's) or in all. */
+  async of(appId: string, userId: string, campaignId?: string): Promise<ReferrerFigures> {
+    if (campaignId) await this.campaigns.get(appId, campaignId);
+    const [referrals, counters, clicks] = await Promise.all([
+      this.referrals.countOfReferrer(appId, userId, campaignId),
+      this.counters.ofReferrer(appId, userId, campaignId),
+      this.clicks.countOfReferrer(appId, userId, campaignId),
+    ]);
+    const byLevel = new Map<number, number>();
+    for (const counter of counters) {
+      for (const [key, count] of Object.entries(counter.conversions ?? {})) {
+        const level = Number(key.slice(1));
+        byLevel.set(level, (byLevel.get(level) ?? 0) + count);
+      }
     }
+    return {
+      referrals,
+      clicks,
+      conversions: byLevel.get(1) ?? 0,
+      levels: [...byLevel.entries()].sort(([a], [b]) => a - b).map(([level, conversions]) => ({ level, conversions })),
+    };
   }
-  return {
-    referrals,
-    clicks,
-    conversions: byLevel.get(1) ?? 0,
-    levels: [...byLevel.entries()].sort(([a], [b]) => a - b).map(([level, conversions]) => ({ level, conversions })),
-  };
 }

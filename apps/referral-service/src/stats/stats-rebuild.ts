@@ -1,12 +1,14 @@
-import type { Connection } from 'mongoose';
 import type { Logger } from '@ris/logging';
-import { closeDrift, compareCounters, reconcileDrift, type CounterDrift } from '@ris/mongo';
-import { campaignBucketModel, type CampaignBucketDoc } from './campaign-bucket.model';
+import { compareCounters, reconcileDrift, type CounterDrift } from '@ris/mongo';
+import type { ClickRepository } from '../clicks/click.repository';
+import { countedAt } from '../conversions/conversion-status';
+import type { ConversionRepository } from '../conversions/conversion.repository';
+import type { ReferralRepository } from '../referrals/referral.repository';
+import type { CampaignBucketDoc } from './campaign-bucket.model';
+import type { BucketFields, CampaignBucketRepository } from './campaign-bucket.repository';
 import { bucketTargets } from './campaign-buckets';
-import { campaignStatsModel, type CampaignStatsDoc } from './campaign-stats.model';
-import { clickModel } from '../clicks/click.model';
-import { conversionModel, countedAt } from '../conversions/conversion.model';
-import { referralModel } from '../referrals/referral.model';
+import type { CampaignStatsDoc } from './campaign-stats.model';
+import type { CampaignStatsRepository } from './campaign-stats.repository';
 
 /** The counters recounted; totalRewardValue is not: its rewards live in the reward service. */
 const COUNTED = ['totalReferrals', 'totalClicks', 'totalConversions', 'completedReferrals'] as const;
@@ -20,9 +22,16 @@ export interface StatsReport {
   drifted: Array<CounterDrift & { fixed: boolean }>;
 }
 
+/** What the recount reads (every app's, or one app's) and what a fix writes. */
+export interface RecountSources {
+  referrals: ReferralRepository;
+  clicks: ClickRepository;
+  conversions: ConversionRepository;
+  stats: CampaignStatsRepository;
+  buckets: CampaignBucketRepository;
+}
+
 type Tally = { appId: string; counts: Map<string, number>; completed: Set<string> };
-/** What a bucket document needs when a fix creates it. */
-type BucketFields = Pick<CampaignBucketDoc, 'campaignId' | 'interval' | 'start' | 'partition'>;
 type BucketTally = BucketFields & { appId: string; counts: Map<string, number> };
 
 /** A stored bucket document's recounted counters. */
@@ -38,12 +47,11 @@ const storedBucketCounts = (doc: CampaignBucketDoc) => new Map(BUCKET_COUNTED.ma
  * seen, with what a fix must create them with.
  */
 async function pass(
-  db: Connection,
+  sources: RecountSources,
   appId: string | undefined,
   report: { campaigns: number; buckets: number },
   buckets: Map<string, BucketFields>,
 ): Promise<CounterDrift[]> {
-  const scope = appId ? { appId } : {};
   const tallies = new Map<string, Tally>();
   const bucketTallies = new Map<string, BucketTally>();
   const tally = (doc: { appId: string; campaignId: string }) => {
@@ -59,24 +67,22 @@ async function pass(
       b.counts.set(field, (b.counts.get(field) ?? 0) + 1);
     }
   };
-  type Row = { appId: string; campaignId: string; referralId?: string; createdAt: Date; clickedAt: Date; convertedAt: Date | null };
-  for await (const r of referralModel(db).find(scope, { appId: 1, campaignId: 1, createdAt: 1 }).lean<Row>().cursor()) {
+  for await (const r of sources.referrals.countRows(appId)) {
     add(tally(r), 'totalReferrals');
     addToBucket(r, r.createdAt, 'referrals');
   }
-  for await (const c of clickModel(db).find(scope, { appId: 1, campaignId: 1, clickedAt: 1 }).lean<Row>().cursor()) {
+  for await (const c of sources.clicks.countRows(appId)) {
     add(tally(c), 'totalClicks');
     addToBucket(c, c.clickedAt, 'clicks');
   }
-  const converted = { ...scope, level: 1, status: { $in: ['CONVERTED', 'FLAGGED'] } };
-  for await (const c of conversionModel(db).find(converted, { appId: 1, campaignId: 1, referralId: 1, convertedAt: 1, createdAt: 1 }).lean<Row>().cursor()) {
+  for await (const c of sources.conversions.countRows(appId)) {
     const t = tally(c);
     add(t, 'totalConversions');
     t.completed.add(c.referralId ?? '');
     addToBucket(c, countedAt(c), 'conversions');
   }
   const stored = new Map<string, CampaignStatsDoc>();
-  for await (const doc of campaignStatsModel(db).find(scope).lean<CampaignStatsDoc>().cursor()) stored.set(doc._id, doc);
+  for await (const doc of sources.stats.all(appId)) stored.set(doc._id, doc);
   const drift: CounterDrift[] = [];
   for (const id of new Set([...stored.keys(), ...tallies.keys()])) {
     const doc = stored.get(id);
@@ -88,7 +94,7 @@ async function pass(
   report.campaigns = new Set([...stored.keys(), ...tallies.keys()]).size;
 
   const storedBuckets = new Map<string, CampaignBucketDoc>();
-  for await (const doc of campaignBucketModel(db).find(scope).lean<CampaignBucketDoc>().cursor()) storedBuckets.set(doc._id, doc);
+  for await (const doc of sources.buckets.all(appId)) storedBuckets.set(doc._id, doc);
   // In order of id (a campaign's days and hours in time order), so a report reads the same every run.
   for (const id of [...new Set([...storedBuckets.keys(), ...bucketTallies.keys()])].sort()) {
     const doc = storedBuckets.get(id);
@@ -110,16 +116,16 @@ async function pass(
  * alike is closed (closeDrift).
  */
 export async function rebuildCampaignStats(
-  db: Connection,
+  sources: RecountSources,
   logger: Logger,
   options: { appId?: string; fix: boolean; settleMs?: number },
 ): Promise<StatsReport> {
   const report = { campaigns: 0, buckets: 0 };
   const buckets = new Map<string, BucketFields>();
-  const drifted = await reconcileDrift(() => pass(db, options.appId, report, buckets), options, async (d) => {
+  const drifted = await reconcileDrift(() => pass(sources, options.appId, report, buckets), options, async (d) => {
     const bucket = buckets.get(d.docId);
-    if (bucket) await closeDrift(campaignBucketModel(db), d, bucket);
-    else await closeDrift(campaignStatsModel(db), d, { campaignId: d.docId });
+    if (bucket) await sources.buckets.closeDrift(d, bucket);
+    else await sources.stats.closeDrift(d);
     logger.info({ ...d }, bucket ? 'campaign bucket corrected' : 'campaign counter corrected');
   });
   return { ...report, drifted };

@@ -1,20 +1,11 @@
 import { create } from '@bufbuild/protobuf';
 import { createClient, createRouterTransport, type ServiceImpl } from '@connectrpc/connect';
-import { FraudService, RewardSchema, RewardService, RewardStatus, type Reward } from '@ris/contracts';
+import { FraudService, ReferralService, RewardSchema, RewardService, RewardStatus, type Reward } from '@ris/contracts';
 import { Outbox } from '@ris/events';
 import { createLogger } from '@ris/logging';
 import { testDatabase } from '@ris/testing';
-import { Campaigns } from '../campaigns/campaigns';
-import { ClickRecorder } from '../clicks/click-recorder';
-import { ConversionRewards } from '../conversions/conversion-rewards';
-import { FraudCheck } from '../fraud-check/fraud-check';
-import { FlagEvidence } from '../flags/fraud-flag-evidence';
-import { FraudFlags } from '../flags/fraud-flags';
-import { ConversionRecorder } from '../conversions/record-conversion';
-import { RefereeFunnel } from '../conversions/referee-funnel';
-import { ReferralStore } from '../referral-store';
-import { ReferralTree } from '../referrals/referral-tree';
-import { Referrals } from '../referrals/referrals';
+import { referralModules } from '../referral-modules';
+import { referralService } from '../referral.rpc';
 
 /**
  * The referral service's modules, wired as main.ts wires them, on a fresh
@@ -22,9 +13,15 @@ import { Referrals } from '../referrals/referrals';
  * services stood in for by in-memory Connect routers: their own behaviour
  * is tested in their services and end to end. By default the fraud service
  * flags nothing, and the reward service issues each reward once (held when
- * asked), approves and cancels them.
+ * asked), approves and cancels them; `fraud` and `rewards` replace any of
+ * their calls. `rpc` is a client of the service itself, through its own
+ * interceptors (the tenant, domain errors), as the gateway calls it.
  */
-export async function serviceOnTestDatabase(name: string, fraud: Partial<ServiceImpl<typeof FraudService>> = {}) {
+export async function serviceOnTestDatabase(
+  name: string,
+  fraud: Partial<ServiceImpl<typeof FraudService>> = {},
+  rewards: Partial<ServiceImpl<typeof RewardService>> = {},
+) {
   const db = await testDatabase(name);
   const logger = createLogger('test', 'silent');
   const issued = new Map<string, Reward>();
@@ -47,6 +44,7 @@ export async function serviceOnTestDatabase(name: string, fraud: Partial<Service
     approveConversionRewards: async (req) => moveAll(req.conversionId, [RewardStatus.PENDING], RewardStatus.APPROVED),
     cancelConversionRewards: async (req) => moveAll(req.conversionId, [RewardStatus.PENDING, RewardStatus.APPROVED], RewardStatus.CANCELLED),
     listConversionRewards: async (req) => ({ rewards: [...issued.values()].filter((r) => r.conversionId === req.conversionId) }),
+    ...rewards,
   };
   const fraudImpl: Partial<ServiceImpl<typeof FraudService>> = {
     scoreReferral: async () => ({ assessment: { riskScore: 0, reasons: [], flagged: false } }),
@@ -56,16 +54,16 @@ export async function serviceOnTestDatabase(name: string, fraud: Partial<Service
   };
 
   const outbox = new Outbox(db);
-  const store = new ReferralStore(db, new Campaigns(db), outbox);
-  const fraudCheck = new FraudCheck(createClient(FraudService, createRouterTransport(({ service }) => service(FraudService, fraudImpl))), logger);
-  const conversionRewards = new ConversionRewards(store, createClient(RewardService, createRouterTransport(({ service }) => service(RewardService, rewardImpl))));
-  const flags = new FraudFlags(store, conversionRewards);
-  const tree = new ReferralTree(store);
-  const funnel = new RefereeFunnel(store);
-  const referrals = new Referrals(store, tree, funnel, fraudCheck, flags, new ClickRecorder(store, funnel, fraudCheck));
-  const recorder = new ConversionRecorder(store, tree, fraudCheck, flags, conversionRewards);
+  const modules = referralModules(db, outbox, {
+    fraud: createClient(FraudService, createRouterTransport(({ service }) => service(FraudService, fraudImpl))),
+    rewards: createClient(RewardService, createRouterTransport(({ service }) => service(RewardService, rewardImpl))),
+    logger,
+    recoveryIntervalMs: 60_000,
+  });
   await Promise.all(Object.values(db.models).map((model) => model.init()));
-  return { db, logger, store, referrals, recorder, flags, evidence: new FlagEvidence(store, fraudCheck), issued };
+  const service = referralService(modules, logger);
+  const rpc = createClient(ReferralService, createRouterTransport((router) => service.register(router)));
+  return { db, logger, outbox, issued, rpc, ...modules };
 }
 
 export const NO_CONTEXT = { ip: null, userAgent: null, deviceId: null, email: null };
