@@ -4,9 +4,9 @@ import { setting } from '@ris/config';
 import { RewardService } from '@ris/contracts';
 import { rpcService } from '@ris/rpc';
 import { PeriodicTask, runService } from '@ris/service-runtime';
-import { finishOpenMoves } from './move-reward';
+import { finishOpenMoves } from './moves/move-reward';
 import { rewardRpc } from './reward.rpc';
-import { RewardStore } from './reward-store';
+import { RewardStore } from './rewards/reward-store';
 
 // A move normally finishes within its request; one open this long lost its process.
 const MOVE_ABANDONED_AFTER_MS = 30_000;

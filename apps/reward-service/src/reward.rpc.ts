@@ -13,14 +13,14 @@ import {
   type RewardAmounts,
 } from '@ris/contracts';
 import { invalidArgument, pageFromRequest, pageReply, requiredField } from '@ris/rpc';
-import { claimReward } from './claim-reward';
-import { createReward } from './create-reward';
-import { redeemReward } from './redeem-reward';
-import { approveConversionRewards, cancelConversionRewards } from './review-conversion-rewards';
-import type { RewardDoc, RewardSideName, RewardStatusName } from './reward.model';
-import type { RewardStore } from './reward-store';
-import type { AmountsByStatus } from './reward-totals.model';
-import { validateCode } from './validate-code';
+import { claimReward } from './codes/claim-reward';
+import { createReward } from './rewards/create-reward';
+import { redeemReward } from './moves/redeem-reward';
+import { approveConversionRewards, cancelConversionRewards } from './rewards/review-conversion-rewards';
+import type { RewardDoc, RewardSideName, RewardStatusName } from './rewards/reward.model';
+import type { RewardStore } from './rewards/reward-store';
+import type { AmountsByStatus } from './totals/reward-totals.model';
+import { validateCode } from './codes/validate-code';
 
 const ts = (date: Date | null | undefined) => (date ? timestampFromDate(date) : undefined);
 

@@ -2,11 +2,11 @@ import type { Connection } from 'mongoose';
 import type { Outbox, OutboxCarrier } from '@ris/events';
 import { AppScoped, OnceMarkers } from '@ris/mongo';
 import { notFound } from '@ris/rpc';
-import { rewardCodeModel, type RewardCodeDoc } from './reward-code.model';
+import { rewardCodeModel, type RewardCodeDoc } from '../codes/reward-code.model';
 import { rewardModel, type RewardDoc } from './reward.model';
-import { RewardMoves } from './reward-moves';
-import { RewardSlots } from './reward-slots';
-import { RewardTotals } from './reward-totals';
+import { RewardMoves } from '../moves/reward-moves';
+import { RewardSlots } from '../slots/reward-slots';
+import { RewardTotals } from '../totals/reward-totals';
 
 /** What every reward operation works with: the rewards, their codes, places, totals, moves and markers. */
 export class RewardStore {

@@ -1,7 +1,7 @@
-import { moveRewardTo } from './move-reward';
+import { moveRewardTo } from '../moves/move-reward';
 import type { RewardDoc, RewardStatusName } from './reward.model';
 import type { RewardStore } from './reward-store';
-import { statesBefore } from './reward-transitions';
+import { statesBefore } from '../moves/reward-transitions';
 
 /**
  * Moves every reward of one conversion to `to` (APPROVED after a clean

@@ -3,8 +3,8 @@ import { crashPoint } from '@ris/config';
 import type { DomainEvent, Outbox, OutboxCarrier } from '@ris/events';
 import { AppScoped, isDuplicateKeyError } from '@ris/mongo';
 import { rewardMoveModel, type MoveOrigin, type RewardMoveDoc } from './reward-move.model';
-import type { RewardStatusName } from './reward.model';
-import { rewardsMoved } from './reward-metrics';
+import type { RewardStatusName } from '../rewards/reward.model';
+import { rewardsMoved } from '../rewards/reward-metrics';
 import { statesLeft } from './reward-transitions';
 
 /** Where a move can come from: a creation (NEW), and every status a reward can leave. */

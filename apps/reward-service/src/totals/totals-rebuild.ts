@@ -1,10 +1,10 @@
 import type { Connection } from 'mongoose';
 import type { Logger } from '@ris/logging';
 import { closeDrift, compareCounters, reconcileDrift, type CounterDrift } from '@ris/mongo';
-import { rewardMoveModel, type RewardMoveDoc } from './reward-move.model';
+import { rewardMoveModel, type RewardMoveDoc } from '../moves/reward-move.model';
 import { rewardTotalsModel, type RewardTotalsDoc } from './reward-totals.model';
 import { totalsId, totalsIncrements } from './reward-totals';
-import { rewardModel, type RewardDoc } from './reward.model';
+import { rewardModel, type RewardDoc } from '../rewards/reward.model';
 
 export interface TotalsReport {
   rewards: number;

@@ -1,6 +1,6 @@
 import { Schema, type Connection, type Model } from 'mongoose';
 import { carriesEvents, type OutboxFields } from '@ris/events';
-import type { RewardStatusName } from './reward.model';
+import type { RewardStatusName } from '../rewards/reward.model';
 
 /** A reward's creation counts as leaving NEW. */
 export type MoveOrigin = RewardStatusName | 'NEW';

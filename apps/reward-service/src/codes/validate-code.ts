@@ -1,6 +1,6 @@
-import type { RewardDoc } from './reward.model';
+import type { RewardDoc } from '../rewards/reward.model';
 import { normalizeRewardCode } from './reward-code';
-import type { RewardStore } from './reward-store';
+import type { RewardStore } from '../rewards/reward-store';
 
 export type InvalidReason = 'NOT_FOUND' | 'EXPIRED' | 'REDEEMED' | 'CANCELLED' | 'NOT_APPROVED';
 

@@ -1,16 +1,16 @@
 import { Outbox } from '@ris/events';
 import { testDatabase } from '@ris/testing';
-import { claimReward } from './claim-reward';
+import { claimReward } from '../codes/claim-reward';
 import { createReward, type CreateRewardInput } from './create-reward';
-import { redeemReward } from './redeem-reward';
+import { redeemReward } from '../moves/redeem-reward';
 import { approveConversionRewards, cancelConversionRewards } from './review-conversion-rewards';
-import { rewardCodeModel } from './reward-code.model';
-import { rewardMoveModel } from './reward-move.model';
+import { rewardCodeModel } from '../codes/reward-code.model';
+import { rewardMoveModel } from '../moves/reward-move.model';
 import { rewardModel } from './reward.model';
 import { RewardStore } from './reward-store';
-import { rewardSlotModel } from './reward-slot.model';
-import { rewardTotalsModel } from './reward-totals.model';
-import { validateCode } from './validate-code';
+import { rewardSlotModel } from '../slots/reward-slot.model';
+import { rewardTotalsModel } from '../totals/reward-totals.model';
+import { validateCode } from '../codes/validate-code';
 
 // The reward domain against the real development database (FerretDB),
 // including the races it must decide.

@@ -2,10 +2,10 @@ import { crashPoint } from '@ris/config';
 import { isDuplicateKeyError } from '@ris/mongo';
 import { Code, rpcError } from '@ris/rpc';
 import type { RewardCodeDoc } from './reward-code.model';
-import type { RewardDoc } from './reward.model';
+import type { RewardDoc } from '../rewards/reward.model';
 import { generateRewardCode } from './reward-code';
-import { rewardClaimed } from './reward-events';
-import type { RewardStore } from './reward-store';
+import { rewardClaimed } from '../rewards/reward-events';
+import type { RewardStore } from '../rewards/reward-store';
 
 const CODE_TYPES = new Set(['DISCOUNT_CODE', 'COUPON_CODE']);
 const CODE_ATTEMPTS = 5;

@@ -1,8 +1,8 @@
 import type { DomainEvent } from '@ris/events';
 import type { RewardMoveDoc } from './reward-move.model';
-import type { RewardDoc, RewardStatusName } from './reward.model';
-import { rewardApproved, rewardCancelled, rewardCreated, rewardRedeemed } from './reward-events';
-import type { RewardStore } from './reward-store';
+import type { RewardDoc, RewardStatusName } from '../rewards/reward.model';
+import { rewardApproved, rewardCancelled, rewardCreated, rewardRedeemed } from '../rewards/reward-events';
+import type { RewardStore } from '../rewards/reward-store';
 import { canReach, canTransition } from './reward-transitions';
 
 /**

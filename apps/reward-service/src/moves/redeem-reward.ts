@@ -1,7 +1,7 @@
 import { Code, notFound, rpcError } from '@ris/rpc';
 import { finishMove, moveReward } from './move-reward';
-import type { RewardDoc } from './reward.model';
-import type { RewardStore } from './reward-store';
+import type { RewardDoc } from '../rewards/reward.model';
+import type { RewardStore } from '../rewards/reward-store';
 
 /**
  * APPROVED → PAID for the reward's own user. Of two concurrent redeems

@@ -1,14 +1,14 @@
 import { Outbox } from '@ris/events';
 import { testDatabase } from '@ris/testing';
-import { createReward, type CreateRewardInput } from './create-reward';
+import { createReward, type CreateRewardInput } from '../rewards/create-reward';
 import { beginCreation, finishMove, finishOpenMoves } from './move-reward';
 import { redeemReward } from './redeem-reward';
-import { cancelConversionRewards } from './review-conversion-rewards';
+import { cancelConversionRewards } from '../rewards/review-conversion-rewards';
 import { rewardMoveModel } from './reward-move.model';
-import { rewardModel, type RewardDoc } from './reward.model';
-import { rewardSlotModel } from './reward-slot.model';
-import { RewardStore } from './reward-store';
-import { rewardTotalsModel } from './reward-totals.model';
+import { rewardModel, type RewardDoc } from '../rewards/reward.model';
+import { rewardSlotModel } from '../slots/reward-slot.model';
+import { RewardStore } from '../rewards/reward-store';
+import { rewardTotalsModel } from '../totals/reward-totals.model';
 
 // A process can die between any two writes of a reward's move (no
 // transactions). Each case stops a move where a crash would, by writing

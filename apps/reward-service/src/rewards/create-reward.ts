@@ -2,7 +2,7 @@ import { DEFAULT_CODE_VALIDITY_DAYS } from '@ris/contracts';
 import { isDuplicateKeyError, newId } from '@ris/mongo';
 import { invalidArgument } from '@ris/rpc';
 import type { RewardDoc, RewardSideName } from './reward.model';
-import { beginCreation, finishCreation, finishMove } from './move-reward';
+import { beginCreation, finishCreation, finishMove } from '../moves/move-reward';
 import { rewardsMoved } from './reward-metrics';
 import type { RewardStore } from './reward-store';
 

@@ -1,6 +1,6 @@
 import type { Connection } from 'mongoose';
 import { AppScoped, DocumentWriteQueue } from '@ris/mongo';
-import type { RewardDoc, RewardStatusName } from './reward.model';
+import type { RewardDoc, RewardStatusName } from '../rewards/reward.model';
 import { rewardTotalsModel, type AmountsByStatus, type RewardTotalsDoc } from './reward-totals.model';
 
 const STATUS_KEY: Record<RewardStatusName, keyof AmountsByStatus> = {

@@ -1,13 +1,13 @@
 import { Outbox } from '@ris/events';
 import { createLogger } from '@ris/logging';
 import { testDatabase } from '@ris/testing';
-import { createReward, type CreateRewardInput } from './create-reward';
-import { finishOpenMoves } from './move-reward';
-import { redeemReward } from './redeem-reward';
-import { cancelConversionRewards } from './review-conversion-rewards';
-import { rewardMoveModel } from './reward-move.model';
-import { rewardModel } from './reward.model';
-import { RewardStore } from './reward-store';
+import { createReward, type CreateRewardInput } from '../rewards/create-reward';
+import { finishOpenMoves } from '../moves/move-reward';
+import { redeemReward } from '../moves/redeem-reward';
+import { cancelConversionRewards } from '../rewards/review-conversion-rewards';
+import { rewardMoveModel } from '../moves/reward-move.model';
+import { rewardModel } from '../rewards/reward.model';
+import { RewardStore } from '../rewards/reward-store';
 import { rewardTotalsModel } from './reward-totals.model';
 import { rebuildTotals } from './totals-rebuild';
 

@@ -5,9 +5,9 @@ import { Outbox } from '@ris/events';
 import { testDatabase } from '@ris/testing';
 import { redeemReward } from './redeem-reward';
 import { rewardMoveModel } from './reward-move.model';
-import { rewardModel } from './reward.model';
-import { rewardRpc } from './reward.rpc';
-import { RewardStore } from './reward-store';
+import { rewardModel } from '../rewards/reward.model';
+import { rewardRpc } from '../reward.rpc';
+import { RewardStore } from '../rewards/reward-store';
 
 // GetRewardHistory as the gateway calls it (an in-process Connect
 // transport), against the real database: the move journal read back.

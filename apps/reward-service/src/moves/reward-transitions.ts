@@ -1,4 +1,4 @@
-import type { RewardStatusName } from './reward.model';
+import type { RewardStatusName } from '../rewards/reward.model';
 
 /**
  * docs/product-decisions.md §6.2: PENDING → APPROVED → PAID; PENDING or APPROVED →
