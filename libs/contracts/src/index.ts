@@ -32,3 +32,4 @@ export {
   type RecordClicksRequest as FraudRecordClicksRequest,
   type RecordClicksResponse as FraudRecordClicksResponse,
 } from './gen/fraud/v1/fraud_pb';
+export { characterCount } from './character-count';

@@ -1,4 +1,5 @@
-import { REWARD_CODE_ALPHABET, generateRewardCode, normalizeRewardCode } from './reward-code';
+import { CODE_ALPHABET as REWARD_CODE_ALPHABET } from '@ris/codes';
+import { generateRewardCode, normalizeRewardCode } from './reward-code';
 
 describe('reward codes', () => {
   it('are three groups of four characters without look-alikes', () => {
