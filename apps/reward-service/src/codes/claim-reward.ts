@@ -1,19 +1,17 @@
-import { crashPoint } from '@ris/config';
-import { isDuplicateKeyError } from '@ris/mongo';
-import { Code, rpcError } from '@ris/rpc';
-import type { RewardCodeDoc } from './reward-code.model';
+import { refused } from '@ris/domain-errors';
 import type { RewardDoc } from '../rewards/reward.model';
-import { generateRewardCode } from './reward-code';
 import { rewardClaimed } from '../rewards/reward-events';
+import { rewardOf } from '../rewards/reward-reads';
 import type { RewardStore } from '../rewards/reward-store';
+import type { RewardCodeDoc } from './reward-code.model';
+import { generateRewardCode } from './reward-code';
 
 const CODE_TYPES = new Set(['DISCOUNT_CODE', 'COUPON_CODE']);
 const CODE_ATTEMPTS = 5;
 const DAY_MS = 86_400_000;
 
 const notClaimable = (reward: RewardDoc) =>
-  rpcError(
-    Code.FailedPrecondition,
+  refused(
     'REWARD_NOT_CLAIMABLE',
     CODE_TYPES.has(reward.fulfillmentType)
       ? `Reward ${reward._id} is ${reward.status}; only an APPROVED reward can be claimed.`
@@ -27,8 +25,8 @@ const notClaimable = (reward: RewardDoc) =>
  * every later claim) get that code back. The reward then carries a copy.
  */
 export async function claimReward(store: RewardStore, appId: string, rewardId: string): Promise<RewardDoc> {
-  const reward = await store.get(appId, rewardId);
-  const issued = await store.codes.findOne(appId, { _id: rewardId });
+  const reward = await rewardOf(store, appId, rewardId);
+  const issued = await store.codes.ofReward(appId, rewardId);
   // Claiming again returns the code already issued, while the reward is APPROVED or PAID.
   if (issued && (reward.status === 'APPROVED' || reward.status === 'PAID')) return withCode(store, reward, issued);
   if (reward.status !== 'APPROVED' || !CODE_TYPES.has(reward.fulfillmentType)) throw notClaimable(reward);
@@ -42,20 +40,10 @@ export async function claimReward(store: RewardStore, appId: string, rewardId: s
       expiresAt: new Date(claimedAt.getTime() + reward.codeValidityDays * DAY_MS),
     };
     // reward.claimed is stored with the code (the claim's one decisive insert) and published right after it.
-    const carried = store.codeEvents.carry([
-      rewardClaimed({ ...reward, discountCode: candidate.code, claimedAt: candidate.claimedAt, expiresAt: candidate.expiresAt }),
-    ]);
-    try {
-      const code = await store.codes.create(appId, { ...candidate, ...carried.fields });
-      crashPoint('reward.claimed');
-      carried.written(code);
-      return await withCode(store, reward, code);
-    } catch (err) {
-      if (!isDuplicateKeyError(err)) throw err;
-      // Another claim of this reward won (use its code), or the code was taken by another reward (draw again).
-      const winner = await store.codes.findOne(appId, { _id: rewardId });
-      if (winner) return withCode(store, reward, winner);
-    }
+    const claimed = rewardClaimed({ ...reward, discountCode: candidate.code, claimedAt: candidate.claimedAt, expiresAt: candidate.expiresAt });
+    // null: the code was taken by another reward (draw again); else this claim's code, or the one of a claim that won.
+    const result = await store.codes.issue(appId, candidate, [claimed]);
+    if (result) return withCode(store, reward, result.code);
   }
   throw new Error('could not draw a free reward code');
 }
@@ -64,6 +52,6 @@ export async function claimReward(store: RewardStore, appId: string, rewardId: s
 async function withCode(store: RewardStore, reward: RewardDoc, code: RewardCodeDoc): Promise<RewardDoc> {
   if (reward.discountCode === code.code) return reward;
   const fields = { discountCode: code.code, claimedAt: code.claimedAt, expiresAt: code.expiresAt };
-  const updated = await store.rewards.findOneAndUpdate(reward.appId, { _id: reward._id }, { $set: { ...fields, updatedAt: new Date() } });
+  const updated = await store.rewards.setCode(reward.appId, reward._id, fields);
   return updated ?? { ...reward, ...fields };
 }

@@ -1,5 +1,7 @@
 import { Schema, type Connection, type Model } from 'mongoose';
 import { carriesEvents, type OutboxFields } from '@ris/events';
+import { declareIndexes, type QueryNames } from '@ris/mongo';
+import type { RewardCodeRepository } from './reward-code.repository';
 
 /**
  * The code issued for a reward. Inserting it is the claim: _id is the
@@ -26,10 +28,15 @@ const rewardCodeSchema = new Schema<RewardCodeDoc>(
   },
   { collection: 'reward_codes', versionKey: false },
 );
-// GET /rewards/validate finds the reward by its code. Unique across every
-// app: a code is a bearer token and must mean one reward; a (vanishingly
-// rare) collision makes the claim draw another code.
-rewardCodeSchema.index({ code: 1 }, { unique: true });
+declareIndexes<QueryNames<RewardCodeRepository>>(rewardCodeSchema, [
+  {
+    keys: { code: 1 },
+    options: { unique: true },
+    serves: ['byCode', 'issue'],
+    // Unique across every app: a code is a bearer token and must mean one reward.
+    why: 'GET /rewards/validate finds the reward by its code; a (vanishingly rare) collision makes the claim draw another code',
+  },
+]);
 
 // reward.claimed is stored with the code it announces, until published.
 carriesEvents(rewardCodeSchema);

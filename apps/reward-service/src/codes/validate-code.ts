@@ -15,8 +15,8 @@ export interface CodeValidation {
 /** GET /rewards/validate: an unknown, expired, redeemed or cancelled code is valid: false (never an error). */
 export async function validateCode(store: RewardStore, appId: string, rawCode: string, now = new Date()): Promise<CodeValidation> {
   const code = normalizeRewardCode(rawCode);
-  const issued = await store.codes.findOne(appId, { code });
-  const found = issued ? await store.rewards.findOne(appId, { _id: issued._id }) : null;
+  const issued = await store.codes.byCode(appId, code);
+  const found = issued ? await store.rewards.findById(appId, issued._id) : null;
   const reward = found && issued ? { ...found, discountCode: issued.code, claimedAt: issued.claimedAt, expiresAt: issued.expiresAt } : null;
   const invalid = (reason: InvalidReason) => ({ valid: false, code, reward, reason });
   if (!reward) return invalid('NOT_FOUND');

@@ -1,8 +1,11 @@
 import type { DomainEvent } from '@ris/events';
-import type { RewardMoveDoc } from './reward-move.model';
 import type { RewardDoc, RewardStatusName } from '../rewards/reward.model';
+import type { StatusFields } from '../rewards/reward.repository';
 import { rewardApproved, rewardCancelled, rewardCreated, rewardRedeemed } from '../rewards/reward-events';
+import { rewardsMoved } from '../rewards/reward-metrics';
 import type { RewardStore } from '../rewards/reward-store';
+import { totalsIncrements } from '../totals/reward-totals';
+import type { RewardMoveDoc } from './reward-move.model';
 import { canReach, canTransition } from './reward-transitions';
 
 /**
@@ -85,28 +88,33 @@ export async function finishMove(store: RewardStore, move: RewardMoveDoc, create
   const moved =
     from === 'NEW'
       ? null
-      : await store.rewards.findOneAndUpdate(appId, { _id: rewardId, status: from }, { $set: { ...move.fields, status: to, updatedAt: move.at } });
+      : await store.rewards.setStatusFrom(appId, rewardId, from, to, { ...(move.fields as StatusFields), updatedAt: move.at });
   // Unmoved: a creation (the creating call passes its reward), or an earlier attempt already changed the status.
   const reward = moved ?? created ?? (await store.rewards.findById(appId, rewardId));
   if (!reward) {
     // A creation whose insert has not happened (yet): give up on it, and the place it took, only when its call is surely gone.
     if (from === 'NEW' && Date.now() - move.at.getTime() < CREATION_ABANDONED_AFTER_MS) return null;
     if (from === 'NEW') await store.slots.release(appId, rewardId);
-    await store.moves.done(move);
+    await markDone(store, move);
     return null;
   }
   // Not where this move leads nor beyond: another writer moved it (only possible beside a replica without
   // the journal, during a rolling upgrade). The move is void; writing its effects would count it twice.
   if (!canReach(to, reward.status)) {
-    await store.moves.done(move);
+    await markDone(store, move);
     return null;
   }
-  if (await store.once.first(appId, `reward-move:${move._id}:totals`)) {
-    await store.totals.apply(reward, from === 'NEW' ? null : from, to);
+  if (await store.moves.countsTotals(move)) {
+    await store.totals.add(appId, reward.campaignId, totalsIncrements(reward, from === 'NEW' ? null : from, to));
   }
   if (to === 'CANCELLED' && reward.side === 'REFERRER') await store.slots.release(appId, rewardId);
-  await store.moves.done(move, eventsOf(move, reward));
+  await markDone(store, move, eventsOf(move, reward));
   return reward;
+}
+
+/** The move is finished (with its events), once; counted by the status it reached. */
+export async function markDone(store: RewardStore, move: RewardMoveDoc, events: DomainEvent[] = []): Promise<void> {
+  if (await store.moves.done(move, events)) rewardsMoved.inc({ status: move.to });
 }
 
 function eventsOf(move: RewardMoveDoc, reward: RewardDoc): DomainEvent[] {

@@ -1,27 +1,19 @@
-import { Code, createClient, createRouterTransport } from '@connectrpc/connect';
+import { Code } from '@connectrpc/connect';
 import { timestampDate } from '@bufbuild/protobuf/wkt';
-import { FulfillmentType, RewardService, RewardSide, RewardStatus } from '@ris/contracts';
-import { Outbox } from '@ris/events';
-import { testDatabase } from '@ris/testing';
+import { FulfillmentType, RewardSide, RewardStatus } from '@ris/contracts';
+import type { RewardStore } from '../rewards/reward-store';
+import { rewardOnTestDatabase, type RewardOnTestDatabase } from '../testing/reward-on-test-database';
 import { redeemReward } from './redeem-reward';
-import { rewardMoveModel } from './reward-move.model';
-import { rewardModel } from '../rewards/reward.model';
-import { rewardRpc } from '../reward.rpc';
-import { RewardStore } from '../rewards/reward-store';
 
 // GetRewardHistory as the gateway calls it (an in-process Connect
 // transport), against the real database: the move journal read back.
 describe('a reward history', () => {
-  let db: Awaited<ReturnType<typeof testDatabase>>;
+  let db: RewardOnTestDatabase['db'];
   let store: RewardStore;
-  let rewards: ReturnType<typeof createClient<typeof RewardService>>;
+  let rewards: RewardOnTestDatabase['rewards'];
 
   beforeAll(async () => {
-    db = await testDatabase('reward_history');
-    store = new RewardStore(db, new Outbox(db));
-    await Promise.all([rewardModel(db), rewardMoveModel(db)].map((m) => m.init()));
-    const impl = rewardRpc(store);
-    rewards = createClient(RewardService, createRouterTransport(({ service }) => service(RewardService, impl)));
+    ({ db, store, rewards } = await rewardOnTestDatabase('reward_history'));
   });
 
   afterAll(() => db.drop());

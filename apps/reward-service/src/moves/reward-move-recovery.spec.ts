@@ -1,14 +1,15 @@
-import { Outbox } from '@ris/events';
-import { testDatabase } from '@ris/testing';
+import type { Outbox } from '@ris/events';
 import { createReward, type CreateRewardInput } from '../rewards/create-reward';
+import { cancelConversionRewards } from '../rewards/review-conversion-rewards';
+import { rewardModel, type RewardDoc, type RewardStatusName } from '../rewards/reward.model';
+import { rewardOf, rewardStats } from '../rewards/reward-reads';
+import type { RewardStore } from '../rewards/reward-store';
+import { rewardSlotModel } from '../slots/reward-slot.model';
+import { rewardOnTestDatabase, type RewardOnTestDatabase } from '../testing/reward-on-test-database';
+import { totalsIncrements } from '../totals/reward-totals';
 import { beginCreation, finishMove, finishOpenMoves } from './move-reward';
 import { redeemReward } from './redeem-reward';
-import { cancelConversionRewards } from '../rewards/review-conversion-rewards';
 import { rewardMoveModel } from './reward-move.model';
-import { rewardModel, type RewardDoc } from '../rewards/reward.model';
-import { rewardSlotModel } from '../slots/reward-slot.model';
-import { RewardStore } from '../rewards/reward-store';
-import { rewardTotalsModel } from '../totals/reward-totals.model';
 
 // A process can die between any two writes of a reward's move (no
 // transactions). Each case stops a move where a crash would, by writing
@@ -16,7 +17,7 @@ import { rewardTotalsModel } from '../totals/reward-totals.model';
 // as the finished move would have left it, its totals counted once and
 // its event stored.
 describe('reward moves interrupted by a crash', () => {
-  let db: Awaited<ReturnType<typeof testDatabase>>;
+  let db: RewardOnTestDatabase['db'];
   let store: RewardStore;
   let outbox: Outbox;
   let n = 0;
@@ -39,13 +40,13 @@ describe('reward moves interrupted by a crash', () => {
   // Events stored and not yet published (no relay runs here), by id: the same event stored twice is published once.
   const eventsFor = async (type: string, rewardId: string) =>
     new Set((await outbox.pending()).filter((e) => e.type === type && e.json.includes(rewardId)).map((e) => e.id)).size;
-  const campaignTotals = async (reward: RewardDoc) => (await store.totals.view(appId, { campaignId: reward.campaignId })).total;
+  const campaignTotals = async (reward: RewardDoc) => (await rewardStats(store, appId, { campaignId: reward.campaignId })).total;
+  // What a process wrote before dying mid-move: the status alone, straight to the collection.
+  const setStatus = (rewardId: string, fields: { status: RewardStatusName; cancelledAt?: Date }) =>
+    rewardModel(db).updateOne({ _id: rewardId, appId }, { $set: fields }).exec();
 
   beforeAll(async () => {
-    db = await testDatabase('reward_crash');
-    outbox = new Outbox(db);
-    store = new RewardStore(db, outbox);
-    await Promise.all([rewardModel(db), rewardMoveModel(db), rewardSlotModel(db), rewardTotalsModel(db)].map((m) => m.init()));
+    ({ db, outbox, store } = await rewardOnTestDatabase('reward_crash'));
   });
 
   afterAll(() => db.drop());
@@ -55,10 +56,10 @@ describe('reward moves interrupted by a crash', () => {
     const redeemedAt = new Date('2026-11-01T10:00:00Z');
     await store.moves.begin(appId, reward._id, 'APPROVED', 'PAID', { redeemedAt });
     // Until recovered, the status is still APPROVED but a second redeem cannot make a second move.
-    await expect(redeemReward(store, appId, reward._id, reward.userId)).rejects.toMatchObject({ rawMessage: expect.stringContaining('is PAID') });
+    await expect(redeemReward(store, appId, reward._id, reward.userId)).rejects.toMatchObject({ message: expect.stringContaining('is PAID') });
 
     expect(await finishOpen(0)).toBeGreaterThanOrEqual(1);
-    const after = await store.get(appId, reward._id);
+    const after = await rewardOf(store, appId, reward._id);
     expect(after).toMatchObject({ status: 'PAID', redeemedAt });
     expect(await campaignTotals(reward)).toEqual({ pending: 0, approved: 0, paid: 10, cancelled: 0, count: 1 });
     expect(await eventsFor('reward.redeemed', reward._id)).toBe(1);
@@ -76,15 +77,15 @@ describe('reward moves interrupted by a crash', () => {
     expect(await campaignTotals(reward)).toEqual({ pending: 0, approved: 0, paid: 10, cancelled: 0, count: 1 });
     expect(await eventsFor('reward.redeemed', reward._id)).toBe(1);
     // Another request (another key, or none) is a second redeem: refused.
-    await expect(redeemReward(store, appId, reward._id, reward.userId, 'ffff')).rejects.toMatchObject({ rawMessage: expect.stringContaining('is PAID') });
-    await expect(redeemReward(store, appId, reward._id, reward.userId)).rejects.toMatchObject({ rawMessage: expect.stringContaining('is PAID') });
+    await expect(redeemReward(store, appId, reward._id, reward.userId, 'ffff')).rejects.toMatchObject({ message: expect.stringContaining('is PAID') });
+    await expect(redeemReward(store, appId, reward._id, reward.userId)).rejects.toMatchObject({ message: expect.stringContaining('is PAID') });
   });
 
   it('finishes a cancellation that died after the status, before its totals, place and event', async () => {
     const reward = await create({ hold: true, maxRewardsPerUser: 1 });
     const cancelledAt = new Date();
     await store.moves.begin(appId, reward._id, 'PENDING', 'CANCELLED', { cancelledAt });
-    await store.rewards.updateOne(appId, { _id: reward._id }, { $set: { status: 'CANCELLED', cancelledAt } });
+    await setStatus(reward._id, { status: 'CANCELLED', cancelledAt });
     expect(await rewardSlotModel(db).countDocuments({ appId, rewardId: reward._id }).exec()).toBe(1);
 
     await finishOpen(0);
@@ -101,7 +102,7 @@ describe('reward moves interrupted by a crash', () => {
     const move = (await store.moves.begin(appId, reward._id, 'PENDING', 'APPROVED', { approvedAt: new Date() }))!;
     await Promise.all([finishMove(store, move), finishOpen(0), finishMove(store, move)]);
     expect(await campaignTotals(reward)).toEqual({ pending: 0, approved: 10, paid: 0, cancelled: 0, count: 1 });
-    expect((await store.get(appId, reward._id)).status).toBe('APPROVED');
+    expect((await rewardOf(store, appId, reward._id)).status).toBe('APPROVED');
   });
 
   /** What a first CreateReward call wrote before dying: its reward, and (since the journal exists) its creation journal. */
@@ -110,8 +111,9 @@ describe('reward moves interrupted by a crash', () => {
     const { conversionId, side, level, userId, campaignId, referralId, amount, fulfillmentType } = retry;
     const rewardId = `rwd_crashed_${conversionId}`;
     if (journaled) await beginCreation(store, appId, rewardId, 'APPROVED');
-    await store.rewards.create(appId, {
+    await rewardModel(db).create({
       _id: rewardId,
+      appId,
       ...{ conversionId, side, level, userId, campaignId, referralId, amount, fulfillmentType },
       ...{ status: 'APPROVED', expiresAt: null, claimedAt: null, redeemedAt: null, approvedAt: now, cancelledAt: null },
       ...{ codeValidityDays: 90, createdAt: now, updatedAt: now },
@@ -120,11 +122,11 @@ describe('reward moves interrupted by a crash', () => {
   };
 
   it('gives a created reward its totals and events when the creating call died before them and is retried', async () => {
-    const retry = request({ side: 'REFEREE', amount: 5, fulfillmentType: 'CASH' });
+    const retry = request({ side: 'REFEREE', amount: 5, fulfillmentType: 'MANUAL' });
     const rewardId = await crashedCreation(retry, true);
     const retried = await Promise.all([createReward(store, appId, retry), createReward(store, appId, retry)]);
     expect(retried.map((r) => r.reward?._id)).toEqual([rewardId, rewardId]);
-    expect((await store.totals.view(appId, { campaignId: retry.campaignId })).total).toEqual({ pending: 0, approved: 5, paid: 0, cancelled: 0, count: 1 });
+    expect((await rewardStats(store, appId, { campaignId: retry.campaignId })).total).toEqual({ pending: 0, approved: 5, paid: 0, cancelled: 0, count: 1 });
     expect(await eventsFor('reward.created', rewardId)).toBe(1);
     expect(await eventsFor('reward.approved', rewardId)).toBe(1);
   });
@@ -132,17 +134,18 @@ describe('reward moves interrupted by a crash', () => {
   it('never counts again a reward made before the journal existed when its creation is replayed', async () => {
     const retry = request({ amount: 7 });
     const rewardId = await crashedCreation(retry, false);
-    await store.totals.apply((await store.get(appId, rewardId)), null, 'APPROVED'); // what the code of that time counted
+    const made = await rewardOf(store, appId, rewardId);
+    await store.totals.add(appId, made.campaignId, totalsIncrements(made, null, 'APPROVED')); // what the code of that time counted
     await createReward(store, appId, retry);
-    expect((await store.totals.view(appId, { campaignId: retry.campaignId })).total).toEqual({ pending: 0, approved: 7, paid: 0, cancelled: 0, count: 1 });
+    expect((await rewardStats(store, appId, { campaignId: retry.campaignId })).total).toEqual({ pending: 0, approved: 7, paid: 0, cancelled: 0, count: 1 });
   });
 
   it('voids a move whose reward another writer took elsewhere (a replica without the journal, mid-upgrade)', async () => {
     const reward = await create();
     await store.moves.begin(appId, reward._id, 'APPROVED', 'PAID', { redeemedAt: new Date() });
-    await store.rewards.updateOne(appId, { _id: reward._id }, { $set: { status: 'CANCELLED' } });
+    await setStatus(reward._id, { status: 'CANCELLED' });
     await finishOpen(0);
-    expect((await store.get(appId, reward._id)).status).toBe('CANCELLED');
+    expect((await rewardOf(store, appId, reward._id)).status).toBe('CANCELLED');
     expect(await eventsFor('reward.redeemed', reward._id)).toBe(0);
     expect((await campaignTotals(reward)).paid).toBe(0);
     expect((await store.moves.get(appId, reward._id, 'APPROVED'))?.done).toBe(true);
@@ -153,7 +156,7 @@ describe('reward moves interrupted by a crash', () => {
     const rewardId = 'rwd_never_inserted';
     expect(await store.slots.reserve(appId, campaignId, userId, 1, rewardId)).toBe(true);
     // Journaled 11 minutes ago, and the reward never came.
-    await store.moves.moves.insertMany([{ _id: `${rewardId}:NEW`, appId, rewardId, from: 'NEW', to: 'APPROVED', fields: {}, at: new Date(Date.now() - 11 * 60_000), done: false }]);
+    await rewardMoveModel(db).create({ _id: `${rewardId}:NEW`, appId, rewardId, from: 'NEW', to: 'APPROVED', fields: {}, at: new Date(Date.now() - 11 * 60_000), done: false });
     await finishOpen(0);
     expect(await rewardSlotModel(db).countDocuments({ appId, rewardId }).exec()).toBe(0);
     expect((await store.moves.get(appId, rewardId, 'NEW'))?.done).toBe(true);
@@ -164,9 +167,9 @@ describe('reward moves interrupted by a crash', () => {
     const reward = await create();
     await store.moves.begin(appId, reward._id, 'APPROVED', 'CANCELLED', { cancelledAt: new Date() });
     await finishOpen(60_000);
-    expect((await store.get(appId, reward._id)).status).toBe('APPROVED');
+    expect((await rewardOf(store, appId, reward._id)).status).toBe('APPROVED');
     await finishOpen(0);
-    expect((await store.get(appId, reward._id)).status).toBe('CANCELLED');
+    expect((await rewardOf(store, appId, reward._id)).status).toBe('CANCELLED');
   });
 
   it('cancels a reward whose approval is journaled but unfinished, instead of dropping the cancellation', async () => {
@@ -177,7 +180,7 @@ describe('reward moves interrupted by a crash', () => {
 
     const cancelled = await cancelConversionRewards(store, appId, reward.conversionId);
     expect(cancelled.map((r) => r._id)).toEqual([reward._id]);
-    expect(await store.get(appId, reward._id)).toMatchObject({ status: 'CANCELLED', approvedAt: expect.any(Date), cancelledAt: expect.any(Date) });
+    expect(await rewardOf(store, appId, reward._id)).toMatchObject({ status: 'CANCELLED', approvedAt: expect.any(Date), cancelledAt: expect.any(Date) });
     // The approval ran its course first (its event included), then the cancellation; totals count the end state once.
     expect(await eventsFor('reward.approved', reward._id)).toBe(1);
     expect(await eventsFor('reward.cancelled', reward._id)).toBe(1);
@@ -186,7 +189,7 @@ describe('reward moves interrupted by a crash', () => {
     await finishOpen(0);
     const approval = await store.moves.get(appId, reward._id, 'PENDING');
     await finishMove(store, { ...approval!, done: false });
-    expect((await store.get(appId, reward._id)).status).toBe('CANCELLED');
+    expect((await rewardOf(store, appId, reward._id)).status).toBe('CANCELLED');
     expect(await campaignTotals(reward)).toEqual({ pending: 0, approved: 0, paid: 0, cancelled: 10, count: 1 });
   });
 
@@ -194,7 +197,7 @@ describe('reward moves interrupted by a crash', () => {
     const reward = await create();
     await store.moves.begin(appId, reward._id, 'APPROVED', 'CANCELLED', { cancelledAt: new Date() });
     expect(await cancelConversionRewards(store, appId, reward.conversionId)).toEqual([]);
-    expect((await store.get(appId, reward._id)).status).toBe('CANCELLED');
+    expect((await rewardOf(store, appId, reward._id)).status).toBe('CANCELLED');
     expect(await eventsFor('reward.cancelled', reward._id)).toBe(1);
   });
 });

@@ -1,6 +1,8 @@
 import { Schema, type Connection, type Model } from 'mongoose';
 import { carriesEvents, type OutboxFields } from '@ris/events';
+import { declareIndexes, type QueryNames } from '@ris/mongo';
 import type { RewardStatusName } from '../rewards/reward.model';
+import type { RewardMoveRepository } from './reward-move.repository';
 
 /** A reward's creation counts as leaving NEW. */
 export type MoveOrigin = RewardStatusName | 'NEW';
@@ -46,8 +48,9 @@ const rewardMoveSchema = new Schema<RewardMoveDoc>(
   },
   { collection: 'reward_moves', versionKey: false, minimize: false },
 );
-// The recovery pass: open moves, oldest first (a system job across apps).
-rewardMoveSchema.index({ done: 1, at: 1 });
+declareIndexes<QueryNames<RewardMoveRepository>>(rewardMoveSchema, [
+  { keys: { done: 1, at: 1 }, serves: ['open', 'rewardsMoving'], why: 'the recovery pass: open moves, oldest first (a system job across apps); the totals rebuild' },
+]);
 
 // A move's events are stored with its `done` (the move's last write), until published.
 carriesEvents(rewardMoveSchema);

@@ -1,8 +1,8 @@
 import { DEFAULT_CODE_VALIDITY_DAYS } from '@ris/contracts';
-import { isDuplicateKeyError, newId } from '@ris/mongo';
-import { invalidArgument } from '@ris/rpc';
-import type { RewardDoc, RewardSideName } from './reward.model';
-import { beginCreation, finishCreation, finishMove } from '../moves/move-reward';
+import { invalid } from '@ris/domain-errors';
+import { newId } from '@ris/mongo';
+import { beginCreation, finishCreation, finishMove, markDone } from '../moves/move-reward';
+import type { FulfillmentTypeName, RewardDoc, RewardSideName } from './reward.model';
 import { rewardsMoved } from './reward-metrics';
 import type { RewardStore } from './reward-store';
 
@@ -14,7 +14,7 @@ export interface CreateRewardInput {
   campaignId: string;
   referralId: string;
   amount: number;
-  fulfillmentType: string;
+  fulfillmentType: FulfillmentTypeName;
   /** Held PENDING (flagged or unscored conversion) instead of APPROVED. */
   hold: boolean;
   maxRewardsPerUser: number | null;
@@ -25,10 +25,10 @@ export type CreateRewardResult = { reward: RewardDoc; created: boolean; capped: 
 
 
 function check(input: CreateRewardInput): void {
-  if (!Number.isFinite(input.amount) || input.amount < 0) throw invalidArgument('amount must be a non-negative number');
-  if (!Number.isInteger(input.level) || input.level < 1) throw invalidArgument('level must be a positive integer');
+  if (!Number.isFinite(input.amount) || input.amount < 0) throw invalid('amount must be a non-negative number');
+  if (!Number.isInteger(input.level) || input.level < 1) throw invalid('level must be a positive integer');
   if (input.maxRewardsPerUser !== null && (!Number.isInteger(input.maxRewardsPerUser) || input.maxRewardsPerUser < 1)) {
-    throw invalidArgument('maxRewardsPerUser must be a positive integer');
+    throw invalid('maxRewardsPerUser must be a positive integer');
   }
 }
 
@@ -42,7 +42,7 @@ function check(input: CreateRewardInput): void {
 export async function createReward(store: RewardStore, appId: string, input: CreateRewardInput): Promise<CreateRewardResult> {
   check(input);
   const key = { conversionId: input.conversionId, side: input.side, level: input.level };
-  const existing = await store.rewards.findOne(appId, key);
+  const existing = await store.rewards.earnedFor(appId, key);
   if (existing) return replayed(store, existing);
 
   const rewardId = newId('rwd');
@@ -51,40 +51,36 @@ export async function createReward(store: RewardStore, appId: string, input: Cre
   const creation = await beginCreation(store, appId, rewardId, status);
   const capped = input.side === 'REFERRER' && input.maxRewardsPerUser !== null;
   if (capped && !(await store.slots.reserve(appId, input.campaignId, input.userId, input.maxRewardsPerUser!, rewardId))) {
-    if (creation) await store.moves.done(creation);
+    if (creation) await markDone(store, creation);
     return { reward: null, created: false, capped: true };
   }
   const now = new Date();
-  let reward: RewardDoc;
-  try {
-    reward = await store.rewards.create(appId, {
-      _id: rewardId,
-      ...key,
-      userId: input.userId,
-      campaignId: input.campaignId,
-      referralId: input.referralId,
-      amount: input.amount,
-      fulfillmentType: input.fulfillmentType,
-      status,
-      expiresAt: null,
-      claimedAt: null,
-      redeemedAt: null,
-      approvedAt: input.hold ? null : now,
-      cancelledAt: null,
-      codeValidityDays: input.codeValidityDays > 0 ? input.codeValidityDays : DEFAULT_CODE_VALIDITY_DAYS,
-      createdAt: now,
-      updatedAt: now,
-    });
-    rewardsMoved.inc({ status });
-  } catch (err) {
-    if (!isDuplicateKeyError(err)) throw err;
+  const { reward, created } = await store.rewards.insertEarned({
+    _id: rewardId,
+    appId,
+    ...key,
+    userId: input.userId,
+    campaignId: input.campaignId,
+    referralId: input.referralId,
+    amount: input.amount,
+    fulfillmentType: input.fulfillmentType,
+    status,
+    expiresAt: null,
+    claimedAt: null,
+    redeemedAt: null,
+    approvedAt: input.hold ? null : now,
+    cancelledAt: null,
+    codeValidityDays: input.codeValidityDays > 0 ? input.codeValidityDays : DEFAULT_CODE_VALIDITY_DAYS,
+    createdAt: now,
+    updatedAt: now,
+  });
+  if (!created) {
     // A concurrent call for the same conversion won; give its place back.
     if (capped) await store.slots.release(appId, rewardId);
-    if (creation) await store.moves.done(creation); // this reward id will never exist
-    const winner = await store.rewards.findOne(appId, key);
-    if (!winner) throw err;
-    return replayed(store, winner);
+    if (creation) await markDone(store, creation); // this reward id will never exist
+    return replayed(store, reward);
   }
+  rewardsMoved.inc({ status });
   if (creation) await finishMove(store, creation, reward);
   return { reward, created: true, capped: false };
 }

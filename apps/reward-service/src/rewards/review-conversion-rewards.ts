@@ -17,7 +17,7 @@ async function moveConversionRewards(
   conversionId: string,
   to: Extract<RewardStatusName, 'APPROVED' | 'CANCELLED'>,
 ): Promise<RewardDoc[]> {
-  const candidates = await store.rewards.find(appId, { conversionId, status: { $in: statesBefore(to) } });
+  const candidates = await store.rewards.movableOf(appId, conversionId, statesBefore(to));
   const moved: RewardDoc[] = [];
   for (const candidate of candidates) {
     const now = new Date();

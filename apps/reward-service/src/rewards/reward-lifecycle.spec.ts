@@ -1,21 +1,18 @@
-import { Outbox } from '@ris/events';
-import { testDatabase } from '@ris/testing';
+import type { Outbox } from '@ris/events';
 import { claimReward } from '../codes/claim-reward';
-import { createReward, type CreateRewardInput } from './create-reward';
-import { redeemReward } from '../moves/redeem-reward';
-import { approveConversionRewards, cancelConversionRewards } from './review-conversion-rewards';
 import { rewardCodeModel } from '../codes/reward-code.model';
-import { rewardMoveModel } from '../moves/reward-move.model';
-import { rewardModel } from './reward.model';
-import { RewardStore } from './reward-store';
-import { rewardSlotModel } from '../slots/reward-slot.model';
-import { rewardTotalsModel } from '../totals/reward-totals.model';
 import { validateCode } from '../codes/validate-code';
+import { redeemReward } from '../moves/redeem-reward';
+import { rewardOnTestDatabase, type RewardOnTestDatabase } from '../testing/reward-on-test-database';
+import { createReward, type CreateRewardInput } from './create-reward';
+import { approveConversionRewards, cancelConversionRewards } from './review-conversion-rewards';
+import { rewardOf, rewardStats } from './reward-reads';
+import type { RewardStore } from './reward-store';
 
 // The reward domain against the real development database (FerretDB),
 // including the races it must decide.
 describe('reward lifecycle', () => {
-  let db: Awaited<ReturnType<typeof testDatabase>>;
+  let db: RewardOnTestDatabase['db'];
   let store: RewardStore;
   let outbox: Outbox;
   let n = 0;
@@ -39,10 +36,7 @@ describe('reward lifecycle', () => {
   };
 
   beforeAll(async () => {
-    db = await testDatabase('reward');
-    outbox = new Outbox(db);
-    store = new RewardStore(db, outbox);
-    await Promise.all([rewardModel(db), rewardMoveModel(db), rewardCodeModel(db), rewardSlotModel(db), rewardTotalsModel(db)].map((m) => m.init()));
+    ({ db, outbox, store } = await rewardOnTestDatabase('reward'));
   });
 
   afterAll(() => db.drop());
@@ -56,7 +50,7 @@ describe('reward lifecycle', () => {
     const results = await Promise.all(Array.from({ length: 8 }, () => createReward(store, 'app_a', request)));
     expect(results.filter((r) => r.created)).toHaveLength(1);
     expect(new Set(results.map((r) => r.reward?._id)).size).toBe(1);
-    expect(await store.rewards.count('app_a', { conversionId: request.conversionId })).toBe(1);
+    expect(await store.rewards.ofConversion('app_a', request.conversionId)).toHaveLength(1);
     // The replays rewrote the events under the same ids: stored once.
     expect(await eventsFor('reward.created', results[0].reward!._id)).toBe(1);
   });
@@ -67,9 +61,9 @@ describe('reward lifecycle', () => {
     expect(held.reward?.status).toBe('PENDING');
     const approvals = await Promise.all([1, 2, 3].map(() => approveConversionRewards(store, 'app_a', 'conv_held')));
     expect(approvals.flat().map((r) => r._id).sort()).toEqual([held.reward!._id, referee.reward!._id].sort());
-    expect((await store.get('app_a', held.reward!._id)).status).toBe('APPROVED');
+    expect((await rewardOf(store, 'app_a', held.reward!._id)).status).toBe('APPROVED');
     expect(await cancelConversionRewards(store, 'app_a', 'conv_held')).toHaveLength(2);
-    expect((await store.get('app_a', referee.reward!._id)).status).toBe('CANCELLED');
+    expect((await rewardOf(store, 'app_a', referee.reward!._id)).status).toBe('CANCELLED');
   });
 
   it('ends a held reward CANCELLED when an approval and a cancellation race (a rejection is final)', async () => {
@@ -82,7 +76,7 @@ describe('reward lifecycle', () => {
     // the reward, after the approval when that got in first.
     expect(cancelled.map((r) => r._id)).toEqual([reward!._id]);
     expect(approved.length).toBeLessThanOrEqual(1);
-    expect((await store.get('app_a', reward!._id)).status).toBe('CANCELLED');
+    expect((await rewardOf(store, 'app_a', reward!._id)).status).toBe('CANCELLED');
   });
 
   it('caps referrer rewards per user and campaign, concurrently, and frees a cancelled one\'s place', async () => {
@@ -102,7 +96,7 @@ describe('reward lifecycle', () => {
     const { reward } = await createReward(store, 'app_a', input());
     const claims = await Promise.all(Array.from({ length: 20 }, () => claimReward(store, 'app_a', reward!._id)));
     expect(new Set(claims.map((c) => c.discountCode)).size).toBe(1);
-    expect(await store.codes.count('app_a', { _id: reward!._id })).toBe(1);
+    expect(await rewardCodeModel(db).countDocuments({ appId: 'app_a', _id: reward!._id }).exec()).toBe(1);
     const code = claims[0].discountCode!;
     expect(await validateCode(store, 'app_a', code)).toMatchObject({ valid: true, reason: null });
     expect(await validateCode(store, 'app_b', code)).toEqual({ valid: false, code, reward: null, reason: 'NOT_FOUND' });
@@ -120,7 +114,7 @@ describe('reward lifecycle', () => {
     const { discountCode } = await claimReward(store, 'app_a', reward!._id);
     await cancelConversionRewards(store, 'app_a', 'conv_cancel_code');
     expect(await validateCode(store, 'app_a', discountCode!)).toMatchObject({ valid: false, reason: 'CANCELLED' });
-    await expect(claimReward(store, 'app_a', reward!._id)).rejects.toMatchObject({ rawMessage: expect.stringContaining('CANCELLED') });
+    await expect(claimReward(store, 'app_a', reward!._id)).rejects.toMatchObject({ message: expect.stringContaining('CANCELLED') });
   });
 
   it('keeps the totals by status, level and side', async () => {
@@ -129,14 +123,14 @@ describe('reward lifecycle', () => {
     await createReward(store, 'app_a', input({ campaignId: campaign, userId: 'u', level: 2, amount: 4, hold: true }));
     await createReward(store, 'app_a', input({ campaignId: campaign, userId: 'v', side: 'REFEREE', amount: 3 }));
     await redeemReward(store, 'app_a', a.reward!._id, 'u');
-    const all = await store.totals.view('app_a', { campaignId: campaign });
+    const all = await rewardStats(store, 'app_a', { campaignId: campaign });
     expect(all.total).toEqual({ pending: 4, approved: 3, paid: 10, cancelled: 0, count: 3 });
-    const u = await store.totals.view('app_a', { campaignId: campaign, userId: 'u' });
+    const u = await rewardStats(store, 'app_a', { campaignId: campaign, userId: 'u' });
     expect(u.levels).toEqual([
       { level: 1, amounts: { pending: 0, approved: 0, paid: 10, cancelled: 0, count: 1 } },
       { level: 2, amounts: { pending: 4, approved: 0, paid: 0, cancelled: 0, count: 1 } },
     ]);
-    expect((await store.totals.view('app_a', { userId: 'v' })).referee).toMatchObject({ approved: 3, count: 1 });
+    expect((await rewardStats(store, 'app_a', { userId: 'v' })).referee).toMatchObject({ approved: 3, count: 1 });
     expect(await eventsFor('reward.redeemed', a.reward!._id)).toBe(1);
   });
 });

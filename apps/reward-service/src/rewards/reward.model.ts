@@ -1,7 +1,14 @@
 import { Schema, type Connection, type Model } from 'mongoose';
+import type { EnumName, FulfillmentType, RewardSide, RewardStatus } from '@ris/contracts';
+import { declareIndexes, type QueryNames } from '@ris/mongo';
+import type { RewardRepository } from './reward.repository';
 
-export type RewardStatusName = 'PENDING' | 'APPROVED' | 'PAID' | 'CANCELLED';
-export type RewardSideName = 'REFERRER' | 'REFEREE';
+/** PENDING, APPROVED, PAID or CANCELLED: the names of the contract's RewardStatus. */
+export type RewardStatusName = EnumName<typeof RewardStatus>;
+/** REFERRER or REFEREE. */
+export type RewardSideName = EnumName<typeof RewardSide>;
+/** DISCOUNT_CODE, COUPON_CODE, MANUAL…: the contract's FulfillmentType. */
+export type FulfillmentTypeName = EnumName<typeof FulfillmentType>;
 
 export interface RewardDoc {
   _id: string;
@@ -14,7 +21,7 @@ export interface RewardDoc {
   side: RewardSideName;
   level: number;
   amount: number;
-  fulfillmentType: string;
+  fulfillmentType: FulfillmentTypeName;
   status: RewardStatusName;
   /** Absent until claimed; reward_codes holds the code and decides who issued it. */
   discountCode?: string;
@@ -54,19 +61,19 @@ const rewardSchema = new Schema<RewardDoc>(
   },
   { collection: 'rewards', versionKey: false },
 );
-// CreateReward is idempotent by conversion, side and level: a retried
-// conversion finds its reward instead of making a second one. The prefix
-// serves Approve/CancelConversionRewards (a conversion's rewards).
-rewardSchema.index({ appId: 1, conversionId: 1, side: 1, level: 1 }, { unique: true });
-// GET /rewards, newest first (ties by id), and its filters: the sort is
-// the index order, so a page reads only its own entries.
-rewardSchema.index({ appId: 1, createdAt: -1, _id: -1 });
-// GET /rewards?userId= and GET /users/{userId}/rewards.
-rewardSchema.index({ appId: 1, userId: 1, createdAt: -1, _id: -1 });
-// GET /rewards?status=.
-rewardSchema.index({ appId: 1, status: 1, createdAt: -1, _id: -1 });
-// GET /rewards?fulfillmentType=.
-rewardSchema.index({ appId: 1, fulfillmentType: 1, createdAt: -1, _id: -1 });
+declareIndexes<QueryNames<RewardRepository>>(rewardSchema, [
+  {
+    keys: { appId: 1, conversionId: 1, side: 1, level: 1 },
+    options: { unique: true },
+    serves: ['earnedFor', 'insertEarned', 'ofConversion', 'movableOf'],
+    why: "CreateReward is idempotent by conversion, side and level (a retried conversion finds its reward); the prefix: a conversion's rewards",
+  },
+  // The sort is the index order, so a page reads only its own entries.
+  { keys: { appId: 1, createdAt: -1, _id: -1 }, serves: ['list'], why: 'GET /rewards, newest first (ties by id)' },
+  { keys: { appId: 1, userId: 1, createdAt: -1, _id: -1 }, serves: ['list'], why: 'GET /rewards?userId= and GET /users/{userId}/rewards' },
+  { keys: { appId: 1, status: 1, createdAt: -1, _id: -1 }, serves: ['list'], why: 'GET /rewards?status=' },
+  { keys: { appId: 1, fulfillmentType: 1, createdAt: -1, _id: -1 }, serves: ['list'], why: 'GET /rewards?fulfillmentType=' },
+]);
 
 export const rewardModel = (db: Connection): Model<RewardDoc> =>
   (db.models.Reward as Model<RewardDoc> | undefined) ?? db.model<RewardDoc>('Reward', rewardSchema);

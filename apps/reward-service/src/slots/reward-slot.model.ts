@@ -1,4 +1,6 @@
 import { Schema, type Connection, type Model } from 'mongoose';
+import { declareIndexes, type QueryNames } from '@ris/mongo';
+import type { RewardSlotRepository } from './reward-slot.repository';
 
 /**
  * One of a referrer's maxRewardsPerReferrer places in a campaign, held by a
@@ -23,10 +25,10 @@ const rewardSlotSchema = new Schema<RewardSlotDoc>(
   },
   { collection: 'reward_slots', versionKey: false },
 );
-// How many places the user holds (where to try first).
-rewardSlotSchema.index({ appId: 1, campaignId: 1, userId: 1 });
-// A cancelled reward gives its place back.
-rewardSlotSchema.index({ appId: 1, rewardId: 1 });
+declareIndexes<QueryNames<RewardSlotRepository>>(rewardSlotSchema, [
+  { keys: { appId: 1, campaignId: 1, userId: 1 }, serves: ['held', 'reserve'], why: 'how many places the user holds (where to try first)' },
+  { keys: { appId: 1, rewardId: 1 }, serves: ['release'], why: 'a cancelled reward gives its place back' },
+]);
 
 export const rewardSlotModel = (db: Connection): Model<RewardSlotDoc> =>
   (db.models.RewardSlot as Model<RewardSlotDoc> | undefined) ?? db.model<RewardSlotDoc>('RewardSlot', rewardSlotSchema);

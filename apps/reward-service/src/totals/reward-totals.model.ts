@@ -1,4 +1,6 @@
 import { Schema, type Connection, type Model } from 'mongoose';
+import { declareIndexes, type QueryNames } from '@ris/mongo';
+import type { RewardTotalsRepository } from './reward-totals.repository';
 
 /** Amounts of rewards by status, and how many there are. */
 export interface AmountsByStatus {
@@ -40,9 +42,10 @@ const totalsSchema = new Schema<RewardTotalsDoc>(
   },
   { collection: 'reward_totals', versionKey: false, minimize: false },
 );
-// The $inc upserts, GET /stats and GET /users/{userId}/stats?campaignId= go by _id.
-// GET /users/{userId}/stats without campaignId: the user's documents of every campaign.
-totalsSchema.index({ appId: 1, userId: 1 });
+// The $inc upserts (add), GET /stats and GET /users/{userId}/stats?campaignId= (ofCampaign) go by _id.
+declareIndexes<QueryNames<RewardTotalsRepository>>(totalsSchema, [
+  { keys: { appId: 1, userId: 1 }, serves: ['ofUser'], why: "GET /users/{userId}/stats without campaignId: the user's documents of every campaign" },
+]);
 
 export const rewardTotalsModel = (db: Connection): Model<RewardTotalsDoc> =>
   (db.models.RewardTotals as Model<RewardTotalsDoc> | undefined) ?? db.model<RewardTotalsDoc>('RewardTotals', totalsSchema);

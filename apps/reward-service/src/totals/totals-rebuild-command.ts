@@ -5,13 +5,19 @@
 //
 // Reads MONGODB_URL and MONGODB_DB like the service. Exits 1 when a drift
 // was found and not fixed.
+import { Outbox } from '@ris/events';
 import { maintenanceArgs, withServiceDatabase } from '@ris/service-runtime';
+import { RewardMoveRepository } from '../moves/reward-move.repository';
+import { RewardRepository } from '../rewards/reward.repository';
+import { RewardTotalsRepository } from './reward-totals.repository';
 import { rebuildTotals } from './totals-rebuild';
 
 async function main(): Promise<void> {
   const { appId, fix } = maintenanceArgs('reward-rebuild-totals');
   await withServiceDatabase('reward-rebuild', 'ris_reward', async (db, logger) => {
-    const report = await rebuildTotals(db, logger, { appId, fix });
+    // Only read here: the moves' outbox carrier is never written through.
+    const store = { rewards: new RewardRepository(db), moves: new RewardMoveRepository(db, new Outbox(db)), totals: new RewardTotalsRepository(db) };
+    const report = await rebuildTotals(store, logger, { appId, fix });
     process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
     const fixedCount = report.drifted.filter((d) => d.fixed).length;
     process.stderr.write(

@@ -1,13 +1,12 @@
-import { Outbox } from '@ris/events';
 import { createLogger } from '@ris/logging';
-import { testDatabase } from '@ris/testing';
-import { createReward, type CreateRewardInput } from '../rewards/create-reward';
 import { finishOpenMoves } from '../moves/move-reward';
 import { redeemReward } from '../moves/redeem-reward';
-import { cancelConversionRewards } from '../rewards/review-conversion-rewards';
-import { rewardMoveModel } from '../moves/reward-move.model';
+import { createReward, type CreateRewardInput } from '../rewards/create-reward';
 import { rewardModel } from '../rewards/reward.model';
-import { RewardStore } from '../rewards/reward-store';
+import { rewardStats } from '../rewards/reward-reads';
+import type { RewardStore } from '../rewards/reward-store';
+import { cancelConversionRewards } from '../rewards/review-conversion-rewards';
+import { rewardOnTestDatabase, type RewardOnTestDatabase } from '../testing/reward-on-test-database';
 import { rewardTotalsModel } from './reward-totals.model';
 import { rebuildTotals } from './totals-rebuild';
 
@@ -15,7 +14,7 @@ import { rebuildTotals } from './totals-rebuild';
 // service kept, and it finds and closes what a crash left short.
 describe('reward totals rebuild', () => {
   const logger = createLogger('reward-rebuild-test', 'silent');
-  let db: Awaited<ReturnType<typeof testDatabase>>;
+  let db: RewardOnTestDatabase['db'];
   let store: RewardStore;
   let n = 0;
   const appId = 'app_rebuild';
@@ -25,16 +24,13 @@ describe('reward totals rebuild', () => {
     n += 1;
     return {
       ...{ conversionId: `conv_${n}`, side: 'REFERRER', level: 1, userId: 'ann', campaignId, referralId: `ref_${n}` },
-      ...{ amount: 10, fulfillmentType: 'CASH', hold: false, maxRewardsPerUser: null, codeValidityDays: 90 },
+      ...{ amount: 10, fulfillmentType: 'MANUAL', hold: false, maxRewardsPerUser: null, codeValidityDays: 90 },
       ...overrides,
     };
   };
 
   beforeAll(async () => {
-    db = await testDatabase('reward_rebuild');
-    const outbox = new Outbox(db);
-    store = new RewardStore(db, outbox);
-    await Promise.all([rewardModel(db), rewardMoveModel(db), rewardTotalsModel(db)].map((m) => m.init()));
+    ({ db, store } = await rewardOnTestDatabase('reward_rebuild'));
     const paid = await createReward(store, appId, request());
     await redeemReward(store, appId, paid.reward!._id, 'ann');
     await createReward(store, appId, request({ level: 2, amount: 4, hold: true }));
@@ -46,17 +42,17 @@ describe('reward totals rebuild', () => {
   afterAll(() => db.drop());
 
   it('finds no drift in totals the service kept', async () => {
-    const report = await rebuildTotals(db, logger, { appId, fix: false, settleMs: 0 });
+    const report = await rebuildTotals(store, logger, { appId, fix: false, settleMs: 0 });
     expect(report).toEqual({ rewards: 3, documents: 3, drifted: [], unsettled: 0 });
   });
 
   it('reports what a crash left short, closes it with --fix, and then finds nothing', async () => {
-    const before = await store.totals.view(appId, { campaignId });
+    const before = await rewardStats(store, appId, { campaignId });
     // What a process dying before a move's increments leaves: the campaign short of a paid reward, bob's document never written.
     await rewardTotalsModel(db).updateOne({ _id: `${campaignId}:` }, { $inc: { 'total.paid': -10 } }).exec();
     await rewardTotalsModel(db).deleteOne({ _id: `${campaignId}:bob` }).exec();
 
-    const found = await rebuildTotals(db, logger, { appId, fix: false, settleMs: 10 });
+    const found = await rebuildTotals(store, logger, { appId, fix: false, settleMs: 10 });
     expect(found.drifted).toEqual(
       expect.arrayContaining([
         { appId, docId: `${campaignId}:`, field: 'total.paid', stored: 0, expected: 10, fixed: false },
@@ -65,26 +61,26 @@ describe('reward totals rebuild', () => {
     );
     expect(found.drifted.every((d) => d.appId === appId)).toBe(true);
 
-    const fixed = await rebuildTotals(db, logger, { appId, fix: true, settleMs: 10 });
+    const fixed = await rebuildTotals(store, logger, { appId, fix: true, settleMs: 10 });
     expect(fixed.drifted.length).toBe(found.drifted.length);
     expect(fixed.drifted.every((d) => d.fixed)).toBe(true);
-    expect(await store.totals.view(appId, { campaignId })).toEqual(before);
-    expect((await store.totals.view(appId, { campaignId, userId: 'bob' })).referee).toEqual({ pending: 0, approved: 0, paid: 0, cancelled: 3, count: 1 });
-    expect((await rebuildTotals(db, logger, { fix: false, settleMs: 0 })).drifted).toEqual([]);
+    expect(await rewardStats(store, appId, { campaignId })).toEqual(before);
+    expect((await rewardStats(store, appId, { campaignId, userId: 'bob' })).referee).toEqual({ pending: 0, approved: 0, paid: 0, cancelled: 3, count: 1 });
+    expect((await rebuildTotals(store, logger, { fix: false, settleMs: 0 })).drifted).toEqual([]);
   });
 
   it('leaves alone the totals of a reward whose move is still open (finishing it will count it)', async () => {
     const { reward } = await createReward(store, appId, request({ userId: 'cat', hold: true }));
     // A move whose status is written and whose process died before its totals.
     await store.moves.begin(appId, reward!._id, 'PENDING', 'APPROVED', { approvedAt: new Date() });
-    await store.rewards.updateOne(appId, { _id: reward!._id }, { $set: { status: 'APPROVED' } });
-    const report = await rebuildTotals(db, logger, { appId, fix: true, settleMs: 10 });
+    await rewardModel(db).updateOne({ _id: reward!._id, appId }, { $set: { status: 'APPROVED' } }).exec();
+    const report = await rebuildTotals(store, logger, { appId, fix: true, settleMs: 10 });
     expect(report.drifted).toEqual([]);
     expect(report.unsettled).toBe(2); // the campaign's document and cat's
     await finishOpenMoves(store, 0, (err) => {
       throw err;
     });
-    expect((await store.totals.view(appId, { campaignId, userId: 'cat' })).total).toEqual({ pending: 0, approved: 10, paid: 0, cancelled: 0, count: 1 });
-    expect((await rebuildTotals(db, logger, { appId, fix: false, settleMs: 0 })).drifted).toEqual([]);
+    expect((await rewardStats(store, appId, { campaignId, userId: 'cat' })).total).toEqual({ pending: 0, approved: 10, paid: 0, cancelled: 0, count: 1 });
+    expect((await rebuildTotals(store, logger, { appId, fix: false, settleMs: 0 })).drifted).toEqual([]);
   });
 });

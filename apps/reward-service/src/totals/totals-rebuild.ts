@@ -1,10 +1,8 @@
-import type { Connection } from 'mongoose';
 import type { Logger } from '@ris/logging';
-import { closeDrift, compareCounters, reconcileDrift, type CounterDrift } from '@ris/mongo';
-import { rewardMoveModel, type RewardMoveDoc } from '../moves/reward-move.model';
-import { rewardTotalsModel, type RewardTotalsDoc } from './reward-totals.model';
+import { compareCounters, reconcileDrift, type CounterDrift } from '@ris/mongo';
+import type { RewardStore } from '../rewards/reward-store';
+import type { RewardTotalsDoc } from './reward-totals.model';
 import { totalsId, totalsIncrements } from './reward-totals';
-import { rewardModel, type RewardDoc } from '../rewards/reward.model';
 
 export interface TotalsReport {
   rewards: number;
@@ -13,6 +11,9 @@ export interface TotalsReport {
   /** Totals documents not judged: a reward of theirs has a move still open, which its own finishing will count. */
   unsettled: number;
 }
+
+/** What the rebuild reads: the rewards, their open moves, and the totals it checks. */
+export type TotalsStore = Pick<RewardStore, 'rewards' | 'moves' | 'totals'>;
 
 /** Every numeric leaf of a totals document, by dotted path (total.pending, levels.L1.count, …). */
 function storedFields(doc: RewardTotalsDoc): Map<string, number> {
@@ -26,16 +27,14 @@ function storedFields(doc: RewardTotalsDoc): Map<string, number> {
 }
 
 /** The rewards' totals, recomputed with the increments the service applies, against what is stored. */
-async function pass(db: Connection, appId: string | undefined, counts: Omit<TotalsReport, 'drifted'>): Promise<CounterDrift[]> {
-  const scope = appId ? { appId } : {};
+async function pass(store: TotalsStore, appId: string | undefined, counts: Omit<TotalsReport, 'drifted'>): Promise<CounterDrift[]> {
   // A move still open may or may not have counted yet, and will count itself when finished:
   // the documents its reward touches are left out, never "fixed" into a double count.
-  const openMoves = await rewardMoveModel(db).find({ ...scope, done: false }).lean<RewardMoveDoc[]>().exec();
-  const moving = new Set(openMoves.map((m) => m.rewardId));
+  const moving = await store.moves.rewardsMoving(appId);
   const unsettled = new Set<string>();
   const expected = new Map<string, { appId: string; fields: Map<string, number> }>();
   counts.rewards = 0;
-  for await (const reward of rewardModel(db).find(scope).lean<RewardDoc>().cursor()) {
+  for await (const reward of store.rewards.every(appId)) {
     counts.rewards += 1;
     for (const { userId, inc } of totalsIncrements(reward, null, reward.status)) {
       const id = totalsId(reward.campaignId, userId);
@@ -48,7 +47,7 @@ async function pass(db: Connection, appId: string | undefined, counts: Omit<Tota
   const drift: CounterDrift[] = [];
   const seen = new Set<string>();
   counts.documents = 0;
-  for await (const doc of rewardTotalsModel(db).find(scope).lean<RewardTotalsDoc>().cursor()) {
+  for await (const doc of store.totals.every(appId)) {
     counts.documents += 1;
     seen.add(doc._id);
     if (!unsettled.has(doc._id)) drift.push(...compareCounters(doc.appId, doc._id, storedFields(doc), expected.get(doc._id)?.fields ?? new Map()));
@@ -65,14 +64,13 @@ async function pass(db: Connection, appId: string | undefined, counts: Omit<Tota
  * `fix`, each drift two passes see alike is closed (closeDrift).
  */
 export async function rebuildTotals(
-  db: Connection,
+  store: TotalsStore,
   logger: Logger,
   options: { appId?: string; fix: boolean; settleMs?: number },
 ): Promise<TotalsReport> {
   const counts = { rewards: 0, documents: 0, unsettled: 0 };
-  const drifted = await reconcileDrift(() => pass(db, options.appId, counts), options, async (d) => {
-    const [campaignId, ...userParts] = d.docId.split(':');
-    await closeDrift(rewardTotalsModel(db), d, { campaignId, userId: userParts.join(':') });
+  const drifted = await reconcileDrift(() => pass(store, options.appId, counts), options, async (d) => {
+    await store.totals.closeDrift(d);
     logger.info({ ...d }, 'reward totals corrected');
   });
   return { ...counts, drifted };

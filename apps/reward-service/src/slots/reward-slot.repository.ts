@@ -1,13 +1,16 @@
 import type { Connection } from 'mongoose';
-import { AppScoped, isDuplicateKeyError } from '@ris/mongo';
+import { Repository } from '@ris/mongo';
 import { rewardSlotModel, type RewardSlotDoc } from './reward-slot.model';
 
 /** maxRewardsPerReferrer: at most `max` non-cancelled referrer rewards per user and campaign. */
-export class RewardSlots {
-  private readonly slots: AppScoped<RewardSlotDoc>;
-
+export class RewardSlotRepository extends Repository<RewardSlotDoc> {
   constructor(db: Connection) {
-    this.slots = new AppScoped(rewardSlotModel(db));
+    super(rewardSlotModel(db));
+  }
+
+  /** How many places the user holds in the campaign (where to try first). */
+  held(appId: string, campaignId: string, userId: string): Promise<number> {
+    return this.collection.count(appId, { campaignId, userId });
   }
 
   /**
@@ -17,20 +20,17 @@ export class RewardSlots {
    * rewards.
    */
   async reserve(appId: string, campaignId: string, userId: string, max: number, rewardId: string): Promise<boolean> {
-    const held = await this.slots.count(appId, { campaignId, userId });
+    const held = await this.held(appId, campaignId, userId);
     const order = [...Array.from({ length: max - held }, (_, i) => held + i + 1), ...Array.from({ length: Math.min(held, max) }, (_, i) => i + 1)];
     for (const n of order) {
-      try {
-        await this.slots.create(appId, { _id: `${appId}:${campaignId}:${userId}:${n}`, campaignId, userId, rewardId });
-        return true;
-      } catch (err) {
-        if (!isDuplicateKeyError(err)) throw err;
-      }
+      const [taken] = await this.insertNew([{ _id: `${appId}:${campaignId}:${userId}:${n}`, appId, campaignId, userId, rewardId }]);
+      if (taken) return true;
     }
     return false;
   }
 
+  /** The reward's place is free again (it was cancelled, or never made). */
   async release(appId: string, rewardId: string): Promise<void> {
-    await this.slots.model.deleteMany({ appId, rewardId }).exec();
+    await this.collection.deleteMany(appId, { rewardId });
   }
 }

@@ -1,24 +1,25 @@
 import type { Connection } from 'mongoose';
 import { crashPoint } from '@ris/config';
 import type { DomainEvent, Outbox, OutboxCarrier } from '@ris/events';
-import { AppScoped, isDuplicateKeyError } from '@ris/mongo';
-import { rewardMoveModel, type MoveOrigin, type RewardMoveDoc } from './reward-move.model';
+import { OnceMarkers, Repository } from '@ris/mongo';
 import type { RewardStatusName } from '../rewards/reward.model';
-import { rewardsMoved } from '../rewards/reward-metrics';
+import { rewardMoveModel, type MoveOrigin, type RewardMoveDoc } from './reward-move.model';
 import { statesLeft } from './reward-transitions';
 
 /** Where a move can come from: a creation (NEW), and every status a reward can leave. */
 const LEAVABLE: readonly MoveOrigin[] = ['NEW', ...statesLeft()];
 
-/** The journal of reward moves (see RewardMoveDoc). */
-export class RewardMoves {
-  readonly moves: AppScoped<RewardMoveDoc>;
+/** The journal of reward moves (see RewardMoveDoc), and who counts each move's totals. */
+export class RewardMoveRepository extends Repository<RewardMoveDoc> {
   private readonly events: OutboxCarrier;
+  /** One marker per move whose totals were counted: the first finisher counts them, no other. */
+  private readonly counted: OnceMarkers;
 
   constructor(db: Connection, outbox: Outbox) {
-    this.moves = new AppScoped(rewardMoveModel(db));
+    super(rewardMoveModel(db));
     // A move is written again only by another attempt at finishing it (done again, the same events).
-    this.events = outbox.carrier(this.moves.model);
+    this.events = outbox.carrier(this.collection.model);
+    this.counted = new OnceMarkers(db);
   }
 
   /**
@@ -34,17 +35,12 @@ export class RewardMoves {
     operationKey: string | null = null,
   ): Promise<RewardMoveDoc | null> {
     const move: RewardMoveDoc = { _id: `${rewardId}:${from}`, appId, rewardId, from, to, fields, at: new Date(), done: false, operationKey };
-    try {
-      await this.moves.insertMany([move]);
-      return move;
-    } catch (err) {
-      if (isDuplicateKeyError(err)) return null;
-      throw err;
-    }
+    const [inserted] = await this.insertNew([move]);
+    return inserted ? move : null;
   }
 
   get(appId: string, rewardId: string, from: MoveOrigin): Promise<RewardMoveDoc | null> {
-    return this.moves.findById(appId, `${rewardId}:${from}`);
+    return this.findById(appId, `${rewardId}:${from}`);
   }
 
   /**
@@ -59,27 +55,41 @@ export class RewardMoves {
     return moves.filter((move): move is RewardMoveDoc => move !== null).sort((a, b) => a.at.getTime() - b.at.getTime());
   }
 
+  /** True for the one caller that counts this move's totals (the request and the recovery pass may both finish it). */
+  countsTotals(move: RewardMoveDoc): Promise<boolean> {
+    return this.counted.first(move.appId, `reward-move:${move._id}:totals`);
+  }
+
   /**
    * The move is finished; its events (if any) are stored with that mark, in
    * the same update, and published. Once: a second finisher of the same
-   * move (the request and the recovery pass) stores nothing.
+   * move (the request and the recovery pass) stores nothing and gets false.
    */
-  async done(move: RewardMoveDoc, events: DomainEvent[] = []): Promise<void> {
+  async done(move: RewardMoveDoc, events: DomainEvent[] = []): Promise<boolean> {
     const carried = this.events.carry(events);
-    const marked = await this.moves.updateOne(move.appId, { _id: move._id, done: false }, carried.update({ $set: { done: true } }));
-    if (marked === 0) return;
+    const marked = await this.collection.updateOne(move.appId, { _id: move._id, done: false }, carried.update({ $set: { done: true } }));
+    if (marked === 0) return false;
     crashPoint('reward.moved');
     carried.written(move);
-    rewardsMoved.inc({ status: move.to });
+    return true;
   }
 
-  /** Moves still open after `olderThanMs`, oldest first, of every app: the recovery pass's work. */
+  /** Moves still open after `olderThanMs`, oldest first. Across apps: the recovery pass serves every app. */
   open(olderThanMs: number, limit: number): Promise<RewardMoveDoc[]> {
-    return this.moves.model
+    return this.acrossApps
       .find({ done: false, at: { $lt: new Date(Date.now() - olderThanMs) } })
       .sort({ at: 1 })
       .limit(limit)
       .lean<RewardMoveDoc[]>()
       .exec();
+  }
+
+  /** Rewards with a move still open, of one app or (a maintenance command) of all. */
+  async rewardsMoving(appId?: string): Promise<Set<string>> {
+    const open = await this.acrossApps
+      .find({ ...(appId ? { appId } : {}), done: false })
+      .lean<RewardMoveDoc[]>()
+      .exec();
+    return new Set(open.map((move) => move.rewardId));
   }
 }
