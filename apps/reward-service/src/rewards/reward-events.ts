@@ -6,60 +6,46 @@ import type { RewardDoc } from './reward.model';
 
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
 
-export function rewardCreated(reward: RewardDoc): DomainEvent {
-  return domainEvent(
-    'reward.created',
-    reward.appId,
-    {
-      rewardId: reward._id,
-      referralId: reward.referralId,
-      conversionId: reward.conversionId,
-      campaignId: reward.campaignId,
-      userId: reward.userId,
-      side: reward.side,
-      level: reward.level,
-      amount: reward.amount,
-      fulfillmentType: reward.fulfillmentType,
-      status: reward.status,
-      createdAt: reward.createdAt.toISOString(),
-    },
-    { id: stableEventId('reward.created', reward.appId, reward._id), occurredAt: reward.createdAt },
-  );
+/** A step of a reward's life as an event: its id from the type and reward, at the step's time (its last update when unknown). */
+function rewardEvent(type: string, reward: RewardDoc, at: Date | null, data: Record<string, unknown>): DomainEvent {
+  return domainEvent(type, reward.appId, data, { id: stableEventId(type, reward.appId, reward._id), occurredAt: at ?? reward.updatedAt });
 }
+
+export const rewardCreated = (reward: RewardDoc): DomainEvent =>
+  rewardEvent('reward.created', reward, reward.createdAt, {
+    rewardId: reward._id,
+    referralId: reward.referralId,
+    conversionId: reward.conversionId,
+    campaignId: reward.campaignId,
+    userId: reward.userId,
+    side: reward.side,
+    level: reward.level,
+    amount: reward.amount,
+    fulfillmentType: reward.fulfillmentType,
+    status: reward.status,
+    createdAt: reward.createdAt.toISOString(),
+  });
 
 /** Once per reward, whether it was created APPROVED or approved after a review. */
-export function rewardApproved(reward: RewardDoc): DomainEvent {
-  return domainEvent(
-    'reward.approved',
-    reward.appId,
-    { rewardId: reward._id, referralId: reward.referralId, userId: reward.userId, amount: reward.amount, status: 'APPROVED' },
-    { id: stableEventId('reward.approved', reward.appId, reward._id), occurredAt: reward.approvedAt ?? reward.updatedAt },
-  );
-}
+export const rewardApproved = (reward: RewardDoc): DomainEvent =>
+  rewardEvent('reward.approved', reward, reward.approvedAt, {
+    rewardId: reward._id,
+    referralId: reward.referralId,
+    userId: reward.userId,
+    amount: reward.amount,
+    status: 'APPROVED',
+  });
 
-export function rewardClaimed(reward: RewardDoc): DomainEvent {
-  return domainEvent(
-    'reward.claimed',
-    reward.appId,
-    { rewardId: reward._id, userId: reward.userId, discountCode: reward.discountCode, expiresAt: iso(reward.expiresAt) },
-    { id: stableEventId('reward.claimed', reward.appId, reward._id), occurredAt: reward.claimedAt ?? reward.updatedAt },
-  );
-}
+export const rewardClaimed = (reward: RewardDoc): DomainEvent =>
+  rewardEvent('reward.claimed', reward, reward.claimedAt, {
+    rewardId: reward._id,
+    userId: reward.userId,
+    discountCode: reward.discountCode,
+    expiresAt: iso(reward.expiresAt),
+  });
 
-export function rewardRedeemed(reward: RewardDoc): DomainEvent {
-  return domainEvent(
-    'reward.redeemed',
-    reward.appId,
-    { rewardId: reward._id, userId: reward.userId, amount: reward.amount, redeemedAt: iso(reward.redeemedAt) },
-    { id: stableEventId('reward.redeemed', reward.appId, reward._id), occurredAt: reward.redeemedAt ?? reward.updatedAt },
-  );
-}
+export const rewardRedeemed = (reward: RewardDoc): DomainEvent =>
+  rewardEvent('reward.redeemed', reward, reward.redeemedAt, { rewardId: reward._id, userId: reward.userId, amount: reward.amount, redeemedAt: iso(reward.redeemedAt) });
 
-export function rewardCancelled(reward: RewardDoc): DomainEvent {
-  return domainEvent(
-    'reward.cancelled',
-    reward.appId,
-    { rewardId: reward._id, userId: reward.userId, amount: reward.amount },
-    { id: stableEventId('reward.cancelled', reward.appId, reward._id), occurredAt: reward.cancelledAt ?? reward.updatedAt },
-  );
-}
+export const rewardCancelled = (reward: RewardDoc): DomainEvent =>
+  rewardEvent('reward.cancelled', reward, reward.cancelledAt, { rewardId: reward._id, userId: reward.userId, amount: reward.amount });
