@@ -5,15 +5,15 @@ import { EventConsumer } from '@ris/events';
 import { rpcService } from '@ris/rpc';
 import { EnvelopeCipher } from '@ris/secrets';
 import { PeriodicTask, runService } from '@ris/service-runtime';
-import { Deliveries } from './deliveries';
-import { DeliveryQueue } from './delivery-queue';
-import { Dispatcher } from './dispatcher';
-import { EndpointHealth } from './endpoint-health';
-import { Endpoints } from './endpoints';
-import { WEBHOOK_DOMAIN_TYPES } from './webhook-events';
-import { fanOutToWebhooks } from './webhook-fanout';
+import { Deliveries } from './deliveries/deliveries';
+import { DeliveryQueue } from './dispatch/delivery-queue';
+import { Dispatcher } from './dispatch/dispatcher';
+import { EndpointHealth } from './endpoints/endpoint-health';
+import { Endpoints } from './endpoints/endpoints';
+import { WEBHOOK_DOMAIN_TYPES } from './events/webhook-events';
+import { fanOutToWebhooks } from './events/webhook-fanout';
 import { webhookRpc } from './webhook.rpc';
-import { watchDeliveryQueue } from './webhook-metrics';
+import { watchDeliveryQueue } from './dispatch/webhook-metrics';
 import { webhookSettings } from './webhook-settings';
 
 void runService({

@@ -16,11 +16,11 @@ import {
   type WebhookService,
 } from '@ris/contracts';
 import { invalidArgument, pageFromRequest, pageReply, requiredField } from '@ris/rpc';
-import type { Deliveries } from './deliveries';
-import type { DeliveryAttemptDoc } from './delivery-attempt.model';
-import type { DeliveryDoc, DeliveryStatusName } from './delivery.model';
-import type { EndpointDoc } from './endpoint.model';
-import type { Endpoints } from './endpoints';
+import type { Deliveries } from './deliveries/deliveries';
+import type { DeliveryAttemptDoc } from './deliveries/delivery-attempt.model';
+import type { DeliveryDoc, DeliveryStatusName } from './deliveries/delivery.model';
+import type { EndpointDoc } from './endpoints/endpoint.model';
+import type { Endpoints } from './endpoints/endpoints';
 
 const time = (date: Date | null | undefined): Timestamp | undefined => (date ? timestampFromDate(date) : undefined);
 

@@ -1,5 +1,5 @@
 import { Schema, type Connection, type Model } from 'mongoose';
-import type { WebhookEventName } from './webhook-events';
+import type { WebhookEventName } from '../events/webhook-events';
 
 export type DeliveryStatusName = 'PENDING' | 'SUCCEEDED' | 'FAILED';
 

@@ -3,10 +3,10 @@ import { AppScoped, idFromOperation, type Page, type PageQuery } from '@ris/mong
 import { Code, characterCount, invalidArgument, notFound, rpcError } from '@ris/rpc';
 import type { EnvelopeCipher } from '@ris/secrets';
 import { endpointModel, type EndpointDoc } from './endpoint.model';
-import { EndpointSecrets } from './endpoint-secrets';
-import { generateSecret } from './signing';
-import { ResolutionUnavailableError, TargetRefusedError, checkTarget, parseWebhookUrl, type Resolver } from './url-guard';
-import { isSubscribable, type WebhookEventName } from './webhook-events';
+import { EndpointSecrets } from '../signing/endpoint-secrets';
+import { generateSecret } from '../signing/signing';
+import { ResolutionUnavailableError, TargetRefusedError, checkTarget, parseWebhookUrl, type Resolver } from '../targets/url-guard';
+import { isSubscribable, type WebhookEventName } from '../events/webhook-events';
 
 export interface EndpointInput {
   url: string;

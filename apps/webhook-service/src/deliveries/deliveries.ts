@@ -6,8 +6,8 @@ import { Code, notFound, rpcError } from '@ris/rpc';
 import { currentTraceparent } from '@ris/telemetry';
 import { deliveryAttemptModel, type DeliveryAttemptDoc } from './delivery-attempt.model';
 import { deliveryModel, type DeliveryDoc, type DeliveryStatusName } from './delivery.model';
-import type { EndpointDoc } from './endpoint.model';
-import { messageIdOf, webhookBody, type WebhookEventName } from './webhook-events';
+import type { EndpointDoc } from '../endpoints/endpoint.model';
+import { messageIdOf, webhookBody, type WebhookEventName } from '../events/webhook-events';
 
 const EPOCH = new Date(0);
 

@@ -1,7 +1,7 @@
 import type { DomainEvent } from '@ris/events';
-import type { Deliveries } from './deliveries';
-import type { DeliveryDoc } from './delivery.model';
-import { subscribes, type Endpoints } from './endpoints';
+import type { Deliveries } from '../deliveries/deliveries';
+import type { DeliveryDoc } from '../deliveries/delivery.model';
+import { subscribes, type Endpoints } from '../endpoints/endpoints';
 import { WEBHOOK_EVENT_OF_DOMAIN_TYPE, recipientApps } from './webhook-events';
 
 /**

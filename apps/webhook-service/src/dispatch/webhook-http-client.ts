@@ -1,7 +1,7 @@
 import * as http from 'node:http';
 import * as https from 'node:https';
 import type { LookupAddress, LookupOptions } from 'node:dns';
-import { checkTarget, parseWebhookUrl, urlHost, type ResolvedAddress, type Resolver } from './url-guard';
+import { checkTarget, parseWebhookUrl, urlHost, type ResolvedAddress, type Resolver } from '../targets/url-guard';
 
 /** How much of a receiver's answer is kept in the attempt log. */
 export const RESPONSE_BODY_LIMIT = 2048;

@@ -1,7 +1,7 @@
 import { Schema, type Connection, type Model } from 'mongoose';
 import type { SealedSecret } from '@ris/secrets';
 import { carriesEvents, type OutboxFields } from '@ris/events';
-import type { WebhookEventName } from './webhook-events';
+import type { WebhookEventName } from '../events/webhook-events';
 
 export type DisabledReasonName = 'MANUAL' | 'FAILING';
 

@@ -1,8 +1,8 @@
 import { EnvelopeCipher, SecretDecryptionError, UnknownKeyError, newKeyringEntry, parseKeyring, type SealedSecret } from '@ris/secrets';
 import { secretTraces, testDatabase, uniqueName } from '@ris/testing';
-import { endpointModel, type EndpointDoc } from './endpoint.model';
+import { endpointModel, type EndpointDoc } from '../endpoints/endpoint.model';
 import { SECRET_ROTATION_GRACE_MS } from './endpoint-secrets';
-import { Endpoints } from './endpoints';
+import { Endpoints } from '../endpoints/endpoints';
 import { rewrapSecrets, secretsNotCurrent } from './secrets-rewrap';
 import { generateSecret } from './signing';
 

@@ -1,6 +1,6 @@
 import type { Connection } from 'mongoose';
 import { Counter, Gauge, Histogram } from 'prom-client';
-import { deliveryModel } from './delivery.model';
+import { deliveryModel } from '../deliveries/delivery.model';
 
 // The webhook pipeline as an operator watches it. Labels are outcomes,
 // never endpoints or apps.

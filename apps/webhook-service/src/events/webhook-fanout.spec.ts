@@ -1,8 +1,8 @@
 import { domainEvent } from '@ris/events';
 import { EnvelopeCipher, newKeyringEntry, parseKeyring } from '@ris/secrets';
 import { testDatabase, uniqueName } from '@ris/testing';
-import { Deliveries } from './deliveries';
-import { Endpoints } from './endpoints';
+import { Deliveries } from '../deliveries/deliveries';
+import { Endpoints } from '../endpoints/endpoints';
 import { fanOutToWebhooks } from './webhook-fanout';
 
 // Domain events → deliveries, against real FerretDB/MongoDB.

@@ -2,7 +2,7 @@ import type { Connection, FilterQuery } from 'mongoose';
 import { AppScoped, SerialByKey } from '@ris/mongo';
 import { Code, rpcError } from '@ris/rpc';
 import type { EnvelopeCipher, SealedSecret } from '@ris/secrets';
-import { endpointModel, type EndpointDoc, type PreviousSecret, type StoredSecret } from './endpoint.model';
+import { endpointModel, type EndpointDoc, type PreviousSecret, type StoredSecret } from '../endpoints/endpoint.model';
 import { generateSecret } from './signing';
 
 /** What of an endpoint its secrets are bound to, and what they are. */

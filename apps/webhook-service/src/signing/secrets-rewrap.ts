@@ -1,6 +1,6 @@
 import type { Connection } from 'mongoose';
 import type { EnvelopeCipher } from '@ris/secrets';
-import { endpointModel, type EndpointDoc } from './endpoint.model';
+import { endpointModel, type EndpointDoc } from '../endpoints/endpoint.model';
 import { EndpointSecrets } from './endpoint-secrets';
 
 export interface RewrapOptions {

@@ -2,11 +2,11 @@ import type { Logger } from '@ris/logging';
 import { SpanKind, inSpan } from '@ris/telemetry';
 import { retryDelayMs } from './backoff-schedule';
 import type { ClaimedDelivery, DeliveryQueue } from './delivery-queue';
-import type { DeliveryDoc } from './delivery.model';
-import type { EndpointHealth } from './endpoint-health';
-import type { Endpoints } from './endpoints';
-import { signedHeaders } from './signing';
-import type { Resolver } from './url-guard';
+import type { DeliveryDoc } from '../deliveries/delivery.model';
+import type { EndpointHealth } from '../endpoints/endpoint-health';
+import type { Endpoints } from '../endpoints/endpoints';
+import { signedHeaders } from '../signing/signing';
+import type { Resolver } from '../targets/url-guard';
 import { postWebhook } from './webhook-http-client';
 import { webhookAttemptDuration, webhookAttempts, webhookDeliveries } from './webhook-metrics';
 

@@ -3,14 +3,14 @@ import { Outbox, domainEvent } from '@ris/events';
 import { createLogger } from '@ris/logging';
 import { EnvelopeCipher, newKeyringEntry, parseKeyring } from '@ris/secrets';
 import { WebhookReceiver, secretTraces, testDatabase, uniqueName } from '@ris/testing';
-import { Deliveries } from './deliveries';
+import { Deliveries } from '../deliveries/deliveries';
 import { DeliveryQueue } from './delivery-queue';
 import { Dispatcher, type DispatcherOptions } from './dispatcher';
-import { EndpointHealth } from './endpoint-health';
-import { Endpoints } from './endpoints';
-import { generateSecret } from './signing';
-import type { Resolver } from './url-guard';
-import { fanOutToWebhooks } from './webhook-fanout';
+import { EndpointHealth } from '../endpoints/endpoint-health';
+import { Endpoints } from '../endpoints/endpoints';
+import { generateSecret } from '../signing/signing';
+import type { Resolver } from '../targets/url-guard';
+import { fanOutToWebhooks } from '../events/webhook-fanout';
 
 // The dispatcher against real FerretDB/MongoDB and a real HTTP receiver:
 // retries, failure, disabling, a hanging receiver, a stop mid-flight and

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Connection, Model } from 'mongoose';
 import { newId } from '@ris/mongo';
-import { deliveryAttemptModel, type DeliveryAttemptDoc } from './delivery-attempt.model';
-import { deliveryModel, type DeliveryDoc } from './delivery.model';
+import { deliveryAttemptModel, type DeliveryAttemptDoc } from '../deliveries/delivery-attempt.model';
+import { deliveryModel, type DeliveryDoc } from '../deliveries/delivery.model';
 
 const EPOCH = new Date(0);
 

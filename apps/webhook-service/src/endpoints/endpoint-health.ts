@@ -4,8 +4,8 @@ import { domainEvent, stableEventId, type Outbox, type OutboxCarrier } from '@ri
 import type { Logger } from '@ris/logging';
 import { AppScoped, SerialByKey } from '@ris/mongo';
 import { endpointModel, type EndpointDoc } from './endpoint.model';
-import { ENDPOINT_DISABLED_EVENT_TYPE } from './webhook-events';
-import { webhookEndpointsDisabled } from './webhook-metrics';
+import { ENDPOINT_DISABLED_EVENT_TYPE } from '../events/webhook-events';
+import { webhookEndpointsDisabled } from '../dispatch/webhook-metrics';
 
 /** WEBHOOK_ENDPOINT_DISABLED: the log event operators alert on. */
 export const ENDPOINT_DISABLED_LOG_EVENT = 'WEBHOOK_ENDPOINT_DISABLED';
