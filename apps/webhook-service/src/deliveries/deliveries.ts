@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import type { Connection } from 'mongoose';
+import { conflict, notFound } from '@ris/domain-errors';
 import type { DomainEvent } from '@ris/events';
-import { AppScoped, idFromOperation, isDuplicateKeyError, newId, type Page, type PageQuery } from '@ris/mongo';
-import { Code, notFound, rpcError } from '@ris/rpc';
+import { idFromOperation, newId, type Page, type PageQuery } from '@ris/mongo';
 import { currentTraceparent } from '@ris/telemetry';
-import { deliveryAttemptModel, type DeliveryAttemptDoc } from './delivery-attempt.model';
-import { deliveryModel, type DeliveryDoc, type DeliveryStatusName } from './delivery.model';
 import type { EndpointDoc } from '../endpoints/endpoint.model';
 import { messageIdOf, webhookBody, type WebhookEventName } from '../events/webhook-events';
+import type { DeliveryAttemptDoc } from './delivery-attempt.model';
+import type { DeliveryAttemptRepository } from './delivery-attempt.repository';
+import type { DeliveryDoc, DeliveryStatusName } from './delivery.model';
+import type { DeliveryRepository } from './delivery.repository';
 
 const EPOCH = new Date(0);
 
@@ -40,13 +41,10 @@ function newDelivery(
 
 /** Deliveries as the API sees them: created from events, listed, inspected, retried. */
 export class Deliveries {
-  private readonly deliveries: AppScoped<DeliveryDoc>;
-  private readonly attempts: AppScoped<DeliveryAttemptDoc>;
-
-  constructor(db: Connection) {
-    this.deliveries = new AppScoped(deliveryModel(db));
-    this.attempts = new AppScoped(deliveryAttemptModel(db));
-  }
+  constructor(
+    private readonly deliveries: DeliveryRepository,
+    private readonly attempts: DeliveryAttemptRepository,
+  ) {}
 
   /**
    * One delivery per endpoint for this event. Idempotent: the unique
@@ -66,15 +64,9 @@ export class Deliveries {
     const docs = endpoints.map((endpoint) => newDelivery(appId, endpoint._id, { eventId: event.id, messageId, event: name, payload }, now));
     const traceparent = currentTraceparent();
     if (traceparent) for (const doc of docs) doc.traceparent = traceparent;
-    try {
-      await this.deliveries.model.insertMany(docs, { ordered: false });
-      return docs.map(({ _id, endpointId }) => ({ _id, endpointId }));
-    } catch (err) {
-      // Unordered: the others were inserted; the duplicates already existed
-      // (and the dispatcher finds them, if still due, by its own query).
-      if (!isDuplicateKeyError(err)) throw err;
-      return [];
-    }
+    // The duplicates already existed (and the dispatcher finds them, if still due, by its own query).
+    const stored = await this.deliveries.queue(docs);
+    return docs.filter((_, i) => stored[i]).map(({ _id, endpointId }) => ({ _id, endpointId }));
   }
 
   /** A WEBHOOK_TEST delivery to one endpoint; one per request operation key (a retry of the request answers it again). */
@@ -93,21 +85,21 @@ export class Deliveries {
       now,
       idFromOperation('whd', operationKey),
     );
-    return (await this.deliveries.createOrGet(appId, doc)).doc;
+    return (await this.deliveries.createOnce(appId, doc)).doc;
   }
 
   list(appId: string, endpointId: string, page: PageQuery, status?: DeliveryStatusName): Promise<Page<DeliveryDoc>> {
-    return this.deliveries.page(appId, { endpointId, ...(status ? { status } : {}) }, { createdAt: -1, _id: -1 }, page);
+    return this.deliveries.list(appId, endpointId, page, status);
   }
 
   async get(appId: string, endpointId: string, deliveryId: string): Promise<DeliveryDoc> {
-    const delivery = await this.deliveries.findOne(appId, { _id: deliveryId, endpointId });
+    const delivery = await this.deliveries.ofEndpoint(appId, endpointId, deliveryId);
     if (!delivery) throw notFound('Delivery', { webhookId: endpointId, deliveryId });
     return delivery;
   }
 
   attemptLog(appId: string, deliveryId: string): Promise<DeliveryAttemptDoc[]> {
-    return this.attempts.find(appId, { deliveryId }, { sort: { number: 1 } });
+    return this.attempts.ofDelivery(appId, deliveryId);
   }
 
   /**
@@ -119,21 +111,20 @@ export class Deliveries {
     const current = await this.get(appId, endpoint._id, deliveryId);
     const now = new Date();
     if (!endpoint.enabled && current.event !== 'WEBHOOK_TEST') {
-      throw rpcError(Code.Aborted, 'CONFLICT', 'The webhook endpoint is disabled; enable it before retrying its deliveries.', {
+      throw conflict('CONFLICT', 'The webhook endpoint is disabled; enable it before retrying its deliveries.', {
         webhookId: endpoint._id,
       });
     }
-    const idle = { _id: deliveryId, endpointId: endpoint._id, leaseUntil: { $lte: now } };
-    const updated =
-      current.status === 'PENDING'
-        ? await this.deliveries.findOneAndUpdate(appId, { ...idle, status: 'PENDING' }, { $set: { nextAttemptAt: now } })
-        : await this.deliveries.findOneAndUpdate(
-            appId,
-            { ...idle, status: current.status },
-            { $set: { status: 'PENDING', nextAttemptAt: now, autoRetry: false, completedAt: null } },
-          );
+    const updated = await this.deliveries.setWhileIdle(
+      appId,
+      endpoint._id,
+      deliveryId,
+      current.status,
+      now,
+      current.status === 'PENDING' ? { nextAttemptAt: now } : { status: 'PENDING', nextAttemptAt: now, autoRetry: false, completedAt: null },
+    );
     if (!updated) {
-      throw rpcError(Code.Aborted, 'CONFLICT', 'The delivery is being attempted right now; look at it again in a moment.', {
+      throw conflict('CONFLICT', 'The delivery is being attempted right now; look at it again in a moment.', {
         deliveryId,
       });
     }
@@ -142,7 +133,7 @@ export class Deliveries {
 
   /** An endpoint is gone: so are its deliveries and their log. */
   async removeForEndpoint(appId: string, endpointId: string): Promise<void> {
-    await this.deliveries.model.deleteMany({ appId, endpointId }).exec();
-    await this.attempts.model.deleteMany({ appId, endpointId }).exec();
+    await this.deliveries.removeForEndpoint(appId, endpointId);
+    await this.attempts.removeForEndpoint(appId, endpointId);
   }
 }

@@ -1,13 +1,12 @@
 import { Schema, type Connection, type Model } from 'mongoose';
+import { declareIndexes, type QueryNames } from '@ris/mongo';
+import type { DeliveryAttemptRepository } from './delivery-attempt.repository';
 
-/** One HTTP attempt of a delivery, as GET /webhooks/{id}/deliveries/{deliveryId} shows it. */
-export interface DeliveryAttemptDoc {
-  _id: string;
-  appId: string;
-  endpointId: string;
-  deliveryId: string;
-  /** 1 for the first attempt. */
-  number: number;
+/**
+ * What one HTTP attempt gave: the HTTP client's answer (dispatch/webhook-http-client.ts),
+ * what the queue records, and what the attempt log keeps.
+ */
+export interface AttemptResult {
   startedAt: Date;
   durationMs: number;
   /** null when no HTTP answer came (timeout, connection refused, blocked address). */
@@ -16,6 +15,16 @@ export interface DeliveryAttemptDoc {
   /** The start of the answer's body. */
   responseBody: string;
   responseBodyTruncated: boolean;
+}
+
+/** One HTTP attempt of a delivery, as GET /webhooks/{id}/deliveries/{deliveryId} shows it. */
+export interface DeliveryAttemptDoc extends AttemptResult {
+  _id: string;
+  appId: string;
+  endpointId: string;
+  deliveryId: string;
+  /** 1 for the first attempt. */
+  number: number;
 }
 
 const deliveryAttemptSchema = new Schema<DeliveryAttemptDoc>(
@@ -34,12 +43,11 @@ const deliveryAttemptSchema = new Schema<DeliveryAttemptDoc>(
   },
   { collection: 'webhook_delivery_attempts', versionKey: false },
 );
-// A delivery's attempt log in order (GET /webhooks/{id}/deliveries/{deliveryId}).
-deliveryAttemptSchema.index({ appId: 1, deliveryId: 1, number: 1 });
-// Removing an endpoint's whole log when the endpoint is deleted.
-deliveryAttemptSchema.index({ appId: 1, endpointId: 1 });
-// Retention: attempts older than WEBHOOK_RETENTION_DAYS.
-deliveryAttemptSchema.index({ startedAt: 1 });
+declareIndexes<QueryNames<DeliveryAttemptRepository>>(deliveryAttemptSchema, [
+  { keys: { appId: 1, deliveryId: 1, number: 1 }, serves: ['ofDelivery'], why: "a delivery's attempt log in order (GET /webhooks/{id}/deliveries/{deliveryId})" },
+  { keys: { appId: 1, endpointId: 1 }, serves: ['removeForEndpoint'], why: "removing an endpoint's whole log when the endpoint is deleted" },
+  { keys: { startedAt: 1 }, serves: ['removeStartedBefore'], why: 'retention: attempts older than WEBHOOK_RETENTION_DAYS' },
+]);
 
 export const deliveryAttemptModel = (db: Connection): Model<DeliveryAttemptDoc> =>
   (db.models.WebhookDeliveryAttempt as Model<DeliveryAttemptDoc> | undefined) ??

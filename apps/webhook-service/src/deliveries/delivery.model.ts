@@ -1,7 +1,11 @@
 import { Schema, type Connection, type Model } from 'mongoose';
+import type { EnumName, WebhookDeliveryStatus } from '@ris/contracts';
+import { declareIndexes, type QueryNames } from '@ris/mongo';
 import type { WebhookEventName } from '../events/webhook-events';
+import type { DeliveryRepository } from './delivery.repository';
 
-export type DeliveryStatusName = 'PENDING' | 'SUCCEEDED' | 'FAILED';
+/** PENDING, SUCCEEDED or FAILED: the names of the contract's WebhookDeliveryStatus. */
+export type DeliveryStatusName = EnumName<typeof WebhookDeliveryStatus>;
 
 /** One event on its way to one endpoint, with its retry state. */
 export interface DeliveryDoc {
@@ -61,17 +65,26 @@ const deliverySchema = new Schema<DeliveryDoc>(
   },
   { collection: 'webhook_deliveries', versionKey: false },
 );
-// One delivery per endpoint and event: a redelivered or replayed event
-// cannot create a second one (the fan-out inserts and ignores duplicates).
-deliverySchema.index({ endpointId: 1, eventId: 1 }, { unique: true });
-// The dispatcher's claim: due PENDING deliveries, oldest due first.
-deliverySchema.index({ status: 1, nextAttemptAt: 1 });
-// GET /webhooks/{id}/deliveries, newest first; also removing an endpoint's deliveries.
-deliverySchema.index({ appId: 1, endpointId: 1, createdAt: -1, _id: -1 });
-// The same list filtered by status.
-deliverySchema.index({ appId: 1, endpointId: 1, status: 1, createdAt: -1, _id: -1 });
-// Retention: finished deliveries older than WEBHOOK_RETENTION_DAYS.
-deliverySchema.index({ completedAt: 1 });
+declareIndexes<QueryNames<DeliveryRepository>>(deliverySchema, [
+  {
+    keys: { endpointId: 1, eventId: 1 },
+    options: { unique: true },
+    serves: ['queue'],
+    why: 'one delivery per endpoint and event: a redelivered or replayed event cannot create a second one (the fan-out inserts and ignores duplicates)',
+  },
+  {
+    keys: { status: 1, nextAttemptAt: 1 },
+    serves: ['due', 'pendingCount', 'oldestPendingDue'],
+    why: "the dispatcher's claim: due PENDING deliveries, oldest due first (across apps); the queue's metrics",
+  },
+  {
+    keys: { appId: 1, endpointId: 1, createdAt: -1, _id: -1 },
+    serves: ['list', 'removeForEndpoint'],
+    why: "GET /webhooks/{id}/deliveries, newest first; removing an endpoint's deliveries",
+  },
+  { keys: { appId: 1, endpointId: 1, status: 1, createdAt: -1, _id: -1 }, serves: ['list'], why: 'the same list filtered by status' },
+  { keys: { completedAt: 1 }, serves: ['removeFinishedBefore'], why: 'retention: finished deliveries older than WEBHOOK_RETENTION_DAYS' },
+]);
 
 export const deliveryModel = (db: Connection): Model<DeliveryDoc> =>
   (db.models.WebhookDelivery as Model<DeliveryDoc> | undefined) ?? db.model<DeliveryDoc>('WebhookDelivery', deliverySchema);

@@ -1,8 +1,8 @@
 import { Webhook } from 'standardwebhooks';
-import { Outbox, domainEvent } from '@ris/events';
+import { domainEvent, type Outbox } from '@ris/events';
 import { createLogger } from '@ris/logging';
 import { EnvelopeCipher, newKeyringEntry, parseKeyring } from '@ris/secrets';
-import { WebhookReceiver, secretTraces, testDatabase, uniqueName } from '@ris/testing';
+import { WebhookReceiver, secretTraces, uniqueName } from '@ris/testing';
 import { Deliveries } from '../deliveries/deliveries';
 import { DeliveryQueue } from './delivery-queue';
 import { Dispatcher, type DispatcherOptions } from './dispatcher';
@@ -10,6 +10,7 @@ import { EndpointHealth } from '../endpoints/endpoint-health';
 import { Endpoints } from '../endpoints/endpoints';
 import { generateSecret } from '../signing/signing';
 import type { Resolver } from '../targets/url-guard';
+import { webhookStores, type WebhookStores } from '../testing/webhook-stores';
 import { fanOutToWebhooks } from '../events/webhook-fanout';
 
 // The dispatcher against real FerretDB/MongoDB and a real HTTP receiver:
@@ -19,7 +20,8 @@ describe('dispatcher', () => {
   const logger = createLogger('webhook-dispatcher-test', 'silent');
   const [TEST_KEY, OLD_KEY] = [newKeyringEntry('test'), newKeyringEntry('old')];
   const cipher = new EnvelopeCipher(parseKeyring(TEST_KEY));
-  let db: Awaited<ReturnType<typeof testDatabase>>;
+  let db: WebhookStores['db'];
+  let stores: WebhookStores;
   let receiver: WebhookReceiver;
   let endpoints: Endpoints;
   let deliveries: Deliveries;
@@ -38,8 +40,8 @@ describe('dispatcher', () => {
   });
 
   function dispatcher(overrides: Partial<DispatcherOptions> = {}, disableAfterMs = 3_600_000, using: Endpoints = endpoints): Dispatcher {
-    const health = new EndpointHealth(db, outbox, logger, disableAfterMs);
-    const d = new Dispatcher(new DeliveryQueue(db), using, health, logger, options(overrides));
+    const health = new EndpointHealth(stores.endpoints, logger, disableAfterMs);
+    const d = new Dispatcher(new DeliveryQueue(stores.deliveries, stores.attempts), using, health, logger, options(overrides));
     running.push(d);
     d.start();
     return d;
@@ -61,12 +63,11 @@ describe('dispatcher', () => {
   const deliveryOf = async (appId: string, endpointId: string) => (await deliveries.list(appId, endpointId, { page: 1, limit: 100 })).items;
 
   beforeAll(async () => {
-    db = await testDatabase('webhook_dispatcher');
+    stores = await webhookStores('webhook_dispatcher');
+    ({ db, outbox } = stores);
     receiver = await WebhookReceiver.start();
-    endpoints = new Endpoints(db, { allowPrivateTargets: true }, cipher);
-    deliveries = new Deliveries(db);
-    outbox = new Outbox(db);
-    await Promise.all(Object.values(db.models).map((model) => model.init()));
+    endpoints = new Endpoints(stores.endpoints, { allowPrivateTargets: true }, cipher);
+    deliveries = new Deliveries(stores.deliveries, stores.attempts);
   });
 
   afterEach(async () => {
@@ -232,7 +233,7 @@ describe('dispatcher', () => {
 
   it('a secret under a master key no longer held waits unsent and uncounted, and goes once the key is back', async () => {
     const appId = uniqueName('app');
-    const underOld = new Endpoints(db, { allowPrivateTargets: true }, new EnvelopeCipher(parseKeyring(OLD_KEY)));
+    const underOld = new Endpoints(stores.endpoints, { allowPrivateTargets: true }, new EnvelopeCipher(parseKeyring(OLD_KEY)));
     const { endpoint, secret } = await underOld.create(appId, { url: receiver.url('/old-key'), events: [] });
     // Restarted with only the new key: the old one was removed before its secrets moved.
     dispatcher({ timeoutMs: 500 }, 3_600_000, endpoints);
@@ -244,7 +245,7 @@ describe('dispatcher', () => {
 
     // The old key added back (after the current one): sent when the lease runs out, signed with the same secret, moved.
     await Promise.all(running.splice(0).map((d) => d.stop()));
-    const bothKeys = new Endpoints(db, { allowPrivateTargets: true }, new EnvelopeCipher(parseKeyring(`${TEST_KEY},${OLD_KEY}`)));
+    const bothKeys = new Endpoints(stores.endpoints, { allowPrivateTargets: true }, new EnvelopeCipher(parseKeyring(`${TEST_KEY},${OLD_KEY}`)));
     dispatcher({}, 3_600_000, bothKeys);
     const [request] = await receiver.waitFor((r) => r.path === '/old-key', 1, 20_000);
     expect(() => new Webhook(secret).verify(request.body, request.headers)).not.toThrow();
@@ -258,7 +259,7 @@ describe('dispatcher', () => {
     // Public when saved, loopback when sent: a DNS rebinding attempt.
     const answers: string[] = ['93.184.216.34'];
     const rebinding: Resolver = async () => answers.map((address) => ({ address, family: 4 as const }));
-    const guarded = new Endpoints(db, { allowPrivateTargets: false, resolve: rebinding }, cipher);
+    const guarded = new Endpoints(stores.endpoints, { allowPrivateTargets: false, resolve: rebinding }, cipher);
     const { endpoint } = await guarded.create(appId, { url: `http://rebind.invalid:${receiver.port}/rebind`, events: [] });
     answers[0] = '127.0.0.1';
     dispatcher({ allowPrivateTargets: false, resolve: rebinding, schedule: [] });

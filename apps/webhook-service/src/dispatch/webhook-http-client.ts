@@ -1,6 +1,7 @@
 import * as http from 'node:http';
 import * as https from 'node:https';
 import type { LookupAddress, LookupOptions } from 'node:dns';
+import type { AttemptResult } from '../deliveries/delivery-attempt.model';
 import { checkTarget, parseWebhookUrl, urlHost, type ResolvedAddress, type Resolver } from '../targets/url-guard';
 
 /** How much of a receiver's answer is kept in the attempt log. */
@@ -18,15 +19,8 @@ export interface WebhookPost {
   signal?: AbortSignal;
 }
 
-export interface WebhookPostResult {
-  startedAt: Date;
-  durationMs: number;
-  /** null when no HTTP answer came. */
-  responseStatus: number | null;
-  error: string | null;
-  responseBody: string;
-  responseBodyTruncated: boolean;
-}
+/** What one attempt gave, as the delivery's attempt log keeps it. */
+export type WebhookPostResult = AttemptResult;
 
 // Keep-alive: a busy endpoint reuses its connections. A pooled socket was
 // opened to an address that passed the check, so reusing it is as safe.

@@ -1,9 +1,8 @@
-import type { Connection } from 'mongoose';
 import { Counter, Gauge, Histogram } from 'prom-client';
-import { deliveryModel } from '../deliveries/delivery.model';
+import type { DeliveryRepository } from '../deliveries/delivery.repository';
 
-// The webhook pipeline as an operator watches it. Labels are outcomes,
-// never endpoints or apps.
+// The webhook pipeline as an operator watches it (the endpoints disabled:
+// endpoints/endpoint-health.ts). Labels are outcomes, never endpoints or apps.
 
 export const webhookAttempts = new Counter({
   name: 'ris_webhook_attempts_total',
@@ -23,18 +22,12 @@ export const webhookDeliveries = new Counter({
   labelNames: ['outcome'],
 });
 
-export const webhookEndpointsDisabled = new Counter({
-  name: 'ris_webhook_endpoints_disabled_total',
-  help: 'Endpoints this process disabled after they failed every delivery for WEBHOOK_DISABLE_AFTER_MS',
-});
-
 /**
  * ris_webhook_queue_depth and ris_webhook_oldest_pending_age_seconds, asked
  * from the delivery collection at each scrape (the claim's index on
  * status, nextAttemptAt answers both).
  */
-export function watchDeliveryQueue(db: Connection): void {
-  const deliveries = deliveryModel(db);
+export function watchDeliveryQueue(deliveries: DeliveryRepository): void {
   const oldest = new Gauge({
     name: 'ris_webhook_oldest_pending_age_seconds',
     help: 'How long the most overdue pending delivery has been due (0: nothing is waiting past its time)',
@@ -44,12 +37,8 @@ export function watchDeliveryQueue(db: Connection): void {
     help: 'Deliveries pending (due now or waiting for a retry)',
     async collect() {
       const now = new Date();
-      const [depth, first] = await Promise.all([
-        deliveries.countDocuments({ status: 'PENDING' }).exec(),
-        deliveries.findOne({ status: 'PENDING' }, { nextAttemptAt: 1 }).sort({ nextAttemptAt: 1 }).lean().exec(),
-      ]);
+      const [depth, due] = await Promise.all([deliveries.pendingCount(), deliveries.oldestPendingDue()]);
       this.set(depth);
-      const due = first?.nextAttemptAt;
       oldest.set(due && due <= now ? (now.getTime() - due.getTime()) / 1000 : 0);
     },
   });

@@ -1,11 +1,14 @@
-import type { Connection } from 'mongoose';
-import { crashPoint } from '@ris/config';
-import { domainEvent, stableEventId, type Outbox, type OutboxCarrier } from '@ris/events';
+import { Counter } from 'prom-client';
+import { domainEvent, stableEventId } from '@ris/events';
 import type { Logger } from '@ris/logging';
-import { AppScoped, SerialByKey } from '@ris/mongo';
-import { endpointModel, type EndpointDoc } from './endpoint.model';
 import { ENDPOINT_DISABLED_EVENT_TYPE } from '../events/webhook-events';
-import { webhookEndpointsDisabled } from '../dispatch/webhook-metrics';
+import type { EndpointDoc } from './endpoint.model';
+import type { EndpointRepository } from './endpoint.repository';
+
+const webhookEndpointsDisabled = new Counter({
+  name: 'ris_webhook_endpoints_disabled_total',
+  help: 'Endpoints this process disabled after they failed every delivery for WEBHOOK_DISABLE_AFTER_MS',
+});
 
 /** WEBHOOK_ENDPOINT_DISABLED: the log event operators alert on. */
 export const ENDPOINT_DISABLED_LOG_EVENT = 'WEBHOOK_ENDPOINT_DISABLED';
@@ -33,55 +36,33 @@ export function endpointDisabledEvent(endpoint: EndpointDoc) {
  * streak is older than WEBHOOK_DISABLE_AFTER_MS disables the endpoint.
  * Every write is a conditional single-document update, so concurrent
  * attempts agree (on MongoDB across replicas); this process's writes to an
- * endpoint run one at a time, because FerretDB v1 runs a conditional update
- * as a read then a write, and two attempts could both disable it (two
- * webhook.endpoint_disabled events).
+ * endpoint run one at a time (the repository's lock), because FerretDB v1
+ * runs a conditional update as a read then a write, and two attempts could
+ * both disable it (two webhook.endpoint_disabled events).
  */
 export class EndpointHealth {
-  private readonly endpoints: AppScoped<EndpointDoc>;
-  private readonly writes = new SerialByKey();
-  /** webhook.endpoint_disabled, stored with the disabling. */
-  private readonly events: OutboxCarrier;
-
   constructor(
-    db: Connection,
-    outbox: Outbox,
+    private readonly endpoints: EndpointRepository,
     private readonly logger: Logger,
     private readonly disableAfterMs: number,
-  ) {
-    this.endpoints = new AppScoped(endpointModel(db));
-    // The relay's clean-up of an endpoint is one more of this process's writes to it.
-    this.events = outbox.carrier(this.endpoints.model, { lock: { run: (doc, work) => this.writes.run(doc._id, work) } });
-  }
+  ) {}
 
   async succeeded(endpoint: EndpointDoc): Promise<void> {
     if (endpoint.failingSince === null) return;
-    await this.writes.run(endpoint._id, () =>
-      this.endpoints.updateOne(endpoint.appId, { _id: endpoint._id, failingSince: { $ne: null } }, { $set: { failingSince: null } }),
-    );
+    await this.endpoints.clearFailing(endpoint);
   }
 
-  failed(endpoint: EndpointDoc, at: Date): Promise<void> {
-    return this.writes.run(endpoint._id, () => this.recordFailure(endpoint, at));
-  }
-
-  private async recordFailure(endpoint: EndpointDoc, at: Date): Promise<void> {
+  async failed(endpoint: EndpointDoc, at: Date): Promise<void> {
     if (endpoint.failingSince === null) {
-      await this.endpoints.updateOne(endpoint.appId, { _id: endpoint._id, failingSince: null }, { $set: { failingSince: at } });
+      await this.endpoints.startFailing(endpoint, at);
       return;
     }
     if (!endpoint.enabled || at.getTime() - endpoint.failingSince.getTime() < this.disableAfterMs) return;
     // The event is stored with the disabling (one update) and published right after it.
-    const carried = this.events.carry([endpointDisabledEvent({ ...endpoint, enabled: false, disabledAt: at })], at);
-    const disabled = await this.endpoints.findOneAndUpdate(
-      endpoint.appId,
-      { _id: endpoint._id, enabled: true, failingSince: { $lte: new Date(at.getTime() - this.disableAfterMs) } },
-      carried.update({ $set: { enabled: false, disabledReason: 'FAILING', disabledAt: at, updatedAt: at } }),
-    );
+    const event = endpointDisabledEvent({ ...endpoint, enabled: false, disabledAt: at });
+    const disabled = await this.endpoints.disable(endpoint, at, new Date(at.getTime() - this.disableAfterMs), [event]);
     // null: another attempt (or replica) disabled it first, or it recovered.
     if (!disabled) return;
-    crashPoint('webhook.endpoint_disabled');
-    carried.written(disabled);
     webhookEndpointsDisabled.inc();
     this.logDisabled(disabled);
   }
@@ -106,18 +87,6 @@ export class EndpointHealth {
    * one update. The event id is stable, so storing it again is harmless.
    */
   async announcePendingDisabled(): Promise<void> {
-    // Across apps on purpose (a maintenance pass); each write below carries the appId.
-    const pending = await this.endpoints.model.find({ disabledEventPending: true }).limit(100).lean<EndpointDoc[]>().exec();
-    for (const endpoint of pending) {
-      const carried = this.events.carry([endpointDisabledEvent(endpoint)]);
-      const cleared = await this.writes.run(endpoint._id, () =>
-        this.endpoints.findOneAndUpdate(
-          endpoint.appId,
-          { _id: endpoint._id, disabledEventPending: true },
-          carried.update({ $set: { disabledEventPending: false } }),
-        ),
-      );
-      if (cleared) carried.written(cleared);
-    }
+    for (const endpoint of await this.endpoints.pendingDisabled(100)) await this.endpoints.announceDisabled(endpoint, [endpointDisabledEvent(endpoint)]);
   }
 }

@@ -1,15 +1,19 @@
 import { Schema, type Connection, type Model } from 'mongoose';
-import type { SealedSecret } from '@ris/secrets';
+import type { EndpointDisabledReason, EnumName } from '@ris/contracts';
 import { carriesEvents, type OutboxFields } from '@ris/events';
+import { declareIndexes, type QueryNames } from '@ris/mongo';
+import type { SealedSecret } from '@ris/secrets';
 import type { WebhookEventName } from '../events/webhook-events';
+import type { EndpointRepository } from './endpoint.repository';
 
-export type DisabledReasonName = 'MANUAL' | 'FAILING';
+/** MANUAL or FAILING: the names of the contract's EndpointDisabledReason. */
+export type DisabledReasonName = EnumName<typeof EndpointDisabledReason>;
 
 /**
  * A signing secret as stored: sealed (encrypted at rest, libs/secrets), or
  * the plain whsec_… a database from before encryption at rest still holds
  * until the service uses it or `tools/webhook-rewrap-secrets.mjs` runs
- * (endpoint-secrets.ts).
+ * (signing/endpoint-secrets.ts).
  */
 export type StoredSecret = SealedSecret | string;
 
@@ -83,12 +87,15 @@ const endpointSchema = new Schema<EndpointDoc>(
   },
   { collection: 'webhook_endpoints', versionKey: false },
 );
-// GET /webhooks: an app's endpoints, newest first.
-endpointSchema.index({ appId: 1, createdAt: -1, _id: -1 });
-// The fan-out of every domain event: the enabled endpoints of one app.
-endpointSchema.index({ appId: 1, enabled: 1 });
-// The recovery pass: endpoints an earlier release disabled whose event it had not stored.
-endpointSchema.index({ disabledEventPending: 1 });
+declareIndexes<QueryNames<EndpointRepository>>(endpointSchema, [
+  { keys: { appId: 1, createdAt: -1, _id: -1 }, serves: ['list'], why: "GET /webhooks: an app's endpoints, newest first" },
+  { keys: { appId: 1, enabled: 1 }, serves: ['enabled'], why: 'the fan-out of every domain event: the enabled endpoints of one app' },
+  {
+    keys: { disabledEventPending: 1 },
+    serves: ['pendingDisabled'],
+    why: 'the recovery pass: endpoints an earlier release disabled whose event it had not stored',
+  },
+]);
 // webhook.endpoint_disabled is stored with the disabling, until published.
 carriesEvents(endpointSchema);
 

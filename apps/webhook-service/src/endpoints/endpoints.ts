@@ -1,9 +1,10 @@
-import type { Connection } from 'mongoose';
-import { AppScoped, idFromOperation, type Page, type PageQuery } from '@ris/mongo';
-import { Code, characterCount, invalidArgument, notFound, rpcError } from '@ris/rpc';
+import { characterCount } from '@ris/contracts';
+import { invalid, notFound, refused, unavailable } from '@ris/domain-errors';
+import { idFromOperation, type Page, type PageQuery } from '@ris/mongo';
 import type { EnvelopeCipher } from '@ris/secrets';
-import { endpointModel, type EndpointDoc } from './endpoint.model';
 import { EndpointSecrets } from '../signing/endpoint-secrets';
+import type { EndpointDoc } from './endpoint.model';
+import type { EndpointRepository, EndpointSettings } from './endpoint.repository';
 import { generateSecret } from '../signing/signing';
 import { ResolutionUnavailableError, TargetRefusedError, checkTarget, parseWebhookUrl, type Resolver } from '../targets/url-guard';
 import { isSubscribable, type WebhookEventName } from '../events/webhook-events';
@@ -36,29 +37,27 @@ export function subscribes(endpoint: Pick<EndpointDoc, 'events'>, event: Webhook
 function cleanEvents(events: string[]): WebhookEventName[] {
   const unique = [...new Set(events)];
   const unknown = unique.filter((name) => !isSubscribable(name));
-  if (unknown.length) throw invalidArgument(`unknown webhook events: ${unknown.join(', ')}`, { field: 'events', unknown });
+  if (unknown.length) throw invalid(`unknown webhook events: ${unknown.join(', ')}`, { field: 'events', unknown });
   return unique as WebhookEventName[];
 }
 
 function cleanDescription(description: string | null | undefined): string | null {
   const text = description?.trim() ?? '';
-  if (characterCount(text) > MAX_DESCRIPTION) throw invalidArgument(`description must be at most ${MAX_DESCRIPTION} characters`);
+  if (characterCount(text) > MAX_DESCRIPTION) throw invalid(`description must be at most ${MAX_DESCRIPTION} characters`);
   return text || null;
 }
 
 /** Webhook endpoints of each app: CRUD, URL checks and secret rotation. */
 export class Endpoints {
-  private readonly endpoints: AppScoped<EndpointDoc>;
   /** Their signing secrets, encrypted at rest under `cipher`'s master keys. */
   readonly secrets: EndpointSecrets;
 
   constructor(
-    db: Connection,
+    private readonly endpoints: EndpointRepository,
     private readonly policy: TargetPolicy,
     cipher: EnvelopeCipher,
   ) {
-    this.endpoints = new AppScoped(endpointModel(db));
-    this.secrets = new EndpointSecrets(db, cipher);
+    this.secrets = new EndpointSecrets(endpoints, cipher);
   }
 
   /** Checks a URL as the dispatcher will before each attempt; returns it normalised. */
@@ -72,11 +71,11 @@ export class Endpoints {
         // A host that does not resolve, or resolves to an address the deployment refuses, is a
         // well-formed URL the world refuses (422); a malformed one breaks the contract (400).
         if (err.reason === 'UNRESOLVABLE_HOST' || err.reason === 'PRIVATE_TARGET') {
-          throw rpcError(Code.FailedPrecondition, err.reason, err.message, { field: 'url' });
+          throw refused(err.reason, err.message, { field: 'url' });
         }
-        throw invalidArgument(err.message, { field: 'url', reason: err.reason });
+        throw invalid(err.message, { field: 'url', reason: err.reason });
       }
-      if (err instanceof ResolutionUnavailableError) throw rpcError(Code.Unavailable, 'UNAVAILABLE', err.message);
+      if (err instanceof ResolutionUnavailableError) throw unavailable(err.message);
       throw err;
     }
   }
@@ -91,7 +90,7 @@ export class Endpoints {
     const now = new Date();
     const id = idFromOperation('whe', operationKey);
     const secret = generateSecret();
-    const made = await this.endpoints.createOrGet(appId, {
+    const made = await this.endpoints.create(appId, {
       _id: id,
       url,
       events: cleanEvents(input.events),
@@ -113,28 +112,28 @@ export class Endpoints {
   }
 
   async get(appId: string, endpointId: string): Promise<EndpointDoc> {
-    const endpoint = await this.endpoints.findOne(appId, { _id: endpointId });
+    const endpoint = await this.endpoints.findById(appId, endpointId);
     if (!endpoint) throw notFound('Webhook endpoint', { webhookId: endpointId });
     return endpoint;
   }
 
   /** The endpoint, or null when it was deleted meanwhile (the dispatcher's view). */
   find(appId: string, endpointId: string): Promise<EndpointDoc | null> {
-    return this.endpoints.findOne(appId, { _id: endpointId });
+    return this.endpoints.findById(appId, endpointId);
   }
 
   list(appId: string, page: PageQuery): Promise<Page<EndpointDoc>> {
-    return this.endpoints.page(appId, {}, { createdAt: -1, _id: -1 }, page);
+    return this.endpoints.list(appId, page);
   }
 
   /** The endpoints an event of this app fans out to (filtered by subscription by the caller). */
   enabled(appId: string): Promise<EndpointDoc[]> {
-    return this.endpoints.find(appId, { enabled: true });
+    return this.endpoints.enabled(appId);
   }
 
   async update(appId: string, endpointId: string, patch: EndpointPatch): Promise<EndpointDoc> {
     const current = await this.get(appId, endpointId);
-    const set: Partial<EndpointDoc> = { updatedAt: new Date() };
+    const set: EndpointSettings = { updatedAt: new Date() };
     if (patch.url !== undefined) set.url = await this.checkUrl(patch.url);
     if (patch.events !== undefined) set.events = cleanEvents(patch.events);
     if (patch.description !== undefined) set.description = cleanDescription(patch.description);
@@ -144,13 +143,13 @@ export class Endpoints {
     } else if (patch.enabled === false && current.enabled) {
       Object.assign(set, { enabled: false, disabledReason: 'MANUAL', disabledAt: set.updatedAt });
     }
-    const updated = await this.endpoints.findOneAndUpdate(appId, { _id: endpointId }, { $set: set });
+    const updated = await this.endpoints.change(appId, endpointId, set);
     if (!updated) throw notFound('Webhook endpoint', { webhookId: endpointId });
     return updated;
   }
 
   async delete(appId: string, endpointId: string): Promise<void> {
-    if ((await this.endpoints.deleteOne(appId, { _id: endpointId })) === 0) throw notFound('Webhook endpoint', { webhookId: endpointId });
+    if (!(await this.endpoints.remove(appId, endpointId))) throw notFound('Webhook endpoint', { webhookId: endpointId });
   }
 
   /**

@@ -1,24 +1,25 @@
 import { domainEvent } from '@ris/events';
 import { EnvelopeCipher, newKeyringEntry, parseKeyring } from '@ris/secrets';
-import { testDatabase, uniqueName } from '@ris/testing';
+import { uniqueName } from '@ris/testing';
 import { Deliveries } from '../deliveries/deliveries';
 import { Endpoints } from '../endpoints/endpoints';
+import { webhookStores, type WebhookStores } from '../testing/webhook-stores';
 import { fanOutToWebhooks } from './webhook-fanout';
 
 // Domain events → deliveries, against real FerretDB/MongoDB.
 describe('fan-out of domain events to webhook deliveries', () => {
-  let db: Awaited<ReturnType<typeof testDatabase>>;
+  let db: WebhookStores['db'];
   let endpoints: Endpoints;
   let deliveries: Deliveries;
   let fanOut: ReturnType<typeof fanOutToWebhooks>;
   let queued = 0;
 
   beforeAll(async () => {
-    db = await testDatabase('webhook_fanout');
-    endpoints = new Endpoints(db, { allowPrivateTargets: true }, new EnvelopeCipher(parseKeyring(newKeyringEntry('test'))));
-    deliveries = new Deliveries(db);
+    const stores = await webhookStores('webhook_fanout');
+    db = stores.db;
+    endpoints = new Endpoints(stores.endpoints, { allowPrivateTargets: true }, new EnvelopeCipher(parseKeyring(newKeyringEntry('test'))));
+    deliveries = new Deliveries(stores.deliveries, stores.attempts);
     fanOut = fanOutToWebhooks(endpoints, deliveries, () => (queued += 1));
-    await Promise.all(Object.values(db.models).map((model) => model.init()));
   });
 
   afterAll(async () => {

@@ -1,9 +1,11 @@
 import { EnvelopeCipher, SecretDecryptionError, UnknownKeyError, newKeyringEntry, parseKeyring, type SealedSecret } from '@ris/secrets';
-import { secretTraces, testDatabase, uniqueName } from '@ris/testing';
-import { endpointModel, type EndpointDoc } from '../endpoints/endpoint.model';
+import { secretTraces, uniqueName } from '@ris/testing';
+import type { EndpointDoc } from '../endpoints/endpoint.model';
+import type { EndpointRepository } from '../endpoints/endpoint.repository';
 import { SECRET_ROTATION_GRACE_MS } from './endpoint-secrets';
 import { Endpoints } from '../endpoints/endpoints';
 import { rewrapSecrets, secretsNotCurrent } from './secrets-rewrap';
+import { webhookStores, type WebhookStores } from '../testing/webhook-stores';
 import { generateSecret } from './signing';
 
 // Signing secrets at rest, against real FerretDB/MongoDB: what the database
@@ -12,17 +14,16 @@ import { generateSecret } from './signing';
 describe('endpoint secrets at rest', () => {
   const [K1, K2, K3] = ['k1', 'k2', 'k3'].map((id) => newKeyringEntry(id));
   const cipher = (...entries: string[]) => new EnvelopeCipher(parseKeyring(entries.join(',')));
-  let db: Awaited<ReturnType<typeof testDatabase>>;
+  let db: WebhookStores['db'];
+  let repository: EndpointRepository;
 
-  const endpointsUnder = (...entries: string[]) => new Endpoints(db, { allowPrivateTargets: true }, cipher(...entries));
+  const endpointsUnder = (...entries: string[]) => new Endpoints(repository, { allowPrivateTargets: true }, cipher(...entries));
   /** The stored document as the plain driver sees it (no mongoose). */
   const raw = (id: string) => db.collection('webhook_endpoints').findOne({ _id: id as never }) as Promise<EndpointDoc | null>;
   const allRaw = () => db.collection('webhook_endpoints').find({}).toArray();
 
   beforeAll(async () => {
-    db = await testDatabase('webhook_secrets');
-    endpointModel(db);
-    await Promise.all(Object.values(db.models).map((model) => model.init()));
+    ({ db, endpoints: repository } = await webhookStores('webhook_secrets'));
   });
 
   afterAll(async () => {
@@ -113,11 +114,11 @@ describe('endpoint secrets at rest', () => {
     expect(both.secrets.active(await stored(0))).toEqual([rotated.secret, created[0].secret]);
     expect(both.secrets.active(await stored(1))).toEqual([created[1].secret]);
 
-    const check = await rewrapSecrets(db, cipher(K2, K1), { appId, fix: false });
+    const check = await rewrapSecrets(repository, cipher(K2, K1), { appId, fix: false });
     expect(check).toMatchObject({ currentKeyId: 'k2', endpoints: 3, notCurrent: 3, moved: 0, secretsByKey: { k1: 4 } });
     expect(secretsNotCurrent(check)).toBe(4);
 
-    const report = await rewrapSecrets(db, cipher(K2, K1), { appId, fix: true });
+    const report = await rewrapSecrets(repository, cipher(K2, K1), { appId, fix: true });
     expect(report).toMatchObject({ endpoints: 3, notCurrent: 3, plaintext: 0, moved: 3, failed: [], secretsByKey: { k2: 4 } });
     expect(secretsNotCurrent(report)).toBe(0);
 
@@ -135,7 +136,7 @@ describe('endpoint secrets at rest', () => {
   it('reports the endpoints it cannot move (a key no longer held) and fails the pass', async () => {
     const appId = uniqueName('app');
     const { endpoint } = await endpointsUnder(K3).create(appId, { url: 'http://127.0.0.1:9/k3', events: [] });
-    const report = await rewrapSecrets(db, cipher(K2, K1), { appId, fix: true });
+    const report = await rewrapSecrets(repository, cipher(K2, K1), { appId, fix: true });
     expect(report.failed).toEqual([{ appId, webhookId: endpoint._id, error: expect.stringContaining('master key "k3"') }]);
     expect(report.secretsByKey).toEqual({ k3: 1 });
     expect(secretsNotCurrent(report)).toBe(1);

@@ -1,8 +1,8 @@
-import type { Connection, FilterQuery } from 'mongoose';
-import { AppScoped, SerialByKey } from '@ris/mongo';
-import { Code, rpcError } from '@ris/rpc';
+import { conflict } from '@ris/domain-errors';
+import { SerialByKey } from '@ris/mongo';
 import type { EnvelopeCipher, SealedSecret } from '@ris/secrets';
-import { endpointModel, type EndpointDoc, type PreviousSecret, type StoredSecret } from '../endpoints/endpoint.model';
+import type { EndpointDoc, PreviousSecret, StoredSecret } from '../endpoints/endpoint.model';
+import type { EndpointRepository } from '../endpoints/endpoint.repository';
 import { generateSecret } from './signing';
 
 /** What of an endpoint its secrets are bound to, and what they are. */
@@ -18,16 +18,6 @@ const ROTATE_ATTEMPTS = 5;
  */
 const contextOf = (endpoint: Pick<EndpointDoc, '_id' | 'appId'>) => ['webhook-endpoint-secret', endpoint.appId, endpoint._id];
 
-/**
- * Matches the endpoint only while its current secret is still the one read.
- * A sealed secret is named by its nonce: random per sealing, and kept by a
- * rewrap (which changes only the wrapped data key), so a rewrap and a
- * rotation of the same endpoint cannot undo each other.
- */
-function unchanged(secret: StoredSecret): FilterQuery<EndpointDoc> {
-  return typeof secret === 'string' ? { secret } : { 'secret.nonce': secret.nonce };
-}
-
 /** moveToCurrentKey: moved now, already there, or the endpoint's secrets changed meanwhile (read it again). */
 export type SecretMove = 'moved' | 'current' | 'changed';
 
@@ -40,7 +30,6 @@ export type SecretMove = 'moved' | 'current' | 'changed';
  * moves the rest.
  */
 export class EndpointSecrets {
-  private readonly endpoints: AppScoped<EndpointDoc>;
   /**
    * This process's secret writes to one endpoint run one at a time: FerretDB
    * runs a conditional update as a read then a write, so a rotation and a
@@ -49,11 +38,9 @@ export class EndpointSecrets {
   private readonly writes = new SerialByKey();
 
   constructor(
-    db: Connection,
+    private readonly endpoints: EndpointRepository,
     private readonly cipher: EnvelopeCipher,
-  ) {
-    this.endpoints = new AppScoped(endpointModel(db));
-  }
+  ) {}
 
   seal(endpoint: Pick<EndpointDoc, '_id' | 'appId'>, secret: string): SealedSecret {
     return this.cipher.seal(secret, contextOf(endpoint));
@@ -90,13 +77,11 @@ export class EndpointSecrets {
   moveToCurrentKey(endpoint: EndpointSecretFields, now: Date = new Date()): Promise<SecretMove> {
     return this.writes.run(endpoint._id, async () => {
       if (this.isCurrent(endpoint)) return 'current';
-      const written = await this.endpoints.updateOne(endpoint.appId, { _id: endpoint._id, ...unchanged(endpoint.secret) }, {
-        $set: {
-          secret: this.toCurrentKey(endpoint, endpoint.secret),
-          previousSecrets: this.stillValid(endpoint, endpoint.previousSecrets, now),
-        },
+      const written = await this.endpoints.storeSecretsIfUnchanged(endpoint, {
+        secret: this.toCurrentKey(endpoint, endpoint.secret),
+        previousSecrets: this.stillValid(endpoint, endpoint.previousSecrets, now),
       });
-      return written > 0 ? 'moved' : 'changed';
+      return written ? 'moved' : 'changed';
     });
   }
 
@@ -117,14 +102,15 @@ export class EndpointSecrets {
           { secret: this.toCurrentKey(current, current.secret), expiresAt: new Date(now.getTime() + SECRET_ROTATION_GRACE_MS) },
           ...this.stillValid(current, current.previousSecrets, now),
         ];
-        const endpoint = await this.endpoints.findOneAndUpdate(
-          current.appId,
-          { _id: current._id, ...unchanged(current.secret) },
-          { $set: { secret: this.seal(current, secret), previousSecrets, secretSetByOperation: operationKey || null, updatedAt: now } },
-        );
+        const endpoint = await this.endpoints.rotateIfUnchanged(current, {
+          secret: this.seal(current, secret),
+          previousSecrets,
+          secretSetByOperation: operationKey || null,
+          updatedAt: now,
+        });
         if (endpoint) return { endpoint, secret };
       }
-      throw rpcError(Code.Aborted, 'CONFLICT', 'The secret was rotated concurrently; try again.');
+      throw conflict('CONFLICT', 'The secret was rotated concurrently; try again.');
     });
   }
 

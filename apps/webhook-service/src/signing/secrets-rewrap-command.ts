@@ -8,8 +8,10 @@
 // any secret is not under the current key (then an old key cannot go yet),
 // 2 on a bad setting.
 import { ConfigError, loadConfig } from '@ris/config';
+import { Outbox } from '@ris/events';
 import { EnvelopeCipher, keyringSetting, type Keyring } from '@ris/secrets';
 import { maintenanceArgs, withServiceDatabase } from '@ris/service-runtime';
+import { EndpointRepository } from '../endpoints/endpoint.repository';
 import { rewrapSecrets, secretsNotCurrent } from './secrets-rewrap';
 
 function keyring(): Keyring {
@@ -26,7 +28,8 @@ async function main(): Promise<void> {
   const { appId, fix } = maintenanceArgs('webhook-rewrap-secrets', process.argv.slice(2), 'unless-check');
   const cipher = new EnvelopeCipher(keyring());
   await withServiceDatabase('webhook-rewrap', 'ris_webhook', async (db) => {
-    const report = await rewrapSecrets(db, cipher, { appId, fix });
+    // The outbox is the repository's: this command stores no events.
+    const report = await rewrapSecrets(new EndpointRepository(db, new Outbox(db)), cipher, { appId, fix });
     process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
     const left = secretsNotCurrent(report);
     process.stderr.write(

@@ -1,6 +1,6 @@
-import type { Connection } from 'mongoose';
 import type { EnvelopeCipher } from '@ris/secrets';
-import { endpointModel, type EndpointDoc } from '../endpoints/endpoint.model';
+import type { EndpointDoc } from '../endpoints/endpoint.model';
+import type { EndpointRepository } from '../endpoints/endpoint.repository';
 import { EndpointSecrets } from './endpoint-secrets';
 
 export interface RewrapOptions {
@@ -46,13 +46,11 @@ const MOVE_ATTEMPTS = 3;
  * (endpoints are few, next to deliveries); every write carries the
  * endpoint's appId.
  */
-export async function rewrapSecrets(db: Connection, cipher: EnvelopeCipher, options: RewrapOptions): Promise<RewrapReport> {
-  const model = endpointModel(db);
-  const secrets = new EndpointSecrets(db, cipher);
-  const filter = options.appId ? { appId: options.appId } : {};
+export async function rewrapSecrets(endpoints: EndpointRepository, cipher: EnvelopeCipher, options: RewrapOptions): Promise<RewrapReport> {
+  const secrets = new EndpointSecrets(endpoints, cipher);
   const report: RewrapReport = { currentKeyId: cipher.currentKeyId, endpoints: 0, notCurrent: 0, plaintext: 0, moved: 0, failed: [], secretsByKey: {} };
 
-  for await (const found of model.find(filter).lean<EndpointDoc>().cursor()) {
+  for await (const found of endpoints.every(options.appId)) {
     report.endpoints += 1;
     if (secrets.isCurrent(found)) continue;
     report.notCurrent += 1;
@@ -64,7 +62,7 @@ export async function rewrapSecrets(db: Connection, cipher: EnvelopeCipher, opti
         const outcome = await secrets.moveToCurrentKey(endpoint);
         if (outcome === 'moved') report.moved += 1;
         if (outcome !== 'changed') break;
-        endpoint = await model.findOne({ _id: endpoint._id, appId: endpoint.appId }).lean<EndpointDoc>().exec();
+        endpoint = await endpoints.findById(endpoint.appId, endpoint._id);
       }
     } catch (err) {
       report.failed.push({ appId: found.appId, webhookId: found._id, error: (err as Error).message });
@@ -72,7 +70,7 @@ export async function rewrapSecrets(db: Connection, cipher: EnvelopeCipher, opti
   }
 
   // Counted afresh: what the moves (and any rotation meanwhile) left.
-  for await (const endpoint of model.find(filter, { secret: 1, previousSecrets: 1 }).lean<EndpointDoc>().cursor()) {
+  for await (const endpoint of endpoints.secretsOfEvery(options.appId)) {
     for (const secret of storedSecrets(endpoint)) {
       const keyId = typeof secret === 'string' ? 'plaintext' : String(secret.keyId);
       report.secretsByKey[keyId] = (report.secretsByKey[keyId] ?? 0) + 1;
