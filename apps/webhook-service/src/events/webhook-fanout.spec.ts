@@ -83,6 +83,17 @@ describe('fan-out of domain events to webhook deliveries', () => {
     expect(forOwner).toEqual(forBuyer);
   });
 
+  it('hands the dispatcher the deliveries it stored, not those an earlier fan-out of the event made', async () => {
+    const appId = uniqueName('app');
+    const first = await create(appId);
+    const event = domainEvent('referral.created', appId, { referralId: 'ref_3' });
+    expect(await deliveries.createForEvent(appId, [first], event, 'REFERRAL_CREATED')).toEqual([{ _id: expect.any(String), endpointId: first._id }]);
+    // The event again (redelivered), now with a second endpoint: only the new delivery is queued.
+    const second = await create(appId);
+    expect(await deliveries.createForEvent(appId, [first, second], event, 'REFERRAL_CREATED')).toEqual([{ _id: expect.any(String), endpointId: second._id }]);
+    expect(await bodiesOf(appId, first._id)).toHaveLength(1);
+  });
+
   it('ignores events that happened before the endpoint existed, and types that are not webhooks', async () => {
     const appId = uniqueName('app');
     const endpoint = await create(appId);
