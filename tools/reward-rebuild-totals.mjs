@@ -1,5 +1,5 @@
 // Recomputes the reward totals behind the stats endpoints from the rewards
-// and reports drift (apps/reward-service/src/totals-rebuild.ts).
+// and reports drift (apps/reward-service/src/totals/totals-rebuild.ts).
 //
 //   MONGODB_URL=… MONGODB_DB=ris_reward node tools/reward-rebuild-totals.mjs [--app <appId>] [--fix]
 //
@@ -7,4 +7,4 @@
 // passes is closed by $inc of the difference (safe while the service runs).
 import { runServiceCommand } from './run-service-command.mjs';
 
-await runServiceCommand('apps/reward-service/src/totals-rebuild-command.ts', 'reward-rebuild-totals');
+await runServiceCommand('apps/reward-service/src/totals/totals-rebuild-command.ts', 'reward-rebuild-totals');

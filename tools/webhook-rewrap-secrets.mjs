@@ -1,5 +1,5 @@
 // Moves every webhook signing secret under the current master key of
-// SECRETS_KEYS (apps/webhook-service/src/secrets-rewrap.ts), and encrypts the
+// SECRETS_KEYS (apps/webhook-service/src/signing/secrets-rewrap.ts), and encrypts the
 // plain secrets of a database from before encryption at rest.
 //
 //   SECRETS_KEYS=… MONGODB_URL=… MONGODB_DB=ris_webhook node tools/webhook-rewrap-secrets.mjs [--app <appId>] [--check]
@@ -8,4 +8,4 @@
 // keys, the old keys can leave SECRETS_KEYS. --check only counts.
 import { runServiceCommand } from './run-service-command.mjs';
 
-await runServiceCommand('apps/webhook-service/src/secrets-rewrap-command.ts', 'webhook-rewrap-secrets');
+await runServiceCommand('apps/webhook-service/src/signing/secrets-rewrap-command.ts', 'webhook-rewrap-secrets');

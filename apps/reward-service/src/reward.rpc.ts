@@ -4,7 +4,7 @@ import type { ServiceImpl } from '@connectrpc/connect';
 import {
   FulfillmentType,
   RewardSchema,
-  type RewardService,
+  RewardService,
   RewardSide,
   RewardStatus,
   enumName,
@@ -12,50 +12,48 @@ import {
   type Reward,
   type RewardAmounts,
 } from '@ris/contracts';
-import { invalidArgument, pageFromRequest, pageReply, requiredField } from '@ris/rpc';
-import { claimReward } from './claim-reward';
-import { createReward } from './create-reward';
-import { redeemReward } from './redeem-reward';
-import { approveConversionRewards, cancelConversionRewards } from './review-conversion-rewards';
-import type { RewardDoc, RewardSideName, RewardStatusName } from './reward.model';
-import type { RewardStore } from './reward-store';
-import type { AmountsByStatus } from './reward-totals.model';
-import { validateCode } from './validate-code';
+import { invalidArgument, messageFields, pageFromRequest, pageReply, requiredField, rpcService, tenantOf, type RpcService } from '@ris/rpc';
+import { claimReward } from './codes/claim-reward';
+import { validateCode } from './codes/validate-code';
+import { redeemReward } from './moves/redeem-reward';
+import { createReward } from './rewards/create-reward';
+import { approveConversionRewards, cancelConversionRewards } from './rewards/review-conversion-rewards';
+import type { FulfillmentTypeName, RewardDoc, RewardSideName, RewardStatusName } from './rewards/reward.model';
+import { conversionRewards, listRewards, rewardHistory, rewardOf, rewardStats } from './rewards/reward-reads';
+import type { RewardStore } from './rewards/reward-store';
+import type { AmountsByStatus } from './totals/reward-totals.model';
 
-const ts = (date: Date | null | undefined) => (date ? timestampFromDate(date) : undefined);
-
+/** A reward as the contract shows it: the stored fields of the same name as they are (messageFields); enums by name. */
 export function rewardToProto(doc: RewardDoc): Reward {
   return create(RewardSchema, {
+    ...messageFields(doc),
     id: doc._id,
-    userId: doc.userId,
-    campaignId: doc.campaignId,
-    referralId: doc.referralId,
-    conversionId: doc.conversionId,
     side: enumValue(RewardSide, doc.side),
-    level: doc.level,
-    amount: doc.amount,
     fulfillmentType: enumValue(FulfillmentType, doc.fulfillmentType),
     status: enumValue(RewardStatus, doc.status),
-    discountCode: doc.discountCode,
-    expiresAt: ts(doc.expiresAt),
-    claimedAt: ts(doc.claimedAt),
-    redeemedAt: ts(doc.redeemedAt),
-    createdAt: ts(doc.createdAt),
-    updatedAt: ts(doc.updatedAt),
   });
 }
 
 const amountsProto = (a: AmountsByStatus): RewardAmounts =>
   ({ pending: a.pending, approved: a.approved, paid: a.paid, cancelled: a.cancelled, count: a.count }) as RewardAmounts;
 
-export function rewardRpc(store: RewardStore): ServiceImpl<typeof RewardService> {
+/**
+ * The reward service at its edge: requests checked and handed to the
+ * reward operations, answers built as messages. Every call acts for the
+ * app of its request (tenantOf).
+ */
+export function rewardService(store: RewardStore): RpcService {
+  return rpcService(RewardService, rewardRpc(store), { tenant: { unscoped: {} } });
+}
+
+function rewardRpc(store: RewardStore): ServiceImpl<typeof RewardService> {
   return {
-    async createReward(req) {
+    async createReward(req, ctx) {
       const side = enumName(RewardSide, req.side) as RewardSideName | undefined;
-      const fulfillmentType = enumName(FulfillmentType, req.fulfillmentType);
+      const fulfillmentType = enumName(FulfillmentType, req.fulfillmentType) as FulfillmentTypeName | undefined;
       if (!side) throw invalidArgument('side is required');
       if (!fulfillmentType) throw invalidArgument('fulfillmentType is required');
-      const result = await createReward(store, requiredField(req.appId, 'appId'), {
+      const result = await createReward(store, tenantOf(ctx), {
         conversionId: requiredField(req.conversionId, 'conversionId'),
         side,
         level: req.level,
@@ -71,31 +69,27 @@ export function rewardRpc(store: RewardStore): ServiceImpl<typeof RewardService>
       return { reward: result.reward ? rewardToProto(result.reward) : undefined, created: result.created, capped: result.capped };
     },
 
-    async approveConversionRewards(req) {
-      const moved = await approveConversionRewards(store, requiredField(req.appId, 'appId'), requiredField(req.conversionId, 'conversionId'));
+    async approveConversionRewards(req, ctx) {
+      const moved = await approveConversionRewards(store, tenantOf(ctx), requiredField(req.conversionId, 'conversionId'));
       return { rewards: moved.map(rewardToProto) };
     },
 
-    async cancelConversionRewards(req) {
-      const moved = await cancelConversionRewards(store, requiredField(req.appId, 'appId'), requiredField(req.conversionId, 'conversionId'));
+    async cancelConversionRewards(req, ctx) {
+      const moved = await cancelConversionRewards(store, tenantOf(ctx), requiredField(req.conversionId, 'conversionId'));
       return { rewards: moved.map(rewardToProto) };
     },
 
-    async listConversionRewards(req) {
-      const appId = requiredField(req.appId, 'appId');
-      // By the unique (appId, conversionId, side, level) index, in its order.
-      const rewards = await store.rewards.find(appId, { conversionId: requiredField(req.conversionId, 'conversionId') }, { sort: { side: 1, level: 1 } });
+    async listConversionRewards(req, ctx) {
+      const rewards = await conversionRewards(store, tenantOf(ctx), requiredField(req.conversionId, 'conversionId'));
       return { rewards: rewards.map(rewardToProto) };
     },
 
-    async getReward(req) {
-      return { reward: rewardToProto(await store.get(requiredField(req.appId, 'appId'), requiredField(req.rewardId, 'rewardId'))) };
+    async getReward(req, ctx) {
+      return { reward: rewardToProto(await rewardOf(store, tenantOf(ctx), requiredField(req.rewardId, 'rewardId'))) };
     },
 
-    async getRewardHistory(req) {
-      const appId = requiredField(req.appId, 'appId');
-      const reward = await store.get(appId, requiredField(req.rewardId, 'rewardId'));
-      const moves = await store.moves.history(appId, reward._id);
+    async getRewardHistory(req, ctx) {
+      const moves = await rewardHistory(store, tenantOf(ctx), requiredField(req.rewardId, 'rewardId'));
       return {
         moves: moves.map((move) => ({
           from: move.from === 'NEW' ? undefined : enumValue(RewardStatus, move.from),
@@ -105,26 +99,29 @@ export function rewardRpc(store: RewardStore): ServiceImpl<typeof RewardService>
       };
     },
 
-    async listRewards(req) {
-      const filter: Record<string, unknown> = {};
-      if (req.userId) filter.userId = req.userId;
-      const status = enumName(RewardStatus, req.status) as RewardStatusName | undefined;
-      if (status) filter.status = status;
-      const fulfillmentType = enumName(FulfillmentType, req.fulfillmentType);
-      if (fulfillmentType) filter.fulfillmentType = fulfillmentType;
-      const page = await store.rewards.page(requiredField(req.appId, 'appId'), filter, { createdAt: -1, _id: -1 }, pageFromRequest(req.page));
+    async listRewards(req, ctx) {
+      const page = await listRewards(
+        store,
+        tenantOf(ctx),
+        {
+          userId: req.userId || undefined,
+          status: enumName(RewardStatus, req.status) as RewardStatusName | undefined,
+          fulfillmentType: enumName(FulfillmentType, req.fulfillmentType) as FulfillmentTypeName | undefined,
+        },
+        pageFromRequest(req.page),
+      );
       return {
         rewards: page.items.map(rewardToProto),
         page: pageReply(page),
       };
     },
 
-    async claimReward(req) {
-      return { reward: rewardToProto(await claimReward(store, requiredField(req.appId, 'appId'), requiredField(req.rewardId, 'rewardId'))) };
+    async claimReward(req, ctx) {
+      return { reward: rewardToProto(await claimReward(store, tenantOf(ctx), requiredField(req.rewardId, 'rewardId'))) };
     },
 
-    async validateCode(req) {
-      const result = await validateCode(store, requiredField(req.appId, 'appId'), requiredField(req.code, 'code'));
+    async validateCode(req, ctx) {
+      const result = await validateCode(store, tenantOf(ctx), requiredField(req.code, 'code'));
       return {
         valid: result.valid,
         code: result.code,
@@ -133,20 +130,14 @@ export function rewardRpc(store: RewardStore): ServiceImpl<typeof RewardService>
       };
     },
 
-    async redeemReward(req) {
-      const reward = await redeemReward(
-        store,
-        requiredField(req.appId, 'appId'),
-        requiredField(req.rewardId, 'rewardId'),
-        requiredField(req.userId, 'userId'),
-        req.operationKey,
-      );
+    async redeemReward(req, ctx) {
+      const reward = await redeemReward(store, tenantOf(ctx), requiredField(req.rewardId, 'rewardId'), requiredField(req.userId, 'userId'), req.operationKey);
       return { reward: rewardToProto(reward) };
     },
 
-    async getRewardStats(req) {
+    async getRewardStats(req, ctx) {
       if (!req.campaignId && !req.userId) throw invalidArgument('campaignId or userId is required');
-      const view = await store.totals.view(requiredField(req.appId, 'appId'), { campaignId: req.campaignId, userId: req.userId });
+      const view = await rewardStats(store, tenantOf(ctx), { campaignId: req.campaignId, userId: req.userId });
       return {
         total: amountsProto(view.total),
         referrerLevels: view.levels.map((l) => ({ level: l.level, amounts: amountsProto(l.amounts) })),

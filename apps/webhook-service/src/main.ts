@@ -1,19 +1,21 @@
 // First: tracing, when configured, starts before what it instruments loads.
 import '@ris/telemetry/start-tracing';
-import { WebhookService } from '@ris/contracts';
 import { EventConsumer } from '@ris/events';
-import { rpcService } from '@ris/rpc';
 import { EnvelopeCipher } from '@ris/secrets';
-import { PeriodicTask, runService } from '@ris/service-runtime';
-import { Deliveries } from './deliveries';
-import { DeliveryQueue } from './delivery-queue';
-import { Dispatcher } from './dispatcher';
-import { EndpointHealth } from './endpoint-health';
-import { Endpoints } from './endpoints';
-import { WEBHOOK_DOMAIN_TYPES } from './webhook-events';
-import { fanOutToWebhooks } from './webhook-fanout';
-import { webhookRpc } from './webhook.rpc';
-import { watchDeliveryQueue } from './webhook-metrics';
+import { runService } from '@ris/service-runtime';
+import { Deliveries } from './deliveries/deliveries';
+import { DeliveryAttemptRepository } from './deliveries/delivery-attempt.repository';
+import { DeliveryRepository } from './deliveries/delivery.repository';
+import { DeliveryQueue } from './dispatch/delivery-queue';
+import { Dispatcher } from './dispatch/dispatcher';
+import { webhookHousekeeping } from './dispatch/housekeeping';
+import { watchDeliveryQueue } from './dispatch/webhook-metrics';
+import { EndpointHealth } from './endpoints/endpoint-health';
+import { EndpointRepository } from './endpoints/endpoint.repository';
+import { Endpoints } from './endpoints/endpoints';
+import { WEBHOOK_DOMAIN_TYPES } from './events/webhook-events';
+import { fanOutToWebhooks } from './events/webhook-fanout';
+import { webhookService } from './webhook.rpc';
 import { webhookSettings } from './webhook-settings';
 
 void runService({
@@ -21,10 +23,13 @@ void runService({
   defaultPort: 50056,
   settings: webhookSettings,
   build: ({ config, db, bus, outbox, logger }) => {
-    const endpoints = new Endpoints(db, { allowPrivateTargets: config.WEBHOOK_ALLOW_PRIVATE_TARGETS }, new EnvelopeCipher(config.SECRETS_KEYS));
-    const deliveries = new Deliveries(db);
-    const health = new EndpointHealth(db, outbox, logger, config.WEBHOOK_DISABLE_AFTER_MS);
-    const queue = new DeliveryQueue(db);
+    const endpointStore = new EndpointRepository(db, outbox);
+    const deliveryStore = new DeliveryRepository(db);
+    const attemptStore = new DeliveryAttemptRepository(db);
+    const endpoints = new Endpoints(endpointStore, { allowPrivateTargets: config.WEBHOOK_ALLOW_PRIVATE_TARGETS }, new EnvelopeCipher(config.SECRETS_KEYS));
+    const deliveries = new Deliveries(deliveryStore, attemptStore);
+    const health = new EndpointHealth(endpointStore, logger, config.WEBHOOK_DISABLE_AFTER_MS);
+    const queue = new DeliveryQueue(deliveryStore, attemptStore);
     const dispatcher = new Dispatcher(queue, endpoints, health, logger, {
       schedule: config.WEBHOOK_RETRY_SCHEDULE,
       timeoutMs: config.WEBHOOK_TIMEOUT_MS,
@@ -35,21 +40,8 @@ void runService({
       // A stop lets attempts in flight finish (each ends within WEBHOOK_TIMEOUT_MS), within the process's own grace.
       stopGraceMs: Math.max(1000, config.SHUTDOWN_GRACE_MS - 3000),
     });
-    watchDeliveryQueue(db);
-    // Housekeeping beside the dispatcher, not in its claim loop: disabled endpoints whose event a dead
-    // process of an earlier release did not store, and finished deliveries past retention.
-    const housekeeping = [
-      new PeriodicTask(() => health.announcePendingDisabled(), {
-        intervalMs: 60_000,
-        runAtStart: true,
-        onError: (err) => logger.warn({ err }, 'announcing disabled endpoints failed; will retry'),
-      }),
-      new PeriodicTask(() => queue.removeFinishedBefore(new Date(Date.now() - config.WEBHOOK_RETENTION_DAYS * 86_400_000)), {
-        intervalMs: 3_600_000,
-        runAtStart: true,
-        onError: (err) => logger.warn({ err }, 'delivery retention pass failed; will retry'),
-      }),
-    ];
+    watchDeliveryQueue(deliveryStore);
+    const housekeeping = webhookHousekeeping(health, queue, config.WEBHOOK_RETENTION_DAYS, logger);
     const fanOut = new EventConsumer({
       bus,
       durable: 'webhook-fanout',
@@ -63,7 +55,7 @@ void runService({
       handle: fanOutToWebhooks(endpoints, deliveries, (queued) => dispatcher.enqueue(queued)),
     });
     return {
-      services: [rpcService(WebhookService, webhookRpc(endpoints, deliveries, (delivery) => dispatcher.enqueue([delivery])))],
+      services: [webhookService(endpoints, deliveries, (delivery) => dispatcher.enqueue([delivery]))],
       consumers: [fanOut],
       start: () => {
         dispatcher.start();

@@ -1,6 +1,6 @@
 import { ConfigError, loadConfig } from '@ris/config';
 import { Keyring, newKeyringEntry } from '@ris/secrets';
-import { DEFAULT_RETRY_SCHEDULE_SECONDS } from './backoff-schedule';
+import { DEFAULT_RETRY_SCHEDULE_SECONDS } from './dispatch/backoff-schedule';
 import { webhookSettings } from './webhook-settings';
 
 describe('webhook service settings', () => {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { setting } from '@ris/config';
 import { keyringSetting } from '@ris/secrets';
-import { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule } from './backoff-schedule';
+import { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule } from './dispatch/backoff-schedule';
 
 const retrySchedule = z
   .string()

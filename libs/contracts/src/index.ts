@@ -33,3 +33,4 @@ export {
   type RecordClicksRequest as FraudRecordClicksRequest,
   type RecordClicksResponse as FraudRecordClicksResponse,
 } from './gen/fraud/v1/fraud_pb';
+export { characterCount } from './character-count';

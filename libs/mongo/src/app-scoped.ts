@@ -191,6 +191,12 @@ export class AppScoped<T extends { appId: string }> {
     return result.deletedCount;
   }
 
+  /** Deletes every matching document of the app; returns how many. */
+  async deleteMany(appId: string, filter: FilterQuery<T>): Promise<number> {
+    const result = await this.model.deleteMany(this.scope(appId, filter)).exec();
+    return result.deletedCount;
+  }
+
   async updateMany(appId: string, filter: FilterQuery<T>, update: UpdateQuery<T>): Promise<number> {
     const result = await this.model.updateMany(this.scope(appId, filter), update).exec();
     return result.modifiedCount;

@@ -27,6 +27,15 @@ class NoteRepository extends Repository<NoteDoc> {
   latestOf(appId: string, author: string) {
     return this.collection.find(appId, { author }, { sort: { at: -1 }, limit: 10 });
   }
+
+  forget(appId: string, author: string) {
+    return this.collection.deleteMany(appId, { author });
+  }
+
+  /** A system pass over every app. */
+  countEverywhere(author: string) {
+    return this.acrossApps.countDocuments({ author }).exec();
+  }
 }
 
 const noteSchema = new Schema<NoteDoc>({ _id: String, appId: String, author: String, text: String, at: Date }, { collection: 'notes', versionKey: false });
@@ -121,5 +130,12 @@ describe('Repository', () => {
     expect(await votes.castUnlessVoted('app_a', { _id: 'vote_y', poll: 'p2', voter: 'bob', choice: 'no' })).toBeNull();
     expect(await votes.castUnlessVoted('app_a', { _id: 'vote_x', poll: 'p3', voter: 'bob', choice: 'no' })).toBeNull();
     expect(await votes.ofVoter('app_a', 'p2', 'bob')).toMatchObject({ _id: 'vote_x', choice: 'yes' });
+  });
+
+  it("deletes an app's documents only, and reads across apps only where a method says so", async () => {
+    expect(await notes.countEverywhere('bob')).toBe(3);
+    expect(await notes.forget('app_b', 'bob')).toBe(2);
+    expect(await notes.findById('app_c', 'c1')).toMatchObject({ author: 'bob' });
+    expect(await notes.countEverywhere('bob')).toBe(1);
   });
 });

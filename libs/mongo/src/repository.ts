@@ -46,6 +46,16 @@ export abstract class Repository<T extends Id> {
     this.collection = new AppScoped(model);
   }
 
+  /**
+   * The collection without the tenant, for the few passes that serve every
+   * app at once (a recovery pass, retention, a dispatcher's claim across
+   * tenants, a maintenance command): each method using it says why, and
+   * every write it leads to carries the document's appId again.
+   */
+  protected get acrossApps(): Model<T> {
+    return this.collection.model;
+  }
+
   /** The app's document with this id, or null (also another app's: null). */
   findById(appId: string, id: string): Promise<T | null> {
     return this.collection.findById(appId, id);

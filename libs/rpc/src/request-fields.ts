@@ -7,16 +7,8 @@ export function requiredField(value: string, field: string): string {
   return trimmed;
 }
 
-/**
- * Characters (Unicode code points) in a string: how the public API counts
- * lengths (JSON Schema's maxLength), so a limit here agrees with the
- * gateway's for text outside the Basic Multilingual Plane too.
- */
-export function characterCount(value: string): number {
-  let count = 0;
-  for (const _ of value) count += 1;
-  return count;
-}
+/** How the public API counts lengths (libs/contracts), for the edges' checks. */
+export { characterCount } from '@ris/contracts';
 
 const DEFAULT_PAGE_LIMIT = 25;
 const MAX_PAGE_LIMIT = 100;

@@ -1,0 +1,32 @@
+import type { Logger } from '@ris/logging';
+import { PeriodicRecovery, type RecoveryOptions } from '@ris/service-runtime';
+import type { RewardStore } from '../rewards/reward-store';
+import { finishOpenMoves } from './move-reward';
+
+// A move normally finishes within its request; one open this long lost its process.
+const MOVE_ABANDONED_AFTER_MS = 30_000;
+
+/**
+ * Finishes reward moves (status, totals, events) a dead process left open,
+ * at start-up and every RECOVERY_INTERVAL_MS. Every step of a move is safe
+ * to repeat, so each replica runs it; it works across apps (a system job).
+ */
+export class MoveRecovery extends PeriodicRecovery {
+  constructor(
+    private readonly store: RewardStore,
+    logger: Logger,
+    options: RecoveryOptions,
+  ) {
+    super(logger, { ...options, runAtStart: true });
+  }
+
+  async runOnce(): Promise<void> {
+    const finished = await finishOpenMoves(
+      this.store,
+      MOVE_ABANDONED_AFTER_MS,
+      (err, move) => this.logger.warn({ err, moveId: move._id }, 'reward move could not be finished; will retry'),
+      this.batchSize,
+    );
+    if (finished > 0) this.logger.info({ finished }, 'interrupted reward moves finished');
+  }
+}

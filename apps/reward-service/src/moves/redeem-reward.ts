@@ -1,0 +1,35 @@
+import { conflict, notFound } from '@ris/domain-errors';
+import { finishMove, moveReward } from './move-reward';
+import type { RewardDoc } from '../rewards/reward.model';
+import type { RewardStore } from '../rewards/reward-store';
+
+/**
+ * APPROVED → PAID for the reward's own user. Of two concurrent redeems
+ * exactly one moves the reward (moveReward); the other gets 409
+ * INVALID_TRANSITION. A retry of the request that paid it (the same
+ * operation key, from its Idempotency-Key) is answered with the paid
+ * reward, its move finished if a crash cut it short.
+ */
+export async function redeemReward(store: RewardStore, appId: string, rewardId: string, userId: string, operationKey = ''): Promise<RewardDoc> {
+  const reward = await store.rewards.findById(appId, rewardId);
+  // Someone else's reward is as unknown as a missing one.
+  if (!reward || reward.userId !== userId) throw notFound('Reward', { rewardId, userId });
+  const paid = reward.status === 'APPROVED' ? await moveReward(store, reward, 'PAID', { redeemedAt: new Date() }, operationKey || null) : null;
+  if (!paid) {
+    const own = operationKey ? await store.moves.get(appId, rewardId, 'APPROVED') : null;
+    if (own && own.operationKey === operationKey && own.to === 'PAID') {
+      const finished = own.done ? null : await finishMove(store, own);
+      const current = finished ?? (await store.rewards.findById(appId, rewardId));
+      if (current?.status === 'PAID') return current;
+    }
+    const current = (await store.rewards.findById(appId, rewardId)) ?? reward;
+    // Still APPROVED: another move out of APPROVED (a redeem or a cancellation) is finishing; say where it leads.
+    const leaving = current.status === 'APPROVED' ? await store.moves.get(appId, rewardId, 'APPROVED') : null;
+    const status = leaving?.to ?? current.status;
+    throw conflict('INVALID_TRANSITION', `Reward ${rewardId} is ${status}; only an APPROVED reward can be redeemed.`, {
+      rewardId,
+      status,
+    });
+  }
+  return paid;
+}

@@ -1,0 +1,32 @@
+import { notFound } from '@ris/domain-errors';
+import type { PageQuery } from '@ris/mongo';
+import type { RewardMoveDoc } from '../moves/reward-move.model';
+import { totalsView, type TotalsView } from '../totals/reward-totals';
+import type { RewardDoc } from './reward.model';
+import type { RewardFilter } from './reward.repository';
+import type { RewardStore } from './reward-store';
+
+/** The app's reward, or NotFound. */
+export async function rewardOf(store: RewardStore, appId: string, rewardId: string): Promise<RewardDoc> {
+  const reward = await store.rewards.findById(appId, rewardId);
+  if (!reward) throw notFound('Reward', { rewardId });
+  return reward;
+}
+
+/** A reward's journal, oldest first: its creation and each status it left (NotFound for no reward of the app). */
+export async function rewardHistory(store: RewardStore, appId: string, rewardId: string): Promise<RewardMoveDoc[]> {
+  const reward = await rewardOf(store, appId, rewardId);
+  return store.moves.history(appId, reward._id);
+}
+
+export const listRewards = (store: RewardStore, appId: string, filter: RewardFilter, page: PageQuery) => store.rewards.list(appId, filter, page);
+
+export const conversionRewards = (store: RewardStore, appId: string, conversionId: string) => store.rewards.ofConversion(appId, conversionId);
+
+/** Reward amounts of a campaign, of a user in a campaign, or of a user over every campaign. */
+export async function rewardStats(store: RewardStore, appId: string, scope: { campaignId?: string; userId?: string }): Promise<TotalsView> {
+  const docs = scope.campaignId
+    ? await store.totals.ofCampaign(appId, scope.campaignId, scope.userId ?? '')
+    : await store.totals.ofUser(appId, scope.userId ?? '');
+  return totalsView(docs);
+}

@@ -1,0 +1,82 @@
+import type { Connection } from 'mongoose';
+import { Repository, type Page, type PageQuery } from '@ris/mongo';
+import { rewardModel, type FulfillmentTypeName, type RewardDoc, type RewardStatusName } from './reward.model';
+
+/** What a conversion earns once: one reward per side and level. */
+export type EarnedKey = Pick<RewardDoc, 'conversionId' | 'side' | 'level'>;
+
+/** GET /rewards' filters (each optional). */
+export interface RewardFilter {
+  userId?: string;
+  status?: RewardStatusName;
+  fulfillmentType?: FulfillmentTypeName;
+}
+
+/** The fields a status change writes with the status (approvedAt, redeemedAt, cancelledAt, updatedAt). */
+export type StatusFields = Partial<Omit<RewardDoc, '_id' | 'appId' | 'status'>>;
+
+/**
+ * The rewards: every question the reward operations ask of them, by name
+ * (reward.model.ts names the index of each).
+ */
+export class RewardRepository extends Repository<RewardDoc> {
+  constructor(db: Connection) {
+    super(rewardModel(db));
+  }
+
+  /** The reward a conversion earned for this side and level, if it was made. */
+  earnedFor(appId: string, key: EarnedKey): Promise<RewardDoc | null> {
+    return this.collection.findOne(appId, { conversionId: key.conversionId, side: key.side, level: key.level });
+  }
+
+  /**
+   * Stores a new reward, or answers the one of its conversion, side and
+   * level that a concurrent call stored first (the unique index decides;
+   * `created` tells which).
+   */
+  async insertEarned(reward: RewardDoc): Promise<{ reward: RewardDoc; created: boolean }> {
+    const [inserted] = await this.insertNew([reward]);
+    if (inserted) return { reward, created: true };
+    const winner = await this.earnedFor(reward.appId, reward);
+    if (!winner) throw new Error(`reward ${reward._id} was refused as a duplicate, but no reward holds its conversion, side and level`);
+    return { reward: winner, created: false };
+  }
+
+  /** A conversion's rewards in the index's order (side, then level). */
+  ofConversion(appId: string, conversionId: string): Promise<RewardDoc[]> {
+    return this.collection.find(appId, { conversionId }, { sort: { side: 1, level: 1 } });
+  }
+
+  /** A conversion's rewards in one of `statuses` (those a decision about the conversion can move). */
+  movableOf(appId: string, conversionId: string, statuses: RewardStatusName[]): Promise<RewardDoc[]> {
+    return this.collection.find(appId, { conversionId, status: { $in: statuses } });
+  }
+
+  /** GET /rewards: newest first (ties by id), filtered. */
+  list(appId: string, filter: RewardFilter, page: PageQuery): Promise<Page<RewardDoc>> {
+    const query: RewardFilter = {};
+    if (filter.userId) query.userId = filter.userId;
+    if (filter.status) query.status = filter.status;
+    if (filter.fulfillmentType) query.fulfillmentType = filter.fulfillmentType;
+    return this.collection.page(appId, query, { createdAt: -1, _id: -1 }, page);
+  }
+
+  /**
+   * Sets the reward's status and the fields that go with it, only while
+   * it is still in `from`: the reward after, or null when it is not
+   * (another attempt at the same move already wrote it).
+   */
+  setStatusFrom(appId: string, rewardId: string, from: RewardStatusName, to: RewardStatusName, fields: StatusFields): Promise<RewardDoc | null> {
+    return this.collection.findOneAndUpdate(appId, { _id: rewardId, status: from }, { $set: { ...fields, status: to } });
+  }
+
+  /** Copies the issued code's fields onto the reward (reward_codes decides the code). */
+  setCode(appId: string, rewardId: string, code: Pick<RewardDoc, 'discountCode' | 'claimedAt' | 'expiresAt'>): Promise<RewardDoc | null> {
+    return this.collection.findOneAndUpdate(appId, { _id: rewardId }, { $set: { ...code, updatedAt: new Date() } });
+  }
+
+  /** Every reward of one app, or of all (the totals rebuild, a maintenance command): a cursor. */
+  every(appId?: string): AsyncIterable<RewardDoc> {
+    return this.acrossApps.find(appId ? { appId } : {}).lean<RewardDoc>().cursor();
+  }
+}

@@ -1,0 +1,279 @@
+import { Webhook } from 'standardwebhooks';
+import { domainEvent, type Outbox } from '@ris/events';
+import { createLogger } from '@ris/logging';
+import { EnvelopeCipher, newKeyringEntry, parseKeyring } from '@ris/secrets';
+import { WebhookReceiver, secretTraces, uniqueName } from '@ris/testing';
+import { Deliveries } from '../deliveries/deliveries';
+import { DeliveryQueue } from './delivery-queue';
+import { Dispatcher, type DispatcherOptions } from './dispatcher';
+import { EndpointHealth } from '../endpoints/endpoint-health';
+import { Endpoints } from '../endpoints/endpoints';
+import { generateSecret } from '../signing/signing';
+import type { Resolver } from '../targets/url-guard';
+import { webhookStores, type WebhookStores } from '../testing/webhook-stores';
+import { fanOutToWebhooks } from '../events/webhook-fanout';
+
+// The dispatcher against real FerretDB/MongoDB and a real HTTP receiver:
+// retries, failure, disabling, a hanging receiver, a stop mid-flight and
+// the address check at delivery time.
+describe('dispatcher', () => {
+  const logger = createLogger('webhook-dispatcher-test', 'silent');
+  const [TEST_KEY, OLD_KEY] = [newKeyringEntry('test'), newKeyringEntry('old')];
+  const cipher = new EnvelopeCipher(parseKeyring(TEST_KEY));
+  let db: WebhookStores['db'];
+  let stores: WebhookStores;
+  let receiver: WebhookReceiver;
+  let endpoints: Endpoints;
+  let deliveries: Deliveries;
+  let outbox: Outbox;
+  const running: Dispatcher[] = [];
+
+  const options = (overrides: Partial<DispatcherOptions> = {}): DispatcherOptions => ({
+    schedule: [0.2, 0.2, 0.2],
+    timeoutMs: 3000,
+    maxInFlight: 16,
+    maxInFlightPerEndpoint: 2,
+    pollIntervalMs: 50,
+    allowPrivateTargets: true,
+    stopGraceMs: 100,
+    ...overrides,
+  });
+
+  function dispatcher(overrides: Partial<DispatcherOptions> = {}, disableAfterMs = 3_600_000, using: Endpoints = endpoints): Dispatcher {
+    const health = new EndpointHealth(stores.endpoints, logger, disableAfterMs);
+    const d = new Dispatcher(new DeliveryQueue(stores.deliveries, stores.attempts), using, health, logger, options(overrides));
+    running.push(d);
+    d.start();
+    return d;
+  }
+
+  const publish = (appId: string, type = 'referral.created', data: Record<string, unknown> = { referralId: uniqueName('ref') }) => {
+    const event = domainEvent(type, appId, data);
+    return fanOutToWebhooks(endpoints, deliveries, (queued) => running.forEach((d) => d.enqueue(queued)))(event).then(() => event);
+  };
+
+  const until = async (condition: () => Promise<boolean>, timeoutMs = 10_000) => {
+    const deadline = Date.now() + timeoutMs;
+    while (!(await condition())) {
+      if (Date.now() > deadline) throw new Error('condition not met in time');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  };
+
+  const deliveryOf = async (appId: string, endpointId: string) => (await deliveries.list(appId, endpointId, { page: 1, limit: 100 })).items;
+
+  beforeAll(async () => {
+    stores = await webhookStores('webhook_dispatcher');
+    ({ db, outbox } = stores);
+    receiver = await WebhookReceiver.start();
+    endpoints = new Endpoints(stores.endpoints, { allowPrivateTargets: true }, cipher);
+    deliveries = new Deliveries(stores.deliveries, stores.attempts);
+  });
+
+  afterEach(async () => {
+    await Promise.all(running.splice(0).map((d) => d.stop()));
+  });
+
+  afterAll(async () => {
+    await receiver.close();
+    await db.drop();
+  });
+
+  it('delivers a signed body once and records the attempt', async () => {
+    const appId = uniqueName('app');
+    const { endpoint, secret } = await endpoints.create(appId, { url: receiver.url('/ok'), events: [] });
+    dispatcher();
+    const event = await publish(appId, 'referral.created', { referralId: 'ref_1', riskScore: null, warning: null });
+    const [request] = await receiver.waitFor((r) => r.path === '/ok');
+    const body = new Webhook(secret).verify(request.body, request.headers);
+    expect(body).toEqual({
+      id: `msg_${event.id.replace(/-/g, '')}`,
+      event: 'REFERRAL_CREATED',
+      createdAt: event.occurredAt,
+      data: { referralId: 'ref_1', riskScore: null, warning: null },
+    });
+    await until(async () => (await deliveryOf(appId, endpoint._id))[0]?.status === 'SUCCEEDED');
+    const [delivery] = await deliveryOf(appId, endpoint._id);
+    expect(delivery).toMatchObject({ attempts: 1, lastResponseStatus: 200, lastError: null, nextAttemptAt: null });
+    expect(await deliveries.attemptLog(appId, delivery._id)).toEqual([
+      expect.objectContaining({ number: 1, responseStatus: 200, error: null, responseBody: 'ok', responseBodyTruncated: false }),
+    ]);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(receiver.received('/ok')).toHaveLength(1);
+  });
+
+  it('retries on the schedule: two failures, then success on the third attempt', async () => {
+    const appId = uniqueName('app');
+    receiver.respond('/flaky', (r) => (r.n <= 2 ? { status: 500, body: 'x'.repeat(5000) } : { status: 204 }));
+    const { endpoint } = await endpoints.create(appId, { url: receiver.url('/flaky'), events: [] });
+    dispatcher();
+    await publish(appId);
+    const requests = await receiver.waitFor((r) => r.path === '/flaky', 3);
+    // The message id stays; each attempt is signed with its own timestamp.
+    expect(new Set(requests.map((r) => r.headers['webhook-id'])).size).toBe(1);
+    expect(requests[1].receivedAt - requests[0].receivedAt).toBeGreaterThanOrEqual(150);
+    await until(async () => (await deliveryOf(appId, endpoint._id))[0]?.status === 'SUCCEEDED');
+    const [delivery] = await deliveryOf(appId, endpoint._id);
+    expect(delivery.attempts).toBe(3);
+    const log = await deliveries.attemptLog(appId, delivery._id);
+    expect(log.map((a) => a.responseStatus)).toEqual([500, 500, 204]);
+    expect(log[0].responseBody).toHaveLength(2048);
+    expect(log[0].responseBodyTruncated).toBe(true);
+    // The success ends the failure streak (written right after the delivery's outcome).
+    await until(async () => (await endpoints.get(appId, endpoint._id)).failingSince === null);
+  });
+
+  it('retries on request: a waiting delivery goes now and keeps its schedule; one in flight is left alone', async () => {
+    const appId = uniqueName('app');
+    receiver.respond('/later', (r) => (r.n === 1 ? { status: 500 } : { status: 200 }));
+    receiver.respond('/busy', () => 'hang');
+    const { endpoint: later } = await endpoints.create(appId, { url: receiver.url('/later'), events: [] });
+    const { endpoint: busy } = await endpoints.create(appId, { url: receiver.url('/busy'), events: [] });
+    dispatcher({ schedule: [600] });
+    await publish(appId);
+    await until(async () => (await deliveryOf(appId, later._id))[0]?.attempts === 1);
+    const [waiting] = await deliveryOf(appId, later._id);
+    expect(waiting.nextAttemptAt!.getTime()).toBeGreaterThan(Date.now() + 60_000);
+
+    const retried = await deliveries.retry(appId, later, waiting._id);
+    expect(retried).toMatchObject({ status: 'PENDING', autoRetry: true });
+    running.forEach((d) => d.nudge());
+    await until(async () => (await deliveryOf(appId, later._id))[0]?.status === 'SUCCEEDED');
+
+    await receiver.waitFor((r) => r.path === '/busy');
+    const [inFlight] = await deliveryOf(appId, busy._id);
+    await expect(deliveries.retry(appId, busy, inFlight._id)).rejects.toThrow(/being attempted right now/);
+  });
+
+  it('fails a delivery when the schedule is used up, and disables an endpoint failing for too long', async () => {
+    const appId = uniqueName('app');
+    receiver.respond('/down', () => ({ status: 503 }));
+    const { endpoint } = await endpoints.create(appId, { url: receiver.url('/down'), events: [] });
+    // Attempts at ~0, ~0.2 s and ~1.2 s (±20 %): only the third comes after 800 ms of
+    // failing, however slow a loaded machine makes the second.
+    dispatcher({ schedule: [0.2, 1] }, 800);
+    await publish(appId);
+    await until(async () => (await deliveryOf(appId, endpoint._id))[0]?.status === 'FAILED');
+    const [delivery] = await deliveryOf(appId, endpoint._id);
+    expect(delivery).toMatchObject({ attempts: 3, lastResponseStatus: 503, nextAttemptAt: null });
+
+    // Failing for longer than 800 ms by the third attempt: disabled, announced once.
+    await until(async () => !(await endpoints.get(appId, endpoint._id)).enabled);
+    const disabled = await endpoints.get(appId, endpoint._id);
+    expect(disabled).toMatchObject({ enabled: false, disabledReason: 'FAILING' });
+    // Stored with the disabling (no relay runs here: it waits on the endpoint).
+    const announced = (await outbox.pending()).filter((e) => e.type === 'webhook.endpoint_disabled' && e.docId === endpoint._id);
+    expect(announced).toHaveLength(1);
+    expect(JSON.parse(announced[0].json).data).toMatchObject({ webhookId: endpoint._id, reason: 'FAILING' });
+
+    // No new deliveries for a disabled endpoint; one queued before fails without an attempt.
+    await publish(appId);
+    expect(await deliveryOf(appId, endpoint._id)).toHaveLength(1);
+    await deliveries.createForEvent(appId, [disabled], domainEvent('referral.created', appId, {}), 'REFERRAL_CREATED');
+    await until(async () => (await deliveryOf(appId, endpoint._id)).every((d) => d.status === 'FAILED'));
+    const [late] = await deliveryOf(appId, endpoint._id);
+    expect(late).toMatchObject({ attempts: 0, lastError: expect.stringContaining('ENDPOINT_DISABLED') });
+    expect(receiver.received('/down')).toHaveLength(3);
+  });
+
+  it('keeps delivering to other endpoints while one receiver hangs', async () => {
+    const appId = uniqueName('app');
+    receiver.respond('/hang', () => 'hang');
+    await endpoints.create(appId, { url: receiver.url('/hang'), events: [] });
+    const { endpoint: fast } = await endpoints.create(appId, { url: receiver.url('/fast'), events: [] });
+    dispatcher({ maxInFlight: 6, maxInFlightPerEndpoint: 2, timeoutMs: 5000 });
+    const started = Date.now();
+    for (let i = 0; i < 8; i += 1) await publish(appId);
+    await receiver.waitFor((r) => r.path === '/fast', 8, 4000);
+    expect(Date.now() - started).toBeLessThan(4000);
+    expect(receiver.peakConcurrency('/hang')).toBeLessThanOrEqual(2);
+    await until(async () => (await deliveryOf(appId, fast._id)).every((d) => d.status === 'SUCCEEDED'));
+  });
+
+  it('loses nothing and sends nothing twice across a stop and a fresh start', async () => {
+    const appId = uniqueName('app');
+    receiver.respond('/slow', () => ({ status: 200, delayMs: 1500 }));
+    const { endpoint: slow } = await endpoints.create(appId, { url: receiver.url('/slow'), events: [] });
+    const { endpoint: quick } = await endpoints.create(appId, { url: receiver.url('/quick'), events: [] });
+    const first = dispatcher();
+    await publish(appId);
+    await receiver.waitFor((r) => r.path === '/slow');
+    await until(async () => (await deliveryOf(appId, quick._id))[0]?.status === 'SUCCEEDED');
+    await first.stop();
+
+    // Cut mid-attempt: released, not counted, due at once.
+    const [released] = await deliveryOf(appId, slow._id);
+    expect(released).toMatchObject({ status: 'PENDING', attempts: 0, lease: null });
+    expect(released.leaseUntil.getTime()).toBe(0);
+
+    dispatcher();
+    await until(async () => (await deliveryOf(appId, slow._id))[0]?.status === 'SUCCEEDED');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(receiver.received('/quick')).toHaveLength(1);
+    // The cut attempt may have reached the receiver: the same webhook-id lets it drop the repeat.
+    const slowRequests = receiver.received('/slow');
+    expect(slowRequests).toHaveLength(2);
+    expect(slowRequests[0].headers['webhook-id']).toBe(slowRequests[1].headers['webhook-id']);
+  });
+
+  it('signs with the plain secret of an endpoint from before encryption at rest, and seals it as it delivers', async () => {
+    const appId = uniqueName('app');
+    const legacy = generateSecret();
+    const { endpoint } = await endpoints.create(appId, { url: receiver.url('/legacy'), events: [] });
+    await db.collection('webhook_endpoints').updateOne({ _id: endpoint._id as never }, { $set: { secret: legacy } });
+    dispatcher();
+    await publish(appId);
+    const [request] = await receiver.waitFor((r) => r.path === '/legacy');
+    expect(() => new Webhook(legacy).verify(request.body, request.headers)).not.toThrow();
+    await until(async () => typeof (await endpoints.get(appId, endpoint._id)).secret !== 'string');
+    const stored = await db.collection('webhook_endpoints').findOne({ _id: endpoint._id as never });
+    expect(stored!.secret).toMatchObject({ keyId: 'test' });
+    expect(secretTraces(stored, legacy)).toEqual([]);
+  });
+
+  it('a secret under a master key no longer held waits unsent and uncounted, and goes once the key is back', async () => {
+    const appId = uniqueName('app');
+    const underOld = new Endpoints(stores.endpoints, { allowPrivateTargets: true }, new EnvelopeCipher(parseKeyring(OLD_KEY)));
+    const { endpoint, secret } = await underOld.create(appId, { url: receiver.url('/old-key'), events: [] });
+    // Restarted with only the new key: the old one was removed before its secrets moved.
+    dispatcher({ timeoutMs: 500 }, 3_600_000, endpoints);
+    await publish(appId);
+    await until(async () => (await deliveryOf(appId, endpoint._id))[0]?.lease != null);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(receiver.received('/old-key')).toHaveLength(0);
+    expect((await deliveryOf(appId, endpoint._id))[0]).toMatchObject({ status: 'PENDING', attempts: 0 });
+
+    // The old key added back (after the current one): sent when the lease runs out, signed with the same secret, moved.
+    await Promise.all(running.splice(0).map((d) => d.stop()));
+    const bothKeys = new Endpoints(stores.endpoints, { allowPrivateTargets: true }, new EnvelopeCipher(parseKeyring(`${TEST_KEY},${OLD_KEY}`)));
+    dispatcher({}, 3_600_000, bothKeys);
+    const [request] = await receiver.waitFor((r) => r.path === '/old-key', 1, 20_000);
+    expect(() => new Webhook(secret).verify(request.body, request.headers)).not.toThrow();
+    await until(async () => (await deliveryOf(appId, endpoint._id))[0]?.status === 'SUCCEEDED');
+    await until(async () => endpoints.secrets.isCurrent(await endpoints.get(appId, endpoint._id)));
+    expect(endpoints.secrets.active(await endpoints.get(appId, endpoint._id))).toEqual([secret]);
+  }, 30_000);
+
+  it('checks the target again at delivery time and connects to the checked address', async () => {
+    const appId = uniqueName('app');
+    // Public when saved, loopback when sent: a DNS rebinding attempt.
+    const answers: string[] = ['93.184.216.34'];
+    const rebinding: Resolver = async () => answers.map((address) => ({ address, family: 4 as const }));
+    const guarded = new Endpoints(stores.endpoints, { allowPrivateTargets: false, resolve: rebinding }, cipher);
+    const { endpoint } = await guarded.create(appId, { url: `http://rebind.invalid:${receiver.port}/rebind`, events: [] });
+    answers[0] = '127.0.0.1';
+    dispatcher({ allowPrivateTargets: false, resolve: rebinding, schedule: [] });
+    await publish(appId);
+    await until(async () => (await deliveryOf(appId, endpoint._id))[0]?.status === 'FAILED');
+    const [refused] = await deliveryOf(appId, endpoint._id);
+    expect(refused).toMatchObject({ lastResponseStatus: null, lastError: expect.stringContaining('loopback address') });
+    expect(receiver.received('/rebind')).toHaveLength(0);
+
+    // Allowed, the connection goes to the address the resolver gave, not to what the
+    // system's DNS would say (rebind.invalid does not exist).
+    await Promise.all(running.splice(0).map((d) => d.stop()));
+    dispatcher({ allowPrivateTargets: true, resolve: rebinding });
+    await publish(appId);
+    await receiver.waitFor((r) => r.path === '/rebind');
+  });
+});

@@ -1,0 +1,298 @@
+import type { Logger } from '@ris/logging';
+import { SpanKind, inSpan } from '@ris/telemetry';
+import { retryDelayMs } from './backoff-schedule';
+import type { ClaimedDelivery, DeliveryQueue } from './delivery-queue';
+import type { DeliveryDoc } from '../deliveries/delivery.model';
+import type { EndpointHealth } from '../endpoints/endpoint-health';
+import type { Endpoints } from '../endpoints/endpoints';
+import { signedHeaders } from '../signing/signing';
+import type { Resolver } from '../targets/url-guard';
+import { postWebhook } from './webhook-http-client';
+import { webhookAttemptDuration, webhookAttempts, webhookDeliveries } from './webhook-metrics';
+
+export interface DispatcherOptions {
+  /** Seconds before each retry (backoff-schedule.ts). */
+  schedule: readonly number[];
+  timeoutMs: number;
+  maxInFlight: number;
+  maxInFlightPerEndpoint: number;
+  pollIntervalMs: number;
+  allowPrivateTargets: boolean;
+  resolve?: Resolver;
+  /** On stop, attempts in flight get this long to finish before they are cut (and released, uncounted). */
+  stopGraceMs?: number;
+}
+
+export type ReadyDelivery = Pick<DeliveryDoc, '_id' | 'endpointId'>;
+
+interface InFlight {
+  endpointId: string;
+  stop: AbortController;
+  done: Promise<void>;
+}
+
+/** Lease = timeout + this: room to record the outcome after the slowest attempt. */
+const LEASE_MARGIN_MS = 10_000;
+/** Due deliveries fetched per query; attempts then start from this list as slots free up. */
+const READY_BATCH = 256;
+const MAX_READY = 4 * READY_BATCH;
+
+/**
+ * Sends due deliveries. It claims them from MongoDB with a lease (a
+ * conditional update: PENDING, due, lease expired; see DeliveryQueue) and
+ * starts their attempts without waiting for them, within two bounds:
+ * WEBHOOK_MAX_IN_FLIGHT attempts in this process, and
+ * WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT per endpoint. Endpoints at their bound
+ * are left out, so a slow or hanging receiver holds a few slots for at most
+ * the timeout and never the queue: everyone else's deliveries keep flowing
+ * past its backlog.
+ *
+ * A query fetches up to 256 due deliveries into a ready list; attempts
+ * start from it as slots free up (claimed in batches), and the database is
+ * asked again only when that may find something new (see mayFindMore): a
+ * query per batch, not per delivery; deliveries created in this process are
+ * handed over directly (enqueue). A pass runs when deliveries are queued,
+ * when an attempt ends (a slot is free), and every WEBHOOK_POLL_INTERVAL_MS
+ * (retries coming due, other replicas' work).
+ */
+export class Dispatcher {
+  private readonly inFlight = new Map<string, InFlight>();
+  private readonly perEndpoint = new Map<string, number>();
+  private readonly leaseMs: number;
+  /** Due deliveries not started yet (their endpoint was busy, or no slot was free). */
+  private ready: ReadyDelivery[] = [];
+  /** Work may be due that is not listed (the poll timer): the next pass queries. */
+  private readyStale = true;
+  /** The last query returned a full batch: more may be due than is listed. */
+  private lastFetchFull = false;
+  /** Endpoints the last query left out because they were busy. */
+  private skippedAtFetch: string[] = [];
+  private timer?: NodeJS.Timeout;
+  private filling = false;
+  private again = false;
+  private stopped = true;
+
+  constructor(
+    private readonly queue: DeliveryQueue,
+    private readonly endpoints: Endpoints,
+    private readonly health: EndpointHealth,
+    private readonly logger: Logger,
+    private readonly options: DispatcherOptions,
+  ) {
+    // Longer than an attempt can take (the timeout covers all of it), so a
+    // live attempt never loses its lease; a crashed one is retried after it.
+    this.leaseMs = options.timeoutMs + LEASE_MARGIN_MS;
+  }
+
+  start(): void {
+    this.stopped = false;
+    const tick = () => {
+      if (this.stopped) return;
+      this.nudge();
+      this.timer = setTimeout(tick, this.options.pollIntervalMs);
+      this.timer.unref();
+    };
+    tick();
+  }
+
+  /**
+   * Deliveries just created (or made due) in this process: listed at once,
+   * so sending them needs no query. Those of other replicas are found by the
+   * poll.
+   */
+  enqueue(deliveries: ReadyDelivery[]): void {
+    const listed = new Set(this.ready.map((r) => r._id));
+    const fresh = deliveries.filter((d) => !listed.has(d._id));
+    const room = MAX_READY - this.ready.length;
+    this.ready.push(...fresh.slice(0, room));
+    // Did not fit: the next pass finds the rest by querying.
+    this.nudge(fresh.length > room);
+  }
+
+  /**
+   * Runs a pass now, or right after the one in progress. `newWork`:
+   * something may have become due that is not listed (the poll timer, work
+   * of other replicas), so the pass queries the database too.
+   */
+  nudge(newWork = true): void {
+    if (this.stopped) return;
+    if (newWork) this.readyStale = true;
+    if (this.filling) {
+      this.again = true;
+      return;
+    }
+    this.filling = true;
+    void this.fill()
+      .catch((err) => this.logger.warn({ err }, 'webhook dispatch pass failed; will retry'))
+      .finally(() => {
+        this.filling = false;
+        if (this.again && !this.stopped) {
+          this.again = false;
+          this.nudge(false);
+        }
+      });
+  }
+
+  /**
+   * Stops claiming, lets attempts in flight finish for a grace period, then
+   * cuts the rest: their leases are released without counting an attempt,
+   * so the next process (or replica) sends them at once.
+   */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    while (this.filling) await new Promise((resolve) => setTimeout(resolve, 10));
+    const running = [...this.inFlight.values()];
+    const cut = setTimeout(() => running.forEach((f) => f.stop.abort()), this.options.stopGraceMs ?? 5000);
+    await Promise.all(running.map((f) => f.done));
+    clearTimeout(cut);
+  }
+
+  private async fill(): Promise<void> {
+    // Bounded: each round starts what the list allows, then queries only if that may find more.
+    for (let round = 0; round < 20 && !this.stopped; round += 1) {
+      await this.startReady();
+      if (this.stopped || this.inFlight.size >= this.options.maxInFlight) return;
+      if (!this.mayFindMore()) return;
+      // Cleared before the query: new work signalled while it runs makes the next round look again.
+      this.readyStale = false;
+      const busy = this.busyEndpoints();
+      const fetched = await this.queue.due(new Date(), READY_BATCH, busy);
+      this.lastFetchFull = fetched.length === READY_BATCH;
+      this.skippedAtFetch = busy;
+      // Mostly new: the query left out the busy endpoints, to which what is still listed belongs.
+      // But an attempt ending meanwhile can make one of them free again, so drop repeats.
+      const listed = new Set(this.ready.map((r) => r._id));
+      const fresh = fetched.filter((r) => !listed.has(r._id));
+      if (fresh.length === 0) return;
+      this.ready.push(...fresh.slice(0, MAX_READY - this.ready.length));
+    }
+  }
+
+  /**
+   * Slots are free and the list has nothing for them: is a query worth it?
+   * Yes when new work was signalled, when the last query was cut at its
+   * limit, or when an endpoint it left out (busy then) has a free slot now.
+   * Otherwise everything due is already listed, and polling every attempt's
+   * end would cost a scan per delivery.
+   */
+  private mayFindMore(): boolean {
+    return this.readyStale || this.lastFetchFull || this.skippedAtFetch.some((id) => !this.isBusy(id));
+  }
+
+  private isBusy(endpointId: string): boolean {
+    return (this.perEndpoint.get(endpointId) ?? 0) >= this.options.maxInFlightPerEndpoint;
+  }
+
+  private busyEndpoints(): string[] {
+    return [...this.perEndpoint.keys()].filter((id) => this.isBusy(id));
+  }
+
+  /** Claims (in one batch) and starts what the ready list allows; keeps the rest for the next free slot. */
+  private async startReady(): Promise<void> {
+    const planned = new Map<string, number>();
+    const take: ReadyDelivery[] = [];
+    const waiting: ReadyDelivery[] = [];
+    for (const candidate of this.ready) {
+      const forEndpoint = (this.perEndpoint.get(candidate.endpointId) ?? 0) + (planned.get(candidate.endpointId) ?? 0);
+      if (this.inFlight.size + take.length >= this.options.maxInFlight || forEndpoint >= this.options.maxInFlightPerEndpoint) {
+        waiting.push(candidate);
+        continue;
+      }
+      take.push(candidate);
+      planned.set(candidate.endpointId, (planned.get(candidate.endpointId) ?? 0) + 1);
+    }
+    this.ready = waiting;
+    if (take.length === 0 || this.stopped) return;
+    // Guarded in the database: stale entries (sent by another replica, deleted) are simply not won.
+    for (const claim of await this.queue.claim(take.map((c) => c._id), new Date(), this.leaseMs)) {
+      if (this.stopped) await this.queue.release(claim);
+      else this.launch(claim);
+    }
+  }
+
+  private launch(claim: ClaimedDelivery): void {
+    const { _id: deliveryId, endpointId } = claim.delivery;
+    const stop = new AbortController();
+    this.perEndpoint.set(endpointId, (this.perEndpoint.get(endpointId) ?? 0) + 1);
+    // The attempt continues the trace of the event it delivers (stored with the delivery).
+    const traced = () =>
+      inSpan('webhook.deliver', { kind: SpanKind.CLIENT, parent: claim.delivery.traceparent, attributes: { 'webhook.delivery_id': deliveryId, 'webhook.event': claim.delivery.event } }, () =>
+        this.attempt(claim, stop.signal),
+      );
+    const done = traced()
+      .catch((err) => this.logger.error({ err, deliveryId }, 'webhook attempt could not be recorded; its lease will expire and it is retried'))
+      .finally(() => {
+        this.inFlight.delete(deliveryId);
+        const left = (this.perEndpoint.get(endpointId) ?? 1) - 1;
+        if (left > 0) this.perEndpoint.set(endpointId, left);
+        else this.perEndpoint.delete(endpointId);
+        // A slot is free: the ready list usually has the next one.
+        this.nudge(false);
+      });
+    this.inFlight.set(deliveryId, { endpointId, stop, done });
+  }
+
+  private async attempt(claim: ClaimedDelivery, stopping: AbortSignal): Promise<void> {
+    const { delivery } = claim;
+    const endpoint = await this.endpoints.find(delivery.appId, delivery.endpointId);
+    if (!endpoint) {
+      await this.queue.discard(claim);
+      return;
+    }
+    // Test events go out even to a disabled endpoint: that is how one checks a fixed receiver.
+    const isTest = delivery.event === 'WEBHOOK_TEST';
+    if (!endpoint.enabled && !isTest) {
+      await this.queue.failWithoutAttempt(claim, 'ENDPOINT_DISABLED: the endpoint was disabled before this attempt');
+      webhookDeliveries.inc({ outcome: 'failed' });
+      return;
+    }
+    let secrets: string[];
+    try {
+      secrets = this.endpoints.secrets.active(endpoint);
+    } catch (err) {
+      // Our keyring's fault (a master key removed too early), not the receiver's: no attempt is
+      // counted, and the delivery is tried again when its lease runs out, until SECRETS_KEYS is fixed.
+      this.logger.error(
+        { err, appId: delivery.appId, webhookId: endpoint._id, deliveryId: delivery._id },
+        'webhook secret cannot be opened with SECRETS_KEYS; the delivery waits and is retried',
+      );
+      return;
+    }
+    if (!this.endpoints.secrets.isCurrent(endpoint)) {
+      // Secrets under an old master key (or plain, from before encryption at rest) move now, so old keys can be retired.
+      await this.endpoints.secrets
+        .moveToCurrentKey(endpoint)
+        .catch((err) => this.logger.warn({ err, appId: delivery.appId, webhookId: endpoint._id }, 'moving webhook secrets to the current key failed'));
+    }
+    const result = await postWebhook({
+      url: endpoint.url,
+      body: delivery.payload,
+      // Signed afresh per attempt: the timestamp is the attempt's, the id stays the message's.
+      headers: { ...signedHeaders(secrets, delivery.messageId, delivery.payload) },
+      timeoutMs: this.options.timeoutMs,
+      allowPrivateTargets: this.options.allowPrivateTargets,
+      resolve: this.options.resolve,
+      signal: stopping,
+    });
+    const succeeded = result.responseStatus !== null && result.responseStatus >= 200 && result.responseStatus < 300;
+    if (!succeeded && stopping.aborted) {
+      // Cut by the stop, not the receiver's fault: not an attempt.
+      await this.queue.release(claim);
+      return;
+    }
+    webhookAttempts.inc({ result: succeeded ? 'success' : result.responseStatus === null ? 'no_response' : 'http_error' });
+    webhookAttemptDuration.observe(result.durationMs / 1000);
+    if (succeeded) {
+      const recorded = await this.queue.recordAttempt(claim, result, { succeeded: true });
+      if (recorded) webhookDeliveries.inc({ outcome: 'succeeded' });
+      if (recorded && !isTest) await this.health.succeeded(endpoint);
+      return;
+    }
+    const delay = delivery.autoRetry ? retryDelayMs(this.options.schedule, delivery.retryIndex) : null;
+    const nextAttemptAt = delay === null ? null : new Date(Date.now() + delay);
+    const recorded = await this.queue.recordAttempt(claim, result, { succeeded: false, nextAttemptAt });
+    if (recorded && nextAttemptAt === null) webhookDeliveries.inc({ outcome: 'failed' });
+    if (recorded && !isTest) await this.health.failed(endpoint, new Date());
+  }
+}

@@ -1,0 +1,1 @@
+export { CODE_ALPHABET, drawCode, groupedCode, type CodeFormat } from './readable-code';
