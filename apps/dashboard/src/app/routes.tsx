@@ -2,6 +2,7 @@ import { Button, Center, Loader } from '@mantine/core';
 import { Navigate, type RouteObject } from 'react-router';
 import { AppLayout } from '../layout/app-layout';
 import { AuditPage } from '../pages/audit/audit-page';
+import { ActionsPage } from '../pages/incentives/actions/actions-page';
 import { CampaignEditPage } from '../pages/campaigns/campaign-edit-page';
 import { CampaignsPage } from '../pages/campaigns/campaigns-page';
 import { DevelopersPage } from '../pages/developers/developers-page';
@@ -63,6 +64,7 @@ export const routes: RouteObject[] = [
           { path: 'fraud', element: <FraudReviewPage /> },
           { path: 'rewards', element: <RewardsPage /> },
           { path: 'users', element: <UsersPage /> },
+          { path: 'actions', element: <ActionsPage /> },
           { path: 'developers', element: <DevelopersPage /> },
           { path: 'developers/webhooks/:webhookId', element: <WebhookPage /> },
           { path: 'members', element: <RequireRole least="OWNER"><MembersPage /></RequireRole> },

@@ -1,4 +1,4 @@
-import type { Campaign, ConsoleSession, FraudFlag, Role } from '../api/types';
+import type { Campaign, ConsoleSession, FraudFlag, IncentiveAction, Role } from '../api/types';
 
 export function sessionFor(role: Role, overrides: Partial<ConsoleSession> = {}): ConsoleSession {
   return {
@@ -50,6 +50,24 @@ export function flag(overrides: Partial<FraudFlag> = {}): FraudFlag {
     createdAt: '2026-11-20T10:00:00.000Z',
     resolvedAt: null,
     resolvedBy: null,
+    ...overrides,
+  };
+}
+
+export function incentiveAction(overrides: Partial<IncentiveAction> = {}): IncentiveAction {
+  return {
+    key: 'first_purchase',
+    name: 'First purchase',
+    type: 'STANDARD',
+    coins: 50,
+    xp: 120,
+    tokens: 0,
+    cooldown: 3600,
+    maxRepeats: null,
+    enabled: true,
+    description: null,
+    createdAt: '2026-11-01T10:00:00.000Z',
+    updatedAt: '2026-11-01T10:00:00.000Z',
     ...overrides,
   };
 }

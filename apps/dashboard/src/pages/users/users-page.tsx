@@ -1,8 +1,9 @@
-import { Button, Group, Paper, SimpleGrid, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Button, Group, SimpleGrid, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ok } from '../../api/api-error';
 import { useApi, useAppId } from '../../api/use-api';
+import { Figure } from '../../ui/figure';
 import { formatAmount, formatDateTime, formatNumber } from '../../ui/format';
 import { PageHeader } from '../../ui/page-header';
 import { Empty, QueryView, TableSkeleton } from '../../ui/query-state';
@@ -12,16 +13,6 @@ import { useSearchState } from '../../url/search-state';
 
 const KEYS = ['userId'] as const;
 
-function Figure({ label, value }: { label: string; value: string }) {
-  return (
-    <Paper withBorder p="sm">
-      <Text size="xs" c="dimmed" tt="uppercase" fw={700}>
-        {label}
-      </Text>
-      <Text fw={700}>{value}</Text>
-    </Paper>
-  );
-}
 
 function UserDetails({ userId, page }: { userId: string; page: number }) {
   const api = useApi();
