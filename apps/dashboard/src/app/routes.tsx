@@ -3,6 +3,7 @@ import { Navigate, type RouteObject } from 'react-router';
 import { AppLayout } from '../layout/app-layout';
 import { AuditPage } from '../pages/audit/audit-page';
 import { ActionsPage } from '../pages/incentives/actions/actions-page';
+import { EventsPage } from '../pages/incentives/events/events-page';
 import { CampaignEditPage } from '../pages/campaigns/campaign-edit-page';
 import { CampaignsPage } from '../pages/campaigns/campaigns-page';
 import { DevelopersPage } from '../pages/developers/developers-page';
@@ -65,6 +66,7 @@ export const routes: RouteObject[] = [
           { path: 'rewards', element: <RewardsPage /> },
           { path: 'users', element: <UsersPage /> },
           { path: 'actions', element: <ActionsPage /> },
+          { path: 'events', element: <EventsPage /> },
           { path: 'developers', element: <DevelopersPage /> },
           { path: 'developers/webhooks/:webhookId', element: <WebhookPage /> },
           { path: 'members', element: <RequireRole least="OWNER"><MembersPage /></RequireRole> },
