@@ -4,6 +4,7 @@ import { AppLayout } from '../layout/app-layout';
 import { AuditPage } from '../pages/audit/audit-page';
 import { ActionsPage } from '../pages/incentives/actions/actions-page';
 import { EventsPage } from '../pages/incentives/events/events-page';
+import { CatalogPage } from '../pages/incentives/catalog/catalog-page';
 import { CampaignEditPage } from '../pages/campaigns/campaign-edit-page';
 import { CampaignsPage } from '../pages/campaigns/campaigns-page';
 import { DevelopersPage } from '../pages/developers/developers-page';
@@ -67,6 +68,7 @@ export const routes: RouteObject[] = [
           { path: 'users', element: <UsersPage /> },
           { path: 'actions', element: <ActionsPage /> },
           { path: 'events', element: <EventsPage /> },
+          { path: 'catalog', element: <CatalogPage /> },
           { path: 'developers', element: <DevelopersPage /> },
           { path: 'developers/webhooks/:webhookId', element: <WebhookPage /> },
           { path: 'members', element: <RequireRole least="OWNER"><MembersPage /></RequireRole> },

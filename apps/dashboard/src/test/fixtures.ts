@@ -1,4 +1,4 @@
-import type { Campaign, ConsoleSession, FraudFlag, IncentiveAction, Role } from '../api/types';
+import type { Campaign, CatalogItem, ConsoleSession, FraudFlag, IncentiveAction, Redemption, Role } from '../api/types';
 
 export function sessionFor(role: Role, overrides: Partial<ConsoleSession> = {}): ConsoleSession {
   return {
@@ -68,6 +68,38 @@ export function incentiveAction(overrides: Partial<IncentiveAction> = {}): Incen
     description: null,
     createdAt: '2026-11-01T10:00:00.000Z',
     updatedAt: '2026-11-01T10:00:00.000Z',
+    ...overrides,
+  };
+}
+
+export function catalogItem(overrides: Partial<CatalogItem> = {}): CatalogItem {
+  return {
+    id: 'itm_1',
+    name: 'Tote bag',
+    description: 'Organic cotton',
+    coinCost: 300,
+    tokenCost: 0,
+    inventory: 12,
+    published: true,
+    createdAt: '2026-11-01T10:00:00.000Z',
+    updatedAt: '2026-11-01T10:00:00.000Z',
+    ...overrides,
+  };
+}
+
+export function redemption(overrides: Partial<Redemption> = {}): Redemption {
+  return {
+    id: 'rdm_1',
+    userId: 'ana',
+    itemId: 'itm_1',
+    itemName: 'Tote bag',
+    coinCost: 300,
+    tokenCost: 0,
+    status: 'PENDING',
+    redeemedAt: '2026-11-24T10:00:00.000Z',
+    fulfilledAt: null,
+    cancelledAt: null,
+    updatedAt: '2026-11-24T10:00:00.000Z',
     ...overrides,
   };
 }

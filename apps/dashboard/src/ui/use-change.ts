@@ -16,12 +16,15 @@ export function useChange<V, R, F = unknown>({
   invalidates,
   success,
   form,
+  fieldOf,
   onSuccess,
 }: {
   mutationFn: (variables: V) => Promise<R>;
   invalidates: ReadonlyArray<readonly string[]>;
   success?: (result: R, variables: V) => string;
   form?: UseFormReturnType<F>;
+  /** The form field an API field is edited in, when their names differ. */
+  fieldOf?: (apiField: string) => string;
   onSuccess?: (result: R, variables: V) => void;
 }) {
   const appId = useAppId();
@@ -34,7 +37,7 @@ export function useChange<V, R, F = unknown>({
       onSuccess?.(result, variables);
     },
     onError: (err) => {
-      if (form && !applyFieldErrors(form, err)) notifyError(err);
+      if (form && !applyFieldErrors(form, err, fieldOf)) notifyError(err);
     },
     onSettled: () => Promise.all(invalidates.map((key) => queryClient.invalidateQueries({ queryKey: ['app', appId, ...key] }))),
   });

@@ -1,4 +1,5 @@
 import type { ActionType, CreateIncentiveAction, IncentiveAction, UpdateIncentiveAction } from '../../../api/types';
+import { whole } from '../shared/cost-fields';
 
 export const ACTION_TYPES: { value: ActionType; label: string; description: string }[] = [
   { value: 'STANDARD', label: 'Standard', description: 'posted by your backend as events' },
@@ -41,8 +42,6 @@ export function actionFormValues(action: IncentiveAction): ActionFormValues {
     description: action.description ?? '',
   };
 }
-
-const whole = (value: number | string) => (typeof value === 'number' ? value : Number(value || 0));
 
 function editable(values: ActionFormValues) {
   return {

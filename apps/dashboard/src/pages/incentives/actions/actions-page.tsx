@@ -1,43 +1,22 @@
-import { Anchor, Badge, Button, Drawer, Group, Select, SimpleGrid, Stack, Switch, Text } from '@mantine/core';
+import { Anchor, Button, Drawer, Group, Select, SimpleGrid, Stack, Text } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { ok } from '../../../api/api-error';
-import type { ActionType, IncentiveAction } from '../../../api/types';
+import type { ActionType } from '../../../api/types';
 import { useApi, useAppId } from '../../../api/use-api';
-import { RoleGate, useAllows } from '../../../session/session-context';
+import { RoleGate } from '../../../session/session-context';
 import { DataTable } from '../../../ui/data-table';
 import { Field } from '../../../ui/field';
 import { formatAmounts, formatDateTime, formatSeconds } from '../../../ui/format';
 import { PageHeader } from '../../../ui/page-header';
 import { Empty, QueryView, TableSkeleton } from '../../../ui/query-state';
+import { StateSwitch } from '../../../ui/state-switch';
 import { UrlPagination } from '../../../ui/url-pagination';
-import { useChange } from '../../../ui/use-change';
 import { useSearchState } from '../../../url/search-state';
 import { ActionFormModal } from './action-form-modal';
 import { ACTION_TYPES, actionTypeLabel } from './action-request';
 
 const KEYS = ['type', 'enabled', 'edit', 'action'] as const;
-
-/** Turns an action on or off (a disabled action records events but rewards nothing). */
-function EnabledSwitch({ action }: { action: IncentiveAction }) {
-  const api = useApi();
-  const canChange = useAllows('MANAGER');
-  const toggle = useChange({
-    mutationFn: (enabled: boolean) => ok(api.PATCH('/api/v1/incentives/actions/{key}', { params: { path: { key: action.key } }, body: { enabled } })),
-    invalidates: [['actions']],
-    success: (_r, enabled) => `“${action.name}” ${enabled ? 'enabled' : 'disabled'}.`,
-  });
-  if (!canChange) return <Badge color={action.enabled ? 'green' : 'gray'} variant="light">{action.enabled ? 'enabled' : 'disabled'}</Badge>;
-  return (
-    <Switch
-      checked={toggle.isPending ? toggle.variables : action.enabled}
-      disabled={toggle.isPending}
-      onChange={(e) => toggle.mutate(e.currentTarget.checked)}
-      aria-label={`${action.name} enabled`}
-      label={action.enabled ? 'enabled' : 'disabled'}
-    />
-  );
-}
 
 /** One action: what it pays and its limits. */
 function ActionDrawer({ actionKey, onClose }: { actionKey: string | null; onClose: () => void }) {
@@ -151,7 +130,19 @@ export function ActionsPage() {
                 { label: 'Earns', cell: (a) => formatAmounts(a) },
                 { label: 'Cooldown', cell: (a) => formatSeconds(a.cooldown) },
                 { label: 'Max repeats', cell: (a) => a.maxRepeats ?? 'unlimited' },
-                { label: 'State', cell: (a) => <EnabledSwitch action={a} /> },
+                {
+                  label: 'State',
+                  cell: (a) => (
+                    <StateSwitch
+                      subject={a.name}
+                      on={a.enabled}
+                      words={['enabled', 'disabled']}
+                      ariaLabel={`${a.name} enabled`}
+                      change={(enabled) => ok(api.PATCH('/api/v1/incentives/actions/{key}', { params: { path: { key: a.key } }, body: { enabled } }))}
+                      invalidates={[['actions']]}
+                    />
+                  ),
+                },
                 {
                   label: 'Edit',
                   hiddenLabel: true,
