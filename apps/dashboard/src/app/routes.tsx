@@ -5,6 +5,7 @@ import { AuditPage } from '../pages/audit/audit-page';
 import { ActionsPage } from '../pages/incentives/actions/actions-page';
 import { EventsPage } from '../pages/incentives/events/events-page';
 import { CatalogPage } from '../pages/incentives/catalog/catalog-page';
+import { MarketplacePage } from '../pages/incentives/marketplace/marketplace-page';
 import { CampaignEditPage } from '../pages/campaigns/campaign-edit-page';
 import { CampaignsPage } from '../pages/campaigns/campaigns-page';
 import { DevelopersPage } from '../pages/developers/developers-page';
@@ -69,6 +70,7 @@ export const routes: RouteObject[] = [
           { path: 'actions', element: <ActionsPage /> },
           { path: 'events', element: <EventsPage /> },
           { path: 'catalog', element: <CatalogPage /> },
+          { path: 'marketplace', element: <MarketplacePage /> },
           { path: 'developers', element: <DevelopersPage /> },
           { path: 'developers/webhooks/:webhookId', element: <WebhookPage /> },
           { path: 'members', element: <RequireRole least="OWNER"><MembersPage /></RequireRole> },

@@ -5,7 +5,8 @@ import type { IncentiveEvent } from '../../../api/types';
 import { FakeApi, apiError, page } from '../../../test/fake-api';
 import { incentiveAction, sessionFor } from '../../../test/fixtures';
 import { renderApp } from '../../../test/render-app';
-import { eventOutcome, instantOf, localOf } from './event-outcome';
+import { instantOf, localOf } from '../../../ui/local-time';
+import { eventOutcome } from './event-outcome';
 
 const event = (overrides: Partial<IncentiveEvent>): IncentiveEvent => ({
   id: 'evt_1',

@@ -11,7 +11,8 @@ import { Empty, QueryView } from '../../../ui/query-state';
 import { UrlPagination } from '../../../ui/url-pagination';
 import { useSearchState } from '../../../url/search-state';
 import { useActionOptions } from '../actions/use-action-options';
-import { eventOutcome, instantOf, localOf } from './event-outcome';
+import { instantOf, localOf } from '../../../ui/local-time';
+import { eventOutcome } from './event-outcome';
 
 const KEYS = ['userId', 'actionKey', 'from', 'to'] as const;
 
