@@ -6,6 +6,7 @@ import { ActionsPage } from '../pages/incentives/actions/actions-page';
 import { EventsPage } from '../pages/incentives/events/events-page';
 import { CatalogPage } from '../pages/incentives/catalog/catalog-page';
 import { MarketplacePage } from '../pages/incentives/marketplace/marketplace-page';
+import { ProgressionPage } from '../pages/incentives/progression/progression-page';
 import { CampaignEditPage } from '../pages/campaigns/campaign-edit-page';
 import { CampaignsPage } from '../pages/campaigns/campaigns-page';
 import { DevelopersPage } from '../pages/developers/developers-page';
@@ -69,6 +70,7 @@ export const routes: RouteObject[] = [
           { path: 'users', element: <UsersPage /> },
           { path: 'actions', element: <ActionsPage /> },
           { path: 'events', element: <EventsPage /> },
+          { path: 'progression', element: <ProgressionPage /> },
           { path: 'catalog', element: <CatalogPage /> },
           { path: 'marketplace', element: <MarketplacePage /> },
           { path: 'developers', element: <DevelopersPage /> },

@@ -3,6 +3,7 @@ import { ok } from '../../../api/api-error';
 import { useApi } from '../../../api/use-api';
 import { EditorModal, useEditor, type Editing } from '../../../ui/editor';
 import { WHOLE_AMOUNT } from '../shared/cost-fields';
+import { definitionKeyRule, requiredName } from '../shared/definition-key';
 import { ACTION_TYPES, NEW_ACTION, actionFormValues, createActionRequest, updateActionRequest, type ActionFormValues } from './action-request';
 
 /** Defines a new action (`?edit=new`) or edits one (`?edit=<key>`); the key is set once. */
@@ -16,8 +17,8 @@ export function ActionFormModal({ editing, onClose }: { editing: Editing; onClos
     valuesOf: actionFormValues,
     empty: NEW_ACTION,
     validate: {
-      key: (v: string) => (editing === 'new' && !/^[A-Za-z0-9_.:-]{1,100}$/.test(v.trim()) ? 'Letters, digits and _ . : - (up to 100)' : null),
-      name: (v: string) => (v.trim() ? null : 'Give the action a name'),
+      key: definitionKeyRule(editing === 'new'),
+      name: requiredName('action'),
     },
     create: (values: ActionFormValues) => ok(api.POST('/api/v1/incentives/actions', { body: createActionRequest(values) })).then((d) => d.action),
     update: (key, values) => ok(api.PATCH('/api/v1/incentives/actions/{key}', { params: { path: { key } }, body: updateActionRequest(values) })).then((d) => d.action),
