@@ -7,6 +7,7 @@ import { EventsPage } from '../pages/incentives/events/events-page';
 import { CatalogPage } from '../pages/incentives/catalog/catalog-page';
 import { MarketplacePage } from '../pages/incentives/marketplace/marketplace-page';
 import { ProgressionPage } from '../pages/incentives/progression/progression-page';
+import { LeaderboardPage } from '../pages/incentives/leaderboard/leaderboard-page';
 import { CampaignEditPage } from '../pages/campaigns/campaign-edit-page';
 import { CampaignsPage } from '../pages/campaigns/campaigns-page';
 import { DevelopersPage } from '../pages/developers/developers-page';
@@ -73,6 +74,7 @@ export const routes: RouteObject[] = [
           { path: 'progression', element: <ProgressionPage /> },
           { path: 'catalog', element: <CatalogPage /> },
           { path: 'marketplace', element: <MarketplacePage /> },
+          { path: 'leaderboard', element: <LeaderboardPage /> },
           { path: 'developers', element: <DevelopersPage /> },
           { path: 'developers/webhooks/:webhookId', element: <WebhookPage /> },
           { path: 'members', element: <RequireRole least="OWNER"><MembersPage /></RequireRole> },
