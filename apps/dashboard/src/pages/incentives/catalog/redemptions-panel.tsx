@@ -15,6 +15,7 @@ import { UrlPagination } from '../../../ui/url-pagination';
 import { useChange } from '../../../ui/use-change';
 import { useSearchState } from '../../../url/search-state';
 import { costText } from '../shared/cost-fields';
+import { useItemOptions } from './use-item-options';
 
 const KEYS = ['status', 'userId', 'itemId'] as const;
 const STATUSES: RedemptionStatus[] = ['PENDING', 'FULFILLED', 'CANCELLED'];
@@ -64,15 +65,20 @@ function RedemptionActions({ redemption }: { redemption: Redemption }) {
   );
 }
 
-/** Catalog redemptions by status, user and item; fulfil or cancel the pending ones. */
-export function RedemptionsPanel({ itemOptions }: { itemOptions: Array<{ value: string; label: string }> }) {
+/**
+ * Catalog redemptions by status, user and item; fulfil or cancel the pending
+ * ones. On a user's page (`forUser`) the list is theirs, without a user filter.
+ */
+export function RedemptionsPanel({ forUser }: { forUser?: string }) {
   const api = useApi();
   const appId = useAppId();
   const { values, set, page } = useSearchState(KEYS);
   const status = STATUSES.find((s) => s === values.status);
+  const items = useItemOptions();
   const [user, setUser] = useState(values.userId ?? '');
+  const userId = forUser ?? values.userId;
   const redemptions = useQuery({
-    queryKey: ['app', appId, 'catalog', 'redemptions', status, values.userId, values.itemId, page],
+    queryKey: ['app', appId, 'catalog', 'redemptions', status, userId, values.itemId, page],
     queryFn: () =>
       ok(
         api.GET('/api/v1/incentives/redemptions', {
@@ -81,7 +87,7 @@ export function RedemptionsPanel({ itemOptions }: { itemOptions: Array<{ value: 
               page,
               limit: 25,
               ...(status ? { status } : {}),
-              ...(values.userId ? { userId: values.userId } : {}),
+              ...(userId ? { userId } : {}),
               ...(values.itemId ? { itemId: values.itemId } : {}),
             },
           },
@@ -93,23 +99,25 @@ export function RedemptionsPanel({ itemOptions }: { itemOptions: Array<{ value: 
   return (
     <Stack>
       <Group align="flex-end" wrap="wrap">
-        <form
-          role="search"
-          aria-label="Filter redemptions by user"
-          onSubmit={(e) => {
-            e.preventDefault();
-            set({ userId: user.trim() || null });
-          }}
-        >
-          <Group align="flex-end" gap="xs">
-            <TextInput label="User id" value={user} onChange={(e) => setUser(e.currentTarget.value)} w={{ base: '100%', xs: 180 }} />
-            <Button type="submit" variant="light">
-              Filter
-            </Button>
-          </Group>
-        </form>
+        {forUser === undefined && (
+          <form
+            role="search"
+            aria-label="Filter redemptions by user"
+            onSubmit={(e) => {
+              e.preventDefault();
+              set({ userId: user.trim() || null });
+            }}
+          >
+            <Group align="flex-end" gap="xs">
+              <TextInput label="User id" value={user} onChange={(e) => setUser(e.currentTarget.value)} w={{ base: '100%', xs: 180 }} />
+              <Button type="submit" variant="light">
+                Filter
+              </Button>
+            </Group>
+          </form>
+        )}
         <Select label="Status" placeholder="Any status" clearable data={STATUSES.map((s) => ({ value: s, label: s.toLowerCase() }))} value={status ?? null} onChange={(v) => set({ status: v })} w={170} />
-        <Select label="Item" placeholder="Any item" clearable searchable data={itemOptions} value={values.itemId} onChange={(v) => set({ itemId: v })} w={{ base: '100%', xs: 240 }} />
+        <Select label="Item" placeholder="Any item" clearable searchable data={items.data ?? []} value={values.itemId} onChange={(v) => set({ itemId: v })} w={{ base: '100%', xs: 240 }} />
       </Group>
       <QueryView query={redemptions} isEmpty={(d) => d.redemptions.length === 0} empty={<Empty title="No redemptions" description="No redemption matches these filters." />}>
         {(d) => (
