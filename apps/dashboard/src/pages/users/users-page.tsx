@@ -1,10 +1,10 @@
-import { Button, Group, Stack, TextInput, Title } from '@mantine/core';
+import { Group, Stack, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
 import { ok } from '../../api/api-error';
 import { useApi, useAppId } from '../../api/use-api';
 import { PageHeader } from '../../ui/page-header';
 import { Empty, QueryView, TableSkeleton } from '../../ui/query-state';
+import { TextSearch } from '../../ui/text-search';
 import { UrlTabs } from '../../ui/url-tabs';
 import { useSearchState } from '../../url/search-state';
 import { RedemptionsPanel } from '../incentives/catalog/redemptions-panel';
@@ -52,23 +52,12 @@ function UserDetails({ userId, page }: { userId: string; page: number }) {
 
 export function UsersPage() {
   const { values, set, page } = useSearchState(KEYS);
-  const [user, setUser] = useState(values.userId ?? '');
   return (
     <>
       <PageHeader title="Users" description="One end user of the app in full: balances and ledger, level, badges, milestones, redemptions, ranks and referrals." />
-      <form
-        role="search"
-        aria-label="Look up a user"
-        onSubmit={(e) => {
-          e.preventDefault();
-          set({ userId: user.trim() || null });
-        }}
-      >
-        <Group align="flex-end" mb="md" gap="xs">
-          <TextInput label="User id" placeholder="The id your app gives the user" value={user} onChange={(e) => setUser(e.currentTarget.value)} w={{ base: '100%', xs: 280 }} />
-          <Button type="submit">Look up</Button>
-        </Group>
-      </form>
+      <Group mb="md">
+        <TextSearch label="User id" formLabel="Look up a user" submitLabel="Look up" placeholder="The id your app gives the user" width={280} initial={values.userId} onSearch={(v) => set({ userId: v })} />
+      </Group>
       {values.userId ? (
         <UserDetails key={values.userId} userId={values.userId} page={page} />
       ) : (

@@ -2,7 +2,7 @@ import { NumberInput, Select, SimpleGrid, Switch, TextInput, Textarea } from '@m
 import { ok } from '../../../api/api-error';
 import { useApi } from '../../../api/use-api';
 import { EditorModal, useEditor, type Editing } from '../../../ui/editor';
-import { WHOLE_AMOUNT } from '../shared/cost-fields';
+import { GrantFields, WHOLE_AMOUNT } from '../shared/cost-fields';
 import { definitionKeyRule, requiredName } from '../shared/definition-key';
 import { ACTION_TYPES, NEW_ACTION, actionFormValues, createActionRequest, updateActionRequest, type ActionFormValues } from './action-request';
 
@@ -39,11 +39,7 @@ export function ActionFormModal({ editing, onClose }: { editing: Editing; onClos
         comboboxProps={{ withinPortal: false }}
         {...form.getInputProps('type')}
       />
-      <SimpleGrid cols={{ base: 1, xs: 3 }}>
-        <NumberInput label="Coins" {...WHOLE_AMOUNT} {...form.getInputProps('coins')} />
-        <NumberInput label="XP" {...WHOLE_AMOUNT} {...form.getInputProps('xp')} />
-        <NumberInput label="Tokens" {...WHOLE_AMOUNT} {...form.getInputProps('tokens')} />
-      </SimpleGrid>
+      <GrantFields form={form} />
       <SimpleGrid cols={{ base: 1, xs: 2 }}>
         <NumberInput label="Cooldown (seconds)" description="After a rewarded event, further events earn nothing for this long; 0: none." {...WHOLE_AMOUNT} {...form.getInputProps('cooldown')} />
         <NumberInput label="Max repeats" description="Rewarded events per user; empty: unlimited." min={1} allowDecimal={false} allowNegative={false} {...form.getInputProps('maxRepeats')} />

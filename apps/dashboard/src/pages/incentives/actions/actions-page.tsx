@@ -5,6 +5,7 @@ import { ok } from '../../../api/api-error';
 import type { ActionType } from '../../../api/types';
 import { useApi, useAppId } from '../../../api/use-api';
 import { RoleGate } from '../../../session/session-context';
+import { BooleanFilter, booleanOf } from '../../../ui/boolean-filter';
 import { DataTable } from '../../../ui/data-table';
 import { Field } from '../../../ui/field';
 import { formatAmounts, formatDateTime, formatSeconds } from '../../../ui/format';
@@ -59,7 +60,7 @@ export function ActionsPage() {
   const appId = useAppId();
   const { values, set, page } = useSearchState(KEYS);
   const type = ACTION_TYPES.find((t) => t.value === values.type)?.value;
-  const enabled = values.enabled === 'true' ? true : values.enabled === 'false' ? false : undefined;
+  const enabled = booleanOf(values.enabled);
   const actions = useQuery({
     queryKey: ['app', appId, 'actions', 'list', type, enabled, page],
     queryFn: () =>
@@ -87,18 +88,7 @@ export function ActionsPage() {
           onChange={(v) => set({ type: v as ActionType | null })}
           w={{ base: '100%', xs: 220 }}
         />
-        <Select
-          label="State"
-          placeholder="Enabled or not"
-          clearable
-          data={[
-            { value: 'true', label: 'Enabled' },
-            { value: 'false', label: 'Disabled' },
-          ]}
-          value={values.enabled}
-          onChange={(v) => set({ enabled: v })}
-          w={{ base: '100%', xs: 180 }}
-        />
+        <BooleanFilter label="State" placeholder="Enabled or not" words={['Enabled', 'Disabled']} value={values.enabled} onChange={(v) => set({ enabled: v })} />
       </Group>
       <QueryView
         query={actions}

@@ -1,14 +1,15 @@
-import { Badge, Button, Group, Select, Stack, Switch, Text, TextInput, Textarea } from '@mantine/core';
+import { Badge, Button, Group, Stack, Switch, Text, TextInput, Textarea } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { ok } from '../../../api/api-error';
 import type { CatalogItem } from '../../../api/types';
 import { useApi, useAppId } from '../../../api/use-api';
 import { RoleGate } from '../../../session/session-context';
-import { ConfirmButton } from '../../../ui/confirm-button';
+import { BooleanFilter, booleanOf } from '../../../ui/boolean-filter';
 import { DataTable } from '../../../ui/data-table';
 import { EditorModal, useEditor } from '../../../ui/editor';
 import { formatDateTime } from '../../../ui/format';
 import { Empty, QueryView } from '../../../ui/query-state';
+import { RowActions } from '../../../ui/row-actions';
 import { StateSwitch } from '../../../ui/state-switch';
 import { UrlPagination } from '../../../ui/url-pagination';
 import { useChange } from '../../../ui/use-change';
@@ -50,7 +51,7 @@ export function ItemsPanel() {
   const api = useApi();
   const appId = useAppId();
   const { values, set, page } = useSearchState(KEYS);
-  const published = values.published === 'true' ? true : values.published === 'false' ? false : undefined;
+  const published = booleanOf(values.published);
   const items = useQuery({
     queryKey: ['app', appId, 'catalog', 'items', published, page],
     queryFn: () => ok(api.GET('/api/v1/incentives/catalog', { params: { query: { page, limit: 25, ...(published !== undefined ? { published } : {}) } } })),
@@ -64,18 +65,7 @@ export function ItemsPanel() {
   return (
     <Stack>
       <Group justify="space-between" align="flex-end" wrap="wrap">
-        <Select
-          label="Publication"
-          placeholder="Published or not"
-          clearable
-          data={[
-            { value: 'true', label: 'Published' },
-            { value: 'false', label: 'Unpublished' },
-          ]}
-          value={values.published}
-          onChange={(v) => set({ published: v })}
-          w={{ base: '100%', xs: 200 }}
-        />
+        <BooleanFilter label="Publication" placeholder="Published or not" words={['Published', 'Unpublished']} value={values.published} onChange={(v) => set({ published: v })} />
         <RoleGate least="MANAGER">
           <Button onClick={() => set({ edit: 'new' })}>New item</Button>
         </RoleGate>
@@ -122,26 +112,18 @@ export function ItemsPanel() {
                   label: 'Actions',
                   hiddenLabel: true,
                   cell: (i) => (
-                    <RoleGate least="MANAGER">
-                      <Group gap={4} wrap="nowrap">
-                        <Button size="compact-sm" variant="light" onClick={() => set({ edit: i.id })} aria-label={`Edit ${i.name}`}>
-                          Edit
-                        </Button>
-                        <ConfirmButton
-                          size="compact-sm"
-                          variant="subtle"
-                          color="red"
-                          title={`Delete “${i.name}”?`}
-                          message="It is no longer listed, readable or redeemable. Its redemptions keep it in their history."
-                          confirmLabel="Delete item"
-                          loading={remove.isPending}
-                          onConfirm={() => remove.mutateAsync(i)}
-                          aria-label={`Delete ${i.name}`}
-                        >
-                          Delete
-                        </ConfirmButton>
-                      </Group>
-                    </RoleGate>
+                    <RowActions
+                      subject={i.name}
+                      onEdit={() => set({ edit: i.id })}
+                      remove={{
+                        verb: 'Delete',
+                        title: `Delete “${i.name}”?`,
+                        message: 'It is no longer listed, readable or redeemable. Its redemptions keep it in their history.',
+                        confirmLabel: 'Delete item',
+                        loading: remove.isPending,
+                        onConfirm: () => remove.mutateAsync(i),
+                      }}
+                    />
                   ),
                 },
               ]}

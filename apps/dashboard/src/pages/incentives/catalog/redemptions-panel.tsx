@@ -1,6 +1,5 @@
-import { Anchor, Button, Group, Select, Stack, Text, TextInput } from '@mantine/core';
+import { Anchor, Group, Select, Stack, Text } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
 import { Link } from 'react-router';
 import { ok } from '../../../api/api-error';
 import type { Redemption, RedemptionStatus } from '../../../api/types';
@@ -11,6 +10,7 @@ import { DataTable } from '../../../ui/data-table';
 import { formatDateTime } from '../../../ui/format';
 import { Empty, QueryView } from '../../../ui/query-state';
 import { StatusBadge } from '../../../ui/status-badge';
+import { TextSearch } from '../../../ui/text-search';
 import { UrlPagination } from '../../../ui/url-pagination';
 import { useChange } from '../../../ui/use-change';
 import { useSearchState } from '../../../url/search-state';
@@ -75,7 +75,6 @@ export function RedemptionsPanel({ forUser }: { forUser?: string }) {
   const { values, set, page } = useSearchState(KEYS);
   const status = STATUSES.find((s) => s === values.status);
   const items = useItemOptions();
-  const [user, setUser] = useState(values.userId ?? '');
   const userId = forUser ?? values.userId;
   const redemptions = useQuery({
     queryKey: ['app', appId, 'catalog', 'redemptions', status, userId, values.itemId, page],
@@ -100,21 +99,7 @@ export function RedemptionsPanel({ forUser }: { forUser?: string }) {
     <Stack>
       <Group align="flex-end" wrap="wrap">
         {forUser === undefined && (
-          <form
-            role="search"
-            aria-label="Filter redemptions by user"
-            onSubmit={(e) => {
-              e.preventDefault();
-              set({ userId: user.trim() || null });
-            }}
-          >
-            <Group align="flex-end" gap="xs">
-              <TextInput label="User id" value={user} onChange={(e) => setUser(e.currentTarget.value)} w={{ base: '100%', xs: 180 }} />
-              <Button type="submit" variant="light">
-                Filter
-              </Button>
-            </Group>
-          </form>
+          <TextSearch label="User id" formLabel="Filter redemptions by user" initial={values.userId} onSearch={(v) => set({ userId: v })} width={180} />
         )}
         <Select label="Status" placeholder="Any status" clearable data={STATUSES.map((s) => ({ value: s, label: s.toLowerCase() }))} value={status ?? null} onChange={(v) => set({ status: v })} w={170} />
         <Select label="Item" placeholder="Any item" clearable searchable data={items.data ?? []} value={values.itemId} onChange={(v) => set({ itemId: v })} w={{ base: '100%', xs: 240 }} />

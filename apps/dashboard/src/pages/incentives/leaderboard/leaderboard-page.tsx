@@ -1,6 +1,5 @@
-import { Anchor, Button, Code, Drawer, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Anchor, Button, Code, Drawer, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { ok } from '../../../api/api-error';
 import type { LeaderboardEntry, LeaderboardPeriod } from '../../../api/types';
@@ -10,6 +9,7 @@ import { formatDateTime, formatNumber } from '../../../ui/format';
 import { PageHeader } from '../../../ui/page-header';
 import { Empty, QueryError, QueryView, TableSkeleton } from '../../../ui/query-state';
 import { SegmentedField } from '../../../ui/segmented-field';
+import { TextSearch } from '../../../ui/text-search';
 import { UrlPagination } from '../../../ui/url-pagination';
 import { pageOf, useSearchState } from '../../../url/search-state';
 import { BOARD_SIZE, PERIODS, boardPage, periodLabel, periodOf, useBoardPosition } from './leaderboard-periods';
@@ -125,7 +125,6 @@ export function LeaderboardPage() {
   const appId = useAppId();
   const { values, set, page } = useSearchState(KEYS);
   const period = periodOf(values.period);
-  const [user, setUser] = useState(values.userId ?? '');
   const board = useQuery({
     queryKey: ['app', appId, 'leaderboard', 'board', period],
     queryFn: () => ok(api.GET('/api/v1/incentives/leaderboard', { params: { query: { period, limit: BOARD_SIZE } } })),
@@ -135,21 +134,7 @@ export function LeaderboardPage() {
       <PageHeader title="Leaderboard" description="Users by XP earned in the period (all time, today, this week, this month; UTC). Equal XP goes to whoever reached it first." />
       <Group mb="md" align="flex-end" wrap="wrap">
         <SegmentedField label="Period" value={period} onChange={(v) => set({ period: v === 'ALL_TIME' ? null : v, snapshot: null })} data={PERIODS} />
-        <form
-          role="search"
-          aria-label="Find a user on the board"
-          onSubmit={(e) => {
-            e.preventDefault();
-            set({ userId: user.trim() || null });
-          }}
-        >
-          <Group align="flex-end" gap="xs">
-            <TextInput label="User id" value={user} onChange={(e) => setUser(e.currentTarget.value)} w={{ base: '100%', xs: 200 }} />
-            <Button type="submit" variant="light">
-              Find position
-            </Button>
-          </Group>
-        </form>
+        <TextSearch label="User id" formLabel="Find a user on the board" submitLabel="Find position" initial={values.userId} onSearch={(v) => set({ userId: v })} />
       </Group>
       <Stack>
         {values.userId && (

@@ -4,11 +4,12 @@ import { ok } from '../../../api/api-error';
 import type { MarketplaceListing } from '../../../api/types';
 import { useApi, useAppId } from '../../../api/use-api';
 import { RoleGate } from '../../../session/session-context';
-import { ConfirmButton } from '../../../ui/confirm-button';
+import { BooleanFilter, booleanOf } from '../../../ui/boolean-filter';
 import { DataTable } from '../../../ui/data-table';
 import { EditorModal, useEditor } from '../../../ui/editor';
 import { formatDateTime } from '../../../ui/format';
 import { Empty, QueryView } from '../../../ui/query-state';
+import { RowActions } from '../../../ui/row-actions';
 import { StateSwitch } from '../../../ui/state-switch';
 import { UrlPagination } from '../../../ui/url-pagination';
 import { useChange } from '../../../ui/use-change';
@@ -72,7 +73,7 @@ export function ListingsPanel() {
   const api = useApi();
   const appId = useAppId();
   const { values, set, page } = useSearchState(KEYS);
-  const published = values.published === 'true' ? true : values.published === 'false' ? false : undefined;
+  const published = booleanOf(values.published);
   const listings = useQuery({
     queryKey: ['app', appId, 'marketplace', 'listings', published, page],
     queryFn: () =>
@@ -87,18 +88,7 @@ export function ListingsPanel() {
   return (
     <Stack>
       <Group justify="space-between" align="flex-end" wrap="wrap">
-        <Select
-          label="Publication"
-          placeholder="Published or paused"
-          clearable
-          data={[
-            { value: 'true', label: 'Published' },
-            { value: 'false', label: 'Paused' },
-          ]}
-          value={values.published}
-          onChange={(v) => set({ published: v })}
-          w={{ base: '100%', xs: 200 }}
-        />
+        <BooleanFilter label="Publication" placeholder="Published or paused" words={['Published', 'Paused']} value={values.published} onChange={(v) => set({ published: v })} />
         <RoleGate least="MANAGER">
           <Button onClick={() => set({ edit: 'new' })}>New listing</Button>
         </RoleGate>
@@ -150,26 +140,18 @@ export function ListingsPanel() {
                   label: 'Actions',
                   hiddenLabel: true,
                   cell: (l) => (
-                    <RoleGate least="MANAGER">
-                      <Group gap={4} wrap="nowrap">
-                        <Button size="compact-sm" variant="light" onClick={() => set({ edit: l.id })} aria-label={`Edit ${l.title}`}>
-                          Edit
-                        </Button>
-                        <ConfirmButton
-                          size="compact-sm"
-                          variant="subtle"
-                          color="red"
-                          title={`Withdraw “${l.title}”?`}
-                          message="It leaves the marketplace at once and cannot be redeemed again. Codes already issued stay valid."
-                          confirmLabel="Withdraw listing"
-                          loading={withdraw.isPending}
-                          onConfirm={() => withdraw.mutateAsync(l)}
-                          aria-label={`Withdraw ${l.title}`}
-                        >
-                          Withdraw
-                        </ConfirmButton>
-                      </Group>
-                    </RoleGate>
+                    <RowActions
+                      subject={l.title}
+                      onEdit={() => set({ edit: l.id })}
+                      remove={{
+                        verb: 'Withdraw',
+                        title: `Withdraw “${l.title}”?`,
+                        message: 'It leaves the marketplace at once and cannot be redeemed again. Codes already issued stay valid.',
+                        confirmLabel: 'Withdraw listing',
+                        loading: withdraw.isPending,
+                        onConfirm: () => withdraw.mutateAsync(l),
+                      }}
+                    />
                   ),
                 },
               ]}

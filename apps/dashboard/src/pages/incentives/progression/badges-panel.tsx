@@ -8,6 +8,7 @@ import { RoleGate } from '../../../session/session-context';
 import { DataTable } from '../../../ui/data-table';
 import { EditorModal, useEditor } from '../../../ui/editor';
 import { Empty, QueryView } from '../../../ui/query-state';
+import { RowActions } from '../../../ui/row-actions';
 import { UrlPagination } from '../../../ui/url-pagination';
 import { useChange } from '../../../ui/use-change';
 import { useSearchState } from '../../../url/search-state';
@@ -139,16 +140,11 @@ export function BadgesPanel() {
                   label: 'Actions',
                   hiddenLabel: true,
                   cell: (b) => (
-                    <RoleGate least="MANAGER">
-                      <Group gap={4} wrap="nowrap">
-                        <Button size="compact-sm" variant="light" onClick={() => setAwarding(b)} aria-label={`Award ${b.name}`}>
-                          Award
-                        </Button>
-                        <Button size="compact-sm" variant="subtle" onClick={() => set({ edit: b.key })} aria-label={`Edit ${b.name}`}>
-                          Edit
-                        </Button>
-                      </Group>
-                    </RoleGate>
+                    <RowActions subject={b.name} onEdit={() => set({ edit: b.key })}>
+                      <Button size="compact-sm" variant="light" onClick={() => setAwarding(b)} aria-label={`Award ${b.name}`}>
+                        Award
+                      </Button>
+                    </RowActions>
                   ),
                 },
               ]}

@@ -4,11 +4,11 @@ import { ok } from '../../../api/api-error';
 import type { IncentiveLevel } from '../../../api/types';
 import { useApi, useAppId } from '../../../api/use-api';
 import { RoleGate } from '../../../session/session-context';
-import { ConfirmButton } from '../../../ui/confirm-button';
 import { DataTable } from '../../../ui/data-table';
 import { EditorModal, useEditor } from '../../../ui/editor';
 import { formatNumber } from '../../../ui/format';
 import { Empty, QueryView } from '../../../ui/query-state';
+import { RowActions } from '../../../ui/row-actions';
 import { useChange } from '../../../ui/use-change';
 import { useSearchState } from '../../../url/search-state';
 import { WHOLE_AMOUNT } from '../shared/cost-fields';
@@ -100,26 +100,18 @@ export function LevelsPanel({ badgeOptions }: { badgeOptions: Array<{ value: str
                 label: 'Actions',
                 hiddenLabel: true,
                 cell: (l) => (
-                  <RoleGate least="MANAGER">
-                    <Group gap={4} wrap="nowrap">
-                      <Button size="compact-sm" variant="light" onClick={() => set({ edit: String(l.level) })} aria-label={`Edit level ${l.level}`}>
-                        Edit
-                      </Button>
-                      <ConfirmButton
-                        size="compact-sm"
-                        variant="subtle"
-                        color="red"
-                        title={`Delete level ${l.level} “${l.name}”?`}
-                        message="Users who reached it keep what it gave; nobody reaches it from now on."
-                        confirmLabel="Delete level"
-                        loading={remove.isPending}
-                        onConfirm={() => remove.mutateAsync(l)}
-                        aria-label={`Delete level ${l.level}`}
-                      >
-                        Delete
-                      </ConfirmButton>
-                    </Group>
-                  </RoleGate>
+                  <RowActions
+                    subject={`level ${l.level}`}
+                    onEdit={() => set({ edit: String(l.level) })}
+                    remove={{
+                      verb: 'Delete',
+                      title: `Delete level ${l.level} “${l.name}”?`,
+                      message: 'Users who reached it keep what it gave; nobody reaches it from now on.',
+                      confirmLabel: 'Delete level',
+                      loading: remove.isPending,
+                      onConfirm: () => remove.mutateAsync(l),
+                    }}
+                  />
                 ),
               },
             ]}

@@ -4,15 +4,15 @@ import { ok } from '../../../api/api-error';
 import type { MilestoneDefinition } from '../../../api/types';
 import { useApi, useAppId } from '../../../api/use-api';
 import { RoleGate } from '../../../session/session-context';
-import { ConfirmButton } from '../../../ui/confirm-button';
 import { DataTable } from '../../../ui/data-table';
 import { EditorModal, useEditor } from '../../../ui/editor';
 import { formatNumber } from '../../../ui/format';
 import { Empty, QueryView } from '../../../ui/query-state';
+import { RowActions } from '../../../ui/row-actions';
 import { UrlPagination } from '../../../ui/url-pagination';
 import { useChange } from '../../../ui/use-change';
 import { useSearchState } from '../../../url/search-state';
-import { WHOLE_AMOUNT } from '../shared/cost-fields';
+import { GrantFields, WHOLE_AMOUNT } from '../shared/cost-fields';
 import { definitionKeyRule, requiredName } from '../shared/definition-key';
 import {
   METRICS,
@@ -63,11 +63,7 @@ function MilestoneEditor({ editing, onClose, badgeOptions }: { editing: string |
         />
         <NumberInput label="Threshold" description="Reached once, when the metric gets here." required {...WHOLE_AMOUNT} {...form.getInputProps('threshold')} />
       </SimpleGrid>
-      <SimpleGrid cols={{ base: 1, xs: 3 }}>
-        <NumberInput label="Coins" {...WHOLE_AMOUNT} {...form.getInputProps('coins')} />
-        <NumberInput label="XP" {...WHOLE_AMOUNT} {...form.getInputProps('xp')} />
-        <NumberInput label="Tokens" {...WHOLE_AMOUNT} {...form.getInputProps('tokens')} />
-      </SimpleGrid>
+      <GrantFields form={form} />
       <Select label="Badge" placeholder="No badge" clearable searchable data={badgeOptions} comboboxProps={{ withinPortal: false }} {...form.getInputProps('badgeKey')} />
     </EditorModal>
   );
@@ -123,26 +119,18 @@ export function MilestonesPanel({ badgeOptions }: { badgeOptions: Array<{ value:
                   label: 'Actions',
                   hiddenLabel: true,
                   cell: (m) => (
-                    <RoleGate least="MANAGER">
-                      <Group gap={4} wrap="nowrap">
-                        <Button size="compact-sm" variant="light" onClick={() => set({ edit: m.key })} aria-label={`Edit ${m.name}`}>
-                          Edit
-                        </Button>
-                        <ConfirmButton
-                          size="compact-sm"
-                          variant="subtle"
-                          color="red"
-                          title={`Delete milestone “${m.name}”?`}
-                          message="Users who reached it keep what it gave; nobody reaches it from now on."
-                          confirmLabel="Delete milestone"
-                          loading={remove.isPending}
-                          onConfirm={() => remove.mutateAsync(m)}
-                          aria-label={`Delete ${m.name}`}
-                        >
-                          Delete
-                        </ConfirmButton>
-                      </Group>
-                    </RoleGate>
+                    <RowActions
+                      subject={m.name}
+                      onEdit={() => set({ edit: m.key })}
+                      remove={{
+                        verb: 'Delete',
+                        title: `Delete milestone “${m.name}”?`,
+                        message: 'Users who reached it keep what it gave; nobody reaches it from now on.',
+                        confirmLabel: 'Delete milestone',
+                        loading: remove.isPending,
+                        onConfirm: () => remove.mutateAsync(m),
+                      }}
+                    />
                   ),
                 },
               ]}

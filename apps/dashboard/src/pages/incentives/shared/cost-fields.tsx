@@ -47,3 +47,14 @@ export function PriceAndStockFields<V extends PricedValues>({ form, stockLabel }
     </Stack>
   );
 }
+
+/** The coins, XP and tokens something grants (an action, a milestone). */
+export function GrantFields<V extends { coins: number | string; xp: number | string; tokens: number | string }>({ form }: { form: UseFormReturnType<V> }) {
+  return (
+    <SimpleGrid cols={{ base: 1, xs: 3 }}>
+      <NumberInput label="Coins" {...WHOLE_AMOUNT} {...form.getInputProps('coins')} />
+      <NumberInput label="XP" {...WHOLE_AMOUNT} {...form.getInputProps('xp')} />
+      <NumberInput label="Tokens" {...WHOLE_AMOUNT} {...form.getInputProps('tokens')} />
+    </SimpleGrid>
+  );
+}
