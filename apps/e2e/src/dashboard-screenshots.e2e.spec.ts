@@ -87,7 +87,7 @@ async function seedIncentives(shop: TestApp, blog: TestApp, anaApi: ApiClient): 
 
   const item = async (body: Record<string, unknown>) => ok(await anaApi.post('/incentives/catalog', body), 'item').item;
   const tote = await item({ name: 'Tote bag', description: 'Organic cotton, shop logo', coinCost: 150, inventory: 25, published: true });
-  const mug = await item({ name: 'Coffee mug', description: 'Stoneware, 300 ml', coinCost: 80, published: true });
+  const mug = await item({ name: 'Coffee mug', description: 'Stoneware, 300 ml', coinCost: 60, published: true });
   await item({ name: 'VIP lounge pass', description: 'One evening at the flagship store', coinCost: 500, tokenCost: 2, inventory: 3 });
   const redeem = async (userId: string, itemId: string) => ok(await api.post('/incentives/redeem', { userId, itemId }), `redeem for ${userId}`).redemption;
   await redeem('alice', tote.id);
@@ -100,7 +100,7 @@ async function seedIncentives(shop: TestApp, blog: TestApp, anaApi: ApiClient): 
   ).listing;
   ok(await anaApi.post('/incentives/marketplace/listings', { title: '5 off a gift card', coinCost: 120, discount: { type: 'FIXED', value: 5 }, published: false }), 'paused listing');
   // Readers of the blog take the shop's offer with the blog's coins.
-  ok(await blog.api.post('/incentives/actions', { key: 'read_article', name: 'Read an article', type: 'STANDARD', coins: 40 }), 'blog action');
+  ok(await blog.api.post('/incentives/actions', { key: 'read_article', name: 'Read an article', type: 'STANDARD', coins: 60 }), 'blog action');
   for (const reader of ['lena', 'marc', 'lena', 'ines']) {
     ok(await blog.api.post('/incentives/events', { userId: reader, actionKey: 'read_article' }), 'blog event');
   }
