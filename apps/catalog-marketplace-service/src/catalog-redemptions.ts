@@ -35,6 +35,7 @@ export class CatalogRedemptions {
     this.saga = new RedemptionSaga(
       {
         name: 'catalog redemption',
+        debitCause: 'CATALOG_REDEMPTION',
         records: this.records,
         stock: items.stock,
         good: (r) => ({ appId: r.appId, id: r.itemId, field: 'itemId' }),

@@ -48,6 +48,7 @@ export class MarketplaceRedemptions {
     this.saga = new RedemptionSaga(
       {
         name: 'marketplace redemption',
+        debitCause: 'MARKETPLACE_REDEMPTION',
         records: this.records,
         stock: listings.stock,
         // The stock belongs to the listing's owner, not to the redeeming app.

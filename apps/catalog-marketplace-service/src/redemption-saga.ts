@@ -35,6 +35,8 @@ export type PublishEffect = Extract<Effect, `PUBLISH_${string}`>;
 export interface SagaKind<R extends SagaRecord> {
   /** Ledger wording and log field, e.g. "catalog redemption". */
   name: string;
+  /** The cause its debit has in the user's ledger (its refunds are REFUND). */
+  debitCause: 'CATALOG_REDEMPTION' | 'MARKETPLACE_REDEMPTION';
   /** The redemptions, scoped by the redeeming app. */
   records: AppScoped<R>;
   stock: StockMoves;
@@ -190,6 +192,7 @@ export class RedemptionSaga<R extends SagaRecord> {
       userId: record.userId,
       coins: record.coinCost,
       tokens: record.tokenCost,
+      cause: step === 'debit' ? this.kind.debitCause : 'REFUND',
       memo: `${this.kind.name} ${record._id}${step === 'debit' ? '' : ` (${step === 'refund' ? 'refund' : 'undone'})`}`,
     };
   }

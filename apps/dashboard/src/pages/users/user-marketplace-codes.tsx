@@ -9,11 +9,13 @@ import { StatusBadge } from '../../ui/status-badge';
 import { UrlPagination } from '../../ui/url-pagination';
 import { discountText } from '../incentives/marketplace/listing-request';
 import { costText } from '../incentives/shared/cost-fields';
+import { useAppNames } from '../incentives/marketplace/app-names';
 
 /** Marketplace codes the user took with their coins, at this app's or partner businesses. */
 export function UserMarketplaceCodes({ userId, page }: { userId: string; page: number }) {
   const api = useApi();
   const appId = useAppId();
+  const appName = useAppNames();
   const codes = useQuery({
     queryKey: ['app', appId, 'user', userId, 'marketplace', page],
     queryFn: () => ok(api.GET('/api/v1/incentives/marketplace/redemptions', { params: { query: { as: 'redeemer', userId, page, limit: 25 } } })),
@@ -31,7 +33,7 @@ export function UserMarketplaceCodes({ userId, page }: { userId: string; page: n
             columns={[
               { label: 'Issued', cell: (r) => formatDateTime(r.createdAt) },
               { label: 'Listing', cell: (r) => r.listingTitle },
-              { label: 'Business', cell: (r) => <Text size="sm" ff="monospace">{r.listingAppId === appId ? 'this app' : r.listingAppId}</Text> },
+              { label: 'Business', cell: (r) => <Text size="sm" ff="monospace">{appName(r.listingAppId)}</Text> },
               { label: 'Code', cell: (r) => <Code>{r.discountCode}</Code> },
               { label: 'Paid', cell: (r) => `${costText(r)} · ${discountText(r.discount)}` },
               { label: 'Status', cell: (r) => <StatusBadge status={r.status} /> },

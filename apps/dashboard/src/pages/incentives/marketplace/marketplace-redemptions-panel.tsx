@@ -10,6 +10,7 @@ import { UrlPagination } from '../../../ui/url-pagination';
 import { useSearchState } from '../../../url/search-state';
 import { costText } from '../shared/cost-fields';
 import { discountText } from './listing-request';
+import { useAppNames } from './app-names';
 
 const KEYS = ['listingId'] as const;
 
@@ -17,6 +18,7 @@ const KEYS = ['listingId'] as const;
 export function MarketplaceRedemptionsPanel({ listingOptions }: { listingOptions: Array<{ value: string; label: string }> }) {
   const api = useApi();
   const appId = useAppId();
+  const appName = useAppNames();
   const { values, set, page } = useSearchState(KEYS);
   const redemptions = useQuery({
     queryKey: ['app', appId, 'marketplace', 'redemptions', 'provider', values.listingId, page],
@@ -45,7 +47,7 @@ export function MarketplaceRedemptionsPanel({ listingOptions }: { listingOptions
                   label: 'Redeemed from',
                   cell: (r) => (
                     <Text size="sm" ff="monospace">
-                      {r.appId === appId ? 'this app' : r.appId}
+                      {appName(r.appId)}
                     </Text>
                   ),
                 },

@@ -9,6 +9,7 @@ import { formatNumber } from '../../../ui/format';
 import { Empty, QueryView, TableSkeleton } from '../../../ui/query-state';
 import { SegmentedField } from '../../../ui/segmented-field';
 import { useSearchState } from '../../../url/search-state';
+import { useAppNames } from './app-names';
 
 const KEYS = ['as', 'listingId'] as const;
 type Side = MarketplaceSettlements['as'];
@@ -24,6 +25,7 @@ export function settlementRows(settlements: MarketplaceSettlements) {
 export function SettlementsPanel({ listingOptions }: { listingOptions: Array<{ value: string; label: string }> }) {
   const api = useApi();
   const appId = useAppId();
+  const appName = useAppNames();
   const { values, set } = useSearchState(KEYS);
   const side: Side = values.as === 'redeemer' ? 'redeemer' : 'provider';
   const settlements = useQuery({
@@ -65,7 +67,7 @@ export function SettlementsPanel({ listingOptions }: { listingOptions: Array<{ v
               rowKey={(c) => c.appId}
               minWidth={520}
               columns={[
-                { label: 'Partner app', cell: (c) => <Text ff="monospace" size="sm">{c.appId}</Text> },
+                { label: 'Partner app', cell: (c) => <Text size="sm">{appName(c.appId)}</Text> },
                 { label: 'Codes', cell: (c) => formatNumber(c.totals.redemptions) },
                 { label: 'Coins', cell: (c) => formatNumber(c.totals.coins) },
                 { label: 'Tokens', cell: (c) => formatNumber(c.totals.tokens) },
@@ -77,7 +79,7 @@ export function SettlementsPanel({ listingOptions }: { listingOptions: Array<{ v
               rowKey={(r) => r.key}
               minWidth={640}
               columns={[
-                { label: 'Partner app', cell: (r) => <Text ff="monospace" size="sm">{r.appId}</Text> },
+                { label: 'Partner app', cell: (r) => <Text size="sm">{appName(r.appId)}</Text> },
                 { label: 'Listing', cell: (r) => r.title },
                 { label: 'Codes', cell: (r) => formatNumber(r.redemptions) },
                 { label: 'Coins', cell: (r) => formatNumber(r.coins) },
