@@ -20,7 +20,7 @@
 // not queue in its process; the baseline uses the same server. Set
 // BENCH_MONGODB_URL to measure against a server you run (e.g. MongoDB).
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, openSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { connect as tcpConnect } from 'node:net';
 import { cpus, homedir, loadavg, tmpdir } from 'node:os';
@@ -53,7 +53,7 @@ await esbuild.build({
       "export { CatalogMarketplaceService } from '@ris/contracts';",
       "export { createServiceClient } from '@ris/rpc';",
       "export { ownStackOptions, runName } from './libs/testing/src/own-stack';",
-      "export { ProcessStack, readInfraEnv } from './libs/stack/src/index';",
+      "export { ProcessStack, freePort, readInfraEnv } from './libs/stack/src/index';",
     ].join('\n'),
     resolveDir: root,
     loader: 'ts',
@@ -66,7 +66,7 @@ await esbuild.build({
   tsconfig: join(root, 'tsconfig.base.json'),
   logLevel: 'warning',
 });
-const { CatalogMarketplaceService, createServiceClient, ownStackOptions, runName, ProcessStack, readInfraEnv } = require(clientBundle);
+const { CatalogMarketplaceService, createServiceClient, ownStackOptions, runName, ProcessStack, freePort, readInfraEnv } = require(clientBundle);
 
 const portOpen = (port) =>
   new Promise((resolve) => {
@@ -89,15 +89,18 @@ async function benchDatabase() {
   // The newest build: the one tools/infra/up.sh built from the current tools/ferretdb.
   const binary = binaries.sort((a, b) => statSync(join(cache, b)).mtimeMs - statSync(join(cache, a)).mtimeMs)[0];
   if (!binary) throw new Error('no FerretDB binary: run `bash tools/infra/up.sh` first (or set BENCH_MONGODB_URL)');
-  const port = 20000 + Math.floor(Math.random() * 20000);
+  const port = await freePort();
   const pgPort = Number(process.env.FERRETDB_PG_PORT ?? 54329);
   const onPostgres = await portOpen(pgPort);
   const dataDir = onPostgres ? undefined : mkdtempSync(join(tmpdir(), 'bench-ferretdb-'));
   const backend = onPostgres
     ? ['-handler', 'postgresql', '-postgresql-url', `postgres://ferretdb@127.0.0.1:${pgPort}/ferretdb?pool_max_conns=200`]
     : ['-handler', 'sqlite', '-data', dataDir];
-  const child = spawn(join(cache, binary), ['-listen', `127.0.0.1:${port}`, ...backend, '-log-level', 'error'], { stdio: 'ignore' });
-  for (let i = 0; i < 100 && !(await portOpen(port)); i += 1) await sleep(100);
+  // Its errors go to a log of the run's (why it stopped, if it does).
+  const log = openSync(join(tmpdir(), `bench-ferretdb-${port}.log`), 'a');
+  const child = spawn(join(cache, binary), ['-listen', `127.0.0.1:${port}`, ...backend, '-log-level', 'error'], { stdio: ['ignore', log, log] });
+  // Up to 30 s: on a busy machine it can take a while.
+  for (let i = 0; i < 300 && !(await portOpen(port)); i += 1) await sleep(100);
   return {
     url: `mongodb://127.0.0.1:${port}`,
     label: onPostgres
@@ -455,10 +458,12 @@ ${rows.map((r) => `| ${r.name} | ${cpuKeys.map((k) => r.cpu[k].toFixed(2)).join(
   waits for takes ${split.debit.mean.toFixed(1)} ms of that on the incentive service's side (${split.debit.n} calls), so the hop to the other service
   and the work behind it are ${((100 * split.debit.mean) / Math.max(1, split.redeem.mean)).toFixed(0)} % of the saga's time; the rest is the catalog
   service's own writes and the wait for its database.
-- **Why**: the baseline makes 2 writes. Per redemption the saga reads the item and writes its own database 5 times: the
-  record (insert), the stock take with its hold marker, CONFIRMED, dropping the hold, and closing the record with its
-  events (the take and the drop are batched across concurrent redemptions of one good); the outbox relay adds 1 (the
-  record cleared of the events it published), and the incentive service its own for the Debit (ledger entry under a unique operation id, balance). On
+- **Why**: the baseline makes 2 writes. Per redemption the saga reads the item (concurrent redemptions of one good share
+  one read) and writes its own database 4 times: the record (insert; concurrent redemptions' records in one insertMany),
+  the stock take with its hold marker, the confirmation with its event (one write: the record is closed by it), and
+  dropping the hold (the take and the drop are batched across concurrent redemptions of one good); the outbox relay adds 1
+  (the record cleared of the events it published), and the incentive service its own for the Debit (balance read, ledger
+  entry under a unique operation id, balance). On
   FerretDB an update costs more than an insert (measured right after the scenarios, one at a time: ${calibration.update.toFixed(1)} ms per
   conditional update, ${calibration.insert.toFixed(1)} ms per insert) and FerretDB v1's conditional updates are not atomic (a read, then a
   write), so the service runs each document's writes one at a time in its process: every redemption of the one benchmarked
