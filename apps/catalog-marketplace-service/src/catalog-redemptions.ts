@@ -62,8 +62,9 @@ export class CatalogRedemptions {
       make: async (id) => {
         const item = await this.items.getRedeemable(appId, itemId);
         this.redeemer.refuseIfSoldOut(item.inventory, item, { itemId });
-        const record = await this.records.create(appId, {
+        const record = await this.redeemer.insert({
           _id: id,
+          appId,
           userId,
           itemId,
           itemName: item.name,

@@ -92,8 +92,9 @@ export class MarketplaceRedemptions {
     for (let attempt = 0; attempt < CODE_ATTEMPTS; attempt += 1) {
       const now = new Date();
       try {
-        return await this.records.create(appId, {
+        return await this.redeemer.insert({
           _id: id,
+          appId,
           userId,
           listingId: listing._id,
           listingAppId: listing.appId,
