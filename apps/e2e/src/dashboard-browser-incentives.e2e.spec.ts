@@ -140,7 +140,7 @@ describe('the dashboard in a browser: the incentive engine', () => {
     await dialog.getByRole('textbox', { name: 'Units in stock' }).fill('5');
     await dialog.getByRole('button', { name: 'Create item' }).click();
     await page.getByRole('switch', { name: 'Tote bag published' }).check();
-    await expect(page.getByRole('table', { name: 'Catalog items' })).toContainText('published');
+    await expect(page.getByText('“Tote bag” published.')).toBeVisible();
     const item = (await app.api.get('/incentives/catalog?published=true')).body.items.find((i: any) => i.name === 'Tote bag');
     expect(item).toMatchObject({ coinCost: 200, inventory: 5, published: true });
 
