@@ -7,3 +7,13 @@ export { GroupCommit, KeyedGroupCommit, type GroupCommitOptions } from './group-
 export { SerialByKey } from './serial-by-key';
 export { closeDrift, compareCounters, reconcileDrift, type CounterDrift } from './counter-drift';
 export { Repository, declareIndexes, type IndexDeclaration, type QueryNames } from './repository';
+export {
+  MAX_BUCKETS,
+  readSeries,
+  seriesRange,
+  timeBucketTargets,
+  type SeriesInterval,
+  type SeriesRange,
+  type StoredInterval,
+  type TimeBucketTarget,
+} from './time-buckets';
