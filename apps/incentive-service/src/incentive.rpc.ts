@@ -197,7 +197,7 @@ export function incentiveRpc(parts: IncentiveParts): ServiceImpl<typeof Incentiv
       return { balance: balanceMessage(await movements.view(requiredField(req.appId, 'appId'), req.userId)) };
     },
     async listBalances(req) {
-      const page = await movements.list(requiredField(req.appId, 'appId'), pageFromRequest(req.page), SORTS[req.sort] ?? 'xp');
+      const page = await movements.list(requiredField(req.appId, 'appId'), pageFromRequest(req.page), SORTS[req.sort] ?? 'xp', req.level);
       return { balances: page.items.map(balanceMessage), page: pageReply(page) };
     },
     async listTransactions(req) {
@@ -266,6 +266,10 @@ export function incentiveRpc(parts: IncentiveParts): ServiceImpl<typeof Incentiv
       const page = await badges.listForUser(requiredField(req.appId, 'appId'), checkUserId(req.userId), pageFromRequest(req.page));
       return { badges: page.items.map((i) => userBadgeMessage(i.award, i.badge)), page: pageReply(page) };
     },
+    async listBadgeHolders(req) {
+      const { badge, awards } = await badges.holders(requiredField(req.appId, 'appId'), req.key, pageFromRequest(req.page));
+      return { holders: awards.items.map((award) => userBadgeMessage(award, badge)), page: pageReply(awards) };
+    },
     async awardBadge(req) {
       const appId = requiredField(req.appId, 'appId');
       const badge = await badges.get(appId, req.key);
@@ -309,7 +313,10 @@ export function incentiveRpc(parts: IncentiveParts): ServiceImpl<typeof Incentiv
       return {};
     },
     async listReachedMilestones(req) {
-      const page = await milestones.listReached(requiredField(req.appId, 'appId'), pageFromRequest(req.page), req.userId ? checkUserId(req.userId) : undefined);
+      const page = await milestones.listReached(requiredField(req.appId, 'appId'), pageFromRequest(req.page), {
+        userId: req.userId ? checkUserId(req.userId) : undefined,
+        key: req.key || undefined,
+      });
       return { milestones: page.items.map(reachedMilestoneMessage), page: pageReply(page) };
     },
 

@@ -4449,7 +4449,9 @@ export interface paths {
         };
         /**
          * List balances, highest first
-         * @description **Role:** VIEWER or above with a dashboard session (an API key may call it).
+         * @description With `level`, only the users at that level of the app's ladder (0: below the first level; a number that is not a level: none).
+         *
+         *     **Role:** VIEWER or above with a dashboard session (an API key may call it).
          */
         get: {
             parameters: {
@@ -4457,6 +4459,8 @@ export interface paths {
                     page?: number;
                     limit?: number;
                     sort?: "xp" | "coins" | "tokens";
+                    /** @description Only the users at this level */
+                    level?: number;
                 };
                 header?: never;
                 path?: never;
@@ -5552,6 +5556,119 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/incentives/badges/{key}/holders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The users who hold a badge, newest award first
+         * @description Each holder with how the badge was awarded (MANUAL, LEVEL, MILESTONE) and when. An unknown badge is 404.
+         *
+         *     **Role:** VIEWER or above with a dashboard session (an API key may call it).
+         */
+        get: {
+            parameters: {
+                query?: {
+                    page?: number;
+                    limit?: number;
+                };
+                header?: never;
+                path: {
+                    /** @description Badge key */
+                    key: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description A page of holders */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            holders: components["schemas"]["UserBadge"][];
+                            pagination: components["schemas"]["Pagination"];
+                        };
+                    };
+                };
+                /** @description Invalid body, query or path value (VALIDATION_ERROR) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description No such resource for this app */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Rate limited (see Retry-After) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description A dependency is unavailable; retry */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/incentives/badges/user/{userId}": {
         parameters: {
             query?: never;
@@ -6485,7 +6602,9 @@ export interface paths {
         };
         /**
          * Milestones reached by users, newest first
-         * @description **Role:** VIEWER or above with a dashboard session (an API key may call it).
+         * @description All of the app, or filtered: `userId` (what a user reached), `key` (who reached a milestone), or both.
+         *
+         *     **Role:** VIEWER or above with a dashboard session (an API key may call it).
          */
         get: {
             parameters: {
@@ -6494,6 +6613,8 @@ export interface paths {
                     limit?: number;
                     /** @description Only this user */
                     userId?: string;
+                    /** @description Only this milestone: who reached it */
+                    key?: string;
                 };
                 header?: never;
                 path?: never;
