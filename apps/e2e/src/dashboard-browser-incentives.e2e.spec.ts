@@ -91,6 +91,41 @@ describe('the dashboard in a browser: the incentive engine', () => {
     expectCleanConsole(page);
   });
 
+  it('makes a manual adjustment in the user view: a debit below zero is refused with the API’s message; a credit is in the ledger and the audit log', async () => {
+    const page = managerPage;
+    expectStatus(await app.api.post('/incentives/actions', { key: 'visit', name: 'Visit', type: 'STANDARD', coins: 15 }), [201], 'action');
+    await event('adjusted', 'visit');
+    await page.goto(url('users?userId=adjusted'));
+    await page.getByRole('button', { name: 'Adjust balance' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Adjust the balance of adjusted' });
+    await dialog.getByRole('textbox', { name: 'Coins' }).fill('-100');
+    await dialog.getByRole('textbox', { name: 'Reason' }).fill('Chargeback of order 77');
+    await dialog.getByRole('button', { name: 'Adjust' }).click();
+    await expect(dialog.getByRole('alert')).toContainText('enough coins');
+    expect((await balanceOf('adjusted')).coins).toBe(15);
+
+    await dialog.getByRole('textbox', { name: 'Coins' }).fill('25');
+    await dialog.getByRole('textbox', { name: 'Reason' }).fill('Goodwill for the late parcel');
+    await dialog.getByRole('button', { name: 'Adjust' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(page.getByRole('main').getByLabel('Coins', { exact: true })).toHaveText('40');
+    const newest = page.getByTestId('ledger-row').first();
+    await expect(newest).toContainText('manual adjustment');
+    await expect(newest).toContainText('+25 coins');
+    await expect(newest).toContainText('Goodwill for the late parcel');
+    const ledger = (await app.api.get('/incentives/balances/adjusted/transactions')).body.transactions;
+    expect(ledger.map((t: any) => [t.cause, t.coins, t.description])).toEqual([
+      ['ADJUSTMENT', 25, 'Goodwill for the late parcel'],
+      ['EVENT', 15, 'Visit'],
+    ]);
+
+    await page.goto(url(`audit?action=${encodeURIComponent('POST /api/v1/incentives/balances/{userId}/adjustments')}`));
+    const entry = page.getByRole('row').filter({ hasText: 'adjusted' });
+    await expect(entry).toHaveCount(1);
+    await expect(entry).toContainText(manager.email);
+    expectCleanConsole(page);
+  });
+
   it('publishes a catalog item; a redemption made through the API is fulfilled in the dashboard, another cancelled with its coins refunded', async () => {
     const page = managerPage;
     expectStatus(await app.api.post('/incentives/actions', { key: 'big_order', name: 'Big order', type: 'STANDARD', coins: 500 }), [201], 'action');
@@ -105,7 +140,7 @@ describe('the dashboard in a browser: the incentive engine', () => {
     await dialog.getByRole('textbox', { name: 'Units in stock' }).fill('5');
     await dialog.getByRole('button', { name: 'Create item' }).click();
     await page.getByRole('switch', { name: 'Tote bag published' }).check();
-    await expect(page.getByRole('table', { name: 'Catalog items' })).toContainText('published');
+    await expect(page.getByText('“Tote bag” published.')).toBeVisible();
     const item = (await app.api.get('/incentives/catalog?published=true')).body.items.find((i: any) => i.name === 'Tote bag');
     expect(item).toMatchObject({ coinCost: 200, inventory: 5, published: true });
 
@@ -154,7 +189,7 @@ describe('the dashboard in a browser: the incentive engine', () => {
     expectCleanConsole(page);
   });
 
-  it('shows a VIEWER no change control on the incentive pages, and the server answers 403 when one is forced', async () => {
+  it('shows a VIEWER no change control on the incentive pages (no balance adjustment), and the server answers 403 when one is forced', async () => {
     const item = expectStatus(await app.api.post('/incentives/catalog', { name: 'Mug', coinCost: 10, published: true }), [201], 'item').body.item;
     expectStatus(await app.api.post('/incentives/actions', { key: 'tiny', name: 'Tiny', type: 'STANDARD', coins: 50 }), [201], 'action');
     await event('looker', 'tiny');
@@ -183,11 +218,13 @@ describe('the dashboard in a browser: the incentive engine', () => {
       ['PATCH', `/api/v1/incentives/redemptions/${pending.id}`, { status: 'CANCELLED' }],
       ['PATCH', '/api/v1/incentives/actions/tiny', { enabled: false }],
       ['POST', '/api/v1/incentives/badges', { key: 'forced', name: 'Forced' }],
+      ['POST', '/api/v1/incentives/balances/looker/adjustments', { coins: 1000, note: 'Forced by a viewer' }],
     ] as const) {
       const forced = await fetchFromPage(page, method, path, app.appId, body);
       expect([method, path, forced.status, (forced.body as any).error.code]).toEqual([method, path, 403, 'FORBIDDEN']);
     }
     expect((await app.api.get('/incentives/redemptions?userId=looker')).body.redemptions[0].status).toBe('PENDING');
+    expect((await balanceOf('looker')).coins).toBe(40);
     expectCleanConsole(page);
     await page.context().close();
   });

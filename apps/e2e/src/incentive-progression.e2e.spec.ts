@@ -238,6 +238,7 @@ describe('incentive balances, levels, badges and milestones', () => {
         id: expect.stringMatching(/^led_/),
         seq: tx.body.pagination.totalItems,
         reason: expect.any(String),
+        cause: expect.stringMatching(/^(EVENT|LEVEL|MILESTONE)$/),
         coins: expect.any(Number),
         xp: expect.any(Number),
         tokens: expect.any(Number),

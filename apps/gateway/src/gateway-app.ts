@@ -49,6 +49,7 @@ import { healthRoutes } from './routes/health';
 import { incentiveActionRoutes } from './routes/incentive-actions';
 import { incentiveBadgeRoutes } from './routes/incentive-badges';
 import { incentiveBalanceRoutes } from './routes/incentive-balances';
+import { incentiveStatsRoutes } from './routes/incentive-stats';
 import { incentiveEventRoutes } from './routes/incentive-events';
 import { incentiveLeaderboardRoutes } from './routes/incentive-leaderboard';
 import { incentiveLevelRoutes } from './routes/incentive-levels';
@@ -140,6 +141,7 @@ export function createGatewayApp({ config, logger, db, redis, clients }: Gateway
   incentiveBadgeRoutes(api, clients);
   incentiveMilestoneRoutes(api, clients);
   incentiveLeaderboardRoutes(api, clients);
+  incentiveStatsRoutes(api, clients);
   conversionRoutes(api, clients);
   statsRoutes(api, clients);
   rewardRoutes(api, clients);

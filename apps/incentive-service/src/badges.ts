@@ -131,6 +131,12 @@ export class Badges {
   }
 
   /** A user's badges, newest first, with their definitions. */
+  /** Who holds a badge, newest award first (404 for a badge the app does not have). */
+  async holders(appId: string, key: string, page: PageQuery): Promise<{ badge: BadgeDoc; awards: Page<UserBadgeDoc> }> {
+    const badge = await this.get(appId, key);
+    return { badge, awards: await this.awards.page(appId, { badgeKey: key }, { awardedAt: -1, userId: 1 }, page) };
+  }
+
   async listForUser(appId: string, userId: string, page: PageQuery): Promise<Page<{ award: UserBadgeDoc; badge: BadgeDoc | null }>> {
     const awards = await this.awards.page(appId, { userId }, { awardedAt: -1, badgeKey: 1 }, page);
     const keys = [...new Set(awards.items.map((a) => a.badgeKey))];

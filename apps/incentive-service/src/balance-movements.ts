@@ -8,7 +8,7 @@ import { CREDIT_CAUSES, DEBIT_CAUSES, derivedCause, type LedgerCause } from './l
 import type { Ledger } from './ledger';
 import { stateFromDoc } from './ledger';
 import type { LedgerEntryDoc } from './ledger-entry.model';
-import { levelProgress, type LevelProgress } from './level-progress';
+import { levelProgress, xpRangeOfLevel, type LevelDef, type LevelProgress } from './level-progress';
 import type { Levels } from './levels';
 import { checkAmount, checkXp, xpThatFits } from './reward-amounts';
 import type { RewardGrants } from './reward-grants';
@@ -100,16 +100,22 @@ export class BalanceMovements {
     return { userId, state, updatedAt, progress: levelProgress(await this.levels.list(appId), state.xp) };
   }
 
-  async list(appId: string, page: PageQuery, sort: BalanceSortName): Promise<Page<BalanceView>> {
-    const [docs, ladder] = await Promise.all([
-      this.balancePages.page(appId, {}, { [sort]: -1, userId: 1 }, page),
-      this.levels.list(appId),
-    ]);
+  /** Balances, highest first; with `level`, only the users at that level (their XP in its range of the ladder). */
+  async list(appId: string, page: PageQuery, sort: BalanceSortName, level?: number): Promise<Page<BalanceView>> {
+    let filter = {};
+    let ladder: LevelDef[] | undefined;
+    if (level !== undefined) {
+      ladder = await this.levels.list(appId);
+      const xp = xpRangeOfLevel(ladder, level);
+      if (!xp) return { items: [], page: page.page, limit: page.limit, totalItems: 0 };
+      filter = { xp: xp.below === null ? { $gte: xp.min } : { $gte: xp.min, $lt: xp.below } };
+    }
+    const [docs, levels] = await Promise.all([this.balancePages.page(appId, filter, { [sort]: -1, userId: 1 }, page), ladder ?? this.levels.list(appId)]);
     return {
       ...docs,
       items: docs.items.map((doc) => {
         const state = stateFromDoc(doc);
-        return { userId: doc.userId, state, updatedAt: doc.updatedAt, progress: levelProgress(ladder, state.xp) };
+        return { userId: doc.userId, state, updatedAt: doc.updatedAt, progress: levelProgress(levels, state.xp) };
       }),
     };
   }

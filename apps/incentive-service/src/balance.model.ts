@@ -38,7 +38,7 @@ const balanceSchema = new Schema<BalanceDoc>(
   },
   { collection: 'balances', versionKey: false, minimize: false },
 );
-// GET /incentives/balances?sort=xp (default) and the leaderboard rebuild.
+// GET /incentives/balances?sort=xp (default), ?level= (a range of XP) and the leaderboard rebuild.
 balanceSchema.index({ appId: 1, xp: -1, userId: 1 });
 // GET /incentives/balances?sort=coins
 balanceSchema.index({ appId: 1, coins: -1, userId: 1 });

@@ -204,7 +204,7 @@ describe('incentive engine (real MongoDB and Redis)', () => {
     const { state } = await engine.ledger.settled(appId, 'climber');
     expect(state.levelsGranted).toEqual([1, 2, 3]);
     expect(state.perks.sort()).toEqual(['p2', 'p3']);
-    expect((await engine.milestones.listReached(appId, { page: 1, limit: 10 }, 'climber')).totalItems).toBe(1);
+    expect((await engine.milestones.listReached(appId, { page: 1, limit: 10 }, { userId: 'climber' })).totalItems).toBe(1);
     await expect(
       engine.levels.create(appId, { level: 4, name: 'Four', xpThreshold: 80, rewards: { coins: 0, badgeKey: null, perks: [] } }),
     ).rejects.toMatchObject({ code: Code.FailedPrecondition });

@@ -3,10 +3,13 @@ import type { Connection } from 'mongoose';
 import type { Outbox } from '@ris/events';
 import type { Logger } from '@ris/logging';
 import type { HolderLiveness } from '@ris/service-runtime';
+import { ActiveUserRepository } from './active-user.repository';
 import { Actions } from './actions';
 import { BalanceMovements } from './balance-movements';
 import { Badges } from './badges';
 import { EventClaims } from './event-claims';
+import { IncentiveBucketRepository } from './incentive-bucket.repository';
+import { IncentiveSeries } from './incentive-series';
 import type { IncentiveParts } from './incentive.rpc';
 import { Leaderboard } from './leaderboard';
 import { LeaderboardSnapshots } from './leaderboard-snapshots';
@@ -37,16 +40,22 @@ export function buildIncentiveEngine(deps: {
 }): IncentiveEngine {
   const { db, outbox, logger } = deps;
   const leaderboard = new Leaderboard(db, new LeaderboardStore(deps.redis, deps.redisKeyPrefix), logger);
-  // Every balance change reaches the board in the same flow.
-  const ledger = new Ledger(db, logger, (appId, userId, state) => leaderboard.publish(appId, userId, state));
   const actions = new Actions(db);
+  const series = new IncentiveSeries(new IncentiveBucketRepository(db), new ActiveUserRepository(db), actions, logger);
+  // Every balance change reaches the board in the same flow; every entry written, the engine's series.
+  const ledger = new Ledger(
+    db,
+    logger,
+    (appId, userId, state) => leaderboard.publish(appId, userId, state),
+    (appId, entries) => series.countEntries(appId, entries),
+  );
   const badges = new Badges(db, outbox);
   const levels = new Levels(db, badges);
   const milestones = new Milestones(db, badges);
   const grants = new RewardGrants(ledger, levels, milestones, badges, outbox, logger);
   const claims = new EventClaims(db, deps.claimLeaseMs, deps.liveness);
-  const recorder = new EventRecorder({ db, actions, levels, ledger, grants, claims, outbox, logger });
+  const recorder = new EventRecorder({ db, actions, levels, ledger, grants, claims, outbox, logger, series });
   const movements = new BalanceMovements(db, ledger, levels, grants);
   const snapshots = new LeaderboardSnapshots(db, logger, deps.snapshotSize);
-  return { actions, recorder, movements, levels, badges, milestones, leaderboard, snapshots, ledger, grants, claims };
+  return { actions, recorder, movements, levels, badges, milestones, leaderboard, snapshots, series, ledger, grants, claims };
 }

@@ -1,4 +1,4 @@
-import { timestampDate, type Timestamp } from '@bufbuild/protobuf/wkt';
+import { timestampDate, timestampFromDate, type Timestamp } from '@bufbuild/protobuf/wkt';
 import type { ServiceImpl } from '@connectrpc/connect';
 import {
   ActionType,
@@ -6,18 +6,21 @@ import {
   LeaderboardPeriod,
   LedgerCause as LedgerCauseEnum,
   MilestoneMetric,
+  TimeseriesInterval,
   enumName,
   type EventInput as EventInputMessage,
   type IncentiveService,
   type LevelRewards,
   type MilestoneRewards,
 } from '@ris/contracts';
+import type { SeriesInterval } from '@ris/mongo';
 import { ConnectError, errorReason, invalidArgument, pageFromRequest, pageReply, requiredField, toItemError } from '@ris/rpc';
 import type { ActionTypeName } from './action.model';
 import type { Actions } from './actions';
 import type { BalanceMovements, BalanceSortName } from './balance-movements';
 import type { Badges } from './badges';
 import { checkUserId } from './definition-key';
+import type { IncentiveSeries } from './incentive-series';
 import type { LedgerCause } from './ledger-cause';
 import {
   actionMessage,
@@ -52,6 +55,7 @@ export interface IncentiveParts {
   milestones: Milestones;
   leaderboard: Leaderboard;
   snapshots: LeaderboardSnapshots;
+  series: IncentiveSeries;
 }
 
 
@@ -59,6 +63,16 @@ const actionType = (t: ActionType) => enumName(ActionType, t) as ActionTypeName 
 const metric = (m: MilestoneMetric) => enumName(MilestoneMetric, m) as MilestoneMetricName | undefined;
 const period = (p: LeaderboardPeriod) => (enumName(LeaderboardPeriod, p) as Period | undefined) ?? 'ALL_TIME';
 const ledgerCause = (c: LedgerCauseEnum) => (enumName(LedgerCauseEnum, c) as LedgerCause | undefined) ?? null;
+/** HOUR or DAY; a series request without one is malformed. */
+function seriesInterval(value: TimeseriesInterval): SeriesInterval {
+  const name = enumName(TimeseriesInterval, value) as SeriesInterval | undefined;
+  if (!name) throw invalidArgument('interval is required');
+  return name;
+}
+function timeOf(ts: Timestamp | undefined, field: string): Date {
+  if (!ts) throw invalidArgument(`${field} is required`);
+  return timestampDate(ts);
+}
 const date = (ts: Timestamp | undefined) => (ts ? timestampDate(ts) : undefined);
 
 function levelRewards(r: LevelRewards | undefined): LevelDef['rewards'] {
@@ -96,7 +110,7 @@ function eventError(err: ConnectError): { code: string; message: string } {
 }
 
 export function incentiveRpc(parts: IncentiveParts): ServiceImpl<typeof IncentiveService> {
-  const { actions, recorder, movements, levels, badges, milestones, leaderboard, snapshots } = parts;
+  const { actions, recorder, movements, levels, badges, milestones, leaderboard, snapshots, series } = parts;
   return {
     // --- actions
     async createAction(req) {
@@ -164,12 +178,26 @@ export function incentiveRpc(parts: IncentiveParts): ServiceImpl<typeof Incentiv
       return { events: page.items.map(eventMessage), page: pageReply(page) };
     },
 
+    async getActionTimeseries(req) {
+      const found = await series.actionSeries(requiredField(req.appId, 'appId'), req.actionKey, seriesInterval(req.interval), timeOf(req.from, 'from'), timeOf(req.to, 'to'));
+      return { buckets: found.buckets.map((b) => ({ ...b, start: timestampFromDate(b.start) })), from: timestampFromDate(found.from), to: timestampFromDate(found.to) };
+    },
+    async getEngineTimeseries(req) {
+      const found = await series.engineSeries(requiredField(req.appId, 'appId'), seriesInterval(req.interval), timeOf(req.from, 'from'), timeOf(req.to, 'to'));
+      return {
+        totals: found.totals,
+        buckets: found.buckets.map(({ start, ...figures }) => ({ start: timestampFromDate(start), figures })),
+        from: timestampFromDate(found.from),
+        to: timestampFromDate(found.to),
+      };
+    },
+
     // --- balances
     async getBalance(req) {
       return { balance: balanceMessage(await movements.view(requiredField(req.appId, 'appId'), req.userId)) };
     },
     async listBalances(req) {
-      const page = await movements.list(requiredField(req.appId, 'appId'), pageFromRequest(req.page), SORTS[req.sort] ?? 'xp');
+      const page = await movements.list(requiredField(req.appId, 'appId'), pageFromRequest(req.page), SORTS[req.sort] ?? 'xp', req.level);
       return { balances: page.items.map(balanceMessage), page: pageReply(page) };
     },
     async listTransactions(req) {
@@ -238,6 +266,10 @@ export function incentiveRpc(parts: IncentiveParts): ServiceImpl<typeof Incentiv
       const page = await badges.listForUser(requiredField(req.appId, 'appId'), checkUserId(req.userId), pageFromRequest(req.page));
       return { badges: page.items.map((i) => userBadgeMessage(i.award, i.badge)), page: pageReply(page) };
     },
+    async listBadgeHolders(req) {
+      const { badge, awards } = await badges.holders(requiredField(req.appId, 'appId'), req.key, pageFromRequest(req.page));
+      return { holders: awards.items.map((award) => userBadgeMessage(award, badge)), page: pageReply(awards) };
+    },
     async awardBadge(req) {
       const appId = requiredField(req.appId, 'appId');
       const badge = await badges.get(appId, req.key);
@@ -281,7 +313,10 @@ export function incentiveRpc(parts: IncentiveParts): ServiceImpl<typeof Incentiv
       return {};
     },
     async listReachedMilestones(req) {
-      const page = await milestones.listReached(requiredField(req.appId, 'appId'), pageFromRequest(req.page), req.userId ? checkUserId(req.userId) : undefined);
+      const page = await milestones.listReached(requiredField(req.appId, 'appId'), pageFromRequest(req.page), {
+        userId: req.userId ? checkUserId(req.userId) : undefined,
+        key: req.key || undefined,
+      });
       return { milestones: page.items.map(reachedMilestoneMessage), page: pageReply(page) };
     },
 

@@ -64,3 +64,16 @@ export function levelsDue(levels: LevelDef[], xp: number, granted: readonly numb
   const done = new Set(granted);
   return [...levels].sort(byLevel).filter((l) => l.xpThreshold <= xp && !done.has(l.level));
 }
+
+/**
+ * The XP of the users at `level` on this ladder, as a range: [its
+ * threshold, the next level's) — below the first threshold for level 0;
+ * null when no user can be at it (not a level of the ladder).
+ */
+export function xpRangeOfLevel(ladder: LevelDef[], level: number): { min: number; below: number | null } | null {
+  const sorted = [...ladder].sort(byLevel);
+  if (level === 0) return { min: 0, below: sorted[0]?.xpThreshold ?? null };
+  const at = sorted.findIndex((l) => l.level === level);
+  if (at === -1) return null;
+  return { min: sorted[at].xpThreshold, below: sorted[at + 1]?.xpThreshold ?? null };
+}

@@ -118,7 +118,11 @@ export class Milestones {
     }
   }
 
-  listReached(appId: string, page: PageQuery, userId?: string): Promise<Page<ReachedMilestoneDoc>> {
-    return this.reached.page(appId, userId ? { userId } : {}, { reachedAt: -1, _id: 1 }, page);
+  /** Reached milestones, newest first: of the app, of one user, of one milestone (who reached it), or both. */
+  listReached(appId: string, page: PageQuery, filter: { userId?: string; key?: string } = {}): Promise<Page<ReachedMilestoneDoc>> {
+    const query: Record<string, string> = {};
+    if (filter.userId) query.userId = filter.userId;
+    if (filter.key) query.key = filter.key;
+    return this.reached.page(appId, query, { reachedAt: -1, _id: 1 }, page);
   }
 }

@@ -29,6 +29,8 @@ const reachedSchema = new Schema<ReachedMilestoneDoc>(
 );
 // GET /incentives/milestones: an app's reached milestones, newest first.
 reachedSchema.index({ appId: 1, reachedAt: -1 });
+// GET /incentives/milestones?key=: who reached a milestone, newest first.
+reachedSchema.index({ appId: 1, key: 1, reachedAt: -1 });
 // GET /incentives/milestones?userId=… ; reached once per user and key.
 reachedSchema.index({ appId: 1, userId: 1, key: 1 }, { unique: true });
 

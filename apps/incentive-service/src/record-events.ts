@@ -22,6 +22,7 @@ import type { LedgerEntryDoc } from './ledger-entry.model';
 import { levelNumberAt, type LevelDef } from './level-progress';
 import type { Levels } from './levels';
 import { xpThatFits } from './reward-amounts';
+import type { IncentiveSeries } from './incentive-series';
 import type { RewardGrants } from './reward-grants';
 import { incentiveEventsProcessed } from './incentive-metrics';
 
@@ -153,6 +154,8 @@ export interface EventRecorderDeps {
   claims: EventClaims;
   outbox: Outbox;
   logger: Logger;
+  /** Counts the recorded events into the actions' and the app's series (kept on write). */
+  series?: Pick<IncentiveSeries, 'countEvents'>;
 }
 
 /**
@@ -461,7 +464,8 @@ export class EventRecorder {
     );
 
     const docs: IncentiveEventDoc[] = items.map((item) => ({ ...eventInput(appId, item), result: item.outcome as EventResultDoc }));
-    await this.storeEvents(appId, docs);
+    // Counted while stored: one increment per bucket for the whole call, beside the insert (it never raises).
+    await Promise.all([this.storeEvents(appId, docs), this.deps.series?.countEvents(appId, docs)]);
     await this.deps.claims.release(appId, docs.map((d) => d._id));
     return items.map((item, i) => [item, docs[i]]);
   }

@@ -33,6 +33,8 @@ const userBadgeSchema = new Schema<UserBadgeDoc>(
 // A badge at most once per user, whoever awards it (level, milestone, by
 // hand) and however many times at once. Also GET /incentives/badges/user/{userId}.
 userBadgeSchema.index({ appId: 1, userId: 1, badgeKey: 1 }, { unique: true });
+// GET /incentives/badges/{key}/holders: a badge's awards, newest first.
+userBadgeSchema.index({ appId: 1, badgeKey: 1, awardedAt: -1, userId: 1 });
 
 // incentive.badge_awarded is stored with the award, until published.
 carriesEvents(userBadgeSchema);

@@ -147,6 +147,14 @@ export class AppScoped<T extends { appId: string }> {
     return this.model.countDocuments(this.scope(appId, filter)).exec();
   }
 
+  /** How many distinct values `field` takes among the app's documents that match (one aggregation in the database). */
+  async countDistinct(appId: string, field: keyof T & string, filter: FilterQuery<T> = {}): Promise<number> {
+    const [result] = await this.model
+      .aggregate<{ n: number }>([{ $match: this.scope(appId, filter) }, { $group: { _id: `$${field}` } }, { $count: 'n' }])
+      .exec();
+    return result?.n ?? 0;
+  }
+
   async page(appId: string, filter: FilterQuery<T>, sort: Sort, page: PageQuery): Promise<Page<T>> {
     const scoped = this.scope(appId, filter);
     const [items, totalItems] = await Promise.all([

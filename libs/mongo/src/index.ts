@@ -9,3 +9,13 @@ export { GroupedInserts } from './grouped-inserts';
 export { SerialByKey } from './serial-by-key';
 export { closeDrift, compareCounters, reconcileDrift, type CounterDrift } from './counter-drift';
 export { Repository, declareIndexes, type IndexDeclaration, type QueryNames } from './repository';
+export {
+  MAX_BUCKETS,
+  readSeries,
+  seriesRange,
+  timeBucketTargets,
+  type SeriesInterval,
+  type SeriesRange,
+  type StoredInterval,
+  type TimeBucketTarget,
+} from './time-buckets';

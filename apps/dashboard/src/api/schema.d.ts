@@ -4449,7 +4449,9 @@ export interface paths {
         };
         /**
          * List balances, highest first
-         * @description **Role:** VIEWER or above with a dashboard session (an API key may call it).
+         * @description With `level`, only the users at that level of the app's ladder (0: below the first level; a number that is not a level: none).
+         *
+         *     **Role:** VIEWER or above with a dashboard session (an API key may call it).
          */
         get: {
             parameters: {
@@ -4457,6 +4459,8 @@ export interface paths {
                     page?: number;
                     limit?: number;
                     sort?: "xp" | "coins" | "tokens";
+                    /** @description Only the users at this level */
+                    level?: number;
                 };
                 header?: never;
                 path?: never;
@@ -5552,6 +5556,119 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/incentives/badges/{key}/holders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The users who hold a badge, newest award first
+         * @description Each holder with how the badge was awarded (MANUAL, LEVEL, MILESTONE) and when. An unknown badge is 404.
+         *
+         *     **Role:** VIEWER or above with a dashboard session (an API key may call it).
+         */
+        get: {
+            parameters: {
+                query?: {
+                    page?: number;
+                    limit?: number;
+                };
+                header?: never;
+                path: {
+                    /** @description Badge key */
+                    key: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description A page of holders */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            holders: components["schemas"]["UserBadge"][];
+                            pagination: components["schemas"]["Pagination"];
+                        };
+                    };
+                };
+                /** @description Invalid body, query or path value (VALIDATION_ERROR) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description No such resource for this app */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Rate limited (see Retry-After) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description A dependency is unavailable; retry */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/incentives/badges/user/{userId}": {
         parameters: {
             query?: never;
@@ -6485,7 +6602,9 @@ export interface paths {
         };
         /**
          * Milestones reached by users, newest first
-         * @description **Role:** VIEWER or above with a dashboard session (an API key may call it).
+         * @description All of the app, or filtered: `userId` (what a user reached), `key` (who reached a milestone), or both.
+         *
+         *     **Role:** VIEWER or above with a dashboard session (an API key may call it).
          */
         get: {
             parameters: {
@@ -6494,6 +6613,8 @@ export interface paths {
                     limit?: number;
                     /** @description Only this user */
                     userId?: string;
+                    /** @description Only this milestone: who reached it */
+                    key?: string;
                 };
                 header?: never;
                 path?: never;
@@ -7064,6 +7185,240 @@ export interface paths {
                 };
                 /** @description No such resource for this app */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Rate limited (see Retry-After) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description A dependency is unavailable; retry */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/incentives/actions/{key}/timeseries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * How often an action was performed and what it paid out, per hour or day
+         * @description Events of the action (rewarded or not) and the coins, XP and tokens they paid out, counted on write per UTC hour and day. Buckets are UTC hours or UTC days (00:00Z to 24:00Z), whatever the offset the range is written with; every bucket that overlaps [from, to) is answered, oldest first, zeros included. A range holds at most 744 hourly buckets (31 days) or 366 daily ones: a longer one, or a `to` not after `from`, is 422 INVALID_RANGE (so are ranges outside the years 0001 to 9999 UTC). Without `to`, now; without `from`, 24 hours (hour) or 30 days (day) before `to`.
+         *
+         *     **Role:** VIEWER or above with a dashboard session (an API key may call it).
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Bucket size; day when absent */
+                    interval?: "hour" | "day";
+                    /** @description Start of the range (inclusive), rounded down to its UTC hour or day */
+                    from?: string;
+                    /** @description End of the range (exclusive) */
+                    to?: string;
+                };
+                header?: never;
+                path: {
+                    /** @description Action key */
+                    key: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The series */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["IncentiveActionTimeseries"];
+                    };
+                };
+                /** @description Invalid body, query or path value (VALIDATION_ERROR) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description No such resource for this app */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description A business rule refused the request */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Rate limited (see Retry-After) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description A dependency is unavailable; retry */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/incentives/stats/timeseries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The engine's events, active users, coins, tokens and XP issued and redeemed, and redemptions, per hour or day
+         * @description Counted on write per UTC hour and day (each figure is defined in the schema), with their totals over the range: the sums of the buckets, but activeUsers, the distinct users over the whole range. Buckets are UTC hours or UTC days (00:00Z to 24:00Z), whatever the offset the range is written with; every bucket that overlaps [from, to) is answered, oldest first, zeros included. A range holds at most 744 hourly buckets (31 days) or 366 daily ones: a longer one, or a `to` not after `from`, is 422 INVALID_RANGE (so are ranges outside the years 0001 to 9999 UTC). Without `to`, now; without `from`, 24 hours (hour) or 30 days (day) before `to`.
+         *
+         *     **Role:** VIEWER or above with a dashboard session (an API key may call it).
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Bucket size; day when absent */
+                    interval?: "hour" | "day";
+                    /** @description Start of the range (inclusive), rounded down to its UTC hour or day */
+                    from?: string;
+                    /** @description End of the range (exclusive) */
+                    to?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The series and its totals */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["IncentiveEngineTimeseries"];
+                    };
+                };
+                /** @description Invalid body, query or path value (VALIDATION_ERROR) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description A business rule refused the request */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -13213,6 +13568,105 @@ export interface components {
             takenAt: string;
             totalUsers: number;
             entries: components["schemas"]["LeaderboardEntry"][];
+        };
+        IncentiveActionTimeseries: {
+            actionKey: string;
+            /** @enum {string} */
+            interval: "hour" | "day";
+            /**
+             * Format: date-time
+             * @description Start of the first bucket: the `from` asked for, rounded down to its UTC hour or day
+             * @example 2026-11-21T07:54:00.000Z
+             */
+            from: string;
+            /**
+             * Format: date-time
+             * @description End of the last bucket: the `to` asked for, rounded up to its UTC hour or day
+             * @example 2026-11-21T07:54:00.000Z
+             */
+            to: string;
+            /** @description Every bucket of the range, oldest first, zeros included */
+            buckets: components["schemas"]["IncentiveActionBucket"][];
+        };
+        IncentiveActionBucket: {
+            /**
+             * Format: date-time
+             * @description Start of the UTC hour or day
+             * @example 2026-11-21T07:54:00.000Z
+             */
+            start: string;
+            /** @description Events of the action recorded in the bucket, rewarded or not (a repeated idempotencyKey is not a new event) */
+            events: number;
+            /** @description Those of them that earned their reward (not refused for cooldown, maxRepeats or a disabled action) */
+            rewardedEvents: number;
+            /** @description Coins the rewarded events paid out */
+            coins: number;
+            /** @description XP they paid out (what fitted: a user’s XP stops at 2^53 − 1) */
+            xp: number;
+            /** @description Tokens they paid out */
+            tokens: number;
+        };
+        IncentiveEngineTimeseries: {
+            /** @enum {string} */
+            interval: "hour" | "day";
+            /**
+             * Format: date-time
+             * @description Start of the first bucket: the `from` asked for, rounded down to its UTC hour or day
+             * @example 2026-11-21T07:54:00.000Z
+             */
+            from: string;
+            /**
+             * Format: date-time
+             * @description End of the last bucket: the `to` asked for, rounded up to its UTC hour or day
+             * @example 2026-11-21T07:54:00.000Z
+             */
+            to: string;
+            totals: components["schemas"]["IncentiveEngineFigures"];
+            /** @description Every bucket of the range, oldest first, zeros included */
+            buckets: components["schemas"]["IncentiveEngineBucket"][];
+        };
+        /** @description Over the whole range */
+        IncentiveEngineFigures: {
+            /** @description Events recorded (every action, rewarded or not; a repeated idempotencyKey is not a new event) */
+            events: number;
+            /** @description Distinct users with at least one recorded event: in a bucket, in its hour or day; in the totals, over the whole range (not the sum of the buckets) */
+            activeUsers: number;
+            /** @description Coins credited as earnings or grants: action rewards, level and milestone rewards, manual adjustments that add, recorded scores (POST /incentives/leaderboard) that raise them. Refunds are not issued: they lower coinsRedeemed */
+            coinsIssued: number;
+            /** @description Coins taken by catalog and marketplace redemptions, less the refunds of cancelled ones, each in the bucket it happened in (so a bucket with more refunds than redemptions is negative) */
+            coinsRedeemed: number;
+            /** @description Tokens credited, as coinsIssued */
+            tokensIssued: number;
+            /** @description Tokens taken by redemptions less their refunds, as coinsRedeemed */
+            tokensRedeemed: number;
+            /** @description XP credited, as coinsIssued (what adjustments and recorded scores take away is not subtracted) */
+            xpIssued: number;
+            /** @description Catalog and marketplace redemptions whose debit was applied in the bucket (a later cancellation does not take one back) */
+            redemptions: number;
+        };
+        IncentiveEngineBucket: {
+            /**
+             * Format: date-time
+             * @description Start of the UTC hour or day
+             * @example 2026-11-21T07:54:00.000Z
+             */
+            start: string;
+            /** @description Events recorded (every action, rewarded or not; a repeated idempotencyKey is not a new event) */
+            events: number;
+            /** @description Distinct users with at least one recorded event: in a bucket, in its hour or day; in the totals, over the whole range (not the sum of the buckets) */
+            activeUsers: number;
+            /** @description Coins credited as earnings or grants: action rewards, level and milestone rewards, manual adjustments that add, recorded scores (POST /incentives/leaderboard) that raise them. Refunds are not issued: they lower coinsRedeemed */
+            coinsIssued: number;
+            /** @description Coins taken by catalog and marketplace redemptions, less the refunds of cancelled ones, each in the bucket it happened in (so a bucket with more refunds than redemptions is negative) */
+            coinsRedeemed: number;
+            /** @description Tokens credited, as coinsIssued */
+            tokensIssued: number;
+            /** @description Tokens taken by redemptions less their refunds, as coinsRedeemed */
+            tokensRedeemed: number;
+            /** @description XP credited, as coinsIssued (what adjustments and recorded scores take away is not subtracted) */
+            xpIssued: number;
+            /** @description Catalog and marketplace redemptions whose debit was applied in the bucket (a later cancellation does not take one back) */
+            redemptions: number;
         };
         RecordConversionResponse: {
             success: boolean;

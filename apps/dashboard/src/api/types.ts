@@ -69,3 +69,7 @@ export type MarketplaceListing = Answer<'/api/v1/incentives/marketplace/listings
 export type Discount = MarketplaceListing['discount'];
 export type MarketplaceRedemption = Answer<'/api/v1/incentives/marketplace/redemptions', 'get'>['redemptions'][number];
 export type MarketplaceSettlements = Answer<'/api/v1/incentives/marketplace/settlements', 'get'>;
+export type ActionTimeseries = Answer<'/api/v1/incentives/actions/{key}/timeseries', 'get'>;
+export type ActionBucket = ActionTimeseries['buckets'][number];
+export type EngineTimeseries = Answer<'/api/v1/incentives/stats/timeseries', 'get'>;
+export type EngineBucket = EngineTimeseries['buckets'][number];

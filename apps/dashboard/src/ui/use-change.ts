@@ -17,6 +17,7 @@ export function useChange<V, R, F = unknown>({
   success,
   form,
   fieldOf,
+  refusalsShownInForm = false,
   onSuccess,
 }: {
   mutationFn: (variables: V) => Promise<R>;
@@ -25,6 +26,8 @@ export function useChange<V, R, F = unknown>({
   form?: UseFormReturnType<F>;
   /** The form field an API field is edited in, when their names differ. */
   fieldOf?: (apiField: string) => string;
+  /** The form shows the errors that are not about a field itself (an alert above it), so no notification. */
+  refusalsShownInForm?: boolean;
   onSuccess?: (result: R, variables: V) => void;
 }) {
   const appId = useAppId();
@@ -37,7 +40,7 @@ export function useChange<V, R, F = unknown>({
       onSuccess?.(result, variables);
     },
     onError: (err) => {
-      if (form && !applyFieldErrors(form, err, fieldOf)) notifyError(err);
+      if (form && !applyFieldErrors(form, err, fieldOf) && !refusalsShownInForm) notifyError(err);
     },
     onSettled: () => Promise.all(invalidates.map((key) => queryClient.invalidateQueries({ queryKey: ['app', appId, ...key] }))),
   });

@@ -7,6 +7,7 @@ import type {
   RewardAmounts,
 } from '@ris/contracts';
 import { timestamp } from '../openapi/common-schemas';
+import { seriesBounds } from '../openapi/series-query';
 import { z } from '../openapi/zod';
 import { entity, from, time } from './entity';
 
@@ -114,8 +115,8 @@ type Series = GetCampaignTimeseriesResponse & { campaignId: string; interval: 'h
 export const CampaignTimeseries = entity<Series>()('CampaignTimeseries', {
   campaignId: z.string(),
   interval: z.enum(['hour', 'day']),
-  from: time(timestamp.openapi({ description: 'Start of the first bucket: the `from` asked for, rounded down to its UTC hour or day' })),
-  to: time(timestamp.openapi({ description: 'End of the last bucket: the `to` asked for, rounded up to its UTC hour or day' })),
+  from: time(seriesBounds.from),
+  to: time(seriesBounds.to),
   buckets: from(z.array(TimeseriesBucket.schema).openapi({ description: 'Every bucket of the range, oldest first, zeros included' }), (s: Series) =>
     s.buckets.map(TimeseriesBucket.json),
   ),

@@ -64,6 +64,22 @@ export function incentiveBadgeRoutes(api: ApiRouter, clients: ServiceClients): v
   // Registered before /incentives/badges/:key/… so "user" is never read as a badge key.
   api.route({
     method: 'get',
+    path: '/incentives/badges/:key/holders',
+    tag: 'Incentive badges',
+    summary: 'The users who hold a badge, newest award first',
+    description: 'Each holder with how the badge was awarded (MANUAL, LEVEL, MILESTONE) and when. An unknown badge is 404.',
+    params: keyParams,
+    query: z.object(pageQuery),
+    responses: { 200: { description: 'A page of holders', schema: z.object({ holders: z.array(UserBadge.schema), pagination: Pagination }) } },
+    errors: [404],
+    handle: async ({ appId, params, query }) => {
+      const res = await clients.incentive.listBadgeHolders({ appId, key: params.key, page: pageRequest(query) });
+      return { status: 200, body: { holders: res.holders.map(userBadgeJson), pagination: pagination(query, res.page) } };
+    },
+  });
+
+  api.route({
+    method: 'get',
     path: '/incentives/badges/user/:userId',
     tag: 'Incentive badges',
     summary: "A user's badges, newest first",

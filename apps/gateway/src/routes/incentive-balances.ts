@@ -3,6 +3,7 @@ import type { ApiRouter } from '../http/api-router';
 import { Balance, Transaction, balanceJson, transactionJson } from '../mappers/incentive-balance.mapper';
 import { Pagination, pageQuery, pageRequest, pagination } from '../openapi/common-schemas';
 import { signedAmount, userId } from '../openapi/incentive-schemas';
+import { integerText } from '../openapi/query-values';
 import { requiredText } from '../openapi/text-fields';
 import { z } from '../openapi/zod';
 import type { ServiceClients } from '../service-clients';
@@ -31,10 +32,15 @@ export function incentiveBalanceRoutes(api: ApiRouter, clients: ServiceClients):
     path: '/incentives/balances',
     tag: 'Incentive balances',
     summary: 'List balances, highest first',
-    query: z.object({ ...pageQuery, sort: z.enum(['xp', 'coins', 'tokens']).default('xp') }),
+    description: "With `level`, only the users at that level of the app's ladder (0: below the first level; a number that is not a level: none).",
+    query: z.object({
+      ...pageQuery,
+      sort: z.enum(['xp', 'coins', 'tokens']).default('xp'),
+      level: integerText('level', 0, 10_000).optional().openapi({ type: 'integer', minimum: 0, maximum: 10_000, description: 'Only the users at this level' }),
+    }),
     responses: { 200: { description: 'A page of balances', schema: z.object({ balances: z.array(Balance.schema), pagination: Pagination }) } },
     handle: async ({ appId, query }) => {
-      const res = await clients.incentive.listBalances({ appId, page: pageRequest(query), sort: SORTS[query.sort] });
+      const res = await clients.incentive.listBalances({ appId, page: pageRequest(query), sort: SORTS[query.sort], level: query.level });
       return {
         status: 200,
         body: { balances: res.balances.map(balanceJson), pagination: pagination(query, res.page) },

@@ -154,12 +154,13 @@ export function incentiveMilestoneRoutes(api: ApiRouter, clients: ServiceClients
     path: '/incentives/milestones',
     tag: 'Incentive milestones',
     summary: 'Milestones reached by users, newest first',
-    query: z.object({ ...pageQuery, userId: userId('Only this user').optional() }),
+    description: 'All of the app, or filtered: `userId` (what a user reached), `key` (who reached a milestone), or both.',
+    query: z.object({ ...pageQuery, userId: userId('Only this user').optional(), key: definitionKey('Only this milestone: who reached it').optional() }),
     responses: {
       200: { description: 'A page of reached milestones', schema: z.object({ milestones: z.array(ReachedMilestone.schema), pagination: Pagination }) },
     },
     handle: async ({ appId, query }) => {
-      const res = await clients.incentive.listReachedMilestones({ appId, userId: query.userId, page: pageRequest(query) });
+      const res = await clients.incentive.listReachedMilestones({ appId, userId: query.userId, key: query.key, page: pageRequest(query) });
       return {
         status: 200,
         body: { milestones: res.milestones.map(reachedMilestoneJson), pagination: pagination(query, res.page) },

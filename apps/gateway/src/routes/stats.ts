@@ -1,13 +1,9 @@
-import { timestampFromDate } from '@bufbuild/protobuf/wkt';
-import { TimeseriesInterval, enumValue } from '@ris/contracts';
 import type { ApiRouter } from '../http/api-router';
 import { CampaignStats, CampaignTimeseries, UserStats, campaignStatsJson, timeseriesJson, userStatsJson } from '../mappers/stats.mapper';
-import { dateTime, id } from '../openapi/common-schemas';
+import { id } from '../openapi/common-schemas';
+import { SERIES_RULES, seriesQuery, seriesRequest } from '../openapi/series-query';
 import { z } from '../openapi/zod';
 import type { ServiceClients } from '../service-clients';
-
-const HOUR_MS = 3_600_000;
-const DAY_MS = 86_400_000;
 
 /**
  * Both read pre-aggregated documents (counters kept on write), never
@@ -38,30 +34,14 @@ export function statsRoutes(api: ApiRouter, clients: ServiceClients): void {
     summary: "A campaign's referrals, clicks, conversions and reward value per hour or day",
     description:
       'Counters kept on write per UTC hour and day, like the totals of GET /stats: the read costs the same for a campaign of ten ' +
-      'referrals or of millions. Buckets are UTC hours or UTC days (00:00Z to 24:00Z), whatever the offset the range is written with; ' +
-      'every bucket that overlaps [from, to) is answered, oldest first, zeros included. A range holds at most 744 hourly buckets ' +
-      '(31 days) or 366 daily ones: a longer one, or a `to` not after `from`, is 422 INVALID_RANGE (so are ranges outside the years ' +
-      '0001 to 9999 UTC). Without `to`, now; without `from`, 24 hours (hour) or 30 days (day) before `to`.',
-    query: z.object({
-      campaignId: id('Campaign id (required)'),
-      interval: z.enum(['hour', 'day']).optional().openapi({ description: 'Bucket size; day when absent' }),
-      from: dateTime('Start of the range (inclusive), rounded down to its UTC hour or day').optional(),
-      to: dateTime('End of the range (exclusive)').optional(),
-    }),
+      `referrals or of millions. ${SERIES_RULES}`,
+    query: z.object({ campaignId: id('Campaign id (required)'), ...seriesQuery }),
     responses: { 200: { description: 'The series', schema: CampaignTimeseries.schema } },
     errors: [404, 422],
     handle: async ({ appId, query }) => {
-      const interval = query.interval ?? 'day';
-      const to = query.to ? new Date(query.to) : new Date();
-      const from = query.from ? new Date(query.from) : new Date(to.getTime() - (interval === 'hour' ? 24 * HOUR_MS : 30 * DAY_MS));
-      const series = await clients.referral.getCampaignTimeseries({
-        appId,
-        campaignId: query.campaignId,
-        interval: enumValue(TimeseriesInterval, interval.toUpperCase()),
-        from: timestampFromDate(from),
-        to: timestampFromDate(to),
-      });
-      return { status: 200, body: timeseriesJson(query.campaignId, interval, series) };
+      const { intervalName, ...range } = seriesRequest(query);
+      const series = await clients.referral.getCampaignTimeseries({ appId, campaignId: query.campaignId, ...range });
+      return { status: 200, body: timeseriesJson(query.campaignId, intervalName, series) };
     },
   });
 

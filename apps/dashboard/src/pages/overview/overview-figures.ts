@@ -41,21 +41,30 @@ export function periodTotals(buckets: TimeseriesBucket[]): PeriodTotals {
   };
 }
 
-export interface ChartPoint {
-  date: string;
-  Referrals: number;
-  Clicks: number;
-  Conversions: number;
-  'Reward value': number;
+/** A bucket's label on a chart's axis: its UTC day, or its day and hour. */
+export function bucketLabel(start: string, interval: 'day' | 'hour'): string {
+  return interval === 'day' ? start.slice(0, 10) : `${start.slice(5, 10)} ${start.slice(11, 16)}`;
 }
 
-/** One chart point per bucket, labelled by its UTC day (or hour). */
-export function chartPoints(buckets: TimeseriesBucket[], interval: 'day' | 'hour' = 'day'): ChartPoint[] {
-  return buckets.map((b) => ({
-    date: interval === 'day' ? b.start.slice(0, 10) : `${b.start.slice(5, 10)} ${b.start.slice(11, 16)}`,
-    Referrals: b.referrals,
-    Clicks: b.clicks,
-    Conversions: b.conversions,
-    'Reward value': b.rewardValue,
-  }));
+/**
+ * One chart point per bucket of a series kept on write (campaigns, the
+ * incentive engine, an action), labelled by its UTC day or hour, with one
+ * value per named line: `{date, Clicks: 3, …}`.
+ */
+export function seriesPoints<B extends { start: string }, N extends string>(
+  buckets: readonly B[],
+  lines: Record<N, (bucket: B) => number>,
+  interval: 'day' | 'hour' = 'day',
+): Array<{ date: string } & Record<N, number>> {
+  const names = Object.keys(lines) as N[];
+  return buckets.map((b) => ({ date: bucketLabel(b.start, interval), ...(Object.fromEntries(names.map((n) => [n, lines[n](b)])) as Record<N, number>) }));
+}
+
+/** The campaign chart's points: referrals, clicks, conversions and reward value per bucket. */
+export function chartPoints(buckets: TimeseriesBucket[], interval: 'day' | 'hour' = 'day') {
+  return seriesPoints(
+    buckets,
+    { Referrals: (b) => b.referrals, Clicks: (b) => b.clicks, Conversions: (b) => b.conversions, 'Reward value': (b) => b.rewardValue },
+    interval,
+  );
 }

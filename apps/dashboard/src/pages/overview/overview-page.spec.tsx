@@ -1,9 +1,10 @@
 import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import type { TimeseriesBucket } from '../../api/types';
+import type { EngineBucket, TimeseriesBucket } from '../../api/types';
 import { FakeApi, page } from '../../test/fake-api';
 import { campaign, sessionFor } from '../../test/fixtures';
 import { renderApp } from '../../test/render-app';
+import { actionChartPoints, actionTotals, engineChartPoints } from './engine-figures';
 import { chartPoints, periodOf, periodRange, periodTotals } from './overview-figures';
 
 const bucket = (start: string, referrals: number, clicks: number, conversions: number, rewardValue: number): TimeseriesBucket => ({
@@ -63,5 +64,52 @@ describe('the overview page', () => {
     const { location } = renderApp('/apps/app_1/overview', { session: sessionFor('VIEWER'), api });
     await waitFor(() => expect(location()).toBe('/apps/app_1/overview?campaignId=cmp_9'));
     expect(await screen.findByLabelText('Conversion rate')).toHaveTextContent('0.00 %');
+  });
+});
+
+const engineBucket = (start: string, coinsIssued: number, coinsRedeemed: number): EngineBucket => ({
+  start,
+  events: 4,
+  activeUsers: 2,
+  coinsIssued,
+  coinsRedeemed,
+  tokensIssued: 1,
+  tokensRedeemed: 0,
+  xpIssued: 100,
+  redemptions: coinsRedeemed > 0 ? 1 : 0,
+});
+
+describe('the incentive engine on the overview', () => {
+  it('charts coins and tokens issued against redeemed per day, and an action’s activity, from the series', () => {
+    const points = engineChartPoints([engineBucket('2026-11-23T00:00:00.000Z', 120, 0), engineBucket('2026-11-24T00:00:00.000Z', 40, -30)]);
+    expect(points.map((p) => [p.date, p['Coins issued'], p['Coins redeemed'], p['Tokens issued']])).toEqual([
+      ['2026-11-23', 120, 0, 1],
+      ['2026-11-24', 40, -30, 1],
+    ]);
+    const action = [{ start: '2026-11-24T10:00:00.000Z', events: 3, rewardedEvents: 2, coins: 10, xp: 20, tokens: 0 }];
+    expect(actionChartPoints(action, 'hour')[0]).toEqual({ date: '11-24 10:00', Events: 3, Rewarded: 2, Coins: 10, XP: 20, Tokens: 0 });
+    expect(actionTotals(action)).toEqual({ events: 3, rewardedEvents: 2, coins: 10, xp: 20, tokens: 0 });
+  });
+
+  it('shows the engine’s totals for the period, with or without campaigns', async () => {
+    const api = new FakeApi()
+      .on('GET', '/api/v1/campaigns', { body: { campaigns: [], pagination: page(0) } })
+      .on('GET', '/api/v1/incentives/stats/timeseries', (r) => ({
+        body: {
+          interval: 'day',
+          from: r.query.get('from'),
+          to: r.query.get('to'),
+          totals: { events: 12, activeUsers: 5, coinsIssued: 900, coinsRedeemed: 300, tokensIssued: 4, tokensRedeemed: 2, xpIssued: 1500, redemptions: 3 },
+          buckets: [engineBucket('2026-11-24T00:00:00.000Z', 900, 300)],
+        },
+      }));
+    renderApp('/apps/app_1/overview?days=90', { session: sessionFor('VIEWER'), api });
+    expect(await screen.findByText('No campaigns yet')).toBeInTheDocument();
+    expect(await screen.findByLabelText('Active users')).toHaveTextContent('5');
+    expect(screen.getByLabelText('Coins issued')).toHaveTextContent('900');
+    expect(screen.getByLabelText('Coins redeemed')).toHaveTextContent('300');
+    expect(screen.getByLabelText('Redemptions')).toHaveTextContent('3');
+    const sent = api.sent('GET', '/api/v1/incentives/stats/timeseries')[0]!.query;
+    expect(Date.parse(sent.get('to')!) - Date.parse(sent.get('from')!)).toBe(90 * 86_400_000);
   });
 });

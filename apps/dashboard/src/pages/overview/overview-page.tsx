@@ -11,6 +11,7 @@ import { Empty, QueryError } from '../../ui/query-state';
 import { SegmentedField } from '../../ui/segmented-field';
 import { useSearchState } from '../../url/search-state';
 import { useCampaignOptions } from '../campaigns/use-campaigns';
+import { EngineSection } from './engine-section';
 import { PERIODS, chartPoints, periodOf, periodRange, periodTotals } from './overview-figures';
 
 const KEYS = ['campaignId', 'days'] as const;
@@ -42,7 +43,7 @@ export function OverviewPage() {
 
   return (
     <>
-      <PageHeader title="Overview" description="A campaign's referrals, clicks, conversions and rewards over time." />
+      <PageHeader title="Overview" description="A campaign's referrals, clicks, conversions and rewards over time, and what the incentive engine issued and users redeemed." />
       <Group mb="md" wrap="wrap">
         <Select
           label="Campaign"
@@ -117,6 +118,7 @@ export function OverviewPage() {
           </Paper>
         </Stack>
       )}
+      <EngineSection range={range} />
     </>
   );
 }

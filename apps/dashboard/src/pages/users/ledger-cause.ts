@@ -1,15 +1,17 @@
 import type { IncentiveTransaction } from '../../api/types';
 
-const REASONS: Record<IncentiveTransaction['reason'], string> = {
-  ACTION_REWARD: 'event',
-  LEVEL_REWARD: 'level reward',
-  MILESTONE_REWARD: 'milestone reward',
-  DEBIT: 'debit',
-  CREDIT: 'credit',
+const CAUSES: Record<IncentiveTransaction['cause'], string> = {
+  EVENT: 'event',
+  LEVEL: 'level reward',
+  MILESTONE: 'milestone reward',
+  CATALOG_REDEMPTION: 'catalog redemption',
+  MARKETPLACE_REDEMPTION: 'marketplace redemption',
+  REFUND: 'refund',
+  ADJUSTMENT: 'manual adjustment',
   SCORE_SET: 'score set',
 };
 
-/** Why a ledger entry moved the balance, in words. */
-export function causeOf(entry: Pick<IncentiveTransaction, 'reason'>): string {
-  return REASONS[entry.reason] ?? entry.reason.toLowerCase();
+/** What moved the balance in a ledger entry, in words (the API's cause, always set). */
+export function causeOf(entry: Pick<IncentiveTransaction, 'cause'>): string {
+  return CAUSES[entry.cause] ?? entry.cause.toLowerCase().replace(/_/g, ' ');
 }

@@ -5,6 +5,7 @@ import type { IncentiveBalance, IncentiveTransaction, UserStats } from '../../ap
 import { FakeApi, apiError, page } from '../../test/fake-api';
 import { redemption, sessionFor } from '../../test/fixtures';
 import { renderApp } from '../../test/render-app';
+import { adjustmentRequest } from './adjust-balance';
 import { causeOf } from './ledger-cause';
 
 const balance: IncentiveBalance = {
@@ -26,6 +27,7 @@ const entry = (overrides: Partial<IncentiveTransaction>): IncentiveTransaction =
   id: 'txn_1',
   seq: 1,
   reason: 'ACTION_REWARD',
+  cause: 'EVENT',
   coins: 50,
   xp: 120,
   tokens: 0,
@@ -52,7 +54,7 @@ function userApi() {
   return new FakeApi()
     .on('GET', /^\/api\/v1\/incentives\/balances\/[^/]+$/, (r) => ({ body: { balance: { ...balance, userId: decodeURIComponent(r.path.split('/').pop()!) } } }))
     .on('GET', '/api/v1/incentives/balances/ana/transactions', {
-      body: { transactions: [entry({ id: 'txn_2', seq: 2, reason: 'DEBIT', coins: -30, xp: 0, balanceAfter: { coins: 20, xp: 120, tokens: 0 }, sourceId: 'rdm_1', actionKey: null, description: 'Tote bag' }), entry({})], pagination: page(2) },
+      body: { transactions: [entry({ id: 'txn_2', seq: 2, reason: 'DEBIT', cause: 'CATALOG_REDEMPTION', coins: -30, xp: 0, balanceAfter: { coins: 20, xp: 120, tokens: 0 }, sourceId: 'rdm_1', actionKey: null, description: 'Tote bag' }), entry({})], pagination: page(2) },
     })
     .on('GET', /^\/api\/v1\/incentives\/leaderboard\/[^/]+$/, (r) => (r.query.get('period') === 'DAILY' ? apiError(404, 'NOT_FOUND', 'Not on this board.') : { body: { rank: 3, userId: 'ana', xp: 450, coins: 120 } }))
     .on('GET', '/api/v1/users/ana/stats', { body: stats })
@@ -66,14 +68,22 @@ function userApi() {
 
 describe('the ledger', () => {
   it('names the cause of each movement', () => {
-    expect(['ACTION_REWARD', 'LEVEL_REWARD', 'MILESTONE_REWARD', 'DEBIT', 'CREDIT', 'SCORE_SET'].map((reason) => causeOf({ reason: reason as IncentiveTransaction['reason'] }))).toEqual([
+    const causes: Array<IncentiveTransaction['cause']> = ['EVENT', 'LEVEL', 'MILESTONE', 'CATALOG_REDEMPTION', 'MARKETPLACE_REDEMPTION', 'REFUND', 'ADJUSTMENT', 'SCORE_SET'];
+    expect(causes.map((cause) => causeOf({ cause }))).toEqual([
       'event',
       'level reward',
       'milestone reward',
-      'debit',
-      'credit',
+      'catalog redemption',
+      'marketplace redemption',
+      'refund',
+      'manual adjustment',
       'score set',
     ]);
+  });
+
+  it('sends an adjustment’s moving amounts and its reason', () => {
+    expect(adjustmentRequest({ coins: '-20', tokens: '', xp: 0, note: ' Goodwill ' })).toEqual({ coins: -20, note: 'Goodwill' });
+    expect(adjustmentRequest({ coins: 5, tokens: 1, xp: '-', note: 'x' })).toEqual({ coins: 5, tokens: 1, note: 'x' });
   });
 });
 
@@ -88,7 +98,7 @@ describe('the users page', () => {
     await waitFor(() => expect(screen.getByLabelText('Rank all time')).toHaveTextContent('#3'));
     await waitFor(() => expect(screen.getByLabelText('Rank today')).toHaveTextContent('—'));
     const rows = (await screen.findAllByTestId('ledger-row')).map((r) => r.textContent);
-    expect(rows[0]).toContain('debit');
+    expect(rows[0]).toContain('catalog redemption');
     expect(rows[0]).toContain('−30 coins');
     expect(rows[0]).toContain('Tote bag');
     expect(rows[1]).toContain('+50 coins · +120 XP');
@@ -115,5 +125,48 @@ describe('the users page', () => {
     await userEvent.type(await screen.findByLabelText('User id'), 'nobody{Enter}');
     await waitFor(() => expect(location()).toBe('/apps/app_1/users?userId=nobody'));
     expect(await screen.findByText('No movements yet')).toBeInTheDocument();
+  });
+
+  it('adjusts a balance for a MANAGER: a debit below zero refused with the API’s message, then a credit; a retry of the same body keeps its Idempotency-Key', async () => {
+    let attempts = 0;
+    const api = userApi().on('POST', '/api/v1/incentives/balances/ana/adjustments', (r) => {
+      attempts += 1;
+      const body = r.body as { coins?: number; note: string };
+      if ((body.coins ?? 0) < 0) return apiError(422, 'INSUFFICIENT_BALANCE', 'The user does not have enough coins or tokens.');
+      if (attempts === 2) return apiError(503, 'UNAVAILABLE', 'The incentive service did not answer; retry.');
+      return { status: 201, body: { transaction: entry({ id: 'txn_3', seq: 3, reason: 'ADJUSTMENT', cause: 'ADJUSTMENT', coins: body.coins ?? 0, xp: 0, description: body.note }), balance } };
+    });
+    renderApp('/apps/app_1/users?userId=ana', { session: sessionFor('MANAGER'), api });
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Adjust balance' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Adjust the balance of ana' });
+    await user.click(within(dialog).getByRole('button', { name: 'Adjust' }));
+    expect(within(dialog).getByText('Say why: it is kept in the ledger and the audit log')).toBeInTheDocument();
+    expect(within(dialog).getByText('Change at least one of coins, tokens or XP')).toBeInTheDocument();
+    expect(api.sent('POST', '/api/v1/incentives/balances/ana/adjustments')).toHaveLength(0);
+
+    await user.type(within(dialog).getByRole('textbox', { name: 'Coins' }), '-500');
+    await user.type(within(dialog).getByRole('textbox', { name: /^Reason/ }), 'Chargeback');
+    await user.click(within(dialog).getByRole('button', { name: 'Adjust' }));
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent('The user does not have enough coins or tokens.');
+
+    await user.clear(within(dialog).getByRole('textbox', { name: 'Coins' }));
+    await user.type(within(dialog).getByRole('textbox', { name: 'Coins' }), '50');
+    await user.click(within(dialog).getByRole('button', { name: 'Adjust' }));
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent('The incentive service did not answer; retry.');
+    await user.click(within(dialog).getByRole('button', { name: 'Adjust' }));
+    expect(await screen.findByText('ana adjusted: +50 coins.')).toBeInTheDocument();
+    const sent = api.sent('POST', '/api/v1/incentives/balances/ana/adjustments');
+    expect(sent.map((r) => r.body)).toEqual([{ coins: -500, note: 'Chargeback' }, { coins: 50, note: 'Chargeback' }, { coins: 50, note: 'Chargeback' }]);
+    const keys = sent.map((r) => r.headers.get('Idempotency-Key'));
+    expect(keys[1]).toBe(keys[2]);
+    expect(keys[0]).not.toBe(keys[1]);
+    expect(sent[2]!.headers.get('X-CSRF-Token')).toBe('csrf-123');
+  });
+
+  it('shows a VIEWER no adjustment control', async () => {
+    renderApp('/apps/app_1/users?userId=ana', { session: sessionFor('VIEWER'), api: userApi() });
+    await screen.findAllByTestId('ledger-row');
+    expect(screen.queryByRole('button', { name: 'Adjust balance' })).toBeNull();
   });
 });

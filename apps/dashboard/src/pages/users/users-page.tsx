@@ -8,6 +8,7 @@ import { TextSearch } from '../../ui/text-search';
 import { UrlTabs } from '../../ui/url-tabs';
 import { useSearchState } from '../../url/search-state';
 import { RedemptionsPanel } from '../incentives/catalog/redemptions-panel';
+import { AdjustBalance } from './adjust-balance';
 import { UserBadges, UserMilestones } from './user-achievements';
 import { UserLedger } from './user-ledger';
 import { UserMarketplaceCodes } from './user-marketplace-codes';
@@ -28,9 +29,12 @@ function UserDetails({ userId, page }: { userId: string; page: number }) {
   return (
     <Stack>
       <section aria-labelledby="user-balances">
-        <Title order={2} size="h4" id="user-balances" mb="xs">
-          Balances
-        </Title>
+        <Group justify="space-between" mb="xs">
+          <Title order={2} size="h4" id="user-balances">
+            Balances
+          </Title>
+          <AdjustBalance userId={userId} />
+        </Group>
         <QueryView query={balance} skeleton={<TableSkeleton rows={2} label="Loading the user's balances" />}>
           {(b) => <UserSummary balance={b} />}
         </QueryView>

@@ -85,3 +85,21 @@ describe('the actions page', () => {
     expect(api.sent('PATCH', '/api/v1/incentives/actions/first_purchase')[1]!.body).toEqual({ enabled: false });
   });
 });
+
+describe('an action’s activity', () => {
+  it('shows how often the action was performed and what it paid over the period in the URL, from its series', async () => {
+    const bucket = (day: string, events: number, rewardedEvents: number) => ({ start: `${day}T00:00:00.000Z`, events, rewardedEvents, coins: rewardedEvents * 50, xp: rewardedEvents * 120, tokens: 0 });
+    const api = actionsApi().on('GET', '/api/v1/incentives/actions/first_purchase/timeseries', (r) => ({
+      body: { actionKey: 'first_purchase', interval: 'day', from: r.query.get('from'), to: r.query.get('to'), buckets: [bucket('2026-11-23', 3, 2), bucket('2026-11-24', 1, 0)] },
+    }));
+    renderApp('/apps/app_1/actions?action=first_purchase&days=7', { session: sessionFor('VIEWER'), api });
+    const drawer = await screen.findByRole('dialog', { name: 'Action' });
+    expect(await within(drawer).findByLabelText('Events')).toHaveTextContent('4');
+    expect(within(drawer).getByLabelText('Rewarded')).toHaveTextContent('2');
+    expect(within(drawer).getByLabelText('Coins paid')).toHaveTextContent('100');
+    expect(within(drawer).getByLabelText('XP paid')).toHaveTextContent('240');
+    const sent = api.sent('GET', '/api/v1/incentives/actions/first_purchase/timeseries')[0]!.query;
+    expect(sent.get('interval')).toBe('day');
+    expect(Date.parse(sent.get('to')!) - Date.parse(sent.get('from')!)).toBe(7 * 86_400_000);
+  });
+});

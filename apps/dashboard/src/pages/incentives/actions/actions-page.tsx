@@ -1,5 +1,6 @@
-import { Anchor, Button, Drawer, Group, Select, SimpleGrid, Stack, Text } from '@mantine/core';
+import { Anchor, Button, Drawer, Group, Select, SimpleGrid, Skeleton, Stack, Text } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { Suspense, lazy, useMemo } from 'react';
 import { Link } from 'react-router';
 import { ok } from '../../../api/api-error';
 import type { ActionType } from '../../../api/types';
@@ -10,19 +11,28 @@ import { DataTable } from '../../../ui/data-table';
 import { Field } from '../../../ui/field';
 import { formatAmounts, formatDateTime, formatSeconds } from '../../../ui/format';
 import { PageHeader } from '../../../ui/page-header';
+import { SegmentedField } from '../../../ui/segmented-field';
 import { Empty, QueryView, TableSkeleton } from '../../../ui/query-state';
 import { StateSwitch } from '../../../ui/state-switch';
 import { UrlPagination } from '../../../ui/url-pagination';
 import { useSearchState } from '../../../url/search-state';
+import { PERIODS, periodOf, periodRange } from '../../overview/overview-figures';
 import { ActionFormModal } from './action-form-modal';
 import { ACTION_TYPES, actionTypeLabel } from './action-request';
 
-const KEYS = ['type', 'enabled', 'edit', 'action'] as const;
+const KEYS = ['type', 'enabled', 'edit', 'action', 'days'] as const;
+const DRAWER_KEYS = ['days'] as const;
 
-/** One action: what it pays and its limits. */
+// The chart library loads with the first action opened, not with the list.
+const ActionActivity = lazy(() => import('./action-activity'));
+
+/** One action: what it pays, its limits, and how often it was performed and what it paid over a period. */
 function ActionDrawer({ actionKey, onClose }: { actionKey: string | null; onClose: () => void }) {
   const api = useApi();
   const appId = useAppId();
+  const { values, set } = useSearchState(DRAWER_KEYS);
+  const days = periodOf(values.days);
+  const range = useMemo(() => periodRange(days, new Date()), [days]);
   const action = useQuery({
     queryKey: ['app', appId, 'actions', 'one', actionKey],
     queryFn: () => ok(api.GET('/api/v1/incentives/actions/{key}', { params: { path: { key: actionKey! } } })).then((d) => d.action),
@@ -44,6 +54,15 @@ function ActionDrawer({ actionKey, onClose }: { actionKey: string | null; onClos
               <Field label="Updated">{formatDateTime(a.updatedAt)}</Field>
             </SimpleGrid>
             {a.description && <Text size="sm">{a.description}</Text>}
+            <SegmentedField
+              label="Activity over"
+              value={String(days)}
+              onChange={(v) => set({ days: v === '30' ? null : v })}
+              data={PERIODS.map((d) => ({ value: String(d), label: `${d} days` }))}
+            />
+            <Suspense fallback={<Skeleton height={420} aria-label="Loading the chart" />}>
+              <ActionActivity actionKey={a.key} range={range} />
+            </Suspense>
             <Anchor component={Link} to={`/apps/${encodeURIComponent(appId)}/events?actionKey=${encodeURIComponent(a.key)}`} size="sm">
               Events of this action
             </Anchor>
@@ -153,7 +172,7 @@ export function ActionsPage() {
       <RoleGate least="MANAGER">
         <ActionFormModal editing={values.edit} onClose={() => set({ edit: null })} />
       </RoleGate>
-      <ActionDrawer actionKey={values.action} onClose={() => set({ action: null })} />
+      <ActionDrawer actionKey={values.action} onClose={() => set({ action: null, days: null })} />
     </>
   );
 }

@@ -11,7 +11,7 @@ import type { JsonObject, Message } from "@bufbuild/protobuf";
  * Describes the file common/v1/common.proto.
  */
 export const file_common_v1_common: GenFile = /*@__PURE__*/
-  fileDesc("ChZjb21tb24vdjEvY29tbW9uLnByb3RvEgljb21tb24udjEiRwoLRXJyb3JEZXRhaWwSDgoGcmVhc29uGAEgASgJEigKB2RldGFpbHMYAiABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0IlIKCUl0ZW1FcnJvchIMCgRjb2RlGAEgASgFEg8KB21lc3NhZ2UYAiABKAkSJgoGZGV0YWlsGAMgASgLMhYuY29tbW9uLnYxLkVycm9yRGV0YWlsIioKC1BhZ2VSZXF1ZXN0EgwKBHBhZ2UYASABKAUSDQoFbGltaXQYAiABKAUiPAoIUGFnZUluZm8SDAoEcGFnZRgBIAEoBRINCgVsaW1pdBgCIAEoBRITCgt0b3RhbF9pdGVtcxgDIAEoBSKTAQoNQ2xpZW50Q29udGV4dBIPCgJpcBgBIAEoCUgAiAEBEhcKCnVzZXJfYWdlbnQYAiABKAlIAYgBARIWCglkZXZpY2VfaWQYAyABKAlIAogBARISCgVlbWFpbBgEIAEoCUgDiAEBQgUKA19pcEINCgtfdXNlcl9hZ2VudEIMCgpfZGV2aWNlX2lkQggKBl9lbWFpbCJ9Cg9GcmF1ZEFzc2Vzc21lbnQSFwoKcmlza19zY29yZRgBIAEoBUgAiAEBEg8KB3JlYXNvbnMYAiADKAkSFAoHd2FybmluZxgDIAEoCUgBiAEBEg8KB2ZsYWdnZWQYBCABKAhCDQoLX3Jpc2tfc2NvcmVCCgoIX3dhcm5pbmcq8wEKD0Z1bGZpbGxtZW50VHlwZRIgChxGVUxGSUxMTUVOVF9UWVBFX1VOU1BFQ0lGSUVEEAASIgoeRlVMRklMTE1FTlRfVFlQRV9ESVNDT1VOVF9DT0RFEAESIAocRlVMRklMTE1FTlRfVFlQRV9DT1VQT05fQ09ERRACEhsKF0ZVTEZJTExNRU5UX1RZUEVfTUFOVUFMEAMSHgoaRlVMRklMTE1FTlRfVFlQRV9BVVRPTUFURUQQBBIeChpGVUxGSUxMTUVOVF9UWVBFX0dJRlRfQ0FSRBAFEhsKF0ZVTEZJTExNRU5UX1RZUEVfQ1VTVE9NEAZiBnByb3RvMw", [file_google_protobuf_struct]);
+  fileDesc("ChZjb21tb24vdjEvY29tbW9uLnByb3RvEgljb21tb24udjEiRwoLRXJyb3JEZXRhaWwSDgoGcmVhc29uGAEgASgJEigKB2RldGFpbHMYAiABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0IlIKCUl0ZW1FcnJvchIMCgRjb2RlGAEgASgFEg8KB21lc3NhZ2UYAiABKAkSJgoGZGV0YWlsGAMgASgLMhYuY29tbW9uLnYxLkVycm9yRGV0YWlsIioKC1BhZ2VSZXF1ZXN0EgwKBHBhZ2UYASABKAUSDQoFbGltaXQYAiABKAUiPAoIUGFnZUluZm8SDAoEcGFnZRgBIAEoBRINCgVsaW1pdBgCIAEoBRITCgt0b3RhbF9pdGVtcxgDIAEoBSKTAQoNQ2xpZW50Q29udGV4dBIPCgJpcBgBIAEoCUgAiAEBEhcKCnVzZXJfYWdlbnQYAiABKAlIAYgBARIWCglkZXZpY2VfaWQYAyABKAlIAogBARISCgVlbWFpbBgEIAEoCUgDiAEBQgUKA19pcEINCgtfdXNlcl9hZ2VudEIMCgpfZGV2aWNlX2lkQggKBl9lbWFpbCJ9Cg9GcmF1ZEFzc2Vzc21lbnQSFwoKcmlza19zY29yZRgBIAEoBUgAiAEBEg8KB3JlYXNvbnMYAiADKAkSFAoHd2FybmluZxgDIAEoCUgBiAEBEg8KB2ZsYWdnZWQYBCABKAhCDQoLX3Jpc2tfc2NvcmVCCgoIX3dhcm5pbmcq8wEKD0Z1bGZpbGxtZW50VHlwZRIgChxGVUxGSUxMTUVOVF9UWVBFX1VOU1BFQ0lGSUVEEAASIgoeRlVMRklMTE1FTlRfVFlQRV9ESVNDT1VOVF9DT0RFEAESIAocRlVMRklMTE1FTlRfVFlQRV9DT1VQT05fQ09ERRACEhsKF0ZVTEZJTExNRU5UX1RZUEVfTUFOVUFMEAMSHgoaRlVMRklMTE1FTlRfVFlQRV9BVVRPTUFURUQQBBIeChpGVUxGSUxMTUVOVF9UWVBFX0dJRlRfQ0FSRBAFEhsKF0ZVTEZJTExNRU5UX1RZUEVfQ1VTVE9NEAYqdAoSVGltZXNlcmllc0ludGVydmFsEiMKH1RJTUVTRVJJRVNfSU5URVJWQUxfVU5TUEVDSUZJRUQQABIcChhUSU1FU0VSSUVTX0lOVEVSVkFMX0hPVVIQARIbChdUSU1FU0VSSUVTX0lOVEVSVkFMX0RBWRACYgZwcm90bzM", [file_google_protobuf_struct]);
 
 /**
  * Attached to every ConnectError a service raises, so the gateway can turn a
@@ -240,4 +240,33 @@ export enum FulfillmentType {
  */
 export const FulfillmentTypeSchema: GenEnum<FulfillmentType> = /*@__PURE__*/
   enumDesc(file_common_v1_common, 0);
+
+/**
+ * The bucket of a series kept on write (a campaign's, an action's, an
+ * app's engine figures): a UTC hour or a UTC day (libs/mongo time-buckets).
+ *
+ * @generated from enum common.v1.TimeseriesInterval
+ */
+export enum TimeseriesInterval {
+  /**
+   * @generated from enum value: TIMESERIES_INTERVAL_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * @generated from enum value: TIMESERIES_INTERVAL_HOUR = 1;
+   */
+  HOUR = 1,
+
+  /**
+   * @generated from enum value: TIMESERIES_INTERVAL_DAY = 2;
+   */
+  DAY = 2,
+}
+
+/**
+ * Describes the enum common.v1.TimeseriesInterval.
+ */
+export const TimeseriesIntervalSchema: GenEnum<TimeseriesInterval> = /*@__PURE__*/
+  enumDesc(file_common_v1_common, 1);
 

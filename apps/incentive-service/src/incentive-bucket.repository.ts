@@ -1,0 +1,42 @@
+import type { Connection } from 'mongoose';
+import { DocumentWriteQueue, Repository, closeDrift, type CounterDrift } from '@ris/mongo';
+import { incentiveBucketModel, type IncentiveBucketDoc } from './incentive-bucket.model';
+
+/** What a bucket document is created with: its subject, interval, start and partition. */
+export type IncentiveBucketFields = Pick<IncentiveBucketDoc, 'subject' | 'interval' | 'start' | 'partition'>;
+
+/** Actions' and the engine's hour and day counters (incentive-bucket.model.ts): incremented by _id, read by partition. */
+export class IncentiveBucketRepository extends Repository<IncentiveBucketDoc> {
+  // The current hour's and day's documents take every event of the app:
+  // coalesced, and serial per process (FerretDB runs $inc as a read and a write).
+  private readonly increments: DocumentWriteQueue<IncentiveBucketDoc>;
+
+  constructor(db: Connection) {
+    super(incentiveBucketModel(db));
+    this.increments = new DocumentWriteQueue(this.collection);
+  }
+
+  /** Adds to one bucket (its document made on the first increment). */
+  add(appId: string, bucketId: string, fields: IncentiveBucketFields, inc: Record<string, number>): Promise<void> {
+    return this.increments.increment(appId, { _id: bucketId }, inc, fields);
+  }
+
+  /** A subject's buckets of one interval and partition (a day of hours, a month of days) whose start is in [start, end), in order. */
+  inPartition(appId: string, fields: Omit<IncentiveBucketFields, 'start'>, start: Date, end: Date): Promise<IncentiveBucketDoc[]> {
+    const { subject, interval, partition } = fields;
+    return this.collection.find(appId, { subject, interval, partition, start: { $gte: start, $lt: end } }, { sort: { start: 1 } });
+  }
+
+  /** Every bucket, of one app or, without one, of every app: a maintenance pass (tools/incentive-rebuild-series.mjs). */
+  all(appId?: string): AsyncIterable<IncentiveBucketDoc> {
+    return this.acrossApps
+      .find(appId ? { appId } : {})
+      .lean<IncentiveBucketDoc>()
+      .cursor();
+  }
+
+  /** Closes a drift the maintenance pass found (an $inc of the difference; the document made with `fields` if missing). */
+  closeDrift(drift: CounterDrift, fields: IncentiveBucketFields): Promise<void> {
+    return closeDrift(this.acrossApps, drift, fields);
+  }
+}
