@@ -1,5 +1,7 @@
+import type { Redis } from 'ioredis';
 import mongoose, { type Connection } from 'mongoose';
 import { infraUrl, testDatabase } from '@ris/testing';
+import { windowsOnTestRedis } from '../testing/fraud-on-test-database';
 import { FraudScorer } from './fraud-scorer';
 import { signalModel } from '../signals/signal.model';
 import { SignalRepository, type NewSignal } from '../signals/signal.repository';
@@ -7,14 +9,15 @@ import { ruleSettings } from './rules/facts-fixture';
 import { FRAUD_RULES } from './rules/rule-set';
 import { SignalHistory } from './signal-history';
 
-// Against the real database: two scorers on two connections stand for two
-// replicas of the service, which must see each other's signals.
+// Against the real database and Redis: two scorers on two connections stand
+// for two replicas of the service, which must see each other's signals
+// (the velocity windows are shared through Redis).
 describe('fraud scoring against stored signals', () => {
   let db: Awaited<ReturnType<typeof testDatabase>>;
   let replicaDb: Connection;
   let replicaA: FraudScorer;
   let replicaB: FraudScorer;
-  const history = { velocityWindowMinutes: 60, fastConversionSeconds: 10, refereeLookbackDays: 30 };
+  let redis: Redis;
   const at = new Date();
 
   const conversion = (id: string, overrides: Partial<NewSignal> = {}): NewSignal => ({
@@ -37,11 +40,14 @@ describe('fraud scoring against stored signals', () => {
     replicaDb = await mongoose.createConnection(infraUrl('MONGODB_URL'), { dbName: db.name }).asPromise();
     const signalsA = new SignalRepository(db);
     await signalsA.ensureIndexes();
-    replicaA = new FraudScorer(new SignalHistory(signalsA, history), FRAUD_RULES, ruleSettings);
-    replicaB = new FraudScorer(new SignalHistory(new SignalRepository(replicaDb), history), FRAUD_RULES, ruleSettings);
+    const shared = await windowsOnTestRedis('fraud_windows');
+    redis = shared.redis;
+    replicaA = new FraudScorer(new SignalHistory(signalsA, shared.windows), FRAUD_RULES, ruleSettings);
+    replicaB = new FraudScorer(new SignalHistory(new SignalRepository(replicaDb), shared.windows), FRAUD_RULES, ruleSettings);
   });
 
   afterAll(async () => {
+    redis.disconnect();
     await replicaDb.close();
     await db.drop();
   });

@@ -1,7 +1,7 @@
 import type { Connection } from 'mongoose';
 import { Repository } from '@ris/mongo';
 import { storedId } from './signal-subject';
-import { signalModel, type SignalDoc, type SignalKind } from './signal.model';
+import { signalModel, type SignalDoc } from './signal.model';
 
 /** A signal as scored: `_id` is its subject (signal-subject.ts), without the app. */
 export type NewSignal = Omit<SignalDoc, 'appId'>;
@@ -19,7 +19,8 @@ const within = (range: TimeRange) => ({ $gte: range.from, $lte: range.to });
 /**
  * The stored signals: every question scoring and a flag's evidence ask of
  * them, by name; each is one indexed query (signal.model.ts names the index
- * of each).
+ * of each). The velocity counts are not asked of them: SignalWindows keeps
+ * those on write.
  */
 export class SignalRepository extends Repository<SignalDoc> {
   constructor(db: Connection) {
@@ -45,21 +46,6 @@ export class SignalRepository extends Repository<SignalDoc> {
     return this.findById(appId, storedId(appId, subjectId));
   }
 
-  /** IP_VELOCITY: signals of one kind from one IP in the window, but the subject's own. */
-  countFromIp(appId: string, ip: string, kind: SignalKind, window: TimeRange, exceptSubject: string): Promise<number> {
-    return this.collection.count(appId, { _id: { $ne: storedId(appId, exceptSubject) }, ip, kind, at: within(window) });
-  }
-
-  /** DEVICE_VELOCITY: as countFromIp, for one device. */
-  countFromDevice(appId: string, deviceId: string, kind: SignalKind, window: TimeRange, exceptSubject: string): Promise<number> {
-    return this.collection.count(appId, { _id: { $ne: storedId(appId, exceptSubject) }, deviceId, kind, at: within(window) });
-  }
-
-  /** REFERRER_VELOCITY: a referrer's conversions in the window, but the subject's own. */
-  countReferrerConversions(appId: string, referrerId: string, window: TimeRange, exceptSubject: string): Promise<number> {
-    return this.collection.count(appId, { _id: { $ne: storedId(appId, exceptSubject) }, referrerId, kind: 'CONVERSION', at: within(window) });
-  }
-
   /** The referral signal of a code: its referrer's own context, however old. */
   referralSignalOf(appId: string, referralCode: string): Promise<SignalDoc | null> {
     return this.collection.findOne(appId, { referralCode, kind: 'REFERRAL' });
@@ -68,15 +54,6 @@ export class SignalRepository extends Repository<SignalDoc> {
   /** Clicks on a code in the window, newest first, at most `limit`. */
   clicksOnCode(appId: string, referralCode: string, window: TimeRange, limit: number): Promise<SignalDoc[]> {
     return this.collection.find(appId, { referralCode, kind: 'CLICK', at: within(window) }, { sort: { at: -1 }, limit });
-  }
-
-  /** MULTIPLE_CODES: a referee's clicks and conversions in the window, but the subject's own, newest first. */
-  refereeActivity(appId: string, refereeId: string, window: TimeRange, exceptSubject: string, limit: number): Promise<SignalDoc[]> {
-    return this.collection.find(
-      appId,
-      { _id: { $ne: storedId(appId, exceptSubject) }, refereeId, kind: { $in: ['CLICK', 'CONVERSION'] }, at: within(window) },
-      { sort: { at: -1 }, limit },
-    );
   }
 
   /** Signals of any kind sharing one attribute's value in the window, newest first, at most `limit`. */
