@@ -22,7 +22,7 @@ export class SignalHistory {
     private readonly signals: SignalRepository,
     private readonly windows: SignalWindows,
   ) {
-    this.inserts = new GroupCommit(async (batch) => {
+    this.inserts = new GroupCommit<{ appId: string; signal: NewSignal }, void>(async (batch) => {
       await this.signals.recordMany(batch);
       return batch.map(() => undefined);
     });
