@@ -71,6 +71,23 @@ describe('fraud scoring against stored signals', () => {
     expect(await signalModel(db).countDocuments({ appId: 'app_a', ip })).toBe(6);
   });
 
+  it('stores the signals of concurrent scores together, once per subject, and counts them against each other', async () => {
+    const ip = '192.0.2.99';
+    // Ten referees from one IP at once, one of them twice (a double-submitted conversion): their
+    // signals go to the store in shared inserts, each subject once, and the windows see each other.
+    const referees = Array.from({ length: 10 }, (_, i) => `burst${i}`);
+    const results = await Promise.all(
+      [...referees, 'burst0'].map((refereeId, i) =>
+        (i % 2 === 0 ? replicaA : replicaB).score({ appId: 'app_g', signal: conversion(refereeId, { refereeId, ip }), referrerEmail: null, flagThreshold: 10 }),
+      ),
+    );
+    expect(await signalModel(db).countDocuments({ appId: 'app_g', ip })).toBe(10);
+    // Whatever the order, the later half of the burst sees more than five others from the IP.
+    expect(results.filter((r) => r.reasons.includes('IP_VELOCITY')).length).toBeGreaterThanOrEqual(4);
+    const after = await replicaA.score({ appId: 'app_g', signal: conversion('late', { refereeId: 'late', ip }), referrerEmail: null, flagThreshold: 10 });
+    expect(after.reasons).toContain('IP_VELOCITY');
+  });
+
   it("compares the referee with the referrer's referral signal and finds the fast click", async () => {
     await replicaA.score({
       appId: 'app_c',
