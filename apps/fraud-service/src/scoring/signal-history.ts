@@ -39,9 +39,9 @@ export class SignalHistory {
   }
 
   /**
-   * The facts for scoring `signal` (already recorded): it joins its windows
-   * in the same round trip that counts them, so concurrent events from one
-   * IP or device count each other.
+   * The facts for scoring `signal`: it joins its windows in the same round
+   * trip that counts them, so concurrent events from one IP or device count
+   * each other (whether or not its stored copy is written yet).
    */
   async facts(appId: string, signal: NewSignal, referrerEmail: string | null): Promise<ScoringFacts> {
     const kind = signal.kind === 'REFERRAL' ? 'REFERRAL' : 'CONVERSION';
