@@ -694,7 +694,7 @@ function writeConversionReport({ insertBaseline, essential, rows, counterCheck }
     '',
     `Machine: ${cpu.length} × ${cpu[0]?.model ?? 'unknown CPU'}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB, Node ${process.version}; load average at the end ${loadavg().map((l) => l.toFixed(2)).join(' / ')} (the machine is shared with other work).`,
     `Database: ${database.label}; NATS 2.9 JetStream and Redis from tools/infra; every process on this one machine.`,
-    `Stack: gateway, referral, fraud and reward services as processes (LOG_LEVEL=warn, rate limit lifted). Each conversion is a new referee through a random code of the campaign, with an IP among 250 and an amount; the campaign rewards the referrer 10 (DISCOUNT_CODE), one level. The big campaign is seeded (referrals with their lookup keys and counter) in an app of its own; its conversions use every ${CONVERSION_STRIDE.toLocaleString('en')}th of its codes (${CONVERSION_CODES.toLocaleString('en')}, spread over the campaign), whose keys the seed put into Redis as the service does when it creates a referral. The small campaign's referrals are made through the API.`,
+    `Stack: gateway, referral, fraud and reward services as processes (LOG_LEVEL=warn, rate limit lifted). Each conversion is a new referee through a random code of the campaign, with an IP among 250 and an amount; the campaign rewards the referrer 10 (DISCOUNT_CODE), one level. The big campaign is seeded (referrals with their lookup keys and counter) in an app of its own; its conversions use ${CONVERSION_STRIDE > 1 ? `every ${CONVERSION_STRIDE.toLocaleString('en')}th of its codes (${CONVERSION_CODES.toLocaleString('en')}, spread over the campaign)` : 'all of its codes'}, whose keys the seed put into Redis as the service does when it creates a referral. The small campaign's referrals are made through the API.`,
     '',
     '| Scenario | connections | req/s | p50 ms | p99 ms | requests | errors / non-2xx | vs one insert | vs essential work |',
     '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
@@ -708,7 +708,7 @@ function writeConversionReport({ insertBaseline, essential, rows, counterCheck }
     '',
     '## How the cost grows',
     '',
-    `- ${big.name.replace('POST /conversions ', '')} vs ${SMALL_REFERRALS}: ${big.rps.toFixed(0)} vs ${smallRow.rps.toFixed(0)} req/s at 8 connections (p99 ${big.p99} vs ${smallRow.p99} ms), p50 ${bigOne.p50} vs ${smallOne.p50} ms on one connection; CPU per conversion ${Object.values(big.cpu).reduce((a, b) => a + b, 0).toFixed(1)} vs ${Object.values(smallRow.cpu).reduce((a, b) => a + b, 0).toFixed(1)} ms (below). Every read a conversion makes is by _id or an indexed key of its own referee, code or referral; none scans the campaign.`,
+    `- A ${/campaign of [\d,]+ referrals/.exec(big.name)?.[0] ?? big.name} vs one of ${SMALL_REFERRALS}: ${big.rps.toFixed(0)} vs ${smallRow.rps.toFixed(0)} req/s at 8 connections (p99 ${big.p99} vs ${smallRow.p99} ms), p50 ${bigOne.p50} vs ${smallOne.p50} ms on one connection; CPU per conversion ${Object.values(big.cpu).reduce((a, b) => a + b, 0).toFixed(1)} vs ${Object.values(smallRow.cpu).reduce((a, b) => a + b, 0).toFixed(1)} ms (below). Every read a conversion makes is by _id or an indexed key of its own referee, code or referral; none scans the campaign.`,
     '',
     '## What limits it',
     '',
@@ -723,6 +723,18 @@ function writeConversionReport({ insertBaseline, essential, rows, counterCheck }
     `| --- | ${Object.keys(big.cpu).map(() => '---:').join(' | ')} | ---: |`,
     ...[essential, ...rows].map(cpuRow),
     '',
+    ...(big.commands
+      ? [
+          '## MongoDB commands per answer, by app and command',
+          '',
+          "From each app's ris_mongodb_command_duration_seconds counts over the measured run (BENCH_METRICS=1), divided by its 2xx answers; the services' background passes (outbox sweeps, recovery) are included.",
+          '',
+          ...[essential, ...rows].map(
+            (r) => `- ${r.name}: ${Object.entries(r.commands ?? {}).filter(([, v]) => v >= 0.05).map(([k, v]) => `${k} ${v.toFixed(2)}`).join(', ')} (total ${Object.values(r.commands ?? {}).reduce((a, b) => a + b, 0).toFixed(1)})`,
+          ),
+          '',
+        ]
+      : []),
     '## Counters after the run',
     '',
     'GET /stats against the 2xx answers autocannon counted (warm-up included) plus the requests it left in flight when each run stopped (at most 2 × connections), which the stack completed:',
