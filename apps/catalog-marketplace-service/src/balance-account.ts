@@ -19,6 +19,8 @@ export interface BalanceOperation extends Spendable {
   userId: string;
   /** Why, for the user's ledger (e.g. "catalog redemption rdm_…"). */
   memo: string;
+  /** The ledger entry's cause: the redemption's kind for its debit, REFUND for giving it back. */
+  cause: 'CATALOG_REDEMPTION' | 'MARKETPLACE_REDEMPTION' | 'REFUND';
 }
 
 export type DebitOutcome =

@@ -1,5 +1,5 @@
 import type { Connection } from 'mongoose';
-import { AppScoped, idFromOperation, type Page, type PageQuery } from '@ris/mongo';
+import { AppScoped, CoalescedReads, idFromOperation, type Page, type PageQuery } from '@ris/mongo';
 import { Code, notFound, rpcError } from '@ris/rpc';
 import { catalogItemModel, type CatalogItemDoc } from './catalog-item.model';
 import { DESCRIPTION_MAX, checkCost, checkStock, checkText, checkedPriceTerms } from './field-rules';
@@ -24,6 +24,8 @@ export class CatalogItems {
   readonly items: AppScoped<CatalogItemDoc>;
   readonly stock: StockCounter<CatalogItemDoc>;
   private readonly owned: OwnedGoods<CatalogItemDoc>;
+  /** Every redemption of an item reads it first: the reads that arrive together share one. */
+  private readonly redeemableReads = new CoalescedReads<CatalogItemDoc | null>();
 
   constructor(db: Connection) {
     const model = catalogItemModel(db);
@@ -58,7 +60,7 @@ export class CatalogItems {
 
   /** The item as a redemption needs it: 404 if unknown, 422 ITEM_UNAVAILABLE if deleted or unpublished. */
   async getRedeemable(appId: string, itemId: string): Promise<CatalogItemDoc> {
-    const item = await this.items.findOne(appId, { _id: itemId });
+    const item = await this.redeemableReads.read(`${appId}\u0000${itemId}`, () => this.items.findOne(appId, { _id: itemId }));
     if (!item) throw notFound('Catalog item', { itemId });
     if (item.deletedAt !== null || !item.published) {
       throw rpcError(Code.FailedPrecondition, 'ITEM_UNAVAILABLE', `Catalog item ${itemId} is ${item.deletedAt ? 'deleted' : 'not published'}.`, {

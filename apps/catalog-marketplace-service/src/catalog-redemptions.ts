@@ -35,6 +35,7 @@ export class CatalogRedemptions {
     this.saga = new RedemptionSaga(
       {
         name: 'catalog redemption',
+        debitCause: 'CATALOG_REDEMPTION',
         records: this.records,
         stock: items.stock,
         good: (r) => ({ appId: r.appId, id: r.itemId, field: 'itemId' }),
@@ -61,8 +62,9 @@ export class CatalogRedemptions {
       make: async (id) => {
         const item = await this.items.getRedeemable(appId, itemId);
         this.redeemer.refuseIfSoldOut(item.inventory, item, { itemId });
-        const record = await this.records.create(appId, {
+        const record = await this.redeemer.insert({
           _id: id,
+          appId,
           userId,
           itemId,
           itemName: item.name,

@@ -1,5 +1,5 @@
 import type { Client } from '@connectrpc/connect';
-import type { Balance, IncentiveService } from '@ris/contracts';
+import { LedgerCause, type Balance, type IncentiveService } from '@ris/contracts';
 import { Code, ConnectError, errorReason, rpcError } from '@ris/rpc';
 import type { BalanceAccount, BalanceOperation, BalanceSnapshot, DebitOutcome } from './balance-account';
 
@@ -52,6 +52,7 @@ export class IncentiveBalanceAccount implements BalanceAccount {
       coins: op.coins,
       tokens: op.tokens,
       description: op.memo,
+      cause: LedgerCause[op.cause],
     };
   }
 }

@@ -1,6 +1,6 @@
 import type { Connection, FilterQuery, Model } from 'mongoose';
 import { DEFAULT_CODE_VALIDITY_DAYS } from '@ris/contracts';
-import { AppScoped, idFromOperation, type Page, type PageQuery } from '@ris/mongo';
+import { AppScoped, CoalescedReads, idFromOperation, type Page, type PageQuery } from '@ris/mongo';
 import { Code, invalidArgument, notFound, rpcError } from '@ris/rpc';
 import { DESCRIPTION_MAX, checkCost, checkStock, checkText, checkedPriceTerms } from './field-rules';
 import { listingModel, type DiscountDoc, type ListingDoc } from './listing.model';
@@ -73,6 +73,8 @@ export class Listings {
   readonly stock: StockCounter<ListingDoc>;
   private readonly model: Model<ListingDoc>;
   private readonly owned: OwnedGoods<ListingDoc>;
+  /** Every redemption of a listing reads it first: the reads that arrive together share one. */
+  private readonly redeemableReads = new CoalescedReads<ListingDoc | null>();
 
   constructor(db: Connection) {
     this.model = listingModel(db);
@@ -167,7 +169,7 @@ export class Listings {
    * unavailable; a public one that expired is unavailable to everyone.
    */
   async getRedeemable(appId: string, listingId: string): Promise<ListingDoc> {
-    const listing = await this.model.findOne({ _id: listingId }).lean<ListingDoc>().exec();
+    const listing = await this.redeemableReads.read(listingId, () => this.model.findOne({ _id: listingId }).lean<ListingDoc>().exec());
     const visible = listing && (listing.appId === appId || (listing.published && listing.deletedAt === null));
     if (!listing || !visible) throw notFound('Listing', { listingId });
     if (!isAvailable(listing, new Date())) {

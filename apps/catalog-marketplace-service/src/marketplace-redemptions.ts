@@ -48,6 +48,7 @@ export class MarketplaceRedemptions {
     this.saga = new RedemptionSaga(
       {
         name: 'marketplace redemption',
+        debitCause: 'MARKETPLACE_REDEMPTION',
         records: this.records,
         stock: listings.stock,
         // The stock belongs to the listing's owner, not to the redeeming app.
@@ -91,8 +92,9 @@ export class MarketplaceRedemptions {
     for (let attempt = 0; attempt < CODE_ATTEMPTS; attempt += 1) {
       const now = new Date();
       try {
-        return await this.records.create(appId, {
+        return await this.redeemer.insert({
           _id: id,
+          appId,
           userId,
           listingId: listing._id,
           listingAppId: listing.appId,

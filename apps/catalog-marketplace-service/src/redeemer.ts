@@ -1,6 +1,6 @@
 import type { JsonObject } from '@bufbuild/protobuf';
 import type { Logger } from '@ris/logging';
-import { isDuplicateKeyError, newId } from '@ris/mongo';
+import { GroupedInserts, isDuplicateKeyError, newId } from '@ris/mongo';
 import { Code, rpcError } from '@ris/rpc';
 import type { BalanceAccount, BalanceSnapshot } from './balance-account';
 import { isFinalRefusal, retryAction } from './redemption-saga-machine';
@@ -57,12 +57,36 @@ const busy = () =>
  * Idempotency-Key, make at most one purchase per key however often it is
  * retried, whatever the earlier tries ran into (see redeem).
  */
+/** What a record insert refused for a duplicate key raises (isDuplicateKeyError knows it). */
+export class DuplicateRecord extends Error {
+  readonly code = 11000;
+
+  constructor(id: string) {
+    super(`a redemption record like ${id} exists already (duplicate key)`);
+  }
+}
+
 export class Redeemer<R extends SagaRecord> {
+  /** The RESERVING records of concurrent redemptions, inserted together. */
+  private readonly inserts: GroupedInserts<R>;
+
   constructor(
     private readonly saga: RedemptionSaga<R>,
     private readonly account: BalanceAccount,
     private readonly logger: Logger,
-  ) {}
+  ) {
+    this.inserts = new GroupedInserts(saga.kind.records);
+  }
+
+  /**
+   * Stores a fresh record, complete (no defaults are filled in), in one
+   * insertMany with the other redemptions' that arrive together; a
+   * DuplicateRecord error when its _id (or another unique key) is taken.
+   */
+  async insert(record: R): Promise<R> {
+    if (!(await this.inserts.insertNew(record))) throw new DuplicateRecord(record._id);
+    return record;
+  }
 
   /**
    * Refused before anything is recorded; a race to the last unit is settled

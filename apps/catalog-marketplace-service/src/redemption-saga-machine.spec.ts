@@ -37,10 +37,11 @@ const INPUTS: SagaInput[] = [
 
 describe('redemption saga machine', () => {
   describe('transition', () => {
-    it('confirms a reservation whose debit went through, keeping whether a unit was taken', () => {
+    it('confirms a reservation whose debit went through, closed, its event stored with the move, keeping whether a unit was taken', () => {
       expect(transition(snapshot('RESERVING'), { type: 'DEBITED', stockTaken: true })).toEqual({
         from: 'RESERVING',
-        set: { state: 'CONFIRMED', open: true, debit: 'DONE', stockTaken: true },
+        set: { state: 'CONFIRMED', open: false, debit: 'DONE', stockTaken: true },
+        publish: ['PUBLISH_CONFIRMED'],
       });
     });
 

@@ -222,7 +222,7 @@ describe('catalog redemption saga', () => {
     account.give(fay, 10);
     const r = await reserving(it._id, fay);
     await items.stock.take(appId, it._id, r._id);
-    await account.debit({ operationId: `${r._id}:debit`, appId, userId: fay, coins: 10, tokens: 0, memo: 'test' });
+    await account.debit({ operationId: `${r._id}:debit`, appId, userId: fay, coins: 10, tokens: 0, memo: 'test', cause: 'CATALOG_REDEMPTION' });
     expect(account.of(fay).coins).toBe(0);
     await expireLease(r._id);
     await recovery.runOnce();
@@ -237,7 +237,7 @@ describe('catalog redemption saga', () => {
     account.give(gus, 10);
     const r = await reserving(it._id, gus);
     await items.stock.take(appId, it._id, r._id);
-    await account.debit({ operationId: `${r._id}:debit`, appId, userId: gus, coins: 10, tokens: 0, memo: 'test' });
+    await account.debit({ operationId: `${r._id}:debit`, appId, userId: gus, coins: 10, tokens: 0, memo: 'test', cause: 'CATALOG_REDEMPTION' });
     await redemptions.saga.move(r, { type: 'DEBITED', stockTaken: true });
     await expireLease(r._id);
     await recovery.runOnce(); // follow-up first, then the sweep sees it closed
@@ -329,7 +329,7 @@ describe('catalog redemption saga', () => {
       const op = key();
       const r = await reserving(it._id, max, { _id: `rdm_${op}`, holder: 'proc_dead', operationKey: op });
       await items.stock.take(appId, it._id, r._id);
-      await account.debit({ operationId: `${r._id}:debit`, appId, userId: max, coins: 10, tokens: 0, memo: 'test' });
+      await account.debit({ operationId: `${r._id}:debit`, appId, userId: max, coins: 10, tokens: 0, memo: 'test', cause: 'CATALOG_REDEMPTION' });
       const resumed = await redemptions.redeem(appId, max, it._id, op);
       expect(resumed.redemption).toMatchObject({ _id: r._id, state: 'CONFIRMED', stockTaken: true });
       expect(account.of(max).coins).toBe(0);

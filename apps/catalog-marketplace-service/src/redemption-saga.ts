@@ -35,6 +35,8 @@ export type PublishEffect = Extract<Effect, `PUBLISH_${string}`>;
 export interface SagaKind<R extends SagaRecord> {
   /** Ledger wording and log field, e.g. "catalog redemption". */
   name: string;
+  /** The cause its debit has in the user's ledger (its refunds are REFUND). */
+  debitCause: 'CATALOG_REDEMPTION' | 'MARKETPLACE_REDEMPTION';
   /** The redemptions, scoped by the redeeming app. */
   records: AppScoped<R>;
   stock: StockMoves;
@@ -131,13 +133,16 @@ export class RedemptionSaga<R extends SagaRecord> {
       // An open state is still being worked on by whoever moved it there: it takes the lease.
       const lease = move.set.open ? { leaseUntil: this.leaseFrom(now), holder: this.options.liveness.instanceId } : {};
       const set = { ...move.set, ...extra, updatedAt: now, ...lease };
-      const carried = this.events.carry(events, now);
+      // The events of a state reached closed go with the move (its record as the move leaves it), before any others given.
+      const after = { ...record, ...set } as R;
+      const stored = [...(move.publish ?? []).flatMap((effect) => this.kind.events(after, effect)), ...events];
+      const carried = this.events.carry(stored, now);
       const moved = await this.kind.records.findOneAndUpdate(
         record.appId,
         { _id: record._id, state: move.from } as FilterQuery<R>,
         carried.update({ $set: set }) as UpdateQuery<R>,
       );
-      if (moved && events.length > 0) {
+      if (moved && stored.length > 0) {
         crashPoint('redemption.closed');
         carried.written(moved);
         redemptionsMoved.inc({ kind: this.kind.name, state: String(move.set.state) });
@@ -190,6 +195,7 @@ export class RedemptionSaga<R extends SagaRecord> {
       userId: record.userId,
       coins: record.coinCost,
       tokens: record.tokenCost,
+      cause: step === 'debit' ? this.kind.debitCause : 'REFUND',
       memo: `${this.kind.name} ${record._id}${step === 'debit' ? '' : ` (${step === 'refund' ? 'refund' : 'undone'})`}`,
     };
   }
@@ -246,13 +252,27 @@ export class RedemptionSaga<R extends SagaRecord> {
       balance = outcome.balance;
     }
 
+    // Confirmed and closed in one write, its event stored with it (see redemption-saga-machine.ts).
     const confirmed = await this.move(record, { type: 'DEBITED', stockTaken });
     if (!confirmed) {
       // The lease ran out and the recovery pass took over: it undoes the redemption.
       throw rpcError(Code.Unavailable, 'UNAVAILABLE', 'The redemption took too long and is being undone. Retry.');
     }
-    await this.settleOrLeave(confirmed);
+    crashPoint('redemption.effects');
+    if (stockTaken) await this.commitHold(confirmed, good);
     return { record: confirmed, balance };
+  }
+
+  /**
+   * Makes a confirmed redemption's hold final (batched with the good's
+   * other confirmations). Nothing waits on it for correctness: a hold left
+   * behind (this write failed, or the process died first) is made final by
+   * the recovery sweep, since its redemption is closed and confirmed.
+   */
+  private async commitHold(record: R, good: { appId: string; id: string }): Promise<void> {
+    await this.kind.stock
+      .commitSoon(good.appId, good.id, record._id)
+      .catch((err: unknown) => this.logger.warn({ err, redemptionId: record._id }, 'hold not made final yet; the recovery sweep does it'));
   }
 
   /**

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { Browser, Locator, Page } from '@playwright/test';
 import {
   OperatorSession,
+  type ApiClient,
   WebhookReceiver,
   addMember,
   createOperator,
@@ -56,6 +57,57 @@ async function seedHistory(appId: string, campaignId: string): Promise<void> {
   }
 }
 
+/**
+ * The shop's incentive engine: badges, a ladder of levels, actions and a
+ * milestone defined by Ana with her session; events, redemptions and
+ * marketplace codes sent by the shop's and the blog's backends.
+ */
+async function seedIncentives(shop: TestApp, blog: TestApp, anaApi: ApiClient): Promise<void> {
+  const define = async (path: string, body: Record<string, unknown>) => ok(await anaApi.post(path, body), `define ${path}`);
+  await define('/incentives/badges', { key: 'early_bird', name: 'Early bird', description: 'Five purchases in the first month' });
+  await define('/incentives/badges', { key: 'gold_member', name: 'Gold member', description: 'Reached the Gold level' });
+  await define('/incentives/levels', { level: 1, name: 'Bronze', xpThreshold: 100, rewards: { coins: 20 } });
+  await define('/incentives/levels', { level: 2, name: 'Silver', xpThreshold: 400, rewards: { coins: 50, perks: ['free shipping'] } });
+  await define('/incentives/levels', { level: 3, name: 'Gold', xpThreshold: 1000, rewards: { coins: 150, badgeKey: 'gold_member', perks: ['priority support'] } });
+  await define('/incentives/actions', { key: 'daily_login', name: 'Daily login', type: 'STANDARD', coins: 5, xp: 10, cooldown: 86_400 });
+  await define('/incentives/actions', { key: 'product_review', name: 'Product review', type: 'STANDARD', coins: 20, xp: 40, maxRepeats: 5 });
+  await define('/incentives/actions', { key: 'referee_converted', name: 'Friend converted', type: 'REFERRAL_REFEREE_ACTION', coins: 100, xp: 150 });
+  await define('/incentives/actions', { key: 'newsletter', name: 'Newsletter sign-up', type: 'STANDARD', coins: 10, enabled: false });
+  await define('/incentives/milestones/definitions', { key: 'five_purchases', name: 'Five purchases', metric: 'EVENTS', threshold: 5, rewards: { coins: 100, badgeKey: 'early_bird' } });
+
+  const api = shop.api;
+  const event = async (userId: string, actionKey: string, metadata?: Record<string, unknown>) =>
+    ok(await api.post('/incentives/events', { userId, actionKey, ...(metadata ? { metadata } : {}) }), `event ${actionKey} of ${userId}`);
+  for (const order of [1042, 1057, 1063, 1088]) await event('alice', 'first_purchase', { orderId: order });
+  for (const userId of ['alice', 'alice', 'bruno', 'chloe', 'emma']) await event(userId, 'daily_login');
+  for (const userId of ['alice', 'bruno', 'bruno', 'emma']) await event(userId, 'product_review');
+  for (const userId of ['bruno', 'chloe', 'farid']) await event(userId, 'first_purchase', { orderId: 1100 });
+  await event('emma', 'newsletter');
+  ok(await api.post('/incentives/badges/early_bird/award', { userId: 'bruno' }), 'award');
+
+  const item = async (body: Record<string, unknown>) => ok(await anaApi.post('/incentives/catalog', body), 'item').item;
+  const tote = await item({ name: 'Tote bag', description: 'Organic cotton, shop logo', coinCost: 150, inventory: 25, published: true });
+  const mug = await item({ name: 'Coffee mug', description: 'Stoneware, 300 ml', coinCost: 60, published: true });
+  await item({ name: 'VIP lounge pass', description: 'One evening at the flagship store', coinCost: 500, tokenCost: 2, inventory: 3 });
+  const redeem = async (userId: string, itemId: string) => ok(await api.post('/incentives/redeem', { userId, itemId }), `redeem for ${userId}`).redemption;
+  await redeem('alice', tote.id);
+  ok(await api.patch(`/incentives/redemptions/${(await redeem('bruno', mug.id)).id}`, { status: 'FULFILLED' }), 'fulfil');
+  ok(await api.patch(`/incentives/redemptions/${(await redeem('chloe', mug.id)).id}`, { status: 'CANCELLED' }), 'cancel');
+
+  const listing = ok(
+    await anaApi.post('/incentives/marketplace/listings', { title: '15 % off your next order', description: 'At any Acme shop', coinCost: 60, quantity: 200, discount: { type: 'PERCENT', value: 15 }, published: true }),
+    'listing',
+  ).listing;
+  ok(await anaApi.post('/incentives/marketplace/listings', { title: '5 off a gift card', coinCost: 120, discount: { type: 'FIXED', value: 5 }, published: false }), 'paused listing');
+  // Readers of the blog take the shop's offer with the blog's coins.
+  ok(await blog.api.post('/incentives/actions', { key: 'read_article', name: 'Read an article', type: 'STANDARD', coins: 60 }), 'blog action');
+  for (const reader of ['lena', 'marc', 'lena', 'ines']) {
+    ok(await blog.api.post('/incentives/events', { userId: reader, actionKey: 'read_article' }), 'blog event');
+  }
+  for (const reader of ['lena', 'marc', 'ines']) ok(await blog.api.post('/incentives/marketplace/redeem', { listingId: listing.id, userId: reader }), `marketplace code of ${reader}`);
+  ok(await api.post('/incentives/marketplace/redeem', { listingId: listing.id, userId: 'alice' }), 'marketplace code of alice');
+}
+
 describe('screenshots of every page of the dashboard', () => {
   let browser: Browser;
   let shop: TestApp;
@@ -72,7 +124,7 @@ describe('screenshots of every page of the dashboard', () => {
     receiver.respond('/crm', (request) => (request.n === 1 ? { status: 503, body: 'Service Unavailable' } : { status: 200, body: 'ok' }));
 
     shop = await createTestApp('Acme Shop');
-    await createTestApp('Acme Blog');
+    const blog = await createTestApp('Acme Blog');
     // Fixed addresses: this stack's gateway is new, and no other test uses them.
     ana = await createOperator({ email: 'ana@acme.example' });
     await addMember(shop.appId, ana.id, 'OWNER');
@@ -155,6 +207,8 @@ describe('screenshots of every page of the dashboard', () => {
     // A key for staging, issued and revoked; the backend's key has been used.
     const staging = ok(await consoleApi.post(`/apps/${shop.appId}/keys`), 'staging key').key;
     ok(await consoleApi.request('DELETE', `/apps/${shop.appId}/keys/${staging.id}`), 'revoke staging');
+
+    await seedIncentives(shop, blog, anaApi);
 
     await seedHistory(shop.appId, spring.id);
     // Every delivery of the CRM endpoint done (its first after a retry).
@@ -255,7 +309,36 @@ describe('screenshots of every page of the dashboard', () => {
 
   it('users', async () => {
     await page.goto(url('users?userId=alice'));
-    await shoot('users', [page.getByRole('heading', { name: 'Balances' }), page.getByText('Coins')]);
+    await shoot('users', [page.getByRole('heading', { name: 'Balances' }), page.getByTestId('ledger-row').first(), page.getByRole('main').getByLabel('Rank all time')]);
+  });
+
+  it('the incentive engine: actions, events, levels, badges, catalog, marketplace, leaderboard', async () => {
+    await page.goto(url('actions'));
+    await shoot('actions', [page.getByRole('table', { name: 'Actions' }).getByText('Friend converted')]);
+    await page.goto(url('events'));
+    await shoot('events', [page.getByRole('table', { name: 'Events' }).getByText('nothing: the action is disabled')]);
+    await page.goto(url('progression'));
+    await shoot('levels', [page.getByRole('table', { name: 'Levels' }).getByText('Gold', { exact: true })]);
+    await page.goto(url('progression?tab=badges'));
+    await shoot('badges', [page.getByRole('table', { name: 'Badges' }).getByText('Early bird')]);
+    await page.goto(url('catalog'));
+    await shoot('catalog', [page.getByRole('table', { name: 'Catalog items' }).getByText('VIP lounge pass')]);
+    await page.goto(url('catalog?tab=redemptions'));
+    await shoot('catalog-redemptions', [page.getByRole('table', { name: 'Redemptions' }).getByText('cancelled')]);
+    await page.goto(url('marketplace'));
+    await shoot('marketplace', [page.getByRole('table', { name: 'Listings' }).getByText('5 off a gift card')]);
+    await page.goto(url('marketplace?tab=settlements'));
+    await shoot('marketplace-settlements', [page.getByRole('table', { name: 'Settlements per partner app and listing' })]);
+    await page.goto(url('leaderboard?userId=farid'));
+    await shoot('leaderboard', [page.getByRole('table', { name: 'Leaderboard, all time' }), page.getByRole('status')]);
+  });
+
+  it('a user at phone width', async () => {
+    const phone = await newDashboardPage(browser, PHONE);
+    await signIn(phone, ana.email, ana.password);
+    await phone.goto(url('users?userId=alice'));
+    await shoot('users-phone', [phone.getByTestId('ledger-row').first()], { target: phone });
+    await phone.context().close();
   });
 
   it('developers: API keys, webhooks, an endpoint’s delivery log and a delivery’s attempts', async () => {

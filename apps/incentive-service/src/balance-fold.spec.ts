@@ -1,6 +1,6 @@
 import { applyMovement, balanceUpdate, emptyBalance, type Movement } from './balance-fold';
 
-const base: Omit<Movement, 'key' | 'reason' | 'createdAt'> = {
+const base: Omit<Movement, 'key' | 'reason' | 'cause' | 'createdAt'> = {
   coins: 0,
   xp: 0,
   tokens: 0,
@@ -12,7 +12,7 @@ const base: Omit<Movement, 'key' | 'reason' | 'createdAt'> = {
   perks: [],
   description: null,
 };
-const move = (m: Partial<Movement> & Pick<Movement, 'key' | 'reason'>): Movement => ({ ...base, createdAt: new Date('2026-11-21T07:54:00Z'), ...m });
+const move = (m: Partial<Movement> & Pick<Movement, 'key' | 'reason'>): Omit<Movement, 'cause'> => ({ ...base, createdAt: new Date('2026-11-21T07:54:00Z'), ...m });
 
 describe('balance fold', () => {
   it('sums amounts and counts rewards, earned coins and referrals', () => {

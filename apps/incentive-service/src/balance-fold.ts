@@ -1,10 +1,12 @@
+import type { EnumName, LedgerReason as LedgerReasonEnum } from '@ris/contracts';
 import type { ActionProgress } from './action-rules';
+import type { LedgerCause } from './ledger-cause';
 import { TIMED_PERIODS, periodField, periodKey, retainedPeriodFields } from './period-keys';
 
-export const LEDGER_REASONS = ['ACTION_REWARD', 'LEVEL_REWARD', 'MILESTONE_REWARD', 'DEBIT', 'CREDIT', 'SCORE_SET'] as const;
-export type LedgerReason = (typeof LEDGER_REASONS)[number];
+/** ACTION_REWARD, LEVEL_REWARD, MILESTONE_REWARD, DEBIT, CREDIT, SCORE_SET, ADJUSTMENT: the contract's LedgerReason. */
+export type LedgerReason = EnumName<typeof LedgerReasonEnum>;
 
-/** Coins from these count as earned (COINS_EARNED milestones); debits, credits and score overrides do not. */
+/** Coins from these count as earned (COINS_EARNED milestones); debits, credits, adjustments and score overrides do not. */
 const EARNING_REASONS: ReadonlySet<LedgerReason> = new Set(['ACTION_REWARD', 'LEVEL_REWARD', 'MILESTONE_REWARD']);
 
 /** One balance movement as the ledger records it (signed deltas). */
@@ -12,6 +14,8 @@ export interface Movement {
   /** Unique per app: the same key is never applied twice. */
   key: string;
   reason: LedgerReason;
+  /** What moved the balance, for whoever reads the ledger (not part of the fold). */
+  cause: LedgerCause;
   coins: number;
   xp: number;
   tokens: number;
@@ -80,7 +84,7 @@ export function emptyBalance(): BalanceState {
 }
 
 /** The balance after one more entry. Live writes and the rebuild use this same function. */
-export function applyMovement(state: BalanceState, m: Movement): BalanceState {
+export function applyMovement(state: BalanceState, m: Omit<Movement, 'cause'>): BalanceState {
   const next: BalanceState = {
     ...state,
     seq: state.seq + 1,

@@ -1,15 +1,16 @@
 import type { Connection } from 'mongoose';
-import { AppScoped, newId, type Page, type PageQuery } from '@ris/mongo';
-import { Code, invalidArgument, rpcError } from '@ris/rpc';
+import { AppScoped, idFromOperation, newId, type Page, type PageQuery } from '@ris/mongo';
+import { Code, characterCount, invalidArgument, rpcError } from '@ris/rpc';
 import type { BalanceState, LedgerReason, Movement } from './balance-fold';
 import { balanceModel, type BalanceDoc } from './balance.model';
 import { checkUserId } from './definition-key';
+import { CREDIT_CAUSES, DEBIT_CAUSES, derivedCause, type LedgerCause } from './ledger-cause';
 import type { Ledger } from './ledger';
 import { stateFromDoc } from './ledger';
 import type { LedgerEntryDoc } from './ledger-entry.model';
 import { levelProgress, type LevelProgress } from './level-progress';
 import type { Levels } from './levels';
-import { checkAmount, checkXp } from './reward-amounts';
+import { checkAmount, checkXp, xpThatFits } from './reward-amounts';
 import type { RewardGrants } from './reward-grants';
 
 /** A balance as the API shows it. */
@@ -28,6 +29,16 @@ export interface MovementResult {
 
 export type BalanceSortName = 'xp' | 'coins' | 'tokens';
 
+/** A Debit or Credit of the catalog-marketplace service; `cause` null when its release does not send one. */
+export interface DebitOrCredit {
+  userId: string;
+  operationId: string;
+  coins: number;
+  tokens: number;
+  description: string | null;
+  cause?: LedgerCause | null;
+}
+
 const MAX_ATTEMPTS = 200;
 
 function checkOperationId(value: string): string {
@@ -35,6 +46,34 @@ function checkOperationId(value: string): string {
   if (!id || id.length > 200) throw invalidArgument('operationId must be 1 to 200 characters');
   return id;
 }
+
+/** A manual adjustment: signed amounts, at least one not zero, and why. */
+export interface Adjustment {
+  userId: string;
+  coins: number;
+  tokens: number;
+  xp: number;
+  note: string;
+  /** From the request's Idempotency-Key (empty without one): the adjustment's id derives from it. */
+  operationKey: string;
+}
+
+const MAX_NOTE = 500;
+
+/** A signed whole amount (an adjustment's): exact as a double. */
+function checkSignedAmount(value: number, field: string): number {
+  if (!Number.isSafeInteger(value)) throw invalidArgument(`${field} must be a whole number`, { field });
+  return value;
+}
+
+/** The fields of a movement that no event, level or milestone made. */
+const noSourceDetails = (): Pick<Movement, 'actionKey' | 'actionType' | 'level' | 'milestoneKey' | 'perks'> => ({
+  actionKey: null,
+  actionType: null,
+  level: null,
+  milestoneKey: null,
+  perks: [],
+});
 
 const contention = () => rpcError(Code.Aborted, 'CONFLICT', 'Too many concurrent changes to this balance; retry.');
 
@@ -81,11 +120,11 @@ export class BalanceMovements {
     return this.entryPages.page(appId, { userId }, { seq: -1 }, page);
   }
 
-  debit(appId: string, input: { userId: string; operationId: string; coins: number; tokens: number; description: string | null }) {
+  debit(appId: string, input: DebitOrCredit) {
     return this.ledger.serialized(appId, input.userId.trim(), () => this.move(appId, 'DEBIT', input));
   }
 
-  credit(appId: string, input: { userId: string; operationId: string; coins: number; tokens: number; description: string | null }) {
+  credit(appId: string, input: DebitOrCredit) {
     return this.ledger.serialized(appId, input.userId.trim(), () => this.move(appId, 'CREDIT', input));
   }
 
@@ -97,10 +136,12 @@ export class BalanceMovements {
   private async move(
     appId: string,
     reason: Extract<LedgerReason, 'DEBIT' | 'CREDIT'>,
-    input: { userId: string; operationId: string; coins: number; tokens: number; description: string | null },
+    input: DebitOrCredit,
   ): Promise<MovementResult> {
     const userId = checkUserId(input.userId);
     const operationId = checkOperationId(input.operationId);
+    const allowed = reason === 'DEBIT' ? DEBIT_CAUSES : CREDIT_CAUSES;
+    if (input.cause && !allowed.has(input.cause)) throw invalidArgument(`cause of a ${reason} must be one of ${[...allowed].join(', ')}`);
     const coins = checkAmount(input.coins, 'coins');
     const tokens = checkAmount(input.tokens, 'tokens');
     if (coins === 0 && tokens === 0) throw invalidArgument('coins or tokens must be above zero');
@@ -109,42 +150,111 @@ export class BalanceMovements {
     const movement: Movement = {
       key,
       reason,
+      // A caller of an earlier release names none: derived as for entries from before causes.
+      cause: input.cause ?? derivedCause(reason, operationId),
       coins: sign * coins,
       xp: 0,
       tokens: sign * tokens,
       sourceId: operationId,
-      actionKey: null,
-      actionType: null,
-      level: null,
-      milestoneKey: null,
-      perks: [],
+      ...noSourceDetails(),
       description: input.description?.slice(0, 500) ?? null,
       createdAt: new Date(),
     };
 
-    let state = await this.ledger.read(appId, userId);
+    return this.applyOnce(appId, userId, movement, (state) =>
+      rpcError(Code.FailedPrecondition, 'INSUFFICIENT_BALANCE', `User ${userId} does not have enough coins or tokens for this debit.`, {
+        userId,
+        needed: { coins, tokens },
+        available: { coins: state.coins, tokens: state.tokens },
+      }),
+    );
+  }
+
+  /**
+   * A manual adjustment by an operator (POST /incentives/balances/{userId}/adjustments):
+   * signed coins, tokens and XP in one ADJUSTMENT entry, refused whole
+   * (INSUFFICIENT_BALANCE) when it would leave any of them below zero.
+   * Idempotent by its id, derived from the request's operation key; XP
+   * moves the boards and grants levels as a recorded score does (the XP
+   * credited stops at MAX_XP, like an event's).
+   */
+  adjust(appId: string, input: Adjustment): Promise<MovementResult> {
+    return this.ledger.serialized(appId, input.userId.trim(), () => this.applyAdjustment(appId, input));
+  }
+
+  private async applyAdjustment(appId: string, input: Adjustment): Promise<MovementResult> {
+    const userId = checkUserId(input.userId);
+    const coins = checkSignedAmount(input.coins, 'coins');
+    const tokens = checkSignedAmount(input.tokens, 'tokens');
+    const xp = checkSignedAmount(input.xp, 'xp');
+    if (coins === 0 && tokens === 0 && xp === 0) throw invalidArgument('coins, tokens or xp must be other than zero');
+    const note = input.note.trim();
+    if (!note || characterCount(input.note) > MAX_NOTE) throw invalidArgument(`note must be 1 to ${MAX_NOTE} characters, not blank`, { field: 'note' });
+    const id = idFromOperation('adj', input.operationKey);
+    const state = await this.ledger.read(appId, userId);
+    const movement: Movement = {
+      ...noSourceDetails(),
+      key: `adjustment:${id}`,
+      reason: 'ADJUSTMENT',
+      cause: 'ADJUSTMENT',
+      coins,
+      xp: xp > 0 ? xpThatFits(state.xp, xp) : xp,
+      tokens,
+      sourceId: id,
+      description: input.note,
+      createdAt: new Date(),
+    };
+    const result = await this.applyOnce(
+      appId,
+      userId,
+      movement,
+      (s) =>
+        rpcError(Code.FailedPrecondition, 'INSUFFICIENT_BALANCE', `User ${userId} does not have enough coins, tokens or XP for this adjustment.`, {
+          userId,
+          needed: { coins: Math.max(0, -coins), tokens: Math.max(0, -tokens), xp: Math.max(0, -xp) },
+          available: { coins: s.coins, tokens: s.tokens, xp: s.xp },
+        }),
+      state,
+    );
+    if (xp <= 0) return result;
+    // Levels its XP reached are granted now, as for any XP (their rewards follow the adjustment in the ledger);
+    // a replay finishes what a crashed first try may have left due.
+    const granted = await this.grants.grantDue(appId, userId, result.balance.state, null);
+    return { ...result, balance: await this.viewOf(appId, userId, granted.state) };
+  }
+
+  /**
+   * Records one movement under its key, at most once: planned against the
+   * balance version it is written at (see ledger.ts), refused with
+   * `refusal` when it would leave coins, tokens or XP below zero (unless
+   * the key was applied before: then it is a replay, whose balance is lower
+   * because of it).
+   */
+  private async applyOnce(
+    appId: string,
+    userId: string,
+    movement: Movement,
+    refusal: (state: BalanceState) => Error,
+    read?: BalanceState,
+  ): Promise<MovementResult> {
+    let state = read ?? (await this.ledger.read(appId, userId));
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
-      if (reason === 'DEBIT' && (state.coins < coins || state.tokens < tokens)) {
-        // Already applied earlier (the balance is lower because of it)? Then this is a replay.
-        const earlier = await this.ledger.findByKey(appId, key);
+      if (state.coins + movement.coins < 0 || state.tokens + movement.tokens < 0 || state.xp + movement.xp < 0) {
+        const earlier = await this.ledger.findByKey(appId, movement.key);
         if (earlier) return this.replay(appId, earlier, movement, userId);
         const settled = (await this.ledger.settled(appId, userId)).state;
         if (settled.seq !== state.seq) {
           state = settled;
           continue;
         }
-        throw rpcError(Code.FailedPrecondition, 'INSUFFICIENT_BALANCE', `User ${userId} does not have enough coins or tokens for this debit.`, {
-          userId,
-          needed: { coins, tokens },
-          available: { coins: state.coins, tokens: state.tokens },
-        });
+        throw refusal(state);
       }
       const result = await this.ledger.append(appId, userId, state, [movement]);
       if (result.kind === 'applied') {
         return { entry: result.entries[0], balance: await this.viewOf(appId, userId, result.state), replayed: false };
       }
       if (result.keyTaken) {
-        const earlier = await this.ledger.findByKey(appId, key);
+        const earlier = await this.ledger.findByKey(appId, movement.key);
         if (earlier) return this.replay(appId, earlier, movement, userId);
       }
       state = await this.ledger.afterConflict(appId, userId, attempt);
@@ -153,7 +263,7 @@ export class BalanceMovements {
   }
 
   private async replay(appId: string, earlier: LedgerEntryDoc, movement: Movement, userId: string): Promise<MovementResult> {
-    if (earlier.userId !== userId || earlier.coins !== movement.coins || earlier.tokens !== movement.tokens) {
+    if (earlier.userId !== userId || earlier.coins !== movement.coins || earlier.tokens !== movement.tokens || earlier.xp !== movement.xp) {
       throw rpcError(Code.Aborted, 'IDEMPOTENCY_KEY_REUSED', `Operation ${movement.sourceId} was already used for another user or other amounts.`, {
         operationId: movement.sourceId,
       });
@@ -185,15 +295,12 @@ export class BalanceMovements {
       const movement: Movement = {
         key: `score:${newId('scr')}`,
         reason: 'SCORE_SET',
+        cause: 'SCORE_SET',
         coins: coins === null ? 0 : coins - state.coins,
         xp: xp - state.xp,
         tokens: 0,
         sourceId: 'leaderboard',
-        actionKey: null,
-        actionType: null,
-        level: null,
-        milestoneKey: null,
-        perks: [],
+        ...noSourceDetails(),
         description: 'Score recorded with POST /incentives/leaderboard',
         createdAt: new Date(),
       };

@@ -68,9 +68,9 @@ describe('incentive engine (real MongoDB and Redis)', () => {
   }
 
   /** The invariant: folding the user's ledger gives the stored balance. */
-  async function expectLedgerMatchesBalance(userId: string) {
-    const { state } = await engine.ledger.settled(appId, userId);
-    const entries = await engine.ledger.entries.find({ appId, userId }).sort({ seq: 1 }).lean().exec();
+  async function expectLedgerMatchesBalance(userId: string, app = appId) {
+    const { state } = await engine.ledger.settled(app, userId);
+    const entries = await engine.ledger.entries.find({ appId: app, userId }).sort({ seq: 1 }).lean().exec();
     expect(entries.map((e) => e.seq)).toEqual(entries.map((_, i) => i + 1));
     const folded = entries.reduce((s, e) => applyMovement(s, e), emptyBalance());
     expect({ coins: state.coins, xp: state.xp, tokens: state.tokens, seq: state.seq }).toEqual({
@@ -232,6 +232,32 @@ describe('incentive engine (real MongoDB and Redis)', () => {
       engine.movements.debit(appId, { userId: 'buyer', operationId: 'seed-2', coins: 0, tokens: 6, description: null }),
     ).rejects.toMatchObject({ code: Code.FailedPrecondition });
   }, 60_000);
+
+  it('adjusts by hand: signed amounts in one entry, refused whole below zero, once per operation key, XP granting levels', async () => {
+    // An app of its own: only its one level is reached.
+    const adjApp = uniqueName('app');
+    const adjust = (fields: Partial<Parameters<IncentiveEngine['movements']['adjust']>[1]>) =>
+      engine.movements.adjust(adjApp, { userId: 'adjusted', coins: 0, tokens: 0, xp: 0, note: 'Goodwill', operationKey: '', ...fields });
+    await engine.levels.create(adjApp, { level: 7, name: 'Adjusted', xpThreshold: 900_000, rewards: { coins: 3, badgeKey: null, perks: [] } });
+    const credit = await adjust({ coins: 50, tokens: 2, xp: 900_000, operationKey: 'op-adjust-1' });
+    expect(credit.entry).toMatchObject({ reason: 'ADJUSTMENT', cause: 'ADJUSTMENT', coins: 50, tokens: 2, xp: 900_000, description: 'Goodwill' });
+    // The level its XP reached is granted after it, as for any XP.
+    expect(credit.balance.state).toMatchObject({ coins: 53, tokens: 2, xp: 900_000, levelsGranted: [7] });
+    const replay = await adjust({ coins: 50, tokens: 2, xp: 900_000, operationKey: 'op-adjust-1' });
+    expect([replay.replayed, replay.entry._id]).toEqual([true, credit.entry._id]);
+    // Any amount that would go below zero refuses the whole adjustment.
+    for (const over of [{ coins: -54 }, { tokens: -3, coins: -1 }, { xp: -900_001 }]) {
+      await expect(adjust({ ...over, note: 'Too much' })).rejects.toMatchObject({ code: Code.FailedPrecondition });
+    }
+    const debit = await adjust({ coins: -53, xp: -900_000, note: 'Taken back' });
+    // XP taken back does not take a level back.
+    expect(debit.balance.state).toMatchObject({ coins: 0, tokens: 2, xp: 0, levelsGranted: [7] });
+    for (const bad of [{ coins: 0 }, { coins: 1.5 }, { coins: 1, note: '  ' }, { coins: 1, note: 'x'.repeat(501) }]) {
+      await expect(adjust(bad)).rejects.toMatchObject({ code: Code.InvalidArgument });
+    }
+    const state = await expectLedgerMatchesBalance('adjusted', adjApp);
+    expect([state.coins, state.tokens, state.xp, state.coinsEarned]).toEqual([0, 2, 0, 3]);
+  });
 
   it('finishes an entry a crashed writer inserted but did not apply', async () => {
     await engine.movements.credit(appId, { userId: 'crash', operationId: 'c1', coins: 5, tokens: 0, description: null });

@@ -12,6 +12,7 @@ import {
   LeaderboardEntrySchema,
   LeaderboardPeriod,
   LeaderboardSnapshotSchema,
+  LedgerCause,
   LedgerEntrySchema,
   LedgerReason,
   LevelSchema,
@@ -40,6 +41,7 @@ import type { BalanceView } from './balance-movements';
 import type { IncentiveEventDoc } from './incentive-event.model';
 import type { BoardEntry } from './leaderboard-store';
 import type { LeaderboardSnapshotDoc } from './leaderboard-snapshot.model';
+import { causeOf } from './ledger-cause';
 import type { LedgerEntryDoc } from './ledger-entry.model';
 import type { LevelDef } from './level-progress';
 import type { MilestoneDoc } from './milestone.model';
@@ -117,6 +119,7 @@ export function ledgerEntryMessage(doc: LedgerEntryDoc): LedgerEntry {
     userId: doc.userId,
     seq: doc.seq,
     reason: enumValue(LedgerReason, doc.reason),
+    cause: enumValue(LedgerCause, causeOf(doc)),
     amounts: { coins: doc.coins, xp: doc.xp, tokens: doc.tokens },
     balanceAfter: doc.balanceAfter,
     sourceId: doc.sourceId,

@@ -4,6 +4,7 @@ import {
   ActionType,
   BalanceSort,
   LeaderboardPeriod,
+  LedgerCause as LedgerCauseEnum,
   MilestoneMetric,
   enumName,
   type EventInput as EventInputMessage,
@@ -17,6 +18,7 @@ import type { Actions } from './actions';
 import type { BalanceMovements, BalanceSortName } from './balance-movements';
 import type { Badges } from './badges';
 import { checkUserId } from './definition-key';
+import type { LedgerCause } from './ledger-cause';
 import {
   actionMessage,
   badgeMessage,
@@ -56,6 +58,7 @@ export interface IncentiveParts {
 const actionType = (t: ActionType) => enumName(ActionType, t) as ActionTypeName | undefined;
 const metric = (m: MilestoneMetric) => enumName(MilestoneMetric, m) as MilestoneMetricName | undefined;
 const period = (p: LeaderboardPeriod) => (enumName(LeaderboardPeriod, p) as Period | undefined) ?? 'ALL_TIME';
+const ledgerCause = (c: LedgerCauseEnum) => (enumName(LedgerCauseEnum, c) as LedgerCause | undefined) ?? null;
 const date = (ts: Timestamp | undefined) => (ts ? timestampDate(ts) : undefined);
 
 function levelRewards(r: LevelRewards | undefined): LevelDef['rewards'] {
@@ -174,11 +177,15 @@ export function incentiveRpc(parts: IncentiveParts): ServiceImpl<typeof Incentiv
       return { transactions: page.items.map(ledgerEntryMessage), page: pageReply(page) };
     },
     async debit(req) {
-      const r = await movements.debit(requiredField(req.appId, 'appId'), { ...req, description: req.description ?? null });
+      const r = await movements.debit(requiredField(req.appId, 'appId'), { ...req, description: req.description ?? null, cause: ledgerCause(req.cause) });
+      return { entry: ledgerEntryMessage(r.entry), balance: balanceMessage(r.balance), replayed: r.replayed };
+    },
+    async adjustBalance(req) {
+      const r = await movements.adjust(requiredField(req.appId, 'appId'), req);
       return { entry: ledgerEntryMessage(r.entry), balance: balanceMessage(r.balance), replayed: r.replayed };
     },
     async credit(req) {
-      const r = await movements.credit(requiredField(req.appId, 'appId'), { ...req, description: req.description ?? null });
+      const r = await movements.credit(requiredField(req.appId, 'appId'), { ...req, description: req.description ?? null, cause: ledgerCause(req.cause) });
       return { entry: ledgerEntryMessage(r.entry), balance: balanceMessage(r.balance), replayed: r.replayed };
     },
 

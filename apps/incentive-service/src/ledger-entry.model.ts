@@ -8,7 +8,9 @@ import type { Amounts } from './reward-amounts';
  * ledger. Never updated or deleted (the events a grant's entry carries
  * until they are published are not part of the movement).
  */
-export interface LedgerEntryDoc extends Movement, OutboxFields {
+export interface LedgerEntryDoc extends Omit<Movement, 'cause'>, OutboxFields {
+  /** Absent on entries written before causes were recorded: read with causeOf (ledger-cause.ts). */
+  cause?: Movement['cause'] | null;
   /** ledgerEntryId(app, user, seq): the _id index gives each slot to exactly one entry. */
   _id: string;
   appId: string;
@@ -26,6 +28,7 @@ const ledgerEntrySchema = new Schema<LedgerEntryDoc>(
     seq: { type: Number, required: true },
     key: { type: String, required: true },
     reason: { type: String, required: true },
+    cause: { type: String },
     coins: { type: Number, required: true },
     xp: { type: Number, required: true },
     tokens: { type: Number, required: true },

@@ -206,10 +206,11 @@ export class Ledger {
     const { $inc, $set, $unset } = balanceUpdate(base, next);
     const now = new Date();
     const filter: Record<string, unknown> = { _id: balanceId(appId, userId), appId, seq: base.seq };
-    // Never below zero: implied by the version check (the planner saw these
+    // Never below zero (XP either: an adjustment can take it): implied by the version check (the planner saw these
     // amounts at this version), stated again so no bug elsewhere can break it.
     if ($inc.coins !== undefined && $inc.coins < 0) filter.coins = { $gte: -$inc.coins };
     if ($inc.tokens !== undefined && $inc.tokens < 0) filter.tokens = { $gte: -$inc.tokens };
+    if ($inc.xp !== undefined && $inc.xp < 0) filter.xp = { $gte: -$inc.xp };
     const update: Record<string, unknown> = {
       $inc,
       $set: { ...$set, updatedAt: now },

@@ -108,6 +108,7 @@ function eventMovement(item: WorkItem, currentXp: number): Movement {
   return {
     key: eventKey(item.eventId),
     reason: 'ACTION_REWARD',
+    cause: 'EVENT',
     coins: item.action.coins,
     xp: xpThatFits(currentXp, item.action.xp),
     tokens: item.action.tokens,

@@ -29,6 +29,7 @@ function levelMovement(userId: string, level: LevelDef, triggeredBy: string | nu
   return {
     key: levelKey(userId, level.level),
     reason: 'LEVEL_REWARD',
+    cause: 'LEVEL',
     coins: level.rewards.coins,
     xp: 0,
     tokens: 0,
@@ -49,6 +50,7 @@ function milestoneMovement(userId: string, m: MilestoneDoc, triggeredBy: string 
   return {
     key: milestoneKey(userId, m.key),
     reason: 'MILESTONE_REWARD',
+    cause: 'MILESTONE',
     coins: m.rewards.coins,
     xp: xpThatFits(currentXp, m.rewards.xp),
     tokens: m.rewards.tokens,

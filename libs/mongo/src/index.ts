@@ -4,6 +4,8 @@ export { connectMongo, duplicateKeyIndexes, isDuplicateKeyError, isMongoConnecte
 export { idFromOperation, newId, randomBase62 } from './new-id';
 export { OnceMarkers, type OnceMarker } from './once-markers';
 export { GroupCommit, KeyedGroupCommit, type GroupCommitOptions } from './group-commit';
+export { CoalescedReads } from './coalesced-reads';
+export { GroupedInserts } from './grouped-inserts';
 export { SerialByKey } from './serial-by-key';
 export { closeDrift, compareCounters, reconcileDrift, type CounterDrift } from './counter-drift';
 export { Repository, declareIndexes, type IndexDeclaration, type QueryNames } from './repository';

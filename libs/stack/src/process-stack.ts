@@ -66,6 +66,8 @@ export interface StackOptions {
   metrics?: boolean;
   logDir: string;
   logLevel?: string;
+  /** Node options every app starts with besides the stack's own (a benchmark's --cpu-prof, which NODE_OPTIONS refuses). */
+  nodeArgs?: string[];
   /** Extra settings for every app, or for one. */
   env?: Record<string, string>;
   /**
@@ -284,7 +286,7 @@ export class ProcessStack {
     const run = this.run(app);
     // A give-up report shows the last attempt's output; the earlier ones are in the log.
     run.recent.clear();
-    const child = spawn(process.execPath, ['--enable-source-maps', join(this.options.root, 'dist', 'apps', app, 'main.js')], {
+    const child = spawn(process.execPath, ['--enable-source-maps', ...(this.options.nodeArgs ?? []), join(this.options.root, 'dist', 'apps', app, 'main.js')], {
       cwd: this.options.root,
       env: { ...(this.options.inheritEnv ? process.env : { PATH: process.env.PATH ?? '' }), ...this.env(app), ...run.env },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -2,6 +2,12 @@ import { Button, Center, Loader } from '@mantine/core';
 import { Navigate, type RouteObject } from 'react-router';
 import { AppLayout } from '../layout/app-layout';
 import { AuditPage } from '../pages/audit/audit-page';
+import { ActionsPage } from '../pages/incentives/actions/actions-page';
+import { EventsPage } from '../pages/incentives/events/events-page';
+import { CatalogPage } from '../pages/incentives/catalog/catalog-page';
+import { MarketplacePage } from '../pages/incentives/marketplace/marketplace-page';
+import { ProgressionPage } from '../pages/incentives/progression/progression-page';
+import { LeaderboardPage } from '../pages/incentives/leaderboard/leaderboard-page';
 import { CampaignEditPage } from '../pages/campaigns/campaign-edit-page';
 import { CampaignsPage } from '../pages/campaigns/campaigns-page';
 import { DevelopersPage } from '../pages/developers/developers-page';
@@ -63,6 +69,12 @@ export const routes: RouteObject[] = [
           { path: 'fraud', element: <FraudReviewPage /> },
           { path: 'rewards', element: <RewardsPage /> },
           { path: 'users', element: <UsersPage /> },
+          { path: 'actions', element: <ActionsPage /> },
+          { path: 'events', element: <EventsPage /> },
+          { path: 'progression', element: <ProgressionPage /> },
+          { path: 'catalog', element: <CatalogPage /> },
+          { path: 'marketplace', element: <MarketplacePage /> },
+          { path: 'leaderboard', element: <LeaderboardPage /> },
           { path: 'developers', element: <DevelopersPage /> },
           { path: 'developers/webhooks/:webhookId', element: <WebhookPage /> },
           { path: 'members', element: <RequireRole least="OWNER"><MembersPage /></RequireRole> },

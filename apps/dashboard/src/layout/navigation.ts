@@ -14,8 +14,9 @@ export interface NavSection {
 }
 
 /**
- * The dashboard's pages by section. The incentive engine's pages (actions,
- * levels, badges, catalog, leaderboard…) come as a section of their own.
+ * The dashboard's pages by section: the referral program, the incentive
+ * engine (what users earn, what they spend it on, how they rank), settings.
+ * Users (one end user in full) spans both and stays with the first.
  */
 export const NAVIGATION: NavSection[] = [
   {
@@ -27,6 +28,17 @@ export const NAVIGATION: NavSection[] = [
       { path: 'fraud', label: 'Fraud review', least: 'VIEWER' },
       { path: 'rewards', label: 'Rewards', least: 'VIEWER' },
       { path: 'users', label: 'Users', least: 'VIEWER' },
+    ],
+  },
+  {
+    label: 'Incentives',
+    items: [
+      { path: 'actions', label: 'Actions', least: 'VIEWER' },
+      { path: 'events', label: 'Events', least: 'VIEWER' },
+      { path: 'progression', label: 'Levels & badges', least: 'VIEWER' },
+      { path: 'catalog', label: 'Catalog', least: 'VIEWER' },
+      { path: 'marketplace', label: 'Marketplace', least: 'VIEWER' },
+      { path: 'leaderboard', label: 'Leaderboard', least: 'VIEWER' },
     ],
   },
   {

@@ -1,4 +1,4 @@
-import type { Campaign, ConsoleSession, FraudFlag, Role } from '../api/types';
+import type { Campaign, CatalogItem, ConsoleSession, FraudFlag, IncentiveAction, Redemption, Role } from '../api/types';
 
 export function sessionFor(role: Role, overrides: Partial<ConsoleSession> = {}): ConsoleSession {
   return {
@@ -50,6 +50,56 @@ export function flag(overrides: Partial<FraudFlag> = {}): FraudFlag {
     createdAt: '2026-11-20T10:00:00.000Z',
     resolvedAt: null,
     resolvedBy: null,
+    ...overrides,
+  };
+}
+
+export function incentiveAction(overrides: Partial<IncentiveAction> = {}): IncentiveAction {
+  return {
+    key: 'first_purchase',
+    name: 'First purchase',
+    type: 'STANDARD',
+    coins: 50,
+    xp: 120,
+    tokens: 0,
+    cooldown: 3600,
+    maxRepeats: null,
+    enabled: true,
+    description: null,
+    createdAt: '2026-11-01T10:00:00.000Z',
+    updatedAt: '2026-11-01T10:00:00.000Z',
+    ...overrides,
+  };
+}
+
+export function catalogItem(overrides: Partial<CatalogItem> = {}): CatalogItem {
+  return {
+    id: 'itm_1',
+    name: 'Tote bag',
+    description: 'Organic cotton',
+    coinCost: 300,
+    tokenCost: 0,
+    inventory: 12,
+    published: true,
+    createdAt: '2026-11-01T10:00:00.000Z',
+    updatedAt: '2026-11-01T10:00:00.000Z',
+    ...overrides,
+  };
+}
+
+export function redemption(overrides: Partial<Redemption> = {}): Redemption {
+  return {
+    id: 'rdm_1',
+    userId: 'ana',
+    itemId: 'itm_1',
+    itemName: 'Tote bag',
+    coinCost: 300,
+    tokenCost: 0,
+    status: 'PENDING',
+    redeemedAt: '2026-11-24T10:00:00.000Z',
+    fulfilledAt: null,
+    cancelledAt: null,
+    updatedAt: '2026-11-24T10:00:00.000Z',
     ...overrides,
   };
 }

@@ -22,3 +22,45 @@ export function countOf(count: number, plural: string): string {
 export function formatAmount(value: number): string {
   return value.toLocaleString('en-US', { maximumFractionDigits: 2 });
 }
+
+export interface Amounts {
+  coins: number;
+  xp: number;
+  tokens: number;
+}
+
+/**
+ * Coins, XP and tokens in words, the zeros left out (`50 coins · 120 XP`;
+ * all zero: `nothing`); `signed` shows credits with + and debits with −.
+ */
+export function formatAmounts(amounts: Amounts, { signed = false }: { signed?: boolean } = {}): string {
+  const parts = (
+    [
+      [amounts.coins, 'coins'],
+      [amounts.xp, 'XP'],
+      [amounts.tokens, 'tokens'],
+    ] as const
+  )
+    .filter(([value]) => value !== 0)
+    .map(([value, unit]) => `${signed ? (value > 0 ? '+' : '−') : ''}${formatNumber(signed ? Math.abs(value) : value)} ${unit}`);
+  return parts.length > 0 ? parts.join(' · ') : 'nothing';
+}
+
+/** A length of time given in seconds, in its largest whole units (`90` → `1 min 30 s`, `0` → `none`). */
+export function formatSeconds(seconds: number): string {
+  if (seconds <= 0) return 'none';
+  const units: Array<[number, string]> = [
+    [86_400, 'd'],
+    [3_600, 'h'],
+    [60, 'min'],
+    [1, 's'],
+  ];
+  const parts: string[] = [];
+  let rest = seconds;
+  for (const [size, unit] of units) {
+    const count = Math.floor(rest / size);
+    if (count > 0) parts.push(`${count} ${unit}`);
+    rest -= count * size;
+  }
+  return parts.slice(0, 2).join(' ');
+}

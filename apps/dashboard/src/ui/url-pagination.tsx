@@ -1,13 +1,13 @@
 import { Group, Pagination, Text } from '@mantine/core';
+import { useSearchParams } from 'react-router';
 import type { Pagination as Page } from '../api/types';
 import { countOf } from './format';
-import { useSearchState } from '../url/search-state';
+import { pageOf, patchSearch } from '../url/search-state';
 
-const NO_KEYS: readonly string[] = [];
-
-/** Pages of a list, kept in the URL as `?page=`. */
-export function UrlPagination({ pagination, label }: { pagination: Page | undefined; label: string }) {
-  const { page, set } = useSearchState(NO_KEYS);
+/** Pages of a list, kept in the URL as `?page=` (or `param`, for a second list on the same view). */
+export function UrlPagination({ pagination, label, param = 'page' }: { pagination: Page | undefined; label: string; param?: string }) {
+  const [params, setParams] = useSearchParams();
+  const page = pageOf(params, param);
   if (!pagination || pagination.totalPages <= 1) {
     return pagination && pagination.totalItems > 0 ? (
       <Text size="sm" c="dimmed">
@@ -23,7 +23,7 @@ export function UrlPagination({ pagination, label }: { pagination: Page | undefi
       <Pagination
         total={pagination.totalPages}
         value={Math.min(page, pagination.totalPages)}
-        onChange={(p) => set({ page: p === 1 ? null : p })}
+        onChange={(p) => setParams((current) => patchSearch(current, { [param]: p === 1 ? null : p }))}
         size="sm"
         aria-label={`Pages of ${label}`}
         getControlProps={(control) => ({ 'aria-label': `${control} page` })}

@@ -21,14 +21,26 @@ export function patchSearch(params: URLSearchParams, patch: Record<string, strin
     if (value === null || value === undefined || value === '') next.delete(key);
     else next.set(key, String(value));
   }
-  if (!('page' in patch) && Object.keys(patch).some((key) => key !== 'page' && isFilter(key))) next.delete('page');
+  if (Object.keys(patch).some((key) => !isPageKey(key) && isFilter(key))) {
+    for (const key of [...next.keys()]) if (isPageKey(key) && !(key in patch)) next.delete(key);
+  }
   return next;
 }
 
+/** `page`, or the page of a second list on the same view (`ledgerPage`). */
+function isPageKey(key: string): boolean {
+  return key === 'page' || key.endsWith('Page');
+}
+
 /** Keys that select which rows a list shows (not which row is open in a panel). */
-const PANEL_KEYS = new Set(['flag', 'reward', 'conversion', 'delivery', 'entry', 'tab', 'edit']);
+const PANEL_KEYS = new Set(['flag', 'reward', 'conversion', 'delivery', 'entry', 'tab', 'edit', 'action', 'snapshot', 'holders']);
 function isFilter(key: string): boolean {
   return !PANEL_KEYS.has(key);
+}
+
+/** The page number a key of the URL holds (1 when absent or not a number). */
+export function pageOf(params: URLSearchParams, key: string): number {
+  return Math.max(1, Math.trunc(Number(params.get(key))) || 1);
 }
 
 /** The page, its filters and its open panel live in the URL: a link to it is the same view. */
@@ -40,6 +52,6 @@ export function useSearchState<K extends string>(keys: readonly K[]) {
       setParams((current) => patchSearch(current, patch), { replace: options.replace }),
     [setParams],
   );
-  const page = Math.max(1, Math.trunc(Number(params.get('page'))) || 1);
+  const page = pageOf(params, 'page');
   return { values, set, page };
 }

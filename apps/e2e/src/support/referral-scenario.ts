@@ -9,7 +9,8 @@ import { e2eStack, type ApiResponse, type TestApp } from '@ris/testing';
 
 export const DISCOUNT = { amount: 10, fulfillmentType: 'DISCOUNT_CODE' };
 
-function expectStatus(res: ApiResponse, statuses: number[], step: string): ApiResponse {
+/** The response when its status is one of `statuses`; otherwise the step fails with what the API said. */
+export function expectStatus(res: ApiResponse, statuses: number[], step: string): ApiResponse {
   if (!statuses.includes(res.status)) throw new Error(`${step}: ${res.status} ${JSON.stringify(res.body)}`);
   return res;
 }

@@ -1,9 +1,10 @@
-import { LedgerReason, type Balance as BalanceMessage, type LedgerEntry, type Level as LevelMessage, type NextLevel } from '@ris/contracts';
+import { LedgerCause, LedgerReason, type Balance as BalanceMessage, type LedgerEntry, type Level as LevelMessage, type NextLevel } from '@ris/contracts';
 import { timestamp } from '../openapi/common-schemas';
 import { z } from '../openapi/zod';
 import { entity, from, publicEnum, time } from './entity';
 
 export const LedgerReasons = publicEnum(LedgerReason);
+export const LedgerCauses = publicEnum(LedgerCause);
 
 const NextLevelShape = entity<NextLevel>()(null, { level: z.number().int(), name: z.string(), xpThreshold: z.number(), xpRemaining: z.number() });
 
@@ -28,7 +29,19 @@ export const Balance = entity<BalanceMessage>()('IncentiveBalance', {
 export const Transaction = entity<LedgerEntry>()('IncentiveTransaction', {
   id: z.string(),
   seq: z.number().int().openapi({ description: "Position in the user's ledger: 1, 2, 3, … without gaps" }),
-  reason: LedgerReasons.field(),
+  reason: LedgerReasons.field((s) =>
+    s.openapi({
+      description:
+        'The kind of movement: ACTION_REWARD, LEVEL_REWARD, MILESTONE_REWARD, DEBIT (a redemption), CREDIT (a refund), SCORE_SET (POST /incentives/leaderboard), ADJUSTMENT (POST /incentives/balances/{userId}/adjustments)',
+    }),
+  ),
+  cause: LedgerCauses.field((s) =>
+    s.openapi({
+      description:
+        "What moved the balance: EVENT (an action's reward), LEVEL or MILESTONE (their rewards), CATALOG_REDEMPTION or MARKETPLACE_REDEMPTION (the debit of a redemption), " +
+        'REFUND (a redemption cancelled, or undone after its debit, given back), ADJUSTMENT (a manual adjustment), SCORE_SET (a recorded score). Always set',
+    }),
+  ),
   coins: from(z.number().openapi({ description: 'Signed change' }), (t: LedgerEntry) => t.amounts?.coins ?? 0),
   xp: from(z.number(), (t: LedgerEntry) => t.amounts?.xp ?? 0),
   tokens: from(z.number(), (t: LedgerEntry) => t.amounts?.tokens ?? 0),

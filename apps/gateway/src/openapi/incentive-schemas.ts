@@ -25,6 +25,15 @@ export const xpAmount = amount.openapi({
     '(equal XP to the millisecond): an event or milestone that would pass it credits only the XP that fits.',
 });
 
+/** A signed whole amount (a manual adjustment's coins, XP or tokens): −10^9 to 10^9. */
+export const signedAmount = (description: string) =>
+  z
+    .number()
+    .int('must be a whole number')
+    .min(-MAX_AMOUNT, `must be at least -${MAX_AMOUNT}`)
+    .max(MAX_AMOUNT, `must be at most ${MAX_AMOUNT}`)
+    .openapi({ description });
+
 export const isoQuery = (description: string) =>
   dateTime(description)
     .transform((v) => new Date(v))

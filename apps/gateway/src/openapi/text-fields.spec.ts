@@ -1,4 +1,4 @@
-import { freeText, httpUrl, identifier, label, lineText } from './text-fields';
+import { freeText, httpUrl, identifier, label, lineText, requiredText } from './text-fields';
 
 const ok = (schema: { safeParse(v: unknown): { success: boolean } }, value: unknown) => schema.safeParse(value).success;
 
@@ -30,6 +30,12 @@ describe('text fields of the public API', () => {
     expect(ok(freeText(20), 'bell \u0007')).toBe(false);
     expect(ok(lineText(20), 'a\nb')).toBe(false);
     expect(ok(lineText(20), '')).toBe(true);
+  });
+
+  it('takes a required text that says something: line breaks inside, never blank', () => {
+    const note = requiredText(10);
+    for (const good of ['Goodwill', '\ta\r\nb', ' x ', '😀'.repeat(10)]) expect([good, ok(note, good)]).toEqual([good, true]);
+    for (const bad of ['', '   ', '\n\t\r', '\u3000', 'bell \u0007', 'x'.repeat(11)]) expect([bad, ok(note, bad)]).toEqual([bad, false]);
   });
 
   it('takes http(s) URLs the URL parser accepts, without credentials', () => {

@@ -79,6 +79,20 @@ export function freeText(max: number) {
     .openapi({ maxLength: max, pattern });
 }
 
+/**
+ * Free text that must say something (a reason): 1 to `max` characters, not
+ * only white space; tab and line breaks allowed, other control characters
+ * not. Kept as sent.
+ */
+export function requiredText(max: number) {
+  const pattern = `^[^${CONTROL_BUT_LINE_BREAKS}]*[^${SPACE}${CONTROL}][^${CONTROL_BUT_LINE_BREAKS}]*$`;
+  return z
+    .string()
+    .regex(new RegExp(pattern, 'u'), 'must not be blank or hold control characters other than tab and line breaks')
+    .refine(lengthRule(1, max), lengthText(1, max))
+    .openapi({ minLength: 1, maxLength: max, pattern });
+}
+
 // An http(s) URL that is an RFC 3986 URI and that the WHATWG URL parser
 // always accepts: a host name whose last label starts with a letter (so it
 // is never read as an IPv4 number) or a dotted IPv4 address, an optional

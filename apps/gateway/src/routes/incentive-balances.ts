@@ -2,12 +2,28 @@ import { BalanceSort } from '@ris/contracts';
 import type { ApiRouter } from '../http/api-router';
 import { Balance, Transaction, balanceJson, transactionJson } from '../mappers/incentive-balance.mapper';
 import { Pagination, pageQuery, pageRequest, pagination } from '../openapi/common-schemas';
-import { userId } from '../openapi/incentive-schemas';
+import { signedAmount, userId } from '../openapi/incentive-schemas';
+import { requiredText } from '../openapi/text-fields';
 import { z } from '../openapi/zod';
 import type { ServiceClients } from '../service-clients';
 
 const SORTS = { xp: BalanceSort.XP, coins: BalanceSort.COINS, tokens: BalanceSort.TOKENS } as const;
 const userParams = z.object({ userId: userId() });
+
+const ADJUSTED = ['coins', 'tokens', 'xp'] as const;
+
+const AdjustmentBody = z
+  .object({
+    coins: signedAmount('Coins to add (positive) or take (negative); 0 when absent').optional(),
+    tokens: signedAmount('Tokens to add or take; 0 when absent').optional(),
+    xp: signedAmount('XP to add or take; 0 when absent. It moves the leaderboards and grants the levels it reaches, as a recorded score does').optional(),
+    note: requiredText(500).openapi({ description: "Why: the entry's description in the ledger, and in the audit log", example: 'Goodwill for the outage of 3 May' }),
+  })
+  .refine((b) => ADJUSTED.some((field) => (b[field] ?? 0) !== 0), 'coins, tokens or xp must be other than zero')
+  .openapi('IncentiveAdjustment', {
+    // The refinement in JSON Schema: one of the three is present and not 0.
+    anyOf: ADJUSTED.map((field) => ({ required: [field], properties: { [field]: { not: { const: 0 } } } })),
+  });
 
 export function incentiveBalanceRoutes(api: ApiRouter, clients: ServiceClients): void {
   api.route({
@@ -37,6 +53,50 @@ export function incentiveBalanceRoutes(api: ApiRouter, clients: ServiceClients):
     handle: async ({ appId, params }) => {
       const { balance } = await clients.incentive.getBalance({ appId, userId: params.userId });
       return { status: 200, body: { balance: balanceJson(balance!) } };
+    },
+  });
+
+  api.route({
+    method: 'post',
+    path: '/incentives/balances/:userId/adjustments',
+    tag: 'Incentive balances',
+    summary: "Adjust a user's coins, tokens or XP by hand",
+    description:
+      'A manual credit or debit (signed amounts, at least one other than zero) with its reason, written to the ledger as one entry ' +
+      '(reason and cause ADJUSTMENT, description = note) like any other movement, all or nothing. One that would leave coins, tokens or ' +
+      'XP below zero is 422 INSUFFICIENT_BALANCE and changes nothing. XP moves the leaderboards and grants the levels it reaches (a ' +
+      "level's rewards follow as their own entries; XP taken back does not take a level back). Send an Idempotency-Key: a retry " +
+      'with it is the same adjustment, applied once. Through a dashboard session it is recorded in the audit log.',
+    params: userParams,
+    body: AdjustmentBody,
+    role: 'MANAGER',
+    responses: {
+      201: {
+        description: 'The ledger entry, and the balance after it (and the levels it reached)',
+        schema: z.object({ transaction: Transaction.schema, balance: Balance.schema }),
+        links: {
+          GetBalance: { method: 'get', path: '/incentives/balances/:userId', parameters: { userId: '$response.body#/balance/userId' } },
+          ListTransactions: { method: 'get', path: '/incentives/balances/:userId/transactions', parameters: { userId: '$response.body#/balance/userId' } },
+        },
+      },
+    },
+    errors: [422],
+    handle: async ({ appId, params, body, operationKey }) => {
+      const res = await clients.incentive.adjustBalance({
+        appId,
+        userId: params.userId,
+        coins: body.coins ?? 0,
+        tokens: body.tokens ?? 0,
+        xp: body.xp ?? 0,
+        note: body.note,
+        operationKey,
+      });
+      return {
+        status: 201,
+        body: { transaction: transactionJson(res.entry!), balance: balanceJson(res.balance!) },
+        // The user whose balance moved: the path ends in a word, and the answer's first object is the entry.
+        audit: { target: { type: 'balance', id: params.userId } },
+      };
     },
   });
 

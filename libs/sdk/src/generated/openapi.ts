@@ -1942,6 +1942,150 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/incentives/balances/{userId}/adjustments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Adjust a user's coins, tokens or XP by hand
+         * @description A manual credit or debit (signed amounts, at least one other than zero) with its reason, written to the ledger as one entry (reason and cause ADJUSTMENT, description = note) like any other movement, all or nothing. One that would leave coins, tokens or XP below zero is 422 INSUFFICIENT_BALANCE and changes nothing. XP moves the leaderboards and grants the levels it reaches (a level's rewards follow as their own entries; XP taken back does not take a level back). Send an Idempotency-Key: a retry with it is the same adjustment, applied once. Through a dashboard session it is recorded in the audit log.
+         *
+         *     **Role:** MANAGER or above with a dashboard session (an API key may call it).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Replays the first response for 24 h. 1 to 255 printable ASCII characters (no spaces). */
+                    "Idempotency-Key"?: string;
+                };
+                path: {
+                    /** @description Your user id */
+                    userId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["IncentiveAdjustment"];
+                };
+            };
+            responses: {
+                /** @description The ledger entry, and the balance after it (and the levels it reached) */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            transaction: components["schemas"]["IncentiveTransaction"];
+                            balance: components["schemas"]["IncentiveBalance"];
+                        };
+                    };
+                };
+                /** @description Invalid body, query or path value (VALIDATION_ERROR) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description State conflict */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Body larger than 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Body is not JSON */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description A business rule refused the request */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Rate limited (see Retry-After) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description A dependency is unavailable; retry */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/incentives/balances/{userId}/transactions": {
         parameters: {
             query?: never;
@@ -9999,8 +10143,16 @@ export interface components {
             id: string;
             /** @description Position in the user's ledger: 1, 2, 3, … without gaps */
             seq: number;
-            /** @enum {string} */
-            reason: "ACTION_REWARD" | "LEVEL_REWARD" | "MILESTONE_REWARD" | "DEBIT" | "CREDIT" | "SCORE_SET";
+            /**
+             * @description The kind of movement: ACTION_REWARD, LEVEL_REWARD, MILESTONE_REWARD, DEBIT (a redemption), CREDIT (a refund), SCORE_SET (POST /incentives/leaderboard), ADJUSTMENT (POST /incentives/balances/{userId}/adjustments)
+             * @enum {string}
+             */
+            reason: "ACTION_REWARD" | "LEVEL_REWARD" | "MILESTONE_REWARD" | "DEBIT" | "CREDIT" | "SCORE_SET" | "ADJUSTMENT";
+            /**
+             * @description What moved the balance: EVENT (an action's reward), LEVEL or MILESTONE (their rewards), CATALOG_REDEMPTION or MARKETPLACE_REDEMPTION (the debit of a redemption), REFUND (a redemption cancelled, or undone after its debit, given back), ADJUSTMENT (a manual adjustment), SCORE_SET (a recorded score). Always set
+             * @enum {string}
+             */
+            cause: "EVENT" | "LEVEL" | "MILESTONE" | "CATALOG_REDEMPTION" | "MARKETPLACE_REDEMPTION" | "REFUND" | "ADJUSTMENT" | "SCORE_SET";
             /** @description Signed change */
             coins: number;
             xp: number;
@@ -10019,6 +10171,25 @@ export interface components {
              * @example 2026-11-21T07:54:00.000Z
              */
             createdAt: string;
+        };
+        IncentiveAdjustment: {
+            /** @description Coins to add (positive) or take (negative); 0 when absent */
+            coins?: number;
+            /** @description Tokens to add or take; 0 when absent */
+            tokens?: number;
+            /** @description XP to add or take; 0 when absent. It moves the leaderboards and grants the levels it reaches, as a recorded score does */
+            xp?: number;
+            /**
+             * @description Why: the entry's description in the ledger, and in the audit log
+             * @example Goodwill for the outage of 3 May
+             */
+            note: string;
+        } | {
+            coins: unknown;
+        } | {
+            tokens: unknown;
+        } | {
+            xp: unknown;
         };
         IncentiveLevel: {
             level: number;

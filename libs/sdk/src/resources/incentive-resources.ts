@@ -57,6 +57,10 @@ export class Balances {
   iterateTransactions(userId: string, options?: RequestOptions) {
     return paginate((page) => this.transactions(userId, { page }, options), (r) => r.transactions);
   }
+  /** A manual credit or debit with its reason (an ADJUSTMENT entry); send an idempotency key with it. */
+  adjust(userId: string, body: Body<'/api/v1/incentives/balances/{userId}/adjustments', 'post'>, options?: PostOptions) {
+    return this.t.request('post', '/api/v1/incentives/balances/{userId}/adjustments', { params: { userId }, body }, options);
+  }
 }
 
 /** The level ladder (XP thresholds). */

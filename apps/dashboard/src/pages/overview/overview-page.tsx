@@ -1,30 +1,20 @@
 import { AreaChart, LineChart } from '@mantine/charts';
-import { Group, Paper, SegmentedControl, Select, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { Group, Paper, Select, SimpleGrid, Skeleton, Stack, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo } from 'react';
 import { ok } from '../../api/api-error';
 import { useApi, useAppId } from '../../api/use-api';
+import { Figure } from '../../ui/figure';
 import { formatAmount, formatNumber } from '../../ui/format';
 import { PageHeader } from '../../ui/page-header';
 import { Empty, QueryError } from '../../ui/query-state';
+import { SegmentedField } from '../../ui/segmented-field';
 import { useSearchState } from '../../url/search-state';
 import { useCampaignOptions } from '../campaigns/use-campaigns';
 import { PERIODS, chartPoints, periodOf, periodRange, periodTotals } from './overview-figures';
 
 const KEYS = ['campaignId', 'days'] as const;
 
-function Figure({ label, value }: { label: string; value: string }) {
-  return (
-    <Paper withBorder p="md" radius="md">
-      <Text size="xs" c="dimmed" tt="uppercase" fw={700}>
-        {label}
-      </Text>
-      <Text size="xl" fw={700} aria-label={label}>
-        {value}
-      </Text>
-    </Paper>
-  );
-}
 
 export function OverviewPage() {
   const api = useApi();
@@ -64,17 +54,12 @@ export function OverviewPage() {
           searchable
           w={{ base: '100%', xs: 320 }}
         />
-        <Stack gap={4}>
-          <Text size="sm" fw={500} id="period-label">
-            Period
-          </Text>
-          <SegmentedControl
-            aria-labelledby="period-label"
-            value={String(days)}
-            onChange={(v) => set({ days: v === '30' ? null : v })}
-            data={PERIODS.map((d) => ({ value: String(d), label: `${d} days` }))}
-          />
-        </Stack>
+        <SegmentedField
+          label="Period"
+          value={String(days)}
+          onChange={(v) => set({ days: v === '30' ? null : v })}
+          data={PERIODS.map((d) => ({ value: String(d), label: `${d} days` }))}
+        />
       </Group>
       {campaigns.isError ? (
         <QueryError error={campaigns.error} onRetry={() => void campaigns.refetch()} />
@@ -87,11 +72,11 @@ export function OverviewPage() {
           <SimpleGrid cols={{ base: 2, sm: 3, lg: 5 }}>
             {totals ? (
               <>
-                <Figure label="Referrals" value={formatNumber(totals.referrals)} />
-                <Figure label="Clicks" value={formatNumber(totals.clicks)} />
-                <Figure label="Conversions" value={formatNumber(totals.conversions)} />
-                <Figure label="Conversion rate" value={`${formatNumber(totals.conversionRate, 2)} %`} />
-                <Figure label="Reward value" value={formatAmount(totals.rewardValue)} />
+                <Figure size="xl" label="Referrals" value={formatNumber(totals.referrals)} />
+                <Figure size="xl" label="Clicks" value={formatNumber(totals.clicks)} />
+                <Figure size="xl" label="Conversions" value={formatNumber(totals.conversions)} />
+                <Figure size="xl" label="Conversion rate" value={`${formatNumber(totals.conversionRate, 2)} %`} />
+                <Figure size="xl" label="Reward value" value={formatAmount(totals.rewardValue)} />
               </>
             ) : (
               Array.from({ length: 5 }, (_, i) => <Skeleton key={i} height={72} />)

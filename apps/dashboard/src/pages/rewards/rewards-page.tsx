@@ -1,10 +1,11 @@
 import { Anchor, Button, Drawer, Group, Select, SimpleGrid, Stack, Table, Text, TextInput, Timeline, Title } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useState, type ReactNode } from 'react';
+import { useState } from 'react';
 import { Link } from 'react-router';
 import { ok } from '../../api/api-error';
 import type { FulfillmentType, RewardStatus } from '../../api/types';
 import { useApi, useAppId } from '../../api/use-api';
+import { Field } from '../../ui/field';
 import { formatAmount, formatDateTime } from '../../ui/format';
 import { PageHeader } from '../../ui/page-header';
 import { Empty, QueryView, TableSkeleton } from '../../ui/query-state';
@@ -16,18 +17,6 @@ import { FULFILLMENT_TYPES } from '../campaigns/campaign-request';
 const KEYS = ['userId', 'status', 'fulfillmentType', 'reward'] as const;
 const STATUSES: RewardStatus[] = ['PENDING', 'APPROVED', 'PAID', 'CANCELLED'];
 
-function Field({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <div>
-      <Text size="xs" c="dimmed" tt="uppercase" fw={700}>
-        {label}
-      </Text>
-      <Text size="sm" component="div">
-        {children}
-      </Text>
-    </div>
-  );
-}
 
 /** One reward and how it got to its status (its move journal). */
 function RewardDrawer({ rewardId, onClose }: { rewardId: string | null; onClose: () => void }) {

@@ -1,170 +1,68 @@
-import { Button, Group, Paper, SimpleGrid, Stack, Table, Text, TextInput, Title } from '@mantine/core';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { Group, Stack, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
 import { ok } from '../../api/api-error';
 import { useApi, useAppId } from '../../api/use-api';
-import { formatAmount, formatDateTime, formatNumber } from '../../ui/format';
 import { PageHeader } from '../../ui/page-header';
 import { Empty, QueryView, TableSkeleton } from '../../ui/query-state';
-import { StatusBadge } from '../../ui/status-badge';
-import { UrlPagination } from '../../ui/url-pagination';
+import { TextSearch } from '../../ui/text-search';
+import { UrlTabs } from '../../ui/url-tabs';
 import { useSearchState } from '../../url/search-state';
+import { RedemptionsPanel } from '../incentives/catalog/redemptions-panel';
+import { UserBadges, UserMilestones } from './user-achievements';
+import { UserLedger } from './user-ledger';
+import { UserMarketplaceCodes } from './user-marketplace-codes';
+import { UserReferrals } from './user-referrals';
+import { UserSummary } from './user-summary';
 
 const KEYS = ['userId'] as const;
 
-function Figure({ label, value }: { label: string; value: string }) {
-  return (
-    <Paper withBorder p="sm">
-      <Text size="xs" c="dimmed" tt="uppercase" fw={700}>
-        {label}
-      </Text>
-      <Text fw={700}>{value}</Text>
-    </Paper>
-  );
-}
-
+/** One end user in full: balances, level, ranks, and each side of their activity in a tab. */
 function UserDetails({ userId, page }: { userId: string; page: number }) {
   const api = useApi();
   const appId = useAppId();
-  const path = { userId };
-  const stats = useQuery({
-    queryKey: ['app', appId, 'user', userId, 'stats'],
-    // A user without activity is all zeros (the API answers 200 for any user id).
-    queryFn: () => ok(api.GET('/api/v1/users/{userId}/stats', { params: { path } })),
-  });
   const balance = useQuery({
     queryKey: ['app', appId, 'user', userId, 'balance'],
-    queryFn: () => ok(api.GET('/api/v1/incentives/balances/{userId}', { params: { path } })).then((d) => d.balance),
-  });
-  const rewards = useQuery({
-    queryKey: ['app', appId, 'user', userId, 'rewards', page],
-    queryFn: () => ok(api.GET('/api/v1/users/{userId}/rewards', { params: { path, query: { page, limit: 10 } } })),
-    placeholderData: keepPreviousData,
+    // A user without activity has zero balances (200, not 404).
+    queryFn: () => ok(api.GET('/api/v1/incentives/balances/{userId}', { params: { path: { userId } } })).then((d) => d.balance),
   });
   return (
     <Stack>
-      <section aria-labelledby="user-referrals">
-        <Title order={2} size="h4" id="user-referrals" mb="xs">
-          Referrals
-        </Title>
-        <QueryView query={stats} skeleton={<TableSkeleton rows={2} label="Loading the user's statistics" />}>
-          {(s) => (
-            <Stack>
-              <SimpleGrid cols={{ base: 2, sm: 3, lg: 6 }}>
-                <Figure label="Codes" value={formatNumber(s.referrals)} />
-                <Figure label="Clicks" value={formatNumber(s.clicks)} />
-                <Figure label="Conversions" value={formatNumber(s.conversions)} />
-                <Figure label="Earned" value={formatAmount(s.rewardsEarned)} />
-                <Figure label="Pending" value={formatAmount(s.rewardsPending)} />
-                <Figure label="As referee" value={`${formatAmount(s.refereeRewards.earned)} + ${formatAmount(s.refereeRewards.pending)} pending`} />
-              </SimpleGrid>
-              {s.byLevel.length > 0 && (
-                <Table.ScrollContainer minWidth={420}>
-                  <Table>
-                    <Table.Thead>
-                      <Table.Tr>
-                        <Table.Th>Level</Table.Th>
-                        <Table.Th>Conversions</Table.Th>
-                        <Table.Th>Earned</Table.Th>
-                        <Table.Th>Pending</Table.Th>
-                      </Table.Tr>
-                    </Table.Thead>
-                    <Table.Tbody>
-                      {s.byLevel.map((l) => (
-                        <Table.Tr key={l.level}>
-                          <Table.Td>{l.level}</Table.Td>
-                          <Table.Td>{l.conversions}</Table.Td>
-                          <Table.Td>{formatAmount(l.rewardsEarned)}</Table.Td>
-                          <Table.Td>{formatAmount(l.rewardsPending)}</Table.Td>
-                        </Table.Tr>
-                      ))}
-                    </Table.Tbody>
-                  </Table>
-                </Table.ScrollContainer>
-              )}
-            </Stack>
-          )}
-        </QueryView>
-      </section>
       <section aria-labelledby="user-balances">
         <Title order={2} size="h4" id="user-balances" mb="xs">
           Balances
         </Title>
-        <QueryView query={balance} skeleton={<TableSkeleton rows={1} label="Loading the user's balances" />}>
-          {(b) => (
-            <SimpleGrid cols={{ base: 2, sm: 4 }}>
-              <Figure label="Coins" value={formatNumber(b.coins)} />
-              <Figure label="Tokens" value={formatNumber(b.tokens)} />
-              <Figure label="XP" value={formatNumber(b.xp)} />
-              <Figure label="Level" value={`${b.level}${b.levelName ? ` · ${b.levelName}` : ''}`} />
-            </SimpleGrid>
-          )}
+        <QueryView query={balance} skeleton={<TableSkeleton rows={2} label="Loading the user's balances" />}>
+          {(b) => <UserSummary balance={b} />}
         </QueryView>
       </section>
-      <section aria-labelledby="user-rewards">
-        <Title order={2} size="h4" id="user-rewards" mb="xs">
-          Rewards
-        </Title>
-        <QueryView query={rewards} isEmpty={(d) => d.rewards.length === 0} empty={<Text size="sm" c="dimmed">No rewards yet.</Text>}>
-          {(d) => (
-            <Stack>
-              <Table.ScrollContainer minWidth={560}>
-                <Table striped>
-                  <Table.Thead>
-                    <Table.Tr>
-                      <Table.Th>Amount</Table.Th>
-                      <Table.Th>Status</Table.Th>
-                      <Table.Th>Side · level</Table.Th>
-                      <Table.Th>Code</Table.Th>
-                      <Table.Th>Created</Table.Th>
-                    </Table.Tr>
-                  </Table.Thead>
-                  <Table.Tbody>
-                    {d.rewards.map((r) => (
-                      <Table.Tr key={r.id}>
-                        <Table.Td>{formatAmount(r.amount)}</Table.Td>
-                        <Table.Td>
-                          <StatusBadge status={r.status} />
-                        </Table.Td>
-                        <Table.Td>
-                          {r.side.toLowerCase()} · {r.level}
-                        </Table.Td>
-                        <Table.Td>{r.discountCode ?? '—'}</Table.Td>
-                        <Table.Td>{formatDateTime(r.createdAt)}</Table.Td>
-                      </Table.Tr>
-                    ))}
-                  </Table.Tbody>
-                </Table>
-              </Table.ScrollContainer>
-              <UrlPagination pagination={d.pagination} label="rewards" />
-            </Stack>
-          )}
-        </QueryView>
-      </section>
+      <UrlTabs
+        label="The user's activity"
+        tabs={[
+          { value: 'ledger', label: 'Ledger', panel: <UserLedger userId={userId} page={page} /> },
+          { value: 'badges', label: 'Badges', panel: <UserBadges userId={userId} page={page} /> },
+          { value: 'milestones', label: 'Milestones', panel: <UserMilestones userId={userId} page={page} /> },
+          { value: 'catalog', label: 'Catalog redemptions', panel: <RedemptionsPanel forUser={userId} /> },
+          { value: 'marketplace', label: 'Marketplace codes', panel: <UserMarketplaceCodes userId={userId} page={page} /> },
+          { value: 'referrals', label: 'Referrals & rewards', panel: <UserReferrals userId={userId} page={page} /> },
+        ]}
+      />
     </Stack>
   );
 }
 
 export function UsersPage() {
   const { values, set, page } = useSearchState(KEYS);
-  const [user, setUser] = useState(values.userId ?? '');
   return (
     <>
-      <PageHeader title="Users" description="One end user of the app: their referrals, rewards and balances." />
-      <form
-        role="search"
-        aria-label="Look up a user"
-        onSubmit={(e) => {
-          e.preventDefault();
-          set({ userId: user.trim() || null });
-        }}
-      >
-        <Group align="flex-end" mb="md" gap="xs">
-          <TextInput label="User id" placeholder="The id your app gives the user" value={user} onChange={(e) => setUser(e.currentTarget.value)} w={{ base: '100%', xs: 280 }} />
-          <Button type="submit">Look up</Button>
-        </Group>
-      </form>
-      {values.userId ? <UserDetails key={values.userId} userId={values.userId} page={page} /> : <Empty title="Look up a user" description="Enter a user id to see their referral statistics, rewards and balances." />}
+      <PageHeader title="Users" description="One end user of the app in full: balances and ledger, level, badges, milestones, redemptions, ranks and referrals." />
+      <Group mb="md">
+        <TextSearch label="User id" formLabel="Look up a user" submitLabel="Look up" placeholder="The id your app gives the user" width={280} initial={values.userId} onSearch={(v) => set({ userId: v })} />
+      </Group>
+      {values.userId ? (
+        <UserDetails key={values.userId} userId={values.userId} page={page} />
+      ) : (
+        <Empty title="Look up a user" description="Enter a user id to see their balances, ledger, level, badges, redemptions and referrals." />
+      )}
     </>
   );
 }

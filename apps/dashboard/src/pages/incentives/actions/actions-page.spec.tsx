@@ -1,0 +1,87 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { FakeApi, apiError, page } from '../../../test/fake-api';
+import { incentiveAction, sessionFor } from '../../../test/fixtures';
+import { renderApp } from '../../../test/render-app';
+import { NEW_ACTION, createActionRequest, updateActionRequest } from './action-request';
+
+const purchase = incentiveAction();
+const login = incentiveAction({ key: 'daily_login', name: 'Daily login', coins: 5, xp: 10, cooldown: 86_400, maxRepeats: 30, enabled: false });
+
+function actionsApi() {
+  return new FakeApi()
+    .on('GET', '/api/v1/incentives/actions', { body: { actions: [purchase, login], pagination: page(2) } })
+    .on('GET', '/api/v1/incentives/actions/first_purchase', { body: { action: purchase } });
+}
+
+describe('the action form', () => {
+  it('sends whole numbers, an empty max repeats as unlimited, and leaves an empty description out of a new action', () => {
+    const values = { ...NEW_ACTION, key: ' signup ', name: ' Sign-up ', coins: '10', maxRepeats: '' };
+    expect(createActionRequest(values)).toEqual({ key: 'signup', name: 'Sign-up', type: 'STANDARD', coins: 10, xp: 0, tokens: 0, cooldown: 0, maxRepeats: null, enabled: true });
+    expect(updateActionRequest({ ...values, maxRepeats: 3, description: ' once a day ' })).toMatchObject({ maxRepeats: 3, description: 'once a day' });
+  });
+});
+
+describe('the actions page', () => {
+  it('lists what each action earns and its limits, filtered from the URL', async () => {
+    const api = actionsApi();
+    renderApp('/apps/app_1/actions?type=STANDARD&enabled=false', { session: sessionFor('VIEWER'), api });
+    const table = await screen.findByRole('table', { name: 'Actions' });
+    expect(within(table).getByText('50 coins · 120 XP')).toBeInTheDocument();
+    expect(within(table).getByText('1 d')).toBeInTheDocument();
+    expect(within(table).getByText('unlimited')).toBeInTheDocument();
+    const sent = api.sent('GET', '/api/v1/incentives/actions')[0]!.query;
+    expect([sent.get('type'), sent.get('enabled')]).toEqual(['STANDARD', 'false']);
+    // A VIEWER reads states, and has no control to change them.
+    expect(within(table).getByText('disabled')).toBeInTheDocument();
+    expect(screen.queryByRole('switch')).toBeNull();
+    expect(screen.queryByRole('button', { name: /new action|edit/i })).toBeNull();
+  });
+
+  it('creates an action from its form and shows a key already taken on its field', async () => {
+    let taken = true;
+    const api = actionsApi().on('POST', '/api/v1/incentives/actions', (r) =>
+      taken
+        ? apiError(409, 'ALREADY_EXISTS', 'The app already has this key.', { issues: [{ field: 'body.key', message: 'already exists' }] })
+        : { status: 201, body: { action: incentiveAction(r.body as object) } },
+    );
+    const { location } = renderApp('/apps/app_1/actions', { session: sessionFor('MANAGER'), api });
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'New action' }));
+    expect(location()).toBe('/apps/app_1/actions?edit=new');
+    const dialog = await screen.findByRole('dialog', { name: 'New action' });
+    await user.type(within(dialog).getByRole('textbox', { name: /^Key/ }), 'first_purchase');
+    await user.type(within(dialog).getByRole('textbox', { name: /^Name/ }), 'Purchase');
+    await user.clear(within(dialog).getByRole('textbox', { name: 'Coins' }));
+    await user.type(within(dialog).getByRole('textbox', { name: 'Coins' }), '25');
+    await user.click(within(dialog).getByRole('button', { name: 'Create action' }));
+    expect(await within(dialog).findByText('already exists')).toBeInTheDocument();
+    taken = false;
+    await user.clear(within(dialog).getByRole('textbox', { name: /^Key/ }));
+    await user.type(within(dialog).getByRole('textbox', { name: /^Key/ }), 'purchase');
+    await user.click(within(dialog).getByRole('button', { name: 'Create action' }));
+    await waitFor(() => expect(location()).toBe('/apps/app_1/actions'));
+    expect(api.sent('POST', '/api/v1/incentives/actions').at(-1)!.body).toMatchObject({ key: 'purchase', name: 'Purchase', coins: 25, type: 'STANDARD' });
+    expect(api.sent('POST', '/api/v1/incentives/actions').at(-1)!.headers.get('X-CSRF-Token')).toBe('csrf-123');
+  });
+
+  it('disables an action with its switch and edits one from a link', async () => {
+    const api = actionsApi()
+      .on('PATCH', '/api/v1/incentives/actions/first_purchase', (r) => ({ body: { action: { ...purchase, ...(r.body as object) } } }));
+    renderApp('/apps/app_1/actions?edit=first_purchase', { session: sessionFor('MANAGER'), api });
+    const user = userEvent.setup();
+    const dialog = await screen.findByRole('dialog', { name: 'Edit action' });
+    await waitFor(() => expect(within(dialog).getByRole('textbox', { name: /^Name/ })).toHaveValue('First purchase'));
+    expect(within(dialog).getByRole('textbox', { name: /^Key/ })).toBeDisabled();
+    await user.clear(within(dialog).getByRole('textbox', { name: 'XP' }));
+    await user.type(within(dialog).getByRole('textbox', { name: 'XP' }), '200');
+    await user.click(within(dialog).getByRole('button', { name: 'Save action' }));
+    await waitFor(() => expect(api.sent('PATCH', '/api/v1/incentives/actions/first_purchase')).toHaveLength(1));
+    expect(api.sent('PATCH', '/api/v1/incentives/actions/first_purchase')[0]!.body).toMatchObject({ xp: 200, maxRepeats: null, name: 'First purchase' });
+
+    await user.click(await screen.findByRole('switch', { name: 'First purchase enabled' }));
+    await waitFor(() => expect(api.sent('PATCH', '/api/v1/incentives/actions/first_purchase')).toHaveLength(2));
+    expect(api.sent('PATCH', '/api/v1/incentives/actions/first_purchase')[1]!.body).toEqual({ enabled: false });
+  });
+});
