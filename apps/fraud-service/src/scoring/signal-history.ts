@@ -1,4 +1,3 @@
-import { GroupCommit } from '@ris/mongo';
 import type { SignalDoc } from '../signals/signal.model';
 import type { NewSignal, SignalRepository } from '../signals/signal.repository';
 import type { ScoringFacts } from './rules/fraud-rule';
@@ -10,27 +9,23 @@ const REFERRAL_SIGNALS_KEPT = 20_000;
 /**
  * Stores signals and answers the questions the rules ask about them: the
  * counts over recent traffic from the windows kept on write (SignalWindows),
- * the referrer's own signal from the store. Signals recorded at the same
- * moment (concurrent scores) go to the store in one insert.
+ * the referrer's own signal from the store.
  */
 export class SignalHistory {
-  private readonly inserts: GroupCommit<{ appId: string; signal: NewSignal }, void>;
   /** Referral signals by `<appId>:<code>`, oldest first (a Map keeps insertion order). */
   private readonly referralSignals = new Map<string, SignalDoc>();
 
   constructor(
     private readonly signals: SignalRepository,
     private readonly windows: SignalWindows,
-  ) {
-    this.inserts = new GroupCommit<{ appId: string; signal: NewSignal }, void>(async (batch) => {
-      await this.signals.recordMany(batch);
-      return batch.map(() => undefined);
-    });
-  }
+  ) {}
 
-  /** Idempotent by the signal's subject: a rescore, a retry or another replica at the same moment stores nothing new. */
+  /**
+   * Idempotent by the signal's subject: a rescore, a retry or another replica at the same moment stores nothing new.
+   * Signals recorded at the same moment share one insert (SignalRepository.record).
+   */
   record(appId: string, signal: NewSignal): Promise<void> {
-    return this.inserts.add({ appId, signal });
+    return this.signals.record(appId, signal);
   }
 
   /** Many signals (of any apps) in one insert; each idempotent by its subject, as in record(). Clicks go into their windows too. */

@@ -1,5 +1,5 @@
 import type { Connection } from 'mongoose';
-import { Repository } from '@ris/mongo';
+import { GroupedInserts, Repository } from '@ris/mongo';
 import { storedId } from './signal-subject';
 import { signalModel, type SignalDoc } from './signal.model';
 
@@ -23,17 +23,22 @@ const within = (range: TimeRange) => ({ $gte: range.from, $lte: range.to });
  * those on write.
  */
 export class SignalRepository extends Repository<SignalDoc> {
+  /** The signals of scores made at the same moment: one insert for them all. */
+  private readonly grouped: GroupedInserts<SignalDoc>;
+
   constructor(db: Connection) {
     super(signalModel(db));
+    this.grouped = new GroupedInserts(this.collection);
   }
 
   /**
    * Idempotent by the signal's subject: a rescore or retry keeps the first
    * one (an insert under the unique _id; inserts cost no scan on FerretDB,
-   * where an upsert would read the whole collection).
+   * where an upsert would read the whole collection). Concurrent scores'
+   * signals share one insert.
    */
   async record(appId: string, signal: NewSignal): Promise<void> {
-    await this.insertNew([{ ...signal, appId, _id: storedId(appId, signal._id) }]);
+    await this.grouped.insertNew({ ...signal, appId, _id: storedId(appId, signal._id) });
   }
 
   /** Many signals (of any apps) in one insert; each idempotent by its subject, as in record(). */
