@@ -10,14 +10,15 @@ import { fraudOnTestDatabase } from './testing/fraud-on-test-database';
 describe('FraudService signals are keyed by their subject', () => {
   let db: Awaited<ReturnType<typeof testDatabase>>;
   let fraud: Client<typeof FraudService>;
+  let stop: () => Promise<void>;
   const occurredAt = timestampFromDate(new Date());
 
   beforeAll(async () => {
-    ({ db, fraud } = await fraudOnTestDatabase('fraud_rpc'));
+    ({ db, fraud, stop } = await fraudOnTestDatabase('fraud_rpc'));
   });
 
   afterAll(async () => {
-    await db.drop();
+    await stop();
   });
 
   const convert = (refereeId: string, conversionId: string) =>

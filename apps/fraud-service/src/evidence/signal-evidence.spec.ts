@@ -1,20 +1,19 @@
 import type { Client } from '@connectrpc/connect';
 import { timestampDate, timestampFromDate } from '@bufbuild/protobuf/wkt';
 import { SharedAttribute, SignalKind, type FraudService } from '@ris/contracts';
-import type { testDatabase } from '@ris/testing';
 import { fraudOnTestDatabase } from '../testing/fraud-on-test-database';
 
 // GetSignalEvidence as the referral service calls it, against the real
 // database: signals stored by scoring and clicks, read back for a flag.
 describe('FraudService evidence of a scored referral or conversion', () => {
-  let db: Awaited<ReturnType<typeof testDatabase>>;
   let fraud: Client<typeof FraudService>;
+  let stop: () => Promise<void>;
   const t0 = Date.now() - 3 * 3_600_000;
   const at = (minutes: number) => timestampFromDate(new Date(t0 + minutes * 60_000));
   const app = 'app_ev';
 
   beforeAll(async () => {
-    ({ db, fraud } = await fraudOnTestDatabase('fraud_evidence'));
+    ({ fraud, stop } = await fraudOnTestDatabase('fraud_evidence'));
 
     // The referrer made the code from 203.0.113.7 long before; the referee
     // clicked it from that IP, converted 4 s later; around then, two other
@@ -37,7 +36,7 @@ describe('FraudService evidence of a scored referral or conversion', () => {
     await fraud.scoreConversion({ appId: 'app_other', campaignId: 'cmp_9', conversionId: 'conv_z', referralCode: 'CODE9', referrerId: 'zed', refereeId: 'zoe', context: { ip: '203.0.113.7' }, flagThreshold: 50, occurredAt: at(21) });
   });
 
-  afterAll(() => db.drop());
+  afterAll(() => stop());
 
   const evidenceOf = (refereeId: string, limit = 0) =>
     fraud.getSignalEvidence({ appId: app, kind: SignalKind.CONVERSION, campaignId: 'cmp_1', refereeId, limit });

@@ -1,5 +1,7 @@
+import type { Redis } from 'ioredis';
 import mongoose, { type Connection } from 'mongoose';
 import { infraUrl, testDatabase } from '@ris/testing';
+import { windowsOnTestRedis } from '../testing/fraud-on-test-database';
 import { FraudScorer } from './fraud-scorer';
 import { signalModel } from '../signals/signal.model';
 import { SignalRepository, type NewSignal } from '../signals/signal.repository';
@@ -7,14 +9,15 @@ import { ruleSettings } from './rules/facts-fixture';
 import { FRAUD_RULES } from './rules/rule-set';
 import { SignalHistory } from './signal-history';
 
-// Against the real database: two scorers on two connections stand for two
-// replicas of the service, which must see each other's signals.
+// Against the real database and Redis: two scorers on two connections stand
+// for two replicas of the service, which must see each other's signals
+// (the velocity windows are shared through Redis).
 describe('fraud scoring against stored signals', () => {
   let db: Awaited<ReturnType<typeof testDatabase>>;
   let replicaDb: Connection;
   let replicaA: FraudScorer;
   let replicaB: FraudScorer;
-  const history = { velocityWindowMinutes: 60, fastConversionSeconds: 10, refereeLookbackDays: 30 };
+  let redis: Redis;
   const at = new Date();
 
   const conversion = (id: string, overrides: Partial<NewSignal> = {}): NewSignal => ({
@@ -37,11 +40,14 @@ describe('fraud scoring against stored signals', () => {
     replicaDb = await mongoose.createConnection(infraUrl('MONGODB_URL'), { dbName: db.name }).asPromise();
     const signalsA = new SignalRepository(db);
     await signalsA.ensureIndexes();
-    replicaA = new FraudScorer(new SignalHistory(signalsA, history), FRAUD_RULES, ruleSettings);
-    replicaB = new FraudScorer(new SignalHistory(new SignalRepository(replicaDb), history), FRAUD_RULES, ruleSettings);
+    const shared = await windowsOnTestRedis('fraud_windows');
+    redis = shared.redis;
+    replicaA = new FraudScorer(new SignalHistory(signalsA, shared.windows), FRAUD_RULES, ruleSettings);
+    replicaB = new FraudScorer(new SignalHistory(new SignalRepository(replicaDb), shared.windows), FRAUD_RULES, ruleSettings);
   });
 
   afterAll(async () => {
+    redis.disconnect();
     await replicaDb.close();
     await db.drop();
   });
@@ -63,6 +69,23 @@ describe('fraud scoring against stored signals', () => {
     const again = await replicaA.score({ appId: 'app_a', signal: conversion('v5', { ip }), referrerEmail: null, flagThreshold: 10 });
     expect(again.riskScore).toBe(40);
     expect(await signalModel(db).countDocuments({ appId: 'app_a', ip })).toBe(6);
+  });
+
+  it('stores the signals of concurrent scores together, once per subject, and counts them against each other', async () => {
+    const ip = '192.0.2.99';
+    // Ten referees from one IP at once, one of them twice (a double-submitted conversion): their
+    // signals go to the store in shared inserts, each subject once, and the windows see each other.
+    const referees = Array.from({ length: 10 }, (_, i) => `burst${i}`);
+    const results = await Promise.all(
+      [...referees, 'burst0'].map((refereeId, i) =>
+        (i % 2 === 0 ? replicaA : replicaB).score({ appId: 'app_g', signal: conversion(refereeId, { refereeId, ip }), referrerEmail: null, flagThreshold: 10 }),
+      ),
+    );
+    expect(await signalModel(db).countDocuments({ appId: 'app_g', ip })).toBe(10);
+    // Whatever the order, the later half of the burst sees more than five others from the IP.
+    expect(results.filter((r) => r.reasons.includes('IP_VELOCITY')).length).toBeGreaterThanOrEqual(4);
+    const after = await replicaA.score({ appId: 'app_g', signal: conversion('late', { refereeId: 'late', ip }), referrerEmail: null, flagThreshold: 10 });
+    expect(after.reasons).toContain('IP_VELOCITY');
   });
 
   it("compares the referee with the referrer's referral signal and finds the fast click", async () => {

@@ -20,8 +20,12 @@ export class FraudScorer {
   ) {}
 
   async score(input: ScoreInput): Promise<RiskAssessment> {
-    await this.history.record(input.appId, input.signal);
-    const facts = await this.history.facts(input.appId, input.signal, input.referrerEmail);
+    // The stored signal is the record (a flag's evidence); the counts come from the windows the
+    // signal joins while they are read (SignalHistory.facts): the two are independent, so side by side.
+    const [, facts] = await Promise.all([
+      this.history.record(input.appId, input.signal),
+      this.history.facts(input.appId, input.signal, input.referrerEmail),
+    ]);
     return assessRisk(facts, this.rules, this.settings, input.flagThreshold);
   }
 

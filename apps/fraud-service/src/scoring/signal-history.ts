@@ -1,64 +1,52 @@
-import { isClickBy } from '../signals/signal-subject';
+import type { SignalDoc } from '../signals/signal.model';
 import type { NewSignal, SignalRepository } from '../signals/signal.repository';
 import type { ScoringFacts } from './rules/fraud-rule';
+import type { SignalWindows } from './signal-windows';
 
-export interface HistorySettings {
-  velocityWindowMinutes: number;
-  fastConversionSeconds: number;
-  /** How far back MULTIPLE_CODES looks at a referee's other codes. */
-  refereeLookbackDays: number;
-}
+/** Referral signals kept in memory, found by code: they never change once stored (about 5 MB at this many). */
+const REFERRAL_SIGNALS_KEPT = 20_000;
 
-/** Clicks on a code read to find the one FAST_CONVERSION asks about: the newest this many. */
-const CLICKS_READ = 200;
-/** A referee's signals read for MULTIPLE_CODES: the newest this many. */
-const REFEREE_SIGNALS_READ = 500;
-
-/** Stores signals and answers the questions the rules ask about them. */
+/**
+ * Stores signals and answers the questions the rules ask about them: the
+ * counts over recent traffic from the windows kept on write (SignalWindows),
+ * the referrer's own signal from the store.
+ */
 export class SignalHistory {
+  /** Referral signals by `<appId>:<code>`, oldest first (a Map keeps insertion order). */
+  private readonly referralSignals = new Map<string, SignalDoc>();
+
   constructor(
     private readonly signals: SignalRepository,
-    private readonly settings: HistorySettings,
+    private readonly windows: SignalWindows,
   ) {}
 
-  /** Idempotent by the signal's subject: a rescore, a retry or another replica at the same moment stores nothing new. */
+  /**
+   * Idempotent by the signal's subject: a rescore, a retry or another replica at the same moment stores nothing new.
+   * Signals recorded at the same moment share one insert (SignalRepository.record).
+   */
   record(appId: string, signal: NewSignal): Promise<void> {
     return this.signals.record(appId, signal);
   }
 
-  /** Many signals (of any apps) in one insert; each idempotent by its subject, as in record(). */
-  recordMany(signals: Array<{ appId: string; signal: NewSignal }>): Promise<void> {
-    return this.signals.recordMany(signals);
+  /** Many signals (of any apps) in one insert; each idempotent by its subject, as in record(). Clicks go into their windows too. */
+  async recordMany(signals: Array<{ appId: string; signal: NewSignal }>): Promise<void> {
+    await Promise.all([this.signals.recordMany(signals), this.windows.recordClicks(signals.filter(({ signal }) => signal.kind === 'CLICK'))]);
   }
 
   /**
-   * The facts for scoring `signal` (already recorded): recorded first so
-   * that concurrent events from one IP or device count each other.
+   * The facts for scoring `signal`: it joins its windows in the same round
+   * trip that counts them, so concurrent events from one IP or device count
+   * each other (whether or not its stored copy is written yet).
    */
   async facts(appId: string, signal: NewSignal, referrerEmail: string | null): Promise<ScoringFacts> {
     const kind = signal.kind === 'REFERRAL' ? 'REFERRAL' : 'CONVERSION';
-    const at = signal.at;
-    const window = { from: new Date(at.getTime() - this.settings.velocityWindowMinutes * 60_000), to: at };
-    const subject = signal._id;
-    const lookback = { from: new Date(at.getTime() - this.settings.refereeLookbackDays * 86_400_000), to: at };
-    const fastWindow = { from: new Date(at.getTime() - this.settings.fastConversionSeconds * 1000), to: at };
-
-    const [sameIp, sameDevice, referrerConversions, referralSignal, recentClicks, refereeSignals] = await Promise.all([
-      signal.ip ? this.signals.countFromIp(appId, signal.ip, signal.kind, window, subject) : 0,
-      signal.deviceId ? this.signals.countFromDevice(appId, signal.deviceId, signal.kind, window, subject) : 0,
-      kind === 'CONVERSION' ? this.signals.countReferrerConversions(appId, signal.referrerId, window, subject) : 0,
-      kind === 'CONVERSION' ? this.signals.referralSignalOf(appId, signal.referralCode) : null,
-      kind === 'CONVERSION' ? this.signals.clicksOnCode(appId, signal.referralCode, fastWindow, CLICKS_READ) : [],
-      kind === 'CONVERSION' && signal.refereeId ? this.signals.refereeActivity(appId, signal.refereeId, lookback, subject, REFEREE_SIGNALS_READ) : [],
+    const [windows, referralSignal] = await Promise.all([
+      this.windows.scored(appId, signal),
+      kind === 'CONVERSION' ? this.referralSignalOf(appId, signal.referralCode) : null,
     ]);
-
-    const matchingClick = recentClicks.find((click) => isClickBy(click, signal));
-    const otherCodes = (kindOf: NewSignal['kind']) =>
-      new Set(refereeSignals.filter((s) => s.kind === kindOf && s.referralCode !== signal.referralCode).map((s) => s.referralCode)).size;
-
     return {
       kind,
-      at,
+      at: signal.at,
       referrerId: signal.referrerId,
       refereeId: signal.refereeId,
       referralCode: signal.referralCode,
@@ -68,9 +56,22 @@ export class SignalHistory {
         deviceId: referralSignal?.deviceId ?? null,
         email: referrerEmail ?? referralSignal?.email ?? null,
       },
-      recent: { sameIp, sameDevice, referrerConversions },
-      lastMatchingClickAt: matchingClick?.at ?? null,
-      refereeOtherCodes: { converted: otherCodes('CONVERSION'), clicked: otherCodes('CLICK') },
+      recent: { sameIp: windows.sameIp, sameDevice: windows.sameDevice, referrerConversions: windows.referrerConversions },
+      lastMatchingClickAt: windows.lastMatchingClickAt,
+      refereeOtherCodes: windows.refereeOtherCodes,
     };
+  }
+
+  /** The referrer's own signal of a code: kept once found (a missing one may be stored later, so it is asked again). */
+  private async referralSignalOf(appId: string, referralCode: string): Promise<SignalDoc | null> {
+    const key = `${appId}:${referralCode}`;
+    const kept = this.referralSignals.get(key);
+    if (kept) return kept;
+    const found = await this.signals.referralSignalOf(appId, referralCode);
+    if (found) {
+      if (this.referralSignals.size >= REFERRAL_SIGNALS_KEPT) this.referralSignals.delete(this.referralSignals.keys().next().value as string);
+      this.referralSignals.set(key, found);
+    }
+    return found;
   }
 }

@@ -46,14 +46,13 @@ const signalSchema = new Schema<SignalDoc>(
 );
 
 declareIndexes<QueryNames<SignalRepository>>(signalSchema, [
-  { keys: { appId: 1, ip: 1, kind: 1, at: -1 }, serves: ['countFromIp', 'sharing'], why: 'IP_VELOCITY; a flag evidence by IP' },
-  { keys: { appId: 1, deviceId: 1, kind: 1, at: -1 }, serves: ['countFromDevice', 'sharing'], why: 'DEVICE_VELOCITY; a flag evidence by device' },
-  { keys: { appId: 1, referrerId: 1, kind: 1, at: -1 }, serves: ['countReferrerConversions'], why: 'REFERRER_VELOCITY' },
-  { keys: { appId: 1, refereeId: 1, kind: 1, at: -1 }, serves: ['refereeActivity'], why: 'MULTIPLE_CODES' },
+  // The velocity rules count from SignalWindows (Redis), not from these.
+  { keys: { appId: 1, ip: 1, kind: 1, at: -1 }, serves: ['sharing'], why: 'a flag evidence by IP' },
+  { keys: { appId: 1, deviceId: 1, kind: 1, at: -1 }, serves: ['sharing'], why: 'a flag evidence by device' },
   {
     keys: { appId: 1, referralCode: 1, kind: 1, at: -1 },
     serves: ['referralSignalOf', 'clicksOnCode'],
-    why: "the referrer's own signal (SAME_IP, SAME_DEVICE, emails); FAST_CONVERSION's clicks and a conversion's click",
+    why: "the referrer's own signal (SAME_IP, SAME_DEVICE, emails); a flag evidence's click before the conversion",
   },
   { keys: { appId: 1, email: 1, kind: 1, at: -1 }, serves: ['sharing'], why: "a flag's evidence by email (IP and device go by the indexes above)" },
 ]);

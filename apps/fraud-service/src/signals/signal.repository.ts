@@ -1,7 +1,7 @@
 import type { Connection } from 'mongoose';
-import { Repository } from '@ris/mongo';
+import { GroupedInserts, Repository } from '@ris/mongo';
 import { storedId } from './signal-subject';
-import { signalModel, type SignalDoc, type SignalKind } from './signal.model';
+import { signalModel, type SignalDoc } from './signal.model';
 
 /** A signal as scored: `_id` is its subject (signal-subject.ts), without the app. */
 export type NewSignal = Omit<SignalDoc, 'appId'>;
@@ -19,20 +19,26 @@ const within = (range: TimeRange) => ({ $gte: range.from, $lte: range.to });
 /**
  * The stored signals: every question scoring and a flag's evidence ask of
  * them, by name; each is one indexed query (signal.model.ts names the index
- * of each).
+ * of each). The velocity counts are not asked of them: SignalWindows keeps
+ * those on write.
  */
 export class SignalRepository extends Repository<SignalDoc> {
+  /** The signals of scores made at the same moment: one insert for them all. */
+  private readonly grouped: GroupedInserts<SignalDoc>;
+
   constructor(db: Connection) {
     super(signalModel(db));
+    this.grouped = new GroupedInserts(this.collection);
   }
 
   /**
    * Idempotent by the signal's subject: a rescore or retry keeps the first
    * one (an insert under the unique _id; inserts cost no scan on FerretDB,
-   * where an upsert would read the whole collection).
+   * where an upsert would read the whole collection). Concurrent scores'
+   * signals share one insert.
    */
   async record(appId: string, signal: NewSignal): Promise<void> {
-    await this.insertNew([{ ...signal, appId, _id: storedId(appId, signal._id) }]);
+    await this.grouped.insertNew({ ...signal, appId, _id: storedId(appId, signal._id) });
   }
 
   /** Many signals (of any apps) in one insert; each idempotent by its subject, as in record(). */
@@ -45,21 +51,6 @@ export class SignalRepository extends Repository<SignalDoc> {
     return this.findById(appId, storedId(appId, subjectId));
   }
 
-  /** IP_VELOCITY: signals of one kind from one IP in the window, but the subject's own. */
-  countFromIp(appId: string, ip: string, kind: SignalKind, window: TimeRange, exceptSubject: string): Promise<number> {
-    return this.collection.count(appId, { _id: { $ne: storedId(appId, exceptSubject) }, ip, kind, at: within(window) });
-  }
-
-  /** DEVICE_VELOCITY: as countFromIp, for one device. */
-  countFromDevice(appId: string, deviceId: string, kind: SignalKind, window: TimeRange, exceptSubject: string): Promise<number> {
-    return this.collection.count(appId, { _id: { $ne: storedId(appId, exceptSubject) }, deviceId, kind, at: within(window) });
-  }
-
-  /** REFERRER_VELOCITY: a referrer's conversions in the window, but the subject's own. */
-  countReferrerConversions(appId: string, referrerId: string, window: TimeRange, exceptSubject: string): Promise<number> {
-    return this.collection.count(appId, { _id: { $ne: storedId(appId, exceptSubject) }, referrerId, kind: 'CONVERSION', at: within(window) });
-  }
-
   /** The referral signal of a code: its referrer's own context, however old. */
   referralSignalOf(appId: string, referralCode: string): Promise<SignalDoc | null> {
     return this.collection.findOne(appId, { referralCode, kind: 'REFERRAL' });
@@ -68,15 +59,6 @@ export class SignalRepository extends Repository<SignalDoc> {
   /** Clicks on a code in the window, newest first, at most `limit`. */
   clicksOnCode(appId: string, referralCode: string, window: TimeRange, limit: number): Promise<SignalDoc[]> {
     return this.collection.find(appId, { referralCode, kind: 'CLICK', at: within(window) }, { sort: { at: -1 }, limit });
-  }
-
-  /** MULTIPLE_CODES: a referee's clicks and conversions in the window, but the subject's own, newest first. */
-  refereeActivity(appId: string, refereeId: string, window: TimeRange, exceptSubject: string, limit: number): Promise<SignalDoc[]> {
-    return this.collection.find(
-      appId,
-      { _id: { $ne: storedId(appId, exceptSubject) }, refereeId, kind: { $in: ['CLICK', 'CONVERSION'] }, at: within(window) },
-      { sort: { at: -1 }, limit },
-    );
   }
 
   /** Signals of any kind sharing one attribute's value in the window, newest first, at most `limit`. */

@@ -1,24 +1,43 @@
 import { createClient, createRouterTransport, type Client } from '@connectrpc/connect';
+import { Redis } from 'ioredis';
 import { FraudService } from '@ris/contracts';
-import { testDatabase } from '@ris/testing';
+import { infraUrl, testDatabase, uniqueName } from '@ris/testing';
 import { SignalEvidence } from '../evidence/signal-evidence';
 import { fraudService } from '../fraud.rpc';
 import { FraudScorer } from '../scoring/fraud-scorer';
 import { ruleSettings } from '../scoring/rules/facts-fixture';
 import { FRAUD_RULES } from '../scoring/rules/rule-set';
 import { SignalHistory } from '../scoring/signal-history';
+import { SignalWindows } from '../scoring/signal-windows';
 import { SignalRepository } from '../signals/signal.repository';
+
+const settings = { velocityWindowMinutes: 60, fastConversionSeconds: 10, refereeLookbackDays: 30 };
+
+/** Velocity windows on the real Redis, under keys of their own (a run's counts start from zero); `redis.disconnect()` when done. */
+export async function windowsOnTestRedis(prefix: string): Promise<{ windows: SignalWindows; redis: Redis }> {
+  const redis = new Redis(infraUrl('REDIS_URL'), { enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: 1000 });
+  await new Promise((resolve) => redis.once('ready', resolve));
+  return { windows: new SignalWindows(redis, `${uniqueName(prefix)}:`, settings), redis };
+}
 
 /**
  * The fraud service as the referral service calls it (an in-process Connect
  * transport, the service's own interceptors included), wired as main.ts
- * wires it, on a database of its own on the real server.
+ * wires it, on a database of its own on the real server and the real
+ * Redis. `stop()` drops the database and closes Redis.
  */
-export async function fraudOnTestDatabase(prefix: string): Promise<{ db: Awaited<ReturnType<typeof testDatabase>>; fraud: Client<typeof FraudService> }> {
+export async function fraudOnTestDatabase(prefix: string): Promise<{ db: Awaited<ReturnType<typeof testDatabase>>; fraud: Client<typeof FraudService>; stop: () => Promise<void> }> {
   const db = await testDatabase(prefix);
   const signals = new SignalRepository(db);
   await signals.ensureIndexes();
-  const settings = { velocityWindowMinutes: 60, fastConversionSeconds: 10, refereeLookbackDays: 30 };
-  const service = fraudService(new FraudScorer(new SignalHistory(signals, settings), FRAUD_RULES, ruleSettings), new SignalEvidence(signals, settings));
-  return { db, fraud: createClient(FraudService, createRouterTransport((router) => service.register(router))) };
+  const { windows, redis } = await windowsOnTestRedis(prefix);
+  const service = fraudService(new FraudScorer(new SignalHistory(signals, windows), FRAUD_RULES, ruleSettings), new SignalEvidence(signals, settings));
+  return {
+    db,
+    fraud: createClient(FraudService, createRouterTransport((router) => service.register(router))),
+    stop: async () => {
+      redis.disconnect();
+      await db.drop();
+    },
+  };
 }

@@ -97,7 +97,12 @@ export class Campaigns {
 
   /** The campaign, which must be ACTIVE to take new referrals and conversions. */
   async getActive(appId: string, campaignId: string): Promise<CampaignDoc> {
-    const campaign = await this.get(appId, campaignId);
+    return this.requireActive(await this.get(appId, campaignId));
+  }
+
+  /** The campaign as read, if it is ACTIVE (takes new referrals and conversions); else CAMPAIGN_INACTIVE. */
+  requireActive(campaign: CampaignDoc): CampaignDoc {
+    const campaignId = campaign._id;
     if (campaign.status !== 'ACTIVE') {
       throw refused('CAMPAIGN_INACTIVE', `Campaign ${campaignId} is ${campaign.status}, not ACTIVE.`, {
         campaignId,

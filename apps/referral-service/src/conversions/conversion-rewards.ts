@@ -90,12 +90,15 @@ export class ConversionRewards {
       const grants = root.review === 'REJECTED' ? [] : planRewards(campaign, records);
       rewards = await Promise.all(grants.map((grant) => this.issue(appId, root, campaign, grant, hold)));
       const createdValue = rewards.reduce((sum, r) => sum + (r.created ? r.amount : 0), 0);
-      if (createdValue > 0) await this.stats.count(appId, root.campaignId, { totalRewardValue: createdValue }, countedAt(root));
       // A retry issues with today's hold but gets back, as they are, the rewards
       // an earlier attempt made: one made while the conversion was held is
       // still PENDING, and only reconciling approves it.
       reconcile = hold || rewards.some((r) => r.status === 'PENDING');
-      records = await this.recordIssued(appId, records, rewards, !reconcile);
+      // The campaign's reward value and the records' amounts are independent writes: side by side.
+      [records] = await Promise.all([
+        this.recordIssued(appId, records, rewards, !reconcile),
+        createdValue > 0 ? this.stats.count(appId, root.campaignId, { totalRewardValue: createdValue }, countedAt(root)) : undefined,
+      ]);
     } else if (known.answerIssued) {
       rewards = (await this.rewards.listConversionRewards({ appId, conversionId: root.conversionId })).rewards.map(rewardView);
     }

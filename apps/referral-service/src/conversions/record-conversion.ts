@@ -75,18 +75,25 @@ export class ConversionRecorder {
   ) {}
 
   async record(appId: string, input: ConversionInput): Promise<ConversionOutcome> {
-    const referral = await this.lookup.byCode(appId, input.referralCode);
-    if (!referral) throw notFound('Referral code', { referralCode: input.referralCode });
-    const key = { campaignId: referral.campaignId, refereeId: input.refereeId, level: 1 };
+    // The code's key (from memory or Redis, mostly) names the referral and its campaign: the
+    // referral, the referee's record and the campaign are then read side by side.
+    const codeKey = await this.lookup.codeKey(appId, input.referralCode);
+    if (!codeKey) throw notFound('Referral code', { referralCode: input.referralCode });
+    const key = { campaignId: codeKey.campaignId, refereeId: input.refereeId, level: 1 };
     // With an Idempotency-Key, every try of the request is the same conversion.
     const conversionId = input.operationKey ? `conv_${input.operationKey}` : newId('conv');
 
-    const existing = await this.conversions.refereeRecord(appId, key.campaignId, key.refereeId);
+    const [referral, existing, found] = await Promise.all([
+      this.lookup.referralOf(appId, codeKey),
+      this.conversions.refereeRecord(appId, key.campaignId, key.refereeId),
+      this.campaigns.get(appId, key.campaignId),
+    ]);
+    if (!referral) throw notFound('Referral code', { referralCode: input.referralCode });
     if (existing && isConverted(existing) && existing.conversionId === conversionId && existing.referralId === referral._id) {
       // An earlier try of this very request converted: finish what it left and answer it again (even if the campaign paused since).
-      return this.resume(appId, existing, referral, await this.campaigns.get(appId, referral.campaignId));
+      return this.resume(appId, existing, referral, found);
     }
-    const campaign = await this.campaigns.getActive(appId, referral.campaignId);
+    const campaign = this.campaigns.requireActive(found);
     if (existing && isConverted(existing)) return this.finishOrRefuse(appId, existing, referral, campaign);
 
     const now = new Date();
@@ -185,15 +192,20 @@ export class ConversionRecorder {
    * campaign's completedReferrals counts it once (by a marker).
    */
   private async countConversion(appId: string, referral: ReferralDoc, root: ConversionDoc): Promise<ReferralDoc> {
-    const completes = await this.once.first(appId, `referral-completed:${referral._id}`);
-    const refereeOwn = await this.lookup.ofReferrer(appId, root.campaignId, root.refereeId);
+    // Independent writes and reads, side by side; the campaign's count waits only for its marker.
     await Promise.all([
       this.counters.add(appId, referral, { 'conversions.L1': 1 }),
-      this.stats.count(appId, root.campaignId, { totalConversions: 1, ...(completes ? { completedReferrals: 1 } : {}) }, countedAt(root)),
+      this.once
+        .first(appId, `referral-completed:${referral._id}`)
+        .then((completes) =>
+          this.stats.count(appId, root.campaignId, { totalConversions: 1, ...(completes ? { completedReferrals: 1 } : {}) }, countedAt(root)),
+        ),
       // The referee's own referral in this campaign (if any) now sits under this one.
-      refereeOwn && refereeOwn._id !== referral._id
-        ? this.referrals.update(appId, refereeOwn._id, { level: referral.level + 1, parentReferralId: referral._id })
-        : undefined,
+      this.lookup.ofReferrer(appId, root.campaignId, root.refereeId).then((refereeOwn) =>
+        refereeOwn && refereeOwn._id !== referral._id
+          ? this.referrals.update(appId, refereeOwn._id, { level: referral.level + 1, parentReferralId: referral._id })
+          : undefined,
+      ),
     ]);
     return { ...referral, status: 'COMPLETED' };
   }

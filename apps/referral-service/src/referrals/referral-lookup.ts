@@ -77,7 +77,12 @@ export class ReferralLookup {
   /** The whole referral of a code: its key, then the referral by id. */
   async byCode(appId: string, rawCode: string): Promise<ReferralDoc | null> {
     const key = await this.codeKey(appId, rawCode);
-    return key ? this.referrals.findById(appId, key.referralId) : null;
+    return key ? this.referralOf(appId, key) : null;
+  }
+
+  /** The whole referral a code key names. */
+  referralOf(appId: string, key: ReferralKeyDoc): Promise<ReferralDoc | null> {
+    return this.referrals.findById(appId, key.referralId);
   }
 
   /**

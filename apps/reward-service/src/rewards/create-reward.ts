@@ -42,13 +42,16 @@ function check(input: CreateRewardInput): void {
 export async function createReward(store: RewardStore, appId: string, input: CreateRewardInput): Promise<CreateRewardResult> {
   check(input);
   const key = { conversionId: input.conversionId, side: input.side, level: input.level };
-  const existing = await store.rewards.earnedFor(appId, key);
-  if (existing) return replayed(store, existing);
-
   const rewardId = newId('rwd');
   const status = input.hold ? 'PENDING' : 'APPROVED';
-  // Journaled before the place is taken: a call that dies before its insert gives the place back (finishMove).
-  const creation = await beginCreation(store, appId, rewardId, status);
+  // The look for an earlier call's reward and the journal of this one side by side (one round trip, not two):
+  // journaled before the place is taken, so a call that dies before its insert gives the place back (finishMove).
+  const [existing, creation] = await Promise.all([store.rewards.earnedFor(appId, key), beginCreation(store, appId, rewardId, status)]);
+  if (existing) {
+    // A retry: this call's journal is for a reward that will never exist.
+    if (creation) await markDone(store, creation);
+    return replayed(store, existing);
+  }
   const capped = input.side === 'REFERRER' && input.maxRewardsPerUser !== null;
   if (capped && !(await store.slots.reserve(appId, input.campaignId, input.userId, input.maxRewardsPerUser!, rewardId))) {
     if (creation) await markDone(store, creation);
