@@ -43,9 +43,28 @@ const THROUGHPUT = [
   { endpoints: 10, deliveries: 16000 },
   // Cost growth: one app with 1,000 endpoints, every event fanned out to all of them.
   { endpoints: 1000, deliveries: 16000 },
-].map((s) => ({ ...s, deliveries: Math.max(s.endpoints, Math.round(s.deliveries * SCALE)) }));
+]
+  .map((s) => ({ ...s, deliveries: Math.max(s.endpoints, Math.round(s.deliveries * SCALE)) }))
+  // BENCH_ENDPOINTS=1,10: only those scenarios (while iterating).
+  .filter((s) => !process.env.BENCH_ENDPOINTS || process.env.BENCH_ENDPOINTS.split(',').map(Number).includes(s.endpoints));
 const LATENCY_SAMPLES = 200;
 const PER_ENDPOINT = 4; // the service's default WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT, which the bare client matches
+
+/**
+ * A preload that profiles the process it is loaded into (node:inspector) and
+ * writes <dir>/<pid>.cpuprofile at exit (--cpu-prof is not allowed in NODE_OPTIONS).
+ */
+function cpuProfiler(dir) {
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, 'profile-preload.cjs');
+  writeFileSync(
+    file,
+    `const { Session } = require('node:inspector'); const fs = require('node:fs');
+const s = new Session(); s.connect(); s.post('Profiler.enable'); s.post('Profiler.start');
+process.on('exit', () => s.post('Profiler.stop', (err, r) => { if (!err) fs.writeFileSync(${JSON.stringify(dir)} + '/' + process.pid + '.cpuprofile', JSON.stringify(r.profile)); }));\n`,
+  );
+  return file;
+}
 
 /** CPU time (user + system) a process has used so far, in ms (Linux /proc). */
 function cpuMsOf(pid) {
@@ -116,7 +135,13 @@ const stack = new ProcessStack(
     root,
     infra,
     logLevel: 'warn',
-    env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', RATE_LIMIT_PER_SECOND: '100000', RATE_LIMIT_BURST: '100000' },
+    env: {
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+      RATE_LIMIT_PER_SECOND: '100000',
+      RATE_LIMIT_BURST: '100000',
+      // BENCH_CPU_PROF=<dir>: every app writes a CPU profile there when it stops.
+      ...(process.env.BENCH_CPU_PROF ? { NODE_OPTIONS: `--require ${cpuProfiler(process.env.BENCH_CPU_PROF)}` } : {}),
+    },
   }),
 );
 
@@ -285,6 +310,7 @@ let results;
 try {
   await new Promise((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   await stack.start();
+  console.error(`[bench] stack started (load average ${loadavg()[0].toFixed(1)})`);
   const rows = [];
   const bareRows = [];
   for (const scenario of THROUGHPUT) {

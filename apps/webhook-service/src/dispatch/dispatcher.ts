@@ -54,11 +54,12 @@ const READY_BATCH = 256;
 const MAX_READY = 4 * READY_BATCH;
 /**
  * Deliveries leased at creation waiting for a slot, per endpoint and in
- * all: enough for a fast receiver's backlog of a second or so; past it the
- * fan-out stores them unleased and the dispatcher claims them later.
+ * all (a few kB each in memory): a burst's backlog. Past it the fan-out
+ * stores them unleased and the dispatcher claims them later, which on
+ * FerretDB costs a scan of the pending deliveries per claim.
  */
-const LEASED_PER_ENDPOINT = 256;
-const MAX_LEASED = 8192;
+const LEASED_PER_ENDPOINT = 10_000;
+const MAX_LEASED = 50_000;
 /** A delivery that waited for its slot until less than timeout + this is left of its lease renews it first. */
 const RENEW_MARGIN_MS = 5_000;
 
@@ -74,8 +75,8 @@ const RENEW_MARGIN_MS = 5_000;
  *
  * A query fetches up to 256 due deliveries into a ready list; attempts
  * start from it as slots free up (claimed in batches), and the database is
- * asked again only when that may find something new (see mayFindMore): a
- * query per batch, not per delivery; deliveries created in this process are
+ * asked again only when that may find something new (see mayFindMore), and
+ * never holding up the attempts (lookForDue): a query per batch, not per delivery; deliveries created in this process are
  * handed over directly (enqueue). A pass runs when deliveries are queued,
  * when an attempt ends (a slot is free), and every WEBHOOK_POLL_INTERVAL_MS
  * (retries coming due, other replicas' work).
@@ -103,6 +104,10 @@ export class Dispatcher implements DeliveryIntake {
   /** Endpoints the last query left out because they were busy. */
   private skippedAtFetch: string[] = [];
   private timer?: NodeJS.Timeout;
+  private queryTimer?: NodeJS.Timeout;
+  private querying = false;
+  /** The next query waits until then (lookForDue). */
+  private queryNotBefore = 0;
   private filling = false;
   private again = false;
   private stopped = true;
@@ -201,6 +206,7 @@ export class Dispatcher implements DeliveryIntake {
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
+    if (this.queryTimer) clearTimeout(this.queryTimer);
     while (this.filling) await new Promise((resolve) => setTimeout(resolve, 10));
     const waiting = [...this.leased.values()].flat();
     this.leased.clear();
@@ -213,24 +219,56 @@ export class Dispatcher implements DeliveryIntake {
   }
 
   private async fill(): Promise<void> {
-    // Bounded: each round starts what the list allows, then queries only if that may find more.
-    for (let round = 0; round < 20 && !this.stopped; round += 1) {
-      await this.startReady();
-      if (this.stopped || this.inFlight.size >= this.options.maxInFlight) return;
-      if (!this.mayFindMore()) return;
-      // Cleared before the query: new work signalled while it runs makes the next round look again.
-      this.readyStale = false;
-      const busy = this.busyEndpoints();
-      const fetched = await this.queue.due(new Date(), READY_BATCH, busy);
-      this.lastFetchFull = fetched.length === READY_BATCH;
-      this.skippedAtFetch = busy;
-      // Mostly new: the query left out the busy endpoints, to which what is still listed belongs.
-      // But an attempt ending meanwhile can make one of them free again, so drop repeats.
-      const listed = new Set(this.ready.map((r) => r._id));
-      const fresh = fetched.filter((r) => !listed.has(r._id));
-      if (fresh.length === 0) return;
-      this.ready.push(...fresh.slice(0, MAX_READY - this.ready.length));
+    await this.startReady();
+    this.lookForDue();
+  }
+
+  /**
+   * Asks the database for due deliveries when that may find something
+   * (mayFindMore), beside the launching: attempts keep starting from the
+   * lists while it runs. On FerretDB the query reads every pending
+   * delivery (only its status is pushed down), so during a backlog one
+   * takes a while: the next waits four times as long as the last took,
+   * which keeps the scans to a fifth of the time.
+   */
+  private lookForDue(): void {
+    if (this.querying || this.stopped || this.inFlight.size >= this.options.maxInFlight) return;
+    if (!this.mayFindMore() || this.ready.length >= MAX_READY) return;
+    const wait = this.queryNotBefore - Date.now();
+    if (wait > 0) {
+      this.queryTimer ??= setTimeout(() => {
+        this.queryTimer = undefined;
+        this.lookForDue();
+      }, wait);
+      return;
     }
+    this.querying = true;
+    // Cleared before the query: new work signalled while it runs makes the next pass look again.
+    this.readyStale = false;
+    const busy = this.busyEndpoints();
+    const started = Date.now();
+    void this.queue
+      .due(new Date(started), READY_BATCH, busy)
+      .then((fetched) => {
+        this.skippedAtFetch = busy;
+        // Mostly new: the query left out the busy endpoints, to which what is still listed belongs.
+        // But an attempt ending meanwhile can make one of them free again, so drop repeats.
+        const listed = new Set(this.ready.map((r) => r._id));
+        const fresh = fetched.filter((r) => !listed.has(r._id));
+        // A full batch of what is listed already says nothing new: asking again at every attempt's end would
+        // scan the pending deliveries each time.
+        this.lastFetchFull = fetched.length === READY_BATCH && fresh.length > 0;
+        this.ready.push(...fresh.slice(0, MAX_READY - this.ready.length));
+      })
+      .catch((err) => {
+        this.readyStale = true;
+        this.logger.warn({ err }, 'looking for due webhook deliveries failed; will retry');
+      })
+      .finally(() => {
+        this.queryNotBefore = Date.now() + 4 * (Date.now() - started);
+        this.querying = false;
+        this.nudge(false);
+      });
   }
 
   /**
@@ -296,9 +334,12 @@ export class Dispatcher implements DeliveryIntake {
     const now = new Date();
     const fresh = leased.filter((c) => c.delivery.leaseUntil.getTime() - now.getTime() >= this.options.timeoutMs + RENEW_MARGIN_MS);
     const stale = leased.filter((c) => !fresh.includes(c));
+    // Those leased recently go at once; the others wait for their renewal or claim.
+    for (const claim of fresh) this.launch(claim);
+    if (stale.length === 0 && take.length === 0) return;
     const [renewed, claimed] = await Promise.all([this.renew(stale, now), take.length ? this.queue.claim(take.map((c) => c._id), now, this.leaseMs) : []]);
     // Guarded in the database: stale entries (sent by another replica, deleted) are simply not won.
-    for (const claim of [...fresh, ...renewed, ...claimed]) {
+    for (const claim of [...renewed, ...claimed]) {
       if (this.stopped) await this.queue.release(claim);
       else this.launch(claim);
     }
