@@ -1,18 +1,26 @@
 // Webhook delivery benchmark: `node tools/bench/webhooks.mjs` (after
 // `bash tools/infra/up.sh`). Builds the apps, starts the whole system as
 // processes on free ports with its own databases and stream, and measures
-//   1. deliveries/s to a local receiver with 1, 10 and 100 endpoints
-//      (domain events published straight onto the stream, so the webhook
-//      service's fan-out and dispatcher are what is measured), and
-//   2. the delay from a conversion's 201 to its REWARD_CREATED arriving at
+//   1. deliveries/s to a local receiver with 1, 10 and 1,000 endpoints of
+//      one app (domain events published straight onto the stream, so the
+//      webhook service's fan-out and dispatcher are what is measured), with
+//      the webhook service's CPU per delivery; the 1,000 endpoints are the
+//      cost-growth scenario (fan-out of one event to every endpoint of an app),
+//   2. the physical limit in the same run: a bare Node HTTP client (a process
+//      of its own, keep-alive) posting the same signed bodies to the same
+//      receiver, as many at once as the service may (WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT
+//      per endpoint), and
+//   3. the delay from a conversion's 201 to its REWARD_CREATED arriving at
 //      the receiver (p50/p99); while POST /conversions does not exist yet,
 //      from POST /referrals' 201 to REFERRAL_CREATED instead.
-// Writes tools/bench/results/webhooks.md. Each scenario is capped at ~20 s.
+// Writes tools/bench/results/webhooks.md. Each scenario is capped at
+// BENCH_SECONDS (default 20); BENCH_SCALE (default 1) multiplies the
+// deliveries of each scenario (e.g. 0.2 while iterating).
 import { Buffer } from 'node:buffer';
-import { execFileSync } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
+import { execFileSync, spawn } from 'node:child_process';
+import { createHmac, randomUUID } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { Agent, createServer, request } from 'node:http';
 import { createRequire } from 'node:module';
 import { cpus, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -27,14 +35,93 @@ const require = createRequire(import.meta.url);
 const { connect, JSONCodec } = require('nats');
 const mongoose = require('mongoose');
 
-const SCENARIO_CAP_MS = 20_000;
-// Sized to finish inside the cap on 2 shared cores; a scenario cut by the cap says so in the table.
+const SCENARIO_CAP_MS = Number(process.env.BENCH_SECONDS ?? 20) * 1000;
+const SCALE = Number(process.env.BENCH_SCALE ?? 1);
+// Sized to take several seconds at the target rates; a scenario cut by the cap says so in the table.
 const THROUGHPUT = [
-  { endpoints: 1, deliveries: 600 },
-  { endpoints: 10, deliveries: 1000 },
-  { endpoints: 100, deliveries: 1500 },
-];
+  { endpoints: 1, deliveries: 8000 },
+  { endpoints: 10, deliveries: 16000 },
+  // Cost growth: one app with 1,000 endpoints, every event fanned out to all of them.
+  { endpoints: 1000, deliveries: 16000 },
+]
+  .map((s) => ({ ...s, deliveries: Math.max(s.endpoints, Math.round(s.deliveries * SCALE)) }))
+  // BENCH_ENDPOINTS=1,10: only those scenarios (while iterating).
+  .filter((s) => !process.env.BENCH_ENDPOINTS || process.env.BENCH_ENDPOINTS.split(',').map(Number).includes(s.endpoints));
 const LATENCY_SAMPLES = 200;
+const PER_ENDPOINT = 4; // the service's default WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT, which the bare client matches
+
+/**
+ * A preload that profiles the process it is loaded into (node:inspector) and
+ * writes <dir>/<pid>.cpuprofile at exit (--cpu-prof is not allowed in NODE_OPTIONS).
+ */
+function cpuProfiler(dir) {
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, 'profile-preload.cjs');
+  writeFileSync(
+    file,
+    `const { Session } = require('node:inspector'); const fs = require('node:fs');
+const s = new Session(); s.connect(); s.post('Profiler.enable'); s.post('Profiler.start');
+process.on('exit', () => s.post('Profiler.stop', (err, r) => { if (!err) fs.writeFileSync(${JSON.stringify(dir)} + '/' + process.pid + '.cpuprofile', JSON.stringify(r.profile)); }));\n`,
+  );
+  return file;
+}
+
+/** CPU time (user + system) a process has used so far, in ms (Linux /proc). */
+function cpuMsOf(pid) {
+  if (!pid) return NaN;
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  // utime and stime are fields 14 and 15 of stat, 12 and 13 after "pid (comm) ".
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+}
+
+/** The Standard Webhooks body and headers the service sends, for the bare client. */
+function signedPost(secret, i) {
+  const id = `msg_${randomUUID().replace(/-/g, '')}`;
+  const body = JSON.stringify({ id, event: 'REFERRAL_CREATED', createdAt: new Date().toISOString(), data: { referralId: `ref_bare_${i}`, riskScore: null, warning: null } });
+  const timestamp = Math.floor(Date.now() / 1000);
+  const key = Buffer.from(secret.slice('whsec_'.length), 'base64');
+  const signature = `v1,${createHmac('sha256', key).update(`${id}.${timestamp}.${body}`).digest('base64')}`;
+  return { body, headers: { 'webhook-id': id, 'webhook-timestamp': String(timestamp), 'webhook-signature': signature } };
+}
+
+/**
+ * The bare client (`--bare-client <json>`, a process of its own): posts
+ * `total` signed bodies round-robin to `urls`, `perUrl` at once to each,
+ * over keep-alive connections, each body built and signed per post as the
+ * service does; prints {sent, ms, cpuMs}.
+ */
+async function bareClient({ urls, total, perUrl, secret }) {
+  const agent = new Agent({ keepAlive: true, maxFreeSockets: 256, scheduling: 'lifo' });
+  let next = 0;
+  const post = (url, i) =>
+    new Promise((resolve, reject) => {
+      const { body, headers } = signedPost(secret, i);
+      const req = request(url, {
+        method: 'POST',
+        agent,
+        headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), 'user-agent': 'bare', ...headers },
+      });
+      req.on('error', reject);
+      req.on('response', (res) => {
+        res.resume();
+        res.on('end', () => (res.statusCode === 200 ? resolve() : reject(new Error(`status ${res.statusCode}`))));
+      });
+      req.end(body);
+    });
+  const cpuBefore = process.cpuUsage();
+  const started = performance.now();
+  const lane = async (url) => {
+    for (let i = next++; i < total; i = next++) await post(url, i);
+  };
+  await Promise.all(urls.flatMap((url) => Array.from({ length: perUrl }, () => lane(url))));
+  const cpu = process.cpuUsage(cpuBefore);
+  return { sent: total, ms: performance.now() - started, cpuMs: (cpu.user + cpu.system) / 1000 };
+}
+
+if (process.argv[2] === '--bare-client') {
+  process.stdout.write(JSON.stringify(await bareClient(JSON.parse(process.argv[3]))));
+  process.exit(0);
+}
 
 execFileSync(process.execPath, [join(root, 'tools', 'build-apps.mjs')], { stdio: 'inherit' });
 const { ProcessStack, readInfraEnv } = require(join(root, 'dist', 'tools', 'stack.js'));
@@ -48,7 +135,13 @@ const stack = new ProcessStack(
     root,
     infra,
     logLevel: 'warn',
-    env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', RATE_LIMIT_PER_SECOND: '100000', RATE_LIMIT_BURST: '100000' },
+    env: {
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+      RATE_LIMIT_PER_SECOND: '100000',
+      RATE_LIMIT_BURST: '100000',
+      // BENCH_CPU_PROF=<dir>: every app writes a CPU profile there when it stops.
+      ...(process.env.BENCH_CPU_PROF ? { NODE_OPTIONS: `--require ${cpuProfiler(process.env.BENCH_CPU_PROF)}` } : {}),
+    },
   }),
 );
 
@@ -90,20 +183,28 @@ async function newApp(name, endpointCount, path) {
   if (created.status !== 201) throw new Error(`app: ${created.status} ${JSON.stringify(created.body)}`);
   const key = created.body.apiKey;
   const url = `http://127.0.0.1:${receiver.address().port}${path}`;
-  for (let i = 0; i < endpointCount; i += 1) {
-    const res = await api('POST', '/api/v1/webhooks', key, { url: `${url}/${i}` });
-    if (res.status !== 201) throw new Error(`webhook: ${res.status} ${JSON.stringify(res.body)}`);
-  }
-  return { appId: created.body.app.id, key };
+  let secret;
+  let next = 0;
+  // A few at once: 1,000 endpoints one after the other would take a while on a loaded machine.
+  const lane = async () => {
+    for (let i = next++; i < endpointCount; i = next++) {
+      const res = await api('POST', '/api/v1/webhooks', key, { url: `${url}/${i}` });
+      if (res.status !== 201) throw new Error(`webhook: ${res.status} ${JSON.stringify(res.body)}`);
+      secret ??= res.body.secret;
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(8, endpointCount) }, lane));
+  return { appId: created.body.app.id, key, secret };
 }
 
 async function throughput({ endpoints, deliveries }) {
-  const { appId } = await newApp(`bench ${endpoints}`, endpoints, `/tp${endpoints}`);
+  const { appId, secret } = await newApp(`bench ${endpoints}`, endpoints, `/tp${endpoints}`);
   const events = Math.ceil(deliveries / endpoints);
   const nc = await connect({ servers: infra.NATS_URL });
   const js = nc.jetstream();
   const codec = JSONCodec();
   const before = received;
+  const cpuBefore = cpuMsOf(stack.pid('webhook-service'));
   const started = performance.now();
   const pending = [];
   for (let i = 0; i < events; i += 1) {
@@ -115,13 +216,29 @@ async function throughput({ endpoints, deliveries }) {
   const published = performance.now();
   const expected = events * endpoints;
   while (received - before < expected && performance.now() - started < SCENARIO_CAP_MS) await sleep(20);
-  await nc.close();
   const got = received - before;
   const seconds = (lastArrival - started) / 1000;
+  const cpuMs = cpuMsOf(stack.pid('webhook-service')) - cpuBefore;
+  await nc.close();
   // A cut scenario leaves a backlog; let it drain (unmeasured) so the next one starts clean.
-  const drainUntil = performance.now() + 60_000;
+  const drainUntil = performance.now() + 120_000;
   while (received - before < expected && performance.now() < drainUntil) await sleep(100);
-  return { endpoints, events, expected, got, seconds, perSecond: got / seconds, publishMs: published - started };
+  return { endpoints, events, expected, got, seconds, perSecond: got / seconds, publishMs: published - started, cpuPerDelivery: cpuMs / got, secret };
+}
+
+/** The physical limit: the bare client, in a process of its own, to `endpoints` paths of the receiver. */
+async function bare({ endpoints, deliveries }, secret) {
+  const urls = Array.from({ length: endpoints }, (_, i) => `http://127.0.0.1:${receiver.address().port}/bare${endpoints}/${i}`);
+  const args = JSON.stringify({ urls, total: deliveries, perUrl: PER_ENDPOINT, secret });
+  const before = received;
+  const out = await new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [fileURLToPath(import.meta.url), '--bare-client', args], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let text = '';
+    child.stdout.on('data', (chunk) => (text += chunk));
+    child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(text)) : reject(new Error(`bare client exited ${code}`))));
+  });
+  if (received - before !== deliveries) throw new Error(`bare client: receiver got ${received - before} of ${deliveries}`);
+  return { endpoints, sent: out.sent, seconds: out.ms / 1000, perSecond: out.sent / (out.ms / 1000), cpuPerDelivery: out.cpuMs / out.sent };
 }
 
 const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
@@ -193,38 +310,56 @@ let results;
 try {
   await new Promise((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   await stack.start();
+  console.error(`[bench] stack started (load average ${loadavg()[0].toFixed(1)})`);
   const rows = [];
+  const bareRows = [];
   for (const scenario of THROUGHPUT) {
     const row = await throughput(scenario);
-    console.error(`[bench] ${row.endpoints} endpoint(s): ${row.got}/${row.expected} deliveries in ${row.seconds.toFixed(2)} s = ${row.perSecond.toFixed(0)}/s`);
+    console.error(`[bench] ${row.endpoints} endpoint(s): ${row.got}/${row.expected} deliveries in ${row.seconds.toFixed(2)} s = ${row.perSecond.toFixed(0)}/s, ${row.cpuPerDelivery.toFixed(2)} ms CPU of the webhook service each`);
     rows.push(row);
+    if (scenario.endpoints <= 10) {
+      const b = await bare(scenario, row.secret);
+      console.error(`[bench] bare client, ${b.endpoints} endpoint(s): ${b.sent} posts in ${b.seconds.toFixed(2)} s = ${b.perSecond.toFixed(0)}/s, ${b.cpuPerDelivery.toFixed(3)} ms CPU each`);
+      bareRows.push(b);
+    }
   }
   const lat = await latency();
   console.error(`[bench] latency (${lat.conversions ? 'conversion → REWARD_CREATED' : 'referral → REFERRAL_CREATED'}): p50 ${lat.p50.toFixed(1)} ms, p99 ${lat.p99.toFixed(1)} ms over ${lat.n} (${lat.early} before the 201)`);
-  results = { rows, lat };
+  results = { rows, bareRows, lat, loadAtEnd: loadavg() };
 } finally {
   await stack.stop();
   receiver.close();
   await cleanUp().catch((err) => console.error(`[bench] clean-up failed: ${err.message}`));
 }
 
-const { rows, lat } = results;
+const { rows, bareRows, lat, loadAtEnd } = results;
+const bareOf = (endpoints) => bareRows.find((b) => b.endpoints === endpoints);
 const md = `# Webhook delivery benchmark
 
 \`node tools/bench/webhooks.mjs\` — ${new Date().toISOString().slice(0, 10)}, ${cpus().length} CPU cores (${cpus()[0]?.model.trim() ?? 'unknown'}), Node ${process.version},
-load average ${loadAtStart.toFixed(1)} when it started (the machine is shared); FerretDB v1 on PostgreSQL + NATS JetStream on loopback; every service a separate process, as \`npm start\` runs them; webhook service
-defaults (WEBHOOK_MAX_IN_FLIGHT 64, WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT 4). The receiver is a node:http server on 127.0.0.1
+load average ${loadAtStart.toFixed(1)} when it started and ${loadAtEnd.map((l) => l.toFixed(1)).join(' / ')} at the end (the machine is shared); FerretDB v1 on PostgreSQL + NATS JetStream on loopback; every service a separate process, as \`npm start\` runs them; webhook service
+defaults (WEBHOOK_MAX_IN_FLIGHT 256, WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT ${PER_ENDPOINT}). The receiver is a node:http server on 127.0.0.1
 answering 200 at once, in the benchmark's own process.
 
 ## Deliveries per second
 
 Domain events are published straight onto the stream (\`referral.created\`, one per N deliveries); the time runs from the first
 publish to the last delivery received, so it covers fan-out (event → delivery documents), claiming, signing, the HTTP POST and
-recording each attempt.
+recording each attempt. CPU is the webhook service's process only (user + system, from /proc), per delivery received.
 
-| endpoints | events | deliveries received | seconds | deliveries/s |
-| ---: | ---: | ---: | ---: | ---: |
-${rows.map((r) => `| ${r.endpoints} | ${r.events} | ${r.got} of ${r.expected} | ${r.seconds.toFixed(2)} | ${r.perSecond.toFixed(0)} |`).join('\n')}
+The bare client is the physical limit in the same run: a Node process of its own posting the same kind of signed body (built and
+HMAC-signed per post) to the same receiver over keep-alive connections, ${PER_ENDPOINT} at once per endpoint as the service may, and nothing else:
+no events, no database.
+
+| endpoints | events | deliveries received | seconds | deliveries/s | CPU ms per delivery | bare client, same receiver | service vs bare |
+| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |
+${rows
+  .map((r) => {
+    const b = bareOf(r.endpoints);
+    const bare = b ? `${b.perSecond.toFixed(0)}/s (${b.cpuPerDelivery.toFixed(3)} ms CPU each)` : '—';
+    return `| ${r.endpoints} | ${r.events} | ${r.got} of ${r.expected} | ${r.seconds.toFixed(2)} | ${r.perSecond.toFixed(0)} | ${r.cpuPerDelivery.toFixed(2)} | ${bare} | ${b ? `${((100 * r.perSecond) / b.perSecond).toFixed(0)}%` : '—'} |`;
+  })
+  .join('\n')}
 
 ## Delay to the receiver
 

@@ -48,11 +48,12 @@ void runService({
       types: WEBHOOK_DOMAIN_TYPES,
       connection: db,
       logger,
-      // Deliveries are not ordered, so events fan out side by side.
-      concurrency: 16,
+      // Deliveries are not ordered, so events fan out side by side, and those handled together share one
+      // read of the endpoints and one insert (webhook-fanout.ts).
+      concurrency: 256,
       // A delivery is unique per (endpoint, event): a redelivered event adds none.
       idempotentHandler: true,
-      handle: fanOutToWebhooks(endpoints, deliveries, (queued) => dispatcher.enqueue(queued)),
+      handle: fanOutToWebhooks(endpoints, deliveries, dispatcher),
     });
     return {
       services: [webhookService(endpoints, deliveries, (delivery) => dispatcher.enqueue([delivery]))],

@@ -26,9 +26,10 @@ export const webhookSettings = {
   WEBHOOK_RETRY_SCHEDULE: retrySchedule,
   // An endpoint failing without a success for this long is disabled.
   WEBHOOK_DISABLE_AFTER_MS: setting.positiveInt(THREE_DAYS_MS),
-  // Attempts in flight in this process, all endpoints together.
-  WEBHOOK_MAX_IN_FLIGHT: z.coerce.number().int().min(1).max(1000).default(64),
-  // Attempts in flight to one endpoint: a slow receiver holds at most this many slots.
+  // Attempts in this process, all endpoints together, from their HTTP request until their outcome is stored
+  // (outcomes are stored in groups, so a busy dispatcher has many waiting for the next group's write).
+  WEBHOOK_MAX_IN_FLIGHT: z.coerce.number().int().min(1).max(1000).default(256),
+  // HTTP requests in flight to one endpoint: a slow receiver holds at most this many slots.
   WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT: z.coerce.number().int().min(1).max(100).default(4),
   // How often the dispatcher looks for due retries (new deliveries wake it at once).
   WEBHOOK_POLL_INTERVAL_MS: z.coerce.number().int().min(50).max(60_000).default(500),

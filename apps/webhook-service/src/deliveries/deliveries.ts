@@ -47,26 +47,41 @@ export class Deliveries {
   ) {}
 
   /**
-   * One delivery per endpoint for this event. Idempotent: the unique
-   * (endpointId, eventId) index turns a second fan-out of the same event
-   * (redelivery, crash before the consumer recorded it) into no-ops.
+   * One delivery per endpoint for this event, not stored yet (queue does).
+   * The trace the event continues is the caller's.
    */
+  forEvent(appId: string, endpoints: EndpointDoc[], event: DomainEvent, name: WebhookEventName, traceparent = currentTraceparent()): DeliveryDoc[] {
+    if (endpoints.length === 0) return [];
+    const messageId = messageIdOf(event.id);
+    const payload = webhookBody(messageId, name, event.occurredAt, event.data);
+    const now = new Date();
+    const docs = endpoints.map((endpoint) => newDelivery(appId, endpoint._id, { eventId: event.id, messageId, event: name, payload }, now));
+    if (traceparent) for (const doc of docs) doc.traceparent = traceparent;
+    return docs;
+  }
+
+  /**
+   * Stores deliveries (of several events and apps) in one write.
+   * Idempotent: the unique (endpointId, eventId) index turns a second
+   * fan-out of the same event (redelivery, crash before the consumer
+   * recorded it) into no-ops. Returns those stored by this call: the
+   * duplicates already existed (and the dispatcher finds them, if still
+   * due, by its own query).
+   */
+  async queue(docs: DeliveryDoc[]): Promise<DeliveryDoc[]> {
+    if (docs.length === 0) return [];
+    const stored = await this.deliveries.queue(docs);
+    return docs.filter((_, i) => stored[i]);
+  }
+
+  /** forEvent and queue, for one event: the deliveries stored. */
   async createForEvent(
     appId: string,
     endpoints: EndpointDoc[],
     event: DomainEvent,
     name: WebhookEventName,
   ): Promise<Array<Pick<DeliveryDoc, '_id' | 'endpointId'>>> {
-    if (endpoints.length === 0) return [];
-    const messageId = messageIdOf(event.id);
-    const payload = webhookBody(messageId, name, event.occurredAt, event.data);
-    const now = new Date();
-    const docs = endpoints.map((endpoint) => newDelivery(appId, endpoint._id, { eventId: event.id, messageId, event: name, payload }, now));
-    const traceparent = currentTraceparent();
-    if (traceparent) for (const doc of docs) doc.traceparent = traceparent;
-    // The duplicates already existed (and the dispatcher finds them, if still due, by its own query).
-    const stored = await this.deliveries.queue(docs);
-    return docs.filter((_, i) => stored[i]).map(({ _id, endpointId }) => ({ _id, endpointId }));
+    return (await this.queue(this.forEvent(appId, endpoints, event, name))).map(({ _id, endpointId }) => ({ _id, endpointId }));
   }
 
   /** A WEBHOOK_TEST delivery to one endpoint; one per request operation key (a retry of the request answers it again). */

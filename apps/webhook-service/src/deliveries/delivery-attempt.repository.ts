@@ -8,8 +8,9 @@ export class DeliveryAttemptRepository extends Repository<DeliveryAttemptDoc> {
     super(deliveryAttemptModel(db));
   }
 
-  async log(attempt: DeliveryAttemptDoc): Promise<void> {
-    await this.collection.create(attempt.appId, attempt);
+  /** Attempts of any apps (each carries its own appId), in one insert. */
+  async log(attempts: DeliveryAttemptDoc[]): Promise<void> {
+    await this.collection.insertMany(attempts, { ordered: false });
   }
 
   /** A delivery's attempts in order. */

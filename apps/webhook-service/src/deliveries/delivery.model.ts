@@ -84,6 +84,11 @@ declareIndexes<QueryNames<DeliveryRepository>>(deliverySchema, [
   },
   { keys: { appId: 1, endpointId: 1, status: 1, createdAt: -1, _id: -1 }, serves: ['list'], why: 'the same list filtered by status' },
   { keys: { completedAt: 1 }, serves: ['removeFinishedBefore'], why: 'retention: finished deliveries older than WEBHOOK_RETENTION_DAYS' },
+  {
+    keys: { lease: 1 },
+    serves: ['claim', 'recordSucceeded', 'renew', 'releaseAll'],
+    why: "the deliveries one lease holds (a claim's or a fan-out's batch): a batch's outcomes and renewals by its token, not by a scan ($in on _id is not pushed down by FerretDB)",
+  },
 ]);
 
 export const deliveryModel = (db: Connection): Model<DeliveryDoc> =>

@@ -100,8 +100,35 @@ export class DeliveryRepository extends Repository<DeliveryDoc> {
         { $set: { leaseUntil: new Date(now.getTime() + leaseMs), lease } },
       )
       .exec();
-    const won = await this.acrossApps.find({ _id: { $in: deliveryIds }, lease }).lean<DeliveryDoc[]>().exec();
+    const won = await this.acrossApps.find({ lease }).lean<DeliveryDoc[]>().exec();
     return won.map((delivery) => ({ delivery, lease }));
+  }
+
+  /**
+   * Extends the lease of those of `claims` (one app's, one lease) that
+   * still hold it; the ones that did. For deliveries leased at creation
+   * that waited for a slot long enough to need more time.
+   */
+  async renew(appId: string, lease: string, deliveryIds: string[], until: Date): Promise<Set<string>> {
+    const held = await this.collection.updateMany(appId, { lease, _id: { $in: deliveryIds } }, { $set: { leaseUntil: until } });
+    if (held === deliveryIds.length) return new Set(deliveryIds);
+    // Some were lost (their lease ran out and another dispatcher took them): the rest still carry ours.
+    return new Set((await this.collection.find(appId, { lease, _id: { $in: deliveryIds } })).map((d) => d._id));
+  }
+
+  /**
+   * Successful attempts of one app under one lease, recorded with one
+   * update: SUCCEEDED, the lease given back, one more attempt counted.
+   * `state` is shared by the batch (its first start, its last end). The
+   * number recorded: fewer than `deliveryIds` when some lost the lease.
+   */
+  recordSucceeded(appId: string, lease: string, deliveryIds: string[], state: DeliveryState): Promise<number> {
+    return this.collection.updateMany(appId, { lease, _id: { $in: deliveryIds } }, { $set: state, $inc: { attempts: 1 } });
+  }
+
+  /** The leases of one app's deliveries given back untouched (a stopping dispatcher's): due again at once. */
+  async releaseAll(appId: string, lease: string, deliveryIds: string[]): Promise<void> {
+    await this.collection.updateMany(appId, { lease, _id: { $in: deliveryIds } }, { $set: { lease: null, leaseUntil: EPOCH } });
   }
 
   /** An attempt's outcome, and one more attempt counted, if the claim still holds the lease; whether it did. */

@@ -1,4 +1,5 @@
-import { newId } from '@ris/mongo';
+import { randomUUID } from 'node:crypto';
+import { GroupCommit, newId } from '@ris/mongo';
 import type { AttemptResult } from '../deliveries/delivery-attempt.model';
 import type { DeliveryAttemptRepository } from '../deliveries/delivery-attempt.repository';
 import type { DeliveryDoc } from '../deliveries/delivery.model';
@@ -7,6 +8,16 @@ import type { ClaimedDelivery, DeliveryRepository, DeliveryState } from '../deli
 export type { ClaimedDelivery };
 
 const EPOCH = new Date(0);
+
+/** What a finished attempt asks the queue to record. */
+interface Outcome {
+  claim: ClaimedDelivery;
+  result: AttemptResult;
+  next: { succeeded: true } | { succeeded: false; nextAttemptAt: Date | null };
+}
+
+/** Most outcomes one flush records: one insert of their log entries, an update per lease for the successes. */
+const RECORD_BATCH = 500;
 
 /**
  * The delivery queue in MongoDB, as the dispatcher works it. State lives
@@ -18,6 +29,14 @@ const EPOCH = new Date(0);
  * the delivery's appId.
  */
 export class DeliveryQueue {
+  /**
+   * Outcomes are recorded in groups (group commit): the attempts that end
+   * together share one insert of their log entries and, for the successes
+   * of one lease, one update; the dispatcher's attempts wait for it, so
+   * nothing is acknowledged before it is stored.
+   */
+  private readonly outcomes = new GroupCommit<Outcome, boolean>((batch) => this.recordBatch(batch), { maxBatch: RECORD_BATCH, concurrency: 2 });
+
   constructor(
     private readonly deliveries: DeliveryRepository,
     private readonly attempts: DeliveryAttemptRepository,
@@ -33,41 +52,93 @@ export class DeliveryQueue {
     return this.deliveries.claim(deliveryIds, now, leaseMs);
   }
 
+  /** A fresh lease for deliveries stored already leased (the fan-out's, for the dispatcher to send at once). */
+  newLease(now: Date, leaseMs: number): Pick<DeliveryDoc, 'lease' | 'leaseUntil'> & { lease: string } {
+    return { lease: randomUUID(), leaseUntil: new Date(now.getTime() + leaseMs) };
+  }
+
+  /** Extends the leases of those of `claims` that still hold them (grouped by app and lease); the ones that did. */
+  async renew(claims: ClaimedDelivery[], until: Date): Promise<ClaimedDelivery[]> {
+    const held = new Set<string>();
+    await Promise.all(
+      [...groupBy(claims, (c) => `${c.delivery.appId}\n${c.lease}`).values()].map(async (group) => {
+        const { delivery, lease } = group[0];
+        for (const id of await this.deliveries.renew(delivery.appId, lease, group.map((c) => c.delivery._id), until)) held.add(id);
+      }),
+    );
+    return claims.filter((c) => held.has(c.delivery._id));
+  }
+
   /**
    * Records a finished attempt: SUCCEEDED, PENDING again at `nextAttemptAt`,
    * or FAILED when that is null; and adds it to the attempt log. Returns
    * false if the lease was lost (the delivery's state then belongs to whoever
    * holds it now; the attempt, which did happen, is logged all the same).
    */
-  async recordAttempt(
+  recordAttempt(
     claim: ClaimedDelivery,
-    outcome: AttemptResult,
+    result: AttemptResult,
     next: { succeeded: true } | { succeeded: false; nextAttemptAt: Date | null },
   ): Promise<boolean> {
+    return this.outcomes.add({ claim, result, next });
+  }
+
+  private async recordBatch(batch: Outcome[]): Promise<boolean[]> {
+    // The log entries first, then the outcomes: whoever sees a delivery's new
+    // status (GET .../deliveries/{id}) also sees the attempt that decided it.
+    await this.attempts.log(
+      batch.map(({ claim: { delivery }, result }) => ({
+        _id: newId('wha'),
+        appId: delivery.appId,
+        endpointId: delivery.endpointId,
+        deliveryId: delivery._id,
+        number: delivery.attempts + 1,
+        ...result,
+      })),
+    );
+    const recorded = new Map<Outcome, boolean>();
+    const successes = batch.filter((o) => o.next.succeeded);
+    const groups = groupBy(successes, ({ claim, result }) => `${claim.delivery.appId}\n${claim.lease}\n${result.responseStatus}`);
+    await Promise.all([
+      ...[...groups.values()].map(async (group) => {
+        const { claim, result } = group[0];
+        const startedAt = new Date(Math.min(...group.map((o) => o.result.startedAt.getTime())));
+        const finishedAt = new Date(Math.max(...group.map((o) => finishedAtOf(o.result).getTime())));
+        const state: DeliveryState = {
+          status: 'SUCCEEDED',
+          nextAttemptAt: null,
+          completedAt: finishedAt,
+          lease: null,
+          leaseUntil: EPOCH,
+          lastAttemptAt: startedAt,
+          lastResponseStatus: result.responseStatus,
+          lastError: null,
+        };
+        const count = await this.deliveries.recordSucceeded(claim.delivery.appId, claim.lease, group.map((o) => o.claim.delivery._id), state);
+        // All of them, or (rarely: a stall past the lease) not knowing which: those count as lost, so
+        // no success is counted twice; the endpoint's failure streak is cleared by its next success.
+        for (const o of group) recorded.set(o, count === group.length);
+      }),
+      ...batch.filter((o) => !o.next.succeeded).map(async (o) => recorded.set(o, await this.recordOne(o))),
+    ]);
+    return batch.map((o) => recorded.get(o) ?? false);
+  }
+
+  /** One outcome on its own: a failed attempt's retry state is the delivery's own. */
+  private recordOne({ claim, result, next }: Outcome): Promise<boolean> {
     const { delivery } = claim;
-    const finishedAt = new Date(outcome.startedAt.getTime() + outcome.durationMs);
     const common: DeliveryState = {
       lease: null,
       leaseUntil: EPOCH,
-      lastAttemptAt: outcome.startedAt,
-      lastResponseStatus: outcome.responseStatus,
-      lastError: outcome.error,
+      lastAttemptAt: result.startedAt,
+      lastResponseStatus: result.responseStatus,
+      lastError: result.error,
     };
     const state: DeliveryState = next.succeeded
-      ? { status: 'SUCCEEDED', nextAttemptAt: null, completedAt: finishedAt }
+      ? { status: 'SUCCEEDED', nextAttemptAt: null, completedAt: finishedAtOf(result) }
       : next.nextAttemptAt
         ? { status: 'PENDING', nextAttemptAt: next.nextAttemptAt, retryIndex: delivery.retryIndex + 1 }
-        : { status: 'FAILED', nextAttemptAt: null, completedAt: finishedAt };
-    // The log entry first, then the outcome: whoever sees the delivery's new
-    // status (GET .../deliveries/{id}) also sees the attempt that decided it.
-    await this.attempts.log({
-      _id: newId('wha'),
-      appId: delivery.appId,
-      endpointId: delivery.endpointId,
-      deliveryId: delivery._id,
-      number: delivery.attempts + 1,
-      ...outcome,
-    });
+        : { status: 'FAILED', nextAttemptAt: null, completedAt: finishedAtOf(result) };
     return this.deliveries.recordAttempt(claim, { ...common, ...state });
   }
 
@@ -86,9 +157,31 @@ export class DeliveryQueue {
     return this.deliveries.release(claim);
   }
 
+  /** The same for many (leased at creation, never started): one update per app and lease. */
+  async releaseAll(claims: ClaimedDelivery[]): Promise<void> {
+    await Promise.all(
+      [...groupBy(claims, (c) => `${c.delivery.appId}\n${c.lease}`).values()].map((group) =>
+        this.deliveries.releaseAll(group[0].delivery.appId, group[0].lease, group.map((c) => c.delivery._id)),
+      ),
+    );
+  }
+
   /** Retention: finished deliveries and attempts older than the cut-off. */
   async removeFinishedBefore(cutoff: Date): Promise<void> {
     await this.deliveries.removeFinishedBefore(cutoff);
     await this.attempts.removeStartedBefore(cutoff);
   }
+}
+
+const finishedAtOf = (result: AttemptResult): Date => new Date(result.startedAt.getTime() + result.durationMs);
+
+function groupBy<T>(items: T[], key: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const k = key(item);
+    const group = groups.get(k);
+    if (group) group.push(item);
+    else groups.set(k, [item]);
+  }
+  return groups;
 }

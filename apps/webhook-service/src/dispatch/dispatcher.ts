@@ -25,6 +25,22 @@ export interface DispatcherOptions {
 
 export type ReadyDelivery = Pick<DeliveryDoc, '_id' | 'endpointId'>;
 
+/**
+ * What the fan-out hands the dispatcher: deliveries it stored already
+ * leased for it (as many as `room` allows: no claim to write), and those it
+ * stored unleased (the dispatcher claims them, or another replica does).
+ */
+export interface DeliveryIntake {
+  /** How many more deliveries to this endpoint the dispatcher takes now under its lease. */
+  room(endpointId: string): number;
+  /** The lease to store them under. */
+  newLease(): { lease: string; leaseUntil: Date };
+  /** Stored under that lease: sent as slots free up. */
+  takeLeased(claims: ClaimedDelivery[]): void;
+  /** Stored without a lease. */
+  enqueue(deliveries: ReadyDelivery[]): void;
+}
+
 interface InFlight {
   endpointId: string;
   stop: AbortController;
@@ -36,6 +52,16 @@ const LEASE_MARGIN_MS = 10_000;
 /** Due deliveries fetched per query; attempts then start from this list as slots free up. */
 const READY_BATCH = 256;
 const MAX_READY = 4 * READY_BATCH;
+/**
+ * Deliveries leased at creation waiting for a slot, per endpoint and in
+ * all (a few kB each in memory): a burst's backlog. Past it the fan-out
+ * stores them unleased and the dispatcher claims them later, which on
+ * FerretDB costs a scan of the pending deliveries per claim.
+ */
+const LEASED_PER_ENDPOINT = 10_000;
+const MAX_LEASED = 50_000;
+/** A delivery that waited for its slot until less than timeout + this is left of its lease renews it first. */
+const RENEW_MARGIN_MS = 5_000;
 
 /**
  * Sends due deliveries. It claims them from MongoDB with a lease (a
@@ -49,14 +75,24 @@ const MAX_READY = 4 * READY_BATCH;
  *
  * A query fetches up to 256 due deliveries into a ready list; attempts
  * start from it as slots free up (claimed in batches), and the database is
- * asked again only when that may find something new (see mayFindMore): a
- * query per batch, not per delivery; deliveries created in this process are
+ * asked again only when that may find something new (see mayFindMore), and
+ * never holding up the attempts (lookForDue): a query per batch, not per delivery; deliveries created in this process are
  * handed over directly (enqueue). A pass runs when deliveries are queued,
  * when an attempt ends (a slot is free), and every WEBHOOK_POLL_INTERVAL_MS
  * (retries coming due, other replicas' work).
+ *
+ * The fan-out of this process stores most new deliveries already leased to
+ * it (DeliveryIntake: up to LEASED_PER_ENDPOINT waiting per endpoint), so
+ * they need no claim at all; one that waited long for its slot renews its
+ * lease before its attempt. An endpoint's slot is held for the HTTP
+ * request only: outcomes are recorded in groups (DeliveryQueue), and an
+ * attempt counts against WEBHOOK_MAX_IN_FLIGHT until its outcome is stored.
  */
-export class Dispatcher {
+export class Dispatcher implements DeliveryIntake {
   private readonly inFlight = new Map<string, InFlight>();
+  /** Deliveries leased at creation (takeLeased), per endpoint in arrival order, waiting for a slot. */
+  private readonly leased = new Map<string, ClaimedDelivery[]>();
+  private leasedCount = 0;
   private readonly perEndpoint = new Map<string, number>();
   private readonly leaseMs: number;
   /** Due deliveries not started yet (their endpoint was busy, or no slot was free). */
@@ -68,6 +104,10 @@ export class Dispatcher {
   /** Endpoints the last query left out because they were busy. */
   private skippedAtFetch: string[] = [];
   private timer?: NodeJS.Timeout;
+  private queryTimer?: NodeJS.Timeout;
+  private querying = false;
+  /** The next query waits until then (lookForDue). */
+  private queryNotBefore = 0;
   private filling = false;
   private again = false;
   private stopped = true;
@@ -109,6 +149,31 @@ export class Dispatcher {
     this.nudge(fresh.length > room);
   }
 
+  room(endpointId: string): number {
+    if (this.stopped) return 0;
+    const waiting = this.leased.get(endpointId)?.length ?? 0;
+    return Math.max(0, Math.min(LEASED_PER_ENDPOINT - waiting, MAX_LEASED - this.leasedCount));
+  }
+
+  newLease(): { lease: string; leaseUntil: Date } {
+    return this.queue.newLease(new Date(), this.leaseMs);
+  }
+
+  takeLeased(claims: ClaimedDelivery[]): void {
+    if (this.stopped) {
+      // Too late to send them here: given back, so the next process (or replica) sends them at once.
+      void this.queue.releaseAll(claims).catch((err) => this.logger.warn({ err }, 'giving back leased deliveries failed; they go when their lease runs out'));
+      return;
+    }
+    for (const claim of claims) {
+      const waiting = this.leased.get(claim.delivery.endpointId);
+      if (waiting) waiting.push(claim);
+      else this.leased.set(claim.delivery.endpointId, [claim]);
+    }
+    this.leasedCount += claims.length;
+    this.nudge(false);
+  }
+
   /**
    * Runs a pass now, or right after the one in progress. `newWork`:
    * something may have become due that is not listed (the poll timer, work
@@ -141,7 +206,12 @@ export class Dispatcher {
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
+    if (this.queryTimer) clearTimeout(this.queryTimer);
     while (this.filling) await new Promise((resolve) => setTimeout(resolve, 10));
+    const waiting = [...this.leased.values()].flat();
+    this.leased.clear();
+    this.leasedCount = 0;
+    await this.queue.releaseAll(waiting).catch((err) => this.logger.warn({ err }, 'giving back leased deliveries failed; they go when their lease runs out'));
     const running = [...this.inFlight.values()];
     const cut = setTimeout(() => running.forEach((f) => f.stop.abort()), this.options.stopGraceMs ?? 5000);
     await Promise.all(running.map((f) => f.done));
@@ -149,24 +219,56 @@ export class Dispatcher {
   }
 
   private async fill(): Promise<void> {
-    // Bounded: each round starts what the list allows, then queries only if that may find more.
-    for (let round = 0; round < 20 && !this.stopped; round += 1) {
-      await this.startReady();
-      if (this.stopped || this.inFlight.size >= this.options.maxInFlight) return;
-      if (!this.mayFindMore()) return;
-      // Cleared before the query: new work signalled while it runs makes the next round look again.
-      this.readyStale = false;
-      const busy = this.busyEndpoints();
-      const fetched = await this.queue.due(new Date(), READY_BATCH, busy);
-      this.lastFetchFull = fetched.length === READY_BATCH;
-      this.skippedAtFetch = busy;
-      // Mostly new: the query left out the busy endpoints, to which what is still listed belongs.
-      // But an attempt ending meanwhile can make one of them free again, so drop repeats.
-      const listed = new Set(this.ready.map((r) => r._id));
-      const fresh = fetched.filter((r) => !listed.has(r._id));
-      if (fresh.length === 0) return;
-      this.ready.push(...fresh.slice(0, MAX_READY - this.ready.length));
+    await this.startReady();
+    this.lookForDue();
+  }
+
+  /**
+   * Asks the database for due deliveries when that may find something
+   * (mayFindMore), beside the launching: attempts keep starting from the
+   * lists while it runs. On FerretDB the query reads every pending
+   * delivery (only its status is pushed down), so during a backlog one
+   * takes a while: the next waits four times as long as the last took,
+   * which keeps the scans to a fifth of the time.
+   */
+  private lookForDue(): void {
+    if (this.querying || this.stopped || this.inFlight.size >= this.options.maxInFlight) return;
+    if (!this.mayFindMore() || this.ready.length >= MAX_READY) return;
+    const wait = this.queryNotBefore - Date.now();
+    if (wait > 0) {
+      this.queryTimer ??= setTimeout(() => {
+        this.queryTimer = undefined;
+        this.lookForDue();
+      }, wait);
+      return;
     }
+    this.querying = true;
+    // Cleared before the query: new work signalled while it runs makes the next pass look again.
+    this.readyStale = false;
+    const busy = this.busyEndpoints();
+    const started = Date.now();
+    void this.queue
+      .due(new Date(started), READY_BATCH, busy)
+      .then((fetched) => {
+        this.skippedAtFetch = busy;
+        // Mostly new: the query left out the busy endpoints, to which what is still listed belongs.
+        // But an attempt ending meanwhile can make one of them free again, so drop repeats.
+        const listed = new Set(this.ready.map((r) => r._id));
+        const fresh = fetched.filter((r) => !listed.has(r._id));
+        // A full batch of what is listed already says nothing new: asking again at every attempt's end would
+        // scan the pending deliveries each time.
+        this.lastFetchFull = fetched.length === READY_BATCH && fresh.length > 0;
+        this.ready.push(...fresh.slice(0, MAX_READY - this.ready.length));
+      })
+      .catch((err) => {
+        this.readyStale = true;
+        this.logger.warn({ err }, 'looking for due webhook deliveries failed; will retry');
+      })
+      .finally(() => {
+        this.queryNotBefore = Date.now() + 4 * (Date.now() - started);
+        this.querying = false;
+        this.nudge(false);
+      });
   }
 
   /**
@@ -188,52 +290,101 @@ export class Dispatcher {
     return [...this.perEndpoint.keys()].filter((id) => this.isBusy(id));
   }
 
-  /** Claims (in one batch) and starts what the ready list allows; keeps the rest for the next free slot. */
+  /**
+   * Starts what the slots allow: first the deliveries leased at creation
+   * (renewing the leases of those that waited long), then from the ready
+   * list, claimed in one batch; keeps the rest for the next free slot.
+   */
   private async startReady(): Promise<void> {
     const planned = new Map<string, number>();
+    const inFlightFor = (endpointId: string) => (this.perEndpoint.get(endpointId) ?? 0) + (planned.get(endpointId) ?? 0);
+    let starting = 0;
+    const hasSlot = (endpointId: string) =>
+      this.inFlight.size + starting < this.options.maxInFlight && inFlightFor(endpointId) < this.options.maxInFlightPerEndpoint;
+    const plan = (endpointId: string) => {
+      starting += 1;
+      planned.set(endpointId, (planned.get(endpointId) ?? 0) + 1);
+    };
+
+    const leased: ClaimedDelivery[] = [];
+    for (const [endpointId, waiting] of this.leased) {
+      while (waiting.length > 0 && hasSlot(endpointId)) {
+        leased.push(waiting.shift()!);
+        plan(endpointId);
+      }
+      if (waiting.length === 0) this.leased.delete(endpointId);
+    }
+    this.leasedCount -= leased.length;
+
     const take: ReadyDelivery[] = [];
     const waiting: ReadyDelivery[] = [];
     for (const candidate of this.ready) {
-      const forEndpoint = (this.perEndpoint.get(candidate.endpointId) ?? 0) + (planned.get(candidate.endpointId) ?? 0);
-      if (this.inFlight.size + take.length >= this.options.maxInFlight || forEndpoint >= this.options.maxInFlightPerEndpoint) {
+      if (!hasSlot(candidate.endpointId)) {
         waiting.push(candidate);
         continue;
       }
       take.push(candidate);
-      planned.set(candidate.endpointId, (planned.get(candidate.endpointId) ?? 0) + 1);
+      plan(candidate.endpointId);
     }
     this.ready = waiting;
-    if (take.length === 0 || this.stopped) return;
+    if (this.stopped) {
+      await this.queue.releaseAll(leased);
+      return;
+    }
+    const now = new Date();
+    const fresh = leased.filter((c) => c.delivery.leaseUntil.getTime() - now.getTime() >= this.options.timeoutMs + RENEW_MARGIN_MS);
+    const stale = leased.filter((c) => !fresh.includes(c));
+    // Those leased recently go at once; the others wait for their renewal or claim.
+    for (const claim of fresh) this.launch(claim);
+    if (stale.length === 0 && take.length === 0) return;
+    const [renewed, claimed] = await Promise.all([this.renew(stale, now), take.length ? this.queue.claim(take.map((c) => c._id), now, this.leaseMs) : []]);
     // Guarded in the database: stale entries (sent by another replica, deleted) are simply not won.
-    for (const claim of await this.queue.claim(take.map((c) => c._id), new Date(), this.leaseMs)) {
+    for (const claim of [...renewed, ...claimed]) {
       if (this.stopped) await this.queue.release(claim);
       else this.launch(claim);
     }
+  }
+
+  /** Leases that waited long for a slot, extended; those lost meanwhile (another dispatcher took them) are dropped. */
+  private async renew(claims: ClaimedDelivery[], now: Date): Promise<ClaimedDelivery[]> {
+    if (claims.length === 0) return [];
+    const until = new Date(now.getTime() + this.leaseMs);
+    const held = await this.queue.renew(claims, until);
+    for (const claim of held) claim.delivery.leaseUntil = until;
+    return held;
   }
 
   private launch(claim: ClaimedDelivery): void {
     const { _id: deliveryId, endpointId } = claim.delivery;
     const stop = new AbortController();
     this.perEndpoint.set(endpointId, (this.perEndpoint.get(endpointId) ?? 0) + 1);
+    // The endpoint's slot is held for the HTTP request only; the attempt stays in flight until its outcome is stored.
+    let slotHeld = true;
+    const freeSlot = () => {
+      if (!slotHeld) return;
+      slotHeld = false;
+      const left = (this.perEndpoint.get(endpointId) ?? 1) - 1;
+      if (left > 0) this.perEndpoint.set(endpointId, left);
+      else this.perEndpoint.delete(endpointId);
+      // A slot is free: the list usually has the next one.
+      this.nudge(false);
+    };
     // The attempt continues the trace of the event it delivers (stored with the delivery).
     const traced = () =>
       inSpan('webhook.deliver', { kind: SpanKind.CLIENT, parent: claim.delivery.traceparent, attributes: { 'webhook.delivery_id': deliveryId, 'webhook.event': claim.delivery.event } }, () =>
-        this.attempt(claim, stop.signal),
+        this.attempt(claim, stop.signal, freeSlot),
       );
     const done = traced()
       .catch((err) => this.logger.error({ err, deliveryId }, 'webhook attempt could not be recorded; its lease will expire and it is retried'))
       .finally(() => {
         this.inFlight.delete(deliveryId);
-        const left = (this.perEndpoint.get(endpointId) ?? 1) - 1;
-        if (left > 0) this.perEndpoint.set(endpointId, left);
-        else this.perEndpoint.delete(endpointId);
-        // A slot is free: the ready list usually has the next one.
+        freeSlot();
         this.nudge(false);
       });
     this.inFlight.set(deliveryId, { endpointId, stop, done });
   }
 
-  private async attempt(claim: ClaimedDelivery, stopping: AbortSignal): Promise<void> {
+  private async attempt(claim: ClaimedDelivery, stopping: AbortSignal, freeSlot: () => void): Promise<void> {
     const { delivery } = claim;
     const endpoint = await this.endpoints.find(delivery.appId, delivery.endpointId);
     if (!endpoint) {
@@ -264,6 +415,7 @@ export class Dispatcher {
       await this.endpoints.secrets
         .moveToCurrentKey(endpoint)
         .catch((err) => this.logger.warn({ err, appId: delivery.appId, webhookId: endpoint._id }, 'moving webhook secrets to the current key failed'));
+      this.endpoints.forget(endpoint);
     }
     const result = await postWebhook({
       url: endpoint.url,
@@ -275,6 +427,7 @@ export class Dispatcher {
       resolve: this.options.resolve,
       signal: stopping,
     });
+    freeSlot();
     const succeeded = result.responseStatus !== null && result.responseStatus >= 200 && result.responseStatus < 300;
     if (!succeeded && stopping.aborted) {
       // Cut by the stop, not the receiver's fault: not an attempt.
@@ -286,13 +439,19 @@ export class Dispatcher {
     if (succeeded) {
       const recorded = await this.queue.recordAttempt(claim, result, { succeeded: true });
       if (recorded) webhookDeliveries.inc({ outcome: 'succeeded' });
-      if (recorded && !isTest) await this.health.succeeded(endpoint);
+      if (recorded && !isTest && endpoint.failingSince !== null) {
+        await this.health.succeeded(endpoint);
+        this.endpoints.forget(endpoint);
+      }
       return;
     }
     const delay = delivery.autoRetry ? retryDelayMs(this.options.schedule, delivery.retryIndex) : null;
     const nextAttemptAt = delay === null ? null : new Date(Date.now() + delay);
     const recorded = await this.queue.recordAttempt(claim, result, { succeeded: false, nextAttemptAt });
     if (recorded && nextAttemptAt === null) webhookDeliveries.inc({ outcome: 'failed' });
-    if (recorded && !isTest) await this.health.failed(endpoint, new Date());
+    if (recorded && !isTest) {
+      await this.health.failed(endpoint, new Date());
+      this.endpoints.forget(endpoint);
+    }
   }
 }

@@ -3,6 +3,7 @@ import { invalid, notFound, refused, unavailable } from '@ris/domain-errors';
 import { idFromOperation, type Page, type PageQuery } from '@ris/mongo';
 import type { EnvelopeCipher } from '@ris/secrets';
 import { EndpointSecrets } from '../signing/endpoint-secrets';
+import { EndpointLookup } from './endpoint-lookup';
 import type { EndpointDoc } from './endpoint.model';
 import type { EndpointRepository, EndpointSettings } from './endpoint.repository';
 import { generateSecret } from '../signing/signing';
@@ -51,6 +52,8 @@ function cleanDescription(description: string | null | undefined): string | null
 export class Endpoints {
   /** Their signing secrets, encrypted at rest under `cipher`'s master keys. */
   readonly secrets: EndpointSecrets;
+  /** The dispatcher's reads, kept for a second (EndpointLookup); this module's changes forget them. */
+  private readonly lookup: EndpointLookup;
 
   constructor(
     private readonly endpoints: EndpointRepository,
@@ -58,6 +61,7 @@ export class Endpoints {
     cipher: EnvelopeCipher,
   ) {
     this.secrets = new EndpointSecrets(endpoints, cipher);
+    this.lookup = new EndpointLookup(endpoints);
   }
 
   /** Checks a URL as the dispatcher will before each attempt; returns it normalised. */
@@ -117,9 +121,18 @@ export class Endpoints {
     return endpoint;
   }
 
-  /** The endpoint, or null when it was deleted meanwhile (the dispatcher's view). */
+  /**
+   * The endpoint, or null when it was deleted meanwhile (the dispatcher's
+   * view, before each attempt): read at most ENDPOINT_LOOKUP_TTL_MS ago, or
+   * since this process last changed it.
+   */
   find(appId: string, endpointId: string): Promise<EndpointDoc | null> {
-    return this.endpoints.findById(appId, endpointId);
+    return this.lookup.find(appId, endpointId);
+  }
+
+  /** This process changed the endpoint outside this module (its failure streak, its secrets' key): read it afresh. */
+  forget(endpoint: Pick<EndpointDoc, '_id' | 'appId'>): void {
+    this.lookup.forget(endpoint);
   }
 
   list(appId: string, page: PageQuery): Promise<Page<EndpointDoc>> {
@@ -144,12 +157,15 @@ export class Endpoints {
       Object.assign(set, { enabled: false, disabledReason: 'MANUAL', disabledAt: set.updatedAt });
     }
     const updated = await this.endpoints.change(appId, endpointId, set);
+    this.lookup.forget({ _id: endpointId, appId });
     if (!updated) throw notFound('Webhook endpoint', { webhookId: endpointId });
     return updated;
   }
 
   async delete(appId: string, endpointId: string): Promise<void> {
-    if (!(await this.endpoints.remove(appId, endpointId))) throw notFound('Webhook endpoint', { webhookId: endpointId });
+    const removed = await this.endpoints.remove(appId, endpointId);
+    this.lookup.forget({ _id: endpointId, appId });
+    if (!removed) throw notFound('Webhook endpoint', { webhookId: endpointId });
   }
 
   /**
@@ -162,6 +178,8 @@ export class Endpoints {
       const endpoint = await this.get(appId, endpointId);
       if (endpoint.secretSetByOperation === operationKey) return { endpoint, secret: this.secrets.current(endpoint) };
     }
-    return this.secrets.rotate(endpointId, () => this.get(appId, endpointId), operationKey);
+    const rotated = await this.secrets.rotate(endpointId, () => this.get(appId, endpointId), operationKey);
+    this.lookup.forget(rotated.endpoint);
+    return rotated;
   }
 }

@@ -3,8 +3,23 @@ import { EnvelopeCipher, newKeyringEntry, parseKeyring } from '@ris/secrets';
 import { uniqueName } from '@ris/testing';
 import { Deliveries } from '../deliveries/deliveries';
 import { Endpoints } from '../endpoints/endpoints';
+import type { ClaimedDelivery } from '../deliveries/delivery.repository';
+import type { DeliveryIntake, ReadyDelivery } from '../dispatch/dispatcher';
 import { webhookStores, type WebhookStores } from '../testing/webhook-stores';
 import { fanOutToWebhooks } from './webhook-fanout';
+
+/** A dispatcher's intake that notes what it is handed, with room for `room` leased deliveries per endpoint. */
+function recordingIntake(room = Infinity) {
+  const leased: ClaimedDelivery[] = [];
+  const unleased: ReadyDelivery[] = [];
+  const intake: DeliveryIntake = {
+    room: (endpointId) => Math.max(0, room - leased.filter((c) => c.delivery.endpointId === endpointId).length),
+    newLease: () => ({ lease: `lease-${leased.length}-${unleased.length}-${Math.random()}`, leaseUntil: new Date(Date.now() + 60_000) }),
+    takeLeased: (claims) => leased.push(...claims),
+    enqueue: (deliveries) => unleased.push(...deliveries),
+  };
+  return { intake, leased, unleased };
+}
 
 // Domain events → deliveries, against real FerretDB/MongoDB.
 describe('fan-out of domain events to webhook deliveries', () => {
@@ -12,14 +27,15 @@ describe('fan-out of domain events to webhook deliveries', () => {
   let endpoints: Endpoints;
   let deliveries: Deliveries;
   let fanOut: ReturnType<typeof fanOutToWebhooks>;
-  let queued = 0;
+  let handed: ReturnType<typeof recordingIntake>;
 
   beforeAll(async () => {
     const stores = await webhookStores('webhook_fanout');
     db = stores.db;
     endpoints = new Endpoints(stores.endpoints, { allowPrivateTargets: true }, new EnvelopeCipher(parseKeyring(newKeyringEntry('test'))));
     deliveries = new Deliveries(stores.deliveries, stores.attempts);
-    fanOut = fanOutToWebhooks(endpoints, deliveries, () => (queued += 1));
+    handed = recordingIntake();
+    fanOut = fanOutToWebhooks(endpoints, deliveries, handed.intake);
   });
 
   afterAll(async () => {
@@ -56,7 +72,7 @@ describe('fan-out of domain events to webhook deliveries', () => {
     expect(await bodiesOf(appId, rewardsOnly._id)).toHaveLength(0);
     expect(await bodiesOf(appId, disabled._id)).toHaveLength(0);
     expect(await bodiesOf(otherApp, foreign._id)).toHaveLength(0);
-    expect(queued).toBeGreaterThan(0);
+    expect(handed.leased.map((c) => c.delivery.endpointId)).toContain(all._id);
   });
 
   it("always carries the first events' promised fields, null when the publisher had none", async () => {
@@ -100,5 +116,33 @@ describe('fan-out of domain events to webhook deliveries', () => {
     await fanOut(domainEvent('referral.created', appId, {}, { occurredAt: new Date(Date.now() - 60_000) }));
     await fanOut(domainEvent('something.internal', appId, {}));
     expect(await bodiesOf(appId, endpoint._id)).toHaveLength(0);
+  });
+
+  it('fans out the events handled together with one insert, each event once, leased to the dispatcher as far as it has room', async () => {
+    const appId = uniqueName('app');
+    const first = await create(appId);
+    const second = await create(appId);
+    const intake = recordingIntake(1);
+    const together = fanOutToWebhooks(endpoints, deliveries, intake.intake);
+    const [a, b] = [domainEvent('referral.created', appId, { referralId: 'ref_a' }), domainEvent('referral.created', appId, { referralId: 'ref_b' })];
+    // Handled side by side, as the consumer does: one batch; the same event twice (a redelivery) in it adds nothing.
+    await Promise.all([together(a), together(b), together(a)]);
+    const stored = [...(await deliveries.list(appId, first._id, { page: 1, limit: 10 })).items, ...(await deliveries.list(appId, second._id, { page: 1, limit: 10 })).items];
+    expect(stored).toHaveLength(4);
+    expect(new Set(stored.map((d) => `${d.endpointId}:${d.eventId}`)).size).toBe(4);
+    // Room for one per endpoint: two leased (stored under the lease, handed over with their documents), two stored due.
+    expect(intake.leased.map((c) => c.delivery.endpointId).sort()).toEqual([first._id, second._id].sort());
+    expect(intake.unleased).toHaveLength(2);
+    for (const claim of intake.leased) {
+      const doc = stored.find((d) => d._id === claim.delivery._id)!;
+      expect(doc.lease).toBe(claim.lease);
+      expect(doc.leaseUntil.getTime()).toBeGreaterThan(Date.now());
+    }
+    for (const ready of intake.unleased) {
+      expect(stored.find((d) => d._id === ready._id)).toMatchObject({ lease: null, leaseUntil: new Date(0), status: 'PENDING' });
+    }
+    // Redelivered later: nothing new is stored or handed over.
+    await together(b);
+    expect(intake.leased.length + intake.unleased.length).toBe(4);
   });
 });
