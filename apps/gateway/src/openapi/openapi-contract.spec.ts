@@ -9,7 +9,7 @@ describe('the OpenAPI document states every input rule it can', () => {
   let doc: Document;
   beforeAll(async () => {
     doc = (await servedDocument()) as Document;
-  });
+  }, 60_000);
 
   /** Each string without a bound, number without a maximum or array without maxItems among the inputs, by where it is. */
   function unbounded(schema: Schema, where: string, seen = new Set<string>()): string[] {
