@@ -3,8 +3,6 @@ import { addMember, createOperator, createTestApp, type TestApp, type TestOperat
 import { DESKTOP, PHONE, expect, expectCleanConsole, fetchFromPage, launchChromium, newDashboardPage, signIn } from './support/browser';
 import { expectStatus } from './support/referral-scenario';
 
-/* eslint-disable @typescript-eslint/no-explicit-any -- response bodies are parsed JSON */
-
 // The incentive pages of the dashboard in Chromium against the whole stack:
 // what an operator defines or does there is what the API then says, and
 // what the API says is what the pages show.

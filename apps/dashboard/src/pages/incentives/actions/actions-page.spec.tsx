@@ -51,15 +51,20 @@ describe('the actions page', () => {
     await user.click(await screen.findByRole('button', { name: 'New action' }));
     expect(location()).toBe('/apps/app_1/actions?edit=new');
     const dialog = await screen.findByRole('dialog', { name: 'New action' });
-    await user.type(within(dialog).getByRole('textbox', { name: /^Key/ }), 'first_purchase');
-    await user.type(within(dialog).getByRole('textbox', { name: /^Name/ }), 'Purchase');
-    await user.clear(within(dialog).getByRole('textbox', { name: 'Coins' }));
-    await user.type(within(dialog).getByRole('textbox', { name: 'Coins' }), '25');
+    // Pasted rather than typed key by key: the same change events, fewer renders on a busy machine.
+    const fill = async (name: RegExp | string, text: string) => {
+      const field = within(dialog).getByRole('textbox', { name });
+      await user.clear(field);
+      await user.click(field);
+      await user.paste(text);
+    };
+    await fill(/^Key/, 'first_purchase');
+    await fill(/^Name/, 'Purchase');
+    await fill('Coins', '25');
     await user.click(within(dialog).getByRole('button', { name: 'Create action' }));
     expect(await within(dialog).findByText('already exists')).toBeInTheDocument();
     taken = false;
-    await user.clear(within(dialog).getByRole('textbox', { name: /^Key/ }));
-    await user.type(within(dialog).getByRole('textbox', { name: /^Key/ }), 'purchase');
+    await fill(/^Key/, 'purchase');
     await user.click(within(dialog).getByRole('button', { name: 'Create action' }));
     await waitFor(() => expect(location()).toBe('/apps/app_1/actions'));
     expect(api.sent('POST', '/api/v1/incentives/actions').at(-1)!.body).toMatchObject({ key: 'purchase', name: 'Purchase', coins: 25, type: 'STANDARD' });

@@ -1,6 +1,5 @@
-import { Anchor, Group, Select, Stack, Text } from '@mantine/core';
+import { Group, Select, Stack, Text } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { Link } from 'react-router';
 import { ok } from '../../../api/api-error';
 import type { Redemption, RedemptionStatus } from '../../../api/types';
 import { useApi, useAppId } from '../../../api/use-api';
@@ -12,6 +11,7 @@ import { Empty, QueryView } from '../../../ui/query-state';
 import { StatusBadge } from '../../../ui/status-badge';
 import { TextSearch } from '../../../ui/text-search';
 import { UrlPagination } from '../../../ui/url-pagination';
+import { UserLink } from '../../../ui/user-link';
 import { useChange } from '../../../ui/use-change';
 import { useSearchState } from '../../../url/search-state';
 import { costText } from '../shared/cost-fields';
@@ -94,7 +94,6 @@ export function RedemptionsPanel({ forUser }: { forUser?: string }) {
       ),
     placeholderData: keepPreviousData,
   });
-  const base = `/apps/${encodeURIComponent(appId)}`;
   return (
     <Stack>
       <Group align="flex-end" wrap="wrap">
@@ -117,11 +116,7 @@ export function RedemptionsPanel({ forUser }: { forUser?: string }) {
                 { label: 'Redeemed', cell: (r) => formatDateTime(r.redeemedAt) },
                 {
                   label: 'User',
-                  cell: (r) => (
-                    <Anchor component={Link} to={`${base}/users?userId=${encodeURIComponent(r.userId)}&tab=catalog`}>
-                      {r.userId}
-                    </Anchor>
-                  ),
+                  cell: (r) => <UserLink userId={r.userId} tab="catalog" />,
                 },
                 {
                   label: 'Item',

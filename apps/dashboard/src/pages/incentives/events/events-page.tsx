@@ -9,6 +9,7 @@ import { formatDateTime } from '../../../ui/format';
 import { PageHeader } from '../../../ui/page-header';
 import { Empty, QueryView } from '../../../ui/query-state';
 import { UrlPagination } from '../../../ui/url-pagination';
+import { UserLink } from '../../../ui/user-link';
 import { useSearchState } from '../../../url/search-state';
 import { useActionOptions } from '../actions/use-action-options';
 import { instantOf, localOf } from '../../../ui/local-time';
@@ -91,11 +92,7 @@ export function EventsPage() {
                 { label: 'When', cell: (e) => formatDateTime(e.createdAt) },
                 {
                   label: 'User',
-                  cell: (e) => (
-                    <Anchor component={Link} to={`${base}/users?userId=${encodeURIComponent(e.userId)}`}>
-                      {e.userId}
-                    </Anchor>
-                  ),
+                  cell: (e) => <UserLink userId={e.userId} />,
                 },
                 {
                   label: 'Action',

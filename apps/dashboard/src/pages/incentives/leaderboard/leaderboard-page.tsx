@@ -1,6 +1,6 @@
-import { Anchor, Button, Code, Drawer, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { Button, Code, Drawer, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { Link, useSearchParams } from 'react-router';
+import { useSearchParams } from 'react-router';
 import { ok } from '../../../api/api-error';
 import type { LeaderboardEntry, LeaderboardPeriod } from '../../../api/types';
 import { useApi, useAppId } from '../../../api/use-api';
@@ -11,13 +11,13 @@ import { Empty, QueryError, QueryView, TableSkeleton } from '../../../ui/query-s
 import { SegmentedField } from '../../../ui/segmented-field';
 import { TextSearch } from '../../../ui/text-search';
 import { UrlPagination } from '../../../ui/url-pagination';
+import { UserLink } from '../../../ui/user-link';
 import { pageOf, useSearchState } from '../../../url/search-state';
 import { BOARD_SIZE, PERIODS, boardPage, periodLabel, periodOf, useBoardPosition } from './leaderboard-periods';
 
 const KEYS = ['period', 'userId', 'snapshot'] as const;
 
 function EntriesTable({ entries, label, highlight }: { entries: LeaderboardEntry[]; label: string; highlight?: string | null }) {
-  const appId = useAppId();
   return (
     <DataTable
       label={label}
@@ -29,11 +29,7 @@ function EntriesTable({ entries, label, highlight }: { entries: LeaderboardEntry
         { label: 'Rank', cell: (e) => <Text fw={700}>{e.rank}</Text> },
         {
           label: 'User',
-          cell: (e) => (
-            <Anchor component={Link} to={`/apps/${encodeURIComponent(appId)}/users?userId=${encodeURIComponent(e.userId)}`}>
-              {e.userId}
-            </Anchor>
-          ),
+          cell: (e) => <UserLink userId={e.userId} />,
         },
         { label: 'XP', cell: (e) => formatNumber(e.xp) },
         { label: 'Coins', cell: (e) => formatNumber(e.coins) },

@@ -7,15 +7,19 @@ import { useApi, useAppId } from '../../../api/use-api';
 import { RoleGate } from '../../../session/session-context';
 import { DataTable } from '../../../ui/data-table';
 import { EditorModal, useEditor } from '../../../ui/editor';
+import { formatDateTime } from '../../../ui/format';
 import { Empty, QueryView } from '../../../ui/query-state';
 import { RowActions } from '../../../ui/row-actions';
 import { UrlPagination } from '../../../ui/url-pagination';
 import { useChange } from '../../../ui/use-change';
+import { UserLink } from '../../../ui/user-link';
 import { useSearchState } from '../../../url/search-state';
 import { definitionKeyRule, requiredName } from '../shared/definition-key';
+import { ReachedDrawer } from './reached-drawer';
 import { NEW_BADGE, badgeFormValues, createBadgeRequest, updateBadgeRequest, type BadgeFormValues } from './progression-request';
 
-const KEYS = ['edit'] as const;
+const KEYS = ['edit', 'holders'] as const;
+const SOURCES = { MANUAL: 'by hand', LEVEL: 'level', MILESTONE: 'milestone' } as const;
 
 function BadgeEditor({ editing, onClose }: { editing: string | null; onClose: () => void }) {
   const api = useApi();
@@ -137,6 +141,14 @@ export function BadgesPanel() {
                 },
                 { label: 'Description', cell: (b) => b.description ?? '—' },
                 {
+                  label: 'Holders',
+                  cell: (b) => (
+                    <Button size="compact-sm" variant="subtle" onClick={() => set({ holders: b.key })} aria-label={`Holders of ${b.name}`}>
+                      Holders
+                    </Button>
+                  ),
+                },
+                {
                   label: 'Actions',
                   hiddenLabel: true,
                   cell: (b) => (
@@ -153,6 +165,21 @@ export function BadgesPanel() {
           </Stack>
         )}
       </QueryView>
+      <ReachedDrawer
+        subject={values.holders}
+        title={`Holders of ${values.holders ?? ''}`}
+        noun="holders"
+        queryKey={['progression', 'badge-holders']}
+        load={(key, p) =>
+          ok(api.GET('/api/v1/incentives/badges/{key}/holders', { params: { path: { key }, query: { page: p, limit: 25 } } })).then((d) => ({ rows: d.holders, pagination: d.pagination }))
+        }
+        rowKey={(h) => h.userId}
+        columns={[
+          { label: 'User', cell: (h) => <UserLink userId={h.userId} /> },
+          { label: 'Awarded', cell: (h) => `${SOURCES[h.source]}${h.sourceId ? ` ${h.sourceId}` : ''}` },
+          { label: 'When', cell: (h) => formatDateTime(h.awardedAt) },
+        ]}
+      />
       <RoleGate least="MANAGER">
         <BadgeEditor editing={values.edit} onClose={() => set({ edit: null })} />
         <AwardDialog badge={awarding} onClose={() => setAwarding(null)} />

@@ -10,12 +10,14 @@ import { formatNumber } from '../../../ui/format';
 import { Empty, QueryView } from '../../../ui/query-state';
 import { RowActions } from '../../../ui/row-actions';
 import { useChange } from '../../../ui/use-change';
+import { UserLink } from '../../../ui/user-link';
 import { useSearchState } from '../../../url/search-state';
 import { WHOLE_AMOUNT } from '../shared/cost-fields';
 import { requiredName } from '../shared/definition-key';
 import { NEW_LEVEL, createLevelRequest, levelFormValues, rewardFieldOf, rewardsText, updateLevelRequest, type LevelFormValues } from './progression-request';
+import { ReachedDrawer } from './reached-drawer';
 
-const KEYS = ['edit'] as const;
+const KEYS = ['edit', 'holders'] as const;
 /** The whole ladder on one page: the API allows 100 levels a page, more than a ladder needs. */
 const LADDER_LIMIT = 100;
 
@@ -97,6 +99,14 @@ export function LevelsPanel({ badgeOptions }: { badgeOptions: Array<{ value: str
               { label: 'XP threshold', cell: (l) => formatNumber(l.xpThreshold) },
               { label: 'Rewards', cell: (l) => rewardsText(l.rewards) },
               {
+                label: 'Users',
+                cell: (l) => (
+                  <Button size="compact-sm" variant="subtle" onClick={() => set({ holders: String(l.level) })} aria-label={`Users at level ${l.level}`}>
+                    Users
+                  </Button>
+                ),
+              },
+              {
                 label: 'Actions',
                 hiddenLabel: true,
                 cell: (l) => (
@@ -118,6 +128,21 @@ export function LevelsPanel({ badgeOptions }: { badgeOptions: Array<{ value: str
           />
         )}
       </QueryView>
+      <ReachedDrawer
+        subject={values.holders}
+        title={`Users at level ${values.holders ?? ''}`}
+        noun="users"
+        queryKey={['progression', 'level-users']}
+        load={(level, p) =>
+          ok(api.GET('/api/v1/incentives/balances', { params: { query: { level: Number(level), sort: 'xp', page: p, limit: 25 } } })).then((d) => ({ rows: d.balances, pagination: d.pagination }))
+        }
+        rowKey={(b) => b.userId}
+        columns={[
+          { label: 'User', cell: (b) => <UserLink userId={b.userId} /> },
+          { label: 'XP', cell: (b) => formatNumber(b.xp) },
+          { label: 'Coins', cell: (b) => formatNumber(b.coins) },
+        ]}
+      />
       <RoleGate least="MANAGER">
         <LevelEditor editing={values.edit} onClose={() => set({ edit: null })} badgeOptions={badgeOptions} />
       </RoleGate>

@@ -6,11 +6,12 @@ import { useApi, useAppId } from '../../../api/use-api';
 import { RoleGate } from '../../../session/session-context';
 import { DataTable } from '../../../ui/data-table';
 import { EditorModal, useEditor } from '../../../ui/editor';
-import { formatNumber } from '../../../ui/format';
+import { formatDateTime, formatNumber } from '../../../ui/format';
 import { Empty, QueryView } from '../../../ui/query-state';
 import { RowActions } from '../../../ui/row-actions';
 import { UrlPagination } from '../../../ui/url-pagination';
 import { useChange } from '../../../ui/use-change';
+import { UserLink } from '../../../ui/user-link';
 import { useSearchState } from '../../../url/search-state';
 import { GrantFields, WHOLE_AMOUNT } from '../shared/cost-fields';
 import { definitionKeyRule, requiredName } from '../shared/definition-key';
@@ -25,8 +26,9 @@ import {
   updateMilestoneRequest,
   type MilestoneFormValues,
 } from './progression-request';
+import { ReachedDrawer } from './reached-drawer';
 
-const KEYS = ['edit'] as const;
+const KEYS = ['edit', 'holders'] as const;
 
 function MilestoneEditor({ editing, onClose, badgeOptions }: { editing: string | null; onClose: () => void; badgeOptions: Array<{ value: string; label: string }> }) {
   const api = useApi();
@@ -116,6 +118,14 @@ export function MilestonesPanel({ badgeOptions }: { badgeOptions: Array<{ value:
                 { label: 'When', cell: (m) => `${metricLabel(m.metric)} reaches ${formatNumber(m.threshold)}` },
                 { label: 'Rewards', cell: (m) => rewardsText(m.rewards) },
                 {
+                  label: 'Reached by',
+                  cell: (m) => (
+                    <Button size="compact-sm" variant="subtle" onClick={() => set({ holders: m.key })} aria-label={`Who reached ${m.name}`}>
+                      Users
+                    </Button>
+                  ),
+                },
+                {
                   label: 'Actions',
                   hiddenLabel: true,
                   cell: (m) => (
@@ -139,6 +149,18 @@ export function MilestonesPanel({ badgeOptions }: { badgeOptions: Array<{ value:
           </Stack>
         )}
       </QueryView>
+      <ReachedDrawer
+        subject={values.holders}
+        title={`Who reached ${values.holders ?? ''}`}
+        noun="users"
+        queryKey={['progression', 'milestone-reached']}
+        load={(key, p) => ok(api.GET('/api/v1/incentives/milestones', { params: { query: { key, page: p, limit: 25 } } })).then((d) => ({ rows: d.milestones, pagination: d.pagination }))}
+        rowKey={(r) => r.userId}
+        columns={[
+          { label: 'User', cell: (r) => <UserLink userId={r.userId} /> },
+          { label: 'Reached', cell: (r) => formatDateTime(r.reachedAt) },
+        ]}
+      />
       <RoleGate least="MANAGER">
         <MilestoneEditor editing={values.edit} onClose={() => set({ edit: null })} badgeOptions={badgeOptions} />
       </RoleGate>

@@ -101,4 +101,35 @@ describe('the levels & badges page', () => {
     await user.click(await screen.findByRole('button', { name: 'Delete milestone' }));
     await waitFor(() => expect(api.sent('DELETE', '/api/v1/incentives/milestones/definitions/ten_orders')).toHaveLength(1));
   });
+
+  it('shows who reached what: a badge’s holders, the users at a level, who reached a milestone, each linked from the URL', async () => {
+    const api = progressionApi()
+      .on('GET', '/api/v1/incentives/badges/gold/holders', {
+        body: { holders: [{ userId: 'ana', key: 'gold', name: 'Gold', description: null, imageUrl: null, source: 'LEVEL', sourceId: '2', awardedAt: '2026-11-24T10:00:00.000Z' }], pagination: page(30, 2) },
+      })
+      .on('GET', '/api/v1/incentives/balances', (r) => ({
+        body: { balances: [{ userId: `at-level-${r.query.get('level')}`, coins: 10, tokens: 0, xp: 640, level: 2, levelName: 'Silver', nextLevel: null, progress: 1, perks: [], coinsEarned: 10, rewardedEvents: 1, referrals: 0, updatedAt: null }], pagination: page(1) },
+      }))
+      .on('GET', '/api/v1/incentives/milestones', { body: { milestones: [{ userId: 'bob', key: 'ten_orders', name: 'Ten orders', metric: 'EVENTS', threshold: 10, reachedAt: '2026-11-24T10:00:00.000Z' }], pagination: page(1) } });
+    const first = renderApp('/apps/app_1/progression?tab=badges&holders=gold&holdersPage=2', { session: sessionFor('VIEWER'), api });
+    const holders = await screen.findByRole('dialog', { name: 'Holders of gold' });
+    expect(await within(holders).findByRole('link', { name: 'ana' })).toHaveAttribute('href', '/apps/app_1/users?userId=ana');
+    expect(within(holders).getByText('level 2')).toBeInTheDocument();
+    expect(api.sent('GET', '/api/v1/incentives/badges/gold/holders')[0]!.query.get('page')).toBe('2');
+    await userEvent.click(within(holders).getByRole('button', { name: 'Close' }));
+    await waitFor(() => expect(first.location()).toBe('/apps/app_1/progression?tab=badges'));
+    first.unmount();
+
+    renderApp('/apps/app_1/progression', { session: sessionFor('VIEWER'), api });
+    await userEvent.click(await screen.findByRole('button', { name: 'Users at level 2' }));
+    const atLevel = await screen.findByRole('dialog', { name: 'Users at level 2' });
+    expect(await within(atLevel).findByText('at-level-2')).toBeInTheDocument();
+    expect(api.sent('GET', '/api/v1/incentives/balances')[0]!.query.get('sort')).toBe('xp');
+    await userEvent.click(within(atLevel).getByRole('button', { name: 'Close' }));
+    await userEvent.click(screen.getByRole('tab', { name: 'Milestones' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Who reached Ten orders' }));
+    const reached = await screen.findByRole('dialog', { name: 'Who reached ten_orders' });
+    expect(await within(reached).findByText('bob')).toBeInTheDocument();
+    expect(api.sent('GET', '/api/v1/incentives/milestones')[0]!.query.get('key')).toBe('ten_orders');
+  });
 });
