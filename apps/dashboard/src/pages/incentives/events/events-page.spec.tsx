@@ -17,6 +17,7 @@ const event = (overrides: Partial<IncentiveEvent>): IncentiveEvent => ({
   source: 'API',
   rewarded: { coins: 50, xp: 120, tokens: 0 },
   reason: null,
+  duplicates: 0,
   createdAt: '2026-11-24T10:00:00.000Z',
   ...overrides,
 });
