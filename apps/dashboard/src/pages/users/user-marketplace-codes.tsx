@@ -8,7 +8,7 @@ import { Empty, QueryView } from '../../ui/query-state';
 import { StatusBadge } from '../../ui/status-badge';
 import { UrlPagination } from '../../ui/url-pagination';
 import { discountText } from '../incentives/marketplace/listing-request';
-import { costText } from '../incentives/shared/cost-fields';
+import { costText } from '../incentives/cost-fields';
 import { useAppNames } from '../incentives/marketplace/app-names';
 
 /** Marketplace codes the user took with their coins, at this app's or partner businesses. */

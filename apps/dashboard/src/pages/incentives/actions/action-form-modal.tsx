@@ -2,8 +2,8 @@ import { NumberInput, Select, SimpleGrid, Switch, TextInput, Textarea } from '@m
 import { ok } from '../../../api/api-error';
 import { useApi } from '../../../api/use-api';
 import { EditorModal, useEditor, type Editing } from '../../../ui/editor';
-import { GrantFields, WHOLE_AMOUNT } from '../shared/cost-fields';
-import { definitionKeyRule, requiredName } from '../shared/definition-key';
+import { GrantFields, WHOLE_AMOUNT } from '../cost-fields';
+import { definitionKeyRule, requiredName } from '../definition-key';
 import { ACTION_TYPES, NEW_ACTION, actionFormValues, createActionRequest, updateActionRequest, type ActionFormValues } from './action-request';
 
 /** Defines a new action (`?edit=new`) or edits one (`?edit=<key>`); the key is set once. */

@@ -1,5 +1,5 @@
 import type { ActionType, CreateIncentiveAction, IncentiveAction, UpdateIncentiveAction } from '../../../api/types';
-import { whole } from '../shared/cost-fields';
+import { whole } from '../cost-fields';
 
 export const ACTION_TYPES: { value: ActionType; label: string; description: string }[] = [
   { value: 'STANDARD', label: 'Standard', description: 'posted by your backend as events' },

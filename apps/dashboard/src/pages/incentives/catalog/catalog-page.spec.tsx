@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { FakeApi, apiError, page } from '../../../test/fake-api';
 import { catalogItem, redemption, sessionFor } from '../../../test/fixtures';
 import { renderApp } from '../../../test/render-app';
-import { costText, stockText } from '../shared/cost-fields';
+import { costText, stockText } from '../cost-fields';
 import { NEW_ITEM, itemFieldOf, itemFormValues, itemRequest } from './item-request';
 
 const tote = catalogItem();

@@ -1,6 +1,6 @@
 import type { Body } from '../../../api/types';
 import type { CatalogItem } from '../../../api/types';
-import { stockOf, whole, type PricedValues } from '../shared/cost-fields';
+import { stockOf, whole, type PricedValues } from '../cost-fields';
 
 export interface ItemFormValues extends PricedValues {
   name: string;

@@ -14,7 +14,7 @@ import { StateSwitch } from '../../../ui/state-switch';
 import { UrlPagination } from '../../../ui/url-pagination';
 import { useChange } from '../../../ui/use-change';
 import { useSearchState } from '../../../url/search-state';
-import { PriceAndStockFields, costText, stockText } from '../shared/cost-fields';
+import { PriceAndStockFields, costText, stockText } from '../cost-fields';
 import { NEW_ITEM, itemFieldOf, itemFormValues, itemRequest, type ItemFormValues } from './item-request';
 
 const KEYS = ['published', 'edit'] as const;

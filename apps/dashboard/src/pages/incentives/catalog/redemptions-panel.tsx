@@ -14,7 +14,7 @@ import { UrlPagination } from '../../../ui/url-pagination';
 import { UserLink } from '../../../ui/user-link';
 import { useChange } from '../../../ui/use-change';
 import { useSearchState } from '../../../url/search-state';
-import { costText } from '../shared/cost-fields';
+import { costText } from '../cost-fields';
 import { useItemOptions } from './use-item-options';
 
 const KEYS = ['status', 'userId', 'itemId'] as const;

@@ -1,7 +1,7 @@
 import type { Body, Discount, MarketplaceListing } from '../../../api/types';
 import { formatAmount } from '../../../ui/format';
 import { instantOf, localOf } from '../../../ui/local-time';
-import { stockOf, whole, type PricedValues } from '../shared/cost-fields';
+import { stockOf, whole, type PricedValues } from '../cost-fields';
 
 export interface ListingFormValues extends PricedValues {
   title: string;

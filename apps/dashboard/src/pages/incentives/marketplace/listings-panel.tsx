@@ -14,7 +14,7 @@ import { StateSwitch } from '../../../ui/state-switch';
 import { UrlPagination } from '../../../ui/url-pagination';
 import { useChange } from '../../../ui/use-change';
 import { useSearchState } from '../../../url/search-state';
-import { PriceAndStockFields, WHOLE_AMOUNT, costText, stockText } from '../shared/cost-fields';
+import { PriceAndStockFields, WHOLE_AMOUNT, costText, stockText } from '../cost-fields';
 import { NEW_LISTING, createListingRequest, discountText, listingFieldOf, listingFormValues, updateListingRequest, type ListingFormValues } from './listing-request';
 
 const KEYS = ['published', 'edit'] as const;

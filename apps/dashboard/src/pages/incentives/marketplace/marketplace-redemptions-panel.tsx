@@ -8,7 +8,7 @@ import { Empty, QueryView } from '../../../ui/query-state';
 import { StatusBadge } from '../../../ui/status-badge';
 import { UrlPagination } from '../../../ui/url-pagination';
 import { useSearchState } from '../../../url/search-state';
-import { costText } from '../shared/cost-fields';
+import { costText } from '../cost-fields';
 import { discountText } from './listing-request';
 import { useAppNames } from './app-names';
 

@@ -14,7 +14,7 @@ import { UrlPagination } from '../../../ui/url-pagination';
 import { useChange } from '../../../ui/use-change';
 import { UserLink } from '../../../ui/user-link';
 import { useSearchState } from '../../../url/search-state';
-import { definitionKeyRule, requiredName } from '../shared/definition-key';
+import { definitionKeyRule, requiredName } from '../definition-key';
 import { ReachedDrawer } from './reached-drawer';
 import { NEW_BADGE, badgeFormValues, createBadgeRequest, updateBadgeRequest, type BadgeFormValues } from './progression-request';
 

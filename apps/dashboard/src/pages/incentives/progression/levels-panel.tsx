@@ -12,8 +12,8 @@ import { RowActions } from '../../../ui/row-actions';
 import { useChange } from '../../../ui/use-change';
 import { UserLink } from '../../../ui/user-link';
 import { useSearchState } from '../../../url/search-state';
-import { WHOLE_AMOUNT } from '../shared/cost-fields';
-import { requiredName } from '../shared/definition-key';
+import { WHOLE_AMOUNT } from '../cost-fields';
+import { requiredName } from '../definition-key';
 import { NEW_LEVEL, createLevelRequest, levelFormValues, rewardFieldOf, rewardsText, updateLevelRequest, type LevelFormValues } from './progression-request';
 import { ReachedDrawer } from './reached-drawer';
 

@@ -13,8 +13,8 @@ import { UrlPagination } from '../../../ui/url-pagination';
 import { useChange } from '../../../ui/use-change';
 import { UserLink } from '../../../ui/user-link';
 import { useSearchState } from '../../../url/search-state';
-import { GrantFields, WHOLE_AMOUNT } from '../shared/cost-fields';
-import { definitionKeyRule, requiredName } from '../shared/definition-key';
+import { GrantFields, WHOLE_AMOUNT } from '../cost-fields';
+import { definitionKeyRule, requiredName } from '../definition-key';
 import {
   METRICS,
   NEW_MILESTONE,

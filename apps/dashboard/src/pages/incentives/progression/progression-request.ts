@@ -1,6 +1,6 @@
 import type { Badge, Body, IncentiveLevel, MilestoneDefinition, MilestoneMetric } from '../../../api/types';
 import { formatAmounts } from '../../../ui/format';
-import { whole } from '../shared/cost-fields';
+import { whole } from '../cost-fields';
 
 export const METRICS: { value: MilestoneMetric; label: string; description: string }[] = [
   { value: 'XP', label: 'XP', description: "the user's XP" },

@@ -1,6 +1,6 @@
 import { Checkbox, Group, NumberInput, SimpleGrid, Stack } from '@mantine/core';
 import type { UseFormReturnType } from '@mantine/form';
-import { formatNumber } from '../../../ui/format';
+import { formatNumber } from '../../ui/format';
 
 /** Whole numbers from 0 to 1 000 000 000, as the API takes amounts. */
 export const WHOLE_AMOUNT = { min: 0, max: 1_000_000_000, allowDecimal: false, allowNegative: false, thousandSeparator: ',' } as const;
