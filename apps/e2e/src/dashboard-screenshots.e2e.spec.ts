@@ -319,7 +319,7 @@ describe('screenshots of every page of the dashboard', () => {
     const drawer = page.getByRole('dialog', { name: 'Action' });
     await expect(drawer.getByLabel('Events', { exact: true })).not.toHaveText('0');
     await page.waitForTimeout(1_000);
-    await shoot('action-activity', [drawer.locator('.recharts-bar-rectangle').first()], { whole: false });
+    await shoot('action-activity', [drawer.getByText('Paid out per day'), drawer.locator('.recharts-line-curve').first()], { whole: false });
     await page.goto(url('events'));
     await shoot('events', [page.getByRole('table', { name: 'Events' }).getByText('nothing: the action is disabled')]);
     await page.goto(url('progression'));
