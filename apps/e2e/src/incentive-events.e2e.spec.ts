@@ -186,6 +186,7 @@ describe('incentive actions and events', () => {
         source: 'API',
         rewarded: { coins: 10, xp: 5, tokens: 2 },
         reason: null,
+        duplicates: 0,
         createdAt: expect.stringMatching(/Z$/),
       });
       expect((await app.api.get('/incentives/events?userId=lister&actionKey=hourly')).body.events).toHaveLength(1);

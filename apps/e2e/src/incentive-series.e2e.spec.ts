@@ -1,4 +1,4 @@
-import { createTestApp, type ApiResponse, type TestApp } from '@ris/testing';
+import { createTestApp, eventually, type ApiResponse, type TestApp } from '@ris/testing';
 
 const statusAndCode = (res: ApiResponse) => [res.status, res.body?.error?.code];
 const sum = (buckets: Array<Record<string, number>>, field: string) => buckets.reduce((total, b) => total + b[field], 0);
@@ -50,7 +50,12 @@ describe('incentive series (actions and engine figures over time)', () => {
   });
 
   it("answers the engine's figures per day with their totals over the range", async () => {
-    const res = await app.api.get(`/incentives/stats/timeseries?interval=day&from=${encodeURIComponent(from)}`);
+    // Counts land a moment after the writes are answered: the refund's is the last.
+    const res = await eventually(
+      () => app.api.get(`/incentives/stats/timeseries?interval=day&from=${encodeURIComponent(from)}`),
+      (r) => r.body.totals?.coinsRedeemed === 40,
+      10_000,
+    );
     expect(res.status).toBe(200);
     expect(res.body.totals).toEqual({
       events: 5,

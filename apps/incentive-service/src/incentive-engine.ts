@@ -12,12 +12,14 @@ import { IncentiveBucketRepository } from './incentive-bucket.repository';
 import { IncentiveSeries } from './incentive-series';
 import type { IncentiveParts } from './incentive.rpc';
 import { Leaderboard } from './leaderboard';
+import { LeaderboardRefreshRuns } from './leaderboard-refresh-runs';
 import { LeaderboardSnapshots } from './leaderboard-snapshots';
 import { LeaderboardStore } from './leaderboard-store';
 import { Ledger } from './ledger';
 import { Levels } from './levels';
 import { Milestones } from './milestones';
 import { EventRecorder } from './record-events';
+import { RefreshRunRepository } from './refresh-run.repository';
 import { RewardGrants } from './reward-grants';
 
 export interface IncentiveEngine extends IncentiveParts {
@@ -57,5 +59,6 @@ export function buildIncentiveEngine(deps: {
   const recorder = new EventRecorder({ db, actions, levels, ledger, grants, claims, outbox, logger, series });
   const movements = new BalanceMovements(db, ledger, levels, grants);
   const snapshots = new LeaderboardSnapshots(db, logger, deps.snapshotSize);
-  return { actions, recorder, movements, levels, badges, milestones, leaderboard, snapshots, series, ledger, grants, claims };
+  const refreshRuns = new LeaderboardRefreshRuns(new RefreshRunRepository(db), leaderboard, logger);
+  return { actions, recorder, movements, levels, badges, milestones, leaderboard, snapshots, series, refreshRuns, ledger, grants, claims };
 }

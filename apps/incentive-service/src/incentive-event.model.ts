@@ -54,12 +54,15 @@ export const eventInputFields = {
  */
 export interface IncentiveEventDoc extends EventInputDoc, OutboxFields {
   result: EventResultDoc;
+  /** Repeats answered from this document (absent: none yet, or written before they were counted). */
+  duplicates?: number;
 }
 
 const eventSchema = new Schema<IncentiveEventDoc>(
   {
     ...eventInputFields,
     result: { type: Schema.Types.Mixed, required: true },
+    duplicates: { type: Number },
   },
   { collection: 'events', versionKey: false, minimize: false },
 );

@@ -19,6 +19,8 @@ import {
   MilestoneMetric,
   MilestoneSchema,
   ReachedMilestoneSchema,
+  RefreshRunSchema,
+  RefreshRunStatus,
   RewardRefusal,
   UserBadgeSchema,
   enumValue,
@@ -33,6 +35,7 @@ import {
   type Level,
   type Milestone,
   type ReachedMilestone,
+  type RefreshRun,
   type UserBadge,
 } from '@ris/contracts';
 import type { ActionDoc } from './action.model';
@@ -46,6 +49,7 @@ import type { LedgerEntryDoc } from './ledger-entry.model';
 import type { LevelDef } from './level-progress';
 import type { MilestoneDoc } from './milestone.model';
 import type { ReachedMilestoneDoc } from './reached-milestone.model';
+import type { RefreshRunDoc } from './refresh-run.model';
 import type { UserBadgeDoc } from './user-badge.model';
 
 // Domain documents → protobuf messages. Enum names are the proto names
@@ -79,6 +83,7 @@ export function eventMessage(doc: IncentiveEventDoc): IncentiveEvent {
     createdAt: timestampFromDate(doc.createdAt),
     rewarded: doc.result.rewarded ?? undefined,
     reason: enumValue(RewardRefusal, doc.result.reason),
+    duplicates: doc.duplicates ?? 0,
   });
 }
 
@@ -196,5 +201,18 @@ export function snapshotMessage(doc: LeaderboardSnapshotDoc): LeaderboardSnapsho
     takenAt: timestampFromDate(doc.takenAt),
     entries: doc.entries,
     totalUsers: doc.totalUsers,
+  });
+}
+
+export function refreshRunMessage(run: RefreshRunDoc): RefreshRun {
+  return create(RefreshRunSchema, {
+    id: run._id,
+    status: enumValue(RefreshRunStatus, run.status),
+    usersDone: run.usersDone,
+    usersTotal: run.usersTotal,
+    startedAt: timestampFromDate(run.startedAt),
+    finishedAt: run.finishedAt ? timestampFromDate(run.finishedAt) : undefined,
+    durationMs: run.durationMs ?? undefined,
+    error: run.error ?? undefined,
   });
 }

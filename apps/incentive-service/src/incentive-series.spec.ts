@@ -58,7 +58,7 @@ describe('incentive series (real MongoDB and Redis)', () => {
     await Promise.all(Object.values(db.models).map((m) => m.init()));
     await engine.actions.create(appId, { key: 'post', name: 'Post', type: 'STANDARD', coins: 5, xp: 2, tokens: 0, cooldownSeconds: 0, maxRepeats: null, enabled: true, description: null });
     await engine.actions.create(appId, { key: 'once', name: 'Once', type: 'STANDARD', coins: 1, xp: 0, tokens: 1, cooldownSeconds: 0, maxRepeats: 1, enabled: true, description: null });
-  });
+  }, 60_000);
 
   afterAll(async () => {
     const keys = await redis.keys(`${prefix}*`);
@@ -93,6 +93,7 @@ describe('incentive series (real MongoDB and Redis)', () => {
       event('ann', 'post', 'k1'),
     ]);
     expect(outcomes.every((o) => !(o instanceof ConnectError))).toBe(true);
+    await engine.series.flushed();
     const actionWrites = adds.mock.calls.map(([, id]) => id as string).filter((id) => id.includes(':action:'));
     // The two actions' hour and day: one increment each for the whole call.
     expect(actionWrites.sort()).toEqual([...new Set(actionWrites)].sort());
@@ -100,6 +101,8 @@ describe('incentive series (real MongoDB and Redis)', () => {
     adds.mockRestore();
     // A duplicate of an earlier call is not counted either.
     await engine.recorder.record(appId, [event('ann', 'post', 'k1')]);
+    // The counts land a moment after the writes are answered.
+    await engine.series.flushed();
 
     const [from, to] = lastHour();
     const post = await engine.series.actionSeries(appId, 'post', 'HOUR', from, to);
@@ -118,6 +121,7 @@ describe('incentive series (real MongoDB and Redis)', () => {
     await engine.movements.credit(appId, { userId: 'cat', operationId: 'rdm_s:refund', coins: 30, tokens: 2, description: null, cause: 'REFUND' });
     await engine.movements.debit(appId, { userId: 'cat', operationId: 'mkr_s:debit', coins: 10, tokens: 0, description: null, cause: 'MARKETPLACE_REDEMPTION' });
     await engine.recorder.record(appId, [event('ann', 'post')]);
+    await engine.series.flushed();
     const [from, to] = lastHour();
     const { totals } = await engine.series.engineSeries(appId, 'DAY', from, to);
     expect(totals).toEqual({

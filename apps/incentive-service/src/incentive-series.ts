@@ -124,11 +124,12 @@ const figuresOf = <F extends string>(fields: readonly F[], doc: Partial<Record<F
  * tokens and XP issued, coins and tokens redeemed, redemptions).
  *
  * Counted beside the writes they count, never in their way: a call's
- * events are counted while their documents are stored, a ledger write's
- * entries while its balance is applied, each as one increment per bucket
- * document whatever the number of events or entries (and the increments of
- * one document coalesce across concurrent calls: DocumentWriteQueue). A
- * failed increment is logged, not raised: the events and movements stand.
+ * events when their documents are stored, a ledger write's entries when
+ * they are inserted, each as one increment per bucket document whatever
+ * the number of events or entries (and the increments of one document
+ * coalesce across concurrent calls: DocumentWriteQueue); nobody waits for
+ * them, so they land a moment after the write is answered. A failed
+ * increment is logged, not raised: the events and movements stand.
  * So a process that dies between a write and its increment leaves a bucket
  * short, and an event finished by the recovery pass after its first holder
  * had counted it counts twice; tools/incentive-rebuild-series.mjs recounts
@@ -136,6 +137,8 @@ const figuresOf = <F extends string>(fields: readonly F[], doc: Partial<Record<F
  */
 export class IncentiveSeries {
   private readonly known = new KnownMarkers();
+  /** Counts on their way (see flushed). */
+  private readonly pending = new Set<Promise<void>>();
 
   constructor(
     private readonly buckets: IncentiveBucketRepository,
@@ -144,30 +147,42 @@ export class IncentiveSeries {
     private readonly logger: Logger,
   ) {}
 
-  /** Counts recorded events (each once: duplicates are not recorded again) into their actions' and the app's buckets, and their users as active. */
-  async countEvents(appId: string, events: IncentiveEventDoc[]): Promise<void> {
+  /**
+   * Counts recorded events (each once: duplicates are not recorded again)
+   * into their actions' and the app's buckets, and their users as active.
+   * Returns at once: the count lands beside the write, never in its way.
+   */
+  countEvents(appId: string, events: IncentiveEventDoc[]): void {
     if (events.length === 0) return;
     const increments = new Increments();
     for (const event of events) {
       increments.add(appId, actionSubject(event.actionKey), event.createdAt, eventFigures(event) as Record<string, number | undefined>);
       increments.add(appId, ENGINE, event.createdAt, { events: 1 });
     }
-    await this.guarded(appId, 'events', Promise.all([this.apply(appId, increments), this.markActive(appId, events)]));
+    this.track(appId, 'events', Promise.all([this.apply(appId, increments), this.markActive(appId, events)]));
   }
 
-  /** Counts ledger entries just written into the app's engine buckets. */
-  async countEntries(appId: string, entries: LedgerEntryDoc[]): Promise<void> {
+  /** Counts ledger entries just written into the app's engine buckets; returns at once, as countEvents. */
+  countEntries(appId: string, entries: LedgerEntryDoc[]): void {
     const increments = new Increments();
     for (const entry of entries) increments.add(appId, ENGINE, entry.createdAt, entryFigures([entry]) as Record<string, number | undefined>);
-    await this.guarded(appId, 'ledger entries', this.apply(appId, increments));
+    this.track(appId, 'ledger entries', this.apply(appId, increments));
   }
 
-  private async guarded(appId: string, what: string, work: Promise<unknown>): Promise<void> {
-    try {
-      await work;
-    } catch (err) {
-      this.logger.warn({ err, appId }, `counting ${what} into the incentive series failed; tools/incentive-rebuild-series.mjs recounts`);
-    }
+  /** Resolves once every count started before it has landed (or failed and been logged): tests, a graceful stop. */
+  async flushed(): Promise<void> {
+    await Promise.all([...this.pending]);
+  }
+
+  private track(appId: string, what: string, work: Promise<unknown>): void {
+    const done: Promise<void> = work.then(
+      () => undefined,
+      (err: unknown) => {
+        this.logger.warn({ err, appId }, `counting ${what} into the incentive series failed; tools/incentive-rebuild-series.mjs recounts`);
+      },
+    );
+    this.pending.add(done);
+    void done.finally(() => this.pending.delete(done));
   }
 
   private async apply(appId: string, increments: Increments): Promise<void> {

@@ -33,10 +33,12 @@ import {
   levelMessage,
   milestoneMessage,
   reachedMilestoneMessage,
+  refreshRunMessage,
   snapshotMessage,
   userBadgeMessage,
 } from './incentive-messages';
 import type { Leaderboard } from './leaderboard';
+import type { LeaderboardRefreshRuns } from './leaderboard-refresh-runs';
 import type { LeaderboardSnapshots } from './leaderboard-snapshots';
 import type { LevelDef } from './level-progress';
 import type { Levels } from './levels';
@@ -56,6 +58,7 @@ export interface IncentiveParts {
   leaderboard: Leaderboard;
   snapshots: LeaderboardSnapshots;
   series: IncentiveSeries;
+  refreshRuns: LeaderboardRefreshRuns;
 }
 
 
@@ -110,7 +113,7 @@ function eventError(err: ConnectError): { code: string; message: string } {
 }
 
 export function incentiveRpc(parts: IncentiveParts): ServiceImpl<typeof IncentiveService> {
-  const { actions, recorder, movements, levels, badges, milestones, leaderboard, snapshots, series } = parts;
+  const { actions, recorder, movements, levels, badges, milestones, leaderboard, snapshots, series, refreshRuns } = parts;
   return {
     // --- actions
     async createAction(req) {
@@ -350,6 +353,17 @@ export function incentiveRpc(parts: IncentiveParts): ServiceImpl<typeof Incentiv
       const started = Date.now();
       const users = await leaderboard.refresh(requiredField(req.appId, 'appId'));
       return { users, durationMs: Date.now() - started };
+    },
+    async startLeaderboardRefresh(req) {
+      const { run, started } = await refreshRuns.start(requiredField(req.appId, 'appId'), req.operationKey);
+      return { run: refreshRunMessage(run), started };
+    },
+    async getLeaderboardRefreshRun(req) {
+      return { run: refreshRunMessage(await refreshRuns.get(requiredField(req.appId, 'appId'), req.runId)) };
+    },
+    async listLeaderboardRefreshRuns(req) {
+      const page = await refreshRuns.list(requiredField(req.appId, 'appId'), pageFromRequest(req.page));
+      return { runs: page.items.map(refreshRunMessage), page: pageReply(page) };
     },
     async listLeaderboardSnapshots(req) {
       const p = enumName(LeaderboardPeriod, req.period) as Period | undefined;

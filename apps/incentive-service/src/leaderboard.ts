@@ -119,15 +119,21 @@ export class Leaderboard {
    * the rebuild are kept: every write is versioned, so the rebuild never
    * puts an older score over a newer one. One rebuild per app at a time.
    */
-  refresh(appId: string): Promise<number> {
+  refresh(appId: string, progress?: (usersDone: number) => Promise<unknown>): Promise<number> {
     const running = this.rebuilds.get(appId);
     if (running) return running;
-    const rebuild = this.rebuild(appId).finally(() => this.rebuilds.delete(appId));
+    const rebuild = this.rebuild(appId, progress).finally(() => this.rebuilds.delete(appId));
     this.rebuilds.set(appId, rebuild);
     return rebuild;
   }
 
-  private async rebuild(appId: string): Promise<number> {
+  /** The users whose balances a rebuild writes (a refresh run's total). */
+  userCount(appId: string): Promise<number> {
+    return this.balances.countDocuments({ appId }).exec();
+  }
+
+  /** `progress` hears the users written after each batch (a refresh run keeps it). */
+  private async rebuild(appId: string, progress?: (usersDone: number) => Promise<unknown>): Promise<number> {
     const token = randomUUID();
     let locked: boolean;
     try {
@@ -147,10 +153,12 @@ export class Leaderboard {
           await this.store.writeUsers(appId, batch);
           users += batch.length;
           batch = [];
+          await progress?.(users);
         }
       }
       await this.store.writeUsers(appId, batch);
       users += batch.length;
+      await progress?.(users);
       await this.store.markBuilt(appId);
       // Caught up, unless another write failed while this ran (misses moved).
       const cleared = mark ? (await this.catchUps.deleteOne({ _id: appId, appId, misses: mark.misses }).exec()).deletedCount > 0 : true;

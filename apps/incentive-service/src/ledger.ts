@@ -92,8 +92,8 @@ export class Ledger {
     private readonly logger: Logger,
     /** Runs after every balance change with the new state (the leaderboard listens). */
     private readonly afterApply: AfterApply = async () => undefined,
-    /** Runs with the entries a writer inserted, beside their application (the engine's series count them; it must not throw). */
-    private readonly recorded: (appId: string, entries: LedgerEntryDoc[]) => Promise<void> = async () => undefined,
+    /** Hears the entries a writer inserted (the engine's series count them; it returns at once and never throws). */
+    private readonly recorded: (appId: string, entries: LedgerEntryDoc[]) => void = () => undefined,
   ) {
     this.entries = ledgerEntryModel(db);
     this.balances = balanceModel(db);
@@ -166,13 +166,12 @@ export class Ledger {
       if (entry.coins > 0) coinsIssued.inc(entry.coins);
       else if (entry.coins < 0) coinsRedeemed.inc(-entry.coins);
     }
-    // Counted by the writer that inserted them, while they are applied (no extra round trip in the writer's way).
-    const counted = ours.length > 0 ? this.recorded(appId, ours) : undefined;
+    // Counted by the writer that inserted them; the count does not wait for anything, nor anyone for it.
+    if (ours.length > 0) this.recorded(appId, ours);
     if (ours.length > 0 && !(await this.apply(appId, userId, base, ours))) {
       // Someone applied our entries for us (they found them as the tail).
       await this.settled(appId, userId);
     }
-    await counted;
     if (inserted === docs.length) return { kind: 'applied', entries: ours, state };
     return { kind: 'conflict', entries: ours, keyTaken };
   }

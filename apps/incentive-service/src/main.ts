@@ -60,7 +60,9 @@ void runService({
         engine.recorder.startRecovery();
       },
       stop: async () => {
-        await Promise.all([engine.recorder.stop(), engine.leaderboard.stop(), engine.snapshots.stop()]);
+        await Promise.all([engine.recorder.stop(), engine.leaderboard.stop(), engine.snapshots.stop(), engine.refreshRuns.stop()]);
+        // The counts of the last writes (incentive-series.ts).
+        await engine.series.flushed();
         redis.disconnect();
       },
     };

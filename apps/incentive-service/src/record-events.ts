@@ -4,7 +4,7 @@ import type { Connection, Model } from 'mongoose';
 import { crashPoint } from '@ris/config';
 import type { Outbox, OutboxCarrier } from '@ris/events';
 import type { Logger } from '@ris/logging';
-import { AppScoped, duplicateKeyIndexes, isDuplicateKeyError, newId } from '@ris/mongo';
+import { AppScoped, SerialByKey, duplicateKeyIndexes, isDuplicateKeyError, newId } from '@ris/mongo';
 import { Code, ConnectError, characterCount, invalidArgument, notFound, rpcError } from '@ris/rpc';
 import type { ActionDoc } from './action.model';
 import { decideReward } from './action-rules';
@@ -181,12 +181,16 @@ export class EventRecorder {
   private recovery?: PeriodicTask;
   /** incentive.event.processed, stored with the event documents. */
   private readonly processedEvents: OutboxCarrier;
+  /** One write at a time per event document after its insert (see the constructor). */
+  private readonly rewrites = new SerialByKey();
 
   constructor(private readonly deps: EventRecorderDeps) {
     this.events = incentiveEventModel(deps.db);
     this.eventPages = new AppScoped(this.events);
-    // Event documents are written again only to store their events again (see storeEvents, resume).
-    this.processedEvents = deps.outbox.carrier(this.events);
+    // Event documents are written again to store their events again (see storeEvents, resume) and to count the
+    // duplicates answered from them: those writes and the outbox clean-up take one lock per document (FerretDB v1
+    // runs an update as a read and a write, so two at once could undo each other).
+    this.processedEvents = deps.outbox.carrier(this.events, { lock: { run: (doc, work) => this.rewrites.run(doc._id, work) } });
   }
 
   async record(appId: string, inputs: EventInput[]): Promise<RecordOutcome[]> {
@@ -293,7 +297,25 @@ export class EventRecorder {
       const original = outcomes[first];
       outcomes[index] = original instanceof ConnectError || !original ? original : { event: original.event, duplicate: true };
     }
+    await this.countDuplicates(appId, outcomes);
     return outcomes.map((o) => o ?? new ConnectError('event was not processed', Code.Internal));
+  }
+
+  /**
+   * Adds the call's duplicate answers to their events' `duplicates` (one
+   * $inc per event, only on the replay path). A failure is logged: the
+   * answers stand, the count stays short.
+   */
+  private async countDuplicates(appId: string, outcomes: Array<RecordOutcome | undefined>): Promise<void> {
+    const repeats = new Map<string, number>();
+    for (const o of outcomes) if (o && !(o instanceof ConnectError) && o.duplicate) repeats.set(o.event._id, (repeats.get(o.event._id) ?? 0) + 1);
+    await Promise.all(
+      [...repeats].map(([id, n]) =>
+        this.rewrites
+          .run(id, () => this.events.updateOne({ _id: id, appId }, { $inc: { duplicates: n } }).exec())
+          .catch((err: unknown) => this.deps.logger.warn({ err, appId, eventId: id }, 'could not count a duplicate of an event')),
+      ),
+    );
   }
 
   /** The database side of recording: first results, claims, processing, waiting for other replicas. */
@@ -464,8 +486,9 @@ export class EventRecorder {
     );
 
     const docs: IncentiveEventDoc[] = items.map((item) => ({ ...eventInput(appId, item), result: item.outcome as EventResultDoc }));
-    // Counted while stored: one increment per bucket for the whole call, beside the insert (it never raises).
-    await Promise.all([this.storeEvents(appId, docs), this.deps.series?.countEvents(appId, docs)]);
+    await this.storeEvents(appId, docs);
+    // Counted once stored: one increment per bucket for the whole call, which nobody waits for (it never raises).
+    this.deps.series?.countEvents(appId, docs);
     await this.deps.claims.release(appId, docs.map((d) => d._id));
     return items.map((item, i) => [item, docs[i]]);
   }
@@ -499,7 +522,7 @@ export class EventRecorder {
       }
       const host = taken && !taken.has(-1) ? docs.filter((_, i) => !taken.has(i)).at(-1) : undefined;
       if (host) {
-        await this.events.updateOne({ _id: host._id, appId }, carried.update({})).exec();
+        await this.rewrites.run(host._id, () => this.events.updateOne({ _id: host._id, appId }, carried.update({})).exec());
         carried.written(host);
         return;
       }
@@ -511,7 +534,7 @@ export class EventRecorder {
   /** Stores an event document's incentive.event.processed again (the same id: published once). */
   private async announceAgain(doc: IncentiveEventDoc): Promise<void> {
     const carried = this.processedEvents.carry([eventProcessed(doc)]);
-    const { matchedCount } = await this.events.updateOne({ _id: doc._id, appId: doc.appId }, carried.update({})).exec();
+    const { matchedCount } = await this.rewrites.run(doc._id, () => this.events.updateOne({ _id: doc._id, appId: doc.appId }, carried.update({})).exec());
     if (matchedCount > 0) carried.written(doc);
   }
 

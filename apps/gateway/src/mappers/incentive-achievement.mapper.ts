@@ -1,11 +1,13 @@
 import {
   BadgeSource,
   LeaderboardPeriod,
+  RefreshRunStatus,
   type Badge as BadgeMessage,
   type LeaderboardEntry as LeaderboardEntryMessage,
   type LeaderboardSnapshot as LeaderboardSnapshotMessage,
   type Milestone as MilestoneMessage,
   type ReachedMilestone as ReachedMilestoneMessage,
+  type RefreshRun as RefreshRunMessage,
   type UserBadge as UserBadgeMessage,
 } from '@ris/contracts';
 import { timestamp } from '../openapi/common-schemas';
@@ -79,6 +81,25 @@ export const LeaderboardSnapshot = entity<LeaderboardSnapshotMessage>()('Leaderb
   entries: LeaderboardEntry.list(),
 });
 
+export const RefreshRunStatuses = publicEnum(RefreshRunStatus);
+
+/** POST /incentives/leaderboard/refresh-runs: a rebuild of the app's boards in the background, and its progress. */
+export const RefreshRun = entity<RefreshRunMessage>()('LeaderboardRefreshRun', {
+  id: z.string(),
+  status: RefreshRunStatuses.field((s) =>
+    s.openapi({
+      description: 'RUNNING, then SUCCEEDED or FAILED. A RUNNING run whose process stopped (no sign of life for 30 s) reads FAILED, and a new one may start',
+    }),
+  ),
+  usersDone: z.number().int().openapi({ description: 'Users written to the boards so far (updated per batch of 500)' }),
+  usersTotal: z.number().int().openapi({ description: 'Users to write, counted when the run started; once SUCCEEDED, the users written (= usersDone)' }),
+  startedAt: time(timestamp),
+  finishedAt: time(timestamp.nullable().openapi({ description: 'null while RUNNING' })),
+  durationMs: z.number().nullable().openapi({ description: 'null while RUNNING' }),
+  error: z.string().nullable().openapi({ description: 'Why it FAILED; null otherwise' }),
+});
+
+export const refreshRunJson = RefreshRun.json;
 export const badgeJson = Badge.json;
 export const userBadgeJson = UserBadge.json;
 export const milestoneJson = Milestone.json;

@@ -81,6 +81,10 @@ export const IncentiveEvent = entity<IncentiveEventMessage>()('IncentiveEvent', 
   source: EventSources.field(),
   rewarded: from(Amounts.schema.nullable(), (e: IncentiveEventMessage) => amounts(e.rewarded)),
   reason: RewardRefusals.field((s) => s.nullable()),
+  duplicates: z
+    .number()
+    .int()
+    .openapi({ description: 'How many repeats of its idempotencyKey (or of its request’s Idempotency-Key) were answered from it, as duplicates' }),
   createdAt: time(timestamp),
 });
 

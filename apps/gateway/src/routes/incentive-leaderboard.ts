@@ -1,6 +1,14 @@
 import type { ApiRouter } from '../http/api-router';
-import { LeaderboardEntry, LeaderboardPeriods, LeaderboardSnapshot, leaderboardEntryJson, snapshotJson } from '../mappers/incentive-achievement.mapper';
-import { Pagination, pageQuery, pageRequest, pagination } from '../openapi/common-schemas';
+import {
+  LeaderboardEntry,
+  LeaderboardPeriods,
+  LeaderboardSnapshot,
+  RefreshRun,
+  leaderboardEntryJson,
+  refreshRunJson,
+  snapshotJson,
+} from '../mappers/incentive-achievement.mapper';
+import { Pagination, id, pageQuery, pageRequest, pagination } from '../openapi/common-schemas';
 import { intFromQuery } from '../openapi/query-values';
 import { amount, userId, xpAmount } from '../openapi/incentive-schemas';
 import { z } from '../openapi/zod';
@@ -69,6 +77,58 @@ export function incentiveLeaderboardRoutes(api: ApiRouter, clients: ServiceClien
     handle: async ({ appId }) => {
       const res = await clients.incentive.refreshLeaderboard({ appId }, { timeoutMs: 120_000 });
       return { status: 200, body: { refreshed: true, users: res.users, durationMs: res.durationMs } };
+    },
+  });
+
+  const RunEnvelope = z.object({ run: RefreshRun.schema });
+  const runLinks = {
+    GetLeaderboardRefreshRun: { method: 'get', path: '/incentives/leaderboard/refresh-runs/:runId', parameters: { runId: '$response.body#/run/id' } },
+  } as const;
+
+  api.route({
+    method: 'post',
+    path: '/incentives/leaderboard/refresh-runs',
+    tag: 'Incentive leaderboard',
+    summary: 'Rebuild the leaderboards in the background, with progress',
+    description:
+      'The rebuild of POST /incentives/leaderboard/refresh, started in the background: 202 with the run, whose progress ' +
+      '(usersDone of usersTotal) GET /incentives/leaderboard/refresh-runs/{runId} answers while it runs. One run per app at a time: while ' +
+      'one runs, the answer is 200 with that run. Reads of the boards answer 503 while it rebuilds them.',
+    responses: {
+      202: { description: 'Started', schema: RunEnvelope, links: runLinks },
+      200: { description: 'A run of the app is already running (or this Idempotency-Key started one): that run', schema: RunEnvelope, links: runLinks },
+    },
+    handle: async ({ appId, operationKey }) => {
+      const { run, started } = await clients.incentive.startLeaderboardRefresh({ appId, operationKey });
+      return { status: started ? 202 : 200, body: { run: refreshRunJson(run!) } };
+    },
+  });
+
+  // Before /:userId, so "refresh-runs" is not read as a user id.
+  api.route({
+    method: 'get',
+    path: '/incentives/leaderboard/refresh-runs',
+    tag: 'Incentive leaderboard',
+    summary: 'Leaderboard refresh runs, newest first',
+    query: z.object(pageQuery),
+    responses: { 200: { description: 'A page of runs', schema: z.object({ runs: z.array(RefreshRun.schema), pagination: Pagination }) } },
+    handle: async ({ appId, query }) => {
+      const res = await clients.incentive.listLeaderboardRefreshRuns({ appId, page: pageRequest(query) });
+      return { status: 200, body: { runs: res.runs.map(refreshRunJson), pagination: pagination(query, res.page) } };
+    },
+  });
+
+  api.route({
+    method: 'get',
+    path: '/incentives/leaderboard/refresh-runs/:runId',
+    tag: 'Incentive leaderboard',
+    summary: 'A leaderboard refresh run and its progress',
+    params: z.object({ runId: id('Refresh run id') }),
+    responses: { 200: { description: 'The run', schema: RunEnvelope } },
+    errors: [404],
+    handle: async ({ appId, params }) => {
+      const { run } = await clients.incentive.getLeaderboardRefreshRun({ appId, runId: params.runId });
+      return { status: 200, body: { run: refreshRunJson(run!) } };
     },
   });
 

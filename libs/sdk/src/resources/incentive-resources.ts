@@ -20,6 +20,10 @@ export class Actions {
   update(key: string, body: Body<'/api/v1/incentives/actions/{key}', 'patch'>, options?: RequestOptions) {
     return this.t.request('patch', '/api/v1/incentives/actions/{key}', { params: { key }, body }, options);
   }
+  /** The action's events and payouts per UTC hour or day. */
+  timeseries(key: string, query: Query<'/api/v1/incentives/actions/{key}/timeseries', 'get'> = {}, options?: RequestOptions) {
+    return this.t.request('get', '/api/v1/incentives/actions/{key}/timeseries', { params: { key }, query }, options);
+  }
 }
 
 /** Events: a user completed an action. */
@@ -98,6 +102,10 @@ export class Badges {
   award(key: string, body: Body<'/api/v1/incentives/badges/{key}/award', 'post'>, options?: PostOptions) {
     return this.t.request('post', '/api/v1/incentives/badges/{key}/award', { params: { key }, body }, options);
   }
+  /** Who holds a badge, newest award first. */
+  holders(key: string, query: Query<'/api/v1/incentives/badges/{key}/holders', 'get'> = {}, options?: RequestOptions) {
+    return this.t.request('get', '/api/v1/incentives/badges/{key}/holders', { params: { key }, query }, options);
+  }
 }
 
 /** Milestones: their definitions and what users reached. */
@@ -139,6 +147,16 @@ export class Leaderboard {
   }
   snapshots(query: Query<'/api/v1/incentives/leaderboard/snapshots', 'get'> = {}, options?: RequestOptions) {
     return this.t.request('get', '/api/v1/incentives/leaderboard/snapshots', { query }, options);
+  }
+  /** Starts the rebuild in the background (202), or answers the run already running (200). */
+  startRefreshRun(options?: PostOptions) {
+    return this.t.request('post', '/api/v1/incentives/leaderboard/refresh-runs', {}, options);
+  }
+  getRefreshRun(runId: string, options?: RequestOptions) {
+    return this.t.request('get', '/api/v1/incentives/leaderboard/refresh-runs/{runId}', { params: { runId } }, options);
+  }
+  listRefreshRuns(query: Query<'/api/v1/incentives/leaderboard/refresh-runs', 'get'> = {}, options?: RequestOptions) {
+    return this.t.request('get', '/api/v1/incentives/leaderboard/refresh-runs', { query }, options);
   }
   user(userId: string, query: Query<'/api/v1/incentives/leaderboard/{userId}', 'get'> = {}, options?: RequestOptions) {
     return this.t.request('get', '/api/v1/incentives/leaderboard/{userId}', { params: { userId }, query }, options);
@@ -224,6 +242,11 @@ export class Marketplace {
 
 /** The gamification engine's resources. */
 export class Incentives {
+  /** The engine's figures (events, active users, issued and redeemed, redemptions) per UTC hour or day, with their totals. */
+  timeseries(query: Query<'/api/v1/incentives/stats/timeseries', 'get'> = {}, options?: RequestOptions) {
+    return this.t.request('get', '/api/v1/incentives/stats/timeseries', { query }, options);
+  }
+
   readonly actions: Actions;
   readonly events: Events;
   readonly balances: Balances;
@@ -234,7 +257,7 @@ export class Incentives {
   readonly catalog: Catalog;
   readonly marketplace: Marketplace;
 
-  constructor(t: Transport) {
+  constructor(private readonly t: Transport) {
     this.actions = new Actions(t);
     this.events = new Events(t);
     this.balances = new Balances(t);
