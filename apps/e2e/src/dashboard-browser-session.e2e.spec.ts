@@ -1,6 +1,6 @@
 import type { Browser, Page } from '@playwright/test';
 import { addMember, createOperator, createTestApp, e2eStack, type TestApp, type TestOperator } from '@ris/testing';
-import { DESKTOP, PHONE, expect, expectCleanConsole, fetchFromPage, launchChromium, newDashboardPage, sessionCookie, signIn } from './support/browser';
+import { DESKTOP, PHONE, expect, expectCleanConsole, fetchFromPage, launchChromium, newDashboardPage, sessionCookie, sideways, signIn } from './support/browser';
 import { createCampaign } from './support/referral-scenario';
 
 // The dashboard in Chromium against the whole stack: signing in and out,
@@ -111,10 +111,7 @@ describe('the dashboard in a browser: sessions, apps and widths', () => {
       ]) {
         await page.goto(`/dashboard/apps/${appA.appId}/${path}`);
         await expect(page.getByRole('heading', { name: heading, level: 1 })).toBeVisible();
-        // Wide tables scroll inside their own box; the page itself never scrolls sideways.
-        // (An expression the page evaluates: this project is type-checked without the DOM's types.)
-        const overflow = Number(await page.evaluate('document.documentElement.scrollWidth - window.innerWidth'));
-        expect([viewport.width, path, overflow]).toEqual([viewport.width, path, 0]);
+        expect([viewport.width, path, await sideways(page)]).toEqual([viewport.width, path, 0]);
       }
       expectCleanConsole(page);
       await page.context().close();

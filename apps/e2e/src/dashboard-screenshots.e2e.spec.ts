@@ -315,6 +315,11 @@ describe('screenshots of every page of the dashboard', () => {
   it('the incentive engine: actions, events, levels, badges, catalog, marketplace, leaderboard', async () => {
     await page.goto(url('actions'));
     await shoot('actions', [page.getByRole('table', { name: 'Actions' }).getByText('Friend converted')]);
+    await page.goto(url('actions?action=first_purchase&days=7'));
+    const drawer = page.getByRole('dialog', { name: 'Action' });
+    await expect(drawer.getByLabel('Events', { exact: true })).not.toHaveText('0');
+    await page.waitForTimeout(1_000);
+    await shoot('action-activity', [drawer.getByText('Paid out per day'), drawer.locator('.recharts-line-curve').first()], { whole: false });
     await page.goto(url('events'));
     await shoot('events', [page.getByRole('table', { name: 'Events' }).getByText('nothing: the action is disabled')]);
     await page.goto(url('progression'));

@@ -53,6 +53,15 @@ export function expectCleanConsole(page: Page): void {
   expect(pageProblems.get(page) ?? []).toEqual([]);
 }
 
+/**
+ * The page is no wider than the window: wide tables scroll inside their own
+ * box, the page itself never sideways. (An expression the page evaluates:
+ * this project is type-checked without the DOM's types.)
+ */
+export async function sideways(page: Page): Promise<number> {
+  return Number(await page.evaluate('document.documentElement.scrollWidth - window.innerWidth'));
+}
+
 /** Signs in through the sign-in form, as a person does, and waits for the page it lands on. */
 export async function signIn(page: Page, email: string, password: string, path = '/dashboard/sign-in'): Promise<void> {
   await page.goto(path);
