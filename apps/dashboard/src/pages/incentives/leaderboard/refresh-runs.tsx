@@ -3,6 +3,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { ok } from '../../../api/api-error';
 import type { RefreshRun } from '../../../api/types';
+import { newOperationKey } from '../../../api/operation-key';
 import { useApi, useAppId } from '../../../api/use-api';
 import { RoleGate } from '../../../session/session-context';
 import { DataTable } from '../../../ui/data-table';
@@ -45,7 +46,7 @@ export function RefreshRuns() {
     }
   }, [latest, appId, queryClient]);
   const start = useChange({
-    mutationFn: () => ok(api.POST('/api/v1/incentives/leaderboard/refresh-runs', { params: { header: { 'Idempotency-Key': crypto.randomUUID() } } })),
+    mutationFn: () => ok(api.POST('/api/v1/incentives/leaderboard/refresh-runs', { params: { header: { 'Idempotency-Key': newOperationKey() } } })),
     invalidates: [['leaderboard', 'refresh-runs']],
     success: (answer) => (answer.run.status === 'RUNNING' ? 'Refreshing the boards…' : `Refresh ${answer.run.status.toLowerCase()}.`),
   });
