@@ -170,11 +170,13 @@ describe('the dashboard in a browser: the incentive engine', () => {
     expectCleanConsole(page);
   });
 
-  it('shows the ranks the API returns on the leaderboard, and one user’s position', async () => {
+  it('shows the ranks the API returns on the leaderboard and one user’s position, refreshes the boards with the run followed to its end, and counts an event’s repeats', async () => {
     expectStatus(await app.api.post('/incentives/actions', { key: 'climb', name: 'Climb', type: 'STANDARD', xp: 7 }), [201], 'action');
     for (const [userId, times] of [['ada', 3], ['bo', 1], ['cy', 2]] as const) {
       for (let i = 0; i < times; i += 1) await event(userId, 'climb');
     }
+    // A repeat of an event's idempotencyKey is answered from the first and counted on it.
+    for (const expected of [201, 200]) expectStatus(await app.api.post('/incentives/events', { userId: 'cy', actionKey: 'climb', idempotencyKey: 'cy-once' }), [expected], 'keyed event');
     const ranked = expectStatus(await app.api.get('/incentives/leaderboard?limit=100'), [200], 'board').body as Array<{ rank: number; userId: string; xp: number }>;
     const page = managerPage;
     await page.goto(url('leaderboard'));
@@ -187,6 +189,16 @@ describe('the dashboard in a browser: the incentive engine', () => {
     const cy = ranked.find((e) => e.userId === 'cy')!;
     await expect(page.getByRole('status')).toHaveText(`cy is #${cy.rank} all time, with ${cy.xp} XP.`);
     expect(await sideways(page)).toBe(0);
+
+    // A refresh rebuilds the boards from the database, its progress followed until it ends; the ranks stay.
+    await page.getByRole('button', { name: 'Refresh boards' }).click();
+    await expect(page.getByRole('table', { name: 'Refreshes' }).getByRole('row').nth(1)).toContainText('succeeded');
+    const run = (await app.api.get('/incentives/leaderboard/refresh-runs')).body.runs[0];
+    expect(run).toMatchObject({ status: 'SUCCEEDED', usersDone: run.usersTotal });
+    await expect(rows).toHaveCount(ranked.length);
+
+    await page.goto(url('events?userId=cy&actionKey=climb'));
+    await expect(page.getByRole('table', { name: 'Events' })).toContainText('1 repeat');
     expectCleanConsole(page);
   });
 

@@ -73,3 +73,4 @@ export type ActionTimeseries = Answer<'/api/v1/incentives/actions/{key}/timeseri
 export type ActionBucket = ActionTimeseries['buckets'][number];
 export type EngineTimeseries = Answer<'/api/v1/incentives/stats/timeseries', 'get'>;
 export type EngineBucket = EngineTimeseries['buckets'][number];
+export type RefreshRun = Answer<'/api/v1/incentives/leaderboard/refresh-runs/{runId}', 'get'>['run'];

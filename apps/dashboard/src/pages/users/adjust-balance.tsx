@@ -4,6 +4,7 @@ import { useDisclosure } from '@mantine/hooks';
 import { useRef } from 'react';
 import { ApiError, errorMessage, ok } from '../../api/api-error';
 import type { Body } from '../../api/types';
+import { newOperationKey } from '../../api/operation-key';
 import { useApi } from '../../api/use-api';
 import { RoleGate } from '../../session/session-context';
 import { FormModal } from '../../ui/form-modal';
@@ -42,7 +43,7 @@ export function AdjustBalance({ userId }: { userId: string }) {
   const operation = useRef<{ body: string; key: string } | null>(null);
   const keyFor = (body: unknown) => {
     const json = JSON.stringify(body);
-    if (operation.current?.body !== json) operation.current = { body: json, key: crypto.randomUUID() };
+    if (operation.current?.body !== json) operation.current = { body: json, key: newOperationKey() };
     return operation.current.key;
   };
   const form = useForm<AdjustmentValues>({

@@ -42,12 +42,13 @@ describe('the events page', () => {
     const api = new FakeApi()
       .on('GET', '/api/v1/incentives/actions', { body: { actions: [incentiveAction()], pagination: page(1) } })
       .on('GET', '/api/v1/incentives/events', {
-        body: { events: [event({}), event({ id: 'evt_2', rewarded: null, reason: 'COOLDOWN', idempotencyKey: 'order-7', metadata: { orderId: 7 } })], pagination: page(2) },
+        body: { events: [event({}), event({ id: 'evt_2', rewarded: null, reason: 'COOLDOWN', idempotencyKey: 'order-7', metadata: { orderId: 7 }, duplicates: 2 })], pagination: page(2) },
       });
     const { location } = renderApp('/apps/app_1/events?actionKey=first_purchase', { session: sessionFor('VIEWER'), api });
     const table = await screen.findByRole('table', { name: 'Events' });
     expect(within(table).getByText('nothing: inside the cooldown')).toBeInTheDocument();
     expect(within(table).getByText('order-7')).toBeInTheDocument();
+    expect(within(table).getByText('2 repeats')).toBeInTheDocument();
     expect(within(table).getByText('{"orderId":7}')).toBeInTheDocument();
     expect(within(table).getAllByRole('link', { name: 'ana' })[0]).toHaveAttribute('href', '/apps/app_1/users?userId=ana');
     expect(api.sent('GET', '/api/v1/incentives/events')[0]!.query.get('actionKey')).toBe('first_purchase');

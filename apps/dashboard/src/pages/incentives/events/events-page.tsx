@@ -113,6 +113,7 @@ export function EventsPage() {
                     );
                   },
                 },
+                { label: 'Duplicates', cell: (e) => (e.duplicates > 0 ? <Badge color="orange" variant="light">{`${e.duplicates} repeat${e.duplicates === 1 ? '' : 's'}`}</Badge> : '—') },
                 {
                   label: 'Source',
                   cell: (e) => (

@@ -13,6 +13,7 @@ import { TextSearch } from '../../../ui/text-search';
 import { UrlPagination } from '../../../ui/url-pagination';
 import { UserLink } from '../../../ui/user-link';
 import { pageOf, useSearchState } from '../../../url/search-state';
+import { RefreshRuns } from './refresh-runs';
 import { BOARD_SIZE, PERIODS, boardPage, periodLabel, periodOf, useBoardPosition } from './leaderboard-periods';
 
 const KEYS = ['period', 'userId', 'snapshot'] as const;
@@ -127,7 +128,7 @@ export function LeaderboardPage() {
   });
   return (
     <>
-      <PageHeader title="Leaderboard" description="Users by XP earned in the period (all time, today, this week, this month; UTC). Equal XP goes to whoever reached it first." />
+      <PageHeader title="Leaderboard" description="Users by XP earned in the period (all time, today, this week, this month; UTC). Equal XP goes to whoever reached it first. The boards can be rebuilt from the database, their progress shown as it goes." />
       <Group mb="md" align="flex-end" wrap="wrap">
         <SegmentedField label="Period" value={period} onChange={(v) => set({ period: v === 'ALL_TIME' ? null : v, snapshot: null })} data={PERIODS} />
         <TextSearch label="User id" formLabel="Find a user on the board" submitLabel="Find position" initial={values.userId} onSearch={(v) => set({ userId: v })} />
@@ -153,6 +154,10 @@ export function LeaderboardPage() {
           Snapshots
         </Title>
         <Snapshots period={period} openId={values.snapshot} onOpen={(id) => set({ snapshot: id })} />
+        <Title order={2} size="h4" mt="md">
+          Refreshes
+        </Title>
+        <RefreshRuns />
       </Stack>
     </>
   );
