@@ -1,4 +1,4 @@
-import { Avatar, Group, Stack, Text } from '@mantine/core';
+import { Stack } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { ok } from '../../api/api-error';
 import { useApi, useAppId } from '../../api/use-api';
@@ -7,6 +7,7 @@ import { formatDateTime, formatNumber } from '../../ui/format';
 import { Empty, QueryView } from '../../ui/query-state';
 import { UrlPagination } from '../../ui/url-pagination';
 import { metricLabel } from '../incentives/progression/progression-request';
+import { BadgeIdentity } from '../incentives/progression/badge-identity';
 
 const SOURCES = { MANUAL: 'by hand', LEVEL: 'level', MILESTONE: 'milestone' } as const;
 
@@ -31,21 +32,7 @@ export function UserBadges({ userId, page }: { userId: string; page: number }) {
             columns={[
               {
                 label: 'Badge',
-                cell: (b) => (
-                  <Group gap="sm" wrap="nowrap">
-                    <Avatar src={b.imageUrl} alt="" radius="xl" size="sm" color="yellow">
-                      {b.name.slice(0, 1).toUpperCase()}
-                    </Avatar>
-                    <div>
-                      <Text size="sm" fw={500}>
-                        {b.name}
-                      </Text>
-                      <Text size="xs" c="dimmed">
-                        {b.key}
-                      </Text>
-                    </div>
-                  </Group>
-                ),
+                cell: (b) => <BadgeIdentity badge={b} />,
               },
               { label: 'Awarded', cell: (b) => `${SOURCES[b.source]}${b.sourceId ? ` ${b.sourceId}` : ''}` },
               { label: 'When', cell: (b) => formatDateTime(b.awardedAt) },

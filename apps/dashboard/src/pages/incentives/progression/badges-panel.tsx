@@ -1,4 +1,4 @@
-import { Avatar, Button, Group, Modal, Stack, Text, TextInput, Textarea } from '@mantine/core';
+import { Button, Group, Modal, Stack, TextInput, Textarea } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ok } from '../../../api/api-error';
@@ -17,6 +17,7 @@ import { useSearchState } from '../../../url/search-state';
 import { definitionKeyRule, requiredName } from '../definition-key';
 import { ReachedDrawer } from './reached-drawer';
 import { NEW_BADGE, badgeFormValues, createBadgeRequest, updateBadgeRequest, type BadgeFormValues } from './progression-request';
+import { BadgeIdentity } from './badge-identity';
 
 const KEYS = ['edit', 'holders'] as const;
 const SOURCES = { MANUAL: 'by hand', LEVEL: 'level', MILESTONE: 'milestone' } as const;
@@ -123,21 +124,7 @@ export function BadgesPanel() {
               columns={[
                 {
                   label: 'Badge',
-                  cell: (b) => (
-                    <Group gap="sm" wrap="nowrap">
-                      <Avatar src={b.imageUrl} alt="" radius="xl" size="sm" color="yellow">
-                        {b.name.slice(0, 1).toUpperCase()}
-                      </Avatar>
-                      <div>
-                        <Text size="sm" fw={500}>
-                          {b.name}
-                        </Text>
-                        <Text size="xs" c="dimmed">
-                          {b.key}
-                        </Text>
-                      </div>
-                    </Group>
-                  ),
+                  cell: (b) => <BadgeIdentity badge={b} />,
                 },
                 { label: 'Description', cell: (b) => b.description ?? '—' },
                 {
