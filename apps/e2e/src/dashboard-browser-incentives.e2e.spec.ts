@@ -6,6 +6,9 @@ import { expectStatus } from './support/referral-scenario';
 // The incentive pages of the dashboard in Chromium against the whole stack:
 // what an operator defines or does there is what the API then says, and
 // what the API says is what the pages show.
+// A browser on a loaded CI machine: a step may wait long for the page to draw again.
+jest.setTimeout(120_000);
+
 describe('the dashboard in a browser: the incentive engine', () => {
   let browser: Browser;
   let app: TestApp;

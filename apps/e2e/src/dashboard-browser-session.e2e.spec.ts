@@ -5,6 +5,9 @@ import { createCampaign } from './support/referral-scenario';
 
 // The dashboard in Chromium against the whole stack: signing in and out,
 // the apps an operator may enter (and never another's), and the two widths.
+// A browser on a loaded CI machine: a step may wait long for the page to draw again.
+jest.setTimeout(120_000);
+
 describe('the dashboard in a browser: sessions, apps and widths', () => {
   let browser: Browser;
   let appA: TestApp;
