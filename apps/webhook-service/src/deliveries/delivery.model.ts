@@ -86,7 +86,7 @@ declareIndexes<QueryNames<DeliveryRepository>>(deliverySchema, [
   { keys: { completedAt: 1 }, serves: ['removeFinishedBefore'], why: 'retention: finished deliveries older than WEBHOOK_RETENTION_DAYS' },
   {
     keys: { lease: 1 },
-    serves: ['claim', 'recordSucceeded', 'renew', 'releaseAll'],
+    serves: ['claim', 'recordSucceeded', 'renewLease', 'releaseAll'],
     why: "the deliveries one lease holds (a claim's or a fan-out's batch): a batch's outcomes and renewals by its token, not by a scan ($in on _id is not pushed down by FerretDB)",
   },
 ]);

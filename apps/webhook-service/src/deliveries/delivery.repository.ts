@@ -105,15 +105,14 @@ export class DeliveryRepository extends Repository<DeliveryDoc> {
   }
 
   /**
-   * Extends the lease of those of `claims` (one app's, one lease) that
-   * still hold it; the ones that did. For deliveries leased at creation
-   * that waited for a slot long enough to need more time.
+   * Extends one app's lease: every delivery still under it (a fan-out
+   * batch stored leased, or a claim), by the lease's token alone so the
+   * {lease} index answers it; the ids still under it. Those lost (their
+   * lease ran out and another dispatcher took them) carry another token.
    */
-  async renew(appId: string, lease: string, deliveryIds: string[], until: Date): Promise<Set<string>> {
-    const held = await this.collection.updateMany(appId, { lease, _id: { $in: deliveryIds } }, { $set: { leaseUntil: until } });
-    if (held === deliveryIds.length) return new Set(deliveryIds);
-    // Some were lost (their lease ran out and another dispatcher took them): the rest still carry ours.
-    return new Set((await this.collection.find(appId, { lease, _id: { $in: deliveryIds } })).map((d) => d._id));
+  async renewLease(appId: string, lease: string, until: Date): Promise<Set<string>> {
+    await this.collection.updateMany(appId, { lease }, { $set: { leaseUntil: until } });
+    return new Set((await this.collection.find(appId, { lease })).map((d) => d._id));
   }
 
   /**

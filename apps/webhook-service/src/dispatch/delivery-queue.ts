@@ -57,16 +57,19 @@ export class DeliveryQueue {
     return { lease: randomUUID(), leaseUntil: new Date(now.getTime() + leaseMs) };
   }
 
-  /** Extends the leases of those of `claims` that still hold them (grouped by app and lease); the ones that did. */
-  async renew(claims: ClaimedDelivery[], until: Date): Promise<ClaimedDelivery[]> {
+  /**
+   * Extends the whole lease of each (app, lease) among `claims`: every
+   * delivery under it, not only these, so a batch stored leased needs one
+   * renewal, not one per attempt. The ids still under the leases.
+   */
+  async renewLeases(claims: ClaimedDelivery[], until: Date): Promise<Set<string>> {
     const held = new Set<string>();
     await Promise.all(
-      [...groupBy(claims, (c) => `${c.delivery.appId}\n${c.lease}`).values()].map(async (group) => {
-        const { delivery, lease } = group[0];
-        for (const id of await this.deliveries.renew(delivery.appId, lease, group.map((c) => c.delivery._id), until)) held.add(id);
+      [...groupBy(claims, (c) => `${c.delivery.appId}\n${c.lease}`).values()].map(async ([{ delivery, lease }]) => {
+        for (const id of await this.deliveries.renewLease(delivery.appId, lease, until)) held.add(id);
       }),
     );
-    return claims.filter((c) => held.has(c.delivery._id));
+    return held;
   }
 
   /**

@@ -217,6 +217,30 @@ describe('dispatcher', () => {
     expect(slowRequests[0].headers['webhook-id']).toBe(slowRequests[1].headers['webhook-id']);
   });
 
+  it('renews a backlog stored leased a lease at a time, ahead of need, and still sends each delivery once', async () => {
+    const appId = uniqueName('app');
+    // One at a time, 100 ms each: 40 deliveries take over 4 s, and with a 3 s timeout a lease
+    // stored at creation needs renewing after 2 s of waiting (less than timeout + 5 s left).
+    receiver.respond('/backlog', () => ({ status: 200, delayMs: 100 }));
+    const { endpoint } = await endpoints.create(appId, { url: receiver.url('/backlog'), events: [] });
+    const renewals = jest.spyOn(DeliveryQueue.prototype, 'renewLeases');
+    try {
+      dispatcher({ maxInFlightPerEndpoint: 1 });
+      await Promise.all(Array.from({ length: 40 }, () => publish(appId)));
+      const requests = await receiver.waitFor((r) => r.path === '/backlog', 40, 20_000);
+      await until(async () => (await deliveryOf(appId, endpoint._id)).every((d) => d.status === 'SUCCEEDED'));
+      expect((await deliveryOf(appId, endpoint._id)).map((d) => d.attempts)).toEqual(Array(40).fill(1));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(receiver.received('/backlog')).toHaveLength(40);
+      expect(new Set(requests.map((r) => r.headers['webhook-id'])).size).toBe(40);
+      // Renewed, but in a pass or two for all the waiting leases, not one write per attempt (about 20 before).
+      expect(renewals.mock.calls.length).toBeGreaterThanOrEqual(1);
+      expect(renewals.mock.calls.length).toBeLessThanOrEqual(3);
+    } finally {
+      renewals.mockRestore();
+    }
+  }, 30_000);
+
   it('signs with the plain secret of an endpoint from before encryption at rest, and seals it as it delivers', async () => {
     const appId = uniqueName('app');
     const legacy = generateSecret();

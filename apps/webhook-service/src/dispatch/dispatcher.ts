@@ -62,6 +62,10 @@ const LEASED_PER_ENDPOINT = 10_000;
 const MAX_LEASED = 50_000;
 /** A delivery that waited for its slot until less than timeout + this is left of its lease renews it first. */
 const RENEW_MARGIN_MS = 5_000;
+/** Waiting leases that would need renewing within this long are renewed with the one that needs it now. */
+const RENEW_AHEAD_MS = 5_000;
+/** Leases renewed in one pass, at most (a write each). */
+const MAX_RENEWED_LEASES = 64;
 
 /**
  * Sends due deliveries. It claims them from MongoDB with a lease (a
@@ -345,13 +349,40 @@ export class Dispatcher implements DeliveryIntake {
     }
   }
 
-  /** Leases that waited long for a slot, extended; those lost meanwhile (another dispatcher took them) are dropped. */
+  /**
+   * Leases that waited long for a slot, extended, each whole (one write
+   * per lease, however many of its deliveries wait), together with the
+   * waiting leases that will need it within RENEW_AHEAD_MS: during a
+   * backlog the attempts then never wait for a renewal each. Those of
+   * `claims` still held are returned; waiting deliveries whose lease was
+   * lost meanwhile (another dispatcher took them) are dropped.
+   */
   private async renew(claims: ClaimedDelivery[], now: Date): Promise<ClaimedDelivery[]> {
     if (claims.length === 0) return [];
+    const leaseOf = (c: ClaimedDelivery) => `${c.delivery.appId}\n${c.lease}`;
+    const groups = new Map<string, ClaimedDelivery>(claims.map((c) => [leaseOf(c), c]));
+    const soon = now.getTime() + this.options.timeoutMs + RENEW_MARGIN_MS + RENEW_AHEAD_MS;
+    for (const waiting of this.leased.values()) {
+      for (const c of waiting) {
+        if (groups.size >= MAX_RENEWED_LEASES) break;
+        if (c.delivery.leaseUntil.getTime() < soon && !groups.has(leaseOf(c))) groups.set(leaseOf(c), c);
+      }
+    }
     const until = new Date(now.getTime() + this.leaseMs);
-    const held = await this.queue.renew(claims, until);
-    for (const claim of held) claim.delivery.leaseUntil = until;
-    return held;
+    const held = await this.queue.renewLeases([...groups.values()], until);
+    const renewedOrLost = (c: ClaimedDelivery) => {
+      if (!groups.has(leaseOf(c))) return true;
+      if (!held.has(c.delivery._id)) return false;
+      c.delivery.leaseUntil = until;
+      return true;
+    };
+    for (const [endpointId, waiting] of this.leased) {
+      const kept = waiting.filter(renewedOrLost);
+      this.leasedCount -= waiting.length - kept.length;
+      if (kept.length > 0) this.leased.set(endpointId, kept);
+      else this.leased.delete(endpointId);
+    }
+    return claims.filter(renewedOrLost);
   }
 
   private launch(claim: ClaimedDelivery): void {
