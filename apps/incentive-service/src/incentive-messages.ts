@@ -38,19 +38,19 @@ import {
   type RefreshRun,
   type UserBadge,
 } from '@ris/contracts';
-import type { ActionDoc } from './action.model';
-import type { BadgeDoc } from './badge.model';
-import type { BalanceView } from './balance-movements';
-import type { IncentiveEventDoc } from './incentive-event.model';
-import type { BoardEntry } from './leaderboard-store';
-import type { LeaderboardSnapshotDoc } from './leaderboard-snapshot.model';
-import { causeOf } from './ledger-cause';
-import type { LedgerEntryDoc } from './ledger-entry.model';
-import type { LevelDef } from './level-progress';
-import type { MilestoneDoc } from './milestone.model';
-import type { ReachedMilestoneDoc } from './reached-milestone.model';
-import type { RefreshRunDoc } from './refresh-run.model';
-import type { UserBadgeDoc } from './user-badge.model';
+import type { ActionDoc } from './actions/action.model';
+import type { BadgeDoc } from './progression/badge.model';
+import type { BalanceView } from './ledger/balance-movements';
+import type { IncentiveEventDoc } from './events/incentive-event.model';
+import type { BoardEntry } from './leaderboard/leaderboard-store';
+import type { LeaderboardSnapshotDoc } from './leaderboard/leaderboard-snapshot.model';
+import { causeOf } from './ledger/ledger-cause';
+import type { LedgerEntryDoc } from './ledger/ledger-entry.model';
+import type { LevelDef } from './progression/level-progress';
+import type { MilestoneDoc } from './progression/milestone.model';
+import type { ReachedMilestoneDoc } from './progression/reached-milestone.model';
+import type { RefreshRunDoc } from './leaderboard/refresh-run.model';
+import type { UserBadgeDoc } from './progression/user-badge.model';
 
 // Domain documents → protobuf messages. Enum names are the proto names
 // without their prefix (enumValue), as everywhere in the project.

@@ -15,13 +15,13 @@ import {
 } from '@ris/contracts';
 import type { SeriesInterval } from '@ris/mongo';
 import { ConnectError, errorReason, invalidArgument, pageFromRequest, pageReply, requiredField, toItemError } from '@ris/rpc';
-import type { ActionTypeName } from './action.model';
-import type { Actions } from './actions';
-import type { BalanceMovements, BalanceSortName } from './balance-movements';
-import type { Badges } from './badges';
-import { checkUserId } from './definition-key';
-import type { IncentiveSeries } from './incentive-series';
-import type { LedgerCause } from './ledger-cause';
+import type { ActionTypeName } from './actions/action.model';
+import type { Actions } from './actions/actions';
+import type { BalanceMovements, BalanceSortName } from './ledger/balance-movements';
+import type { Badges } from './progression/badges';
+import { checkUserId } from './definitions/definition-key';
+import type { IncentiveSeries } from './series/incentive-series';
+import type { LedgerCause } from './ledger/ledger-cause';
 import {
   actionMessage,
   badgeMessage,
@@ -37,16 +37,16 @@ import {
   snapshotMessage,
   userBadgeMessage,
 } from './incentive-messages';
-import type { Leaderboard } from './leaderboard';
-import type { LeaderboardRefreshRuns } from './leaderboard-refresh-runs';
-import type { LeaderboardSnapshots } from './leaderboard-snapshots';
-import type { LevelDef } from './level-progress';
-import type { Levels } from './levels';
-import type { MilestoneMetricName } from './milestone-rules';
-import type { MilestoneRewardsDoc } from './milestone.model';
-import type { Milestones } from './milestones';
-import { periodKey, type Period } from './period-keys';
-import type { EventInput, EventRecorder } from './record-events';
+import type { Leaderboard } from './leaderboard/leaderboard';
+import type { LeaderboardRefreshRuns } from './leaderboard/leaderboard-refresh-runs';
+import type { LeaderboardSnapshots } from './leaderboard/leaderboard-snapshots';
+import type { LevelDef } from './progression/level-progress';
+import type { Levels } from './progression/levels';
+import type { MilestoneMetricName } from './progression/milestone-rules';
+import type { MilestoneRewardsDoc } from './progression/milestone.model';
+import type { Milestones } from './progression/milestones';
+import { periodKey, type Period } from './leaderboard/period-keys';
+import type { EventInput, EventRecorder } from './events/record-events';
 
 export interface IncentiveParts {
   actions: Actions;

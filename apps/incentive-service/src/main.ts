@@ -9,8 +9,8 @@ import { EventConsumer } from '@ris/events';
 import { rpcService } from '@ris/rpc';
 import { runService } from '@ris/service-runtime';
 import { incentiveRpc } from './incentive.rpc';
-import { buildIncentiveEngine } from './incentive-engine';
-import { REFERRAL_TRIGGERS, referralActionHandler } from './referral-actions';
+import { buildIncentiveEngine } from './incentive-modules';
+import { REFERRAL_TRIGGERS, referralActionHandler } from './events/referral-actions';
 
 void runService({
   name: 'incentive-service',

@@ -3,7 +3,7 @@ import { Code, ConnectError } from '@connectrpc/connect';
 import { Outbox } from '@ris/events';
 import { createLogger } from '@ris/logging';
 import { privateRedisServer, testDatabase, uniqueName } from '@ris/testing';
-import { buildIncentiveEngine, type IncentiveEngine } from './incentive-engine';
+import { buildIncentiveEngine, type IncentiveEngine } from '../incentive-modules';
 
 jest.setTimeout(60_000);
 

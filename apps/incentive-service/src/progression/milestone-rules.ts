@@ -1,4 +1,4 @@
-import type { BalanceState } from './balance-fold';
+import type { BalanceState } from '../ledger/balance-fold';
 
 export const MILESTONE_METRICS = ['XP', 'COINS_EARNED', 'EVENTS', 'REFERRALS'] as const;
 export type MilestoneMetricName = (typeof MILESTONE_METRICS)[number];

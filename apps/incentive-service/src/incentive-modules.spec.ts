@@ -4,10 +4,10 @@ import { Outbox } from '@ris/events';
 import { createLogger } from '@ris/logging';
 import { errorReason } from '@ris/rpc';
 import { infraUrl, testDatabase, uniqueName } from '@ris/testing';
-import { applyMovement, emptyBalance } from './balance-fold';
-import { ledgerEntryId } from './derived-ids';
-import { buildIncentiveEngine, type IncentiveEngine } from './incentive-engine';
-import type { EventInput, RecordOutcome, RecordedEvent } from './record-events';
+import { applyMovement, emptyBalance } from './ledger/balance-fold';
+import { ledgerEntryId } from './events/derived-ids';
+import { buildIncentiveEngine, type IncentiveEngine } from './incentive-modules';
+import type { EventInput, RecordOutcome, RecordedEvent } from './events/record-events';
 
 // The engine against real FerretDB/MongoDB and Redis: rules under
 // concurrency, the ledger invariant, grants, crash recovery, snapshots.

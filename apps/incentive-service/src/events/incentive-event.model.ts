@@ -1,7 +1,7 @@
 import { Schema, type Connection, type Model } from 'mongoose';
 import { carriesEvents, type OutboxFields } from '@ris/events';
-import type { Refusal } from './action-rules';
-import type { Amounts } from './reward-amounts';
+import type { Refusal } from '../actions/action-rules';
+import type { Amounts } from '../ledger/reward-amounts';
 
 export type EventSourceName = 'API' | 'REFERRAL';
 

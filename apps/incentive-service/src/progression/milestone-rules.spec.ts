@@ -1,4 +1,4 @@
-import { applyMovement, emptyBalance } from './balance-fold';
+import { applyMovement, emptyBalance } from '../ledger/balance-fold';
 import { metricValue, milestonesDue } from './milestone-rules';
 
 describe('milestone rules', () => {

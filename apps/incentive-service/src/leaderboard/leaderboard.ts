@@ -4,10 +4,10 @@ import type { Connection, Model } from 'mongoose';
 import type { Logger } from '@ris/logging';
 import { AppScoped, DocumentWriteQueue } from '@ris/mongo';
 import { Code, ConnectError, invalidArgument, notFound, rpcError } from '@ris/rpc';
-import type { BalanceState } from './balance-fold';
-import { balanceModel, type BalanceDoc } from './balance.model';
+import type { BalanceState } from '../ledger/balance-fold';
+import { balanceModel, type BalanceDoc } from '../ledger/balance.model';
 import { boardCatchUpModel, type BoardCatchUpDoc } from './board-catch-up.model';
-import { stateFromDoc } from './ledger';
+import { stateFromDoc } from '../ledger/ledger';
 import type { BoardEntry, LeaderboardStore } from './leaderboard-store';
 import type { Period } from './period-keys';
 

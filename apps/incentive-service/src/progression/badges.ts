@@ -3,10 +3,10 @@ import type { Outbox, OutboxCarrier } from '@ris/events';
 import { AppScoped, isDuplicateKeyError, type Page, type PageQuery } from '@ris/mongo';
 import { Code, characterCount, invalidArgument, notFound, rpcError } from '@ris/rpc';
 import { badgeModel, type BadgeDoc } from './badge.model';
-import { createDefinition } from './definition-create';
-import { checkKey, checkName } from './definition-key';
-import { badgeId, userBadgeId } from './derived-ids';
-import { badgeAwarded } from './incentive-domain-events';
+import { createDefinition } from '../definitions/definition-create';
+import { checkKey, checkName } from '../definitions/definition-key';
+import { badgeId, userBadgeId } from '../events/derived-ids';
+import { badgeAwarded } from '../events/incentive-domain-events';
 import { userBadgeModel, type BadgeSourceName, type UserBadgeDoc } from './user-badge.model';
 
 export interface BadgeInput {

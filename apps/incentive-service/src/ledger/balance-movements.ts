@@ -3,13 +3,13 @@ import { AppScoped, idFromOperation, newId, type Page, type PageQuery } from '@r
 import { Code, characterCount, invalidArgument, rpcError } from '@ris/rpc';
 import type { BalanceState, LedgerReason, Movement } from './balance-fold';
 import { balanceModel, type BalanceDoc } from './balance.model';
-import { checkUserId } from './definition-key';
+import { checkUserId } from '../definitions/definition-key';
 import { CREDIT_CAUSES, DEBIT_CAUSES, derivedCause, type LedgerCause } from './ledger-cause';
 import type { Ledger } from './ledger';
 import { stateFromDoc } from './ledger';
 import type { LedgerEntryDoc } from './ledger-entry.model';
-import { levelProgress, xpRangeOfLevel, type LevelDef, type LevelProgress } from './level-progress';
-import type { Levels } from './levels';
+import { levelProgress, xpRangeOfLevel, type LevelDef, type LevelProgress } from '../progression/level-progress';
+import type { Levels } from '../progression/levels';
 import { checkAmount, checkXp, xpThatFits } from './reward-amounts';
 import type { RewardGrants } from './reward-grants';
 

@@ -2,11 +2,11 @@ import type { Connection, Model } from 'mongoose';
 import { isDuplicateKeyError } from '@ris/mongo';
 import { Code, characterCount, invalidArgument, notFound, rpcError } from '@ris/rpc';
 import type { Badges } from './badges';
-import { checkName, checkWholeNumber } from './definition-key';
+import { checkName, checkWholeNumber } from '../definitions/definition-key';
 import { byLevel, ladderProblem, type LevelDef } from './level-progress';
 import { levelSetModel, type LevelSetDoc } from './level-set.model';
-import { checkAmount, checkXp } from './reward-amounts';
-import { ShortLivedCache } from './short-lived-cache';
+import { checkAmount, checkXp } from '../ledger/reward-amounts';
+import { ShortLivedCache } from '../definitions/short-lived-cache';
 
 export type LevelPatch = Partial<Pick<LevelDef, 'name' | 'xpThreshold' | 'rewards'>>;
 

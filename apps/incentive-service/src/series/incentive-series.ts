@@ -3,12 +3,12 @@ import { readSeries, seriesRange, timeBucketTargets, type SeriesInterval, type S
 import { notFound } from '@ris/rpc';
 import type { ActiveUserDoc } from './active-user.model';
 import type { ActiveUserRepository } from './active-user.repository';
-import type { Actions } from './actions';
+import type { Actions } from '../actions/actions';
 import type { ActionCounts, EngineCounts, IncentiveBucketDoc } from './incentive-bucket.model';
 import type { IncentiveBucketFields, IncentiveBucketRepository } from './incentive-bucket.repository';
-import type { IncentiveEventDoc } from './incentive-event.model';
-import { causeOf, type LedgerCause } from './ledger-cause';
-import type { LedgerEntryDoc } from './ledger-entry.model';
+import type { IncentiveEventDoc } from '../events/incentive-event.model';
+import { causeOf, type LedgerCause } from '../ledger/ledger-cause';
+import type { LedgerEntryDoc } from '../ledger/ledger-entry.model';
 
 export const ACTION_FIELDS = ['events', 'rewardedEvents', 'coins', 'xp', 'tokens'] as const;
 export const ENGINE_FIELDS = ['events', 'activeUsers', 'coinsIssued', 'coinsRedeemed', 'tokensIssued', 'tokensRedeemed', 'xpIssued', 'redemptions'] as const;

@@ -4,12 +4,12 @@ import { Outbox } from '@ris/events';
 import { createLogger } from '@ris/logging';
 import { toConnectError } from '@ris/rpc';
 import { infraUrl, testDatabase, uniqueName } from '@ris/testing';
-import { buildIncentiveEngine, type IncentiveEngine } from './incentive-engine';
+import { buildIncentiveEngine, type IncentiveEngine } from '../incentive-modules';
 import { activeUserModel } from './active-user.model';
 import { incentiveBucketModel } from './incentive-bucket.model';
 import { entryFigures, eventFigures } from './incentive-series';
 import { rebuildSeries } from './series-rebuild';
-import type { EventInput } from './record-events';
+import type { EventInput } from '../events/record-events';
 
 describe('incentive series: the figures', () => {
   const entry = (reason: string, coins: number, fields: Record<string, unknown> = {}) =>

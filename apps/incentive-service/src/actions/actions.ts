@@ -2,11 +2,11 @@ import type { Connection } from 'mongoose';
 import { AppScoped, type Page, type PageQuery } from '@ris/mongo';
 import { characterCount, invalidArgument, notFound } from '@ris/rpc';
 import { ACTION_TYPES, actionModel, type ActionDoc, type ActionTypeName } from './action.model';
-import { checkKey, checkName, checkWholeNumber } from './definition-key';
-import { createDefinition } from './definition-create';
-import { actionId } from './derived-ids';
-import { checkAmount, checkXp } from './reward-amounts';
-import { ShortLivedCache } from './short-lived-cache';
+import { checkKey, checkName, checkWholeNumber } from '../definitions/definition-key';
+import { createDefinition } from '../definitions/definition-create';
+import { actionId } from '../events/derived-ids';
+import { checkAmount, checkXp } from '../ledger/reward-amounts';
+import { ShortLivedCache } from '../definitions/short-lived-cache';
 
 export interface ActionInput {
   key: string;

@@ -5,9 +5,9 @@ import type { ActiveUserDoc } from './active-user.model';
 import { ActiveUserRepository } from './active-user.repository';
 import type { IncentiveBucketDoc } from './incentive-bucket.model';
 import { IncentiveBucketRepository, type IncentiveBucketFields } from './incentive-bucket.repository';
-import { incentiveEventModel, type IncentiveEventDoc } from './incentive-event.model';
+import { incentiveEventModel, type IncentiveEventDoc } from '../events/incentive-event.model';
 import { ACTION_FIELDS, ENGINE, ENGINE_FIELDS, Increments, activeUserMarkers, actionSubject, entryFigures, eventFigures } from './incentive-series';
-import { ledgerEntryModel, type LedgerEntryDoc } from './ledger-entry.model';
+import { ledgerEntryModel, type LedgerEntryDoc } from '../ledger/ledger-entry.model';
 
 export interface SeriesReport {
   /** Bucket documents checked (actions' and the engine's hours and days). */

@@ -2,7 +2,7 @@ import type { Connection } from 'mongoose';
 import type { Logger } from '@ris/logging';
 import { applyMovement, emptyBalance, type BalanceState } from './balance-fold';
 import { balanceModel, type BalanceDoc } from './balance.model';
-import { balanceId } from './derived-ids';
+import { balanceId } from '../events/derived-ids';
 import { Ledger, stateFromDoc } from './ledger';
 import { ledgerEntryModel, type LedgerEntryDoc } from './ledger-entry.model';
 

@@ -4,7 +4,7 @@ import type { Logger } from '@ris/logging';
 import { AppScoped, isDuplicateKeyError, SerialByKey } from '@ris/mongo';
 import { applyMovement, balanceAmounts, balanceUpdate, emptyBalance, type BalanceState, type Movement } from './balance-fold';
 import { balanceModel, type BalanceDoc } from './balance.model';
-import { balanceId, ledgerEntryId } from './derived-ids';
+import { balanceId, ledgerEntryId } from '../events/derived-ids';
 import { ledgerEntryModel, type LedgerEntryDoc } from './ledger-entry.model';
 import { coinsIssued, coinsRedeemed } from './incentive-metrics';
 

@@ -2,14 +2,14 @@ import type { Connection } from 'mongoose';
 import { AppScoped, isDuplicateKeyError, type Page, type PageQuery } from '@ris/mongo';
 import { characterCount, invalidArgument, notFound } from '@ris/rpc';
 import type { Badges } from './badges';
-import { createDefinition } from './definition-create';
-import { checkKey, checkName } from './definition-key';
-import { milestoneId, reachedMilestoneId } from './derived-ids';
+import { createDefinition } from '../definitions/definition-create';
+import { checkKey, checkName } from '../definitions/definition-key';
+import { milestoneId, reachedMilestoneId } from '../events/derived-ids';
 import { MILESTONE_METRICS, type MilestoneMetricName } from './milestone-rules';
 import { milestoneModel, type MilestoneDoc, type MilestoneRewardsDoc } from './milestone.model';
 import { reachedMilestoneModel, type ReachedMilestoneDoc } from './reached-milestone.model';
-import { checkAmount, checkXp } from './reward-amounts';
-import { ShortLivedCache } from './short-lived-cache';
+import { checkAmount, checkXp } from '../ledger/reward-amounts';
+import { ShortLivedCache } from '../definitions/short-lived-cache';
 
 export interface MilestoneInput {
   key: string;

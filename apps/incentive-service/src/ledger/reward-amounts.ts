@@ -1,5 +1,5 @@
 import { invalidArgument } from '@ris/rpc';
-import { MAX_XP } from './score-encoding';
+import { MAX_XP } from '../leaderboard/score-encoding';
 
 /** Coins, XP and tokens: whole numbers, so sums over the ledger are exact. */
 export interface Amounts {

@@ -2,7 +2,7 @@ import { Redis } from 'ioredis';
 import { Outbox } from '@ris/events';
 import { createLogger } from '@ris/logging';
 import { infraUrl, testDatabase, uniqueName } from '@ris/testing';
-import { buildIncentiveEngine, type IncentiveEngine } from './incentive-engine';
+import { buildIncentiveEngine, type IncentiveEngine } from '../incentive-modules';
 import { STALE_AFTER_MS, runView } from './leaderboard-refresh-runs';
 import { refreshRunModel, type RefreshRunDoc } from './refresh-run.model';
 

@@ -1,8 +1,8 @@
 import { domainEvent, stableEventId } from '@ris/events';
 import type { IncentiveEventDoc } from './incentive-event.model';
-import type { LevelDef } from './level-progress';
-import type { MilestoneDoc } from './milestone.model';
-import type { UserBadgeDoc } from './user-badge.model';
+import type { LevelDef } from '../progression/level-progress';
+import type { MilestoneDoc } from '../progression/milestone.model';
+import type { UserBadgeDoc } from '../progression/user-badge.model';
 
 // The incentive service's events (docs/events.md). Ids derive from what
 // they are about, so a retried or recovered flow writes the same outbox

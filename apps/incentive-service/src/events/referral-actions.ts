@@ -2,8 +2,8 @@ import type { JsonObject } from '@bufbuild/protobuf';
 import type { DomainEvent } from '@ris/events';
 import type { Logger } from '@ris/logging';
 import { Code, ConnectError } from '@ris/rpc';
-import type { ActionTypeName } from './action.model';
-import type { Actions } from './actions';
+import type { ActionTypeName } from '../actions/action.model';
+import type { Actions } from '../actions/actions';
 import type { EventRecorder } from './record-events';
 
 /** Which referral event fires which action type (docs/product-decisions.md §7.10). */

@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import type { BalanceState } from './balance-fold';
+import type { BalanceState } from '../ledger/balance-fold';
 import { periodBounds, periodField, periodKey, type Period, type TimedPeriod } from './period-keys';
 import { TIE_DIGITS, boardMember, boardScore, tieOf, userIdOfMember, xpOfScore } from './score-encoding';
 

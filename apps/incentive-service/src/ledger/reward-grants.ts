@@ -2,14 +2,14 @@ import { crashPoint } from '@ris/config';
 import type { Carried, Outbox, OutboxCarrier } from '@ris/events';
 import type { Logger } from '@ris/logging';
 import type { BalanceState, Movement } from './balance-fold';
-import type { Badges } from './badges';
-import { levelUp, milestoneReached } from './incentive-domain-events';
+import type { Badges } from '../progression/badges';
+import { levelUp, milestoneReached } from '../events/incentive-domain-events';
 import type { Ledger } from './ledger';
-import { levelsDue, type LevelDef } from './level-progress';
-import type { Levels } from './levels';
-import { milestonesDue } from './milestone-rules';
-import type { MilestoneDoc } from './milestone.model';
-import type { Milestones } from './milestones';
+import { levelsDue, type LevelDef } from '../progression/level-progress';
+import type { Levels } from '../progression/levels';
+import { milestonesDue } from '../progression/milestone-rules';
+import type { MilestoneDoc } from '../progression/milestone.model';
+import type { Milestones } from '../progression/milestones';
 import { xpThatFits } from './reward-amounts';
 
 export interface GrantOutcome {

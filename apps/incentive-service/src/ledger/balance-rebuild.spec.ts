@@ -3,8 +3,8 @@ import { Outbox } from '@ris/events';
 import { createLogger } from '@ris/logging';
 import { infraUrl, testDatabase, uniqueName } from '@ris/testing';
 import { rebuildBalances } from './balance-rebuild';
-import { balanceId, ledgerEntryId } from './derived-ids';
-import { buildIncentiveEngine, type IncentiveEngine } from './incentive-engine';
+import { balanceId, ledgerEntryId } from '../events/derived-ids';
+import { buildIncentiveEngine, type IncentiveEngine } from '../incentive-modules';
 
 jest.setTimeout(60_000);
 

@@ -1,7 +1,7 @@
 import type { EnumName, LedgerReason as LedgerReasonEnum } from '@ris/contracts';
-import type { ActionProgress } from './action-rules';
+import type { ActionProgress } from '../actions/action-rules';
 import type { LedgerCause } from './ledger-cause';
-import { TIMED_PERIODS, periodField, periodKey, retainedPeriodFields } from './period-keys';
+import { TIMED_PERIODS, periodField, periodKey, retainedPeriodFields } from '../leaderboard/period-keys';
 
 /** ACTION_REWARD, LEVEL_REWARD, MILESTONE_REWARD, DEBIT, CREDIT, SCORE_SET, ADJUSTMENT: the contract's LedgerReason. */
 export type LedgerReason = EnumName<typeof LedgerReasonEnum>;
