@@ -1,7 +1,7 @@
 import { Schema, type Connection, type Model } from 'mongoose';
-
-export const ACTION_TYPES = ['STANDARD', 'REFERRAL_CODE_GENERATE', 'REFERRAL_CLICK', 'REFERRAL_REFEREE_ACTION'] as const;
-export type ActionTypeName = (typeof ACTION_TYPES)[number];
+import { declareIndexes, type QueryNames } from '@ris/mongo';
+import type { ActionTypeName } from './action-types';
+import type { ActionRepository } from './action.repository';
 
 export interface ActionDoc {
   /** actionId(appId, key): a second create of the same key collides on _id. */
@@ -44,9 +44,14 @@ const actionSchema = new Schema<ActionDoc>(
   },
   { collection: 'actions', versionKey: false },
 );
-// Keys are unique per app (409 on a duplicate). Also serves GET /incentives/actions
-// in key order, and the referral consumer's "actions of this type" (small per app).
-actionSchema.index({ appId: 1, key: 1 }, { unique: true });
+declareIndexes<QueryNames<ActionRepository>>(actionSchema, [
+  {
+    keys: { appId: 1, key: 1 },
+    options: { unique: true },
+    serves: ['create', 'page', 'ofType'],
+    why: 'keys are unique per app (409 on a duplicate); GET /incentives/actions in key order; the referral consumer’s actions of a type (few per app)',
+  },
+]);
 
 export const actionModel = (db: Connection): Model<ActionDoc> =>
   (db.models.IncentiveAction as Model<ActionDoc> | undefined) ?? db.model<ActionDoc>('IncentiveAction', actionSchema);

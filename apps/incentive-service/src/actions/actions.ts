@@ -1,7 +1,9 @@
-import type { Connection } from 'mongoose';
-import { AppScoped, type Page, type PageQuery } from '@ris/mongo';
-import { characterCount, invalidArgument, notFound } from '@ris/rpc';
-import { ACTION_TYPES, actionModel, type ActionDoc, type ActionTypeName } from './action.model';
+import { characterCount } from '@ris/contracts';
+import { invalid, notFound } from '@ris/domain-errors';
+import type { Page, PageQuery } from '@ris/mongo';
+import type { ActionDoc } from './action.model';
+import { ACTION_TYPES, type ActionTypeName } from './action-types';
+import type { ActionListFilter, ActionRepository } from './action.repository';
 import { checkKey, checkName, checkWholeNumber } from '../definitions/definition-key';
 import { createDefinition } from '../definitions/definition-create';
 import { actionId } from '../events/derived-ids';
@@ -25,35 +27,32 @@ export type ActionPatch = Partial<Omit<ActionInput, 'key'>>;
 
 function checkAction(a: Omit<ActionInput, 'key'>): void {
   checkName(a.name);
-  if (!ACTION_TYPES.includes(a.type)) throw invalidArgument(`type must be one of ${ACTION_TYPES.join(', ')}`);
+  if (!ACTION_TYPES.includes(a.type)) throw invalid(`type must be one of ${ACTION_TYPES.join(', ')}`);
   checkAmount(a.coins, 'coins');
   checkXp(a.xp, 'xp');
   checkAmount(a.tokens, 'tokens');
   checkWholeNumber(a.cooldownSeconds, 'cooldown');
   if (a.maxRepeats !== null) checkWholeNumber(a.maxRepeats, 'maxRepeats');
-  if (a.description !== null && characterCount(a.description) > 1000) throw invalidArgument('description must be at most 1000 characters');
+  if (a.description !== null && characterCount(a.description) > 1000) throw invalid('description must be at most 1000 characters');
 }
 
 const typeKey = (appId: string, type: ActionTypeName) => `${appId}\u0000${type}`;
 
 /** An app's actions: what each earns and the rules that limit it. */
 export class Actions {
-  private readonly actions: AppScoped<ActionDoc>;
   // Events read their action on every call.
   private readonly cache = new ShortLivedCache<ActionDoc | null>(1000);
   // Every referral event asks for the actions of its type (most apps have none).
   private readonly byType = new ShortLivedCache<ActionDoc[]>(1000);
 
-  constructor(db: Connection) {
-    this.actions = new AppScoped(actionModel(db));
-  }
+  constructor(private readonly actions: ActionRepository) {}
 
   async create(appId: string, input: ActionInput, operationKey = ''): Promise<ActionDoc> {
     checkKey(input.key);
     checkAction(input);
     const now = new Date();
-    const { doc, created } = await createDefinition(
-      this.actions,
+    const { doc, created } = await createDefinition<ActionDoc>(
+      (id, action) => this.actions.create(id, action),
       appId,
       { ...input, _id: actionId(appId, input.key), name: input.name.trim(), createdAt: now, updatedAt: now },
       'An action',
@@ -68,7 +67,7 @@ export class Actions {
   }
 
   async get(appId: string, key: string): Promise<ActionDoc> {
-    const action = await this.actions.findOne(appId, { _id: actionId(appId, key) });
+    const action = await this.actions.byKey(appId, key);
     if (!action) throw notFound('Action', { key });
     return action;
   }
@@ -76,19 +75,16 @@ export class Actions {
   /** For the event path: cached briefly. */
   find(appId: string, key: string): Promise<ActionDoc | null> {
     const id = actionId(appId, key);
-    return this.cache.get(id, () => this.actions.findOne(appId, { _id: id }));
+    return this.cache.get(id, () => this.actions.byKey(appId, key));
   }
 
-  list(appId: string, page: PageQuery, filter: { type?: ActionTypeName; enabled?: boolean } = {}): Promise<Page<ActionDoc>> {
-    const query: Record<string, unknown> = {};
-    if (filter.type) query.type = filter.type;
-    if (filter.enabled !== undefined) query.enabled = filter.enabled;
-    return this.actions.page(appId, query, { key: 1 }, page);
+  list(appId: string, page: PageQuery, filter: ActionListFilter = {}): Promise<Page<ActionDoc>> {
+    return this.actions.page(appId, page, filter);
   }
 
   /** Actions the referral consumer fires for a referral event type: cached briefly. */
   ofType(appId: string, type: ActionTypeName): Promise<ActionDoc[]> {
-    return this.byType.get(typeKey(appId, type), () => this.actions.find(appId, { type }, { sort: { key: 1 } }));
+    return this.byType.get(typeKey(appId, type), () => this.actions.ofType(appId, type));
   }
 
   async update(appId: string, key: string, patch: ActionPatch): Promise<ActionDoc> {
@@ -97,9 +93,8 @@ export class Actions {
     const next = { ...current, ...defined };
     if (defined.name !== undefined) next.name = defined.name.trim();
     checkAction(next);
-    const { _id, appId: _app, key: _key, createdAt: _created, ...changes } = next;
-    const updated = await this.actions.findOneAndUpdate(appId, { _id }, { $set: { ...changes, updatedAt: new Date() } });
-    this.cache.invalidate(_id);
+    const updated = await this.actions.replace(appId, next);
+    this.cache.invalidate(current._id);
     this.byType.invalidate(typeKey(appId, current.type));
     this.byType.invalidate(typeKey(appId, next.type));
     if (!updated) throw notFound('Action', { key });

@@ -1,7 +1,9 @@
-import type { AppScoped } from '@ris/mongo';
-import { Code, rpcError } from '@ris/rpc';
+import { alreadyExists } from '@ris/domain-errors';
 
 type Definition = { _id: string; appId: string; createdByOperation?: string | null };
+
+/** A definition repository's create: the document under its derived id, or the one there already. */
+type CreateOrGet<T extends Definition> = (appId: string, doc: Omit<T, 'appId'>) => Promise<{ doc: T; created: boolean }>;
 
 /**
  * Creates an action, badge or milestone under the id its key derives: a
@@ -11,14 +13,14 @@ type Definition = { _id: string; appId: string; createdByOperation?: string | nu
  * ("An action", "A badge"…).
  */
 export async function createDefinition<T extends Definition>(
-  definitions: AppScoped<T>,
+  create: CreateOrGet<T>,
   appId: string,
   doc: Omit<T, 'appId'> & { _id: string },
   what: string,
   key: string,
   operationKey: string,
 ): Promise<{ doc: T; created: boolean }> {
-  const stored = await definitions.createOrGet(appId, { ...doc, createdByOperation: operationKey || null });
+  const stored = await create(appId, { ...doc, createdByOperation: operationKey || null });
   if (stored.created || (operationKey && stored.doc.createdByOperation === operationKey)) return stored;
-  throw rpcError(Code.AlreadyExists, 'ALREADY_EXISTS', `${what} with key ${key} already exists.`, { key });
+  throw alreadyExists(`${what} with key ${key} already exists.`, { key });
 }

@@ -1,4 +1,6 @@
 import { Schema, type Connection, type Model } from 'mongoose';
+import { declareIndexes, type QueryNames } from '@ris/mongo';
+import type { EventClaimRepository } from './event-claim.repository';
 import { eventInputFields, type EventInputDoc } from './incentive-event.model';
 
 /**
@@ -22,10 +24,13 @@ const claimSchema = new Schema<EventClaimDoc>(
   },
   { collection: 'event_claims', versionKey: false },
 );
-// The recovery pass: claims oldest lease first (across apps: it is
-// housekeeping, and each claim it takes carries its appId); it takes those
-// whose lease ran out or whose holder died.
-claimSchema.index({ lockedUntil: 1 });
+declareIndexes<QueryNames<EventClaimRepository>>(claimSchema, [
+  {
+    keys: { lockedUntil: 1 },
+    serves: ['oldest'],
+    why: 'the recovery pass: claims oldest lease first (across apps: it is housekeeping, and each claim it takes carries its appId); it takes those whose lease ran out or whose holder died',
+  },
+]);
 
 export const eventClaimModel = (db: Connection): Model<EventClaimDoc> =>
   (db.models.IncentiveEventClaim as Model<EventClaimDoc> | undefined) ?? db.model<EventClaimDoc>('IncentiveEventClaim', claimSchema);

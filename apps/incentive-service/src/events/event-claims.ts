@@ -1,7 +1,6 @@
-import type { Connection, Model } from 'mongoose';
-import { AppScoped } from '@ris/mongo';
 import { LEASES_ONLY, type HolderLiveness } from '@ris/service-runtime';
-import { eventClaimModel, type EventClaimDoc } from './event-claim.model';
+import type { EventClaimDoc } from './event-claim.model';
+import type { EventClaimRepository } from './event-claim.repository';
 
 /**
  * Who is processing which event. A claim is inserted before any effect of
@@ -14,17 +13,11 @@ import { eventClaimModel, type EventClaimDoc } from './event-claim.model';
  * taken over then, not when their lease runs out.
  */
 export class EventClaims {
-  readonly model: Model<EventClaimDoc>;
-  private readonly claims: AppScoped<EventClaimDoc>;
-
   constructor(
-    db: Connection,
+    private readonly claims: EventClaimRepository,
     readonly leaseMs = 30_000,
     readonly liveness: HolderLiveness = LEASES_ONLY,
-  ) {
-    this.model = eventClaimModel(db);
-    this.claims = new AppScoped(this.model);
-  }
+  ) {}
 
   /** Nobody works on the claim any more: its lease ran out, or its holder died. */
   async isAbandoned(claim: EventClaimDoc, now = Date.now()): Promise<boolean> {
@@ -34,35 +27,27 @@ export class EventClaims {
 
   /** Claims each event (one insert of them all, under their unique ids); false where someone else holds it. */
   claim(docs: EventClaimDoc[]): Promise<boolean[]> {
-    return this.claims.insertManyNew(docs);
+    return this.claims.claim(docs);
   }
 
   find(appId: string, eventId: string): Promise<EventClaimDoc | null> {
-    return this.model.findOne({ _id: eventId, appId }).lean<EventClaimDoc>().exec();
+    return this.claims.findById(appId, eventId);
   }
 
   /** Takes over a claim found abandoned (see isAbandoned); null if someone else took it first (conditional on the lease read). */
   takeOver(claim: EventClaimDoc): Promise<EventClaimDoc | null> {
-    const now = new Date();
-    return this.model
-      .findOneAndUpdate(
-        { _id: claim._id, appId: claim.appId, lockedUntil: claim.lockedUntil },
-        { $set: { lockedUntil: new Date(now.getTime() + this.leaseMs), holder: this.liveness.instanceId } },
-        { new: true },
-      )
-      .lean<EventClaimDoc>()
-      .exec();
+    return this.claims.takeOver(claim, new Date(Date.now() + this.leaseMs), this.liveness.instanceId);
   }
 
   /** Ends the leases now: the holder failed and will not finish them. */
   async expire(appId: string, eventIds: string[]): Promise<void> {
     if (eventIds.length === 0) return;
-    await this.model.updateMany({ appId, _id: { $in: eventIds } }, { $set: { lockedUntil: new Date() } }).exec();
+    await this.claims.expire(appId, eventIds);
   }
 
   async release(appId: string, eventIds: string[]): Promise<void> {
     if (eventIds.length === 0) return;
-    await this.model.deleteMany({ appId, _id: { $in: eventIds } }).exec();
+    await this.claims.release(appId, eventIds);
   }
 
   /**
@@ -71,7 +56,7 @@ export class EventClaims {
    * the collection holds only the work in flight.
    */
   async abandoned(limit: number): Promise<EventClaimDoc[]> {
-    const claims = await this.model.find({}).sort({ lockedUntil: 1 }).limit(limit).lean<EventClaimDoc[]>().exec();
+    const claims = await this.claims.oldest(limit);
     const now = Date.now();
     const verdicts = await Promise.all(claims.map((claim) => this.isAbandoned(claim, now)));
     return claims.filter((_, i) => verdicts[i]);

@@ -1,6 +1,8 @@
 import { Schema, type Connection, type Model } from 'mongoose';
 import { carriesEvents, type OutboxFields } from '@ris/events';
+import { declareIndexes, type QueryNames } from '@ris/mongo';
 import type { Refusal } from '../actions/action-rules';
+import type { IncentiveEventRepository } from './incentive-event.repository';
 import type { Amounts } from '../ledger/reward-amounts';
 
 export type EventSourceName = 'API' | 'REFERRAL';
@@ -66,12 +68,11 @@ const eventSchema = new Schema<IncentiveEventDoc>(
   },
   { collection: 'events', versionKey: false, minimize: false },
 );
-// GET /incentives/events: an app's events newest first, optionally from/to.
-eventSchema.index({ appId: 1, createdAt: -1 });
-// GET /incentives/events?userId=…
-eventSchema.index({ appId: 1, userId: 1, createdAt: -1 });
-// GET /incentives/events?actionKey=…
-eventSchema.index({ appId: 1, actionKey: 1, createdAt: -1 });
+declareIndexes<QueryNames<IncentiveEventRepository>>(eventSchema, [
+  { keys: { appId: 1, createdAt: -1 }, serves: ['page'], why: "GET /incentives/events: an app's events newest first, optionally from/to" },
+  { keys: { appId: 1, userId: 1, createdAt: -1 }, serves: ['page'], why: 'GET /incentives/events?userId=…' },
+  { keys: { appId: 1, actionKey: 1, createdAt: -1 }, serves: ['page'], why: 'GET /incentives/events?actionKey=…' },
+]);
 // The idempotencyKey rule is enforced by the _id index: a keyed event's _id
 // is derived from (app, user, key), so a second one cannot be stored.
 

@@ -1,11 +1,11 @@
 import { PeriodicTask } from '@ris/service-runtime';
 import type { JsonObject } from '@bufbuild/protobuf';
-import type { Connection, Model } from 'mongoose';
 import { crashPoint } from '@ris/config';
+import { characterCount } from '@ris/contracts';
+import { conflict, invalid, isDomainError, notFound, refused, unavailable } from '@ris/domain-errors';
 import type { Outbox, OutboxCarrier } from '@ris/events';
 import type { Logger } from '@ris/logging';
-import { AppScoped, SerialByKey, duplicateKeyIndexes, isDuplicateKeyError, newId } from '@ris/mongo';
-import { Code, ConnectError, characterCount, invalidArgument, notFound, rpcError } from '@ris/rpc';
+import { newId, type Page, type PageQuery } from '@ris/mongo';
 import type { ActionDoc } from '../actions/action.model';
 import { decideReward } from '../actions/action-rules';
 import type { Actions } from '../actions/actions';
@@ -16,7 +16,8 @@ import type { EventClaimDoc } from './event-claim.model';
 import type { EventClaims } from './event-claims';
 import { GroupedRuns } from './grouped-runs';
 import { eventProcessed } from './incentive-domain-events';
-import { incentiveEventModel, type EventInputDoc, type EventResultDoc, type EventSourceName, type IncentiveEventDoc } from './incentive-event.model';
+import type { EventInputDoc, EventResultDoc, EventSourceName, IncentiveEventDoc } from './incentive-event.model';
+import type { EventListFilter, IncentiveEventRepository } from './incentive-event.repository';
 import type { Ledger } from '../ledger/ledger';
 import type { LedgerEntryDoc } from '../ledger/ledger-entry.model';
 import { levelNumberAt, type LevelDef } from '../progression/level-progress';
@@ -24,7 +25,7 @@ import type { Levels } from '../progression/levels';
 import { xpThatFits } from '../ledger/reward-amounts';
 import type { IncentiveSeries } from '../series/incentive-series';
 import type { RewardGrants } from '../ledger/reward-grants';
-import { incentiveEventsProcessed } from '../ledger/incentive-metrics';
+import { incentiveEventsProcessed } from './event-metrics';
 
 export interface EventInput {
   userId: string;
@@ -48,7 +49,15 @@ export interface RecordedEvent {
   duplicate: boolean;
 }
 
-export type RecordOutcome = RecordedEvent | ConnectError;
+/**
+ * An event's answer: recorded (or recorded before), or why not: a domain
+ * error of its own (a bad event fails alone), or any other error (the
+ * database) of the part of the call it was in.
+ */
+export type RecordOutcome = RecordedEvent | Error;
+
+const notProcessed = () => new Error('event was not processed');
+const asError = (err: unknown) => (err instanceof Error ? err : new Error(String(err)));
 
 export const MAX_EVENTS_PER_CALL = 1000;
 const MAX_METADATA_BYTES = 16 * 1024;
@@ -146,7 +155,7 @@ async function inPool<T>(items: T[], size: number, work: (item: T) => Promise<vo
 }
 
 export interface EventRecorderDeps {
-  db: Connection;
+  events: IncentiveEventRepository;
   actions: Actions;
   levels: Levels;
   ledger: Ledger;
@@ -173,24 +182,19 @@ export interface EventRecorderDeps {
  * split only where an event makes a level or milestone due.
  */
 export class EventRecorder {
-  readonly events: Model<IncentiveEventDoc>;
-  private readonly eventPages: AppScoped<IncentiveEventDoc>;
+  private readonly events: IncentiveEventRepository;
   private readonly perUser = new GroupedRuns<WorkItem>();
   /** Keyed events being recorded by this process, by event id: duplicates wait on these. */
   private readonly inFlight = new Map<string, Promise<IncentiveEventDoc>>();
   private recovery?: PeriodicTask;
   /** incentive.event.processed, stored with the event documents. */
   private readonly processedEvents: OutboxCarrier;
-  /** One write at a time per event document after its insert (see the constructor). */
-  private readonly rewrites = new SerialByKey();
 
   constructor(private readonly deps: EventRecorderDeps) {
-    this.events = incentiveEventModel(deps.db);
-    this.eventPages = new AppScoped(this.events);
+    this.events = deps.events;
     // Event documents are written again to store their events again (see storeEvents, resume) and to count the
-    // duplicates answered from them: those writes and the outbox clean-up take one lock per document (FerretDB v1
-    // runs an update as a read and a write, so two at once could undo each other).
-    this.processedEvents = deps.outbox.carrier(this.events, { lock: { run: (doc, work) => this.rewrites.run(doc._id, work) } });
+    // duplicates answered from them: the repository writes each one at a time, with the outbox clean-up.
+    this.processedEvents = deps.events.carrier(deps.outbox);
   }
 
   async record(appId: string, inputs: EventInput[]): Promise<RecordOutcome[]> {
@@ -202,7 +206,7 @@ export class EventRecorder {
   }
 
   private async recordAll(appId: string, inputs: EventInput[]): Promise<RecordOutcome[]> {
-    if (inputs.length > MAX_EVENTS_PER_CALL) throw invalidArgument(`at most ${MAX_EVENTS_PER_CALL} events per call`);
+    if (inputs.length > MAX_EVENTS_PER_CALL) throw invalid(`at most ${MAX_EVENTS_PER_CALL} events per call`);
     const outcomes: Array<RecordOutcome | undefined> = new Array(inputs.length);
     const createdAt = new Date();
     const actions = new Map<string, Promise<ActionDoc | null>>();
@@ -216,16 +220,16 @@ export class EventRecorder {
           const userId = checkUserId(input.userId);
           checkKey(input.actionKey, 'actionKey');
           if (input.idempotencyKey !== null && (!input.idempotencyKey || characterCount(input.idempotencyKey) > MAX_IDEMPOTENCY_KEY)) {
-            throw invalidArgument(`idempotencyKey must be 1 to ${MAX_IDEMPOTENCY_KEY} characters`);
+            throw invalid(`idempotencyKey must be 1 to ${MAX_IDEMPOTENCY_KEY} characters`);
           }
           const metadataJson = input.metadata ? JSON.stringify(input.metadata) : null;
-          if (metadataJson && Buffer.byteLength(metadataJson) > MAX_METADATA_BYTES) throw invalidArgument('metadata must be at most 16 KiB of JSON');
+          if (metadataJson && Buffer.byteLength(metadataJson) > MAX_METADATA_BYTES) throw invalid('metadata must be at most 16 KiB of JSON');
           if (!actions.has(input.actionKey)) actions.set(input.actionKey, this.deps.actions.find(appId, input.actionKey));
           const action = await actions.get(input.actionKey);
           if (!action) throw notFound('Action', { actionKey: input.actionKey });
           if (input.source === 'API' && action.type !== 'STANDARD') {
             // 422: the event is well formed; the stored action is not one the API may post.
-            throw rpcError(Code.FailedPrecondition, 'ACTION_NOT_POSTABLE', `Action ${action.key} is of type ${action.type}: it fires from referral events, not from the API.`, {
+            throw refused('ACTION_NOT_POSTABLE', `Action ${action.key} is of type ${action.type}: it fires from referral events, not from the API.`, {
               actionKey: action.key,
               type: action.type,
             });
@@ -234,7 +238,7 @@ export class EventRecorder {
           candidates.push({ index, eventId, input: { ...input, userId }, metadataJson, action, createdAt, recovering: false });
         } catch (err) {
           // A bad event fails alone; anything else (the database) fails the call.
-          if (!(err instanceof ConnectError)) throw err;
+          if (!isDomainError(err)) throw err;
           outcomes[index] = err;
         }
       }),
@@ -274,8 +278,8 @@ export class EventRecorder {
       this.inFlight.set(item.eventId, result);
       settle.set(item.eventId, (outcome) => {
         this.inFlight.delete(item.eventId);
-        if (outcome && !(outcome instanceof ConnectError)) resolve(outcome.event);
-        else reject(outcome ?? new ConnectError('event was not processed', Code.Internal));
+        if (outcome && !(outcome instanceof Error)) resolve(outcome.event);
+        else reject(outcome ?? notProcessed());
       });
     }
     try {
@@ -288,17 +292,17 @@ export class EventRecorder {
         try {
           outcomes[item.index] = { event: await (this.inFlight.get(item.eventId) as Promise<IncentiveEventDoc>), duplicate: true };
         } catch (err) {
-          outcomes[item.index] = err instanceof ConnectError ? err : ConnectError.from(err);
+          outcomes[item.index] = asError(err);
         }
       }),
     );
 
     for (const [index, first] of duplicateOf) {
       const original = outcomes[first];
-      outcomes[index] = original instanceof ConnectError || !original ? original : { event: original.event, duplicate: true };
+      outcomes[index] = original instanceof Error || !original ? original : { event: original.event, duplicate: true };
     }
     await this.countDuplicates(appId, outcomes);
-    return outcomes.map((o) => o ?? new ConnectError('event was not processed', Code.Internal));
+    return outcomes.map((o) => o ?? notProcessed());
   }
 
   /**
@@ -308,11 +312,11 @@ export class EventRecorder {
    */
   private async countDuplicates(appId: string, outcomes: Array<RecordOutcome | undefined>): Promise<void> {
     const repeats = new Map<string, number>();
-    for (const o of outcomes) if (o && !(o instanceof ConnectError) && o.duplicate) repeats.set(o.event._id, (repeats.get(o.event._id) ?? 0) + 1);
+    for (const o of outcomes) if (o && !(o instanceof Error) && o.duplicate) repeats.set(o.event._id, (repeats.get(o.event._id) ?? 0) + 1);
     await Promise.all(
       [...repeats].map(([id, n]) =>
-        this.rewrites
-          .run(id, () => this.events.updateOne({ _id: id, appId }, { $inc: { duplicates: n } }).exec())
+        this.events
+          .addDuplicates(appId, id, n)
           .catch((err: unknown) => this.deps.logger.warn({ err, appId, eventId: id }, 'could not count a duplicate of an event')),
       ),
     );
@@ -349,7 +353,7 @@ export class EventRecorder {
         try {
           outcomes[item.index] = await this.waitForHolder(appId, item);
         } catch (err) {
-          outcomes[item.index] = err instanceof ConnectError ? err : ConnectError.from(err);
+          outcomes[item.index] = asError(err);
         }
       }),
     );
@@ -367,7 +371,7 @@ export class EventRecorder {
     const found = new Map<string, IncentiveEventDoc>();
     // One _id lookup each: the cheapest query there is (an $in is not, on FerretDB).
     await inPool(items, 16, async (item) => {
-      const event = await this.events.findOne({ _id: item.eventId, appId }).lean<IncentiveEventDoc>().exec();
+      const event = await this.events.findById(appId, item.eventId);
       if (event) found.set(item.eventId, event);
     });
     return found;
@@ -383,7 +387,7 @@ export class EventRecorder {
     // Back off: many duplicates polling hard would slow the holder they wait for.
     let delay = 20;
     for (let poll = 0; ; poll += 1) {
-      const event = await this.events.findOne({ _id: item.eventId, appId }).lean<IncentiveEventDoc>().exec();
+      const event = await this.events.findById(appId, item.eventId);
       if (event) return { event, duplicate: true };
       if (poll % 4 === 3) {
         const claim = await this.deps.claims.find(appId, item.eventId);
@@ -394,7 +398,7 @@ export class EventRecorder {
         }
       }
       if (Date.now() > deadline) {
-        throw rpcError(Code.Unavailable, 'UNAVAILABLE', 'An event with this key is still being processed; retry shortly.');
+        throw unavailable('An event with this key is still being processed; retry shortly.');
       }
       await new Promise((resolve) => setTimeout(resolve, delay * (0.5 + Math.random())));
       delay = Math.min(250, delay * 1.5);
@@ -504,38 +508,31 @@ export class EventRecorder {
   private async storeEvents(appId: string, docs: IncentiveEventDoc[]): Promise<void> {
     const carried = this.processedEvents.carry(docs.map(eventProcessed));
     const last = docs.length - 1;
-    try {
-      await this.events.insertMany(
-        docs.map((doc, i) => (i === last ? { ...doc, ...carried.fields } : doc)),
-        { ordered: false, lean: true },
-      );
+    const inserted = await this.events.store(docs.map((doc, i) => (i === last ? { ...doc, ...carried.fields } : doc)));
+    if (inserted?.every(Boolean)) {
       crashPoint('incentive.event.processed');
       carried.written(docs[last]);
       incentiveEventsProcessed.inc(docs.length);
       return;
-    } catch (err) {
-      if (!isDuplicateKeyError(err)) throw err;
-      const taken = duplicateKeyIndexes(err);
-      if (taken && !taken.has(-1) && !taken.has(last)) {
-        carried.written(docs[last]);
-        return;
-      }
-      const host = taken && !taken.has(-1) ? docs.filter((_, i) => !taken.has(i)).at(-1) : undefined;
-      if (host) {
-        await this.rewrites.run(host._id, () => this.events.updateOne({ _id: host._id, appId }, carried.update({})).exec());
-        carried.written(host);
-        return;
-      }
-      // Which ones went in is not known: each one stores its own again.
-      await Promise.all(docs.map((doc) => this.announceAgain(doc)));
     }
+    if (inserted?.[last]) {
+      carried.written(docs[last]);
+      return;
+    }
+    const host = inserted ? docs.filter((_, i) => inserted[i]).at(-1) : undefined;
+    if (host) {
+      await this.events.carryAgain(appId, host._id, carried.update({}));
+      carried.written(host);
+      return;
+    }
+    // Which ones went in is not known: each one stores its own again.
+    await Promise.all(docs.map((doc) => this.announceAgain(doc)));
   }
 
   /** Stores an event document's incentive.event.processed again (the same id: published once). */
   private async announceAgain(doc: IncentiveEventDoc): Promise<void> {
     const carried = this.processedEvents.carry([eventProcessed(doc)]);
-    const { matchedCount } = await this.rewrites.run(doc._id, () => this.events.updateOne({ _id: doc._id, appId: doc.appId }, carried.update({})).exec());
-    if (matchedCount > 0) carried.written(doc);
+    if (await this.events.carryAgain(doc.appId, doc._id, carried.update({}))) carried.written(doc);
   }
 
   /**
@@ -548,7 +545,7 @@ export class EventRecorder {
     let pending = items;
     let state = await ledger.read(appId, userId);
     for (let attempt = 0; pending.length > 0; attempt += 1) {
-      if (attempt >= MAX_PLAN_ATTEMPTS) throw rpcError(Code.Aborted, 'CONFLICT', 'Too many concurrent changes to this user; retry.');
+      if (attempt >= MAX_PLAN_ATTEMPTS) throw conflict('CONFLICT', 'Too many concurrent changes to this user; retry.');
       pending = await this.settleRecovered(appId, userId, pending);
       if (pending.length === 0) break;
       const ladder = await levels.list(appId);
@@ -661,17 +658,7 @@ export class EventRecorder {
     return { rewarded, reason, balance, levelUp, badgesAwarded: [], milestonesReached: [] };
   }
 
-  list(
-    appId: string,
-    page: { page: number; limit: number },
-    filter: { userId?: string; actionKey?: string; from?: Date; to?: Date },
-  ): Promise<{ items: IncentiveEventDoc[]; page: number; limit: number; totalItems: number }> {
-    const query: Record<string, unknown> = {};
-    if (filter.userId) query.userId = filter.userId;
-    if (filter.actionKey) query.actionKey = filter.actionKey;
-    if (filter.from || filter.to) {
-      query.createdAt = { ...(filter.from ? { $gte: filter.from } : {}), ...(filter.to ? { $lte: filter.to } : {}) };
-    }
-    return this.eventPages.page(appId, query, { createdAt: -1, _id: -1 }, page);
+  list(appId: string, page: PageQuery, filter: EventListFilter): Promise<Page<IncentiveEventDoc>> {
+    return this.events.page(appId, page, filter);
   }
 }

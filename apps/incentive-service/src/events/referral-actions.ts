@@ -1,8 +1,8 @@
 import type { JsonObject } from '@bufbuild/protobuf';
 import type { DomainEvent } from '@ris/events';
 import type { Logger } from '@ris/logging';
-import { Code, ConnectError } from '@ris/rpc';
-import type { ActionTypeName } from '../actions/action.model';
+import { isDomainError } from '@ris/domain-errors';
+import type { ActionTypeName } from '../actions/action-types';
 import type { Actions } from '../actions/actions';
 import type { EventRecorder } from './record-events';
 
@@ -71,9 +71,9 @@ export function referralActionHandler(actions: Actions, recorder: EventRecorder,
     );
     for (const outcome of outcomes) {
       // Retry later (nak) unless the event itself is bad, which a retry cannot fix.
-      if (outcome instanceof ConnectError) {
+      if (outcome instanceof Error) {
         logger.warn({ err: outcome, eventId: event.id }, 'referral action could not be recorded');
-        if (outcome.code !== Code.InvalidArgument && outcome.code !== Code.NotFound) throw outcome;
+        if (!isDomainError(outcome) || (outcome.kind !== 'invalid' && outcome.kind !== 'not-found')) throw outcome;
       }
     }
   };

@@ -2,7 +2,7 @@ import { Redis } from 'ioredis';
 import { Outbox } from '@ris/events';
 import { createLogger } from '@ris/logging';
 import { infraUrl, testDatabase, uniqueName } from '@ris/testing';
-import { buildIncentiveEngine, type IncentiveEngine } from '../incentive-modules';
+import { incentiveModules, type IncentiveModules } from '../incentive-modules';
 import { STALE_AFTER_MS, runView } from './leaderboard-refresh-runs';
 import { refreshRunModel, type RefreshRunDoc } from './refresh-run.model';
 
@@ -41,14 +41,14 @@ describe('leaderboard refresh runs (real MongoDB and Redis)', () => {
   const logger = createLogger('refresh-runs-test', 'silent');
   let db: Awaited<ReturnType<typeof testDatabase>>;
   let redis: Redis;
-  let engine: IncentiveEngine;
+  let engine: IncentiveModules;
   const prefix = `${uniqueName('lbr')}:`;
   const appId = uniqueName('app');
 
   beforeAll(async () => {
     db = await testDatabase('refresh_runs');
     redis = new Redis(infraUrl('REDIS_URL'), { maxRetriesPerRequest: 1 });
-    engine = buildIncentiveEngine({ db, redis, redisKeyPrefix: prefix, outbox: new Outbox(db), logger });
+    engine = incentiveModules({ db, redis, redisKeyPrefix: prefix, outbox: new Outbox(db), logger });
     await Promise.all(Object.values(db.models).map((m) => m.init()));
     await engine.actions.create(appId, { key: 'play', name: 'Play', type: 'STANDARD', coins: 1, xp: 1, tokens: 0, cooldownSeconds: 0, maxRepeats: null, enabled: true, description: null });
     const events = Array.from({ length: 1100 }, (_, i) => ({ userId: `u${i}`, actionKey: 'play', idempotencyKey: null, metadata: null, source: 'API' as const, sourceEventId: null }));

@@ -1,6 +1,6 @@
 import type { Logger } from '@ris/logging';
 import { idFromOperation, type Page, type PageQuery } from '@ris/mongo';
-import { Code, ConnectError, notFound, rpcError } from '@ris/rpc';
+import { conflict, isDomainError, notFound } from '@ris/domain-errors';
 import type { Leaderboard } from './leaderboard';
 import type { RefreshRunDoc } from './refresh-run.model';
 import type { RefreshRunRepository } from './refresh-run.repository';
@@ -61,7 +61,7 @@ export class LeaderboardRefreshRuns {
       // Its process died: end it as it reads, then take the slot.
       await this.runs.finish(appId, running._id, { status: 'FAILED', error: view.error, finishedAt: view.finishedAt, durationMs: view.durationMs }, running.heartbeatAt);
     }
-    throw rpcError(Code.Aborted, 'CONFLICT', 'Leaderboard refreshes are starting at the same moment; retry.');
+    throw conflict('CONFLICT', 'Leaderboard refreshes are starting at the same moment; retry.');
   }
 
   async get(appId: string, runId: string): Promise<RefreshRunDoc> {
@@ -103,7 +103,7 @@ export class LeaderboardRefreshRuns {
       await finish({ status: 'SUCCEEDED', error: null, usersDone: users, usersTotal: users });
     } catch (err) {
       this.logger.warn({ err, appId, runId: run._id }, 'leaderboard refresh run failed');
-      await finish({ status: 'FAILED', error: err instanceof ConnectError ? err.rawMessage : 'The leaderboard could not be rebuilt.' });
+      await finish({ status: 'FAILED', error: isDomainError(err) ? err.message : 'The leaderboard could not be rebuilt.' });
     } finally {
       clearInterval(beat);
     }

@@ -1,4 +1,6 @@
 import { Schema, type Connection, type Model } from 'mongoose';
+import { declareIndexes, type QueryNames } from '@ris/mongo';
+import type { LeaderboardSnapshotRepository } from './leaderboard-snapshot.repository';
 import type { Period } from './period-keys';
 
 export interface SnapshotEntry {
@@ -36,10 +38,10 @@ const snapshotSchema = new Schema<LeaderboardSnapshotDoc>(
   },
   { collection: 'leaderboard_snapshots', versionKey: false },
 );
-// GET /incentives/leaderboard/snapshots?period=…: newest first.
-snapshotSchema.index({ appId: 1, period: 1, endsAt: -1 });
-// GET /incentives/leaderboard/snapshots (every period).
-snapshotSchema.index({ appId: 1, endsAt: -1 });
+declareIndexes<QueryNames<LeaderboardSnapshotRepository>>(snapshotSchema, [
+  { keys: { appId: 1, period: 1, endsAt: -1 }, serves: ['page'], why: 'GET /incentives/leaderboard/snapshots?period=…: newest first' },
+  { keys: { appId: 1, endsAt: -1 }, serves: ['page'], why: 'GET /incentives/leaderboard/snapshots (every period)' },
+]);
 
 export const leaderboardSnapshotModel = (db: Connection): Model<LeaderboardSnapshotDoc> =>
   (db.models.LeaderboardSnapshot as Model<LeaderboardSnapshotDoc> | undefined) ??

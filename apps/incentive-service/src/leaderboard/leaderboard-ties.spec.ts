@@ -3,10 +3,11 @@ import { Outbox } from '@ris/events';
 import { createLogger } from '@ris/logging';
 import { infraUrl, testDatabase, uniqueName } from '@ris/testing';
 import { emptyBalance, type BalanceState, type PeriodXp } from '../ledger/balance-fold';
-import { buildIncentiveEngine, type IncentiveEngine } from '../incentive-modules';
+import { incentiveModules, type IncentiveModules } from '../incentive-modules';
 import { LeaderboardStore } from './leaderboard-store';
 import { PERIODS, TIMED_PERIODS, periodField, periodKey } from './period-keys';
 import { MAX_XP } from './score-encoding';
+import { atTheEdge } from '../testing/at-the-edge';
 
 // Equal XP reached a few milliseconds apart: the earlier user ranks first,
 // whatever the user ids, on every board, after a rebuild and in snapshots.
@@ -122,14 +123,14 @@ describe('leaderboard ties through the engine (real MongoDB and Redis)', () => {
   const logger = createLogger('incentive-test', 'silent');
   let db: Awaited<ReturnType<typeof testDatabase>>;
   let redis: Redis;
-  let engine: IncentiveEngine;
+  let engine: IncentiveModules;
   const prefix = `${uniqueName('ties')}:`;
   const appId = uniqueName('app');
 
   beforeAll(async () => {
     db = await testDatabase('incentive_ties');
     redis = new Redis(infraUrl('REDIS_URL'), { maxRetriesPerRequest: 1 });
-    engine = buildIncentiveEngine({ db, redis, redisKeyPrefix: prefix, outbox: new Outbox(db), logger });
+    engine = incentiveModules({ db, redis, redisKeyPrefix: prefix, outbox: new Outbox(db), logger });
     await Promise.all(Object.values(db.models).map((m) => m.init()));
   }, 60_000);
 
@@ -208,6 +209,8 @@ describe('leaderboard ties through the engine (real MongoDB and Redis)', () => {
         [2, 'aa-max', MAX_XP],
       ]);
     }
-    await expect(engine.movements.setScore(appId, { userId: 'over', xp: MAX_XP + 1, coins: null })).rejects.toMatchObject({ rawMessage: expect.stringContaining('xp must be') });
+    await expect(atTheEdge(engine.movements.setScore(appId, { userId: 'over', xp: MAX_XP + 1, coins: null }))).rejects.toMatchObject({
+      rawMessage: expect.stringContaining('xp must be'),
+    });
   });
 });

@@ -1,17 +1,13 @@
 import { PeriodicTask } from '@ris/service-runtime';
 import { randomUUID } from 'node:crypto';
-import type { Connection, Model } from 'mongoose';
+import { invalid, isDomainError, notFound, unavailable, type DomainError } from '@ris/domain-errors';
 import type { Logger } from '@ris/logging';
-import { AppScoped, DocumentWriteQueue } from '@ris/mongo';
-import { Code, ConnectError, invalidArgument, notFound, rpcError } from '@ris/rpc';
 import type { BalanceState } from '../ledger/balance-fold';
-import { balanceModel, type BalanceDoc } from '../ledger/balance.model';
-import { boardCatchUpModel, type BoardCatchUpDoc } from './board-catch-up.model';
+import type { BalanceRepository } from '../ledger/balance.repository';
+import type { BoardCatchUpRepository } from './board-catch-up.repository';
 import { stateFromDoc } from '../ledger/ledger';
 import type { BoardEntry, LeaderboardStore } from './leaderboard-store';
 import type { Period } from './period-keys';
-
-const unavailable = (message: string) => rpcError(Code.Unavailable, 'UNAVAILABLE', message);
 
 /** A read that finds the board unbuilt rebuilds it, waiting this long before answering 503. */
 const READ_REBUILD_WAIT_MS = 2_000;
@@ -32,24 +28,17 @@ const REBUILD_BATCH = 500;
  *   all-time XP and XP per day/week/month.
  */
 export class Leaderboard {
-  private readonly balances: Model<BalanceDoc>;
-  private readonly catchUps: Model<BoardCatchUpDoc>;
-  /** Misses while Redis is down: one write per round trip however many events arrive. */
-  private readonly misses: DocumentWriteQueue<BoardCatchUpDoc>;
   /** Apps whose boards missed an update (this process saw it, or the catch-up loop read it). */
   private readonly behind = new Set<string>();
   private readonly rebuilds = new Map<string, Promise<number>>();
   private catchUpTask?: PeriodicTask;
 
   constructor(
-    db: Connection,
+    private readonly balances: BalanceRepository,
+    private readonly catchUps: BoardCatchUpRepository,
     readonly store: LeaderboardStore,
     private readonly logger: Logger,
-  ) {
-    this.balances = balanceModel(db);
-    this.catchUps = boardCatchUpModel(db);
-    this.misses = new DocumentWriteQueue(new AppScoped(this.catchUps));
-  }
+  ) {}
 
   /** The ledger's after-apply hook. Never fails the balance change. */
   async publish(appId: string, userId: string, state: BalanceState): Promise<void> {
@@ -63,7 +52,7 @@ export class Leaderboard {
   private async markBehind(appId: string, err: unknown): Promise<void> {
     if (!this.behind.has(appId)) this.logger.warn({ err: (err as Error).message, appId }, 'leaderboard write failed; the board will catch up from MongoDB');
     this.behind.add(appId);
-    await this.misses.increment(appId, { _id: appId }, { misses: 1 }, { since: new Date() });
+    await this.catchUps.miss(appId);
   }
 
   private async serving<T>(appId: string, read: () => Promise<T | null>): Promise<T> {
@@ -76,13 +65,13 @@ export class Leaderboard {
       if (second === null) throw unavailable('The leaderboard is being rebuilt; retry shortly.');
       return second;
     } catch (err) {
-      if (err instanceof ConnectError) throw err;
+      if (isDomainError(err)) throw err;
       throw unavailable('The leaderboard store (Redis) is unavailable; retry shortly.');
     }
   }
 
   top(appId: string, period: Period, limit: number): Promise<BoardEntry[]> {
-    if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw invalidArgument('limit must be from 1 to 100');
+    if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw invalid('limit must be from 1 to 100');
     return this.serving(appId, () => this.store.top(appId, period, limit));
   }
 
@@ -90,8 +79,8 @@ export class Leaderboard {
    * The entry of each of `userIds` (1..1000 of them), in order, read in one
    * go: a user not on the board gets the NotFound error `entry` throws.
    */
-  async entries(appId: string, period: Period, userIds: string[]): Promise<Array<BoardEntry | ConnectError>> {
-    if (userIds.length < 1 || userIds.length > 1000) throw invalidArgument('userIds must hold 1 to 1000 user ids');
+  async entries(appId: string, period: Period, userIds: string[]): Promise<Array<BoardEntry | DomainError>> {
+    if (userIds.length < 1 || userIds.length > 1000) throw invalid('userIds must hold 1 to 1000 user ids');
     const found = await this.serving(appId, () => this.store.entries(appId, period, [...new Set(userIds)]));
     const byUser = new Map(found.map((entry) => [entry.userId, entry]));
     return userIds.map((userId) => byUser.get(userId) ?? notFound('Leaderboard entry', { userId, period }));
@@ -99,7 +88,7 @@ export class Leaderboard {
 
   async entry(appId: string, period: Period, userId: string): Promise<BoardEntry> {
     const [entry] = await this.entries(appId, period, [userId]);
-    if (entry instanceof ConnectError) throw entry;
+    if (isDomainError(entry)) throw entry;
     return entry;
   }
 
@@ -129,7 +118,7 @@ export class Leaderboard {
 
   /** The users whose balances a rebuild writes (a refresh run's total). */
   userCount(appId: string): Promise<number> {
-    return this.balances.countDocuments({ appId }).exec();
+    return this.balances.count(appId);
   }
 
   /** `progress` hears the users written after each batch (a refresh run keeps it). */
@@ -141,13 +130,13 @@ export class Leaderboard {
     } catch {
       throw unavailable('The leaderboard store (Redis) is unavailable; retry shortly.');
     }
-    if (!locked) throw rpcError(Code.Unavailable, 'UNAVAILABLE', 'The leaderboard is being rebuilt by another replica; retry shortly.');
+    if (!locked) throw unavailable('The leaderboard is being rebuilt by another replica; retry shortly.');
     try {
-      const mark = await this.catchUps.findOne({ _id: appId, appId }).lean<BoardCatchUpDoc>().exec();
+      const mark = await this.catchUps.ofApp(appId);
       await this.store.clear(appId);
       let users = 0;
       let batch: Array<{ userId: string; state: BalanceState }> = [];
-      for await (const doc of this.balances.find({ appId }).sort({ _id: 1 }).lean<BalanceDoc>().cursor()) {
+      for await (const doc of this.balances.inIdOrder(appId)) {
         batch.push({ userId: doc.userId, state: stateFromDoc(doc) });
         if (batch.length >= REBUILD_BATCH) {
           await this.store.writeUsers(appId, batch);
@@ -161,11 +150,11 @@ export class Leaderboard {
       await progress?.(users);
       await this.store.markBuilt(appId);
       // Caught up, unless another write failed while this ran (misses moved).
-      const cleared = mark ? (await this.catchUps.deleteOne({ _id: appId, appId, misses: mark.misses }).exec()).deletedCount > 0 : true;
+      const cleared = mark ? await this.catchUps.clear(appId, mark.misses) : true;
       if (cleared) this.behind.delete(appId);
       return users;
     } catch (err) {
-      if (err instanceof ConnectError) throw err;
+      if (isDomainError(err)) throw err;
       this.logger.warn({ err, appId }, 'leaderboard rebuild failed');
       throw unavailable('The leaderboard could not be rebuilt (Redis unavailable); retry shortly.');
     } finally {
@@ -188,7 +177,7 @@ export class Leaderboard {
   }
 
   private async catchUp(): Promise<void> {
-    const marks = await this.catchUps.find({}).limit(100).lean<BoardCatchUpDoc[]>().exec();
+    const marks = await this.catchUps.marks(100);
     // What MongoDB says is behind, including marks other replicas made or cleared.
     this.behind.clear();
     for (const mark of marks) this.behind.add(mark.appId);

@@ -1,8 +1,8 @@
-import type { Connection } from 'mongoose';
-import { AppScoped, idFromOperation, newId, type Page, type PageQuery } from '@ris/mongo';
-import { Code, characterCount, invalidArgument, rpcError } from '@ris/rpc';
+import { characterCount } from '@ris/contracts';
+import { conflict, invalid, refused } from '@ris/domain-errors';
+import { idFromOperation, newId, type Page, type PageQuery } from '@ris/mongo';
 import type { BalanceState, LedgerReason, Movement } from './balance-fold';
-import { balanceModel, type BalanceDoc } from './balance.model';
+import type { BalanceSortName, XpRange } from './balance.repository';
 import { checkUserId } from '../definitions/definition-key';
 import { CREDIT_CAUSES, DEBIT_CAUSES, derivedCause, type LedgerCause } from './ledger-cause';
 import type { Ledger } from './ledger';
@@ -27,7 +27,7 @@ export interface MovementResult {
   replayed: boolean;
 }
 
-export type BalanceSortName = 'xp' | 'coins' | 'tokens';
+export type { BalanceSortName };
 
 /** A Debit or Credit of the catalog-marketplace service; `cause` null when its release does not send one. */
 export interface DebitOrCredit {
@@ -43,7 +43,7 @@ const MAX_ATTEMPTS = 200;
 
 function checkOperationId(value: string): string {
   const id = value.trim();
-  if (!id || id.length > 200) throw invalidArgument('operationId must be 1 to 200 characters');
+  if (!id || id.length > 200) throw invalid('operationId must be 1 to 200 characters');
   return id;
 }
 
@@ -62,7 +62,7 @@ const MAX_NOTE = 500;
 
 /** A signed whole amount (an adjustment's): exact as a double. */
 function checkSignedAmount(value: number, field: string): number {
-  if (!Number.isSafeInteger(value)) throw invalidArgument(`${field} must be a whole number`, { field });
+  if (!Number.isSafeInteger(value)) throw invalid(`${field} must be a whole number`, { field });
   return value;
 }
 
@@ -75,25 +75,18 @@ const noSourceDetails = (): Pick<Movement, 'actionKey' | 'actionType' | 'level' 
   perks: [],
 });
 
-const contention = () => rpcError(Code.Aborted, 'CONFLICT', 'Too many concurrent changes to this balance; retry.');
+const contention = () => conflict('CONFLICT', 'Too many concurrent changes to this balance; retry.');
 
 /**
  * Balance reads and the movements that are not events: Debit and Credit
  * (for the catalog-marketplace service) and score overrides.
  */
 export class BalanceMovements {
-  private readonly balancePages: AppScoped<BalanceDoc>;
-  private readonly entryPages: AppScoped<LedgerEntryDoc>;
-
   constructor(
-    db: Connection,
     private readonly ledger: Ledger,
     private readonly levels: Levels,
     private readonly grants: RewardGrants,
-  ) {
-    this.balancePages = new AppScoped(balanceModel(db));
-    this.entryPages = new AppScoped(ledger.entries);
-  }
+  ) {}
 
   async view(appId: string, userId: string): Promise<BalanceView> {
     const { state, updatedAt } = await this.ledger.settled(appId, checkUserId(userId));
@@ -102,15 +95,15 @@ export class BalanceMovements {
 
   /** Balances, highest first; with `level`, only the users at that level (their XP in its range of the ladder). */
   async list(appId: string, page: PageQuery, sort: BalanceSortName, level?: number): Promise<Page<BalanceView>> {
-    let filter = {};
+    let xp: XpRange | undefined;
     let ladder: LevelDef[] | undefined;
     if (level !== undefined) {
       ladder = await this.levels.list(appId);
-      const xp = xpRangeOfLevel(ladder, level);
-      if (!xp) return { items: [], page: page.page, limit: page.limit, totalItems: 0 };
-      filter = { xp: xp.below === null ? { $gte: xp.min } : { $gte: xp.min, $lt: xp.below } };
+      const range = xpRangeOfLevel(ladder, level);
+      if (!range) return { items: [], page: page.page, limit: page.limit, totalItems: 0 };
+      xp = range;
     }
-    const [docs, levels] = await Promise.all([this.balancePages.page(appId, filter, { [sort]: -1, userId: 1 }, page), ladder ?? this.levels.list(appId)]);
+    const [docs, levels] = await Promise.all([this.ledger.balances.page(appId, page, sort, xp), ladder ?? this.levels.list(appId)]);
     return {
       ...docs,
       items: docs.items.map((doc) => {
@@ -123,7 +116,7 @@ export class BalanceMovements {
   async transactions(appId: string, userId: string, page: PageQuery): Promise<Page<LedgerEntryDoc>> {
     // Settle first so the list and the balance agree.
     await this.ledger.settled(appId, checkUserId(userId));
-    return this.entryPages.page(appId, { userId }, { seq: -1 }, page);
+    return this.ledger.entries.ofUser(appId, userId, page);
   }
 
   debit(appId: string, input: DebitOrCredit) {
@@ -147,10 +140,10 @@ export class BalanceMovements {
     const userId = checkUserId(input.userId);
     const operationId = checkOperationId(input.operationId);
     const allowed = reason === 'DEBIT' ? DEBIT_CAUSES : CREDIT_CAUSES;
-    if (input.cause && !allowed.has(input.cause)) throw invalidArgument(`cause of a ${reason} must be one of ${[...allowed].join(', ')}`);
+    if (input.cause && !allowed.has(input.cause)) throw invalid(`cause of a ${reason} must be one of ${[...allowed].join(', ')}`);
     const coins = checkAmount(input.coins, 'coins');
     const tokens = checkAmount(input.tokens, 'tokens');
-    if (coins === 0 && tokens === 0) throw invalidArgument('coins or tokens must be above zero');
+    if (coins === 0 && tokens === 0) throw invalid('coins or tokens must be above zero');
     const sign = reason === 'DEBIT' ? -1 : 1;
     const key = `${reason.toLowerCase()}:${operationId}`;
     const movement: Movement = {
@@ -168,7 +161,7 @@ export class BalanceMovements {
     };
 
     return this.applyOnce(appId, userId, movement, (state) =>
-      rpcError(Code.FailedPrecondition, 'INSUFFICIENT_BALANCE', `User ${userId} does not have enough coins or tokens for this debit.`, {
+      refused('INSUFFICIENT_BALANCE', `User ${userId} does not have enough coins or tokens for this debit.`, {
         userId,
         needed: { coins, tokens },
         available: { coins: state.coins, tokens: state.tokens },
@@ -193,9 +186,9 @@ export class BalanceMovements {
     const coins = checkSignedAmount(input.coins, 'coins');
     const tokens = checkSignedAmount(input.tokens, 'tokens');
     const xp = checkSignedAmount(input.xp, 'xp');
-    if (coins === 0 && tokens === 0 && xp === 0) throw invalidArgument('coins, tokens or xp must be other than zero');
+    if (coins === 0 && tokens === 0 && xp === 0) throw invalid('coins, tokens or xp must be other than zero');
     const note = input.note.trim();
-    if (!note || characterCount(input.note) > MAX_NOTE) throw invalidArgument(`note must be 1 to ${MAX_NOTE} characters, not blank`, { field: 'note' });
+    if (!note || characterCount(input.note) > MAX_NOTE) throw invalid(`note must be 1 to ${MAX_NOTE} characters, not blank`, { field: 'note' });
     const id = idFromOperation('adj', input.operationKey);
     const state = await this.ledger.read(appId, userId);
     const movement: Movement = {
@@ -215,7 +208,7 @@ export class BalanceMovements {
       userId,
       movement,
       (s) =>
-        rpcError(Code.FailedPrecondition, 'INSUFFICIENT_BALANCE', `User ${userId} does not have enough coins, tokens or XP for this adjustment.`, {
+        refused('INSUFFICIENT_BALANCE', `User ${userId} does not have enough coins, tokens or XP for this adjustment.`, {
           userId,
           needed: { coins: Math.max(0, -coins), tokens: Math.max(0, -tokens), xp: Math.max(0, -xp) },
           available: { coins: s.coins, tokens: s.tokens, xp: s.xp },
@@ -270,7 +263,7 @@ export class BalanceMovements {
 
   private async replay(appId: string, earlier: LedgerEntryDoc, movement: Movement, userId: string): Promise<MovementResult> {
     if (earlier.userId !== userId || earlier.coins !== movement.coins || earlier.tokens !== movement.tokens || earlier.xp !== movement.xp) {
-      throw rpcError(Code.Aborted, 'IDEMPOTENCY_KEY_REUSED', `Operation ${movement.sourceId} was already used for another user or other amounts.`, {
+      throw conflict('IDEMPOTENCY_KEY_REUSED', `Operation ${movement.sourceId} was already used for another user or other amounts.`, {
         operationId: movement.sourceId,
       });
     }

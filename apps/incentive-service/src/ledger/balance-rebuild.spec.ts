@@ -4,7 +4,9 @@ import { createLogger } from '@ris/logging';
 import { infraUrl, testDatabase, uniqueName } from '@ris/testing';
 import { rebuildBalances } from './balance-rebuild';
 import { balanceId, ledgerEntryId } from '../events/derived-ids';
-import { buildIncentiveEngine, type IncentiveEngine } from '../incentive-modules';
+import { incentiveModules, type IncentiveModules } from '../incentive-modules';
+import { balanceModel } from './balance.model';
+import { ledgerEntryModel } from './ledger-entry.model';
 
 jest.setTimeout(60_000);
 
@@ -12,13 +14,13 @@ describe('balance rebuild from the ledger', () => {
   const logger = createLogger('incentive-test', 'silent');
   let db: Awaited<ReturnType<typeof testDatabase>>;
   let redis: Redis;
-  let engine: IncentiveEngine;
+  let engine: IncentiveModules;
   const appId = uniqueName('app');
 
   beforeAll(async () => {
     db = await testDatabase('incentive_rebuild');
     redis = new Redis(infraUrl('REDIS_URL'));
-    engine = buildIncentiveEngine({ db, redis, redisKeyPrefix: `${uniqueName('rb')}:`, outbox: new Outbox(db), logger });
+    engine = incentiveModules({ db, redis, redisKeyPrefix: `${uniqueName('rb')}:`, outbox: new Outbox(db), logger });
     await Promise.all(Object.values(db.models).map((m) => m.init()));
     await engine.actions.create(appId, { key: 'a', name: 'A', type: 'STANDARD', coins: 3, xp: 2, tokens: 1, cooldownSeconds: 0, maxRepeats: 5, enabled: true, description: null });
     for (const user of ['u1', 'u2', 'u3']) {
@@ -39,9 +41,9 @@ describe('balance rebuild from the ledger', () => {
 
   it('reports drift and a pending tail, and fixes both', async () => {
     // Someone edited a balance by hand, and a writer crashed after inserting its entry.
-    await engine.ledger.balances.updateOne({ _id: balanceId(appId, 'u2') }, { $inc: { coins: 1000 } }).exec();
+    await balanceModel(db).updateOne({ _id: balanceId(appId, 'u2') }, { $inc: { coins: 1000 } }).exec();
     const { state } = await engine.ledger.settled(appId, 'u3');
-    await engine.ledger.entries.create({
+    await ledgerEntryModel(db).create({
       key: 'credit:crashed',
       reason: 'CREDIT',
       coins: 5,

@@ -1,10 +1,11 @@
 import type { Connection } from 'mongoose';
 import type { Logger } from '@ris/logging';
 import { applyMovement, emptyBalance, type BalanceState } from './balance-fold';
-import { balanceModel, type BalanceDoc } from './balance.model';
+import { BalanceRepository } from './balance.repository';
 import { balanceId } from '../events/derived-ids';
 import { Ledger, stateFromDoc } from './ledger';
-import { ledgerEntryModel, type LedgerEntryDoc } from './ledger-entry.model';
+import type { LedgerEntryDoc } from './ledger-entry.model';
+import { LedgerEntryRepository } from './ledger-entry.repository';
 
 export interface Drift {
   appId: string;
@@ -59,9 +60,9 @@ const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
  * while the service runs.
  */
 export async function rebuildBalances(db: Connection, logger: Logger, options: { appId?: string; fix: boolean }): Promise<RebuildReport> {
-  const entries = ledgerEntryModel(db);
-  const balances = balanceModel(db);
-  const ledger = new Ledger(db, logger);
+  const entries = new LedgerEntryRepository(db);
+  const balances = new BalanceRepository(db);
+  const ledger = new Ledger(entries, balances, logger);
   const report: RebuildReport = { users: 0, entries: 0, drifted: [], pendingTails: [], gaps: [], orphanBalances: [] };
   const seen = new Set<string>();
 
@@ -74,7 +75,7 @@ export async function rebuildBalances(db: Connection, logger: Logger, options: {
       report.gaps.push({ appId: group.appId, userId: group.userId, missingSeq: missing + 1 });
       return;
     }
-    const doc = await balances.findOne({ _id: balanceId(group.appId, group.userId), appId: group.appId }).lean<BalanceDoc>().exec();
+    const doc = await balances.ofUser(group.appId, group.userId);
     const stored = stateFromDoc(doc);
     const lastSeq = group.entries.length;
     if (lastSeq > stored.seq) {
@@ -89,16 +90,12 @@ export async function rebuildBalances(db: Connection, logger: Logger, options: {
     let fixed = false;
     if (options.fix && doc) {
       const { seq, ...fields } = expected;
-      const result = await balances
-        .updateOne({ _id: doc._id, appId: group.appId, seq }, { $set: { ...fields, updatedAt: new Date() } })
-        .exec();
-      fixed = result.matchedCount === 1;
+      fixed = await balances.replaceAt(group.appId, doc._id, seq, fields);
     }
     report.drifted.push({ appId: group.appId, userId: group.userId, stored: comparable(stored), fromLedger: comparable(expected), fixed });
   };
 
-  const filter = options.appId ? { appId: options.appId } : {};
-  for await (const entry of entries.find(filter).sort({ appId: 1, userId: 1, seq: 1 }).lean<LedgerEntryDoc>().cursor()) {
+  for await (const entry of entries.inUserOrder(options.appId)) {
     report.entries += 1;
     if (!current || current.appId !== entry.appId || current.userId !== entry.userId) {
       if (current) await finish(current);
@@ -108,7 +105,7 @@ export async function rebuildBalances(db: Connection, logger: Logger, options: {
   }
   if (current) await finish(current);
 
-  for await (const doc of balances.find(filter).lean<BalanceDoc>().cursor()) {
+  for await (const doc of balances.all(options.appId)) {
     if (!seen.has(doc._id)) report.orphanBalances.push({ appId: doc.appId, userId: doc.userId });
   }
   return report;

@@ -1,5 +1,7 @@
 import { Schema, type Connection, type Model } from 'mongoose';
+import { declareIndexes, type QueryNames } from '@ris/mongo';
 import type { BalanceState } from './balance-fold';
+import type { BalanceRepository } from './balance.repository';
 
 /**
  * A user's balance: the fold of their ledger entries 1..seq (balance-fold.ts).
@@ -38,12 +40,11 @@ const balanceSchema = new Schema<BalanceDoc>(
   },
   { collection: 'balances', versionKey: false, minimize: false },
 );
-// GET /incentives/balances?sort=xp (default), ?level= (a range of XP) and the leaderboard rebuild.
-balanceSchema.index({ appId: 1, xp: -1, userId: 1 });
-// GET /incentives/balances?sort=coins
-balanceSchema.index({ appId: 1, coins: -1, userId: 1 });
-// GET /incentives/balances?sort=tokens
-balanceSchema.index({ appId: 1, tokens: -1, userId: 1 });
+declareIndexes<QueryNames<BalanceRepository>>(balanceSchema, [
+  { keys: { appId: 1, xp: -1, userId: 1 }, serves: ['page', 'topOfBoard'], why: 'GET /incentives/balances?sort=xp (default), ?level= (a range of XP); the all-time board' },
+  { keys: { appId: 1, coins: -1, userId: 1 }, serves: ['page'], why: 'GET /incentives/balances?sort=coins' },
+  { keys: { appId: 1, tokens: -1, userId: 1 }, serves: ['page'], why: 'GET /incentives/balances?sort=tokens' },
+]);
 
 export const balanceModel = (db: Connection): Model<BalanceDoc> =>
   (db.models.Balance as Model<BalanceDoc> | undefined) ?? db.model<BalanceDoc>('Balance', balanceSchema);

@@ -1,6 +1,8 @@
 import { Schema, type Connection, type Model } from 'mongoose';
 import { carriesEvents, type OutboxFields } from '@ris/events';
+import { declareIndexes, type QueryNames } from '@ris/mongo';
 import type { Movement } from './balance-fold';
+import type { LedgerEntryRepository } from './ledger-entry.repository';
 import type { Amounts } from './reward-amounts';
 
 /**
@@ -45,12 +47,20 @@ const ledgerEntrySchema = new Schema<LedgerEntryDoc>(
   },
   { collection: 'ledger', versionKey: false },
 );
-// Idempotency: one entry per key and app (event:<id>, level:<n>:<user>,
-// debit:<operation id>, …): a retried movement can never be recorded twice.
-ledgerEntrySchema.index({ appId: 1, key: 1 }, { unique: true });
-// GET /incentives/balances/{userId}/transactions (newest first) and the
-// rebuild, which folds each user's entries in seq order.
-ledgerEntrySchema.index({ appId: 1, userId: 1, seq: -1 }, { unique: true });
+declareIndexes<QueryNames<LedgerEntryRepository>>(ledgerEntrySchema, [
+  {
+    keys: { appId: 1, key: 1 },
+    options: { unique: true },
+    serves: ['fill', 'withKey'],
+    why: 'one entry per key and app (event:<id>, level:<n>:<user>, debit:<operation id>, …): a retried movement can never be recorded twice',
+  },
+  {
+    keys: { appId: 1, userId: 1, seq: -1 },
+    options: { unique: true },
+    serves: ['ofUser', 'inUserOrder'],
+    why: "GET /incentives/balances/{userId}/transactions (newest first) and the rebuild, which folds each user's entries in seq order",
+  },
+]);
 
 // incentive.level_up and incentive.milestone_reached wait on the entries of the grants they announce, until published.
 carriesEvents(ledgerEntrySchema);

@@ -1,12 +1,13 @@
-import type { Connection, Model } from 'mongoose';
 import type { OutboxFields } from '@ris/events';
 import type { Logger } from '@ris/logging';
-import { AppScoped, isDuplicateKeyError, SerialByKey } from '@ris/mongo';
+import { SerialByKey } from '@ris/mongo';
 import { applyMovement, balanceAmounts, balanceUpdate, emptyBalance, type BalanceState, type Movement } from './balance-fold';
-import { balanceModel, type BalanceDoc } from './balance.model';
+import type { BalanceDoc } from './balance.model';
+import type { BalanceRepository } from './balance.repository';
 import { balanceId, ledgerEntryId } from '../events/derived-ids';
-import { ledgerEntryModel, type LedgerEntryDoc } from './ledger-entry.model';
-import { coinsIssued, coinsRedeemed } from './incentive-metrics';
+import type { LedgerEntryDoc } from './ledger-entry.model';
+import type { LedgerEntryRepository } from './ledger-entry.repository';
+import { coinsIssued, coinsRedeemed } from './ledger-metrics';
 
 /**
  * The ledger and the balances, and the one invariant that ties them:
@@ -73,11 +74,6 @@ export function stateFromDoc(doc: BalanceDoc | null): BalanceState {
 }
 
 export class Ledger {
-  readonly entries: Model<LedgerEntryDoc>;
-  readonly balances: Model<BalanceDoc>;
-  // Lone-_id reads of both (AppScoped.findById): every event and balance read makes them.
-  private readonly balanceReads: AppScoped<BalanceDoc>;
-  private readonly entryReads: AppScoped<LedgerEntryDoc>;
   // One user's writers one after another in this process: it spares
   // concurrent writers of a user losing a race and planning again.
   private readonly queue = new SerialByKey();
@@ -88,18 +84,14 @@ export class Ledger {
   private readonly applying = new SerialByKey();
 
   constructor(
-    db: Connection,
+    readonly entries: LedgerEntryRepository,
+    readonly balances: BalanceRepository,
     private readonly logger: Logger,
     /** Runs after every balance change with the new state (the leaderboard listens). */
     private readonly afterApply: AfterApply = async () => undefined,
     /** Hears the entries a writer inserted (the engine's series count them; it returns at once and never throws). */
     private readonly recorded: (appId: string, entries: LedgerEntryDoc[]) => void = () => undefined,
-  ) {
-    this.entries = ledgerEntryModel(db);
-    this.balances = balanceModel(db);
-    this.balanceReads = new AppScoped(this.balances);
-    this.entryReads = new AppScoped(this.entries);
-  }
+  ) {}
 
   /** Runs a user's balance-changing flow after the ones already running in this process. */
   serialized<T>(appId: string, userId: string, work: () => Promise<T>): Promise<T> {
@@ -108,13 +100,13 @@ export class Ledger {
 
   /** The stored balance (may lack one unapplied tail entry; see settled()). */
   async read(appId: string, userId: string): Promise<BalanceState> {
-    return stateFromDoc(await this.balanceReads.findById(appId, balanceId(appId, userId)));
+    return stateFromDoc(await this.balances.ofUser(appId, userId));
   }
 
   /** The balance with every inserted entry applied: what readers should show. */
   async settled(appId: string, userId: string): Promise<{ state: BalanceState; updatedAt: Date | null }> {
     for (;;) {
-      const doc = await this.balanceReads.findById(appId, balanceId(appId, userId));
+      const doc = await this.balances.ofUser(appId, userId);
       const state = stateFromDoc(doc);
       const tail = await this.entryAt(appId, userId, state.seq + 1);
       if (!tail) return { state, updatedAt: doc?.updatedAt ?? null };
@@ -123,11 +115,11 @@ export class Ledger {
   }
 
   entryAt(appId: string, userId: string, seq: number): Promise<LedgerEntryDoc | null> {
-    return this.entryReads.findById(appId, ledgerEntryId(appId, userId, seq));
+    return this.entries.at(appId, userId, seq);
   }
 
   findByKey(appId: string, key: string): Promise<LedgerEntryDoc | null> {
-    return this.entries.findOne({ appId, key }).lean<LedgerEntryDoc>().exec();
+    return this.entries.withKey(appId, key);
   }
 
   /**
@@ -145,6 +137,8 @@ export class Ledger {
       state = applyMovement(state, movement);
       docs.push({
         ...movement,
+        // As the schema's default would store it: a movement no event or grant triggered.
+        triggeredBy: movement.triggeredBy ?? null,
         ...carried[i],
         _id: ledgerEntryId(appId, userId, state.seq),
         appId,
@@ -155,12 +149,7 @@ export class Ledger {
     }
     let inserted = docs.length;
     let keyTaken: string | null = null;
-    try {
-      await this.entries.insertMany(docs, { ordered: true });
-    } catch (err) {
-      if (!isDuplicateKeyError(err)) throw err;
-      ({ inserted, keyTaken } = await this.whatGotIn(appId, docs));
-    }
+    if (!(await this.entries.fill(docs))) ({ inserted, keyTaken } = await this.whatGotIn(appId, docs));
     const ours = docs.slice(0, inserted);
     for (const entry of ours) {
       if (entry.coins > 0) coinsIssued.inc(entry.coins);
@@ -184,7 +173,7 @@ export class Ledger {
   private async whatGotIn(appId: string, docs: LedgerEntryDoc[]): Promise<{ inserted: number; keyTaken: string | null }> {
     let inserted = 0;
     for (const doc of docs) {
-      const there = await this.entries.findOne({ _id: doc._id, appId }).lean<LedgerEntryDoc>().exec();
+      const there = await this.entries.findById(appId, doc._id);
       // The same key in the same slot: a concurrent writer of the same
       // movement (e.g. a recovered event) stored exactly our entry.
       if (there && there.key === doc.key) {
@@ -207,28 +196,9 @@ export class Ledger {
 
   private async compareAndSet(appId: string, userId: string, base: BalanceState, entries: LedgerEntryDoc[]): Promise<boolean> {
     const next = entries.reduce<BalanceState>((s, e) => applyMovement(s, e), base);
-    const { $inc, $set, $unset } = balanceUpdate(base, next);
-    const now = new Date();
-    const filter: Record<string, unknown> = { _id: balanceId(appId, userId), appId, seq: base.seq };
-    // Never below zero (XP either: an adjustment can take it): implied by the version check (the planner saw these
-    // amounts at this version), stated again so no bug elsewhere can break it.
-    if ($inc.coins !== undefined && $inc.coins < 0) filter.coins = { $gte: -$inc.coins };
-    if ($inc.tokens !== undefined && $inc.tokens < 0) filter.tokens = { $gte: -$inc.tokens };
-    if ($inc.xp !== undefined && $inc.xp < 0) filter.xp = { $gte: -$inc.xp };
-    const update: Record<string, unknown> = {
-      $inc,
-      $set: { ...$set, updatedAt: now },
-      $setOnInsert: { appId, userId, createdAt: now },
-    };
-    if (Object.keys($unset).length > 0) update.$unset = $unset;
-    try {
-      const result = await this.balances.updateOne(filter, update, { upsert: base.seq === 0 }).exec();
-      if (result.matchedCount + result.upsertedCount === 0) return false;
-    } catch (err) {
-      // Two first-ever writers of a user upserting at once: one wins the _id.
-      if (isDuplicateKeyError(err)) return false;
-      throw err;
-    }
+    // Never below zero (XP either: an adjustment can take it): the repository guards it on top of the version.
+    // Two first-ever writers of a user creating the balance at once: one wins, the other reads false.
+    if (!(await this.balances.advance(appId, userId, base.seq, balanceUpdate(base, next), new Date()))) return false;
     await this.afterApply(appId, userId, next).catch((err) => this.logger.warn({ err, appId }, 'after-apply hook failed'));
     return true;
   }

@@ -91,8 +91,7 @@ export class RewardGrants {
     outbox: Outbox,
     private readonly logger: Logger,
   ) {
-    // Ledger entries are never written again.
-    this.events = outbox.carrier(ledger.entries);
+    this.events = ledger.entries.carrier(outbox);
   }
 
   /** Whether anything is due for this balance (cheap: definitions are cached). */

@@ -1,4 +1,6 @@
 import { Schema, type Connection, type Model } from 'mongoose';
+import { declareIndexes, type QueryNames } from '@ris/mongo';
+import type { BadgeRepository } from './badge.repository';
 
 export interface BadgeDoc {
   /** badgeId(app, key). */
@@ -28,8 +30,9 @@ const badgeSchema = new Schema<BadgeDoc>(
   },
   { collection: 'badges', versionKey: false },
 );
-// Keys are unique per app; also GET /incentives/badges in key order.
-badgeSchema.index({ appId: 1, key: 1 }, { unique: true });
+declareIndexes<QueryNames<BadgeRepository>>(badgeSchema, [
+  { keys: { appId: 1, key: 1 }, options: { unique: true }, serves: ['create', 'withKeys', 'page'], why: 'keys are unique per app; GET /incentives/badges in key order' },
+]);
 
 export const badgeModel = (db: Connection): Model<BadgeDoc> =>
   (db.models.Badge as Model<BadgeDoc> | undefined) ?? db.model<BadgeDoc>('Badge', badgeSchema);

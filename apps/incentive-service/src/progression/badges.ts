@@ -1,13 +1,15 @@
-import type { Connection } from 'mongoose';
+import { characterCount } from '@ris/contracts';
+import { invalid, notFound, refused } from '@ris/domain-errors';
 import type { Outbox, OutboxCarrier } from '@ris/events';
-import { AppScoped, isDuplicateKeyError, type Page, type PageQuery } from '@ris/mongo';
-import { Code, characterCount, invalidArgument, notFound, rpcError } from '@ris/rpc';
-import { badgeModel, type BadgeDoc } from './badge.model';
+import type { Page, PageQuery } from '@ris/mongo';
+import type { BadgeDoc } from './badge.model';
+import type { BadgeRepository } from './badge.repository';
 import { createDefinition } from '../definitions/definition-create';
 import { checkKey, checkName } from '../definitions/definition-key';
 import { badgeId, userBadgeId } from '../events/derived-ids';
 import { badgeAwarded } from '../events/incentive-domain-events';
-import { userBadgeModel, type BadgeSourceName, type UserBadgeDoc } from './user-badge.model';
+import type { BadgeSourceName, UserBadgeDoc } from './user-badge.model';
+import type { UserBadgeRepository } from './user-badge.repository';
 
 export interface BadgeInput {
   key: string;
@@ -20,7 +22,7 @@ export type BadgePatch = Partial<Omit<BadgeInput, 'key'>>;
 
 function checkBadge(b: Omit<BadgeInput, 'key'>): void {
   checkName(b.name);
-  if (b.description !== null && characterCount(b.description) > 1000) throw invalidArgument('description must be at most 1000 characters');
+  if (b.description !== null && characterCount(b.description) > 1000) throw invalid('description must be at most 1000 characters');
   if (b.imageUrl !== null) {
     let ok = false;
     try {
@@ -28,22 +30,21 @@ function checkBadge(b: Omit<BadgeInput, 'key'>): void {
     } catch {
       ok = false;
     }
-    if (!ok) throw invalidArgument('imageUrl must be an http(s) URL of at most 2000 characters');
+    if (!ok) throw invalid('imageUrl must be an http(s) URL of at most 2000 characters');
   }
 }
 
 /** Badge definitions and the badges users hold (each at most once). */
 export class Badges {
-  private readonly badges: AppScoped<BadgeDoc>;
-  private readonly awards: AppScoped<UserBadgeDoc>;
   /** incentive.badge_awarded, stored with the award. */
   private readonly awardEvents: OutboxCarrier;
 
-  constructor(db: Connection, outbox: Outbox) {
-    this.badges = new AppScoped(badgeModel(db));
-    this.awards = new AppScoped(userBadgeModel(db));
-    // Awards are never written again.
-    this.awardEvents = outbox.carrier(this.awards.model);
+  constructor(
+    private readonly badges: BadgeRepository,
+    private readonly awards: UserBadgeRepository,
+    outbox: Outbox,
+  ) {
+    this.awardEvents = awards.carrier(outbox);
   }
 
   async create(appId: string, input: BadgeInput, operationKey = ''): Promise<BadgeDoc> {
@@ -51,11 +52,11 @@ export class Badges {
     checkBadge(input);
     const now = new Date();
     const doc = { ...input, _id: badgeId(appId, input.key), name: input.name.trim(), createdAt: now, updatedAt: now };
-    return (await createDefinition(this.badges, appId, doc, 'A badge', input.key, operationKey)).doc;
+    return (await createDefinition<BadgeDoc>((id, badge) => this.badges.create(id, badge), appId, doc, 'A badge', input.key, operationKey)).doc;
   }
 
   find(appId: string, key: string): Promise<BadgeDoc | null> {
-    return this.badges.findOne(appId, { _id: badgeId(appId, key) });
+    return this.badges.byKey(appId, key);
   }
 
   async get(appId: string, key: string): Promise<BadgeDoc> {
@@ -69,12 +70,12 @@ export class Badges {
     if (key === null) return;
     // 422, not 400: the request is well formed; what it refers to does not exist (yet).
     if (!(await this.find(appId, key))) {
-      throw rpcError(Code.FailedPrecondition, 'BADGE_NOT_FOUND', `${field}: there is no badge with key ${key}`, { field, badgeKey: key });
+      throw refused('BADGE_NOT_FOUND', `${field}: there is no badge with key ${key}`, { field, badgeKey: key });
     }
   }
 
   list(appId: string, page: PageQuery): Promise<Page<BadgeDoc>> {
-    return this.badges.page(appId, {}, { key: 1 }, page);
+    return this.badges.page(appId, page);
   }
 
   async update(appId: string, key: string, patch: BadgePatch): Promise<BadgeDoc> {
@@ -83,11 +84,7 @@ export class Badges {
     const next = { ...current, ...defined };
     if (defined.name !== undefined) next.name = defined.name.trim();
     checkBadge(next);
-    const updated = await this.badges.findOneAndUpdate(
-      appId,
-      { _id: current._id },
-      { $set: { name: next.name, description: next.description, imageUrl: next.imageUrl, updatedAt: new Date() } },
-    );
+    const updated = await this.badges.replace(appId, next);
     if (!updated) throw notFound('Badge', { key });
     return updated;
   }
@@ -116,31 +113,25 @@ export class Badges {
       awardedByOperation: operationKey || null,
     };
     const carried = this.awardEvents.carry([badgeAwarded(doc)]);
-    try {
-      const award = await this.awards.create(appId, { ...doc, ...carried.fields });
+    const { doc: award, created } = await this.awards.award(appId, { ...doc, ...carried.fields });
+    if (created) {
       carried.written(award);
       return { award, awarded: true };
-    } catch (err) {
-      if (!isDuplicateKeyError(err)) throw err;
     }
-    // Awarded before: its event was stored with it.
-    const existing = await this.awards.findOne(appId, { _id: doc._id });
-    if (!existing) throw new Error('badge award vanished');
-    // A retry of the request that awarded it is answered as that award.
-    return { award: existing, awarded: Boolean(operationKey) && existing.awardedByOperation === operationKey };
+    // Awarded before (its event was stored with it): a retry of the request that awarded it is answered as that award.
+    return { award, awarded: Boolean(operationKey) && award.awardedByOperation === operationKey };
   }
 
   /** A user's badges, newest first, with their definitions. */
   /** Who holds a badge, newest award first (404 for a badge the app does not have). */
   async holders(appId: string, key: string, page: PageQuery): Promise<{ badge: BadgeDoc; awards: Page<UserBadgeDoc> }> {
     const badge = await this.get(appId, key);
-    return { badge, awards: await this.awards.page(appId, { badgeKey: key }, { awardedAt: -1, userId: 1 }, page) };
+    return { badge, awards: await this.awards.ofBadge(appId, key, page) };
   }
 
   async listForUser(appId: string, userId: string, page: PageQuery): Promise<Page<{ award: UserBadgeDoc; badge: BadgeDoc | null }>> {
-    const awards = await this.awards.page(appId, { userId }, { awardedAt: -1, badgeKey: 1 }, page);
-    const keys = [...new Set(awards.items.map((a) => a.badgeKey))];
-    const badges = keys.length ? await this.badges.find(appId, { key: { $in: keys } }) : [];
+    const awards = await this.awards.ofUser(appId, userId, page);
+    const badges = await this.badges.withKeys(appId, [...new Set(awards.items.map((a) => a.badgeKey))]);
     const byKey = new Map(badges.map((b) => [b.key, b]));
     return { ...awards, items: awards.items.map((award) => ({ award, badge: byKey.get(award.badgeKey) ?? null })) };
   }

@@ -1,21 +1,20 @@
-import type { Connection, Model } from 'mongoose';
-import { isDuplicateKeyError } from '@ris/mongo';
-import { Code, characterCount, invalidArgument, notFound, rpcError } from '@ris/rpc';
+import { characterCount } from '@ris/contracts';
+import { alreadyExists, conflict, invalid, notFound, refused } from '@ris/domain-errors';
 import type { Badges } from './badges';
 import { checkName, checkWholeNumber } from '../definitions/definition-key';
 import { byLevel, ladderProblem, type LevelDef } from './level-progress';
-import { levelSetModel, type LevelSetDoc } from './level-set.model';
+import type { LevelSetRepository } from './level-set.repository';
 import { checkAmount, checkXp } from '../ledger/reward-amounts';
 import { ShortLivedCache } from '../definitions/short-lived-cache';
 
 export type LevelPatch = Partial<Pick<LevelDef, 'name' | 'xpThreshold' | 'rewards'>>;
 
 function checkLevel(level: LevelDef): LevelDef {
-  if (!Number.isInteger(level.level) || level.level < 1 || level.level > 10_000) throw invalidArgument('level must be a whole number from 1 to 10000');
+  if (!Number.isInteger(level.level) || level.level < 1 || level.level > 10_000) throw invalid('level must be a whole number from 1 to 10000');
   checkXp(level.xpThreshold, 'xpThreshold');
   checkAmount(level.rewards.coins, 'rewards.coins');
   const perks = level.rewards.perks.map((p) => p.trim());
-  if (perks.length > 50 || perks.some((p) => !p || characterCount(p) > 100)) throw invalidArgument('rewards.perks: at most 50 perks of 1 to 100 characters');
+  if (perks.length > 50 || perks.some((p) => !p || characterCount(p) > 100)) throw invalid('rewards.perks: at most 50 perks of 1 to 100 characters');
   return { ...level, name: checkName(level.name), rewards: { ...level.rewards, perks: [...new Set(perks)] } };
 }
 
@@ -27,18 +26,15 @@ const MAX_ATTEMPTS = 20;
  * replaces (thresholds must rise with the level: 422 LADDER_ORDER otherwise).
  */
 export class Levels {
-  private readonly sets: Model<LevelSetDoc>;
   private readonly cache = new ShortLivedCache<LevelDef[]>(1000);
 
   constructor(
-    db: Connection,
+    private readonly sets: LevelSetRepository,
     private readonly badges: Badges,
-  ) {
-    this.sets = levelSetModel(db);
-  }
+  ) {}
 
   private async read(appId: string): Promise<{ version: number; levels: LevelDef[]; createdByOperation: Record<string, string> }> {
-    const doc = await this.sets.findOne({ _id: appId, appId }).lean<LevelSetDoc>().exec();
+    const doc = await this.sets.ofApp(appId);
     return { version: doc?.version ?? 0, levels: [...(doc?.levels ?? [])].sort(byLevel), createdByOperation: doc?.createdByOperation ?? {} };
   }
 
@@ -60,24 +56,14 @@ export class Levels {
       if (next.length === levels.length && next.every((l, i) => l === levels[i])) return next;
       const problem = ladderProblem(next);
       // 422: the level is well formed; it does not fit the ladder stored.
-      if (problem) throw rpcError(Code.FailedPrecondition, 'LADDER_ORDER', problem);
-      try {
-        const result = await this.sets
-          .updateOne(
-            { _id: appId, appId, version },
-            { $set: { levels: next, updatedAt: new Date(), ...alsoSet }, $inc: { version: 1 } },
-            { upsert: version === 0 },
-          )
-          .exec();
-        if (result.matchedCount + result.upsertedCount > 0) {
-          this.cache.invalidate(appId);
-          return next;
-        }
-      } catch (err) {
-        if (!isDuplicateKeyError(err)) throw err;
+      if (problem) throw refused('LADDER_ORDER', problem);
+      // False: someone changed the ladder (or made the first one) meanwhile; read it again.
+      if (await this.sets.replaceAt(appId, version, next, alsoSet)) {
+        this.cache.invalidate(appId);
+        return next;
       }
     }
-    throw rpcError(Code.Aborted, 'CONFLICT', 'The level ladder is being changed concurrently; retry.');
+    throw conflict('CONFLICT', 'The level ladder is being changed concurrently; retry.');
   }
 
   /** A level exists once: 409 ALREADY_EXISTS, except to a retry of the request that created it (same operation key). */
@@ -93,7 +79,7 @@ export class Levels {
           answer = existing;
           return levels;
         }
-        if (existing) throw rpcError(Code.AlreadyExists, 'ALREADY_EXISTS', `Level ${level.level} already exists.`, { level: level.level });
+        if (existing) throw alreadyExists(`Level ${level.level} already exists.`, { level: level.level });
         return [...levels, level];
       },
       operationKey ? { [`createdByOperation.${level.level}`]: operationKey } : {},

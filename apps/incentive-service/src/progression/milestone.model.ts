@@ -1,5 +1,7 @@
 import { Schema, type Connection, type Model } from 'mongoose';
+import { declareIndexes, type QueryNames } from '@ris/mongo';
 import type { MilestoneMetricName } from './milestone-rules';
+import type { MilestoneRepository } from './milestone.repository';
 
 export interface MilestoneRewardsDoc {
   coins: number;
@@ -44,9 +46,14 @@ const milestoneSchema = new Schema<MilestoneDoc>(
   },
   { collection: 'milestones', versionKey: false },
 );
-// Keys are unique per app; also the list of an app's definitions (read on
-// every balance change, cached briefly) and GET …/milestones/definitions.
-milestoneSchema.index({ appId: 1, key: 1 }, { unique: true });
+declareIndexes<QueryNames<MilestoneRepository>>(milestoneSchema, [
+  {
+    keys: { appId: 1, key: 1 },
+    options: { unique: true },
+    serves: ['create', 'all', 'page'],
+    why: "keys are unique per app; the list of an app's definitions (read on every balance change, cached briefly) and GET …/milestones/definitions",
+  },
+]);
 
 export const milestoneModel = (db: Connection): Model<MilestoneDoc> =>
   (db.models.Milestone as Model<MilestoneDoc> | undefined) ?? db.model<MilestoneDoc>('Milestone', milestoneSchema);

@@ -1,5 +1,7 @@
 import { Schema, type Connection, type Model } from 'mongoose';
+import { declareIndexes, type QueryNames } from '@ris/mongo';
 import type { MilestoneMetricName } from './milestone-rules';
+import type { ReachedMilestoneRepository } from './reached-milestone.repository';
 
 /** A milestone a user reached (the ledger's MILESTONE_REWARD entry is the exactly-once record). */
 export interface ReachedMilestoneDoc {
@@ -27,12 +29,11 @@ const reachedSchema = new Schema<ReachedMilestoneDoc>(
   },
   { collection: 'reached_milestones', versionKey: false },
 );
-// GET /incentives/milestones: an app's reached milestones, newest first.
-reachedSchema.index({ appId: 1, reachedAt: -1 });
-// GET /incentives/milestones?key=: who reached a milestone, newest first.
-reachedSchema.index({ appId: 1, key: 1, reachedAt: -1 });
-// GET /incentives/milestones?userId=… ; reached once per user and key.
-reachedSchema.index({ appId: 1, userId: 1, key: 1 }, { unique: true });
+declareIndexes<QueryNames<ReachedMilestoneRepository>>(reachedSchema, [
+  { keys: { appId: 1, reachedAt: -1 }, serves: ['page'], why: "GET /incentives/milestones: an app's reached milestones, newest first" },
+  { keys: { appId: 1, key: 1, reachedAt: -1 }, serves: ['page'], why: 'GET /incentives/milestones?key=: who reached a milestone, newest first' },
+  { keys: { appId: 1, userId: 1, key: 1 }, options: { unique: true }, serves: ['page', 'record'], why: 'GET /incentives/milestones?userId=… ; reached once per user and key' },
+]);
 
 export const reachedMilestoneModel = (db: Connection): Model<ReachedMilestoneDoc> =>
   (db.models.ReachedMilestone as Model<ReachedMilestoneDoc> | undefined) ??

@@ -1,5 +1,7 @@
 import { Schema, type Connection, type Model } from 'mongoose';
 import { carriesEvents, type OutboxFields } from '@ris/events';
+import { declareIndexes, type QueryNames } from '@ris/mongo';
+import type { UserBadgeRepository } from './user-badge.repository';
 
 export type BadgeSourceName = 'MANUAL' | 'LEVEL' | 'MILESTONE';
 
@@ -30,11 +32,15 @@ const userBadgeSchema = new Schema<UserBadgeDoc>(
   },
   { collection: 'user_badges', versionKey: false },
 );
-// A badge at most once per user, whoever awards it (level, milestone, by
-// hand) and however many times at once. Also GET /incentives/badges/user/{userId}.
-userBadgeSchema.index({ appId: 1, userId: 1, badgeKey: 1 }, { unique: true });
-// GET /incentives/badges/{key}/holders: a badge's awards, newest first.
-userBadgeSchema.index({ appId: 1, badgeKey: 1, awardedAt: -1, userId: 1 });
+declareIndexes<QueryNames<UserBadgeRepository>>(userBadgeSchema, [
+  {
+    keys: { appId: 1, userId: 1, badgeKey: 1 },
+    options: { unique: true },
+    serves: ['award', 'ofUser'],
+    why: 'a badge at most once per user, whoever awards it (level, milestone, by hand) and however many times at once; GET /incentives/badges/user/{userId}',
+  },
+  { keys: { appId: 1, badgeKey: 1, awardedAt: -1, userId: 1 }, serves: ['ofBadge'], why: "GET /incentives/badges/{key}/holders: a badge's awards, newest first" },
+]);
 
 // incentive.badge_awarded is stored with the award, until published.
 carriesEvents(userBadgeSchema);

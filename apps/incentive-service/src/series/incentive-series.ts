@@ -1,6 +1,6 @@
 import type { Logger } from '@ris/logging';
 import { readSeries, seriesRange, timeBucketTargets, type SeriesInterval, type SeriesRange, type TimeBucketTarget } from '@ris/mongo';
-import { notFound } from '@ris/rpc';
+import { notFound } from '@ris/domain-errors';
 import type { ActiveUserDoc } from './active-user.model';
 import type { ActiveUserRepository } from './active-user.repository';
 import type { Actions } from '../actions/actions';

@@ -5,9 +5,9 @@ import type { ActiveUserDoc } from './active-user.model';
 import { ActiveUserRepository } from './active-user.repository';
 import type { IncentiveBucketDoc } from './incentive-bucket.model';
 import { IncentiveBucketRepository, type IncentiveBucketFields } from './incentive-bucket.repository';
-import { incentiveEventModel, type IncentiveEventDoc } from '../events/incentive-event.model';
+import { IncentiveEventRepository } from '../events/incentive-event.repository';
 import { ACTION_FIELDS, ENGINE, ENGINE_FIELDS, Increments, activeUserMarkers, actionSubject, entryFigures, eventFigures } from './incentive-series';
-import { ledgerEntryModel, type LedgerEntryDoc } from '../ledger/ledger-entry.model';
+import { LedgerEntryRepository } from '../ledger/ledger-entry.repository';
 
 export interface SeriesReport {
   /** Bucket documents checked (actions' and the engine's hours and days). */
@@ -36,15 +36,14 @@ async function pass(
   fields: Map<string, IncentiveBucketFields>,
   missing: Map<string, ActiveUserDoc>,
 ): Promise<CounterDrift[]> {
-  const filter = appId ? { appId } : {};
   const expected = new Increments();
   const markers = new Map<string, ActiveUserDoc>();
-  for await (const event of incentiveEventModel(db).find(filter).lean<IncentiveEventDoc>().cursor()) {
+  for await (const event of new IncentiveEventRepository(db).all(appId)) {
     expected.add(event.appId, actionSubject(event.actionKey), event.createdAt, eventFigures(event) as Record<string, number | undefined>);
     expected.add(event.appId, ENGINE, event.createdAt, { events: 1 });
     for (const marker of activeUserMarkers(event.appId, event.userId, event.createdAt)) markers.set(marker._id, marker);
   }
-  for await (const entry of ledgerEntryModel(db).find(filter).lean<LedgerEntryDoc>().cursor()) {
+  for await (const entry of new LedgerEntryRepository(db).all(appId)) {
     expected.add(entry.appId, ENGINE, entry.createdAt, entryFigures([entry]) as Record<string, number | undefined>);
   }
   for (const marker of markers.values()) expected.add(marker.appId, ENGINE, marker.start, { activeUsers: 1 }, marker.interval);
