@@ -1,5 +1,6 @@
 import type { Connection } from 'mongoose';
-import { Repository, type Page, type PageQuery } from '@ris/mongo';
+import type { Page, PageQuery } from '@ris/mongo';
+import { DefinitionRepository } from '../definitions/definition.repository';
 import { actionId } from '../events/derived-ids';
 import type { ActionTypeName } from './action-types';
 import { actionModel, type ActionDoc } from './action.model';
@@ -10,19 +11,9 @@ export interface ActionListFilter {
 }
 
 /** An app's actions: every question asked of them, by name (action.model.ts names the index of each). */
-export class ActionRepository extends Repository<ActionDoc> {
+export class ActionRepository extends DefinitionRepository<ActionDoc> {
   constructor(db: Connection) {
-    super(actionModel(db));
-  }
-
-  /** A new action under the id its key derives, or the one stored under that key already (`created` says which). */
-  create(appId: string, action: Omit<ActionDoc, 'appId'>): Promise<{ doc: ActionDoc; created: boolean }> {
-    return this.insertOrGet(appId, action);
-  }
-
-  /** The action of a key, by the id the key derives. */
-  byKey(appId: string, key: string): Promise<ActionDoc | null> {
-    return this.collection.findById(appId, actionId(appId, key));
+    super(actionModel(db), actionId);
   }
 
   /** GET /incentives/actions: in key order, of one type and/or enabled state, or all. */

@@ -51,8 +51,8 @@ export class Actions {
     checkKey(input.key);
     checkAction(input);
     const now = new Date();
-    const { doc, created } = await createDefinition<ActionDoc>(
-      (id, action) => this.actions.create(id, action),
+    const { doc, created } = await createDefinition(
+      this.actions,
       appId,
       { ...input, _id: actionId(appId, input.key), name: input.name.trim(), createdAt: now, updatedAt: now },
       'An action',

@@ -1,22 +1,13 @@
 import type { Connection } from 'mongoose';
-import { Repository, type Page, type PageQuery } from '@ris/mongo';
+import type { Page, PageQuery } from '@ris/mongo';
+import { DefinitionRepository } from '../definitions/definition.repository';
 import { badgeId } from '../events/derived-ids';
 import { badgeModel, type BadgeDoc } from './badge.model';
 
 /** An app's badge definitions: every question asked of them, by name (badge.model.ts names the index of each). */
-export class BadgeRepository extends Repository<BadgeDoc> {
+export class BadgeRepository extends DefinitionRepository<BadgeDoc> {
   constructor(db: Connection) {
-    super(badgeModel(db));
-  }
-
-  /** A new badge under the id its key derives, or the one stored under that key already (`created` says which). */
-  create(appId: string, badge: Omit<BadgeDoc, 'appId'>): Promise<{ doc: BadgeDoc; created: boolean }> {
-    return this.insertOrGet(appId, badge);
-  }
-
-  /** The badge of a key, by the id the key derives. */
-  byKey(appId: string, key: string): Promise<BadgeDoc | null> {
-    return this.collection.findById(appId, badgeId(appId, key));
+    super(badgeModel(db), badgeId);
   }
 
   /** The badges of several keys (the badges of a page of awards). */

@@ -52,7 +52,7 @@ export class Badges {
     checkBadge(input);
     const now = new Date();
     const doc = { ...input, _id: badgeId(appId, input.key), name: input.name.trim(), createdAt: now, updatedAt: now };
-    return (await createDefinition<BadgeDoc>((id, badge) => this.badges.create(id, badge), appId, doc, 'A badge', input.key, operationKey)).doc;
+    return (await createDefinition(this.badges, appId, doc, 'A badge', input.key, operationKey)).doc;
   }
 
   find(appId: string, key: string): Promise<BadgeDoc | null> {

@@ -1,22 +1,13 @@
 import type { Connection } from 'mongoose';
-import { Repository, type Page, type PageQuery } from '@ris/mongo';
+import type { Page, PageQuery } from '@ris/mongo';
+import { DefinitionRepository } from '../definitions/definition.repository';
 import { milestoneId } from '../events/derived-ids';
 import { milestoneModel, type MilestoneDoc } from './milestone.model';
 
 /** An app's milestone definitions: every question asked of them, by name (milestone.model.ts names the index of each). */
-export class MilestoneRepository extends Repository<MilestoneDoc> {
+export class MilestoneRepository extends DefinitionRepository<MilestoneDoc> {
   constructor(db: Connection) {
-    super(milestoneModel(db));
-  }
-
-  /** A new milestone under the id its key derives, or the one stored under that key already (`created` says which). */
-  create(appId: string, milestone: Omit<MilestoneDoc, 'appId'>): Promise<{ doc: MilestoneDoc; created: boolean }> {
-    return this.insertOrGet(appId, milestone);
-  }
-
-  /** The milestone of a key, by the id the key derives. */
-  byKey(appId: string, key: string): Promise<MilestoneDoc | null> {
-    return this.collection.findById(appId, milestoneId(appId, key));
+    super(milestoneModel(db), milestoneId);
   }
 
   /** GET /incentives/milestones/definitions: in key order. */

@@ -51,8 +51,8 @@ export class Milestones {
     checkMilestone(input);
     await this.badges.checkExists(appId, input.rewards.badgeKey, 'rewards.badgeKey');
     const now = new Date();
-    const { doc, created } = await createDefinition<MilestoneDoc>(
-      (id, milestone) => this.definitions.create(id, milestone),
+    const { doc, created } = await createDefinition(
+      this.definitions,
       appId,
       { ...input, _id: milestoneId(appId, input.key), name: input.name.trim(), createdAt: now, updatedAt: now },
       'A milestone',
