@@ -1,5 +1,5 @@
 // Recomputes every incentive balance from the ledger and reports drift
-// (apps/incentive-service/src/balance-rebuild.ts).
+// (apps/incentive-service/src/ledger/balance-rebuild.ts).
 //
 //   MONGODB_URL=… MONGODB_DB=ris_incentive node tools/incentive-rebuild-balances.mjs [--app <appId>] [--fix]
 //
@@ -8,4 +8,4 @@
 // entries a crashed writer left unapplied are applied.
 import { runServiceCommand } from './run-service-command.mjs';
 
-await runServiceCommand('apps/incentive-service/src/balance-rebuild-command.ts', 'incentive-rebuild-balances');
+await runServiceCommand('apps/incentive-service/src/ledger/balance-rebuild-command.ts', 'incentive-rebuild-balances');

@@ -1,7 +1,7 @@
 // Recounts the incentive engine's hourly and daily series (actions' events
 // and payouts, the app's events, active users, coins, tokens and XP issued
 // and redeemed, redemptions) from the events and the ledger, and reports
-// drift (apps/incentive-service/src/series-rebuild.ts).
+// drift (apps/incentive-service/src/series/series-rebuild.ts).
 //
 //   MONGODB_URL=… MONGODB_DB=ris_incentive node tools/incentive-rebuild-series.mjs [--app <appId>] [--fix]
 //
@@ -10,4 +10,4 @@
 // markers are inserted.
 import { runServiceCommand } from './run-service-command.mjs';
 
-await runServiceCommand('apps/incentive-service/src/series-rebuild-command.ts', 'incentive-rebuild-series');
+await runServiceCommand('apps/incentive-service/src/series/series-rebuild-command.ts', 'incentive-rebuild-series');

@@ -45,9 +45,9 @@ const log = (...args) => console.error('[bench]', ...args);
 /** The service's own leaderboard store (same Lua scripts, same score encoding), bundled for this script. */
 async function loadBoardStore() {
   const out = join(root, 'dist', 'tools', 'bench', 'leaderboard-store.cjs');
-  await bundleTs(join(root, 'apps', 'incentive-service', 'src', 'leaderboard-store.ts'), out);
+  await bundleTs(join(root, 'apps', 'incentive-service', 'src', 'leaderboard', 'leaderboard-store.ts'), out);
   const scoreOut = join(root, 'dist', 'tools', 'bench', 'score-encoding.cjs');
-  await bundleTs(join(root, 'apps', 'incentive-service', 'src', 'score-encoding.ts'), scoreOut);
+  await bundleTs(join(root, 'apps', 'incentive-service', 'src', 'leaderboard', 'score-encoding.ts'), scoreOut);
   return { ...require(out), ...require(scoreOut) };
 }
 

@@ -4,13 +4,11 @@ import { Redis } from 'ioredis';
 import { z } from 'zod';
 import { instrumentRedis, reportDependencies } from '@ris/telemetry';
 import { setting } from '@ris/config';
-import { IncentiveService } from '@ris/contracts';
 import { EventConsumer } from '@ris/events';
-import { rpcService } from '@ris/rpc';
 import { runService } from '@ris/service-runtime';
-import { incentiveRpc } from './incentive.rpc';
-import { buildIncentiveEngine } from './incentive-engine';
-import { REFERRAL_TRIGGERS, referralActionHandler } from './referral-actions';
+import { REFERRAL_TRIGGERS, referralActionHandler } from './events/referral-actions';
+import { incentiveModules } from './incentive-modules';
+import { incentiveService } from './incentive.rpc';
 
 void runService({
   name: 'incentive-service',
@@ -25,7 +23,7 @@ void runService({
     const redis = instrumentRedis(new Redis(config.REDIS_URL, { enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: 2000 }));
     reportDependencies([{ name: 'redis', check: () => redis.status === 'ready' }]);
     redis.on('error', (err) => logger.warn({ err: err.message }, 'redis error'));
-    const engine = buildIncentiveEngine({
+    const modules = incentiveModules({
       db,
       redis,
       redisKeyPrefix: config.REDIS_KEY_PREFIX,
@@ -35,7 +33,7 @@ void runService({
       liveness,
     });
     return {
-      services: [rpcService(IncentiveService, incentiveRpc(engine))],
+      services: [incentiveService(modules)],
       // One durable consumer per referral event type: NATS 2.9 filters a
       // consumer on one subject, so each receives only its type (one
       // consumer of all three would receive every domain event there is,
@@ -48,21 +46,21 @@ void runService({
             types: [type],
             connection: db,
             logger,
-            handle: referralActionHandler(engine.actions, engine.recorder, logger),
+            handle: referralActionHandler(modules.actions, modules.recorder, logger),
             // Each action it fires is recorded under an idempotency key made of the event id.
             idempotentHandler: true,
           }),
       ),
       // Background passes: Redis catch-up, period snapshots, unfinished events.
       start: () => {
-        engine.leaderboard.start();
-        engine.snapshots.start();
-        engine.recorder.startRecovery();
+        modules.leaderboard.start();
+        modules.snapshots.start();
+        modules.recorder.startRecovery();
       },
       stop: async () => {
-        await Promise.all([engine.recorder.stop(), engine.leaderboard.stop(), engine.snapshots.stop(), engine.refreshRuns.stop()]);
-        // The counts of the last writes (incentive-series.ts).
-        await engine.series.flushed();
+        await Promise.all([modules.recorder.stop(), modules.leaderboard.stop(), modules.snapshots.stop(), modules.refreshRuns.stop()]);
+        // The counts of the last writes (series/incentive-series.ts).
+        await modules.series.flushed();
         redis.disconnect();
       },
     };

@@ -130,6 +130,56 @@ export class AppScoped<T extends { appId: string }> {
     }
   }
 
+  /**
+   * insertManyNew() for a caller that copes with not knowing: null when the
+   * store's duplicate-key error does not say which documents went in (some
+   * may have). Any failure but a duplicate key is raised.
+   */
+  async insertManyNewIfKnown(docs: T[]): Promise<boolean[] | null> {
+    try {
+      await this.insertMany(docs);
+      return docs.map(() => true);
+    } catch (err) {
+      if (!isDuplicateKeyError(err)) throw err;
+      const duplicates = duplicateKeyIndexes(err);
+      if (duplicates === null) return docs.length === 1 ? [false] : null;
+      return duplicates.has(-1) ? null : docs.map((_, i) => !duplicates.has(i));
+    }
+  }
+
+  /**
+   * Inserts documents in order, stopping at the first duplicate key: true
+   * when all went in, false when one was taken (those before it are in,
+   * it and those after it are not). For slots that must fill one after
+   * another (a ledger's). Any other failure is raised.
+   */
+  async insertInOrder(docs: T[]): Promise<boolean> {
+    try {
+      await this.insertMany(docs, { ordered: true });
+      return true;
+    } catch (err) {
+      if (!isDuplicateKeyError(err)) throw err;
+      return false;
+    }
+  }
+
+  /**
+   * A compare-and-set: `update` on the document `filter` names (with the
+   * version it was read at), created when `upsert` (its first version).
+   * False when the filter matched nothing, or when a concurrent first
+   * writer created the document first (the upsert's duplicate _id): either
+   * way someone else moved first, and the caller reads again.
+   */
+  async compareAndSet(appId: string, filter: FilterQuery<T>, update: UpdateQuery<T>, options: { upsert?: boolean } = {}): Promise<boolean> {
+    try {
+      const result = await this.model.updateOne(this.scope(appId, filter), update, { upsert: options.upsert ?? false }).exec();
+      return result.matchedCount + result.upsertedCount > 0;
+    } catch (err) {
+      if (isDuplicateKeyError(err)) return false;
+      throw err;
+    }
+  }
+
   findOne(appId: string, filter: FilterQuery<T>, projection?: ProjectionType<T>): Promise<T | null> {
     const id = projection ? null : loneId(filter);
     if (id !== null) return this.findById(appId, id);

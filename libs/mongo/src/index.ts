@@ -3,6 +3,7 @@ export { DocumentWriteQueue } from './document-write-queue';
 export { connectMongo, duplicateKeyIndexes, isDuplicateKeyError, isMongoConnected } from './connect-mongo';
 export { idFromOperation, newId, randomBase62 } from './new-id';
 export { OnceMarkers, type OnceMarker } from './once-markers';
+export { insertOnce } from './insert-once';
 export { GroupCommit, KeyedGroupCommit, type GroupCommitOptions } from './group-commit';
 export { CoalescedReads } from './coalesced-reads';
 export { GroupedInserts } from './grouped-inserts';

@@ -101,4 +101,14 @@ export abstract class Repository<T extends Id> {
   protected insertNew(docs: T[]): Promise<boolean[]> {
     return this.collection.insertManyNew(docs);
   }
+
+  /** insertNew() that answers null, rather than failing, when the store does not say which documents went in. */
+  protected insertNewIfKnown(docs: T[]): Promise<boolean[] | null> {
+    return this.collection.insertManyNewIfKnown(docs);
+  }
+
+  /** Inserts documents in order, stopping at the first duplicate key: false when one was taken (those before it are in). */
+  protected insertInOrder(docs: T[]): Promise<boolean> {
+    return this.collection.insertInOrder(docs);
+  }
 }

@@ -17,7 +17,7 @@ export const amount = wholeAmount().openapi({ description: `A whole number from 
 /**
  * XP as a request sends it: an amount. The leaderboard ranks every XP a
  * user can hold (up to 2^53 − 1) exactly, equal XP to the millisecond
- * (apps/incentive-service/src/score-encoding.ts); a user's XP stops there.
+ * (apps/incentive-service/src/leaderboard/score-encoding.ts); a user's XP stops there.
  */
 export const xpAmount = amount.openapi({
   description:

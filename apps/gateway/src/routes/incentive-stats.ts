@@ -7,7 +7,7 @@ import type { ServiceClients } from '../service-clients';
 
 /**
  * The incentive engine's figures over time: counters the incentive service
- * keeps on write per UTC hour and day (apps/incentive-service/src/incentive-series.ts),
+ * keeps on write per UTC hour and day (apps/incentive-service/src/series/incentive-series.ts),
  * never a scan of events or of the ledger, so a read costs the same for an
  * app of ten events or of millions.
  */

@@ -1,0 +1,160 @@
+import type { EnumName, LedgerReason as LedgerReasonEnum } from '@ris/contracts';
+import type { ActionProgress } from '../actions/action-rules';
+import type { LedgerCause } from './ledger-cause';
+import { TIMED_PERIODS, periodField, periodKey, retainedPeriodFields } from '../leaderboard/period-keys';
+
+/** ACTION_REWARD, LEVEL_REWARD, MILESTONE_REWARD, DEBIT, CREDIT, SCORE_SET, ADJUSTMENT: the contract's LedgerReason. */
+export type LedgerReason = EnumName<typeof LedgerReasonEnum>;
+
+/** Coins from these count as earned (COINS_EARNED milestones); debits, credits, adjustments and score overrides do not. */
+const EARNING_REASONS: ReadonlySet<LedgerReason> = new Set(['ACTION_REWARD', 'LEVEL_REWARD', 'MILESTONE_REWARD']);
+
+/** One balance movement as the ledger records it (signed deltas). */
+export interface Movement {
+  /** Unique per app: the same key is never applied twice. */
+  key: string;
+  reason: LedgerReason;
+  /** What moved the balance, for whoever reads the ledger (not part of the fold). */
+  cause: LedgerCause;
+  coins: number;
+  xp: number;
+  tokens: number;
+  /** Event id, level number, milestone key or operation id. */
+  sourceId: string;
+  actionKey: string | null;
+  /** Set for ACTION_REWARD: REFERRAL_REFEREE_ACTION rewards count as referrals. */
+  actionType: string | null;
+  /** Set for LEVEL_REWARD. */
+  level: number | null;
+  /** Set for MILESTONE_REWARD. */
+  milestoneKey: string | null;
+  /** Perks a level grants. */
+  perks: string[];
+  description: string | null;
+  /** The event whose balance change made a level or milestone reward due (not part of the fold). */
+  triggeredBy?: string | null;
+  createdAt: Date;
+}
+
+/** XP earned within one day/week/month and when it last changed (the tie-break). */
+export interface PeriodXp {
+  xp: number;
+  at: Date;
+}
+
+/**
+ * Everything a balance document holds: a pure fold of the user's ledger
+ * entries in order. `seq` is how many entries it includes.
+ */
+export interface BalanceState {
+  seq: number;
+  coins: number;
+  xp: number;
+  tokens: number;
+  coinsEarned: number;
+  rewardedEvents: number;
+  referrals: number;
+  /** Per action key: rewarded events and the last one's time (cooldown, maxRepeats). */
+  actions: Record<string, ActionProgress>;
+  /** Per period field (see periodField): XP earned in it. */
+  periods: Record<string, PeriodXp>;
+  /** When XP last changed: the all-time board's tie-break. */
+  xpChangedAt: Date | null;
+  levelsGranted: number[];
+  milestones: string[];
+  perks: string[];
+}
+
+export function emptyBalance(): BalanceState {
+  return {
+    seq: 0,
+    coins: 0,
+    xp: 0,
+    tokens: 0,
+    coinsEarned: 0,
+    rewardedEvents: 0,
+    referrals: 0,
+    actions: {},
+    periods: {},
+    xpChangedAt: null,
+    levelsGranted: [],
+    milestones: [],
+    perks: [],
+  };
+}
+
+/** The balance after one more entry. Live writes and the rebuild use this same function. */
+export function applyMovement(state: BalanceState, m: Omit<Movement, 'cause'>): BalanceState {
+  const next: BalanceState = {
+    ...state,
+    seq: state.seq + 1,
+    coins: state.coins + m.coins,
+    xp: state.xp + m.xp,
+    tokens: state.tokens + m.tokens,
+    actions: state.actions,
+    periods: state.periods,
+  };
+  if (EARNING_REASONS.has(m.reason) && m.coins > 0) next.coinsEarned = state.coinsEarned + m.coins;
+  if (m.reason === 'ACTION_REWARD' && m.actionKey) {
+    next.rewardedEvents = state.rewardedEvents + 1;
+    if (m.actionType === 'REFERRAL_REFEREE_ACTION') next.referrals = state.referrals + 1;
+    const previous = state.actions[m.actionKey];
+    next.actions = { ...state.actions, [m.actionKey]: { count: (previous?.count ?? 0) + 1, lastAt: m.createdAt } };
+  }
+  if (m.xp !== 0) {
+    const retained = retainedPeriodFields(m.createdAt);
+    const periods: Record<string, PeriodXp> = {};
+    for (const [field, value] of Object.entries(state.periods)) if (retained.has(field)) periods[field] = value;
+    for (const period of TIMED_PERIODS) {
+      const field = periodField(period, periodKey(period, m.createdAt));
+      // A score override can lower XP; a period never shows less than nothing.
+      periods[field] = { xp: Math.max(0, (periods[field]?.xp ?? 0) + m.xp), at: m.createdAt };
+    }
+    next.periods = periods;
+    next.xpChangedAt = m.createdAt;
+  }
+  if (m.reason === 'LEVEL_REWARD' && m.level !== null && !state.levelsGranted.includes(m.level)) {
+    next.levelsGranted = [...state.levelsGranted, m.level].sort((a, b) => a - b);
+    const perks = new Set([...state.perks, ...m.perks]);
+    next.perks = [...perks];
+  }
+  if (m.reason === 'MILESTONE_REWARD' && m.milestoneKey && !state.milestones.includes(m.milestoneKey)) {
+    next.milestones = [...state.milestones, m.milestoneKey];
+  }
+  return next;
+}
+
+export const balanceAmounts = (s: Pick<BalanceState, 'coins' | 'xp' | 'tokens'>) => ({ coins: s.coins, xp: s.xp, tokens: s.tokens });
+
+const sameDate = (a: Date | null | undefined, b: Date | null | undefined) => (a?.getTime() ?? null) === (b?.getTime() ?? null);
+const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+/**
+ * The MongoDB update that turns the stored document at `base` into `next`:
+ * counters move by $inc, derived maps by $set/$unset of the parts that
+ * changed. It is only ever applied together with a compare-and-set on
+ * base.seq, so computing it from `base` is exact.
+ */
+export function balanceUpdate(base: BalanceState, next: BalanceState): { $inc: Record<string, number>; $set: Record<string, unknown>; $unset: Record<string, ''> } {
+  const $inc: Record<string, number> = {};
+  for (const field of ['seq', 'coins', 'xp', 'tokens', 'coinsEarned', 'rewardedEvents', 'referrals'] as const) {
+    const delta = next[field] - base[field];
+    if (delta !== 0 || field === 'seq') $inc[field] = delta;
+  }
+  const $set: Record<string, unknown> = {};
+  const $unset: Record<string, ''> = {};
+  for (const [key, value] of Object.entries(next.actions)) {
+    const before = base.actions[key];
+    if (!before || before.count !== value.count || !sameDate(before.lastAt, value.lastAt)) $set[`actions.${key}`] = value;
+  }
+  for (const [field, value] of Object.entries(next.periods)) {
+    const before = base.periods[field];
+    if (!before || before.xp !== value.xp || !sameDate(before.at, value.at)) $set[`periods.${field}`] = value;
+  }
+  for (const field of Object.keys(base.periods)) if (!(field in next.periods)) $unset[`periods.${field}`] = '';
+  if (!sameDate(base.xpChangedAt, next.xpChangedAt)) $set.xpChangedAt = next.xpChangedAt;
+  if (!sameJson(base.levelsGranted, next.levelsGranted)) $set.levelsGranted = next.levelsGranted;
+  if (!sameJson(base.milestones, next.milestones)) $set.milestones = next.milestones;
+  if (!sameJson(base.perks, next.perks)) $set.perks = next.perks;
+  return { $inc, $set, $unset };
+}

@@ -1,0 +1,50 @@
+import { Schema, type Connection, type Model } from 'mongoose';
+import { declareIndexes, type QueryNames } from '@ris/mongo';
+import type { BalanceState } from './balance-fold';
+import type { BalanceRepository } from './balance.repository';
+
+/**
+ * A user's balance: the fold of their ledger entries 1..seq (balance-fold.ts).
+ * Only ever changed by a compare-and-set on seq (ledger.ts).
+ */
+export interface BalanceDoc extends BalanceState {
+  /** balanceId(app, user). */
+  _id: string;
+  appId: string;
+  userId: string;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+const balanceSchema = new Schema<BalanceDoc>(
+  {
+    _id: { type: String, required: true },
+    appId: { type: String, required: true },
+    userId: { type: String, required: true },
+    seq: { type: Number, required: true },
+    coins: { type: Number, default: 0 },
+    xp: { type: Number, default: 0 },
+    tokens: { type: Number, default: 0 },
+    coinsEarned: { type: Number, default: 0 },
+    rewardedEvents: { type: Number, default: 0 },
+    referrals: { type: Number, default: 0 },
+    // Maps keyed by action key / period field: written with dotted paths.
+    actions: { type: Schema.Types.Mixed, default: {} },
+    periods: { type: Schema.Types.Mixed, default: {} },
+    xpChangedAt: { type: Date, default: null },
+    levelsGranted: { type: [Number], default: [] },
+    milestones: { type: [String], default: [] },
+    perks: { type: [String], default: [] },
+    createdAt: { type: Date, required: true },
+    updatedAt: { type: Date, required: true },
+  },
+  { collection: 'balances', versionKey: false, minimize: false },
+);
+declareIndexes<QueryNames<BalanceRepository>>(balanceSchema, [
+  { keys: { appId: 1, xp: -1, userId: 1 }, serves: ['page', 'topOfBoard'], why: 'GET /incentives/balances?sort=xp (default), ?level= (a range of XP); the all-time board' },
+  { keys: { appId: 1, coins: -1, userId: 1 }, serves: ['page'], why: 'GET /incentives/balances?sort=coins' },
+  { keys: { appId: 1, tokens: -1, userId: 1 }, serves: ['page'], why: 'GET /incentives/balances?sort=tokens' },
+]);
+
+export const balanceModel = (db: Connection): Model<BalanceDoc> =>
+  (db.models.Balance as Model<BalanceDoc> | undefined) ?? db.model<BalanceDoc>('Balance', balanceSchema);

@@ -1,0 +1,58 @@
+import type { Connection } from 'mongoose';
+import type { Outbox, OutboxCarrier } from '@ris/events';
+import { Repository, type Page, type PageQuery } from '@ris/mongo';
+import { ledgerEntryId } from '../events/derived-ids';
+import { ledgerEntryModel, type LedgerEntryDoc } from './ledger-entry.model';
+
+/** The ledger's entries (ledger-entry.model.ts): written once each, in slot order per user (ledger.ts says how). */
+export class LedgerEntryRepository extends Repository<LedgerEntryDoc> {
+  constructor(db: Connection) {
+    super(ledgerEntryModel(db));
+  }
+
+  /** Events stored with the entries that commit what they announce (entries are never written again). */
+  carrier(outbox: Outbox): OutboxCarrier {
+    return outbox.carrier(this.collection.model);
+  }
+
+  /** The entry in slot `seq` of a user's ledger, if filled. */
+  at(appId: string, userId: string, seq: number): Promise<LedgerEntryDoc | null> {
+    return this.collection.findById(appId, ledgerEntryId(appId, userId, seq));
+  }
+
+  /** The entry of a movement key (event:<id>, debit:<operation>…), if it was recorded. */
+  withKey(appId: string, key: string): Promise<LedgerEntryDoc | null> {
+    return this.collection.findOne(appId, { key });
+  }
+
+  /**
+   * Inserts entries into consecutive slots, in order: false when one was
+   * taken (its slot by another writer's entry, or its key recorded before),
+   * and those after it are not inserted.
+   */
+  fill(entries: LedgerEntryDoc[]): Promise<boolean> {
+    return this.insertInOrder(entries);
+  }
+
+  /** GET /incentives/balances/{userId}/transactions: newest first. */
+  ofUser(appId: string, userId: string, page: PageQuery): Promise<Page<LedgerEntryDoc>> {
+    return this.collection.page(appId, { userId }, { seq: -1 }, page);
+  }
+
+  /** Every entry, of one app or, without one, of every app, by app, user and slot: the balance rebuild (tools/incentive-rebuild-balances.mjs). */
+  inUserOrder(appId?: string): AsyncIterable<LedgerEntryDoc> {
+    return this.acrossApps
+      .find(appId ? { appId } : {})
+      .sort({ appId: 1, userId: 1, seq: 1 })
+      .lean<LedgerEntryDoc>()
+      .cursor();
+  }
+
+  /** Every entry, of one app or, without one, of every app: the series recount (tools/incentive-rebuild-series.mjs). */
+  all(appId?: string): AsyncIterable<LedgerEntryDoc> {
+    return this.acrossApps
+      .find(appId ? { appId } : {})
+      .lean<LedgerEntryDoc>()
+      .cursor();
+  }
+}

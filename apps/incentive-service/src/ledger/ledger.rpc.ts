@@ -1,0 +1,93 @@
+import { create } from '@bufbuild/protobuf';
+import { timestampFromDate } from '@bufbuild/protobuf/wkt';
+import type { ServiceImpl } from '@connectrpc/connect';
+import {
+  BalanceSchema,
+  BalanceSort,
+  LedgerCause as LedgerCauseEnum,
+  LedgerEntrySchema,
+  LedgerReason,
+  enumName,
+  enumValue,
+  type Balance,
+  type IncentiveService,
+  type LedgerEntry,
+} from '@ris/contracts';
+import { pageFromRequest, pageReply, tenantOf } from '@ris/rpc';
+import type { BalanceMovements, BalanceSortName, BalanceView, MovementResult } from './balance-movements';
+import { causeOf, type LedgerCause } from './ledger-cause';
+import type { LedgerEntryDoc } from './ledger-entry.model';
+
+export function balanceMessage(view: BalanceView): Balance {
+  const { state, progress } = view;
+  return create(BalanceSchema, {
+    userId: view.userId,
+    coins: state.coins,
+    tokens: state.tokens,
+    xp: state.xp,
+    level: progress.level,
+    levelName: progress.levelName ?? undefined,
+    nextLevel: progress.next ?? undefined,
+    progress: progress.progress,
+    perks: state.perks,
+    coinsEarned: state.coinsEarned,
+    rewardedEvents: state.rewardedEvents,
+    referrals: state.referrals,
+    updatedAt: view.updatedAt ? timestampFromDate(view.updatedAt) : undefined,
+  });
+}
+
+export function ledgerEntryMessage(doc: LedgerEntryDoc): LedgerEntry {
+  return create(LedgerEntrySchema, {
+    id: doc._id,
+    userId: doc.userId,
+    seq: doc.seq,
+    reason: enumValue(LedgerReason, doc.reason),
+    cause: enumValue(LedgerCauseEnum, causeOf(doc)),
+    amounts: { coins: doc.coins, xp: doc.xp, tokens: doc.tokens },
+    balanceAfter: doc.balanceAfter,
+    sourceId: doc.sourceId,
+    actionKey: doc.actionKey ?? undefined,
+    description: doc.description ?? undefined,
+    createdAt: timestampFromDate(doc.createdAt),
+  });
+}
+
+const ledgerCause = (c: LedgerCauseEnum) => (enumName(LedgerCauseEnum, c) as LedgerCause | undefined) ?? null;
+
+const movementMessage = (r: MovementResult) => ({ entry: ledgerEntryMessage(r.entry), balance: balanceMessage(r.balance), replayed: r.replayed });
+
+const SORTS: Record<BalanceSort, BalanceSortName> = {
+  [BalanceSort.UNSPECIFIED]: 'xp',
+  [BalanceSort.XP]: 'xp',
+  [BalanceSort.COINS]: 'coins',
+  [BalanceSort.TOKENS]: 'tokens',
+};
+
+type LedgerCalls = Pick<ServiceImpl<typeof IncentiveService>, 'getBalance' | 'listBalances' | 'listTransactions' | 'debit' | 'adjustBalance' | 'credit'>;
+
+/** Balances and the ledger at the edge: reads, and the movements that are not events. */
+export function ledgerCalls(movements: BalanceMovements): LedgerCalls {
+  return {
+    async getBalance(req, ctx) {
+      return { balance: balanceMessage(await movements.view(tenantOf(ctx), req.userId)) };
+    },
+    async listBalances(req, ctx) {
+      const page = await movements.list(tenantOf(ctx), pageFromRequest(req.page), SORTS[req.sort] ?? 'xp', req.level);
+      return { balances: page.items.map(balanceMessage), page: pageReply(page) };
+    },
+    async listTransactions(req, ctx) {
+      const page = await movements.transactions(tenantOf(ctx), req.userId, pageFromRequest(req.page));
+      return { transactions: page.items.map(ledgerEntryMessage), page: pageReply(page) };
+    },
+    async debit(req, ctx) {
+      return movementMessage(await movements.debit(tenantOf(ctx), { ...req, description: req.description ?? null, cause: ledgerCause(req.cause) }));
+    },
+    async adjustBalance(req, ctx) {
+      return movementMessage(await movements.adjust(tenantOf(ctx), req));
+    },
+    async credit(req, ctx) {
+      return movementMessage(await movements.credit(tenantOf(ctx), { ...req, description: req.description ?? null, cause: ledgerCause(req.cause) }));
+    },
+  };
+}
