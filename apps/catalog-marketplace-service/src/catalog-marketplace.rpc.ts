@@ -1,13 +1,13 @@
 import type { ServiceImpl } from '@connectrpc/connect';
 import type { CatalogMarketplaceService } from '@ris/contracts';
-import { catalogRpc } from './catalog.rpc';
-import type { CatalogItems } from './catalog-items';
-import type { CatalogRedemptions } from './catalog-redemptions';
-import { marketplaceRpc } from './marketplace.rpc';
-import type { BalanceAccount } from './balance-account';
-import type { Listings } from './listings';
-import type { MarketplaceRedemptions } from './marketplace-redemptions';
-import type { Settlements } from './settlements';
+import { catalogRpc } from './catalog/catalog.rpc';
+import type { CatalogItems } from './catalog/catalog-items';
+import type { CatalogRedemptions } from './catalog/catalog-redemptions';
+import { marketplaceRpc } from './marketplace/marketplace.rpc';
+import type { BalanceAccount } from './balances/balance-account';
+import type { Listings } from './marketplace/listings';
+import type { MarketplaceRedemptions } from './marketplace/marketplace-redemptions';
+import type { Settlements } from './marketplace/settlements';
 
 export interface CatalogMarketplaceDeps {
   items: CatalogItems;

@@ -5,13 +5,13 @@ import { CatalogMarketplaceService, IncentiveService } from '@ris/contracts';
 import { createServiceClient, rpcService } from '@ris/rpc';
 import { runService } from '@ris/service-runtime';
 import { catalogMarketplaceRpc } from './catalog-marketplace.rpc';
-import { CatalogItems } from './catalog-items';
-import { CatalogRedemptions } from './catalog-redemptions';
-import { IncentiveBalanceAccount } from './incentive-balance-account';
-import { Listings } from './listings';
-import { MarketplaceRedemptions } from './marketplace-redemptions';
-import { RecoveryPass, SagaRecovery } from './recovery-pass';
-import { Settlements } from './settlements';
+import { CatalogItems } from './catalog/catalog-items';
+import { CatalogRedemptions } from './catalog/catalog-redemptions';
+import { IncentiveBalanceAccount } from './balances/incentive-balance-account';
+import { Listings } from './marketplace/listings';
+import { MarketplaceRedemptions } from './marketplace/marketplace-redemptions';
+import { RecoveryPass, SagaRecovery } from './saga/recovery-pass';
+import { Settlements } from './marketplace/settlements';
 
 void runService({
   name: 'catalog-marketplace-service',

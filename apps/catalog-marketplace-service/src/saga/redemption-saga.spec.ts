@@ -5,11 +5,11 @@ import { errorReason } from '@ris/rpc';
 import { AppScoped } from '@ris/mongo';
 import { ProcessLiveness } from '@ris/service-runtime';
 import { testDatabase } from '@ris/testing';
-import { catalogItemModel } from './catalog-item.model';
-import { FakeBalanceAccount } from './fake-balance-account';
-import { CatalogItems } from './catalog-items';
-import { CatalogRedemptions } from './catalog-redemptions';
-import { redemptionModel, type RedemptionDoc } from './redemption.model';
+import { catalogItemModel } from '../catalog/catalog-item.model';
+import { FakeBalanceAccount } from '../testing/fake-balance-account';
+import { CatalogItems } from '../catalog/catalog-items';
+import { CatalogRedemptions } from '../catalog/catalog-redemptions';
+import { redemptionModel, type RedemptionDoc } from '../catalog/catalog-redemption.model';
 import { RecoveryPass, SagaRecovery } from './recovery-pass';
 
 const reasonOf = (err: unknown) => (err instanceof ConnectError ? (errorReason(err).reason ?? Code[err.code]) : String(err));

@@ -1,6 +1,6 @@
 import { Code, ConnectError } from '@connectrpc/connect';
 import { rpcError } from '@ris/rpc';
-import type { BalanceAccount, BalanceOperation, BalanceSnapshot, DebitOutcome } from './balance-account';
+import type { BalanceAccount, BalanceOperation, BalanceSnapshot, DebitOutcome } from '../balances/balance-account';
 
 // For the saga's integration tests only (not imported by the service).
 

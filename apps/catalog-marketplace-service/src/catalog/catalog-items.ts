@@ -2,9 +2,9 @@ import type { Connection } from 'mongoose';
 import { AppScoped, CoalescedReads, idFromOperation, type Page, type PageQuery } from '@ris/mongo';
 import { Code, notFound, rpcError } from '@ris/rpc';
 import { catalogItemModel, type CatalogItemDoc } from './catalog-item.model';
-import { DESCRIPTION_MAX, checkCost, checkStock, checkText, checkedPriceTerms } from './field-rules';
-import { newGoodFields, OwnedGoods } from './owned-goods';
-import { StockCounter } from './stock-counter';
+import { DESCRIPTION_MAX, checkCost, checkStock, checkText, checkedPriceTerms } from '../goods/field-rules';
+import { newGoodFields, OwnedGoods } from '../goods/owned-goods';
+import { StockCounter } from '../goods/stock-counter';
 
 export interface CatalogItemInput {
   name: string;

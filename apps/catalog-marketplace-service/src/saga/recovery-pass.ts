@@ -4,7 +4,7 @@ import { PeriodicRecovery, recoverIsolated, type RecoveryOptions } from '@ris/se
 import { recoveryAction, type RecoveryAction } from './redemption-saga-machine';
 import type { RedemptionSaga } from './redemption-saga';
 import type { SagaRecord } from './saga-record';
-import type { StockCounter, StockMarkers } from './stock-counter';
+import type { StockCounter, StockMarkers } from '../goods/stock-counter';
 
 export type { RecoveryOptions };
 

@@ -1,6 +1,6 @@
 import type { Page, PageQuery } from '@ris/mongo';
-import type { BalanceAccount, BalanceSnapshot } from './balance-account';
-import { normalizeMarketplaceCode } from './discount-code';
+import type { BalanceAccount, BalanceSnapshot } from '../balances/balance-account';
+import { normalizeMarketplaceCode } from './marketplace-code';
 import type { ListingDoc } from './listing.model';
 import type { Listings } from './listings';
 import type { MarketplaceRedemptionDoc } from './marketplace-redemption.model';

@@ -4,13 +4,13 @@ import { createLogger } from '@ris/logging';
 import { errorReason } from '@ris/rpc';
 import { ProcessLiveness } from '@ris/service-runtime';
 import { testDatabase } from '@ris/testing';
-import { FakeBalanceAccount } from './fake-balance-account';
+import { FakeBalanceAccount } from '../testing/fake-balance-account';
 import { listingModel } from './listing.model';
 import { Listings } from './listings';
 import { marketplaceRedemptionModel, type MarketplaceRedemptionDoc } from './marketplace-redemption.model';
 import { MarketplaceRedemptions } from './marketplace-redemptions';
 import { verifyMarketplaceId } from './marketplace-verify';
-import { RecoveryPass, SagaRecovery } from './recovery-pass';
+import { RecoveryPass, SagaRecovery } from '../saga/recovery-pass';
 import { Settlements } from './settlements';
 
 const reasonOf = (err: unknown) => (err instanceof ConnectError ? (errorReason(err).reason ?? Code[err.code]) : String(err));

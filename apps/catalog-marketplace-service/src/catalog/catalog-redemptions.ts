@@ -3,13 +3,13 @@ import type { Outbox } from '@ris/events';
 import type { Logger } from '@ris/logging';
 import { AppScoped, type Page, type PageQuery } from '@ris/mongo';
 import { Code, notFound, rpcError } from '@ris/rpc';
-import type { BalanceAccount, BalanceSnapshot } from './balance-account';
+import type { BalanceAccount, BalanceSnapshot } from '../balances/balance-account';
 import type { CatalogItems } from './catalog-items';
-import { Redeemer } from './redeemer';
-import { catalogRedemptionEvent } from './redemption-events';
-import { redemptionModel, type RedemptionDoc } from './redemption.model';
-import { RedemptionSaga, type SagaOptions } from './redemption-saga';
-import { publicStatus, requestStatus, statesShowing, type PublicRedemptionStatus } from './redemption-saga-machine';
+import { Redeemer } from '../saga/redeemer';
+import { catalogRedemptionEvent } from './catalog-redemption-events';
+import { redemptionModel, type RedemptionDoc } from './catalog-redemption.model';
+import { RedemptionSaga, type SagaOptions } from '../saga/redemption-saga';
+import { publicStatus, requestStatus, statesShowing, type PublicRedemptionStatus } from '../saga/redemption-saga-machine';
 
 export interface RedemptionFilter {
   userId?: string;

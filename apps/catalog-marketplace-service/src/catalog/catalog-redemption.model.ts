@@ -1,6 +1,6 @@
 import { Schema, type Connection, type Model } from 'mongoose';
 import { carriesEvents } from '@ris/events';
-import { addSagaIndexes, sagaFields, type SagaRecord } from './saga-record';
+import { addSagaIndexes, sagaFields, type SagaRecord } from '../saga/saga-record';
 
 /** A catalog redemption: one unit of an item bought by a user of the item's app. */
 export interface RedemptionDoc extends SagaRecord {

@@ -1,5 +1,5 @@
 import { Schema, type Connection, type Model } from 'mongoose';
-import { stockMarkerFields, type StockMarkers } from './stock-counter';
+import { stockMarkerFields, type StockMarkers } from '../goods/stock-counter';
 
 export interface CatalogItemDoc extends StockMarkers {
   _id: string;

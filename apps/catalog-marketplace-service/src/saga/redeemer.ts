@@ -2,11 +2,11 @@ import type { JsonObject } from '@bufbuild/protobuf';
 import type { Logger } from '@ris/logging';
 import { GroupedInserts, isDuplicateKeyError, newId } from '@ris/mongo';
 import { Code, rpcError } from '@ris/rpc';
-import type { BalanceAccount, BalanceSnapshot } from './balance-account';
+import type { BalanceAccount, BalanceSnapshot } from '../balances/balance-account';
 import { isFinalRefusal, retryAction } from './redemption-saga-machine';
 import { refusalError, type RedemptionSaga } from './redemption-saga';
 import type { SagaRecord } from './saga-record';
-import type { StockMarkers } from './stock-counter';
+import type { StockMarkers } from '../goods/stock-counter';
 
 type StartFields = Pick<
   SagaRecord,

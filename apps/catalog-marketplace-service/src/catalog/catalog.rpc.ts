@@ -16,12 +16,12 @@ import {
   type UpdateCatalogItemRequest,
 } from '@ris/contracts';
 import { invalidArgument, messageFields, pageFromRequest, pageReply, requiredField } from '@ris/rpc';
-import type { BalanceSnapshot } from './balance-account';
+import type { BalanceSnapshot } from '../balances/balance-account';
 import type { CatalogItemDoc } from './catalog-item.model';
 import type { CatalogItemInput, CatalogItemPatch, CatalogItems } from './catalog-items';
 import type { CatalogRedemptions } from './catalog-redemptions';
-import type { RedemptionDoc } from './redemption.model';
-import { publicStatus, type PublicRedemptionStatus } from './redemption-saga-machine';
+import type { RedemptionDoc } from './catalog-redemption.model';
+import { publicStatus, type PublicRedemptionStatus } from '../saga/redemption-saga-machine';
 
 type Service = ServiceImpl<typeof CatalogMarketplaceService>;
 /** The service's catalog half; the marketplace half (marketplace.rpc.ts) is the rest. */

@@ -1,7 +1,7 @@
 import { Schema, type Connection, type Model } from 'mongoose';
 import { carriesEvents } from '@ris/events';
 import { discountSchema, type DiscountDoc } from './listing.model';
-import { addSagaIndexes, sagaFields, type SagaRecord } from './saga-record';
+import { addSagaIndexes, sagaFields, type SagaRecord } from '../saga/saga-record';
 
 /**
  * A user of one app (appId, who paid) redeemed a listing of a business

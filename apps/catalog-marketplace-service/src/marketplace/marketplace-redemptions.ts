@@ -2,14 +2,14 @@ import type { Connection, FilterQuery, Model } from 'mongoose';
 import type { Outbox } from '@ris/events';
 import type { Logger } from '@ris/logging';
 import { AppScoped, isDuplicateKeyError, type Page, type PageQuery } from '@ris/mongo';
-import type { BalanceAccount, BalanceSnapshot } from './balance-account';
-import { generateMarketplaceCode } from './discount-code';
+import type { BalanceAccount, BalanceSnapshot } from '../balances/balance-account';
+import { generateMarketplaceCode } from './marketplace-code';
 import type { ListingDoc } from './listing.model';
 import type { Listings } from './listings';
 import { marketplaceRedemptionModel, type MarketplaceRedemptionDoc } from './marketplace-redemption.model';
-import { Redeemer } from './redeemer';
-import { marketplaceRedeemed } from './redemption-events';
-import { RedemptionSaga, type SagaOptions } from './redemption-saga';
+import { Redeemer } from '../saga/redeemer';
+import { marketplaceRedeemed } from '../catalog/catalog-redemption-events';
+import { RedemptionSaga, type SagaOptions } from '../saga/redemption-saga';
 
 /** PROVIDER: the caller owns the listings; REDEEMER: the caller's users redeemed. */
 export type SettlementSideName = 'PROVIDER' | 'REDEEMER';

@@ -1,8 +1,8 @@
 import { domainEvent, stableEventId, type DomainEvent } from '@ris/events';
-import type { MarketplaceRedemptionDoc } from './marketplace-redemption.model';
-import type { RedemptionDoc } from './redemption.model';
-import { publicStatus, type SagaState } from './redemption-saga-machine';
-import type { PublishEffect } from './redemption-saga';
+import type { MarketplaceRedemptionDoc } from '../marketplace/marketplace-redemption.model';
+import type { RedemptionDoc } from './catalog-redemption.model';
+import { publicStatus, type SagaState } from '../saga/redemption-saga-machine';
+import type { PublishEffect } from '../saga/redemption-saga';
 
 // docs/events.md lists these types and their data. Ids are derived from
 // the redemption and the step, so publishing a step again is harmless.

@@ -1,4 +1,4 @@
-import { CODE_ALPHABET, generateMarketplaceCode, normalizeMarketplaceCode } from './discount-code';
+import { CODE_ALPHABET, generateMarketplaceCode, normalizeMarketplaceCode } from './marketplace-code';
 
 describe('marketplace codes', () => {
   it('look like MKT-XXXX-XXXX-XXXX over an alphabet without look-alikes', () => {

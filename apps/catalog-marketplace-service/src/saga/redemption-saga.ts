@@ -5,7 +5,7 @@ import type { Logger } from '@ris/logging';
 import { SerialByKey, type AppScoped } from '@ris/mongo';
 import type { HolderLiveness } from '@ris/service-runtime';
 import { Code, rpcError } from '@ris/rpc';
-import type { BalanceAccount, BalanceOperation, BalanceSnapshot, DebitOutcome } from './balance-account';
+import type { BalanceAccount, BalanceOperation, BalanceSnapshot, DebitOutcome } from '../balances/balance-account';
 import {
   compensationSteps,
   effectsOf,
@@ -17,7 +17,7 @@ import {
   type StockRefusal,
 } from './redemption-saga-machine';
 import type { SagaRecord } from './saga-record';
-import type { TakeOutcome } from './stock-counter';
+import type { TakeOutcome } from '../goods/stock-counter';
 import { redemptionsMoved } from './redemption-metrics';
 
 /** The stock moves a saga makes on its good (a StockCounter over items or listings). */

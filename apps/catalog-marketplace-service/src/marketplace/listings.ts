@@ -2,10 +2,10 @@ import type { Connection, FilterQuery, Model } from 'mongoose';
 import { DEFAULT_CODE_VALIDITY_DAYS } from '@ris/contracts';
 import { AppScoped, CoalescedReads, idFromOperation, type Page, type PageQuery } from '@ris/mongo';
 import { Code, invalidArgument, notFound, rpcError } from '@ris/rpc';
-import { DESCRIPTION_MAX, checkCost, checkStock, checkText, checkedPriceTerms } from './field-rules';
+import { DESCRIPTION_MAX, checkCost, checkStock, checkText, checkedPriceTerms } from '../goods/field-rules';
 import { listingModel, type DiscountDoc, type ListingDoc } from './listing.model';
-import { newGoodFields, OwnedGoods } from './owned-goods';
-import { StockCounter } from './stock-counter';
+import { newGoodFields, OwnedGoods } from '../goods/owned-goods';
+import { StockCounter } from '../goods/stock-counter';
 
 export interface ListingInput {
   title: string;

@@ -15,8 +15,8 @@ import {
   type MarketplaceRedemption,
 } from '@ris/contracts';
 import { invalidArgument, pageFromRequest, pageReply, requiredField } from '@ris/rpc';
-import type { BalanceAccount } from './balance-account';
-import { balanceToProto, type CatalogMethod } from './catalog.rpc';
+import type { BalanceAccount } from '../balances/balance-account';
+import { balanceToProto, type CatalogMethod } from '../catalog/catalog.rpc';
 import type { DiscountDoc, DiscountTypeName, ListingDoc } from './listing.model';
 import type { Listings } from './listings';
 import type { MarketplaceRedemptionDoc } from './marketplace-redemption.model';
