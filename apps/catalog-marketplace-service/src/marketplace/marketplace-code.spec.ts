@@ -1,4 +1,5 @@
-import { CODE_ALPHABET, generateMarketplaceCode, normalizeMarketplaceCode } from './marketplace-code';
+import { CODE_ALPHABET } from '@ris/codes';
+import { generateMarketplaceCode, normalizeMarketplaceCode } from './marketplace-code';
 
 describe('marketplace codes', () => {
   it('look like MKT-XXXX-XXXX-XXXX over an alphabet without look-alikes', () => {

@@ -1,27 +1,12 @@
-import { randomInt } from 'node:crypto';
+import { CODE_ALPHABET, drawCode, groupedCode, type CodeFormat } from '@ris/codes';
 
-/** No look-alikes (0/O, 1/I/L): codes are read aloud and typed at tills. */
-export const CODE_ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
-const CODE_PREFIX = 'MKT-';
-const GROUPS = 3;
-const GROUP_LENGTH = 4;
+/** MKT-XXXX-XXXX-XXXX of the readable alphabet (libs/codes): a code's prefix says it is a marketplace one. */
+const MARKETPLACE_CODE: CodeFormat = { prefix: 'MKT-', groups: 3, groupLength: 4 };
 
-/**
- * MKT-XXXX-XXXX-XXXX from the CSPRNG: 31^12 ≈ 7.9e17 (59 bits), so a live
- * code cannot be guessed; the unique index catches the astronomically rare
- * collision and the caller draws again.
- */
-export function generateMarketplaceCode(): string {
-  const groups: string[] = [];
-  for (let g = 0; g < GROUPS; g += 1) {
-    let group = '';
-    for (let i = 0; i < GROUP_LENGTH; i += 1) group += CODE_ALPHABET[randomInt(CODE_ALPHABET.length)];
-    groups.push(group);
-  }
-  return CODE_PREFIX + groups.join('-');
-}
+/** A fresh marketplace code; the code's unique index catches the astronomically rare collision and the caller draws again. */
+export const generateMarketplaceCode = (): string => drawCode(MARKETPLACE_CODE);
 
-const CODE_SHAPE = new RegExp(`^MKT([${CODE_ALPHABET}]{${GROUPS * GROUP_LENGTH}})$`);
+const CODE_SHAPE = new RegExp(`^MKT([${CODE_ALPHABET}]{${MARKETPLACE_CODE.groups * MARKETPLACE_CODE.groupLength}})$`);
 
 /**
  * The canonical form of something typed as a marketplace code (any case,
@@ -29,6 +14,5 @@ const CODE_SHAPE = new RegExp(`^MKT([${CODE_ALPHABET}]{${GROUPS * GROUP_LENGTH}}
  */
 export function normalizeMarketplaceCode(input: string): string | null {
   const match = CODE_SHAPE.exec(input.toUpperCase().replace(/[\s-]/g, ''));
-  if (!match) return null;
-  return CODE_PREFIX + match[1].match(new RegExp(`.{${GROUP_LENGTH}}`, 'g'))!.join('-');
+  return match ? groupedCode(MARKETPLACE_CODE, match[1]) : null;
 }
