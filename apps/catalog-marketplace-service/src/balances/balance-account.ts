@@ -1,4 +1,4 @@
-import type { ConnectError } from '@ris/rpc';
+import type { DomainError } from '@ris/domain-errors';
 
 /** Coins and tokens: what a redemption costs. Whole numbers (the incentive ledger refuses fractions). */
 export interface Spendable {
@@ -25,8 +25,8 @@ export interface BalanceOperation extends Spendable {
 
 export type DebitOutcome =
   | { ok: true; balance: BalanceSnapshot }
-  /** Definitely not applied: INSUFFICIENT_BALANCE, or another definite refusal (error carries it). */
-  | { ok: false; insufficient: boolean; error: ConnectError };
+  /** Definitely not applied: INSUFFICIENT_BALANCE, or another definite refusal (error carries it, as the caller gets it). */
+  | { ok: false; insufficient: boolean; error: DomainError };
 
 /**
  * The balances the incentive service owns, as the redemption saga needs

@@ -1,13 +1,15 @@
 import type { Client } from '@connectrpc/connect';
-import { LedgerCause, type IncentiveService } from '@ris/contracts';
-import { Code, ConnectError, rpcError } from '@ris/rpc';
+import { IncentiveService, LedgerCause } from '@ris/contracts';
+import { Code, ConnectError, refusalsAsDomainErrors, rpcError, toConnectError } from '@ris/rpc';
 import { IncentiveBalanceAccount } from './incentive-balance-account';
 
 // What each answer of Debit means for the saga: applied, definitely not
-// applied (the incentive service's own refusals carry a reason), or unknown.
+// applied (the incentive service's own refusals carry a reason), or unknown;
+// with the client wired as main.ts wires it.
 describe('IncentiveBalanceAccount', () => {
   const op = { operationId: 'rdm_1:debit', appId: 'app_1', userId: 'u1', coins: 10, tokens: 1, memo: 'catalog redemption rdm_1', cause: 'CATALOG_REDEMPTION' as const };
-  const account = (debit: (req?: unknown) => Promise<unknown>) => new IncentiveBalanceAccount({ debit } as unknown as Client<typeof IncentiveService>);
+  const account = (debit: (req?: unknown) => Promise<unknown>) =>
+    new IncentiveBalanceAccount(refusalsAsDomainErrors(IncentiveService, { debit } as unknown as Client<typeof IncentiveService>));
 
   it('reports a debit that went through, with the balance after it', async () => {
     const outcome = await account(async () => ({ balance: { coins: 5, tokens: 0, xp: 7, level: 2 } })).debit(op);
@@ -29,7 +31,7 @@ describe('IncentiveBalanceAccount', () => {
     expect(insufficient).toMatchObject({ ok: false, insufficient: true });
     const reused = await account(() => Promise.reject(rpcError(Code.Aborted, 'IDEMPOTENCY_KEY_REUSED', 'other amounts'))).debit(op);
     expect(reused).toMatchObject({ ok: false, insufficient: false });
-    if (!reused.ok) expect(reused.error.code).toBe(Code.Aborted);
+    if (!reused.ok) expect((toConnectError(reused.error) as ConnectError).code).toBe(Code.Aborted);
   });
 
   it('leaves the outcome unknown (throws) when the answer is not a refusal of the service', async () => {

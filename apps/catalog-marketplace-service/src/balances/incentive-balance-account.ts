@@ -1,38 +1,34 @@
-import type { Client } from '@connectrpc/connect';
-import { LedgerCause, type Balance, type IncentiveService } from '@ris/contracts';
-import { Code, ConnectError, errorReason, rpcError } from '@ris/rpc';
+import { LedgerCause, type Balance, type IncentiveService, type ServiceCalls } from '@ris/contracts';
+import { isDomainError } from '@ris/domain-errors';
 import type { BalanceAccount, BalanceOperation, BalanceSnapshot, DebitOutcome } from './balance-account';
 
+function snapshot(balance: Balance | undefined): BalanceSnapshot {
+  return { coins: balance?.coins ?? 0, tokens: balance?.tokens ?? 0, xp: balance?.xp ?? 0, level: balance?.level ?? 0 };
+}
+
 /**
- * Answers that prove the debit was not applied: the incentive service's
- * own refusals (it records nothing for them), which carry a public reason
+ * BalanceAccount over the incentive service's Debit / Credit / GetBalance
+ * (idempotent by operation id). Its calls raise the incentive service's
+ * own refusals as domain errors (main.ts wires them with
+ * refusalsAsDomainErrors of @ris/rpc): those prove the debit was not
+ * applied (it records nothing for them) and keep their public reason
  * (INSUFFICIENT_BALANCE, VALIDATION_ERROR, IDEMPOTENCY_KEY_REUSED…).
  * Anything else leaves the outcome unknown: unavailable, deadline,
  * internal, and errors the transport makes up without a reason (a reset
  * connection arrives as Aborted "read ECONNRESET" although the debit may
  * have been applied).
  */
-const REFUSAL_CODES = new Set([Code.FailedPrecondition, Code.InvalidArgument, Code.NotFound, Code.Aborted, Code.PermissionDenied]);
-
-function snapshot(balance: Balance | undefined): BalanceSnapshot {
-  return { coins: balance?.coins ?? 0, tokens: balance?.tokens ?? 0, xp: balance?.xp ?? 0, level: balance?.level ?? 0 };
-}
-
-/** BalanceAccount over the incentive service's Debit / Credit / GetBalance (idempotent by operation id). */
 export class IncentiveBalanceAccount implements BalanceAccount {
-  constructor(private readonly incentive: Client<typeof IncentiveService>) {}
+  constructor(private readonly incentive: ServiceCalls<typeof IncentiveService>) {}
 
   async debit(op: BalanceOperation): Promise<DebitOutcome> {
     try {
       const res = await this.incentive.debit(this.request(op));
       return { ok: true, balance: snapshot(res.balance) };
     } catch (err) {
-      if (!(err instanceof ConnectError) || !REFUSAL_CODES.has(err.code)) throw err;
-      const { reason, details } = errorReason(err);
-      if (!reason) throw err;
-      // Re-raised as this service's own error, keeping the public reason.
-      const error = rpcError(err.code, reason, err.rawMessage, details);
-      return { ok: false, insufficient: reason === 'INSUFFICIENT_BALANCE', error };
+      if (!isDomainError(err)) throw err;
+      // Answered as this service's own error, keeping the public reason.
+      return { ok: false, insufficient: err.reason === 'INSUFFICIENT_BALANCE', error: err };
     }
   }
 

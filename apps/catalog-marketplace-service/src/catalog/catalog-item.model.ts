@@ -1,5 +1,7 @@
 import { Schema, type Connection, type Model } from 'mongoose';
-import { stockMarkerFields, type StockMarkers } from '../goods/stock-counter';
+import { declareIndexes, type QueryNames } from '@ris/mongo';
+import { stockMarkerFields, type StockMarkers } from '../goods/stock-markers';
+import type { CatalogItemRepository } from './catalog-item.repository';
 
 export interface CatalogItemDoc extends StockMarkers {
   _id: string;
@@ -34,12 +36,11 @@ const catalogItemSchema = new Schema<CatalogItemDoc>(
   },
   { collection: 'catalog_items', versionKey: false },
 );
-// GET /incentives/catalog: an app's live items, newest first.
-catalogItemSchema.index({ appId: 1, deletedAt: 1, createdAt: -1 });
-// GET /incentives/catalog?published=.
-catalogItemSchema.index({ appId: 1, deletedAt: 1, published: 1, createdAt: -1 });
-// The recovery sweep: items marked by stock moves since their last sweep.
-catalogItemSchema.index({ stockMarked: 1 });
+declareIndexes<QueryNames<CatalogItemRepository>>(catalogItemSchema, [
+  { keys: { appId: 1, deletedAt: 1, createdAt: -1 }, serves: ['livePage'], why: "GET /incentives/catalog: an app's live items, newest first" },
+  { keys: { appId: 1, deletedAt: 1, published: 1, createdAt: -1 }, serves: ['livePage'], why: 'GET /incentives/catalog?published=' },
+  { keys: { stockMarked: 1 }, serves: ['markedAcrossApps'], why: 'the recovery sweep: items marked by stock moves since their last sweep' },
+]);
 
 export const catalogItemModel = (db: Connection): Model<CatalogItemDoc> =>
   (db.models.CatalogItem as Model<CatalogItemDoc> | undefined) ?? db.model<CatalogItemDoc>('CatalogItem', catalogItemSchema);

@@ -1,10 +1,10 @@
-import type { Connection } from 'mongoose';
-import { AppScoped, CoalescedReads, idFromOperation, type Page, type PageQuery } from '@ris/mongo';
-import { Code, notFound, rpcError } from '@ris/rpc';
-import { catalogItemModel, type CatalogItemDoc } from './catalog-item.model';
+import { notFound, refused } from '@ris/domain-errors';
+import { CoalescedReads, idFromOperation, type Page, type PageQuery } from '@ris/mongo';
 import { DESCRIPTION_MAX, checkCost, checkStock, checkText, checkedPriceTerms } from '../goods/field-rules';
 import { newGoodFields, OwnedGoods } from '../goods/owned-goods';
 import { StockCounter } from '../goods/stock-counter';
+import type { CatalogItemDoc } from './catalog-item.model';
+import type { CatalogItemRepository } from './catalog-item.repository';
 
 export interface CatalogItemInput {
   name: string;
@@ -21,26 +21,20 @@ const NAME_MAX = 200;
 
 /** Catalog items of an app: CRUD with soft delete, and their stock. */
 export class CatalogItems {
-  readonly items: AppScoped<CatalogItemDoc>;
   readonly stock: StockCounter<CatalogItemDoc>;
   private readonly owned: OwnedGoods<CatalogItemDoc>;
   /** Every redemption of an item reads it first: the reads that arrive together share one. */
   private readonly redeemableReads = new CoalescedReads<CatalogItemDoc | null>();
 
-  constructor(db: Connection) {
-    const model = catalogItemModel(db);
-    this.items = new AppScoped(model);
-    this.stock = new StockCounter(model, 'inventory', {
-      filter: () => ({ published: true, deletedAt: null }),
-      check: (item) => item.published && item.deletedAt === null,
-    });
-    this.owned = new OwnedGoods(this.items, this.stock, { noun: 'Catalog item', idField: 'itemId' });
+  constructor(private readonly items: CatalogItemRepository) {
+    this.stock = new StockCounter(items);
+    this.owned = new OwnedGoods(items, this.stock, { noun: 'Catalog item', idField: 'itemId' });
   }
 
   /** With an operation key, a retry of the request answers what its first try made. */
   async create(appId: string, input: CatalogItemInput, operationKey = ''): Promise<CatalogItemDoc> {
     const now = new Date();
-    const made = await this.items.createOrGet(appId, {
+    return this.items.create(appId, {
       _id: idFromOperation('itm', operationKey),
       name: checkText(input.name, 'name', NAME_MAX, true),
       description: checkText(input.description ?? '', 'description', DESCRIPTION_MAX, false),
@@ -50,7 +44,6 @@ export class CatalogItems {
       published: input.published ?? false,
       ...newGoodFields(now),
     });
-    return made.doc;
   }
 
   /** A live (not deleted) item; 404 otherwise, also for another app's id. */
@@ -60,12 +53,10 @@ export class CatalogItems {
 
   /** The item as a redemption needs it: 404 if unknown, 422 ITEM_UNAVAILABLE if deleted or unpublished. */
   async getRedeemable(appId: string, itemId: string): Promise<CatalogItemDoc> {
-    const item = await this.redeemableReads.read(`${appId}\u0000${itemId}`, () => this.items.findOne(appId, { _id: itemId }));
+    const item = await this.redeemableReads.read(`${appId}\u0000${itemId}`, () => this.items.findById(appId, itemId));
     if (!item) throw notFound('Catalog item', { itemId });
     if (item.deletedAt !== null || !item.published) {
-      throw rpcError(Code.FailedPrecondition, 'ITEM_UNAVAILABLE', `Catalog item ${itemId} is ${item.deletedAt ? 'deleted' : 'not published'}.`, {
-        itemId,
-      });
+      throw refused('ITEM_UNAVAILABLE', `Catalog item ${itemId} is ${item.deletedAt ? 'deleted' : 'not published'}.`, { itemId });
     }
     return item;
   }

@@ -1,5 +1,4 @@
 import { domainEvent, stableEventId, type DomainEvent } from '@ris/events';
-import type { MarketplaceRedemptionDoc } from '../marketplace/marketplace-redemption.model';
 import type { RedemptionDoc } from './catalog-redemption.model';
 import { publicStatus, type SagaState } from '../saga/redemption-saga-machine';
 import type { PublishEffect } from '../saga/redemption-saga';
@@ -32,27 +31,5 @@ export function catalogRedemptionEvent(redemption: RedemptionDoc, effect: Publis
       redeemedAt: redemption.createdAt.toISOString(),
     },
     { id: stableEventId(type, redemption.appId, redemption._id), occurredAt: occurredAt ?? redemption.updatedAt },
-  );
-}
-
-/** appId is the redeeming app; the webhook service also delivers it to listingAppId, the listing's owner. */
-export function marketplaceRedeemed(redemption: MarketplaceRedemptionDoc): DomainEvent {
-  return domainEvent(
-    'marketplace.redeemed',
-    redemption.appId,
-    {
-      redemptionId: redemption._id,
-      listingId: redemption.listingId,
-      listingAppId: redemption.listingAppId,
-      userId: redemption.userId,
-      discountCode: redemption.discountCode,
-      expiresAt: redemption.expiresAt.toISOString(),
-      listingTitle: redemption.listingTitle,
-      discount: { type: redemption.discount.type, value: redemption.discount.value },
-      coinCost: redemption.coinCost,
-      tokenCost: redemption.tokenCost,
-      redeemedAt: redemption.createdAt.toISOString(),
-    },
-    { id: stableEventId('marketplace.redeemed', redemption.appId, redemption._id), occurredAt: redemption.createdAt },
   );
 }

@@ -1,6 +1,8 @@
 import { Schema, type Connection, type Model } from 'mongoose';
 import { carriesEvents } from '@ris/events';
-import { addSagaIndexes, sagaFields, type SagaRecord } from '../saga/saga-record';
+import { declareIndexes, type QueryNames } from '@ris/mongo';
+import { sagaFields, sagaIndexes, type SagaRecord } from '../saga/saga-record';
+import type { CatalogRedemptionRepository } from './catalog-redemption.repository';
 
 /** A catalog redemption: one unit of an item bought by a user of the item's app. */
 export interface RedemptionDoc extends SagaRecord {
@@ -21,14 +23,13 @@ const redemptionSchema = new Schema<RedemptionDoc>(
   },
   { collection: 'redemptions', versionKey: false },
 );
-// GET /incentives/redemptions, newest first (optionally by status: the state filter).
-redemptionSchema.index({ appId: 1, state: 1, createdAt: -1 });
-redemptionSchema.index({ appId: 1, createdAt: -1 });
-// GET /incentives/redemptions?userId=.
-redemptionSchema.index({ appId: 1, userId: 1, createdAt: -1 });
-// GET /incentives/redemptions?itemId=.
-redemptionSchema.index({ appId: 1, itemId: 1, createdAt: -1 });
-addSagaIndexes(redemptionSchema);
+declareIndexes<QueryNames<CatalogRedemptionRepository>>(redemptionSchema, [
+  { keys: { appId: 1, state: 1, createdAt: -1 }, serves: ['page'], why: 'GET /incentives/redemptions, newest first (optionally by status: the state filter)' },
+  { keys: { appId: 1, createdAt: -1 }, serves: ['page'] },
+  { keys: { appId: 1, userId: 1, createdAt: -1 }, serves: ['page'], why: 'GET /incentives/redemptions?userId=' },
+  { keys: { appId: 1, itemId: 1, createdAt: -1 }, serves: ['page'], why: 'GET /incentives/redemptions?itemId=' },
+  ...sagaIndexes,
+]);
 // A step's events are stored with the move that closes it, until published.
 carriesEvents(redemptionSchema);
 

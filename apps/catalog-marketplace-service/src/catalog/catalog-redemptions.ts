@@ -1,15 +1,14 @@
-import type { Connection, FilterQuery } from 'mongoose';
-import type { Outbox } from '@ris/events';
+import { conflict, notFound } from '@ris/domain-errors';
 import type { Logger } from '@ris/logging';
-import { AppScoped, type Page, type PageQuery } from '@ris/mongo';
-import { Code, notFound, rpcError } from '@ris/rpc';
+import type { Page, PageQuery } from '@ris/mongo';
 import type { BalanceAccount, BalanceSnapshot } from '../balances/balance-account';
-import type { CatalogItems } from './catalog-items';
 import { Redeemer } from '../saga/redeemer';
-import { catalogRedemptionEvent } from './catalog-redemption-events';
-import { redemptionModel, type RedemptionDoc } from './catalog-redemption.model';
 import { RedemptionSaga, type SagaOptions } from '../saga/redemption-saga';
 import { publicStatus, requestStatus, statesShowing, type PublicRedemptionStatus } from '../saga/redemption-saga-machine';
+import type { CatalogItems } from './catalog-items';
+import { catalogRedemptionEvent } from './catalog-redemption-events';
+import type { RedemptionDoc } from './catalog-redemption.model';
+import type { CatalogRedemptionRepository } from './catalog-redemption.repository';
 
 export interface RedemptionFilter {
   userId?: string;
@@ -19,30 +18,26 @@ export interface RedemptionFilter {
 
 /** Catalog redemptions: redeem (the saga), list, fulfil and cancel. */
 export class CatalogRedemptions {
-  readonly records: AppScoped<RedemptionDoc>;
   readonly saga: RedemptionSaga<RedemptionDoc>;
   private readonly redeemer: Redeemer<RedemptionDoc>;
 
   constructor(
-    db: Connection,
+    private readonly records: CatalogRedemptionRepository,
     private readonly items: CatalogItems,
     account: BalanceAccount,
-    outbox: Outbox,
     logger: Logger,
     options: SagaOptions,
   ) {
-    this.records = new AppScoped(redemptionModel(db));
     this.saga = new RedemptionSaga(
       {
         name: 'catalog redemption',
         debitCause: 'CATALOG_REDEMPTION',
-        records: this.records,
+        records,
         stock: items.stock,
         good: (r) => ({ appId: r.appId, id: r.itemId, field: 'itemId' }),
         events: (r, effect) => [catalogRedemptionEvent(r, effect)],
       },
       account,
-      outbox,
       logger,
       options,
     );
@@ -74,16 +69,13 @@ export class CatalogRedemptions {
           cancelledAt: null,
           ...this.redeemer.startFields(new Date(), operationKey),
         });
-        return { record, limitedStock: item.inventory !== -1 };
+        return record && { record, limitedStock: item.inventory !== -1 };
       },
     });
   }
 
   list(appId: string, page: PageQuery, filter: RedemptionFilter): Promise<Page<RedemptionDoc>> {
-    const query: FilterQuery<RedemptionDoc> = { state: { $in: statesShowing(filter.status) } };
-    if (filter.userId) query.userId = filter.userId;
-    if (filter.itemId) query.itemId = filter.itemId;
-    return this.records.page(appId, query, { createdAt: -1, _id: -1 }, page);
+    return this.records.page(appId, { userId: filter.userId, itemId: filter.itemId, states: statesShowing(filter.status) }, page);
   }
 
   /**
@@ -92,7 +84,7 @@ export class CatalogRedemptions {
    * refunds by an operation id of its own and restocks once.
    */
   async changeStatus(appId: string, redemptionId: string, target: 'FULFILLED' | 'CANCELLED'): Promise<RedemptionDoc> {
-    const record = await this.records.findOne(appId, { _id: redemptionId });
+    const record = await this.records.findById(appId, redemptionId);
     if (!record) throw notFound('Redemption', { redemptionId });
     const now = new Date();
     const decision = requestStatus(record.state, target, !(await this.saga.isHeld(record, now)));
@@ -103,12 +95,12 @@ export class CatalogRedemptions {
     switch (decision.action) {
       case 'FULFIL': {
         const fulfilled = await this.saga.move(record, { type: 'FULFIL' }, { fulfilledAt: now });
-        if (!fulfilled) throw this.invalidTransition((await this.records.findOne(appId, { _id: redemptionId })) ?? record, target);
+        if (!fulfilled) throw this.invalidTransition((await this.records.findById(appId, redemptionId)) ?? record, target);
         return this.saga.settleOrLeave(fulfilled);
       }
       case 'CANCEL': {
         const cancelling = await this.saga.move(record, { type: 'CANCEL' }, { cancelledAt: now });
-        if (!cancelling) throw this.invalidTransition((await this.records.findOne(appId, { _id: redemptionId })) ?? record, target);
+        if (!cancelling) throw this.invalidTransition((await this.records.findById(appId, redemptionId)) ?? record, target);
         return this.finishCancel(cancelling);
       }
       case 'RESUME_CANCEL': {
@@ -131,7 +123,7 @@ export class CatalogRedemptions {
 
   private invalidTransition(record: RedemptionDoc, target: string) {
     const status = publicStatus(record.state);
-    return rpcError(Code.Aborted, 'INVALID_TRANSITION', `Redemption ${record._id} is ${status}; only a PENDING redemption can become ${target}.`, {
+    return conflict('INVALID_TRANSITION', `Redemption ${record._id} is ${status}; only a PENDING redemption can become ${target}.`, {
       redemptionId: record._id,
       status,
       requested: target,

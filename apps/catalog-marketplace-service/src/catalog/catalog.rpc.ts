@@ -2,29 +2,27 @@ import { create } from '@bufbuild/protobuf';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import type { ServiceImpl } from '@connectrpc/connect';
 import {
-  BalanceSnapshotSchema,
   CatalogItemSchema,
   RedemptionSchema,
   RedemptionStatus,
   enumName,
   enumValue,
-  type BalanceSnapshot as BalanceProto,
   type CatalogItem,
   type CatalogMarketplaceService,
   type CreateCatalogItemRequest,
   type Redemption,
   type UpdateCatalogItemRequest,
 } from '@ris/contracts';
-import { invalidArgument, messageFields, pageFromRequest, pageReply, requiredField } from '@ris/rpc';
-import type { BalanceSnapshot } from '../balances/balance-account';
+import { invalidArgument, messageFields, pageFromRequest, pageReply, requiredField, tenantOf } from '@ris/rpc';
+import { balanceToProto } from '../balances/balances.rpc';
+import { publicStatus, type PublicRedemptionStatus } from '../saga/redemption-saga-machine';
 import type { CatalogItemDoc } from './catalog-item.model';
 import type { CatalogItemInput, CatalogItemPatch, CatalogItems } from './catalog-items';
-import type { CatalogRedemptions } from './catalog-redemptions';
 import type { RedemptionDoc } from './catalog-redemption.model';
-import { publicStatus, type PublicRedemptionStatus } from '../saga/redemption-saga-machine';
+import type { CatalogRedemptions } from './catalog-redemptions';
 
 type Service = ServiceImpl<typeof CatalogMarketplaceService>;
-/** The service's catalog half; the marketplace half (marketplace.rpc.ts) is the rest. */
+/** The service's catalog half; the marketplace half (marketplace/marketplace.rpc.ts) is the rest. */
 export type CatalogMethod =
   | 'createCatalogItem'
   | 'getCatalogItem'
@@ -34,7 +32,7 @@ export type CatalogMethod =
   | 'redeemCatalogItem'
   | 'listRedemptions'
   | 'updateRedemptionStatus';
-export type CatalogRpc = Pick<Service, CatalogMethod>;
+export type CatalogCalls = Pick<Service, CatalogMethod>;
 
 const time = (date: Date | null) => (date ? timestampFromDate(date) : undefined);
 
@@ -59,10 +57,6 @@ export function redemptionToProto(doc: RedemptionDoc): Redemption {
   });
 }
 
-export function balanceToProto(balance: BalanceSnapshot | null): BalanceProto | undefined {
-  return balance ? create(BalanceSnapshotSchema, balance) : undefined;
-}
-
 /** An item's own fields of a create or update request: proto and domain name them alike, and unset stays unset. */
 function itemFields(req: CreateCatalogItemRequest): CatalogItemInput;
 function itemFields(req: UpdateCatalogItemRequest): CatalogItemPatch;
@@ -72,35 +66,35 @@ function itemFields(req: CatalogItemPatch): CatalogItemPatch {
 }
 
 /** The catalog and its redemptions, proto ⇄ domain. */
-export function catalogRpc(items: CatalogItems, redemptions: CatalogRedemptions): CatalogRpc {
+export function catalogCalls(items: CatalogItems, redemptions: CatalogRedemptions): CatalogCalls {
   return {
-    async createCatalogItem(req) {
-      const item = await items.create(requiredField(req.appId, 'appId'), itemFields(req), req.operationKey);
+    async createCatalogItem(req, ctx) {
+      const item = await items.create(tenantOf(ctx), itemFields(req), req.operationKey);
       return { item: itemToProto(item) };
     },
 
-    async getCatalogItem(req) {
-      return { item: itemToProto(await items.get(requiredField(req.appId, 'appId'), requiredField(req.itemId, 'itemId'))) };
+    async getCatalogItem(req, ctx) {
+      return { item: itemToProto(await items.get(tenantOf(ctx), requiredField(req.itemId, 'itemId'))) };
     },
 
-    async listCatalogItems(req) {
-      const page = await items.list(requiredField(req.appId, 'appId'), pageFromRequest(req.page), req.published);
+    async listCatalogItems(req, ctx) {
+      const page = await items.list(tenantOf(ctx), pageFromRequest(req.page), req.published);
       return { items: page.items.map(itemToProto), page: pageReply(page) };
     },
 
-    async updateCatalogItem(req) {
-      const item = await items.update(requiredField(req.appId, 'appId'), requiredField(req.itemId, 'itemId'), itemFields(req));
+    async updateCatalogItem(req, ctx) {
+      const item = await items.update(tenantOf(ctx), requiredField(req.itemId, 'itemId'), itemFields(req));
       return { item: itemToProto(item) };
     },
 
-    async deleteCatalogItem(req) {
-      await items.delete(requiredField(req.appId, 'appId'), requiredField(req.itemId, 'itemId'));
+    async deleteCatalogItem(req, ctx) {
+      await items.delete(tenantOf(ctx), requiredField(req.itemId, 'itemId'));
       return {};
     },
 
-    async redeemCatalogItem(req) {
+    async redeemCatalogItem(req, ctx) {
       const { redemption, balance } = await redemptions.redeem(
-        requiredField(req.appId, 'appId'),
+        tenantOf(ctx),
         requiredField(req.userId, 'userId'),
         requiredField(req.itemId, 'itemId'),
         req.operationKey,
@@ -108,8 +102,8 @@ export function catalogRpc(items: CatalogItems, redemptions: CatalogRedemptions)
       return { redemption: redemptionToProto(redemption), balance: balanceToProto(balance) };
     },
 
-    async listRedemptions(req) {
-      const page = await redemptions.list(requiredField(req.appId, 'appId'), pageFromRequest(req.page), {
+    async listRedemptions(req, ctx) {
+      const page = await redemptions.list(tenantOf(ctx), pageFromRequest(req.page), {
         userId: req.userId,
         itemId: req.itemId,
         status: enumName(RedemptionStatus, req.status) as PublicRedemptionStatus | undefined,
@@ -120,10 +114,10 @@ export function catalogRpc(items: CatalogItems, redemptions: CatalogRedemptions)
       };
     },
 
-    async updateRedemptionStatus(req) {
+    async updateRedemptionStatus(req, ctx) {
       const target = enumName(RedemptionStatus, req.status);
       if (target !== 'FULFILLED' && target !== 'CANCELLED') throw invalidArgument('status must be FULFILLED or CANCELLED');
-      const redemption = await redemptions.changeStatus(requiredField(req.appId, 'appId'), requiredField(req.redemptionId, 'redemptionId'), target);
+      const redemption = await redemptions.changeStatus(tenantOf(ctx), requiredField(req.redemptionId, 'redemptionId'), target);
       return { redemption: redemptionToProto(redemption) };
     },
   };

@@ -1,4 +1,5 @@
-import { characterCount, invalidArgument } from '@ris/rpc';
+import { characterCount } from '@ris/contracts';
+import { invalid } from '@ris/domain-errors';
 
 // Invariants of the fields of items and listings (costs, stock counts,
 // texts, ids). The gateway validates the same rules; they are repeated
@@ -6,23 +7,22 @@ import { characterCount, invalidArgument } from '@ris/rpc';
 
 /** Coins and tokens are whole numbers (the incentive ledger refuses fractions). */
 export function checkCost(value: number, field: string): number {
-  if (!Number.isSafeInteger(value) || value < 0) throw invalidArgument(`${field} must be a whole number of 0 or more`);
+  if (!Number.isSafeInteger(value) || value < 0) throw invalid(`${field} must be a whole number of 0 or more`);
   return value;
 }
 
 /** -1 means unlimited; otherwise a whole number of units. */
 export function checkStock(value: number, field: string): number {
-  if (!Number.isInteger(value) || value < -1) throw invalidArgument(`${field} must be a whole number, or -1 for unlimited`);
+  if (!Number.isInteger(value) || value < -1) throw invalid(`${field} must be a whole number, or -1 for unlimited`);
   return value;
 }
 
 export function checkText(value: string, field: string, max: number, required: boolean): string {
   const trimmed = value.trim();
-  if (required && !trimmed) throw invalidArgument(`${field} must not be empty`);
-  if (characterCount(trimmed) > max) throw invalidArgument(`${field} must be at most ${max} characters`);
+  if (required && !trimmed) throw invalid(`${field} must not be empty`);
+  if (characterCount(trimmed) > max) throw invalid(`${field} must be at most ${max} characters`);
   return trimmed;
 }
-
 
 /** Descriptions of items and listings. */
 export const DESCRIPTION_MAX = 2000;

@@ -1,20 +1,9 @@
-import type { FilterQuery, UpdateQuery } from 'mongoose';
-import type { AppScoped, Page, PageQuery } from '@ris/mongo';
-import { notFound } from '@ris/rpc';
-import type { StockCounter, StockMarkers } from './stock-counter';
+import { notFound } from '@ris/domain-errors';
+import type { Page, PageQuery } from '@ris/mongo';
+import type { Good, GoodRepository } from './good.repository';
+import type { StockCounter } from './stock-counter';
 
-/** What a good (catalog item or listing) carries for its owner's management. */
-type OwnedGood = StockMarkers & {
-  _id: string;
-  appId: string;
-  published: boolean;
-  /** Soft delete: set once, and the good is gone from its owner's API but not from history. */
-  deletedAt: Date | null;
-  createdAt: Date;
-  updatedAt: Date;
-};
-
-type NewGoodFields = Pick<OwnedGood, 'deletedAt' | 'stockHolds' | 'stockReturns' | 'stockMarked' | 'createdAt' | 'updatedAt'>;
+type NewGoodFields = Pick<Good, 'deletedAt' | 'stockHolds' | 'stockReturns' | 'stockMarked' | 'createdAt' | 'updatedAt'>;
 
 /** The fields every good is created with: live, and no stock move in flight. */
 export function newGoodFields(now: Date): NewGoodFields {
@@ -26,9 +15,9 @@ export function newGoodFields(now: Date): NewGoodFields {
  * (not deleted) ones are seen, deleting is soft, and every write runs
  * under the good's stock lock so it never interleaves with a stock move.
  */
-export class OwnedGoods<G extends OwnedGood> {
+export class OwnedGoods<G extends Good> {
   constructor(
-    private readonly goods: AppScoped<G>,
+    private readonly goods: GoodRepository<G>,
     private readonly stock: StockCounter<G>,
     /** How a 404 names the good, e.g. 'Catalog item' and its id as 'itemId'. */
     private readonly naming: { noun: string; idField: string },
@@ -38,37 +27,28 @@ export class OwnedGoods<G extends OwnedGood> {
     return notFound(this.naming.noun, { [this.naming.idField]: id });
   }
 
-  // Generic over the document type, so mongoose cannot check these filters: they are typed here.
-  private live(id: string): FilterQuery<G> {
-    return { _id: id, deletedAt: null } as FilterQuery<G>;
-  }
-
   /** A live good of the app; 404 otherwise, also for another app's id. */
   async get(appId: string, id: string): Promise<G> {
-    const good = await this.goods.findOne(appId, this.live(id));
+    const good = await this.goods.live(appId, id);
     if (!good) throw this.notFound(id);
     return good;
   }
 
   /** The app's live goods, newest first; `published` narrows to published or unpublished ones. */
   list(appId: string, page: PageQuery, published?: boolean): Promise<Page<G>> {
-    const filter = { deletedAt: null, ...(published !== undefined ? { published } : {}) } as FilterQuery<G>;
-    return this.goods.page(appId, filter, { createdAt: -1, _id: -1 }, page);
+    return this.goods.livePage(appId, page, published);
   }
 
   /** Sets the (already checked) fields of a live good; 404 if there is none. */
   async update(appId: string, id: string, set: Partial<G>): Promise<G> {
-    const updated = await this.stock.exclusive(id, () => this.goods.findOneAndUpdate(appId, this.live(id), { $set: set } as UpdateQuery<G>));
+    const updated = await this.stock.exclusive(id, () => this.goods.setLive(appId, id, set));
     if (!updated) throw this.notFound(id);
     return updated;
   }
 
   /** Soft delete: gone from the owner's API, kept for the redemptions that name it. */
   async delete(appId: string, id: string): Promise<void> {
-    const now = new Date();
-    const deleted = await this.stock.exclusive(id, () =>
-      this.goods.updateOne(appId, this.live(id), { $set: { deletedAt: now, updatedAt: now } } as UpdateQuery<G>),
-    );
-    if (deleted === 0) throw this.notFound(id);
+    const deleted = await this.stock.exclusive(id, () => this.goods.softDelete(appId, id, new Date()));
+    if (!deleted) throw this.notFound(id);
   }
 }

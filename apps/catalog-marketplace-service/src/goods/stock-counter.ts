@@ -1,33 +1,5 @@
-import type { FilterQuery, Model, UpdateQuery } from 'mongoose';
-import { AppScoped, SerialByKey } from '@ris/mongo';
-
-/**
- * Markers a good (catalog item or listing) carries while a stock move is
- * not yet acknowledged by its redemption. The move and its marker are one
- * single-document update, so "was the unit taken (or given back) for this
- * redemption?" always has an answer, and each move happens at most once:
- * that is what lets a saga without transactions be finished or undone
- * after a crash. Markers live only until the redemption records the move.
- */
-export interface StockMarkers {
-  /** Redemptions whose reservation took a unit that is not final yet. */
-  stockHolds: string[];
-  /** Cancelled redemptions whose unit was given back but which are not yet CANCELLED. */
-  stockReturns: string[];
-  /**
-   * Set with every marker, cleared by the recovery sweep once both lists
-   * are empty: what the sweep finds goods by. (The lists themselves are
-   * not indexed: FerretDB on PostgreSQL indexes an array as one value,
-   * which fails past about 2.7 KB, i.e. ~100 redemptions in flight.)
-   */
-  stockMarked: boolean;
-}
-
-export const stockMarkerFields = {
-  stockHolds: { type: [String], default: (): string[] => [] },
-  stockReturns: { type: [String], default: (): string[] => [] },
-  stockMarked: { type: Boolean, default: false },
-};
+import { SerialByKey } from '@ris/mongo';
+import type { Good, GoodRepository } from './good.repository';
 
 interface CommitBatch {
   holders: string[];
@@ -43,51 +15,24 @@ interface TakeRequest {
 /** HELD: none left, but other redemptions hold units that may still come back (see StockRefusal STOCK_HELD). */
 export type TakeOutcome = 'TAKEN' | 'UNLIMITED' | 'OUT_OF_STOCK' | 'HELD' | 'UNAVAILABLE';
 
-export interface Availability<G> {
-  /** The filter a good must match to be redeemable now. */
-  filter(now: Date): FilterQuery<G>;
-  /** The same rule on a document read back. */
-  check(good: G, now: Date): boolean;
-}
-
-type Good = StockMarkers & { _id: string; appId: string };
-
 /**
  * Conditional, idempotent stock moves on one collection of goods (-1 in
- * the stock field means unlimited). Every write to a good, these and the
+ * the stock field means unlimited; the queries are GoodRepository's). Every write to a good, these and the
  * owner's edits alike (exclusive), runs under the good's lock (see
  * SerialByKey: FerretDB's updates are not atomic).
  */
 export class StockCounter<G extends Good> {
-  private readonly goods: AppScoped<G>;
   private readonly lock = new SerialByKey();
   /** Per good (app and id): holds to make final in the next write (see commitSoon). */
   private readonly commits = new Map<string, CommitBatch>();
   /** Per good (app and id): takes waiting for the good's lock, made together (see take). */
   private readonly takes = new Map<string, TakeRequest[]>();
 
-  constructor(
-    readonly model: Model<G>,
-    private readonly field: keyof G & string,
-    private readonly availability: Availability<G>,
-  ) {
-    this.goods = new AppScoped(model);
-  }
+  constructor(readonly goods: GoodRepository<G>) {}
 
   /** Runs a write to the good with no other write to it in between (the owner's edits use it too). */
   exclusive<T>(goodId: string, work: () => Promise<T>): Promise<T> {
     return this.lock.run(goodId, work);
-  }
-
-  // The stock field is chosen at run time (inventory, quantity), which
-  // mongoose's query types cannot follow: queries are built as plain
-  // objects and typed here.
-  private filter(query: Record<string, unknown>): FilterQuery<G> {
-    return query as FilterQuery<G>;
-  }
-
-  private update(update: Record<string, unknown>): UpdateQuery<G> {
-    return update as UpdateQuery<G>;
   }
 
   /**
@@ -121,17 +66,7 @@ export class StockCounter<G extends Good> {
   private async takeBatch(appId: string, goodId: string, batch: TakeRequest[]): Promise<void> {
     const holders = batch.map((request) => request.holder);
     if (batch.length > 1 && new Set(holders).size === holders.length) {
-      const taken = await this.goods.updateOne(
-        appId,
-        this.filter({
-          ...this.availability.filter(new Date()),
-          _id: goodId,
-          [this.field]: { $gte: holders.length },
-          stockHolds: { $nin: holders },
-        }),
-        this.update({ $inc: { [this.field]: -holders.length }, $push: { stockHolds: { $each: holders } }, $set: { stockMarked: true } }),
-      );
-      if (taken === 1) {
+      if (await this.goods.takeUnits(appId, goodId, holders, new Date())) {
         for (const request of batch) request.resolve('TAKEN');
         return;
       }
@@ -147,17 +82,12 @@ export class StockCounter<G extends Good> {
 
   private async takeNow(appId: string, goodId: string, holder: string): Promise<TakeOutcome> {
     const now = new Date();
-    const taken = await this.goods.updateOne(
-      appId,
-      this.filter({ ...this.availability.filter(now), _id: goodId, [this.field]: { $gt: 0 }, stockHolds: { $ne: holder } }),
-      this.update({ $inc: { [this.field]: -1 }, $push: { stockHolds: holder }, $set: { stockMarked: true } }),
-    );
-    if (taken === 1) return 'TAKEN';
+    if (await this.goods.takeUnit(appId, goodId, holder, now)) return 'TAKEN';
     // Refused: read it back to say why.
-    const good = await this.goods.findOne(appId, { _id: goodId } as FilterQuery<G>);
+    const good = await this.goods.findById(appId, goodId);
     if (good?.stockHolds.includes(holder)) return 'TAKEN';
-    if (!good || !this.availability.check(good, now)) return 'UNAVAILABLE';
-    if (good[this.field] === -1) return 'UNLIMITED';
+    if (!good || !this.goods.isAvailable(good, now)) return 'UNAVAILABLE';
+    if (this.goods.stockOf(good) === -1) return 'UNLIMITED';
     return good.stockHolds.length > 0 ? 'HELD' : 'OUT_OF_STOCK';
   }
 
@@ -167,21 +97,15 @@ export class StockCounter<G extends Good> {
   }
 
   private async releaseNow(appId: string, goodId: string, holder: string): Promise<void> {
-    const restocked = await this.goods.updateOne(
-      appId,
-      this.filter({ _id: goodId, stockHolds: holder, [this.field]: { $gte: 0 } }),
-      this.update({ $inc: { [this.field]: 1 }, $pull: { stockHolds: holder } }),
-    );
+    const restocked = await this.goods.restock(appId, goodId, holder);
     // Made unlimited since: there is no count to give the unit back to.
-    if (restocked === 0) await this.dropMarker(appId, goodId, 'stockHolds', holder);
+    if (!restocked) await this.goods.dropMarker(appId, goodId, 'stockHolds', holder);
   }
 
   /** These holders' takes are final (their redemptions are confirmed): the units stay taken, the markers go, in one write. */
   async commit(appId: string, goodId: string, holders: string[]): Promise<void> {
     if (holders.length === 0) return;
-    await this.exclusive(goodId, () =>
-      this.goods.updateOne(appId, this.filter({ _id: goodId }), this.update({ $pullAll: { stockHolds: holders } })),
-    );
+    await this.exclusive(goodId, () => this.goods.dropHolds(appId, goodId, holders));
   }
 
   /**
@@ -205,7 +129,7 @@ export class StockCounter<G extends Good> {
       this.exclusive(goodId, () => {
         // From here on, arrivals start the next batch.
         this.commits.delete(key);
-        return this.goods.updateOne(appId, this.filter({ _id: goodId }), this.update({ $pullAll: { stockHolds: fresh.holders } }));
+        return this.goods.dropHolds(appId, goodId, fresh.holders);
       }).then(
         () => fresh.waiters.forEach((w) => w.resolve()),
         (err: unknown) => fresh.waiters.forEach((w) => w.reject(err)),
@@ -215,42 +139,21 @@ export class StockCounter<G extends Good> {
 
   /** Gives back the unit a confirmed redemption took (a cancellation), once. */
   async giveBack(appId: string, goodId: string, holder: string): Promise<void> {
-    await this.exclusive(goodId, () =>
-      this.goods.updateOne(
-        appId,
-        // Unlimited goods (-1) have no count to give back to.
-        this.filter({ _id: goodId, [this.field]: { $gte: 0 }, stockReturns: { $ne: holder } }),
-        this.update({ $inc: { [this.field]: 1 }, $push: { stockReturns: holder }, $set: { stockMarked: true } }),
-      ),
-    );
+    await this.exclusive(goodId, () => this.goods.giveBackUnit(appId, goodId, holder));
   }
 
   /** The cancellation is recorded: the return marker goes. */
   clearReturn(appId: string, goodId: string, holder: string): Promise<void> {
-    return this.exclusive(goodId, () => this.dropMarker(appId, goodId, 'stockReturns', holder));
-  }
-
-  private async dropMarker(appId: string, goodId: string, marker: keyof StockMarkers, holder: string): Promise<void> {
-    await this.goods.updateOne(appId, this.filter({ _id: goodId, [marker]: holder }), this.update({ $pull: { [marker]: holder } }));
+    return this.exclusive(goodId, () => this.goods.dropMarker(appId, goodId, 'stockReturns', holder));
   }
 
   /** Goods of every app marked since their last sweep (a system job: each good is then handled under its own appId). */
   marked(limit: number): Promise<G[]> {
-    return this.model
-      .find(this.filter({ stockMarked: true }))
-      .limit(limit)
-      .lean<G[]>()
-      .exec();
+    return this.goods.markedAcrossApps(limit);
   }
 
   /** The sweep is done with a good: unmark it, unless a marker arrived meanwhile. */
   async unmarkIfClear(appId: string, goodId: string): Promise<void> {
-    await this.exclusive(goodId, () =>
-      this.goods.updateOne(
-        appId,
-        this.filter({ _id: goodId, stockHolds: { $size: 0 }, stockReturns: { $size: 0 } }),
-        this.update({ $set: { stockMarked: false } }),
-      ),
-    );
+    await this.exclusive(goodId, () => this.goods.unmarkIfClear(appId, goodId));
   }
 }

@@ -1,5 +1,7 @@
 import { Schema, type Connection, type Model } from 'mongoose';
-import { stockMarkerFields, type StockMarkers } from '../goods/stock-counter';
+import { declareIndexes, type QueryNames } from '@ris/mongo';
+import { stockMarkerFields, type StockMarkers } from '../goods/stock-markers';
+import type { ListingRepository } from './listing.repository';
 
 export type DiscountTypeName = 'PERCENT' | 'FIXED';
 
@@ -55,15 +57,16 @@ const listingSchema = new Schema<ListingDoc>(
   },
   { collection: 'listings', versionKey: false },
 );
-// GET /incentives/marketplace/listings: the owner's live listings, newest first.
-listingSchema.index({ appId: 1, deletedAt: 1, createdAt: -1 });
-// ...?published=.
-listingSchema.index({ appId: 1, deletedAt: 1, published: 1, createdAt: -1 });
-// GET /incentives/marketplace/public/listings (every app's, the one
-// deliberately cross-tenant read) and the affordable listings of verify.
-listingSchema.index({ published: 1, deletedAt: 1, createdAt: -1 });
-// The recovery sweep: listings marked by stock moves since their last sweep.
-listingSchema.index({ stockMarked: 1 });
+declareIndexes<QueryNames<ListingRepository>>(listingSchema, [
+  { keys: { appId: 1, deletedAt: 1, createdAt: -1 }, serves: ['livePage'], why: "GET /incentives/marketplace/listings: the owner's live listings, newest first" },
+  { keys: { appId: 1, deletedAt: 1, published: 1, createdAt: -1 }, serves: ['livePage'], why: '...?published=' },
+  {
+    keys: { published: 1, deletedAt: 1, createdAt: -1 },
+    serves: ['publicPage'],
+    why: "GET /incentives/marketplace/public/listings (every app's, the one deliberately cross-tenant read) and the affordable listings of verify",
+  },
+  { keys: { stockMarked: 1 }, serves: ['markedAcrossApps'], why: 'the recovery sweep: listings marked by stock moves since their last sweep' },
+]);
 
 export const listingModel = (db: Connection): Model<ListingDoc> =>
   (db.models.Listing as Model<ListingDoc> | undefined) ?? db.model<ListingDoc>('Listing', listingSchema);

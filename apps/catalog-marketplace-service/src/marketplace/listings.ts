@@ -1,11 +1,11 @@
-import type { Connection, FilterQuery, Model } from 'mongoose';
 import { DEFAULT_CODE_VALIDITY_DAYS } from '@ris/contracts';
-import { AppScoped, CoalescedReads, idFromOperation, type Page, type PageQuery } from '@ris/mongo';
-import { Code, invalidArgument, notFound, rpcError } from '@ris/rpc';
+import { invalid, notFound, refused } from '@ris/domain-errors';
+import { CoalescedReads, idFromOperation, type Page, type PageQuery } from '@ris/mongo';
 import { DESCRIPTION_MAX, checkCost, checkStock, checkText, checkedPriceTerms } from '../goods/field-rules';
-import { listingModel, type DiscountDoc, type ListingDoc } from './listing.model';
 import { newGoodFields, OwnedGoods } from '../goods/owned-goods';
 import { StockCounter } from '../goods/stock-counter';
+import type { DiscountDoc, ListingDoc } from './listing.model';
+import type { CostCeiling, ListingRepository } from './listing.repository';
 
 export interface ListingInput {
   title: string;
@@ -22,21 +22,16 @@ export interface ListingInput {
 /** Only the fields set change; expiresAt null removes the expiry. */
 export type ListingPatch = Partial<ListingInput>;
 
-export interface CostCeiling {
-  maxCoinCost?: number;
-  maxTokenCost?: number;
-}
-
 const TITLE_MAX = 200;
 
 function checkDiscount(discount: DiscountDoc): DiscountDoc {
   const { type, value } = discount;
   if (type === 'PERCENT') {
-    if (!Number.isFinite(value) || value <= 0 || value > 100) throw invalidArgument('discount.value must be more than 0 and at most 100 for PERCENT');
+    if (!Number.isFinite(value) || value <= 0 || value > 100) throw invalid('discount.value must be more than 0 and at most 100 for PERCENT');
   } else if (type === 'FIXED') {
-    if (!Number.isFinite(value) || value <= 0) throw invalidArgument('discount.value must be more than 0 for FIXED');
+    if (!Number.isFinite(value) || value <= 0) throw invalid('discount.value must be more than 0 for FIXED');
   } else {
-    throw invalidArgument('discount.type must be PERCENT or FIXED');
+    throw invalid('discount.type must be PERCENT or FIXED');
   }
   return { type, value };
 }
@@ -44,49 +39,35 @@ function checkDiscount(discount: DiscountDoc): DiscountDoc {
 function checkExpiry(expiresAt: Date | null, now: Date): Date | null {
   // 422: a well-formed date-time that the clock has passed.
   if (expiresAt && expiresAt.getTime() <= now.getTime()) {
-    throw rpcError(Code.FailedPrecondition, 'EXPIRES_AT_PASSED', 'expiresAt must be in the future', { field: 'expiresAt' });
+    throw refused('EXPIRES_AT_PASSED', 'expiresAt must be in the future', { field: 'expiresAt' });
   }
   return expiresAt;
 }
 
 function checkValidityDays(days: number): number {
-  if (!Number.isInteger(days) || days < 1 || days > 3650) throw invalidArgument('codeValidityDays must be a whole number from 1 to 3650');
+  if (!Number.isInteger(days) || days < 1 || days > 3650) throw invalid('codeValidityDays must be a whole number from 1 to 3650');
   return days;
 }
-
-/** Redeemable now: published, not deleted, not expired (stock is the counter's business). */
-const availableFilter = (now: Date): FilterQuery<ListingDoc> => ({
-  published: true,
-  deletedAt: null,
-  $or: [{ expiresAt: null }, { expiresAt: { $gt: now } }],
-});
-
-const isAvailable = (listing: ListingDoc, now: Date) =>
-  listing.published && listing.deletedAt === null && (listing.expiresAt === null || listing.expiresAt.getTime() > now.getTime());
 
 /**
  * Marketplace listings: managed by the business app that offers them, and
  * read publicly by every app (the one deliberate cross-tenant read).
  */
 export class Listings {
-  readonly listings: AppScoped<ListingDoc>;
   readonly stock: StockCounter<ListingDoc>;
-  private readonly model: Model<ListingDoc>;
   private readonly owned: OwnedGoods<ListingDoc>;
   /** Every redemption of a listing reads it first: the reads that arrive together share one. */
   private readonly redeemableReads = new CoalescedReads<ListingDoc | null>();
 
-  constructor(db: Connection) {
-    this.model = listingModel(db);
-    this.listings = new AppScoped(this.model);
-    this.stock = new StockCounter(this.model, 'quantity', { filter: availableFilter, check: isAvailable });
-    this.owned = new OwnedGoods(this.listings, this.stock, { noun: 'Listing', idField: 'listingId' });
+  constructor(private readonly listings: ListingRepository) {
+    this.stock = new StockCounter(listings);
+    this.owned = new OwnedGoods(listings, this.stock, { noun: 'Listing', idField: 'listingId' });
   }
 
   /** With an operation key, a retry of the request answers what its first try made. */
   async create(appId: string, input: ListingInput, operationKey = ''): Promise<ListingDoc> {
     const now = new Date();
-    const made = await this.listings.createOrGet(appId, {
+    return this.listings.create(appId, {
       _id: idFromOperation('lst', operationKey),
       title: checkText(input.title, 'title', TITLE_MAX, true),
       description: checkText(input.description ?? '', 'description', DESCRIPTION_MAX, false),
@@ -99,7 +80,6 @@ export class Listings {
       codeValidityDays: checkValidityDays(input.codeValidityDays ?? DEFAULT_CODE_VALIDITY_DAYS),
       ...newGoodFields(now),
     });
-    return made.doc;
   }
 
   /** One of the caller's own live listings. */
@@ -135,21 +115,8 @@ export class Listings {
    * unexpired, in stock, optionally within a cost ceiling. Deliberately
    * not scoped by app (docs/product-decisions.md §2.1: the marketplace's public listings).
    */
-  async publicPage(page: PageQuery, ceiling: CostCeiling = {}): Promise<Page<ListingDoc>> {
-    const filter: FilterQuery<ListingDoc> = { ...availableFilter(new Date()), quantity: { $ne: 0 } };
-    if (ceiling.maxCoinCost !== undefined) filter.coinCost = { $lte: ceiling.maxCoinCost };
-    if (ceiling.maxTokenCost !== undefined) filter.tokenCost = { $lte: ceiling.maxTokenCost };
-    const [items, totalItems] = await Promise.all([
-      this.model
-        .find(filter)
-        .sort({ createdAt: -1, _id: -1 })
-        .skip((page.page - 1) * page.limit)
-        .limit(page.limit)
-        .lean<ListingDoc[]>()
-        .exec(),
-      this.model.countDocuments(filter).exec(),
-    ]);
-    return { items, page: page.page, limit: page.limit, totalItems };
+  publicPage(page: PageQuery, ceiling: CostCeiling = {}): Promise<Page<ListingDoc>> {
+    return this.listings.publicPage(page, ceiling, new Date());
   }
 
   /**
@@ -158,7 +125,7 @@ export class Listings {
    * Cross-tenant on purpose, like publicPage.
    */
   async getPublic(listingId: string): Promise<ListingDoc> {
-    const listing = await this.model.findOne({ _id: listingId, published: true, deletedAt: null }).lean<ListingDoc>().exec();
+    const listing = await this.listings.publicOne(listingId);
     if (!listing) throw notFound('Listing', { listingId });
     return listing;
   }
@@ -169,21 +136,17 @@ export class Listings {
    * unavailable; a public one that expired is unavailable to everyone.
    */
   async getRedeemable(appId: string, listingId: string): Promise<ListingDoc> {
-    const listing = await this.redeemableReads.read(listingId, () => this.model.findOne({ _id: listingId }).lean<ListingDoc>().exec());
+    const listing = await this.redeemableReads.read(listingId, () => this.listings.byIdAcrossApps(listingId));
     const visible = listing && (listing.appId === appId || (listing.published && listing.deletedAt === null));
     if (!listing || !visible) throw notFound('Listing', { listingId });
-    if (!isAvailable(listing, new Date())) {
-      throw rpcError(Code.FailedPrecondition, 'ITEM_UNAVAILABLE', `Listing ${listingId} is not available (unpublished, deleted or expired).`, {
-        listingId,
-      });
+    if (!this.listings.isAvailable(listing, new Date())) {
+      throw refused('ITEM_UNAVAILABLE', `Listing ${listingId} is not available (unpublished, deleted or expired).`, { listingId });
     }
     return listing;
   }
 
   /** Titles of listings named by the caller's own redemptions (settlement rows); any app's. */
-  async titles(listingIds: string[]): Promise<Map<string, string>> {
-    if (listingIds.length === 0) return new Map();
-    const found = await this.model.find({ _id: { $in: listingIds } }).lean<ListingDoc[]>().exec();
-    return new Map(found.map((l) => [l._id, l.title]));
+  titles(listingIds: string[]): Promise<Map<string, string>> {
+    return this.listings.titles(listingIds);
   }
 }

@@ -1,7 +1,9 @@
 import { Schema, type Connection, type Model } from 'mongoose';
 import { carriesEvents } from '@ris/events';
+import { declareIndexes, type QueryNames } from '@ris/mongo';
+import { sagaFields, sagaIndexes, type SagaRecord } from '../saga/saga-record';
 import { discountSchema, type DiscountDoc } from './listing.model';
-import { addSagaIndexes, sagaFields, type SagaRecord } from '../saga/saga-record';
+import type { MarketplaceRedemptionRepository } from './marketplace-redemption.repository';
 
 /**
  * A user of one app (appId, who paid) redeemed a listing of a business
@@ -32,18 +34,19 @@ const marketplaceRedemptionSchema = new Schema<MarketplaceRedemptionDoc>(
   },
   { collection: 'marketplace_redemptions', versionKey: false },
 );
-// A code is a bearer token and means one redemption across every app;
-// verify finds the redemption by it.
-marketplaceRedemptionSchema.index({ discountCode: 1 }, { unique: true });
-// The redeeming app's redemptions (list, settlements as redeemer: confirmed ones).
-marketplaceRedemptionSchema.index({ appId: 1, state: 1, createdAt: -1 });
-// ...of one of its users.
-marketplaceRedemptionSchema.index({ appId: 1, userId: 1, createdAt: -1 });
-// The listing owner's redemptions (list, settlements as provider).
-marketplaceRedemptionSchema.index({ listingAppId: 1, state: 1, createdAt: -1 });
-// ...of one listing.
-marketplaceRedemptionSchema.index({ listingAppId: 1, listingId: 1, state: 1, createdAt: -1 });
-addSagaIndexes(marketplaceRedemptionSchema);
+declareIndexes<QueryNames<MarketplaceRedemptionRepository>>(marketplaceRedemptionSchema, [
+  {
+    keys: { discountCode: 1 },
+    options: { unique: true },
+    serves: ['issuedCode', 'insert'],
+    why: 'a code is a bearer token and means one redemption across every app (an insert drawing a taken one draws again); verify finds the redemption by it',
+  },
+  { keys: { appId: 1, state: 1, createdAt: -1 }, serves: ['page', 'settlementRows'], why: "the redeeming app's redemptions (list, settlements as redeemer: confirmed ones)" },
+  { keys: { appId: 1, userId: 1, createdAt: -1 }, serves: ['page'], why: '...of one of its users' },
+  { keys: { listingAppId: 1, state: 1, createdAt: -1 }, serves: ['page', 'settlementRows'], why: "the listing owner's redemptions (list, settlements as provider)" },
+  { keys: { listingAppId: 1, listingId: 1, state: 1, createdAt: -1 }, serves: ['page', 'settlementRows'], why: '...of one listing' },
+  ...sagaIndexes,
+]);
 // A step's events are stored with the move that closes it, until published.
 carriesEvents(marketplaceRedemptionSchema);
 

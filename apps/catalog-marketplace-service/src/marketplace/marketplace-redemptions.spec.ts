@@ -1,19 +1,10 @@
-import { Code, ConnectError } from '@connectrpc/connect';
-import { Outbox } from '@ris/events';
-import { createLogger } from '@ris/logging';
-import { errorReason } from '@ris/rpc';
-import { ProcessLiveness } from '@ris/service-runtime';
-import { testDatabase } from '@ris/testing';
-import { FakeBalanceAccount } from '../testing/fake-balance-account';
-import { listingModel } from './listing.model';
-import { Listings } from './listings';
-import { marketplaceRedemptionModel, type MarketplaceRedemptionDoc } from './marketplace-redemption.model';
-import { MarketplaceRedemptions } from './marketplace-redemptions';
+import type { RecoveryPass } from '../saga/recovery-pass';
+import { catalogMarketplaceOnTestDatabase, reasonOf, type CatalogMarketplaceOnTestDatabase } from '../testing/catalog-marketplace-on-test-database';
+import type { FakeBalanceAccount } from '../testing/fake-balance-account';
+import type { Listings } from './listings';
+import type { MarketplaceRedemptions } from './marketplace-redemptions';
 import { verifyMarketplaceId } from './marketplace-verify';
-import { RecoveryPass, SagaRecovery } from '../saga/recovery-pass';
-import { Settlements } from './settlements';
-
-const reasonOf = (err: unknown) => (err instanceof ConnectError ? (errorReason(err).reason ?? Code[err.code]) : String(err));
+import type { Settlements } from './settlements';
 
 // Marketplace redemptions against the real development database: the
 // stock belongs to the listing's owner (another app than the redeemer's),
@@ -22,12 +13,11 @@ const reasonOf = (err: unknown) => (err instanceof ConnectError ? (errorReason(e
 describe('marketplace redemptions', () => {
   const shop = 'app_shop';
   const game = 'app_game';
-  const logger = createLogger('test', 'silent');
-  let db: Awaited<ReturnType<typeof testDatabase>>;
+  let service: CatalogMarketplaceOnTestDatabase;
+  let stored: CatalogMarketplaceOnTestDatabase['stored'];
   let listings: Listings;
   let account: FakeBalanceAccount;
   let redemptions: MarketplaceRedemptions;
-  let liveness: ProcessLiveness;
   let settlements: Settlements;
   let recovery: RecoveryPass;
   let n = 0;
@@ -35,26 +25,16 @@ describe('marketplace redemptions', () => {
   const page = { page: 1, limit: 25 };
 
   beforeAll(async () => {
-    db = await testDatabase('marketplace_saga');
-    const outbox = new Outbox(db);
-    liveness = new ProcessLiveness(db);
-    await liveness.start();
-    listings = new Listings(db);
-    account = new FakeBalanceAccount();
-    redemptions = new MarketplaceRedemptions(db, listings, account, outbox, logger, { leaseMs: 60_000, liveness });
-    settlements = new Settlements(redemptions.model, listings);
-    recovery = new RecoveryPass([new SagaRecovery('marketplace', redemptions.saga, listings.stock, logger)], logger, { intervalMs: 60_000 });
-    await Promise.all([listingModel(db), marketplaceRedemptionModel(db)].map((m) => m.init()));
+    service = await catalogMarketplaceOnTestDatabase('marketplace_saga');
+    ({ stored, account } = service);
+    ({ listings, marketplaceRedemptions: redemptions, settlements, recovery } = service.modules);
   });
 
-  afterAll(async () => {
-    await liveness.stop();
-    await db.drop();
-  });
+  afterAll(() => service.stop());
 
   const offer = (quantity: number, coinCost = 10) =>
     listings.create(shop, { title: `Offer ${(n += 1)}`, coinCost, quantity, discount: { type: 'PERCENT', value: 20 }, published: true });
-  const listing = async (id: string) => (await listings.listings.findOne(shop, { _id: id }))!;
+  const listing = async (id: string) => (await stored.listings.findOne(shop, { _id: id }))!;
 
   it("takes the owner's stock for another app's user", async () => {
     const l = await offer(2);
@@ -78,7 +58,7 @@ describe('marketplace redemptions', () => {
     account.mode = 'up';
     expect(await listing(l._id)).toMatchObject({ quantity: 2, stockHolds: [] });
     await recovery.runOnce();
-    const [record] = (await redemptions.model.find({ userId: ben }).lean().exec()) as MarketplaceRedemptionDoc[];
+    const [record] = await stored.marketplaceRedemptions.find(game, { userId: ben });
     expect(record).toMatchObject({ state: 'FAILED', open: false });
     expect(account.of(ben).coins).toBe(10);
   });
@@ -115,10 +95,12 @@ describe('marketplace redemptions', () => {
 
   it('settles per counterpart app and listing, from either side, counting only issued codes', async () => {
     const view = await settlements.view(shop, 'PROVIDER');
-    const issued = await redemptions.model.countDocuments({ listingAppId: shop, state: 'CONFIRMED' }).exec();
+    // The owner's side, across the redeeming apps.
+    const issuedToOthers = stored.marketplaceRedemptions.model.find({ listingAppId: shop, state: 'CONFIRMED' }).lean().exec();
+    const issued = (await issuedToOthers).length;
     expect(view.totals.redemptions).toBe(issued);
     expect(view.counterparts.map((c) => c.appId)).toEqual([game]);
-    const coins = (await redemptions.model.find({ listingAppId: shop, state: 'CONFIRMED' }).lean().exec()).reduce((sum, r) => sum + r.coinCost, 0);
+    const coins = (await issuedToOthers).reduce((sum, r) => sum + r.coinCost, 0);
     expect(view.totals.coins).toBe(coins);
     expect(view.counterparts[0].listings.reduce((sum, l) => sum + l.totals.redemptions, 0)).toBe(issued);
     const mirror = await settlements.view(game, 'REDEEMER');

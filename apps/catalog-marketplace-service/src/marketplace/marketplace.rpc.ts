@@ -14,18 +14,20 @@ import {
   type Listing,
   type MarketplaceRedemption,
 } from '@ris/contracts';
-import { invalidArgument, pageFromRequest, pageReply, requiredField } from '@ris/rpc';
+import { invalidArgument, pageFromRequest, pageReply, requiredField, tenantOf } from '@ris/rpc';
 import type { BalanceAccount } from '../balances/balance-account';
-import { balanceToProto, type CatalogMethod } from '../catalog/catalog.rpc';
+import { balanceToProto } from '../balances/balances.rpc';
+import type { CatalogMethod } from '../catalog/catalog.rpc';
 import type { DiscountDoc, DiscountTypeName, ListingDoc } from './listing.model';
 import type { Listings } from './listings';
 import type { MarketplaceRedemptionDoc } from './marketplace-redemption.model';
-import type { MarketplaceRedemptions, SettlementSideName } from './marketplace-redemptions';
+import type { SettlementSideName } from './marketplace-redemption.repository';
+import type { MarketplaceRedemptions } from './marketplace-redemptions';
 import { verifyMarketplaceId } from './marketplace-verify';
 import type { Settlements, SettlementTotals } from './settlements';
 
 type Service = ServiceImpl<typeof CatalogMarketplaceService>;
-export type MarketplaceRpc = Omit<Service, CatalogMethod>;
+export type MarketplaceCalls = Omit<Service, CatalogMethod>;
 
 const time = (date: Date | null) => (date ? timestampFromDate(date) : undefined);
 
@@ -82,18 +84,18 @@ const sideFromProto = (side: SettlementSide): SettlementSideName => (side === Se
 const totalsToProto = (t: SettlementTotals) => ({ redemptions: t.redemptions, coins: t.coins, tokens: t.tokens });
 
 /** Listings, the public marketplace, marketplace redemptions, verification and settlements, proto ⇄ domain. */
-export function marketplaceRpc(deps: {
+export function marketplaceCalls(deps: {
   listings: Listings;
   redemptions: MarketplaceRedemptions;
   settlements: Settlements;
   account: BalanceAccount;
-}): MarketplaceRpc {
+}): MarketplaceCalls {
   const { listings, redemptions, settlements } = deps;
   return {
-    async createListing(req) {
+    async createListing(req, ctx) {
       const discount = discountFromProto(req.discount);
       if (!discount) throw invalidArgument('discount is required');
-      const listing = await listings.create(requiredField(req.appId, 'appId'), {
+      const listing = await listings.create(tenantOf(ctx), {
         title: req.title,
         description: req.description,
         coinCost: req.coinCost,
@@ -107,17 +109,17 @@ export function marketplaceRpc(deps: {
       return { listing: listingToProto(listing) };
     },
 
-    async getListing(req) {
-      return { listing: listingToProto(await listings.get(requiredField(req.appId, 'appId'), requiredField(req.listingId, 'listingId'))) };
+    async getListing(req, ctx) {
+      return { listing: listingToProto(await listings.get(tenantOf(ctx), requiredField(req.listingId, 'listingId'))) };
     },
 
-    async listListings(req) {
-      const page = await listings.list(requiredField(req.appId, 'appId'), pageFromRequest(req.page), req.published);
+    async listListings(req, ctx) {
+      const page = await listings.list(tenantOf(ctx), pageFromRequest(req.page), req.published);
       return { listings: page.items.map(listingToProto), page: pageReply(page) };
     },
 
-    async updateListing(req) {
-      const listing = await listings.update(requiredField(req.appId, 'appId'), requiredField(req.listingId, 'listingId'), {
+    async updateListing(req, ctx) {
+      const listing = await listings.update(tenantOf(ctx), requiredField(req.listingId, 'listingId'), {
         title: req.title,
         description: req.description,
         coinCost: req.coinCost,
@@ -131,25 +133,25 @@ export function marketplaceRpc(deps: {
       return { listing: listingToProto(listing) };
     },
 
-    async deleteListing(req) {
-      await listings.delete(requiredField(req.appId, 'appId'), requiredField(req.listingId, 'listingId'));
+    async deleteListing(req, ctx) {
+      await listings.delete(tenantOf(ctx), requiredField(req.listingId, 'listingId'));
       return {};
     },
 
+    // The public reads are made for the calling app (its appId required, as
+    // every call's) but read every app's listings: the marketplace is public.
     async listPublicListings(req) {
-      requiredField(req.appId, 'appId');
       const page = await listings.publicPage(pageFromRequest(req.page), { maxCoinCost: req.maxCoinCost, maxTokenCost: req.maxTokenCost });
       return { listings: page.items.map(listingToProto), page: pageReply(page) };
     },
 
     async getPublicListing(req) {
-      requiredField(req.appId, 'appId');
       return { listing: listingToProto(await listings.getPublic(requiredField(req.listingId, 'listingId'))) };
     },
 
-    async redeemListing(req) {
+    async redeemListing(req, ctx) {
       const { redemption, balance } = await redemptions.redeem(
-        requiredField(req.appId, 'appId'),
+        tenantOf(ctx),
         requiredField(req.listingId, 'listingId'),
         requiredField(req.userId, 'userId'),
         req.operationKey,
@@ -157,9 +159,9 @@ export function marketplaceRpc(deps: {
       return { redemption: marketplaceRedemptionToProto(redemption, 'REDEEMER'), balance: balanceToProto(balance) };
     },
 
-    async listMarketplaceRedemptions(req) {
+    async listMarketplaceRedemptions(req, ctx) {
       const side = sideFromProto(req.side);
-      const page = await redemptions.list(requiredField(req.appId, 'appId'), side, pageFromRequest(req.page), {
+      const page = await redemptions.list(tenantOf(ctx), side, pageFromRequest(req.page), {
         listingId: req.listingId,
         userId: req.userId,
       });
@@ -169,9 +171,8 @@ export function marketplaceRpc(deps: {
       };
     },
 
-    async verifyMarketplaceId(req) {
-      const appId = requiredField(req.appId, 'appId');
-      const result = await verifyMarketplaceId(deps, appId, requiredField(req.id, 'id'), pageFromRequest(req.page));
+    async verifyMarketplaceId(req, ctx) {
+      const result = await verifyMarketplaceId(deps, tenantOf(ctx), requiredField(req.id, 'id'), pageFromRequest(req.page));
       if (result.type === 'CODE') {
         const r = result.redemption;
         return {
@@ -204,9 +205,9 @@ export function marketplaceRpc(deps: {
       };
     },
 
-    async getSettlements(req) {
+    async getSettlements(req, ctx) {
       const side = sideFromProto(req.side);
-      const view = await settlements.view(requiredField(req.appId, 'appId'), side, req.listingId);
+      const view = await settlements.view(tenantOf(ctx), side, req.listingId);
       return {
         side: enumValue(SettlementSide, view.side),
         totals: totalsToProto(view.totals),

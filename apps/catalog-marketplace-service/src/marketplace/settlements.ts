@@ -1,7 +1,5 @@
-import type { FilterQuery, Model, PipelineStage } from 'mongoose';
 import type { Listings } from './listings';
-import type { MarketplaceRedemptionDoc } from './marketplace-redemption.model';
-import { sideScope, type SettlementSideName } from './marketplace-redemptions';
+import type { MarketplaceRedemptionRepository, SettlementSideName } from './marketplace-redemption.repository';
 
 export interface SettlementTotals {
   redemptions: number;
@@ -27,8 +25,6 @@ export interface SettlementView {
   counterparts: CounterpartSettlement[];
 }
 
-type GroupKey = { app: string; listing: string };
-
 const zero = (): SettlementTotals => ({ redemptions: 0, coins: 0, tokens: 0 });
 const add = (into: SettlementTotals, from: SettlementTotals) => {
   into.redemptions += from.redemptions;
@@ -44,40 +40,20 @@ const add = (into: SettlementTotals, from: SettlementTotals) => {
  */
 export class Settlements {
   constructor(
-    private readonly redemptions: Model<MarketplaceRedemptionDoc>,
+    private readonly redemptions: MarketplaceRedemptionRepository,
     private readonly listings: Listings,
   ) {}
 
   async view(appId: string, side: SettlementSideName, listingId?: string): Promise<SettlementView> {
-    const match: FilterQuery<MarketplaceRedemptionDoc> = { ...sideScope(side, appId), state: 'CONFIRMED' };
-    if (listingId) match.listingId = listingId;
-    const counterpart = side === 'PROVIDER' ? '$appId' : '$listingAppId';
-    const sum = async (value: 1 | string) => {
-      const pipeline: PipelineStage[] = [{ $match: match }, { $group: { _id: { app: counterpart, listing: '$listingId' }, v: { $sum: value } } }];
-      return this.redemptions.aggregate<{ _id: GroupKey; v: number }>(pipeline).exec();
-    };
-    // One accumulator per aggregation: FerretDB v1 computes only the first
-    // accumulator of a $group correctly (the others come back 0).
-    const [counts, coins, tokens] = await Promise.all([sum(1), sum('$coinCost'), sum('$tokenCost')]);
-
-    const rows = new Map<string, { key: GroupKey; totals: SettlementTotals }>();
-    const row = (key: GroupKey) => {
-      const id = `${key.app}\u0000${key.listing}`;
-      let found = rows.get(id);
-      if (!found) rows.set(id, (found = { key, totals: zero() }));
-      return found.totals;
-    };
-    for (const c of counts) row(c._id).redemptions = c.v;
-    for (const c of coins) row(c._id).coins = c.v;
-    for (const c of tokens) row(c._id).tokens = c.v;
-
-    const titles = await this.listings.titles([...new Set([...rows.values()].map((r) => r.key.listing))]);
+    const rows = await this.redemptions.settlementRows(appId, side, listingId);
+    const titles = await this.listings.titles([...new Set(rows.map((r) => r.listingId))]);
     const byApp = new Map<string, CounterpartSettlement>();
     const totals = zero();
-    for (const { key, totals: t } of rows.values()) {
-      let app = byApp.get(key.app);
-      if (!app) byApp.set(key.app, (app = { appId: key.app, totals: zero(), listings: [] }));
-      app.listings.push({ listingId: key.listing, listingTitle: titles.get(key.listing) ?? '', totals: t });
+    for (const { appId: other, listingId: listing, redemptions, coins, tokens } of rows) {
+      const t = { redemptions, coins, tokens };
+      let app = byApp.get(other);
+      if (!app) byApp.set(other, (app = { appId: other, totals: zero(), listings: [] }));
+      app.listings.push({ listingId: listing, listingTitle: titles.get(listing) ?? '', totals: t });
       add(app.totals, t);
       add(totals, t);
     }

@@ -1,14 +1,13 @@
-import type { Model } from 'mongoose';
 import type { Logger } from '@ris/logging';
 import { PeriodicRecovery, recoverIsolated, type RecoveryOptions } from '@ris/service-runtime';
 import { recoveryAction, type RecoveryAction } from './redemption-saga-machine';
 import type { RedemptionSaga } from './redemption-saga';
 import type { SagaRecord } from './saga-record';
-import type { StockCounter, StockMarkers } from '../goods/stock-counter';
+import type { SagaRecordRepository } from './saga-record.repository';
+import type { Good } from '../goods/good.repository';
+import type { StockCounter } from '../goods/stock-counter';
 
 export type { RecoveryOptions };
-
-type Good = StockMarkers & { _id: string; appId: string };
 
 /** What the pass does for each kind of redemption (a SagaRecovery). */
 export interface Recoverable {
@@ -53,16 +52,16 @@ export class SagaRecovery<R extends SagaRecord, G extends Good> implements Recov
     private readonly logger: Logger,
   ) {}
 
-  private get records(): Model<R> {
-    return this.saga.kind.records.model;
+  private get records(): SagaRecordRepository<R> {
+    return this.saga.kind.records;
   }
 
   async recoverRecords(batchSize: number): Promise<void> {
     const now = new Date();
     // Every open record, not only those past their lease: one whose process
     // died is taken over at once (its holds released within seconds, not
-    // after a full lease). Open records are the work in flight: few.
-    const open = await this.records.find({ open: true }).sort({ leaseUntil: 1 }).limit(batchSize).lean<R[]>().exec();
+    // after a full lease).
+    const open = await this.records.openAcrossApps(batchSize);
     for (const record of open) {
       const action = recoveryAction(record, now, await this.saga.holderAlive(record));
       if (action === 'NONE' || action === 'WAIT') continue;
@@ -120,7 +119,7 @@ export class SagaRecovery<R extends SagaRecord, G extends Good> implements Recov
         const holders = [...new Set([...good.stockHolds, ...good.stockReturns])];
         // One read by lone _id per holder (usually none or a few): FerretDB
         // answers those from an index, but filters an $in by reading every record.
-        const found = await Promise.all(holders.map((id) => this.records.findOne({ _id: id }).lean<R>().exec()));
+        const found = await Promise.all(holders.map((id) => this.records.byIdAcrossApps(id)));
         const records = found.filter((r): r is NonNullable<typeof r> => r !== null);
         const byId = new Map(records.map((r) => [r._id, r]));
         const closed = (holder: string) => !byId.get(holder)?.open;

@@ -1,12 +1,11 @@
-import type { JsonObject } from '@bufbuild/protobuf';
+import { conflict, refused } from '@ris/domain-errors';
 import type { Logger } from '@ris/logging';
-import { GroupedInserts, isDuplicateKeyError, newId } from '@ris/mongo';
-import { Code, rpcError } from '@ris/rpc';
+import { newId } from '@ris/mongo';
 import type { BalanceAccount, BalanceSnapshot } from '../balances/balance-account';
 import { isFinalRefusal, retryAction } from './redemption-saga-machine';
 import { refusalError, type RedemptionSaga } from './redemption-saga';
 import type { SagaRecord } from './saga-record';
-import type { StockMarkers } from '../goods/stock-counter';
+import type { StockMarkers } from '../goods/stock-markers';
 
 type StartFields = Pick<
   SagaRecord,
@@ -25,8 +24,8 @@ export interface RedeemRequest<R> {
   operationKey: string;
   /** The id prefix of this kind of redemption (rdm, mkr). */
   idPrefix: string;
-  /** Reads the good, refuses a sold-out one, and inserts the RESERVING record under `id` (a duplicate-key error if it exists). */
-  make: (id: string) => Promise<NewRedemption<R>>;
+  /** Reads the good, refuses a sold-out one, and inserts the RESERVING record under `id`; null when a record under `id` exists already. */
+  make: (id: string) => Promise<NewRedemption<R> | null>;
   /** The record found under the key was made by this very request (same user and good). */
   sameRequest: (record: R) => boolean;
 }
@@ -47,8 +46,7 @@ export function attemptId(prefix: string, operationKey: string, attempt: number)
   return attempt === 1 ? `${prefix}_${operationKey}` : `${prefix}_${operationKey}_${attempt}`;
 }
 
-const busy = () =>
-  rpcError(Code.Aborted, 'CONFLICT', 'A redemption with this Idempotency-Key is still in progress; retry shortly.');
+const busy = () => conflict('CONFLICT', 'A redemption with this Idempotency-Key is still in progress; retry shortly.');
 
 /**
  * What redeem() does around the saga, the same for catalog and marketplace
@@ -57,35 +55,20 @@ const busy = () =>
  * Idempotency-Key, make at most one purchase per key however often it is
  * retried, whatever the earlier tries ran into (see redeem).
  */
-/** What a record insert refused for a duplicate key raises (isDuplicateKeyError knows it). */
-export class DuplicateRecord extends Error {
-  readonly code = 11000;
-
-  constructor(id: string) {
-    super(`a redemption record like ${id} exists already (duplicate key)`);
-  }
-}
-
 export class Redeemer<R extends SagaRecord> {
-  /** The RESERVING records of concurrent redemptions, inserted together. */
-  private readonly inserts: GroupedInserts<R>;
-
   constructor(
     private readonly saga: RedemptionSaga<R>,
     private readonly account: BalanceAccount,
     private readonly logger: Logger,
-  ) {
-    this.inserts = new GroupedInserts(saga.kind.records);
-  }
+  ) {}
 
   /**
-   * Stores a fresh record, complete (no defaults are filled in), in one
-   * insertMany with the other redemptions' that arrive together; a
-   * DuplicateRecord error when its _id (or another unique key) is taken.
+   * Stores a fresh record, complete (no defaults are filled in), with the
+   * other redemptions' that arrive together (SagaRecordRepository.insert);
+   * null when its _id (or another unique key) is taken.
    */
-  async insert(record: R): Promise<R> {
-    if (!(await this.inserts.insertNew(record))) throw new DuplicateRecord(record._id);
-    return record;
+  async insert(record: R): Promise<R | null> {
+    return (await this.saga.kind.records.insert(record)) ? record : null;
   }
 
   /**
@@ -94,7 +77,7 @@ export class Redeemer<R extends SagaRecord> {
    * those may come back, so the reservation decides (see takeWaitingForHolds).
    */
   refuseIfSoldOut(stock: number, good: StockMarkers, ref: Record<string, string>): void {
-    if (stock === 0 && good.stockHolds.length === 0) throw rpcError(Code.FailedPrecondition, 'OUT_OF_STOCK', 'Out of stock.', ref as JsonObject);
+    if (stock === 0 && good.stockHolds.length === 0) throw refused('OUT_OF_STOCK', 'Out of stock.', ref);
   }
 
   /** The saga fields of a record about to be made: RESERVING, nothing tried, owned by this request. */
@@ -126,26 +109,23 @@ export class Redeemer<R extends SagaRecord> {
   async redeem(request: RedeemRequest<R>): Promise<{ redemption: R; balance: BalanceSnapshot | null }> {
     const { appId, operationKey } = request;
     if (!operationKey) {
-      const made = await request.make(newId(request.idPrefix));
+      const id = newId(request.idPrefix);
+      const made = await request.make(id);
+      if (!made) throw new Error(`a fresh redemption id ${id} was taken`);
       return this.run(made.record, made.limitedStock);
     }
     for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt += 1) {
       const id = attemptId(request.idPrefix, operationKey, attempt);
-      let record = await this.saga.kind.records.findOne(appId, { _id: id });
+      let record = await this.saga.kind.records.findById(appId, id);
       if (!record) {
-        let made: NewRedemption<R> | undefined;
-        try {
-          made = await request.make(id);
-        } catch (err) {
-          // Another try of the same key inserted it first: see what it is.
-          if (!isDuplicateKeyError(err)) throw err;
-        }
+        const made = await request.make(id);
         if (made) return this.run(made.record, made.limitedStock);
-        record = await this.saga.kind.records.findOne(appId, { _id: id });
+        // Another try of the same key inserted it first: see what it is.
+        record = await this.saga.kind.records.findById(appId, id);
         if (!record) throw busy();
       }
       if (!request.sameRequest(record)) {
-        throw rpcError(Code.Aborted, 'IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was already used with a different request.');
+        throw conflict('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was already used with a different request.');
       }
       const now = new Date();
       const action = retryAction(record, now, await this.saga.holderAlive(record));
@@ -181,7 +161,7 @@ export class Redeemer<R extends SagaRecord> {
         }
       }
     }
-    throw rpcError(Code.FailedPrecondition, 'UNPROCESSABLE', `This Idempotency-Key has failed ${MAX_ATTEMPTS} times; send the request with a new key.`);
+    throw refused('UNPROCESSABLE', `This Idempotency-Key has failed ${MAX_ATTEMPTS} times; send the request with a new key.`);
   }
 
   /** Runs a fresh record's saga to CONFIRMED; `limitedStock`: the good was not unlimited when read. */

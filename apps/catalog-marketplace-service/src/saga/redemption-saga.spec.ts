@@ -1,27 +1,24 @@
-import { Code, ConnectError } from '@connectrpc/connect';
-import { Outbox } from '@ris/events';
-import { createLogger } from '@ris/logging';
-import { errorReason } from '@ris/rpc';
+import type { Outbox } from '@ris/events';
 import { AppScoped } from '@ris/mongo';
-import { ProcessLiveness } from '@ris/service-runtime';
-import { testDatabase } from '@ris/testing';
-import { catalogItemModel } from '../catalog/catalog-item.model';
-import { FakeBalanceAccount } from '../testing/fake-balance-account';
-import { CatalogItems } from '../catalog/catalog-items';
-import { CatalogRedemptions } from '../catalog/catalog-redemptions';
-import { redemptionModel, type RedemptionDoc } from '../catalog/catalog-redemption.model';
-import { RecoveryPass, SagaRecovery } from './recovery-pass';
-
-const reasonOf = (err: unknown) => (err instanceof ConnectError ? (errorReason(err).reason ?? Code[err.code]) : String(err));
+import type { CatalogItems } from '../catalog/catalog-items';
+import type { RedemptionDoc } from '../catalog/catalog-redemption.model';
+import type { CatalogRedemptions } from '../catalog/catalog-redemptions';
+import {
+  catalogMarketplaceOnTestDatabase,
+  detailsOf,
+  reasonOf,
+  type CatalogMarketplaceOnTestDatabase,
+} from '../testing/catalog-marketplace-on-test-database';
+import type { FakeBalanceAccount } from '../testing/fake-balance-account';
+import type { RecoveryPass } from './recovery-pass';
 
 // The catalog redemption saga against the real development database
 // (FerretDB): the happy path, refusals, every crash point, and the races.
 describe('catalog redemption saga', () => {
   const appId = 'app_saga';
-  const logger = createLogger('test', 'silent');
-  let db: Awaited<ReturnType<typeof testDatabase>>;
+  let service: CatalogMarketplaceOnTestDatabase;
+  let stored: CatalogMarketplaceOnTestDatabase['stored'];
   let outbox: Outbox;
-  let liveness: ProcessLiveness;
   let items: CatalogItems;
   let account: FakeBalanceAccount;
   let redemptions: CatalogRedemptions;
@@ -30,41 +27,32 @@ describe('catalog redemption saga', () => {
   const user = () => `user_${(n += 1)}`;
 
   beforeAll(async () => {
-    db = await testDatabase('catalog_saga');
-    outbox = new Outbox(db);
-    liveness = new ProcessLiveness(db);
-    await liveness.start();
-    items = new CatalogItems(db);
-    account = new FakeBalanceAccount();
-    redemptions = new CatalogRedemptions(db, items, account, outbox, logger, { leaseMs: 60_000, liveness });
-    recovery = new RecoveryPass([new SagaRecovery('catalog', redemptions.saga, items.stock, logger)], logger, { intervalMs: 60_000 });
-    await Promise.all([catalogItemModel(db), redemptionModel(db)].map((m) => m.init()));
+    service = await catalogMarketplaceOnTestDatabase('catalog_saga');
+    ({ stored, outbox, account } = service);
+    ({ items, catalogRedemptions: redemptions, recovery } = service.modules);
   });
 
   afterEach(() => {
     account.mode = 'up';
   });
 
-  afterAll(async () => {
-    await liveness.stop();
-    await db.drop();
-  });
+  afterAll(() => service.stop());
 
   const item = (inventory: number, coinCost = 10, tokenCost = 0) =>
     items.create(appId, { name: `Item ${(n += 1)}`, coinCost, tokenCost, inventory, published: true });
-  const stock = async (itemId: string) => (await items.items.findOne(appId, { _id: itemId }))!;
-  const record = async (id: string) => (await redemptions.records.findOne(appId, { _id: id }))!;
+  const stock = async (itemId: string) => (await stored.items.findOne(appId, { _id: itemId }))!;
+  const record = async (id: string) => (await stored.redemptions.findOne(appId, { _id: id }))!;
   // Events stored and not yet published (no relay runs here), once per id: a step stored again is published once.
   const eventsOf = async (redemptionId: string) =>
     [...new Map((await outbox.pending()).filter((e) => e.json.includes(redemptionId)).map((e) => [e.id, e.type])).values()].sort();
   /** What a crash leaves: the lease, as if it had run out. */
-  const expireLease = (id: string) => redemptions.records.updateOne(appId, { _id: id }, { $set: { leaseUntil: new Date(Date.now() - 1) } });
+  const expireLease = (id: string) => stored.redemptions.updateOne(appId, { _id: id }, { $set: { leaseUntil: new Date(Date.now() - 1) } });
 
   /** A RESERVING record as the request writes it first (the crash cases start from here). */
   async function reserving(itemId: string, userId: string, overrides: Partial<RedemptionDoc> = {}): Promise<RedemptionDoc> {
     const it = await stock(itemId);
     const now = new Date();
-    return redemptions.records.create(appId, {
+    return stored.redemptions.create(appId, {
       _id: `rdm_crash_${(n += 1)}`,
       userId,
       itemId,
@@ -77,7 +65,7 @@ describe('catalog redemption saga', () => {
       stockTaken: false,
       open: true,
       leaseUntil: new Date(now.getTime() + 60_000),
-      holder: liveness.instanceId,
+      holder: service.liveness.instanceId,
       operationKey: null,
       fulfilledAt: null,
       cancelledAt: null,
@@ -116,7 +104,7 @@ describe('catalog redemption saga', () => {
     await expect(redemptions.redeem(appId, bob, dear._id).catch(reasonOf)).resolves.toBe('INSUFFICIENT_BALANCE');
     expect(await stock(dear._id)).toMatchObject({ inventory: 3, stockHolds: [] });
     expect(account.of(bob).coins).toBe(5);
-    const failed = await redemptions.records.find(appId, { userId: bob });
+    const failed = await stored.redemptions.find(appId, { userId: bob });
     expect(failed.map((r) => [r.state, r.failureReason, r.open])).toEqual([['FAILED', 'INSUFFICIENT_BALANCE', false]]);
     expect((await redemptions.list(appId, { page: 1, limit: 10 }, { userId: bob })).totalItems).toBe(0);
   });
@@ -187,7 +175,7 @@ describe('catalog redemption saga', () => {
       await expect(redemptions.redeem(appId, dave, it._id).catch(reasonOf)).resolves.toBe('UNAVAILABLE');
       // The unit is back at once; the coins wait for the service.
       expect(await stock(it._id)).toMatchObject({ inventory: 4, stockHolds: [] });
-      const [left] = await redemptions.records.find(appId, { userId: dave });
+      const [left] = await stored.redemptions.find(appId, { userId: dave });
       expect(left).toMatchObject({ state: 'COMPENSATING', debit: 'UNKNOWN', open: true });
 
       await recovery.runOnce(); // still unreachable: nothing changes, it will retry
@@ -269,9 +257,9 @@ describe('catalog redemption saga', () => {
     // A request took the last unit, then its process died (it no longer beats); its lease still runs.
     const r = await reserving(it._id, ida, { holder: 'proc_dead' });
     expect(await items.stock.take(appId, it._id, r._id)).toBe('TAKEN');
-    const refused = await redemptions.redeem(appId, jon, it._id).catch((err: unknown) => err as ConnectError);
+    const refused: unknown = await redemptions.redeem(appId, jon, it._id).catch((err: unknown) => err);
     expect(reasonOf(refused)).toBe('CONFLICT');
-    expect(errorReason(refused as ConnectError).details).toMatchObject({ itemId: it._id, reason: 'STOCK_HELD' });
+    expect(detailsOf(refused)).toMatchObject({ itemId: it._id, reason: 'STOCK_HELD' });
     await recovery.runOnce();
     expect(await record(r._id)).toMatchObject({ state: 'FAILED', failureReason: 'ABANDONED' });
     expect(await stock(it._id)).toMatchObject({ inventory: 1, stockHolds: [] });

@@ -1,10 +1,8 @@
-import type { FilterQuery, UpdateQuery } from 'mongoose';
 import { crashPoint } from '@ris/config';
-import type { DomainEvent, Outbox, OutboxCarrier } from '@ris/events';
+import { conflict, refused, unavailable } from '@ris/domain-errors';
+import type { DomainEvent } from '@ris/events';
 import type { Logger } from '@ris/logging';
-import { SerialByKey, type AppScoped } from '@ris/mongo';
 import type { HolderLiveness } from '@ris/service-runtime';
-import { Code, rpcError } from '@ris/rpc';
 import type { BalanceAccount, BalanceOperation, BalanceSnapshot, DebitOutcome } from '../balances/balance-account';
 import {
   compensationSteps,
@@ -16,9 +14,10 @@ import {
   type SagaInput,
   type StockRefusal,
 } from './redemption-saga-machine';
-import type { SagaRecord } from './saga-record';
-import type { TakeOutcome } from '../goods/stock-counter';
 import { redemptionsMoved } from './redemption-metrics';
+import type { SagaRecord } from './saga-record';
+import type { SagaRecordRepository } from './saga-record.repository';
+import type { TakeOutcome } from '../goods/stock-counter';
 
 /** The stock moves a saga makes on its good (a StockCounter over items or listings). */
 export interface StockMoves {
@@ -38,7 +37,7 @@ export interface SagaKind<R extends SagaRecord> {
   /** The cause its debit has in the user's ledger (its refunds are REFUND). */
   debitCause: 'CATALOG_REDEMPTION' | 'MARKETPLACE_REDEMPTION';
   /** The redemptions, scoped by the redeeming app. */
-  records: AppScoped<R>;
+  records: SagaRecordRepository<R>;
   stock: StockMoves;
   /** The good a redemption took stock from, under its owner's app, and how errors name it (itemId, listingId). */
   good(record: R): { appId: string; id: string; field: string };
@@ -60,13 +59,11 @@ export interface SagaOptions {
 export function refusalError(reason: FinalRefusal | 'STOCK_HELD', record: SagaRecord, good: { id: string; field: string }) {
   switch (reason) {
     case 'OUT_OF_STOCK':
-      return rpcError(Code.FailedPrecondition, 'OUT_OF_STOCK', 'Out of stock.', { [good.field]: good.id });
+      return refused('OUT_OF_STOCK', 'Out of stock.', { [good.field]: good.id });
     case 'ITEM_UNAVAILABLE':
-      return rpcError(Code.FailedPrecondition, 'ITEM_UNAVAILABLE', 'It is not available for redemption (unpublished, deleted or expired).', {
-        [good.field]: good.id,
-      });
+      return refused('ITEM_UNAVAILABLE', 'It is not available for redemption (unpublished, deleted or expired).', { [good.field]: good.id });
     case 'INSUFFICIENT_BALANCE':
-      return rpcError(Code.FailedPrecondition, 'INSUFFICIENT_BALANCE', 'The user does not have enough coins or tokens.', {
+      return refused('INSUFFICIENT_BALANCE', 'The user does not have enough coins or tokens.', {
         userId: record.userId,
         coinCost: record.coinCost,
         tokenCost: record.tokenCost,
@@ -76,8 +73,8 @@ export function refusalError(reason: FinalRefusal | 'STOCK_HELD', record: SagaRe
   }
 }
 
-export const stockHeldError = (good: Record<string, string>) =>
-  rpcError(Code.Aborted, 'CONFLICT', 'None left right now, but some units are held by redemptions in progress and may be released; retry shortly.', {
+const stockHeldError = (good: Record<string, string>) =>
+  conflict('CONFLICT', 'None left right now, but some units are held by redemptions in progress and may be released; retry shortly.', {
     ...good,
     reason: 'STOCK_HELD',
   });
@@ -99,21 +96,12 @@ const stockRefusal: Record<'OUT_OF_STOCK' | 'UNAVAILABLE' | 'HELD', StockRefusal
  * the recovery pass racing on one record cannot both move it.
  */
 export class RedemptionSaga<R extends SagaRecord> {
-  /** Every write to a redemption record runs under its lock (see SerialByKey in @ris/mongo). */
-  private readonly lock = new SerialByKey();
-  /** A step's events, stored with the move that closes the step. */
-  private readonly events: OutboxCarrier;
-
   constructor(
     readonly kind: SagaKind<R>,
     private readonly account: BalanceAccount,
-    outbox: Outbox,
     private readonly logger: Logger,
     readonly options: SagaOptions,
-  ) {
-    // The relay's clean-up of a record is one more write under its lock.
-    this.events = outbox.carrier(kind.records.model, { lock: { run: (doc, work) => this.lock.run(doc._id, work) } });
-  }
+  ) {}
 
   leaseFrom(now: Date): Date {
     return new Date(now.getTime() + this.options.leaseMs);
@@ -128,27 +116,18 @@ export class RedemptionSaga<R extends SagaRecord> {
   async move(record: R, input: SagaInput, extra: Partial<R> = {}, events: DomainEvent[] = []): Promise<R | null> {
     const move = transition(record, input);
     if (!move) return null;
-    return this.lock.run(record._id, async () => {
-      const now = new Date();
+    const stored: DomainEvent[] = [];
+    const moved = await this.kind.records.moveFrom(record, move.from, (now) => {
       // An open state is still being worked on by whoever moved it there: it takes the lease.
       const lease = move.set.open ? { leaseUntil: this.leaseFrom(now), holder: this.options.liveness.instanceId } : {};
-      const set = { ...move.set, ...extra, updatedAt: now, ...lease };
+      const set = { ...move.set, ...extra, updatedAt: now, ...lease } as Partial<R>;
       // The events of a state reached closed go with the move (its record as the move leaves it), before any others given.
       const after = { ...record, ...set } as R;
-      const stored = [...(move.publish ?? []).flatMap((effect) => this.kind.events(after, effect)), ...events];
-      const carried = this.events.carry(stored, now);
-      const moved = await this.kind.records.findOneAndUpdate(
-        record.appId,
-        { _id: record._id, state: move.from } as FilterQuery<R>,
-        carried.update({ $set: set }) as UpdateQuery<R>,
-      );
-      if (moved && stored.length > 0) {
-        crashPoint('redemption.closed');
-        carried.written(moved);
-        redemptionsMoved.inc({ kind: this.kind.name, state: String(move.set.state) });
-      }
-      return moved;
+      stored.push(...(move.publish ?? []).flatMap((effect) => this.kind.events(after, effect)), ...events);
+      return { set, events: stored };
     });
+    if (moved && stored.length > 0) redemptionsMoved.inc({ kind: this.kind.name, state: String(move.set.state) });
+    return moved;
   }
 
   /** Someone works on the record now: its lease runs and the process holding it is alive. */
@@ -167,23 +146,13 @@ export class RedemptionSaga<R extends SagaRecord> {
    * lease read, so of two takers only one gets it.
    */
   claim(record: R, now = new Date()): Promise<R | null> {
-    return this.lock.run(record._id, () =>
-      this.kind.records.findOneAndUpdate(
-        record.appId,
-        { _id: record._id, state: record.state, open: true, leaseUntil: record.leaseUntil } as FilterQuery<R>,
-        { $set: { leaseUntil: this.leaseFrom(now), holder: this.options.liveness.instanceId } } as UpdateQuery<R>,
-      ),
-    );
+    return this.kind.records.claim(record, this.leaseFrom(now), this.options.liveness.instanceId);
   }
 
   /** Gives up the lease so the next recovery pass retries at once, not after a full lease. */
   async releaseLease(record: R): Promise<void> {
-    await this.lock
-      .run(record._id, () =>
-        this.kind.records.updateOne(record.appId, { _id: record._id, state: record.state } as FilterQuery<R>, {
-          $set: { leaseUntil: new Date() },
-        } as UpdateQuery<R>),
-      )
+    await this.kind.records
+      .endLease(record)
       .catch((err: unknown) => this.logger.warn({ err, redemptionId: record._id }, 'could not release a lease; it runs out by itself'));
   }
 
@@ -207,7 +176,7 @@ export class RedemptionSaga<R extends SagaRecord> {
   /** Stops before a step the recovery pass may already have undone. */
   private assertLease(record: R): void {
     if (Date.now() >= record.leaseUntil.getTime()) {
-      throw rpcError(Code.Unavailable, 'UNAVAILABLE', 'The redemption took too long; it is being undone. Retry.');
+      throw unavailable('The redemption took too long; it is being undone. Retry.');
     }
   }
 
@@ -242,7 +211,7 @@ export class RedemptionSaga<R extends SagaRecord> {
       } catch (err) {
         this.logger.warn({ err, redemptionId: record._id }, 'debit outcome unknown; compensating');
         await this.failAndCompensate(record, { type: 'DEBIT_UNKNOWN' });
-        throw rpcError(Code.Unavailable, 'UNAVAILABLE', 'The balance service is unavailable; nothing was redeemed. Retry later.');
+        throw unavailable('The balance service is unavailable; nothing was redeemed. Retry later.');
       }
       if (!outcome.ok) {
         await this.failAndCompensate(record, { type: 'DEBIT_REFUSED', insufficient: outcome.insufficient });
@@ -256,7 +225,7 @@ export class RedemptionSaga<R extends SagaRecord> {
     const confirmed = await this.move(record, { type: 'DEBITED', stockTaken });
     if (!confirmed) {
       // The lease ran out and the recovery pass took over: it undoes the redemption.
-      throw rpcError(Code.Unavailable, 'UNAVAILABLE', 'The redemption took too long and is being undone. Retry.');
+      throw unavailable('The redemption took too long and is being undone. Retry.');
     }
     crashPoint('redemption.effects');
     if (stockTaken) await this.commitHold(confirmed, good);
@@ -318,13 +287,7 @@ export class RedemptionSaga<R extends SagaRecord> {
       } else {
         // Replaying the debit by its id applies it at most once, so the answer says whether it is now applied.
         const replay = await this.account.debit(this.operation(record, 'debit'));
-        await this.lock.run(record._id, () =>
-          this.kind.records.updateOne(
-            record.appId,
-            { _id: record._id, state: 'COMPENSATING' } as FilterQuery<R>,
-            { $set: { debit: replay.ok ? 'DONE' : 'REFUSED' } } as UpdateQuery<R>,
-          ),
-        );
+        await this.kind.records.recordDebit(record, replay.ok ? 'DONE' : 'REFUSED');
         if (replay.ok) await this.account.credit(this.operation(record, 'compensate'));
       }
     }
@@ -381,7 +344,7 @@ export class RedemptionSaga<R extends SagaRecord> {
     if (!this.isFree(record)) await this.account.credit(this.operation(record, 'refund'));
     if (record.stockTaken) await this.kind.stock.giveBack(good.appId, good.id, record._id);
     const cancelled = await this.move(record, { type: 'REFUNDED' });
-    if (!cancelled) throw rpcError(Code.Aborted, 'CONFLICT', 'The redemption changed meanwhile; read it again.');
+    if (!cancelled) throw conflict('CONFLICT', 'The redemption changed meanwhile; read it again.');
     return this.settleOrLeave(cancelled);
   }
 }

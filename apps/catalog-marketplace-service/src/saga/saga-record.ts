@@ -1,6 +1,7 @@
-import type { Schema } from 'mongoose';
 import type { OutboxFields } from '@ris/events';
+import type { IndexDeclaration, QueryNames } from '@ris/mongo';
 import type { DebitKnowledge, SagaState } from './redemption-saga-machine';
+import type { SagaRecordRepository } from './saga-record.repository';
 
 /**
  * What every redemption record (catalog or marketplace) carries for its
@@ -54,9 +55,11 @@ export const sagaFields = {
   updatedAt: { type: Date, required: true },
 } as const;
 
-/** Indexes every saga collection needs besides its own. */
-export function addSagaIndexes(schema: Schema): void {
-  // The recovery pass: records with work owed, oldest lease first (it
-  // takes those whose lease ran out or whose holder died).
-  schema.index({ open: 1, leaseUntil: 1 });
-}
+/** The indexes every saga collection needs besides its own. */
+export const sagaIndexes: ReadonlyArray<IndexDeclaration<QueryNames<SagaRecordRepository<SagaRecord>>>> = [
+  {
+    keys: { open: 1, leaseUntil: 1 },
+    serves: ['openAcrossApps'],
+    why: "the recovery pass: records with work owed, oldest lease first (it takes those whose lease ran out or whose holder died)",
+  },
+];

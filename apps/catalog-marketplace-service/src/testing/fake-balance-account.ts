@@ -1,5 +1,5 @@
 import { Code, ConnectError } from '@connectrpc/connect';
-import { rpcError } from '@ris/rpc';
+import { refused } from '@ris/domain-errors';
 import type { BalanceAccount, BalanceOperation, BalanceSnapshot, DebitOutcome } from '../balances/balance-account';
 
 // For the saga's integration tests only (not imported by the service).
@@ -43,7 +43,7 @@ export class FakeBalanceAccount implements BalanceAccount {
     if (fresh) {
       const b = this.of(op.userId);
       if (b.coins < op.coins || b.tokens < op.tokens) {
-        const error = rpcError(Code.FailedPrecondition, 'INSUFFICIENT_BALANCE', 'not enough');
+        const error = refused('INSUFFICIENT_BALANCE', 'not enough');
         return { ok: false, insufficient: true, error };
       }
       this.balances.set(op.userId, { coins: b.coins - op.coins, tokens: b.tokens - op.tokens });
