@@ -41,3 +41,12 @@ export function checkedPriceTerms(patch: PriceTerms): PriceTerms {
   if (patch.tokenCost !== undefined) set.tokenCost = checkCost(patch.tokenCost, 'tokenCost');
   return set;
 }
+
+/** The terms of a new catalog item or listing: its description (empty when not given) and prices (no tokens when not given), each checked. */
+export function newPriceTerms(input: { description?: string; coinCost: number; tokenCost?: number }): Required<PriceTerms> {
+  return {
+    description: checkText(input.description ?? '', 'description', DESCRIPTION_MAX, false),
+    coinCost: checkCost(input.coinCost, 'coinCost'),
+    tokenCost: checkCost(input.tokenCost ?? 0, 'tokenCost'),
+  };
+}

@@ -1,7 +1,7 @@
 import { notFound } from '@ris/domain-errors';
-import type { Page, PageQuery } from '@ris/mongo';
+import { CoalescedReads, type Page, type PageQuery } from '@ris/mongo';
 import type { Good, GoodRepository } from './good.repository';
-import type { StockCounter } from './stock-counter';
+import { StockCounter } from './stock-counter';
 
 type NewGoodFields = Pick<Good, 'deletedAt' | 'stockHolds' | 'stockReturns' | 'stockMarked' | 'createdAt' | 'updatedAt'>;
 
@@ -11,19 +11,26 @@ export function newGoodFields(now: Date): NewGoodFields {
 }
 
 /**
- * The goods of one kind as the app that owns them manages them: only live
+ * The goods of one kind (catalog items, listings: the subclasses add
+ * their fields' rules) as the app that owns them manages them: only live
  * (not deleted) ones are seen, deleting is soft, and every write runs
- * under the good's stock lock so it never interleaves with a stock move.
+ * under the good's stock lock so it never interleaves with a stock move
+ * (the redemptions' moves go through `stock`).
  */
-export class OwnedGoods<G extends Good> {
-  constructor(
+export abstract class OwnedGoods<G extends Good> {
+  readonly stock: StockCounter<G>;
+  /** Every redemption of a good reads it first: the reads that arrive together share one. */
+  protected readonly redeemableReads = new CoalescedReads<G | null>();
+
+  protected constructor(
     private readonly goods: GoodRepository<G>,
-    private readonly stock: StockCounter<G>,
     /** How a 404 names the good, e.g. 'Catalog item' and its id as 'itemId'. */
     private readonly naming: { noun: string; idField: string },
-  ) {}
+  ) {
+    this.stock = new StockCounter(goods);
+  }
 
-  private notFound(id: string) {
+  protected notFound(id: string) {
     return notFound(this.naming.noun, { [this.naming.idField]: id });
   }
 
@@ -40,7 +47,7 @@ export class OwnedGoods<G extends Good> {
   }
 
   /** Sets the (already checked) fields of a live good; 404 if there is none. */
-  async update(appId: string, id: string, set: Partial<G>): Promise<G> {
+  protected async setLive(appId: string, id: string, set: Partial<G>): Promise<G> {
     const updated = await this.stock.exclusive(id, () => this.goods.setLive(appId, id, set));
     if (!updated) throw this.notFound(id);
     return updated;

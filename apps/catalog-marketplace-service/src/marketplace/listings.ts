@@ -1,9 +1,8 @@
 import { DEFAULT_CODE_VALIDITY_DAYS } from '@ris/contracts';
 import { invalid, notFound, refused } from '@ris/domain-errors';
-import { CoalescedReads, idFromOperation, type Page, type PageQuery } from '@ris/mongo';
-import { DESCRIPTION_MAX, checkCost, checkStock, checkText, checkedPriceTerms } from '../goods/field-rules';
+import { idFromOperation, type Page, type PageQuery } from '@ris/mongo';
+import { checkStock, checkText, checkedPriceTerms, newPriceTerms } from '../goods/field-rules';
 import { newGoodFields, OwnedGoods } from '../goods/owned-goods';
-import { StockCounter } from '../goods/stock-counter';
 import type { DiscountDoc, ListingDoc } from './listing.model';
 import type { CostCeiling, ListingRepository } from './listing.repository';
 
@@ -50,18 +49,14 @@ function checkValidityDays(days: number): number {
 }
 
 /**
- * Marketplace listings: managed by the business app that offers them, and
- * read publicly by every app (the one deliberate cross-tenant read).
+ * Marketplace listings: managed by the business app that offers them
+ * (get, list and delete: OwnedGoods; a deleted listing is off the
+ * marketplace, and codes already issued stay valid and settled), and read
+ * publicly by every app (the one deliberate cross-tenant read).
  */
-export class Listings {
-  readonly stock: StockCounter<ListingDoc>;
-  private readonly owned: OwnedGoods<ListingDoc>;
-  /** Every redemption of a listing reads it first: the reads that arrive together share one. */
-  private readonly redeemableReads = new CoalescedReads<ListingDoc | null>();
-
+export class Listings extends OwnedGoods<ListingDoc> {
   constructor(private readonly listings: ListingRepository) {
-    this.stock = new StockCounter(listings);
-    this.owned = new OwnedGoods(listings, this.stock, { noun: 'Listing', idField: 'listingId' });
+    super(listings, { noun: 'Listing', idField: 'listingId' });
   }
 
   /** With an operation key, a retry of the request answers what its first try made. */
@@ -70,9 +65,7 @@ export class Listings {
     return this.listings.create(appId, {
       _id: idFromOperation('lst', operationKey),
       title: checkText(input.title, 'title', TITLE_MAX, true),
-      description: checkText(input.description ?? '', 'description', DESCRIPTION_MAX, false),
-      coinCost: checkCost(input.coinCost, 'coinCost'),
-      tokenCost: checkCost(input.tokenCost ?? 0, 'tokenCost'),
+      ...newPriceTerms(input),
       quantity: checkStock(input.quantity ?? -1, 'quantity'),
       discount: checkDiscount(input.discount),
       expiresAt: checkExpiry(input.expiresAt ?? null, now),
@@ -80,15 +73,6 @@ export class Listings {
       codeValidityDays: checkValidityDays(input.codeValidityDays ?? DEFAULT_CODE_VALIDITY_DAYS),
       ...newGoodFields(now),
     });
-  }
-
-  /** One of the caller's own live listings. */
-  get(appId: string, listingId: string): Promise<ListingDoc> {
-    return this.owned.get(appId, listingId);
-  }
-
-  list(appId: string, page: PageQuery, published?: boolean): Promise<Page<ListingDoc>> {
-    return this.owned.list(appId, page, published);
   }
 
   async update(appId: string, listingId: string, patch: ListingPatch): Promise<ListingDoc> {
@@ -102,12 +86,7 @@ export class Listings {
     if (patch.expiresAt !== undefined) set.expiresAt = checkExpiry(patch.expiresAt, now);
     if (patch.published !== undefined) set.published = patch.published;
     if (patch.codeValidityDays !== undefined) set.codeValidityDays = checkValidityDays(patch.codeValidityDays);
-    return this.owned.update(appId, listingId, set);
-  }
-
-  /** Soft delete: off the marketplace; codes already issued stay valid and settled. */
-  delete(appId: string, listingId: string): Promise<void> {
-    return this.owned.delete(appId, listingId);
+    return this.setLive(appId, listingId, set);
   }
 
   /**
