@@ -1,27 +1,27 @@
 import type { ServiceImpl } from '@connectrpc/connect';
-import type { CatalogMarketplaceService } from '@ris/contracts';
-import { catalogRpc } from './catalog.rpc';
-import type { CatalogItems } from './catalog-items';
-import type { CatalogRedemptions } from './catalog-redemptions';
-import { marketplaceRpc } from './marketplace.rpc';
-import type { BalanceAccount } from './balance-account';
-import type { Listings } from './listings';
-import type { MarketplaceRedemptions } from './marketplace-redemptions';
-import type { Settlements } from './settlements';
+import { CatalogMarketplaceService } from '@ris/contracts';
+import { rpcService, type RpcService } from '@ris/rpc';
+import type { CatalogMarketplaceModules } from './catalog-marketplace-modules';
+import { catalogCalls } from './catalog/catalog.rpc';
+import { marketplaceCalls } from './marketplace/marketplace.rpc';
 
-export interface CatalogMarketplaceDeps {
-  items: CatalogItems;
-  catalogRedemptions: CatalogRedemptions;
-  listings: Listings;
-  marketplaceRedemptions: MarketplaceRedemptions;
-  settlements: Settlements;
-  account: BalanceAccount;
-}
-
-/** The whole Connect service: the catalog half and the marketplace half. */
-export function catalogMarketplaceRpc(deps: CatalogMarketplaceDeps): ServiceImpl<typeof CatalogMarketplaceService> {
-  return {
-    ...catalogRpc(deps.items, deps.catalogRedemptions),
-    ...marketplaceRpc({ listings: deps.listings, redemptions: deps.marketplaceRedemptions, settlements: deps.settlements, account: deps.account }),
+/**
+ * The whole service at its edge: the catalog half and the marketplace
+ * half. Every call acts for the app of its request (tenantOf), so none is
+ * declared unscoped: the public listing reads (ListPublicListings,
+ * GetPublicListing, and verify's affordable listings) read every app's
+ * listings by design, but for a calling app, whose appId is required as
+ * any other's (the repository names those reads across apps).
+ */
+export function catalogMarketplaceService(modules: CatalogMarketplaceModules): RpcService {
+  const impl: ServiceImpl<typeof CatalogMarketplaceService> = {
+    ...catalogCalls(modules.items, modules.catalogRedemptions),
+    ...marketplaceCalls({
+      listings: modules.listings,
+      redemptions: modules.marketplaceRedemptions,
+      settlements: modules.settlements,
+      account: modules.account,
+    }),
   };
+  return rpcService(CatalogMarketplaceService, impl, { tenant: { unscoped: {} } });
 }

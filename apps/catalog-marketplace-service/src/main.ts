@@ -1,17 +1,12 @@
 // First: tracing, when configured, starts before what it instruments loads.
 import '@ris/telemetry/start-tracing';
 import { setting } from '@ris/config';
-import { CatalogMarketplaceService, IncentiveService } from '@ris/contracts';
-import { createServiceClient, rpcService } from '@ris/rpc';
+import { IncentiveService } from '@ris/contracts';
+import { createServiceClient, refusalsAsDomainErrors } from '@ris/rpc';
 import { runService } from '@ris/service-runtime';
-import { catalogMarketplaceRpc } from './catalog-marketplace.rpc';
-import { CatalogItems } from './catalog-items';
-import { CatalogRedemptions } from './catalog-redemptions';
-import { IncentiveBalanceAccount } from './incentive-balance-account';
-import { Listings } from './listings';
-import { MarketplaceRedemptions } from './marketplace-redemptions';
-import { RecoveryPass, SagaRecovery } from './recovery-pass';
-import { Settlements } from './settlements';
+import { IncentiveBalanceAccount } from './balances/incentive-balance-account';
+import { catalogMarketplaceModules } from './catalog-marketplace-modules';
+import { catalogMarketplaceService } from './catalog-marketplace.rpc';
 
 void runService({
   name: 'catalog-marketplace-service',
@@ -30,32 +25,20 @@ void runService({
     if (config.REDEMPTION_LEASE_MS <= config.INCENTIVE_TIMEOUT_MS * 2) {
       throw new Error('REDEMPTION_LEASE_MS must be more than twice INCENTIVE_TIMEOUT_MS');
     }
-    const account = new IncentiveBalanceAccount(
-      createServiceClient(IncentiveService, config.INCENTIVE_SERVICE_URL, { timeoutMs: config.INCENTIVE_TIMEOUT_MS }),
-    );
-    const sagaOptions = { leaseMs: config.REDEMPTION_LEASE_MS, liveness };
-    const items = new CatalogItems(db);
-    const catalogRedemptions = new CatalogRedemptions(db, items, account, outbox, logger, sagaOptions);
-    const listings = new Listings(db);
-    const marketplaceRedemptions = new MarketplaceRedemptions(db, listings, account, outbox, logger, sagaOptions);
-    const settlements = new Settlements(marketplaceRedemptions.model, listings);
-    const recovery = new RecoveryPass(
-      [
-        new SagaRecovery('catalog', catalogRedemptions.saga, items.stock, logger),
-        new SagaRecovery('marketplace', marketplaceRedemptions.saga, listings.stock, logger),
-      ],
+    const incentive = createServiceClient(IncentiveService, config.INCENTIVE_SERVICE_URL, { timeoutMs: config.INCENTIVE_TIMEOUT_MS });
+    const modules = catalogMarketplaceModules({
+      db,
+      outbox,
+      // Its refusals as domain errors: the saga tells a refused debit from one whose outcome is unknown.
+      account: new IncentiveBalanceAccount(refusalsAsDomainErrors(IncentiveService, incentive)),
       logger,
-      { intervalMs: config.RECOVERY_INTERVAL_MS },
-    );
+      saga: { leaseMs: config.REDEMPTION_LEASE_MS, liveness },
+      recoveryIntervalMs: config.RECOVERY_INTERVAL_MS,
+    });
     return {
-      services: [
-        rpcService(
-          CatalogMarketplaceService,
-          catalogMarketplaceRpc({ items, catalogRedemptions, listings, marketplaceRedemptions, settlements, account }),
-        ),
-      ],
-      start: () => recovery.start(),
-      stop: () => recovery.stop(),
+      services: [catalogMarketplaceService(modules)],
+      start: () => modules.recovery.start(),
+      stop: () => modules.recovery.stop(),
     };
   },
 });

@@ -15,6 +15,25 @@ export interface Page<T> {
 
 type Sort = Record<string, SortOrder>;
 
+/**
+ * One page of the documents `filter` matches, in `sort` order, and how
+ * many match in all. The filter is the caller's: scoped by AppScoped.page,
+ * or across apps by a repository method that says why (pageAcrossApps).
+ */
+export async function pageOf<T>(model: Model<T>, filter: FilterQuery<T>, sort: Sort, page: PageQuery): Promise<Page<T>> {
+  const [items, totalItems] = await Promise.all([
+    model
+      .find(filter)
+      .sort(sort)
+      .skip((page.page - 1) * page.limit)
+      .limit(page.limit)
+      .lean<T[]>()
+      .exec(),
+    model.countDocuments(filter).exec(),
+  ]);
+  return { items, page: page.page, limit: page.limit, totalItems };
+}
+
 /** The id when the filter is exactly {_id: '<string>'}, else null. */
 function loneId(filter: object): string | null {
   const keys = Object.keys(filter);
@@ -206,18 +225,7 @@ export class AppScoped<T extends { appId: string }> {
   }
 
   async page(appId: string, filter: FilterQuery<T>, sort: Sort, page: PageQuery): Promise<Page<T>> {
-    const scoped = this.scope(appId, filter);
-    const [items, totalItems] = await Promise.all([
-      this.model
-        .find(scoped)
-        .sort(sort)
-        .skip((page.page - 1) * page.limit)
-        .limit(page.limit)
-        .lean<T[]>()
-        .exec(),
-      this.model.countDocuments(scoped).exec(),
-    ]);
-    return { items, page: page.page, limit: page.limit, totalItems };
+    return pageOf(this.model, this.scope(appId, filter), sort, page);
   }
 
   /** Atomic single-document update; returns the document after it, or null if none matched. */

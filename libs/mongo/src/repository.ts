@@ -1,5 +1,5 @@
-import type { IndexDefinition, IndexOptions, Model, Schema } from 'mongoose';
-import { AppScoped } from './app-scoped';
+import type { FilterQuery, IndexDefinition, IndexOptions, Model, Schema, SortOrder } from 'mongoose';
+import { AppScoped, pageOf, type Page, type PageQuery } from './app-scoped';
 
 /** The names of a repository's query methods: its public methods that answer a promise. */
 export type QueryNames<R> = {
@@ -54,6 +54,15 @@ export abstract class Repository<T extends Id> {
    */
   protected get acrossApps(): Model<T> {
     return this.collection.model;
+  }
+
+  /**
+   * A page of documents of any app, for a read that is across apps by
+   * design (a public listing of every app's offers, either party of a
+   * deal between two apps): the method using it says why.
+   */
+  protected pageAcrossApps(filter: FilterQuery<T>, sort: Record<string, SortOrder>, page: PageQuery): Promise<Page<T>> {
+    return pageOf(this.acrossApps, filter, sort, page);
   }
 
   /** The app's document with this id, or null (also another app's: null). */
