@@ -143,7 +143,10 @@ export class AppScoped<T extends { appId: string }> {
       if (!isDuplicateKeyError(err)) throw err;
       const duplicates = duplicateKeyIndexes(err);
       if (duplicates === null) return docs.length === 1 ? [false] : null;
-      return duplicates.has(-1) ? null : docs.map((_, i) => !duplicates.has(i));
+      // -1: a document failed for another reason (the error, a duplicate
+      // key by its first failure, says so): raised, as it would be first.
+      if (duplicates.has(-1)) throw err;
+      return docs.map((_, i) => !duplicates.has(i));
     }
   }
 
