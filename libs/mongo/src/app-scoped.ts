@@ -171,7 +171,10 @@ export class AppScoped<T extends { appId: string }> {
    * version it was read at), created when `upsert` (its first version).
    * False when the filter matched nothing, or when a concurrent first
    * writer created the document first (the upsert's duplicate _id): either
-   * way someone else moved first, and the caller reads again.
+   * way someone else moved first, and the caller reads again. Concurrent
+   * updates of one existing document at one version can each answer true
+   * on FerretDB v1 (an update is a read, then a write): its writers run
+   * them one at a time (SerialByKey); creations are refused by the _id.
    */
   async compareAndSet(appId: string, filter: FilterQuery<T>, update: UpdateQuery<T>, options: { upsert?: boolean } = {}): Promise<boolean> {
     try {
