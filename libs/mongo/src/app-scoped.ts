@@ -162,7 +162,10 @@ export class AppScoped<T extends { appId: string }> {
       if (!isDuplicateKeyError(err)) throw err;
       const duplicates = duplicateKeyIndexes(err);
       if (duplicates === null) return docs.length === 1 ? [false] : null;
-      return duplicates.has(-1) ? null : docs.map((_, i) => !duplicates.has(i));
+      // -1: a document failed for another reason (the error, a duplicate
+      // key by its first failure, says so): raised, as it would be first.
+      if (duplicates.has(-1)) throw err;
+      return docs.map((_, i) => !duplicates.has(i));
     }
   }
 
@@ -187,7 +190,10 @@ export class AppScoped<T extends { appId: string }> {
    * version it was read at), created when `upsert` (its first version).
    * False when the filter matched nothing, or when a concurrent first
    * writer created the document first (the upsert's duplicate _id): either
-   * way someone else moved first, and the caller reads again.
+   * way someone else moved first, and the caller reads again. Concurrent
+   * updates of one existing document at one version can each answer true
+   * on FerretDB v1 (an update is a read, then a write): its writers run
+   * them one at a time (SerialByKey); creations are refused by the _id.
    */
   async compareAndSet(appId: string, filter: FilterQuery<T>, update: UpdateQuery<T>, options: { upsert?: boolean } = {}): Promise<boolean> {
     try {
