@@ -1,7 +1,7 @@
 import { AckPolicy, DeliverPolicy, nanos, type ConsumerMessages } from 'nats';
 import { Schema, type Connection, type Model } from 'mongoose';
 import type { Logger } from '@ris/logging';
-import { isDuplicateKeyError } from '@ris/mongo';
+import { insertOnce } from '@ris/mongo';
 import { SpanKind, inSpan, tracingEnabled } from '@ris/telemetry';
 import type { DomainEvent } from './domain-event';
 import type { EventBus } from './event-bus';
@@ -162,16 +162,8 @@ export class EventConsumer {
     const key = `${this.options.durable}:${event.id}`;
     if (await this.processed.exists({ _id: key }).exec()) return;
     await this.options.handle(event);
-    try {
-      await this.processed.create({
-        _id: key,
-        consumer: this.options.durable,
-        eventId: event.id,
-        processedAt: new Date(),
-      });
-    } catch (err) {
-      if (!isDuplicateKeyError(err)) throw err;
-    }
+    // Already there: a redelivery that raced this one marked it first.
+    await insertOnce(this.processed, { _id: key, consumer: this.options.durable, eventId: event.id, processedAt: new Date() });
   }
 
   async stop(): Promise<void> {

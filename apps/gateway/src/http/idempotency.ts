@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Connection, Model } from 'mongoose';
-import { isDuplicateKeyError } from '@ris/mongo';
+import { insertOnce } from '@ris/mongo';
 import type { EnvelopeCipher } from '@ris/secrets';
 import { ApiError } from './api-error';
 import { idempotencyRecordModel, type IdempotencyRecord } from './idempotency-record.model';
@@ -95,11 +95,8 @@ export class IdempotencyStore {
     const id = `${appId}:${key}`;
     const now = new Date();
     void this.cleanup();
-    try {
-      await this.records.create({ _id: id, appId, key, requestHash, state: 'in_progress', leaseUntil: this.lease(now), runs: 1, createdAt: now });
+    if (await insertOnce(this.records, { _id: id, appId, key, requestHash, state: 'in_progress', leaseUntil: this.lease(now), runs: 1, createdAt: now })) {
       return this.proceed(id, operationKeyOf(id, now), 1);
-    } catch (err) {
-      if (!isDuplicateKeyError(err)) throw err;
     }
     const existing = await this.records.findById(id).lean<IdempotencyRecord>().exec();
     if (!existing) return this.begin(appId, key, requestHash);

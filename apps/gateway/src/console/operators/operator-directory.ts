@@ -1,5 +1,5 @@
 import type { Connection, Model } from 'mongoose';
-import { isDuplicateKeyError, newId, type Page, type PageQuery } from '@ris/mongo';
+import { insertOnce, newId, type Page, type PageQuery } from '@ris/mongo';
 import { operatorModel, type OperatorRecord } from './operator.model';
 import { hashPassword } from './password-hash';
 
@@ -14,21 +14,16 @@ export class OperatorDirectory {
   /** A new operator, or null when the email already has an account (the unique index decides between racing creations). */
   async create(input: { email: string; password: string; isAdmin: boolean }): Promise<OperatorRecord | null> {
     const now = new Date();
-    try {
-      const created = await this.operators.create({
-        _id: newId('opr'),
-        email: input.email.toLowerCase(),
-        passwordHash: await hashPassword(input.password),
-        isAdmin: input.isAdmin,
-        lastAppId: null,
-        createdAt: now,
-        passwordChangedAt: now,
-      });
-      return created.toObject();
-    } catch (err) {
-      if (isDuplicateKeyError(err)) return null;
-      throw err;
-    }
+    const operator: OperatorRecord = {
+      _id: newId('opr'),
+      email: input.email.toLowerCase(),
+      passwordHash: await hashPassword(input.password),
+      isAdmin: input.isAdmin,
+      lastAppId: null,
+      createdAt: now,
+      passwordChangedAt: now,
+    };
+    return (await insertOnce(this.operators, operator)) ? operator : null;
   }
 
   findById(operatorId: string): Promise<OperatorRecord | null> {
