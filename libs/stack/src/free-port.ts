@@ -1,7 +1,34 @@
+import { randomInt } from 'node:crypto';
 import { createServer } from 'node:net';
 
-/** A port nobody listens on right now (the OS picks it). */
-export function freePort(): Promise<number> {
+/**
+ * Ports are drawn below Linux's ephemeral range (32768–60999 by default):
+ * a port the OS picks there is free now, but any outgoing connection of the
+ * machine may take it before the app that was given it listens, which a
+ * busy test run did (EADDRINUSE at start). Each process draws from its own
+ * block of 1,000 (by pid), so two test workers seldom draw from one block.
+ */
+const RANGE_START = 20_000;
+const BLOCKS = 12;
+const BLOCK_SIZE = 1_000;
+/** Handed out by this process: never twice, even before the first is listened on. */
+const given = new Set<number>();
+
+/** A port nobody listens on right now, outside the ephemeral range (see above). */
+export async function freePort(): Promise<number> {
+  const blockStart = RANGE_START + (process.pid % BLOCKS) * BLOCK_SIZE;
+  for (let attempt = 0; attempt < 50; attempt += 1) {
+    const port = blockStart + randomInt(BLOCK_SIZE);
+    if (given.has(port)) continue;
+    if ((await listenProblem('127.0.0.1', port)) !== null) continue;
+    given.add(port);
+    return port;
+  }
+  return osPickedPort();
+}
+
+/** The OS's pick: free now (the fallback when the block is crowded). */
+function osPickedPort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
