@@ -23,15 +23,19 @@ describe('code keys shared through Redis', () => {
 
   beforeAll(async () => {
     db = await testDatabase('ckc');
-    redis = new Redis(infraUrl('REDIS_URL'), { enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: 250, enableAutoPipelining: true });
+    // The service's settings but a longer command timeout: these tests are not about a slow Redis, and a busy machine is one.
+    redis = new Redis(infraUrl('REDIS_URL'), { enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: 5_000, enableAutoPipelining: true });
     await new Promise((resolve) => redis.once('ready', resolve));
   });
 
   afterAll(async () => {
-    const keys = await redis.keys(`${prefix}*`);
-    if (keys.length) await redis.del(...keys);
-    redis.disconnect();
-    await db.drop();
+    try {
+      const keys = await redis.keys(`${prefix}*`);
+      if (keys.length) await redis.del(...keys);
+    } finally {
+      redis.disconnect();
+      await db.drop();
+    }
   });
 
   it('finds a code created on another replica in Redis, without the database', async () => {
