@@ -1,5 +1,5 @@
 import type { Logger } from '@ris/logging';
-import { PeriodicRecovery, recoverIsolated, type RecoveryOptions } from '@ris/service-runtime';
+import { PeriodicRecovery, recoverIsolated, takeOverAbandoned, type RecoveryOptions } from '@ris/service-runtime';
 import { recoveryAction, type RecoveryAction } from './redemption-saga-machine';
 import type { RedemptionSaga } from './redemption-saga';
 import type { SagaRecord } from './saga-record';
@@ -8,6 +8,8 @@ import type { Good } from '../goods/good.repository';
 import type { StockCounter } from '../goods/stock-counter';
 
 export type { RecoveryOptions };
+
+const RECOVERY_FAILED = 'recovery of a redemption failed; will retry';
 
 /** What the pass does for each kind of redemption (a SagaRecovery). */
 export interface Recoverable {
@@ -62,20 +64,17 @@ export class SagaRecovery<R extends SagaRecord, G extends Good> implements Recov
     // died is taken over at once (its holds released within seconds, not
     // after a full lease).
     const open = await this.records.openAcrossApps(batchSize);
-    for (const record of open) {
-      const action = recoveryAction(record, now, await this.saga.holderAlive(record));
-      if (action === 'NONE' || action === 'WAIT') continue;
-      await this.isolated({ redemptionId: record._id, action }, async () => {
-        const claimed = await this.saga.claim(record, now);
-        if (!claimed) return; // another replica, or the request itself, got there first
-        try {
-          await this.perform(claimed, action);
-        } catch (err) {
-          await this.saga.releaseLease(claimed);
-          throw err;
-        }
-      });
-    }
+    await takeOverAbandoned(this.logger, RECOVERY_FAILED, open, {
+      owed: async (record) => {
+        const action = recoveryAction(record, now, await this.saga.holderAlive(record));
+        return action === 'NONE' || action === 'WAIT' ? null : action;
+      },
+      // null: another replica, or the request itself, got there first
+      takeOver: (record) => this.saga.claim(record, now),
+      perform: (record, action) => this.perform(record, action),
+      giveBack: (record) => this.saga.releaseLease(record),
+      about: (record, action) => ({ kind: this.name, redemptionId: record._id, action }),
+    });
   }
 
   private async perform(record: R, action: RecoveryAction): Promise<void> {
@@ -138,6 +137,6 @@ export class SagaRecovery<R extends SagaRecord, G extends Good> implements Recov
 
   /** One record's failure (the incentive service still down, say) is logged and does not stop the others. */
   private isolated(about: Record<string, string>, work: () => Promise<unknown>): Promise<void> {
-    return recoverIsolated(this.logger, { kind: this.name, ...about }, 'recovery of a redemption failed; will retry', work);
+    return recoverIsolated(this.logger, { kind: this.name, ...about }, RECOVERY_FAILED, work);
   }
 }

@@ -1,4 +1,5 @@
-import { LEASES_ONLY, type HolderLiveness } from '@ris/service-runtime';
+import type { Logger } from '@ris/logging';
+import { LEASES_ONLY, takeOverAbandoned, type HolderLiveness } from '@ris/service-runtime';
 import type { EventClaimDoc } from './event-claim.model';
 import type { EventClaimRepository } from './event-claim.repository';
 
@@ -51,14 +52,19 @@ export class EventClaims {
   }
 
   /**
-   * Claims nobody works on any more (lease over, or holder dead), oldest
-   * first: the recovery pass. Every claim is read, not only expired ones:
-   * the collection holds only the work in flight.
+   * Takes over the claims nobody works on any more (lease over, or holder
+   * dead), oldest first: the recovery pass, which finishes them (resume) in
+   * one batch. Every claim is read, not only expired ones: the collection
+   * holds only the work in flight. A claim that could not be taken over is
+   * logged and left to the next pass.
    */
-  async abandoned(limit: number): Promise<EventClaimDoc[]> {
+  async takeOverAbandoned(limit: number, logger: Logger): Promise<EventClaimDoc[]> {
     const claims = await this.claims.oldest(limit);
     const now = Date.now();
-    const verdicts = await Promise.all(claims.map((claim) => this.isAbandoned(claim, now)));
-    return claims.filter((_, i) => verdicts[i]);
+    return takeOverAbandoned(logger, 'taking over an abandoned event claim failed; will retry', claims, {
+      owed: async (claim) => (await this.isAbandoned(claim, now)) || null,
+      takeOver: (claim) => this.takeOver(claim),
+      about: (claim) => ({ appId: claim.appId, eventId: claim._id }),
+    });
   }
 }

@@ -464,11 +464,9 @@ export class EventRecorder {
 
   /** Recovery pass: finishes events whose holders died. */
   async recoverExpiredClaims(limit = 100): Promise<number> {
-    const taken: EventClaimDoc[] = [];
-    for (const claim of await this.deps.claims.abandoned(limit)) {
-      const mine = await this.deps.claims.takeOver(claim);
-      if (mine) taken.push(mine);
-    }
+    // Taken over one by one, then finished together: resume groups them by
+    // app and user (one group commit for the burst a dead process leaves).
+    const taken = await this.deps.claims.takeOverAbandoned(limit, this.deps.logger);
     if (taken.length) {
       this.deps.logger.warn({ count: taken.length }, 'finishing events whose processing was interrupted');
       await this.resume(taken);
