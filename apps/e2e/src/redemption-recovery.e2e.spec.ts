@@ -21,7 +21,9 @@ describe('redemption recovery', () => {
       apps: ['incentive-service', 'catalog-marketplace-service', 'gateway'],
       env: { RATE_LIMIT_PER_SECOND: '10000', RATE_LIMIT_BURST: '10000' },
       appEnv: {
-        'catalog-marketplace-service': { INCENTIVE_TIMEOUT_MS: '1000', REDEMPTION_LEASE_MS: '3000', RECOVERY_INTERVAL_MS: '500' },
+        // Short, so that what a kill leaves is settled within the test, but room for a Debit on a
+        // busy machine: with 1 s none of a burst's redemptions succeeded before the kill under load.
+        'catalog-marketplace-service': { INCENTIVE_TIMEOUT_MS: '2500', REDEMPTION_LEASE_MS: '6000', RECOVERY_INTERVAL_MS: '500' },
       },
     });
     await stack.start();
