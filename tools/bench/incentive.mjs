@@ -465,8 +465,12 @@ Non-2xx answers or errors over the whole run: ${failures}.
   reads stay cheap (measured here: an update by \`_id\` took ~2 ms at 100 documents and ~4 ms at 5,000 on the
   PostgreSQL backend; ~10 ms at 2,000 and ~26 ms at 10,000 on SQLite). A single event needs a claim insert and
   delete, a balance read, a ledger insert, one balance update, the event insert (carrying its event) and a Redis script; the
-  baseline does the same writes, so its ratio is the engine's own cost (gateway, gRPC, validation, rules), and the
-  absolute numbers are FerretDB's.
+  baseline does the same writes for each request, and the absolute numbers are FerretDB's.
+- **Single posts that arrive together are written together.** The incentive service records the single calls of an
+  app that come in while a batch is being written as the next batch (group commit, the bulk path: one claim insert
+  and release, one event insert carrying their events, one relay clean-up and one series count for all of them);
+  each user's balance read, ledger insert and compare-and-set stay per user. A call alone is sent on the next tick,
+  so it waits for no window; each call is answered with its own result or error, as alone.
 - **Bulk** writes each user's events as one batch of ledger entries and one balance update (and one insert each for
   claims and events, one Redis write per user), so its cost grows with the users in the call, not the events:
   here 10 events for each of 100 users. A bulk of 1000 events for 1000 different users costs about as much per event

@@ -2,7 +2,7 @@ import { Redis } from 'ioredis';
 import { Code, ConnectError } from '@connectrpc/connect';
 import { Outbox } from '@ris/events';
 import { createLogger } from '@ris/logging';
-import { errorReason } from '@ris/rpc';
+import { errorReason, toConnectError } from '@ris/rpc';
 import { eventClaimModel } from './events/event-claim.model';
 import { incentiveEventModel } from './events/incentive-event.model';
 import { ledgerEntryModel } from './ledger/ledger-entry.model';
@@ -55,8 +55,8 @@ describe('incentive engine (real MongoDB and Redis)', () => {
   };
   const one = async (input: EventInput) => ok((await engine.recorder.record(appId, [input]))[0]);
 
-  async function action(key: string, fields: Partial<Parameters<IncentiveModules['actions']['create']>[1]> = {}) {
-    return engine.actions.create(appId, {
+  async function action(key: string, fields: Partial<Parameters<IncentiveModules['actions']['create']>[1]> = {}, app = appId) {
+    return engine.actions.create(app, {
       key,
       name: key,
       type: 'STANDARD',
@@ -442,5 +442,109 @@ describe('incentive engine (real MongoDB and Redis)', () => {
     expect(page.items[0].entries[0]).toMatchObject({ rank: 1 });
     // Once per board.
     expect(await engine.snapshots.takeDue(tomorrow)).toBe(0);
+  });
+  describe('single calls recorded together (SingleEventCommit)', () => {
+    const singles = uniqueName('singles');
+    const single = (input: EventInput) => engine.singleEvents.record(singles, input);
+    const fulfilled = <T>(settled: PromiseSettledResult<T>): T => {
+      if (settled.status === 'rejected') throw settled.reason;
+      return settled.value;
+    };
+    /** Calls made in one turn of the event loop: asserted to be one batch, one call of the recorder. */
+    async function inOneBatch(calls: () => Array<Promise<RecordedEvent>>): Promise<Array<PromiseSettledResult<RecordedEvent>>> {
+      const record = jest.spyOn(engine.recorder, 'record');
+      try {
+        const settled = await Promise.allSettled(calls());
+        expect(record.mock.calls.map(([, inputs]) => inputs.length)).toEqual([settled.length]);
+        return settled;
+      } finally {
+        record.mockRestore();
+      }
+    }
+
+    beforeAll(async () => {
+      await action('tap', {}, singles);
+      await action('thrice', { maxRepeats: 3 }, singles);
+      await action('hourly', { cooldownSeconds: 3600 }, singles);
+    });
+
+    it('sends a call alone at once, and answers each call of a batch its own result, in arrival order per user', async () => {
+      const alone = await inOneBatch(() => [single(event('s0', 'tap'))]);
+      expect(fulfilled(alone[0])).toMatchObject({ duplicate: false, event: { userId: 's0', result: { balance: { coins: 10 } } } });
+
+      const users = ['s1', 's2', 's1', 's3', 's1', 's2'];
+      const results = (await inOneBatch(() => users.map((u) => single(event(u, 'tap'))))).map(fulfilled);
+      expect(results.map((r) => [r.event.userId, r.event.result.balance.coins, r.duplicate])).toEqual([
+        ['s1', 10, false],
+        ['s2', 10, false],
+        ['s1', 20, false],
+        ['s3', 10, false],
+        ['s1', 30, false],
+        ['s2', 20, false],
+      ]);
+      expect(new Set(results.map((r) => r.event._id)).size).toBe(users.length);
+      const stored = await incentiveEventModel(db).find({ appId: singles, userId: 's1' }).lean().exec();
+      expect(stored.map((e) => e.result.balance.coins).sort()).toEqual([10, 20, 30]);
+      expect((await expectLedgerMatchesBalance('s1', singles)).coins).toBe(30);
+      expect(await eventClaimModel(db).countDocuments({ appId: singles })).toBe(0);
+    });
+
+    it('answers the second of two calls with one idempotencyKey in one batch as its duplicate, credited once', async () => {
+      const [first, second] = (await inOneBatch(() => [single(event('k1', 'tap', 'same-key')), single(event('k1', 'tap', 'same-key'))])).map(fulfilled);
+      expect([first.duplicate, second.duplicate]).toEqual([false, true]);
+      expect(second.event).toEqual(first.event);
+      expect((await expectLedgerMatchesBalance('k1', singles)).coins).toBe(10);
+      expect((await incentiveEventModel(db).findById(first.event._id).lean().exec())?.duplicates).toBe(1);
+      // A later call with that key is a duplicate too, as alone.
+      expect(await single(event('k1', 'tap', 'same-key'))).toMatchObject({ duplicate: true, event: { _id: first.event._id } });
+    });
+
+    it('holds maxRepeats and cooldown for concurrent single calls, in one batch and across batches', async () => {
+      const batch = (await inOneBatch(() => [
+        ...Array.from({ length: 20 }, () => single(event('r1', 'thrice'))),
+        ...Array.from({ length: 10 }, () => single(event('r1', 'hourly'))),
+      ])).map(fulfilled);
+      expect(batch.slice(0, 20).map((r) => r.event.result.reason)).toEqual([null, null, null, ...Array<string>(17).fill('MAX_REPEATS')]);
+      expect(batch.slice(20).map((r) => r.event.result.reason)).toEqual([null, ...Array<string>(9).fill('COOLDOWN')]);
+      expect(await expectLedgerMatchesBalance('r1', singles)).toMatchObject({ coins: 40, rewardedEvents: 4 });
+
+      // Spread over several batches (and two in flight at once).
+      const spread = await Promise.all(
+        Array.from({ length: 30 }, (_, i) => new Promise((resolve) => setTimeout(resolve, (i % 6) * 4)).then(() => single(event('r2', i % 2 ? 'thrice' : 'hourly')))),
+      );
+      expect(spread.filter((r) => r.event.actionKey === 'thrice' && r.event.result.rewarded)).toHaveLength(3);
+      expect(spread.filter((r) => r.event.actionKey === 'hourly' && r.event.result.rewarded)).toHaveLength(1);
+      expect(await expectLedgerMatchesBalance('r2', singles)).toMatchObject({ coins: 40, rewardedEvents: 4 });
+    });
+
+    it("fails a call with its own error (as alone), and not the others of its batch", async () => {
+      const settled = await inOneBatch(() => [single(event('e1', 'tap')), single(event('e1', 'no-such-action')), single(event('e2', 'tap'))]);
+      expect([fulfilled(settled[0]).event.result.balance.coins, fulfilled(settled[2]).event.result.balance.coins]).toEqual([10, 10]);
+      expect(settled[1].status).toBe('rejected');
+      const inBatch = toConnectError((settled[1] as PromiseRejectedResult).reason) as ConnectError;
+      const alone = outcomeAtTheEdge((await engine.recorder.record(singles, [event('e1', 'no-such-action')]))[0]) as ConnectError;
+      expect([inBatch.code, errorReason(inBatch), inBatch.rawMessage]).toEqual([Code.NotFound, errorReason(alone), alone.rawMessage]);
+      expect(errorReason(inBatch)).toEqual({ reason: 'NOT_FOUND', details: { actionKey: 'no-such-action' } });
+    });
+
+    it("fails only a user's calls when that user's balance write fails, and leaves their claim to be finished", async () => {
+      const serialized = engine.ledger.serialized.bind(engine.ledger);
+      const failing = jest
+        .spyOn(engine.ledger, 'serialized')
+        .mockImplementation(((app: string, userId: string, work: () => Promise<unknown>) =>
+          userId === 'broken' ? Promise.reject(new Error('store down for this user')) : serialized(app, userId, work)) as typeof serialized);
+      try {
+        const settled = await inOneBatch(() => [single(event('f1', 'tap')), single(event('broken', 'tap', 'broken-key')), single(event('f2', 'tap'))]);
+        expect(settled.map((s) => s.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+        expect((settled[1] as PromiseRejectedResult).reason).toEqual(new Error('store down for this user'));
+      } finally {
+        failing.mockRestore();
+      }
+      const claims = await eventClaimModel(db).find({ appId: singles }).lean().exec();
+      expect(claims.map((c) => [c.userId, c.lockedUntil.getTime() <= Date.now()])).toEqual([['broken', true]]);
+      // A retry of its key takes the claim over and finishes it, once.
+      expect(await single(event('broken', 'tap', 'broken-key'))).toMatchObject({ duplicate: true, event: { result: { balance: { coins: 10 } } } });
+      expect((await expectLedgerMatchesBalance('broken', singles)).coins).toBe(10);
+    });
   });
 });

@@ -9,6 +9,7 @@ import { EventClaimRepository } from './events/event-claim.repository';
 import { EventClaims } from './events/event-claims';
 import { IncentiveEventRepository } from './events/incentive-event.repository';
 import { EventRecorder } from './events/record-events';
+import { SingleEventCommit } from './events/single-event-commit';
 import { BoardCatchUpRepository } from './leaderboard/board-catch-up.repository';
 import { Leaderboard } from './leaderboard/leaderboard';
 import { LeaderboardRefreshRuns } from './leaderboard/leaderboard-refresh-runs';
@@ -96,10 +97,11 @@ export function incentiveModules(deps: IncentiveDependencies) {
   const grants = new RewardGrants(ledger, levels, milestones, badges, outbox, logger);
   const claims = new EventClaims(stored.claims, deps.claimLeaseMs, deps.liveness);
   const recorder = new EventRecorder({ events: stored.events, actions, levels, ledger, grants, claims, outbox, logger, series });
+  const singleEvents = new SingleEventCommit(recorder);
   const movements = new BalanceMovements(ledger, levels, grants);
   const snapshots = new LeaderboardSnapshots(stored.balances, stored.snapshots, stored.snapshotRuns, logger, deps.snapshotSize);
   const refreshRuns = new LeaderboardRefreshRuns(stored.refreshRuns, leaderboard, logger);
-  return { stored, actions, recorder, movements, levels, badges, milestones, leaderboard, snapshots, series, refreshRuns, ledger, grants, claims };
+  return { stored, actions, recorder, singleEvents, movements, levels, badges, milestones, leaderboard, snapshots, series, refreshRuns, ledger, grants, claims };
 }
 
 export type IncentiveModules = ReturnType<typeof incentiveModules>;

@@ -18,7 +18,7 @@ import { seriesCalls } from './series/series.rpc';
 export function incentiveService(modules: IncentiveModules): RpcService {
   const impl: ServiceImpl<typeof IncentiveService> = {
     ...actionCalls(modules.actions),
-    ...eventCalls(modules.recorder),
+    ...eventCalls(modules.recorder, modules.singleEvents),
     ...seriesCalls(modules.series),
     ...ledgerCalls(modules.movements),
     ...progressionCalls(modules.levels, modules.badges, modules.milestones),

@@ -16,6 +16,7 @@ import {
 import { ConnectError, errorReason, invalidArgument, pageFromRequest, pageReply, tenantOf, toConnectError } from '@ris/rpc';
 import type { IncentiveEventDoc } from './incentive-event.model';
 import type { EventInput, EventRecorder } from './record-events';
+import type { SingleEventCommit } from './single-event-commit';
 
 export function eventMessage(doc: IncentiveEventDoc): IncentiveEvent {
   return create(IncentiveEventSchema, {
@@ -68,13 +69,16 @@ const date = (ts: Timestamp | undefined) => (ts ? timestampDate(ts) : undefined)
 
 type EventCalls = Pick<ServiceImpl<typeof IncentiveService>, 'recordEvent' | 'recordEvents' | 'listEvents'>;
 
-/** Events at the edge: one, a bulk call (each event answered on its own), and the list. */
-export function eventCalls(recorder: EventRecorder): EventCalls {
+/**
+ * Events at the edge: one (recorded with the app's other single events of
+ * the moment, see SingleEventCommit), a bulk call (each event answered on
+ * its own), and the list.
+ */
+export function eventCalls(recorder: EventRecorder, singleEvents: SingleEventCommit): EventCalls {
   return {
     async recordEvent(req, ctx) {
-      const [outcome] = await recorder.record(tenantOf(ctx), [eventInput(req.event)]);
-      if (outcome instanceof Error) throw outcome;
-      return { result: eventResultMessage(outcome.event, outcome.duplicate) };
+      const recorded = await singleEvents.record(tenantOf(ctx), eventInput(req.event));
+      return { result: eventResultMessage(recorded.event, recorded.duplicate) };
     },
     async recordEvents(req, ctx) {
       const outcomes = await recorder.record(tenantOf(ctx), req.events.map(eventInput));

@@ -56,6 +56,16 @@ export interface RecordedEvent {
  */
 export type RecordOutcome = RecordedEvent | Error;
 
+export interface RecordOptions {
+  /**
+   * A failure while writing one user's balance is the answer of that user's
+   * events only, the others are recorded: for single calls recorded
+   * together (SingleEventCommit), each of which alone would have failed or
+   * not on its own. Without it (a bulk call) it fails the call, as always.
+   */
+  usersFailAlone?: boolean;
+}
+
 const notProcessed = () => new Error('event was not processed');
 const asError = (err: unknown) => (err instanceof Error ? err : new Error(String(err)));
 
@@ -197,15 +207,15 @@ export class EventRecorder {
     this.processedEvents = deps.events.carrier(deps.outbox);
   }
 
-  async record(appId: string, inputs: EventInput[]): Promise<RecordOutcome[]> {
+  async record(appId: string, inputs: EventInput[], options: RecordOptions = {}): Promise<RecordOutcome[]> {
     const started = Date.now();
-    const outcomes = await this.recordAll(appId, inputs);
+    const outcomes = await this.recordAll(appId, inputs, options);
     const ms = Date.now() - started;
     if (ms > SLOW_CALL_MS) this.deps.logger.warn({ appId, events: inputs.length, ms }, 'slow incentive event call');
     return outcomes;
   }
 
-  private async recordAll(appId: string, inputs: EventInput[]): Promise<RecordOutcome[]> {
+  private async recordAll(appId: string, inputs: EventInput[], options: RecordOptions): Promise<RecordOutcome[]> {
     if (inputs.length > MAX_EVENTS_PER_CALL) throw invalid(`at most ${MAX_EVENTS_PER_CALL} events per call`);
     const outcomes: Array<RecordOutcome | undefined> = new Array(inputs.length);
     const createdAt = new Date();
@@ -283,7 +293,7 @@ export class EventRecorder {
       });
     }
     try {
-      await this.recordOwned(appId, owned, outcomes);
+      await this.recordOwned(appId, owned, outcomes, options);
     } finally {
       for (const item of owned) settle.get(item.eventId)?.(outcomes[item.index]);
     }
@@ -323,7 +333,7 @@ export class EventRecorder {
   }
 
   /** The database side of recording: first results, claims, processing, waiting for other replicas. */
-  private async recordOwned(appId: string, unique: WorkItem[], outcomes: Array<RecordOutcome | undefined>): Promise<void> {
+  private async recordOwned(appId: string, unique: WorkItem[], outcomes: Array<RecordOutcome | undefined>, options: RecordOptions): Promise<void> {
     // Claim first, then look for a keyed event recorded before: a claim is
     // deleted once its event is written, so only a look made while holding
     // the claim is conclusive (one read per keyed event; a replay pays a
@@ -337,8 +347,9 @@ export class EventRecorder {
 
     const work = mine.filter((i) => !done.has(i.eventId));
     let processed: Array<[WorkItem, IncentiveEventDoc]>;
+    const failed = options.usersFailAlone ? new Map<WorkItem, Error>() : undefined;
     try {
-      processed = await this.process(appId, work);
+      processed = await this.process(appId, work, failed);
     } catch (err) {
       // Some effects may be written: the claims must be finished, not dropped.
       // Expiring them lets a retry with the same key (or the recovery pass) do that at once.
@@ -346,6 +357,10 @@ export class EventRecorder {
       throw err;
     }
     for (const [item, event] of processed) outcomes[item.index] = { event, duplicate: false };
+    if (failed?.size) {
+      await this.deps.claims.expire(appId, [...failed.keys()].map((i) => i.eventId)).catch(() => undefined);
+      for (const [item, err] of failed) outcomes[item.index] = err;
+    }
 
     // Held by another replica (or a dead holder): wait for it, or take over.
     await Promise.all(
@@ -474,25 +489,36 @@ export class EventRecorder {
     return taken.length;
   }
 
-  /** Processes claimed events and stores their results; returns each item's event document. */
-  private async process(appId: string, items: WorkItem[]): Promise<Array<[WorkItem, IncentiveEventDoc]>> {
+  /**
+   * Processes claimed events and stores their results; returns each stored
+   * item's event document. With `failed`, a user whose balance writes fail
+   * has their items put there (their error) instead of failing all items.
+   */
+  private async process(appId: string, items: WorkItem[], failed?: Map<WorkItem, Error>): Promise<Array<[WorkItem, IncentiveEventDoc]>> {
     if (items.length === 0) return [];
     const byUser = new Map<string, WorkItem[]>();
     for (const item of items) byUser.set(item.input.userId, [...(byUser.get(item.input.userId) ?? []), item]);
     // Concurrent calls for the same user join one batch (group commit); the
     // batch runs after any other balance change of the user in this process.
-    await inPool([...byUser.entries()], USER_CONCURRENCY, ([userId, userItems]) =>
-      this.perUser.submit(`${appId}\u0000${userId}`, userItems, (batch) =>
-        this.deps.ledger.serialized(appId, userId, () => this.processUser(appId, userId, batch)),
-      ),
-    );
+    await inPool([...byUser.entries()], USER_CONCURRENCY, async ([userId, userItems]) => {
+      try {
+        await this.perUser.submit(`${appId}\u0000${userId}`, userItems, (batch) =>
+          this.deps.ledger.serialized(appId, userId, () => this.processUser(appId, userId, batch)),
+        );
+      } catch (err) {
+        if (!failed) throw err;
+        for (const item of userItems) failed.set(item, asError(err));
+      }
+    });
 
-    const docs: IncentiveEventDoc[] = items.map((item) => ({ ...eventInput(appId, item), result: item.outcome as EventResultDoc }));
+    const stored = failed ? items.filter((item) => !failed.has(item)) : items;
+    if (stored.length === 0) return [];
+    const docs: IncentiveEventDoc[] = stored.map((item) => ({ ...eventInput(appId, item), result: item.outcome as EventResultDoc }));
     await this.storeEvents(appId, docs);
     // Counted once stored: one increment per bucket for the whole call, which nobody waits for (it never raises).
     this.deps.series?.countEvents(appId, docs);
     await this.deps.claims.release(appId, docs.map((d) => d._id));
-    return items.map((item, i) => [item, docs[i]]);
+    return stored.map((item, i) => [item, docs[i]]);
   }
 
   /**
