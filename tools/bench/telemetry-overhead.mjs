@@ -5,7 +5,9 @@
 // scenario, its throughput and p99 in each run and the change against the
 // plain run. Each run has its own baseline rows, so the plain run's
 // numbers are the comparison and the baselines show how much the machine
-// itself moved between runs.
+// itself moved between runs. PLAIN_FROM=<commit> names, in the output, the
+// commit whose plain runs these are (when a later run replaced them, put
+// that commit's files back in place for the comparison).
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -64,6 +66,7 @@ const out = [
   'serves /metrics and is scraped every second) and with `BENCH_TRACING=1` (every process traces and exports every span over',
   'OTLP/HTTP to a sink in the benchmark). Each run has its own baselines (the rows named Baseline): how far they move between',
   'runs is how far the machine itself moved, so a change within that is no change.',
+  ...(process.env.PLAIN_FROM ? ['', `The plain runs are those committed in ${process.env.PLAIN_FROM} (a later run of the code since replaced some of them).`] : []),
   '',
 ];
 
