@@ -218,6 +218,12 @@ export class AppScoped<T extends { appId: string }> {
     return query.lean<T[]>().exec();
   }
 
+  /** The _ids of the matching documents, and nothing else of them (a batch's members, say). */
+  async findIds(appId: string, filter: FilterQuery<T>): Promise<string[]> {
+    const docs = await this.model.find(this.scope(appId, filter), { _id: 1 }).lean<Array<{ _id: string }>>().exec();
+    return docs.map((d) => d._id);
+  }
+
   count(appId: string, filter: FilterQuery<T> = {}): Promise<number> {
     return this.model.countDocuments(this.scope(appId, filter)).exec();
   }

@@ -140,6 +140,14 @@ describe('decided writes (AppScoped, Repository)', () => {
     });
   });
 
+  describe('findIds', () => {
+    it("answers the _ids of the app's matching documents only", async () => {
+      await slots.insertManyNew([slot('app_ids', 'ids1', 'ids_c1', 'batch'), slot('app_ids', 'ids2', 'ids_c2', 'batch'), slot('app_ids', 'ids3', 'ids_c3', 'other'), slot('app_ids_other', 'ids4', 'ids_c4', 'batch')]);
+      expect((await slots.findIds('app_ids', { v: 'batch' })).sort()).toEqual(['ids1', 'ids2']);
+      expect(await slots.findIds('app_ids', { v: 'none' })).toEqual([]);
+    });
+  });
+
   describe('insertInOrder', () => {
     it('inserts every document when none is taken', async () => {
       expect(await slots.insertInOrder([slot('app_a', 'ord_a1'), slot('app_a', 'ord_a2'), slot('app_a', 'ord_a3')])).toBe(true);

@@ -112,7 +112,7 @@ export class DeliveryRepository extends Repository<DeliveryDoc> {
    */
   async renewLease(appId: string, lease: string, until: Date): Promise<Set<string>> {
     await this.collection.updateMany(appId, { lease }, { $set: { leaseUntil: until } });
-    return new Set((await this.collection.find(appId, { lease })).map((d) => d._id));
+    return new Set(await this.collection.findIds(appId, { lease }));
   }
 
   /**

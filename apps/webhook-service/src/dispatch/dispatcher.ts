@@ -62,10 +62,16 @@ const LEASED_PER_ENDPOINT = 10_000;
 const MAX_LEASED = 50_000;
 /** A delivery that waited for its slot until less than timeout + this is left of its lease renews it first. */
 const RENEW_MARGIN_MS = 5_000;
-/** Waiting leases that would need renewing within this long are renewed with the one that needs it now. */
+/** Waiting leases that would need renewing within this long are renewed with the one that needs it now… */
 const RENEW_AHEAD_MS = 5_000;
-/** Leases renewed in one pass, at most (a write each). */
-const MAX_RENEWED_LEASES = 64;
+/**
+ * …but only those of the deliveries next in line at each endpoint: a lease
+ * renewed too early just needs renewing again, and renewing a whole backlog
+ * (thousands of documents, every few seconds) held every dispatch pass.
+ */
+const RENEW_AHEAD_PER_ENDPOINT = 64;
+/** Leases renewed in one pass, at most (two commands each). */
+const MAX_RENEWED_LEASES = 16;
 
 /**
  * Sends due deliveries. It claims them from MongoDB with a lease (a
@@ -352,8 +358,9 @@ export class Dispatcher implements DeliveryIntake {
   /**
    * Leases that waited long for a slot, extended, each whole (one write
    * per lease, however many of its deliveries wait), together with the
-   * waiting leases that will need it within RENEW_AHEAD_MS: during a
-   * backlog the attempts then never wait for a renewal each. Those of
+   * leases of the deliveries next in line (RENEW_AHEAD_PER_ENDPOINT) that
+   * will need it within RENEW_AHEAD_MS: during a backlog the attempts then
+   * wait for a renewal once per lease, not once each. Those of
    * `claims` still held are returned; waiting deliveries whose lease was
    * lost meanwhile (another dispatcher took them) are dropped.
    */
@@ -363,7 +370,7 @@ export class Dispatcher implements DeliveryIntake {
     const groups = new Map<string, ClaimedDelivery>(claims.map((c) => [leaseOf(c), c]));
     const soon = now.getTime() + this.options.timeoutMs + RENEW_MARGIN_MS + RENEW_AHEAD_MS;
     for (const waiting of this.leased.values()) {
-      for (const c of waiting) {
+      for (const c of waiting.slice(0, RENEW_AHEAD_PER_ENDPOINT)) {
         if (groups.size >= MAX_RENEWED_LEASES) break;
         if (c.delivery.leaseUntil.getTime() < soon && !groups.has(leaseOf(c))) groups.set(leaseOf(c), c);
       }
