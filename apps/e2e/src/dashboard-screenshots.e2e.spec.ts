@@ -13,7 +13,7 @@ import {
   type TestApp,
   type TestOperator,
 } from '@ris/testing';
-import { DESKTOP, PHONE, expect, expectCleanConsole, launchChromium, newDashboardPage, signIn } from './support/browser';
+import { DESKTOP, PHONE, expect as browserExpect, expectCleanConsole, launchChromium, newDashboardPage, signIn } from './support/browser';
 import { serviceDatabase } from './support/referral-scenario';
 
 // A screenshot of every page of the dashboard, of one made-up shop, taken at
@@ -107,6 +107,11 @@ async function seedIncentives(shop: TestApp, blog: TestApp, anaApi: ApiClient): 
   for (const reader of ['lena', 'marc', 'ines']) ok(await blog.api.post('/incentives/marketplace/redeem', { listingId: listing.id, userId: reader }), `marketplace code of ${reader}`);
   ok(await api.post('/incentives/marketplace/redeem', { listingId: listing.id, userId: 'alice' }), 'marketplace code of alice');
 }
+
+// Each page waits for its data while the rest of the suite loads the same two
+// cores (a kill test, the fuzzer): the overview once took longer than 15 s.
+const expect = browserExpect.configure({ timeout: 45_000 });
+jest.setTimeout(120_000);
 
 describe('screenshots of every page of the dashboard', () => {
   let browser: Browser;
