@@ -20,13 +20,14 @@ import { runSchemathesis } from './support/schemathesis';
  * one). FUZZ_EXAMPLES sets the examples per operation of the fuzzing phase,
  * FUZZ_SCENARIOS the stateful phase's scenarios, for the fixed seed; the
  * run's seed gets half of each (a CI run has 30 minutes for every test, and
- * the fixed seed's cases are the regression set: about 3 minutes for the
- * public API on a quiet machine, 20 examples and 100 scenarios).
+ * the fixed seed's cases are the regression set). At 20 examples and 100
+ * scenarios the public API took about 3 minutes on a quiet machine, but the
+ * whole file 10 to 17 minutes beside the other end-to-end files: 15 and 75.
  */
 const FIXED_SEED = 20261124;
 const RUN_SEED = Number(process.env.FUZZ_SEED) || randomInt(1, 2 ** 31 - 1);
-const EXAMPLES = Number(process.env.FUZZ_EXAMPLES) || 20;
-const SCENARIOS = Number(process.env.FUZZ_SCENARIOS) || 100;
+const EXAMPLES = Number(process.env.FUZZ_EXAMPLES) || 15;
+const SCENARIOS = Number(process.env.FUZZ_SCENARIOS) || 75;
 /** What a pass generates: the examples per operation and the stateful scenarios. */
 type Budget = { examples: number; scenarios: number };
 const FIXED_BUDGET: Budget = { examples: EXAMPLES, scenarios: SCENARIOS };
