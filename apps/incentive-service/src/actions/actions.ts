@@ -10,18 +10,8 @@ import { actionId } from '../events/derived-ids';
 import { checkAmount, checkXp } from '../ledger/reward-amounts';
 import { ShortLivedCache } from '../definitions/short-lived-cache';
 
-export interface ActionInput {
-  key: string;
-  name: string;
-  type: ActionTypeName;
-  coins: number;
-  xp: number;
-  tokens: number;
-  cooldownSeconds: number;
-  maxRepeats: number | null;
-  enabled: boolean;
-  description: string | null;
-}
+/** What a caller gives for an action: its document but for what the store sets. */
+export type ActionInput = Omit<ActionDoc, '_id' | 'appId' | 'createdAt' | 'updatedAt' | 'createdByOperation'>;
 
 export type ActionPatch = Partial<Omit<ActionInput, 'key'>>;
 
