@@ -5,7 +5,7 @@ import { expect, expectCleanConsole, launchChromium, newDashboardPage, signIn } 
 // The Developers page in Chromium against the whole stack: an app's API keys
 // and webhook endpoints, as its OWNER manages them.
 // A browser on a loaded CI machine: a step may wait long for the page to draw again.
-jest.setTimeout(120_000);
+jest.setTimeout(180_000);
 
 describe('the dashboard in a browser: API keys and webhooks', () => {
   let browser: Browser;
@@ -46,8 +46,11 @@ describe('the dashboard in a browser: API keys and webhooks', () => {
     const row = page.getByRole('row').filter({ has: page.getByText(apiKey.slice(0, 12), { exact: false }) });
     await expect(async () => {
       await page.reload();
+      // A loaded machine may take long to draw the list again: wait for the
+      // row itself, so that a slow draw is not taken for a stale answer.
+      await expect(row).toBeVisible({ timeout: 30_000 });
       await expect(row.getByRole('cell').nth(2)).not.toHaveText('never', { timeout: 5_000 });
-    }).toPass({ timeout: 60_000 });
+    }).toPass({ timeout: 90_000 });
 
     await row.getByRole('button', { name: /^Revoke key/ }).click();
     await page.getByRole('dialog', { name: /^Revoke / }).getByRole('button', { name: 'Revoke key' }).click();

@@ -52,12 +52,15 @@ describe('the dashboard in a browser: campaigns, the overview, fraud review, a V
     for (let i = 0; i < 3; i += 1) expect((await app.api.post('/clicks', { referralCode })).status).toBe(200);
     await convert(app, referralCode, 'browser-referee');
 
-    // Counters are kept on write, a click batch at a time: read again until they show.
+    // Counters are kept on write, a click batch at a time: wait until the API
+    // counts all three, then load the page once. (Reloading until the page
+    // showed them failed in CI: under load, no reload drew within its 5 s.)
     await expect(async () => {
-      await page.reload();
-      // A loaded machine may take seconds to draw the page again after a reload.
-      await expect(figures.getByLabel('Clicks', { exact: true })).toHaveText('3', { timeout: 5_000 });
+      const { buckets } = (await app.api.get(`/stats/timeseries?campaignId=${campaignId}&interval=day`)).body;
+      expect(buckets.reduce((sum: number, b: { clicks: number }) => sum + b.clicks, 0)).toBe(3);
     }).toPass({ timeout: 60_000 });
+    await page.reload();
+    await expect(figures.getByLabel('Clicks', { exact: true })).toHaveText('3', { timeout: 45_000 });
     await expect(figures.getByLabel('Referrals', { exact: true })).toHaveText('1');
     await expect(figures.getByLabel('Conversions', { exact: true })).toHaveText('1');
     await expect(figures.getByLabel('Conversion rate', { exact: true })).toHaveText('33.33 %');
