@@ -1,5 +1,6 @@
 import type { FilterQuery, Model, ProjectionType, SortOrder, UpdateQuery } from 'mongoose';
 import { duplicateKeyIndexes, isDuplicateKeyError } from './connect-mongo';
+import { insertAsCreated } from './schema-insert';
 
 export interface PageQuery {
   page: number;
@@ -69,8 +70,7 @@ export class AppScoped<T extends { appId: string }> {
   }
 
   async create(appId: string, doc: Omit<T, 'appId'> & Partial<Pick<T, 'appId'>>): Promise<T> {
-    const created = await this.model.create({ ...doc, appId });
-    return created.toObject() as T;
+    return insertAsCreated(this.model, { ...doc, appId });
   }
 
   /**

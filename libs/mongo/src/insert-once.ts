@@ -1,5 +1,6 @@
 import type { Model } from 'mongoose';
 import { isDuplicateKeyError } from './connect-mongo';
+import { insertAsCreated } from './schema-insert';
 
 /**
  * Inserts a document kept outside an app-scoped repository (housekeeping
@@ -11,7 +12,7 @@ import { isDuplicateKeyError } from './connect-mongo';
  */
 export async function insertOnce<T extends { _id: string }>(model: Model<T>, doc: T): Promise<boolean> {
   try {
-    await model.create(doc);
+    await insertAsCreated(model, doc);
     return true;
   } catch (err) {
     if (isDuplicateKeyError(err)) return false;

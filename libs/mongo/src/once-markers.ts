@@ -1,5 +1,6 @@
 import { Schema, type Connection, type Model } from 'mongoose';
 import { isDuplicateKeyError } from './connect-mongo';
+import { insertAsCreated } from './schema-insert';
 
 export interface OnceMarker {
   _id: string;
@@ -39,7 +40,7 @@ export class OnceMarkers {
   async first(appId: string, key: string, data: Record<string, unknown> | null = null): Promise<boolean> {
     if (!appId) throw new Error('appId is required for every query');
     try {
-      await this.model.create({ _id: `${appId}:${key}`, appId, data, at: new Date() });
+      await insertAsCreated(this.model, { _id: `${appId}:${key}`, appId, data, at: new Date() });
       return true;
     } catch (err) {
       if (isDuplicateKeyError(err)) return false;
