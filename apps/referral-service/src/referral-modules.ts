@@ -92,8 +92,6 @@ export function referralModules(db: Connection, outbox: Outbox, deps: ReferralDe
     stored.referrals,
     stored.counters,
     campaigns,
-    stats,
-    once,
     tree,
     fraud,
     stored.deferredChecks,

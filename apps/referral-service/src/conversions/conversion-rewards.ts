@@ -89,16 +89,11 @@ export class ConversionRewards {
       const hold = shouldHold(root);
       const grants = root.review === 'REJECTED' ? [] : planRewards(campaign, records);
       rewards = await Promise.all(grants.map((grant) => this.issue(appId, root, campaign, grant, hold)));
-      const createdValue = rewards.reduce((sum, r) => sum + (r.created ? r.amount : 0), 0);
       // A retry issues with today's hold but gets back, as they are, the rewards
       // an earlier attempt made: one made while the conversion was held is
       // still PENDING, and only reconciling approves it.
       reconcile = hold || rewards.some((r) => r.status === 'PENDING');
-      // The campaign's reward value and the records' amounts are independent writes: side by side.
-      [records] = await Promise.all([
-        this.recordIssued(appId, records, rewards, !reconcile),
-        createdValue > 0 ? this.stats.count(appId, root.campaignId, { totalRewardValue: createdValue }, countedAt(root)) : undefined,
-      ]);
+      records = await this.recordIssued(appId, records, rewards, !reconcile);
     } else if (known.answerIssued) {
       rewards = (await this.rewards.listConversionRewards({ appId, conversionId: root.conversionId })).rewards.map(rewardView);
     }
@@ -128,14 +123,19 @@ export class ConversionRewards {
     return { ...rewardView(res.reward), created: res.created };
   }
 
-  /** Amounts onto the records, the referrals' reward totals and the conversion events: once per record. */
+  /**
+   * Counts the record (see countIssued), then marks its rewards issued with
+   * their amounts and the conversion events: once per record.
+   */
   private async recordIssued(appId: string, records: ConversionDoc[], rewards: ConversionReward[], settled: boolean): Promise<ConversionDoc[]> {
     const now = new Date();
     const referrerAmount = (level: number) => rewards.find((r) => r.side === 'REFERRER' && r.level === level)?.amount ?? 0;
     const refereeAmount = rewards.find((r) => r.side === 'REFEREE')?.amount ?? 0;
+    const value = rewards.reduce((sum, r) => sum + r.amount, 0);
     return Promise.all(
       records.map(async (record) => {
         const rewardAmount = referrerAmount(record.level);
+        await this.countIssued(appId, record, rewardAmount, value);
         const set = {
           rewardAmount,
           rewardsIssuedAt: now,
@@ -146,14 +146,44 @@ export class ConversionRewards {
         const updated = await this.issueRecord(appId, record, set, (after) =>
           after.status === 'FLAGGED' ? [conversionCreated(after), conversionFlagged(after)] : [conversionCreated(after)],
         );
-        if (!updated) return (await this.conversions.findById(appId, record._id)) ?? record;
-        // Counted once even if two settles of this conversion race (a request and the recovery pass).
-        if (rewardAmount > 0 && (await this.once.first(appId, `rewards-counted:${record._id}`))) {
-          await this.counters.add(appId, { _id: record.referralId, campaignId: record.campaignId, referrerId: record.referrerId }, { rewardAmount });
-        }
-        return updated;
+        return updated ?? (await this.conversions.findById(appId, record._id)) ?? record;
       }),
     );
+  }
+
+  /**
+   * The counters of an issued record, exactly once (a marker per record:
+   * two settles of one conversion may race, a request and the recovery
+   * pass, and a retry may finish what a crashed try left). The level-1
+   * record counts the conversion itself: the referral's conversion and
+   * reward totals in one write, the campaign's conversions, completed
+   * referrals (the referral's first conversion, by its own marker) and
+   * reward value (every reward of the conversion, whichever try made it)
+   * in one more; a record above counts its referrer's reward (its
+   * conversion was counted when the record was made). Counted before the
+   * record is marked issued, so that a crash in between leaves the mark to
+   * the next settle and the count is not lost.
+   */
+  private async countIssued(appId: string, record: ConversionDoc, rewardAmount: number, conversionValue: number): Promise<void> {
+    const referral = { _id: record.referralId, campaignId: record.campaignId, referrerId: record.referrerId };
+    if (record.level !== 1) {
+      if (rewardAmount > 0 && (await this.once.first(appId, `rewards-counted:${record._id}`))) await this.counters.add(appId, referral, { rewardAmount });
+      return;
+    }
+    if (!(await this.once.first(appId, `rewards-counted:${record._id}`))) return;
+    await Promise.all([
+      this.counters.add(appId, referral, { 'conversions.L1': 1, ...(rewardAmount > 0 ? { rewardAmount } : {}) }),
+      this.once
+        .first(appId, `referral-completed:${record.referralId}`)
+        .then((completes) =>
+          this.stats.count(
+            appId,
+            record.campaignId,
+            { totalConversions: 1, ...(completes ? { completedReferrals: 1 } : {}), ...(conversionValue > 0 ? { totalRewardValue: conversionValue } : {}) },
+            countedAt(record),
+          ),
+        ),
+    ]);
   }
 
   /**

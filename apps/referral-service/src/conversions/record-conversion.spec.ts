@@ -152,6 +152,9 @@ describe('recording conversions', () => {
     expect(again.rewards.map((r) => r.rewardId).sort()).toEqual(retried.rewards.map((r) => r.rewardId).sort());
     expect([...issued.keys()].filter((id) => id.includes(input.operationKey))).toHaveLength(2);
     expect(await conversionModel(svc.db).countDocuments({ appId: 'app_k', campaignId, refereeId: 'lia' })).toBe(1);
+    // Counted once, with the reward the first try made: when its rewards were issued, by whichever try issued them.
+    expect(await svc.stats.read('app_k', campaignId)).toMatchObject({ totalConversions: 1, completedReferrals: 1, totalRewardValue: 15 });
+    expect((await rebuildCampaignStats(svc.stored, svc.logger, { appId: 'app_k', fix: false, settleMs: 0 })).drifted).toEqual([]);
     // Another request (another key, or none) for the same referee is a second conversion: refused.
     await expect(atTheEdge(svc.recorder.record('app_k', { ...input, operationKey: 'ffff0123456789abcdef0123456789ab' }))).rejects.toMatchObject({ code: Code.Aborted });
     await expect(atTheEdge(svc.recorder.record('app_k', { ...input, operationKey: '' }))).rejects.toMatchObject({ code: Code.Aborted });

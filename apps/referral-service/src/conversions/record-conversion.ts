@@ -1,5 +1,5 @@
 import { conflict, notFound } from '@ris/domain-errors';
-import { newId, type OnceMarkers } from '@ris/mongo';
+import { newId } from '@ris/mongo';
 import type { CampaignDoc } from '../campaigns/campaign.model';
 import type { Campaigns } from '../campaigns/campaigns';
 import type { DeferredFraudCheckRepository } from '../fraud-check/deferred-fraud-check.repository';
@@ -10,9 +10,8 @@ import type { ReferralLookup } from '../referrals/referral-lookup';
 import type { ClientContextDoc, ReferralDoc } from '../referrals/referral.model';
 import type { ReferralRepository } from '../referrals/referral.repository';
 import type { ReferralTree } from '../referrals/referral-tree';
-import type { CampaignStats } from '../stats/campaign-stats';
 import type { ConversionReward, ConversionRewards } from './conversion-rewards';
-import { countedAt, isConverted } from './conversion-status';
+import { isConverted } from './conversion-status';
 import type { ConversionDoc } from './conversion.model';
 import type { ConversionRepository } from './conversion.repository';
 import { deepestLevel } from './reward-plan';
@@ -65,8 +64,6 @@ export class ConversionRecorder {
     private readonly referrals: ReferralRepository,
     private readonly counters: ReferralCountersRepository,
     private readonly campaigns: Campaigns,
-    private readonly stats: CampaignStats,
-    private readonly once: OnceMarkers,
     private readonly tree: ReferralTree,
     private readonly fraud: FraudCheck,
     private readonly deferredChecks: DeferredFraudCheckRepository,
@@ -117,8 +114,10 @@ export class ConversionRecorder {
       attributed: now.getTime() - touchedAt.getTime() <= campaign.attributionWindowDays * DAY_MS,
     });
     if (root.fraudCheck === 'DEFERRED') await this.deferredChecks.defer(appId, 'CONVERSION', root.conversionId);
-    const completedReferral = await this.countConversion(appId, referral, root);
-    return { ...(await this.complete(appId, root, completedReferral, campaign)), referral: completedReferral };
+    // The referral is COMPLETED from its first conversion on (its counters say so once the rewards are issued).
+    const completedReferral: ReferralDoc = { ...referral, status: 'COMPLETED' };
+    const [done] = await Promise.all([this.complete(appId, root, completedReferral, campaign), this.placeUnder(appId, referral, root)]);
+    return { ...done, referral: completedReferral };
   }
 
   /**
@@ -186,33 +185,18 @@ export class ConversionRecorder {
     throw conflict('CONFLICT', `Referee ${key.refereeId} is being updated concurrently; retry.`, { refereeId: key.refereeId });
   }
 
-  /**
-   * The counters of a conversion. The referral is COMPLETED from its first
-   * conversion on: its counters say so (conversions.L1 > 0), and the
-   * campaign's completedReferrals counts it once (by a marker).
-   */
-  private async countConversion(appId: string, referral: ReferralDoc, root: ConversionDoc): Promise<ReferralDoc> {
-    // Independent writes and reads, side by side; the campaign's count waits only for its marker.
-    await Promise.all([
-      this.counters.add(appId, referral, { 'conversions.L1': 1 }),
-      this.once
-        .first(appId, `referral-completed:${referral._id}`)
-        .then((completes) =>
-          this.stats.count(appId, root.campaignId, { totalConversions: 1, ...(completes ? { completedReferrals: 1 } : {}) }, countedAt(root)),
-        ),
-      // The referee's own referral in this campaign (if any) now sits under this one.
-      this.lookup.ofReferrer(appId, root.campaignId, root.refereeId).then((refereeOwn) =>
-        refereeOwn && refereeOwn._id !== referral._id
-          ? this.referrals.update(appId, refereeOwn._id, { level: referral.level + 1, parentReferralId: referral._id })
-          : undefined,
-      ),
-    ]);
-    return { ...referral, status: 'COMPLETED' };
+  /** The referee's own referral in this campaign (if any) now sits under the one it converted through. */
+  private async placeUnder(appId: string, referral: ReferralDoc, root: ConversionDoc): Promise<void> {
+    const refereeOwn = await this.lookup.ofReferrer(appId, root.campaignId, root.refereeId);
+    if (refereeOwn && refereeOwn._id !== referral._id) {
+      await this.referrals.update(appId, refereeOwn._id, { level: referral.level + 1, parentReferralId: referral._id });
+    }
   }
 
   /**
    * Everything after the claim, each step idempotent so a retry or the
-   * recovery pass can run it again: the upline records, the flag, the rewards.
+   * recovery pass can run it again: the upline records, the flag, the
+   * rewards and the counters (counted once, when the rewards are issued).
    */
   async complete(
     appId: string,
@@ -273,8 +257,8 @@ export class ConversionRecorder {
    * The same request again (its Idempotency-Key) after its first try
    * converted: every step after the claim is idempotent, so the steps a
    * crash cut short are finished, and the rewards the first try issued are
-   * answered again. (The conversion counters of a try that died between its
-   * claim and its count stay short: node tools/referral-rebuild-stats.mjs.)
+   * answered again, and the conversion is counted if the first try died
+   * before its rewards were issued.
    */
   private async resume(appId: string, existing: ConversionDoc, referral: ReferralDoc, campaign: CampaignDoc): Promise<ConversionOutcome> {
     if (existing.fraudCheck === 'DEFERRED') await this.deferredChecks.defer(appId, 'CONVERSION', existing.conversionId);
