@@ -1,4 +1,4 @@
-import { Schema, Types, type Model } from 'mongoose';
+import { Schema, type Model, type Types } from 'mongoose';
 import { testDatabase } from '@ris/testing';
 import { insertAsCreated } from './schema-insert';
 
