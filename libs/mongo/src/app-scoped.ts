@@ -176,12 +176,24 @@ export class AppScoped<T extends { appId: string }> {
    * another (a ledger's). Any other failure is raised.
    */
   async insertInOrder(docs: T[]): Promise<boolean> {
+    return (await this.insertedInOrder(docs)) === docs.length;
+  }
+
+  /**
+   * insertInOrder() that says how far it got: how many of the documents
+   * went in (all of them, or those before the one a duplicate key stopped),
+   * or null when the store's error does not say where it stopped. Any
+   * other failure is raised.
+   */
+  async insertedInOrder(docs: T[]): Promise<number | null> {
     try {
       await this.insertMany(docs, { ordered: true });
-      return true;
+      return docs.length;
     } catch (err) {
       if (!isDuplicateKeyError(err)) throw err;
-      return false;
+      const stoppedAt = duplicateKeyIndexes(err);
+      if (stoppedAt === null || stoppedAt.size !== 1 || stoppedAt.has(-1)) return null;
+      return [...stoppedAt][0];
     }
   }
 

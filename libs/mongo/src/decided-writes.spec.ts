@@ -170,6 +170,14 @@ describe('decided writes (AppScoped, Repository)', () => {
       expect((await stored('ord_c')).map(([id]) => id)).toEqual(['ord_c0', 'ord_c1']);
     });
 
+    it('says how far it got (insertedInOrder): all, or those before the duplicate that stopped it', async () => {
+      expect(await slots.insertedInOrder([slot('app_a', 'ord_g1'), slot('app_a', 'ord_g2')])).toBe(2);
+      await slots.insertMany([slot('app_a', 'ord_g4')]);
+      expect(await slots.insertedInOrder([slot('app_a', 'ord_g3'), slot('app_a', 'ord_g4', 'code_ord_g4x'), slot('app_a', 'ord_g5')])).toBe(1);
+      expect(await slots.insertedInOrder([slot('app_a', 'ord_g1', 'code_ord_g1x')])).toBe(0);
+      expect((await stored('ord_g')).map(([id]) => id)).toEqual(['ord_g1', 'ord_g2', 'ord_g3', 'ord_g4']);
+    });
+
     it("stops at another app's document under the same _id, which stays as it was", async () => {
       await slots.insertMany([slot('app_b', 'ord_d2')]);
       expect(await slots.insertInOrder([slot('app_a', 'ord_d1'), slot('app_a', 'ord_d2', 'code_ord_d2x', 'app_a'), slot('app_a', 'ord_d3')])).toBe(false);

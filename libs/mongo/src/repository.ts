@@ -120,4 +120,9 @@ export abstract class Repository<T extends Id> {
   protected insertInOrder(docs: T[]): Promise<boolean> {
     return this.collection.insertInOrder(docs);
   }
+
+  /** insertInOrder() that says how many went in (null: the store did not say where it stopped). */
+  protected insertedInOrder(docs: T[]): Promise<number | null> {
+    return this.collection.insertedInOrder(docs);
+  }
 }

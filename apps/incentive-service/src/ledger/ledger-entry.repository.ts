@@ -1,6 +1,6 @@
 import type { Connection } from 'mongoose';
 import type { Outbox, OutboxCarrier } from '@ris/events';
-import { Repository, type Page, type PageQuery } from '@ris/mongo';
+import { GroupCommit, Repository, type Page, type PageQuery } from '@ris/mongo';
 import { ledgerEntryId } from '../events/derived-ids';
 import { ledgerEntryModel, type LedgerEntryDoc } from './ledger-entry.model';
 
@@ -29,10 +29,34 @@ export class LedgerEntryRepository extends Repository<LedgerEntryDoc> {
    * Inserts entries into consecutive slots, in order: false when one was
    * taken (its slot by another writer's entry, or its key recorded before),
    * and those after it are not inserted.
+   *
+   * The fills of several users that arrive together (the users of one call,
+   * of concurrent calls) go in one ordered insert, one round trip instead of
+   * one each. Should that stop on a duplicate, the fills wholly before the
+   * stop are in, and every other fill of the batch is tried again on its
+   * own, so each caller gets the answer it would get alone (the stopped
+   * fill finds its own entries in their slots with their keys, which the
+   * ledger counts as its own: see whatGotIn).
    */
   fill(entries: LedgerEntryDoc[]): Promise<boolean> {
-    return this.insertInOrder(entries);
+    return this.fills.add(entries);
   }
+
+  private readonly fills = new GroupCommit<LedgerEntryDoc[], boolean>(
+    async (fills) => {
+      if (fills.length === 1) return [await this.insertInOrder(fills[0])];
+      const inserted = await this.insertedInOrder(fills.flat());
+      let end = 0;
+      return Promise.all(
+        fills.map((entries) => {
+          end += entries.length;
+          return inserted !== null && end <= inserted ? true : this.insertInOrder(entries);
+        }),
+      );
+    },
+    // A fill is one user's entries: a single event's, or up to a bulk call's for that user.
+    { maxBatch: 64 },
+  );
 
   /** GET /incentives/balances/{userId}/transactions: newest first. */
   ofUser(appId: string, userId: string, page: PageQuery): Promise<Page<LedgerEntryDoc>> {
