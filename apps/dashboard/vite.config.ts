@@ -47,7 +47,8 @@ export default defineConfig({
     environment: 'jsdom',
     setupFiles: ['./src/test/setup.ts'],
     include: ['src/**/*.spec.{ts,tsx}'],
-    testTimeout: 20_000,
+    // Room for several 15 s waits (setup.ts) on a loaded machine.
+    testTimeout: 45_000,
     reporters: ['default', `${root}tools/vitest-summary-reporter.mjs`],
   },
 });

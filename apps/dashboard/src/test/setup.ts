@@ -4,10 +4,11 @@ import '@testing-library/jest-dom/vitest';
 import { cleanup, configure } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';
 
-// findBy…/waitFor give up after 5 s, not 1 s: under `npm test` these run next
-// to whole stacks on two cores, where a lazily loaded page can take over a
-// second to arrive (seen: the overview). A test that passes is no slower.
-configure({ asyncUtilTimeout: 5_000 });
+// findBy…/waitFor give up after 15 s, not 1 s: under `npm test` these run next
+// to whole stacks and the fuzzer on two cores, where a lazily loaded page can
+// take seconds to arrive (seen: the overview past 1 s, an action's drawer past
+// 5 s). A test that passes is no slower.
+configure({ asyncUtilTimeout: 15_000 });
 
 afterEach(() => {
   cleanup();
