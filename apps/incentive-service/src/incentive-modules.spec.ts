@@ -1,16 +1,14 @@
-import { Redis } from 'ioredis';
 import { Code, ConnectError } from '@connectrpc/connect';
-import { Outbox } from '@ris/events';
-import { createLogger } from '@ris/logging';
 import { errorReason, toConnectError } from '@ris/rpc';
 import { eventClaimModel } from './events/event-claim.model';
 import { incentiveEventModel } from './events/incentive-event.model';
 import { ledgerEntryModel } from './ledger/ledger-entry.model';
 import { atTheEdge, outcomeAtTheEdge } from './testing/at-the-edge';
-import { infraUrl, testDatabase, uniqueName } from '@ris/testing';
+import { uniqueName } from '@ris/testing';
 import { applyMovement, emptyBalance } from './ledger/balance-fold';
-import { ledgerEntryId } from './events/derived-ids';
 import { incentiveModules, type IncentiveModules } from './incentive-modules';
+import { creditEntry } from './testing/credit-entry';
+import { engineOnTestDatabase, type TestEngine } from './testing/engine-on-test-database';
 import type { EventInput, RecordOutcome, RecordedEvent } from './events/record-events';
 
 // The engine against real FerretDB/MongoDB and Redis: rules under
@@ -18,28 +16,21 @@ import type { EventInput, RecordOutcome, RecordedEvent } from './events/record-e
 jest.setTimeout(60_000);
 
 describe('incentive engine (real MongoDB and Redis)', () => {
-  const logger = createLogger('incentive-test', 'silent');
-  let db: Awaited<ReturnType<typeof testDatabase>>;
-  let redis: Redis;
+  let test: TestEngine;
+  let db: TestEngine['db'];
+  let redis: TestEngine['redis'];
+  let logger: TestEngine['logger'];
   let engine: IncentiveModules;
-  let outbox: Outbox;
-  const prefix = `${uniqueName('inct')}:`;
+  let outbox: TestEngine['outbox'];
+  let prefix: string;
   const appId = uniqueName('app');
 
   beforeAll(async () => {
-    db = await testDatabase('incentive');
-    redis = new Redis(infraUrl('REDIS_URL'), { maxRetriesPerRequest: 1 });
-    outbox = new Outbox(db);
-    engine = incentiveModules({ db, redis, redisKeyPrefix: prefix, outbox, logger, claimLeaseMs: 2_000 });
-    await Promise.all(Object.values(db.models).map((m) => m.init()));
+    test = await engineOnTestDatabase('incentive', { claimLeaseMs: 2_000 });
+    ({ db, redis, logger, engine, outbox, redisKeyPrefix: prefix } = test);
   }, 60_000);
 
-  afterAll(async () => {
-    const keys = await redis.keys(`${prefix}*`);
-    if (keys.length) await redis.del(...keys);
-    redis.disconnect();
-    await db.drop();
-  });
+  afterAll(() => test.close());
 
   const event = (userId: string, actionKey: string, idempotencyKey: string | null = null): EventInput => ({
     userId,
@@ -266,29 +257,7 @@ describe('incentive engine (real MongoDB and Redis)', () => {
   it('finishes an entry a crashed writer inserted but did not apply', async () => {
     await engine.movements.credit(appId, { userId: 'crash', operationId: 'c1', coins: 5, tokens: 0, description: null });
     const { state } = await engine.ledger.settled(appId, 'crash');
-    const orphan = {
-      key: 'credit:orphan',
-      reason: 'CREDIT' as const,
-      coins: 7,
-      xp: 0,
-      tokens: 0,
-      sourceId: 'orphan',
-      actionKey: null,
-      actionType: null,
-      level: null,
-      milestoneKey: null,
-      perks: [],
-      description: null,
-      createdAt: new Date(),
-    };
-    await ledgerEntryModel(db).create({
-      ...orphan,
-      _id: ledgerEntryId(appId, 'crash', state.seq + 1),
-      appId,
-      userId: 'crash',
-      seq: state.seq + 1,
-      balanceAfter: { coins: 12, xp: 0, tokens: 0 },
-    });
+    await ledgerEntryModel(db).create(creditEntry(appId, 'crash', state.seq + 1, 'credit:orphan', 7, { coins: 12, xp: 0, tokens: 0 }));
     // The next writer finds the tail, applies it, then writes its own entry.
     await engine.movements.credit(appId, { userId: 'crash', operationId: 'c2', coins: 1, tokens: 0, description: null });
     expect((await expectLedgerMatchesBalance('crash')).coins).toBe(13);

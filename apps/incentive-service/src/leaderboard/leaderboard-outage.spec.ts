@@ -1,9 +1,8 @@
 import { Redis } from 'ioredis';
 import { Code } from '@connectrpc/connect';
-import { Outbox } from '@ris/events';
-import { createLogger } from '@ris/logging';
-import { privateRedisServer, testDatabase, uniqueName } from '@ris/testing';
-import { incentiveModules, type IncentiveModules } from '../incentive-modules';
+import { privateRedisServer, uniqueName } from '@ris/testing';
+import type { IncentiveModules } from '../incentive-modules';
+import { engineOnTestDatabase, type TestEngine } from '../testing/engine-on-test-database';
 import { atTheEdge } from '../testing/at-the-edge';
 
 jest.setTimeout(60_000);
@@ -12,22 +11,20 @@ jest.setTimeout(60_000);
 // events still succeed and reads answer Unavailable (503), never stale data;
 // once it is back (empty), the board catches up from MongoDB by itself.
 describe('leaderboard through a Redis outage', () => {
-  const logger = createLogger('incentive-test', 'silent');
-  let db: Awaited<ReturnType<typeof testDatabase>>;
+  let test: TestEngine;
   let redisServer: Awaited<ReturnType<typeof privateRedisServer>>;
   let redis: Redis;
   let engine: IncentiveModules;
   const appId = uniqueName('app');
 
   beforeAll(async () => {
-    db = await testDatabase('incentive_outage');
     redisServer = await privateRedisServer();
     await redisServer.start();
     // As the service connects: fail fast rather than queue while Redis is down.
     redis = new Redis(redisServer.url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: 500, retryStrategy: () => 100 });
     redis.on('error', () => undefined);
-    engine = incentiveModules({ db, redis, redisKeyPrefix: 'outage:', outbox: new Outbox(db), logger });
-    await Promise.all(Object.values(db.models).map((m) => m.init()));
+    test = await engineOnTestDatabase('incentive_outage', { redis, redisKeyPrefix: 'outage:' });
+    ({ engine } = test);
     engine.leaderboard.start(200);
     await engine.actions.create(appId, { key: 'play', name: 'Play', type: 'STANDARD', coins: 1, xp: 10, tokens: 0, cooldownSeconds: 0, maxRepeats: null, enabled: true, description: null });
   });
@@ -36,7 +33,7 @@ describe('leaderboard through a Redis outage', () => {
     await engine.leaderboard.stop();
     redis.disconnect();
     await redisServer.stop();
-    await db.drop();
+    await test.close();
   });
 
   const play = (userId: string) =>

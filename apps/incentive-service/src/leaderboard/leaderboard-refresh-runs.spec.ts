@@ -1,8 +1,6 @@
-import { Redis } from 'ioredis';
-import { Outbox } from '@ris/events';
-import { createLogger } from '@ris/logging';
-import { infraUrl, testDatabase, uniqueName } from '@ris/testing';
-import { incentiveModules, type IncentiveModules } from '../incentive-modules';
+import { uniqueName } from '@ris/testing';
+import type { IncentiveModules } from '../incentive-modules';
+import { engineOnTestDatabase, type TestEngine } from '../testing/engine-on-test-database';
 import { STALE_AFTER_MS, runView } from './leaderboard-refresh-runs';
 import { refreshRunModel, type RefreshRunDoc } from './refresh-run.model';
 
@@ -38,18 +36,14 @@ describe('leaderboard refresh runs: how a run reads', () => {
 // Against the real database and Redis: the run record kept per batch, one run per app, a dead run's place taken.
 describe('leaderboard refresh runs (real MongoDB and Redis)', () => {
   jest.setTimeout(60_000);
-  const logger = createLogger('refresh-runs-test', 'silent');
-  let db: Awaited<ReturnType<typeof testDatabase>>;
-  let redis: Redis;
+  let test: TestEngine;
+  let db: TestEngine['db'];
   let engine: IncentiveModules;
-  const prefix = `${uniqueName('lbr')}:`;
   const appId = uniqueName('app');
 
   beforeAll(async () => {
-    db = await testDatabase('refresh_runs');
-    redis = new Redis(infraUrl('REDIS_URL'), { maxRetriesPerRequest: 1 });
-    engine = incentiveModules({ db, redis, redisKeyPrefix: prefix, outbox: new Outbox(db), logger });
-    await Promise.all(Object.values(db.models).map((m) => m.init()));
+    test = await engineOnTestDatabase('refresh_runs');
+    ({ db, engine } = test);
     await engine.actions.create(appId, { key: 'play', name: 'Play', type: 'STANDARD', coins: 1, xp: 1, tokens: 0, cooldownSeconds: 0, maxRepeats: null, enabled: true, description: null });
     const events = Array.from({ length: 1100 }, (_, i) => ({ userId: `u${i}`, actionKey: 'play', idempotencyKey: null, metadata: null, source: 'API' as const, sourceEventId: null }));
     await engine.recorder.record(appId, events.slice(0, 600));
@@ -58,10 +52,7 @@ describe('leaderboard refresh runs (real MongoDB and Redis)', () => {
 
   afterAll(async () => {
     await engine.refreshRuns.stop();
-    const keys = await redis.keys(`${prefix}*`);
-    if (keys.length) await redis.del(...keys);
-    redis.disconnect();
-    await db.drop();
+    await test.close();
   });
 
   it('records the progress per batch of users and the outcome', async () => {

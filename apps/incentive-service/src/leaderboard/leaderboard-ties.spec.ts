@@ -1,9 +1,8 @@
 import { Redis } from 'ioredis';
-import { Outbox } from '@ris/events';
-import { createLogger } from '@ris/logging';
-import { infraUrl, testDatabase, uniqueName } from '@ris/testing';
+import { infraUrl, uniqueName } from '@ris/testing';
 import { emptyBalance, type BalanceState, type PeriodXp } from '../ledger/balance-fold';
-import { incentiveModules, type IncentiveModules } from '../incentive-modules';
+import type { IncentiveModules } from '../incentive-modules';
+import { engineOnTestDatabase, type TestEngine } from '../testing/engine-on-test-database';
 import { LeaderboardStore } from './leaderboard-store';
 import { PERIODS, TIMED_PERIODS, periodField, periodKey } from './period-keys';
 import { MAX_XP } from './score-encoding';
@@ -120,26 +119,16 @@ describe('leaderboard ties to the millisecond (real Redis)', () => {
 });
 
 describe('leaderboard ties through the engine (real MongoDB and Redis)', () => {
-  const logger = createLogger('incentive-test', 'silent');
-  let db: Awaited<ReturnType<typeof testDatabase>>;
-  let redis: Redis;
+  let test: TestEngine;
   let engine: IncentiveModules;
-  const prefix = `${uniqueName('ties')}:`;
   const appId = uniqueName('app');
 
   beforeAll(async () => {
-    db = await testDatabase('incentive_ties');
-    redis = new Redis(infraUrl('REDIS_URL'), { maxRetriesPerRequest: 1 });
-    engine = incentiveModules({ db, redis, redisKeyPrefix: prefix, outbox: new Outbox(db), logger });
-    await Promise.all(Object.values(db.models).map((m) => m.init()));
+    test = await engineOnTestDatabase('incentive_ties');
+    ({ engine } = test);
   }, 60_000);
 
-  afterAll(async () => {
-    const keys = await redis.keys(`${prefix}*`);
-    if (keys.length) await redis.del(...keys);
-    redis.disconnect();
-    await db.drop();
-  });
+  afterAll(() => test.close());
 
   const record = async (userId: string, actionKey: string) => {
     const [outcome] = await engine.recorder.record(appId, [{ userId, actionKey, idempotencyKey: null, metadata: null, source: 'API', sourceEventId: null }]);
@@ -179,7 +168,7 @@ describe('leaderboard ties through the engine (real MongoDB and Redis)', () => {
     await everyBoard();
 
     // Rebuilt from MongoDB: the same order (the balances keep the milliseconds).
-    await redis.del(...(await redis.keys(`${prefix}lb:${appId}:*`)));
+    await test.redis.del(...(await test.redis.keys(`${test.redisKeyPrefix}lb:${appId}:*`)));
     await engine.leaderboard.refresh(appId);
     await everyBoard();
 

@@ -1,27 +1,25 @@
-import { Redis } from 'ioredis';
-import { Outbox } from '@ris/events';
-import { createLogger } from '@ris/logging';
-import { infraUrl, testDatabase, uniqueName } from '@ris/testing';
+import type { Logger } from '@ris/logging';
+import { uniqueName } from '@ris/testing';
 import { rebuildBalances } from './balance-rebuild';
-import { balanceId, ledgerEntryId } from '../events/derived-ids';
-import { incentiveModules, type IncentiveModules } from '../incentive-modules';
+import { balanceId } from '../events/derived-ids';
+import type { IncentiveModules } from '../incentive-modules';
+import { creditEntry } from '../testing/credit-entry';
+import { engineOnTestDatabase, type TestEngine } from '../testing/engine-on-test-database';
 import { balanceModel } from './balance.model';
 import { ledgerEntryModel } from './ledger-entry.model';
 
 jest.setTimeout(60_000);
 
 describe('balance rebuild from the ledger', () => {
-  const logger = createLogger('incentive-test', 'silent');
-  let db: Awaited<ReturnType<typeof testDatabase>>;
-  let redis: Redis;
+  let test: TestEngine;
+  let db: TestEngine['db'];
+  let logger: Logger;
   let engine: IncentiveModules;
   const appId = uniqueName('app');
 
   beforeAll(async () => {
-    db = await testDatabase('incentive_rebuild');
-    redis = new Redis(infraUrl('REDIS_URL'));
-    engine = incentiveModules({ db, redis, redisKeyPrefix: `${uniqueName('rb')}:`, outbox: new Outbox(db), logger });
-    await Promise.all(Object.values(db.models).map((m) => m.init()));
+    test = await engineOnTestDatabase('incentive_rebuild');
+    ({ db, logger, engine } = test);
     await engine.actions.create(appId, { key: 'a', name: 'A', type: 'STANDARD', coins: 3, xp: 2, tokens: 1, cooldownSeconds: 0, maxRepeats: 5, enabled: true, description: null });
     for (const user of ['u1', 'u2', 'u3']) {
       await engine.recorder.record(appId, [1, 2, 3].map(() => ({ userId: user, actionKey: 'a', idempotencyKey: null, metadata: null, source: 'API' as const, sourceEventId: null })));
@@ -29,10 +27,7 @@ describe('balance rebuild from the ledger', () => {
     await engine.movements.debit(appId, { userId: 'u1', operationId: 'd1', coins: 4, tokens: 0, description: null });
   });
 
-  afterAll(async () => {
-    redis.disconnect();
-    await db.drop();
-  });
+  afterAll(() => test.close());
 
   it('finds no drift when the balances are what the ledger says', async () => {
     const report = await rebuildBalances(db, logger, { appId, fix: false });
@@ -43,26 +38,7 @@ describe('balance rebuild from the ledger', () => {
     // Someone edited a balance by hand, and a writer crashed after inserting its entry.
     await balanceModel(db).updateOne({ _id: balanceId(appId, 'u2') }, { $inc: { coins: 1000 } }).exec();
     const { state } = await engine.ledger.settled(appId, 'u3');
-    await ledgerEntryModel(db).create({
-      key: 'credit:crashed',
-      reason: 'CREDIT',
-      coins: 5,
-      xp: 0,
-      tokens: 0,
-      sourceId: 'crashed',
-      actionKey: null,
-      actionType: null,
-      level: null,
-      milestoneKey: null,
-      perks: [],
-      description: null,
-      createdAt: new Date(),
-      _id: ledgerEntryId(appId, 'u3', state.seq + 1),
-      appId,
-      userId: 'u3',
-      seq: state.seq + 1,
-      balanceAfter: { coins: state.coins + 5, xp: state.xp, tokens: state.tokens },
-    });
+    await ledgerEntryModel(db).create(creditEntry(appId, 'u3', state.seq + 1, 'credit:crashed', 5, { coins: state.coins + 5, xp: state.xp, tokens: state.tokens }));
 
     const check = await rebuildBalances(db, logger, { appId, fix: false });
     expect(check.drifted).toEqual([

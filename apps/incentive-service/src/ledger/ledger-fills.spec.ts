@@ -1,10 +1,7 @@
-import { Redis } from 'ioredis';
-import { Outbox } from '@ris/events';
-import { createLogger } from '@ris/logging';
-import { infraUrl, testDatabase, uniqueName } from '@ris/testing';
-import { ledgerEntryId } from '../events/derived-ids';
-import { incentiveModules, type IncentiveModules } from '../incentive-modules';
-import type { LedgerEntryDoc } from './ledger-entry.model';
+import { uniqueName } from '@ris/testing';
+import type { IncentiveModules } from '../incentive-modules';
+import { creditEntry } from '../testing/credit-entry';
+import { engineOnTestDatabase, type TestEngine } from '../testing/engine-on-test-database';
 import { ledgerEntryModel } from './ledger-entry.model';
 
 jest.setTimeout(60_000);
@@ -13,47 +10,22 @@ jest.setTimeout(60_000);
 // of several users that arrive together go in one insert, and each caller
 // still gets the answer it would get alone.
 describe('ledger fills of several users, together', () => {
-  const logger = createLogger('incentive-test', 'silent');
-  let db: Awaited<ReturnType<typeof testDatabase>>;
-  let redis: Redis;
+  let test: TestEngine;
+  let db: TestEngine['db'];
   let engine: IncentiveModules;
   const appId = uniqueName('app');
 
   beforeAll(async () => {
-    db = await testDatabase('incentive_fills');
-    redis = new Redis(infraUrl('REDIS_URL'));
-    engine = incentiveModules({ db, redis, redisKeyPrefix: `${uniqueName('lf')}:`, outbox: new Outbox(db), logger });
-    await Promise.all(Object.values(db.models).map((m) => m.init()));
+    test = await engineOnTestDatabase('incentive_fills');
+    ({ db, engine } = test);
     await engine.actions.create(appId, { key: 'a', name: 'A', type: 'STANDARD', coins: 3, xp: 2, tokens: 1, cooldownSeconds: 0, maxRepeats: null, enabled: true, description: null });
   });
 
   afterEach(() => jest.restoreAllMocks());
 
-  afterAll(async () => {
-    redis.disconnect();
-    await db.drop();
-  });
+  afterAll(() => test.close());
 
-  const entry = (userId: string, seq: number, key: string): LedgerEntryDoc => ({
-    _id: ledgerEntryId(appId, userId, seq),
-    appId,
-    userId,
-    seq,
-    key,
-    reason: 'CREDIT',
-    coins: 1,
-    xp: 0,
-    tokens: 0,
-    sourceId: key,
-    actionKey: null,
-    actionType: null,
-    level: null,
-    milestoneKey: null,
-    perks: [],
-    description: null,
-    createdAt: new Date(),
-    balanceAfter: { coins: seq, xp: 0, tokens: 0 },
-  });
+  const entry = (userId: string, seq: number, key: string) => creditEntry(appId, userId, seq, key, 1, { coins: seq, xp: 0, tokens: 0 });
 
   it('stores the fills that arrive together with one insert', async () => {
     const inserts = jest.spyOn(ledgerEntryModel(db).collection, 'insertMany');

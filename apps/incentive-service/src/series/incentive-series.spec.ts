@@ -1,9 +1,7 @@
-import { Redis } from 'ioredis';
 import { Code } from '@connectrpc/connect';
-import { Outbox } from '@ris/events';
-import { createLogger } from '@ris/logging';
-import { infraUrl, testDatabase, uniqueName } from '@ris/testing';
-import { incentiveModules, type IncentiveModules } from '../incentive-modules';
+import { uniqueName } from '@ris/testing';
+import type { IncentiveModules } from '../incentive-modules';
+import { engineOnTestDatabase, type TestEngine } from '../testing/engine-on-test-database';
 import { activeUserModel } from './active-user.model';
 import { incentiveBucketModel } from './incentive-bucket.model';
 import { entryFigures, eventFigures } from './incentive-series';
@@ -44,28 +42,20 @@ describe('incentive series: the figures', () => {
 // Kept on write against the real database: one increment per bucket for a call's events, read back as series.
 describe('incentive series (real MongoDB and Redis)', () => {
   jest.setTimeout(60_000);
-  const logger = createLogger('incentive-series-test', 'silent');
-  let db: Awaited<ReturnType<typeof testDatabase>>;
-  let redis: Redis;
+  let test: TestEngine;
+  let db: TestEngine['db'];
+  let logger: TestEngine['logger'];
   let engine: IncentiveModules;
-  const prefix = `${uniqueName('ser')}:`;
   const appId = uniqueName('app');
 
   beforeAll(async () => {
-    db = await testDatabase('incentive_series');
-    redis = new Redis(infraUrl('REDIS_URL'), { maxRetriesPerRequest: 1 });
-    engine = incentiveModules({ db, redis, redisKeyPrefix: prefix, outbox: new Outbox(db), logger });
-    await Promise.all(Object.values(db.models).map((m) => m.init()));
+    test = await engineOnTestDatabase('incentive_series');
+    ({ db, logger, engine } = test);
     await engine.actions.create(appId, { key: 'post', name: 'Post', type: 'STANDARD', coins: 5, xp: 2, tokens: 0, cooldownSeconds: 0, maxRepeats: null, enabled: true, description: null });
     await engine.actions.create(appId, { key: 'once', name: 'Once', type: 'STANDARD', coins: 1, xp: 0, tokens: 1, cooldownSeconds: 0, maxRepeats: 1, enabled: true, description: null });
   }, 60_000);
 
-  afterAll(async () => {
-    const keys = await redis.keys(`${prefix}*`);
-    if (keys.length) await redis.del(...keys);
-    redis.disconnect();
-    await db.drop();
-  });
+  afterAll(() => test.close());
 
   const event = (userId: string, actionKey: string, idempotencyKey: string | null = null): EventInput => ({
     userId,
