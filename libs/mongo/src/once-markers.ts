@@ -1,6 +1,5 @@
 import { Schema, type Connection, type Model } from 'mongoose';
-import { isDuplicateKeyError } from './connect-mongo';
-import { insertAsCreated } from './schema-insert';
+import { insertOnce } from './insert-once';
 
 export interface OnceMarker {
   _id: string;
@@ -39,13 +38,7 @@ export class OnceMarkers {
   /** True for the one caller that recorded `key` first (per app). */
   async first(appId: string, key: string, data: Record<string, unknown> | null = null): Promise<boolean> {
     if (!appId) throw new Error('appId is required for every query');
-    try {
-      await insertAsCreated(this.model, { _id: `${appId}:${key}`, appId, data, at: new Date() });
-      return true;
-    } catch (err) {
-      if (isDuplicateKeyError(err)) return false;
-      throw err;
-    }
+    return insertOnce(this.model, { _id: `${appId}:${key}`, appId, data, at: new Date() });
   }
 
   /** The marker `key`, to see what the first caller recorded. */

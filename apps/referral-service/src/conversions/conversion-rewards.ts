@@ -23,8 +23,6 @@ export interface ConversionReward {
   level: number;
   amount: number;
   status: string;
-  /** Created by this call (not found from an earlier one): counted in the campaign's reward value once. */
-  created?: boolean;
 }
 
 export interface SettledConversion {
@@ -120,7 +118,7 @@ export class ConversionRewards {
       // maxRewardsPerReferrer reached: this referrer earns nothing here.
       return { rewardId: '', userId: grant.userId, side: grant.side, level: grant.level, amount: 0, status: 'CAPPED' };
     }
-    return { ...rewardView(res.reward), created: res.created };
+    return rewardView(res.reward);
   }
 
   /**
