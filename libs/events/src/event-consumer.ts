@@ -34,7 +34,8 @@ export interface EventConsumerOptions {
   /** Database of the consuming service: processed event ids live there. */
   connection: Connection;
   logger: Logger;
-  handle: (event: DomainEvent) => Promise<void>;
+  /** `redelivered`: the stream sent this event before (a handling failed, or its acknowledgement was lost). */
+  handle: (event: DomainEvent, delivery: { redelivered: boolean }) => Promise<void>;
   /** Redelivery delay after a failed handling. */
   retryDelayMs?: number;
   /**
@@ -132,9 +133,9 @@ export class EventConsumer {
         try {
           // Continues the trace of the change that stored the event (its message's headers).
           if (tracingEnabled()) {
-            await inSpan(`consume ${event.type}`, { kind: SpanKind.CONSUMER, parent: message.headers, attributes: { 'messaging.system': 'nats', 'messaging.consumer.group.name': durable, 'messaging.message.id': event.id } }, () => this.handleOnce(event));
+            await inSpan(`consume ${event.type}`, { kind: SpanKind.CONSUMER, parent: message.headers, attributes: { 'messaging.system': 'nats', 'messaging.consumer.group.name': durable, 'messaging.message.id': event.id } }, () => this.handleOnce(event, message.redelivered));
           } else {
-            await this.handleOnce(event);
+            await this.handleOnce(event, message.redelivered);
           }
           message.ack();
           eventsConsumed.inc({ consumer: durable });
@@ -157,11 +158,11 @@ export class EventConsumer {
     await Promise.all(running);
   }
 
-  private async handleOnce(event: DomainEvent): Promise<void> {
-    if (this.options.idempotentHandler) return this.options.handle(event);
+  private async handleOnce(event: DomainEvent, redelivered: boolean): Promise<void> {
+    if (this.options.idempotentHandler) return this.options.handle(event, { redelivered });
     const key = `${this.options.durable}:${event.id}`;
     if (await this.processed.exists({ _id: key }).exec()) return;
-    await this.options.handle(event);
+    await this.options.handle(event, { redelivered });
     // Already there: a redelivery that raced this one marked it first.
     await insertOnce(this.processed, { _id: key, consumer: this.options.durable, eventId: event.id, processedAt: new Date() });
   }

@@ -9,6 +9,7 @@ import type { DeliveryAttemptDoc } from './delivery-attempt.model';
 import type { DeliveryAttemptRepository } from './delivery-attempt.repository';
 import type { DeliveryDoc, DeliveryStatusName } from './delivery.model';
 import type { DeliveryRepository } from './delivery.repository';
+import { PendingInsert } from './pending-insert';
 
 const EPOCH = new Date(0);
 
@@ -72,6 +73,28 @@ export class Deliveries {
     if (docs.length === 0) return [];
     const stored = await this.deliveries.queue(docs);
     return docs.filter((_, i) => stored[i]);
+  }
+
+  /**
+   * queue(), after the first attempts of `attempting` of them have ended
+   * (at most `windowMs`): PendingInsert. The log entries of the attempts go
+   * in first, so whoever sees a delivery's outcome sees its attempt; those
+   * of deliveries an earlier fan-out of the event had stored (so not this
+   * insert's) are taken out again.
+   */
+  pendingInsert(docs: DeliveryDoc[], attempting: number, windowMs: number): PendingInsert {
+    return new PendingInsert(docs, attempting, windowMs, async (deliveries, attempts) => {
+      if (attempts.length > 0) await this.attempts.log(attempts);
+      const stored = await this.queue(deliveries);
+      if (attempts.length > 0 && stored.length < deliveries.length) {
+        const kept = new Set(stored.map((d) => d._id));
+        const strays = attempts.filter((a) => !kept.has(a.deliveryId));
+        await Promise.all(
+          [...new Set(strays.map((a) => a.appId))].map((appId) => this.attempts.remove(appId, strays.filter((a) => a.appId === appId).map((a) => a._id))),
+        );
+      }
+      return stored;
+    });
   }
 
   /** forEvent and queue, for one event: the deliveries stored. */

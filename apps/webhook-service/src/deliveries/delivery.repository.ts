@@ -2,11 +2,14 @@ import { randomUUID } from 'node:crypto';
 import type { Connection } from 'mongoose';
 import { Repository, type Page, type PageQuery } from '@ris/mongo';
 import { deliveryModel, type DeliveryDoc, type DeliveryStatusName } from './delivery.model';
+import type { PendingInsert } from './pending-insert';
 
 export interface ClaimedDelivery {
   delivery: DeliveryDoc;
   /** The token that proves this claim still holds the lease. */
   lease: string;
+  /** Set while the delivery is not stored yet: its insert waits for its first attempt (PendingInsert). */
+  insert?: PendingInsert;
 }
 
 /** What a delivery's state becomes (an attempt's outcome, a retry asked for). */

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { GroupCommit, newId } from '@ris/mongo';
+import { GroupCommit } from '@ris/mongo';
+import { attemptLogEntry, finishedAtOf, stateAfterAttempt, type AttemptNext } from '../deliveries/attempt-outcome';
 import type { AttemptResult } from '../deliveries/delivery-attempt.model';
 import type { DeliveryAttemptRepository } from '../deliveries/delivery-attempt.repository';
 import type { DeliveryDoc } from '../deliveries/delivery.model';
@@ -7,13 +8,11 @@ import type { ClaimedDelivery, DeliveryRepository, DeliveryState } from '../deli
 
 export type { ClaimedDelivery };
 
-const EPOCH = new Date(0);
-
 /** What a finished attempt asks the queue to record. */
 interface Outcome {
   claim: ClaimedDelivery;
   result: AttemptResult;
-  next: { succeeded: true } | { succeeded: false; nextAttemptAt: Date | null };
+  next: AttemptNext;
 }
 
 /** Most outcomes one flush records: one insert of their log entries, an update per lease for the successes. */
@@ -63,6 +62,7 @@ export class DeliveryQueue {
    * renewal, not one per attempt. The ids still under the leases.
    */
   async renewLeases(claims: ClaimedDelivery[], until: Date): Promise<Set<string>> {
+    await storedFirst(claims);
     const held = new Set<string>();
     await Promise.all(
       [...groupBy(claims, (c) => `${c.delivery.appId}\n${c.lease}`).values()].map(async ([{ delivery, lease }]) => {
@@ -77,28 +77,24 @@ export class DeliveryQueue {
    * or FAILED when that is null; and adds it to the attempt log. Returns
    * false if the lease was lost (the delivery's state then belongs to whoever
    * holds it now; the attempt, which did happen, is logged all the same).
+   * A delivery not stored yet (its first attempt, PendingInsert) is stored
+   * with this outcome instead; false if that insert found it stored already.
    */
-  recordAttempt(
-    claim: ClaimedDelivery,
-    result: AttemptResult,
-    next: { succeeded: true } | { succeeded: false; nextAttemptAt: Date | null },
-  ): Promise<boolean> {
+  async recordAttempt(claim: ClaimedDelivery, result: AttemptResult, next: AttemptNext): Promise<boolean> {
+    const { insert, delivery } = claim;
+    if (insert) {
+      const absorbed = insert.absorb(delivery, stateAfterAttempt(delivery, result, next), attemptLogEntry(delivery, result));
+      if (absorbed) return absorbed;
+      // Its insert has begun: once it is in, the outcome is an update like any other.
+      if (!(await insert.stored).has(delivery)) return false;
+    }
     return this.outcomes.add({ claim, result, next });
   }
 
   private async recordBatch(batch: Outcome[]): Promise<boolean[]> {
     // The log entries first, then the outcomes: whoever sees a delivery's new
     // status (GET .../deliveries/{id}) also sees the attempt that decided it.
-    await this.attempts.log(
-      batch.map(({ claim: { delivery }, result }) => ({
-        _id: newId('wha'),
-        appId: delivery.appId,
-        endpointId: delivery.endpointId,
-        deliveryId: delivery._id,
-        number: delivery.attempts + 1,
-        ...result,
-      })),
-    );
+    await this.attempts.log(batch.map(({ claim: { delivery }, result }) => attemptLogEntry(delivery, result)));
     const recorded = new Map<Outcome, boolean>();
     const successes = batch.filter((o) => o.next.succeeded);
     const groups = groupBy(successes, ({ claim, result }) => `${claim.delivery.appId}\n${claim.lease}\n${result.responseStatus}`);
@@ -107,61 +103,41 @@ export class DeliveryQueue {
         const { claim, result } = group[0];
         const startedAt = new Date(Math.min(...group.map((o) => o.result.startedAt.getTime())));
         const finishedAt = new Date(Math.max(...group.map((o) => finishedAtOf(o.result).getTime())));
-        const state: DeliveryState = {
-          status: 'SUCCEEDED',
-          nextAttemptAt: null,
-          completedAt: finishedAt,
-          lease: null,
-          leaseUntil: EPOCH,
-          lastAttemptAt: startedAt,
-          lastResponseStatus: result.responseStatus,
-          lastError: null,
-        };
+        // The state of one success, with the group's first start and last end.
+        const state: DeliveryState = { ...stateAfterAttempt(claim.delivery, result, { succeeded: true }), completedAt: finishedAt, lastAttemptAt: startedAt };
         const count = await this.deliveries.recordSucceeded(claim.delivery.appId, claim.lease, group.map((o) => o.claim.delivery._id), state);
         // All of them, or (rarely: a stall past the lease) not knowing which: those count as lost, so
         // no success is counted twice; the endpoint's failure streak is cleared by its next success.
         for (const o of group) recorded.set(o, count === group.length);
       }),
-      ...batch.filter((o) => !o.next.succeeded).map(async (o) => recorded.set(o, await this.recordOne(o))),
+      ...batch
+        .filter((o) => !o.next.succeeded)
+        .map(async (o) => recorded.set(o, await this.deliveries.recordAttempt(o.claim, stateAfterAttempt(o.claim.delivery, o.result, o.next)))),
     ]);
     return batch.map((o) => recorded.get(o) ?? false);
   }
 
-  /** One outcome on its own: a failed attempt's retry state is the delivery's own. */
-  private recordOne({ claim, result, next }: Outcome): Promise<boolean> {
-    const { delivery } = claim;
-    const common: DeliveryState = {
-      lease: null,
-      leaseUntil: EPOCH,
-      lastAttemptAt: result.startedAt,
-      lastResponseStatus: result.responseStatus,
-      lastError: result.error,
-    };
-    const state: DeliveryState = next.succeeded
-      ? { status: 'SUCCEEDED', nextAttemptAt: null, completedAt: finishedAtOf(result) }
-      : next.nextAttemptAt
-        ? { status: 'PENDING', nextAttemptAt: next.nextAttemptAt, retryIndex: delivery.retryIndex + 1 }
-        : { status: 'FAILED', nextAttemptAt: null, completedAt: finishedAtOf(result) };
-    return this.deliveries.recordAttempt(claim, { ...common, ...state });
-  }
-
   /** Fails a delivery without an attempt (its endpoint is disabled). */
-  failWithoutAttempt(claim: ClaimedDelivery, error: string): Promise<void> {
-    return this.deliveries.failUnattempted(claim, error, new Date());
+  async failWithoutAttempt(claim: ClaimedDelivery, error: string): Promise<void> {
+    await storedFirst([claim]);
+    await this.deliveries.failUnattempted(claim, error, new Date());
   }
 
   /** Its endpoint was deleted while it waited: nobody can ever see or send it. */
-  discard(claim: ClaimedDelivery): Promise<void> {
-    return this.deliveries.discard(claim);
+  async discard(claim: ClaimedDelivery): Promise<void> {
+    await storedFirst([claim]);
+    await this.deliveries.discard(claim);
   }
 
   /** Gives the lease back untouched (the service is stopping mid-attempt): due again at once. */
-  release(claim: ClaimedDelivery): Promise<void> {
-    return this.deliveries.release(claim);
+  async release(claim: ClaimedDelivery): Promise<void> {
+    await storedFirst([claim]);
+    await this.deliveries.release(claim);
   }
 
   /** The same for many (leased at creation, never started): one update per app and lease. */
   async releaseAll(claims: ClaimedDelivery[]): Promise<void> {
+    await storedFirst(claims);
     await Promise.all(
       [...groupBy(claims, (c) => `${c.delivery.appId}\n${c.lease}`).values()].map((group) =>
         this.deliveries.releaseAll(group[0].delivery.appId, group[0].lease, group.map((c) => c.delivery._id)),
@@ -176,7 +152,13 @@ export class DeliveryQueue {
   }
 }
 
-const finishedAtOf = (result: AttemptResult): Date => new Date(result.startedAt.getTime() + result.durationMs);
+/**
+ * Writes about deliveries not stored yet (PendingInsert) wait for their
+ * insert, started now: a renewal, release or discard needs the document.
+ */
+async function storedFirst(claims: ClaimedDelivery[]): Promise<void> {
+  await Promise.all([...new Set(claims.map((c) => c.insert).filter((insert) => insert !== undefined))].map((insert) => insert.flush()));
+}
 
 function groupBy<T>(items: T[], key: (item: T) => string): Map<string, T[]> {
   const groups = new Map<string, T[]>();

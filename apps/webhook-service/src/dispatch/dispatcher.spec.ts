@@ -53,6 +53,10 @@ describe('dispatcher', () => {
     return fanOutToWebhooks(endpoints, deliveries, running.at(-1)!)(event).then(() => event);
   };
 
+  /** The fan-out of this process for one event: sent before it is stored, within `windowMs`, unless `redelivered`. */
+  const fanOut = (event: ReturnType<typeof domainEvent>, windowMs?: number, redelivered = false) =>
+    fanOutToWebhooks(endpoints, deliveries, running.at(-1)!, windowMs)(event, { redelivered });
+
   const until = async (condition: () => Promise<boolean>, timeoutMs = 10_000) => {
     const deadline = Date.now() + timeoutMs;
     while (!(await condition())) {
@@ -101,6 +105,104 @@ describe('dispatcher', () => {
     ]);
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(receiver.received('/ok')).toHaveLength(1);
+  });
+
+  it('stores a delivery sent before it was stored with its first attempt, in the insert, with no update', async () => {
+    const appId = uniqueName('app');
+    const { endpoint } = await endpoints.create(appId, { url: receiver.url('/first'), events: [] });
+    const [succeeded, updated] = [jest.spyOn(stores.deliveries, 'recordSucceeded'), jest.spyOn(stores.deliveries, 'recordAttempt')];
+    try {
+      dispatcher();
+      // The fan-out's promise (the event's acknowledgement) settles once the delivery is stored: here with its outcome.
+      await fanOut(domainEvent('referral.created', appId, { referralId: 'ref_first' }));
+      expect(receiver.received('/first')).toHaveLength(1);
+      const [delivery] = await deliveryOf(appId, endpoint._id);
+      expect(delivery).toMatchObject({ status: 'SUCCEEDED', attempts: 1, lastResponseStatus: 200, lease: null, nextAttemptAt: null });
+      expect(delivery.completedAt).toBeInstanceOf(Date);
+      expect(await deliveries.attemptLog(appId, delivery._id)).toEqual([expect.objectContaining({ number: 1, responseStatus: 200, deliveryId: delivery._id })]);
+      expect(succeeded).not.toHaveBeenCalled();
+      expect(updated).not.toHaveBeenCalled();
+    } finally {
+      succeeded.mockRestore();
+      updated.mockRestore();
+    }
+  });
+
+  it('stores a first attempt that failed with the delivery, due for its retry, which then goes by update', async () => {
+    const appId = uniqueName('app');
+    let calls = 0;
+    receiver.respond('/first-fails', () => ({ status: (calls += 1) === 1 ? 503 : 200 }));
+    const { endpoint } = await endpoints.create(appId, { url: receiver.url('/first-fails'), events: [] });
+    dispatcher();
+    await fanOut(domainEvent('referral.created', appId, { referralId: 'ref_retry' }));
+    const [stored] = await deliveryOf(appId, endpoint._id);
+    expect(stored).toMatchObject({ status: 'PENDING', attempts: 1, retryIndex: 1, lastResponseStatus: 503, lease: null });
+    expect(stored.nextAttemptAt!.getTime()).toBeGreaterThan(Date.now() - 1000);
+    await until(async () => (await deliveryOf(appId, endpoint._id))[0]?.status === 'SUCCEEDED');
+    const [delivery] = await deliveryOf(appId, endpoint._id);
+    expect(delivery.attempts).toBe(2);
+    expect((await deliveries.attemptLog(appId, delivery._id)).map((a) => [a.number, a.responseStatus])).toEqual([
+      [1, 503],
+      [2, 200],
+    ]);
+  });
+
+  it('stores a delivery still in flight when the window closes under its lease, and records its outcome when it ends', async () => {
+    const appId = uniqueName('app');
+    receiver.respond('/late', () => ({ status: 200, delayMs: 800 }));
+    const { endpoint } = await endpoints.create(appId, { url: receiver.url('/late'), events: [] });
+    dispatcher();
+    const started = Date.now();
+    await fanOut(domainEvent('referral.created', appId, { referralId: 'ref_late' }), 150);
+    expect(Date.now() - started).toBeLessThan(700);
+    const [waiting] = await deliveryOf(appId, endpoint._id);
+    expect(waiting).toMatchObject({ status: 'PENDING', attempts: 0, lease: expect.any(String) });
+    await until(async () => (await deliveryOf(appId, endpoint._id))[0]?.status === 'SUCCEEDED');
+    const [delivery] = await deliveryOf(appId, endpoint._id);
+    expect(delivery).toMatchObject({ attempts: 1, lease: null });
+    expect(await deliveries.attemptLog(appId, delivery._id)).toHaveLength(1);
+    expect(receiver.received('/late')).toHaveLength(1);
+  });
+
+  it("stores a slow receiver's new deliveries first, so they never hold an event's acknowledgement for the window", async () => {
+    const appId = uniqueName('app');
+    receiver.respond('/sluggish', () => ({ status: 200, delayMs: 1500 }));
+    const { endpoint } = await endpoints.create(appId, { url: receiver.url('/sluggish'), events: [] });
+    dispatcher();
+    // The first waits for the window (its attempt is still running when it closes)…
+    const first = fanOut(domainEvent('referral.created', appId, { referralId: 'ref_slow_1' }), 1000);
+    await receiver.waitFor((r) => r.path === '/sluggish' && r.body.includes('ref_slow_1'), 1, 5000).catch(() => undefined);
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    // …the next, with the receiver known slow (an attempt running 400 ms), is stored at once.
+    const started = Date.now();
+    await fanOut(domainEvent('referral.created', appId, { referralId: 'ref_slow_2' }), 1000);
+    expect(Date.now() - started).toBeLessThan(600);
+    await first;
+    await until(async () => (await deliveryOf(appId, endpoint._id)).filter((d) => d.status === 'SUCCEEDED').length === 2);
+    expect(receiver.received('/sluggish')).toHaveLength(2);
+  });
+
+  it('sends a redelivered event only where its fan-out stores a delivery; a repeat not marked so is sent again and stored once', async () => {
+    const appId = uniqueName('app');
+    const { endpoint } = await endpoints.create(appId, { url: receiver.url('/again'), events: [] });
+    dispatcher();
+    const event = domainEvent('referral.created', appId, { referralId: 'ref_again' });
+    await fanOut(event);
+    await fanOut(event, undefined, true);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(receiver.received('/again')).toHaveLength(1);
+    // The same event published twice (beyond the stream's deduplication): sent again, with the same webhook-id,
+    // which receivers dedupe on; it stays one delivery with one attempt, the repeat's log entry taken out.
+    await fanOut(event);
+    const requests = receiver.received('/again');
+    expect(requests).toHaveLength(2);
+    expect(requests[1].headers['webhook-id']).toBe(requests[0].headers['webhook-id']);
+    const stored = await deliveryOf(appId, endpoint._id);
+    expect(stored).toHaveLength(1);
+    expect(stored[0]).toMatchObject({ status: 'SUCCEEDED', attempts: 1 });
+    expect(await deliveries.attemptLog(appId, stored[0]._id)).toHaveLength(1);
+    const { items: all } = await deliveries.list(appId, endpoint._id, { page: 1, limit: 10 });
+    expect(all).toHaveLength(1);
   });
 
   it('retries on the schedule: two failures, then success on the third attempt', async () => {

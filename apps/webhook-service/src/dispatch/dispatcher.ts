@@ -33,6 +33,12 @@ export type ReadyDelivery = Pick<DeliveryDoc, '_id' | 'endpointId'>;
 export interface DeliveryIntake {
   /** How many more deliveries to this endpoint the dispatcher takes now under its lease. */
   room(endpointId: string): number;
+  /**
+   * Of those, how many it would start soon: the endpoint has few waiting
+   * (handed over before they are stored, these wait for their first attempt
+   * inside a fan-out's window; a slow endpoint's go stored first).
+   */
+  startsSoon(endpointId: string): number;
   /** The lease to store them under. */
   newLease(): { lease: string; leaseUntil: Date };
   /** Stored under that lease: sent as slots free up. */
@@ -43,6 +49,9 @@ export interface DeliveryIntake {
 
 interface InFlight {
   endpointId: string;
+  startedAt: number;
+  /** Its HTTP request is still running. */
+  requesting: boolean;
   stop: AbortController;
   done: Promise<void>;
 }
@@ -60,6 +69,15 @@ const MAX_READY = 4 * READY_BATCH;
  */
 const LEASED_PER_ENDPOINT = 10_000;
 const MAX_LEASED = 50_000;
+/**
+ * An endpoint with fewer than this waiting for a slot starts what it is
+ * handed within a fan-out's window (FIRST_ATTEMPT_WINDOW_MS): at a few ms
+ * per attempt and 4 slots, 128 take a fraction of it. A slow or hanging
+ * endpoint soon has more waiting, and its deliveries are stored first.
+ */
+const SOON_PER_ENDPOINT = 128;
+/** An attempt running longer than this marks its receiver slow: its new deliveries are stored first. */
+const SLOW_ATTEMPT_MS = 250;
 /** A delivery that waited for its slot until less than timeout + this is left of its lease renews it first. */
 const RENEW_MARGIN_MS = 5_000;
 /** Waiting leases that would need renewing within this long are renewed with the one that needs it now… */
@@ -100,8 +118,16 @@ const MAX_RENEWED_LEASES = 16;
  */
 export class Dispatcher implements DeliveryIntake {
   private readonly inFlight = new Map<string, InFlight>();
+  /** First attempts done, whose outcomes wait for their fan-out's insert (out of inFlight: they hold no place). */
+  private readonly recording = new Set<Promise<void>>();
   /** Deliveries leased at creation (takeLeased), per endpoint in arrival order, waiting for a slot. */
   private readonly leased = new Map<string, ClaimedDelivery[]>();
+  /**
+   * Those of them not stored yet (a fan-out's insert waits for their first
+   * attempts, PendingInsert): started before the stored ones, so they end
+   * inside the window, and a backlog stored leased never makes them wait.
+   */
+  private readonly sendingFirst = new Map<string, ClaimedDelivery[]>();
   private leasedCount = 0;
   private readonly perEndpoint = new Map<string, number>();
   private readonly leaseMs: number;
@@ -161,8 +187,16 @@ export class Dispatcher implements DeliveryIntake {
 
   room(endpointId: string): number {
     if (this.stopped) return 0;
-    const waiting = this.leased.get(endpointId)?.length ?? 0;
+    const waiting = (this.leased.get(endpointId)?.length ?? 0) + (this.sendingFirst.get(endpointId)?.length ?? 0);
     return Math.max(0, Math.min(LEASED_PER_ENDPOINT - waiting, MAX_LEASED - this.leasedCount));
+  }
+
+  startsSoon(endpointId: string): number {
+    if (this.stopped) return 0;
+    // A receiver slow to answer would hold the fan-out's insert for the whole window.
+    const slowSince = Date.now() - SLOW_ATTEMPT_MS;
+    for (const attempt of this.inFlight.values()) if (attempt.endpointId === endpointId && attempt.requesting && attempt.startedAt < slowSince) return 0;
+    return Math.max(0, SOON_PER_ENDPOINT - (this.sendingFirst.get(endpointId)?.length ?? 0));
   }
 
   newLease(): { lease: string; leaseUntil: Date } {
@@ -176,9 +210,10 @@ export class Dispatcher implements DeliveryIntake {
       return;
     }
     for (const claim of claims) {
-      const waiting = this.leased.get(claim.delivery.endpointId);
+      const lists = claim.insert ? this.sendingFirst : this.leased;
+      const waiting = lists.get(claim.delivery.endpointId);
       if (waiting) waiting.push(claim);
-      else this.leased.set(claim.delivery.endpointId, [claim]);
+      else lists.set(claim.delivery.endpointId, [claim]);
     }
     this.leasedCount += claims.length;
     this.nudge(false);
@@ -218,13 +253,14 @@ export class Dispatcher implements DeliveryIntake {
     if (this.timer) clearTimeout(this.timer);
     if (this.queryTimer) clearTimeout(this.queryTimer);
     while (this.filling) await new Promise((resolve) => setTimeout(resolve, 10));
-    const waiting = [...this.leased.values()].flat();
+    const waiting = [...this.sendingFirst.values(), ...this.leased.values()].flat();
+    this.sendingFirst.clear();
     this.leased.clear();
     this.leasedCount = 0;
     await this.queue.releaseAll(waiting).catch((err) => this.logger.warn({ err }, 'giving back leased deliveries failed; they go when their lease runs out'));
     const running = [...this.inFlight.values()];
     const cut = setTimeout(() => running.forEach((f) => f.stop.abort()), this.options.stopGraceMs ?? 5000);
-    await Promise.all(running.map((f) => f.done));
+    await Promise.all([...running.map((f) => f.done), ...this.recording]);
     clearTimeout(cut);
   }
 
@@ -317,12 +353,14 @@ export class Dispatcher implements DeliveryIntake {
     };
 
     const leased: ClaimedDelivery[] = [];
-    for (const [endpointId, waiting] of this.leased) {
-      while (waiting.length > 0 && hasSlot(endpointId)) {
-        leased.push(waiting.shift()!);
-        plan(endpointId);
+    for (const lists of [this.sendingFirst, this.leased]) {
+      for (const [endpointId, waiting] of lists) {
+        while (waiting.length > 0 && hasSlot(endpointId)) {
+          leased.push(waiting.shift()!);
+          plan(endpointId);
+        }
+        if (waiting.length === 0) lists.delete(endpointId);
       }
-      if (waiting.length === 0) this.leased.delete(endpointId);
     }
     this.leasedCount -= leased.length;
 
@@ -343,7 +381,8 @@ export class Dispatcher implements DeliveryIntake {
     }
     const now = new Date();
     const fresh = leased.filter((c) => c.delivery.leaseUntil.getTime() - now.getTime() >= this.options.timeoutMs + RENEW_MARGIN_MS);
-    const stale = leased.filter((c) => !fresh.includes(c));
+    const freshOnes = new Set(fresh);
+    const stale = leased.filter((c) => !freshOnes.has(c));
     // Those leased recently go at once; the others wait for their renewal or claim.
     for (const claim of fresh) this.launch(claim);
     if (stale.length === 0 && take.length === 0) return;
@@ -369,7 +408,7 @@ export class Dispatcher implements DeliveryIntake {
     const leaseOf = (c: ClaimedDelivery) => `${c.delivery.appId}\n${c.lease}`;
     const groups = new Map<string, ClaimedDelivery>(claims.map((c) => [leaseOf(c), c]));
     const soon = now.getTime() + this.options.timeoutMs + RENEW_MARGIN_MS + RENEW_AHEAD_MS;
-    for (const waiting of this.leased.values()) {
+    for (const waiting of [...this.sendingFirst.values(), ...this.leased.values()]) {
       for (const c of waiting.slice(0, RENEW_AHEAD_PER_ENDPOINT)) {
         if (groups.size >= MAX_RENEWED_LEASES) break;
         if (c.delivery.leaseUntil.getTime() < soon && !groups.has(leaseOf(c))) groups.set(leaseOf(c), c);
@@ -383,11 +422,13 @@ export class Dispatcher implements DeliveryIntake {
       c.delivery.leaseUntil = until;
       return true;
     };
-    for (const [endpointId, waiting] of this.leased) {
-      const kept = waiting.filter(renewedOrLost);
-      this.leasedCount -= waiting.length - kept.length;
-      if (kept.length > 0) this.leased.set(endpointId, kept);
-      else this.leased.delete(endpointId);
+    for (const lists of [this.sendingFirst, this.leased]) {
+      for (const [endpointId, waiting] of lists) {
+        const kept = waiting.filter(renewedOrLost);
+        this.leasedCount -= waiting.length - kept.length;
+        if (kept.length > 0) lists.set(endpointId, kept);
+        else lists.delete(endpointId);
+      }
     }
     return claims.filter(renewedOrLost);
   }
@@ -398,12 +439,20 @@ export class Dispatcher implements DeliveryIntake {
     this.perEndpoint.set(endpointId, (this.perEndpoint.get(endpointId) ?? 0) + 1);
     // The endpoint's slot is held for the HTTP request only; the attempt stays in flight until its outcome is stored.
     let slotHeld = true;
+    const entry: InFlight = { endpointId, startedAt: Date.now(), requesting: true, stop, done: Promise.resolve() };
     const freeSlot = () => {
       if (!slotHeld) return;
       slotHeld = false;
+      entry.requesting = false;
       const left = (this.perEndpoint.get(endpointId) ?? 1) - 1;
       if (left > 0) this.perEndpoint.set(endpointId, left);
       else this.perEndpoint.delete(endpointId);
+      // A first attempt's outcome waits for its fan-out's insert (up to the window), which bounds those:
+      // it no longer takes one of the WEBHOOK_MAX_IN_FLIGHT places.
+      if (claim.insert && this.inFlight.get(deliveryId) === entry) {
+        this.inFlight.delete(deliveryId);
+        this.recording.add(entry.done);
+      }
       // A slot is free: the list usually has the next one.
       this.nudge(false);
     };
@@ -412,14 +461,15 @@ export class Dispatcher implements DeliveryIntake {
       inSpan('webhook.deliver', { kind: SpanKind.CLIENT, parent: claim.delivery.traceparent, attributes: { 'webhook.delivery_id': deliveryId, 'webhook.event': claim.delivery.event } }, () =>
         this.attempt(claim, stop.signal, freeSlot),
       );
-    const done = traced()
+    entry.done = traced()
       .catch((err) => this.logger.error({ err, deliveryId }, 'webhook attempt could not be recorded; its lease will expire and it is retried'))
       .finally(() => {
-        this.inFlight.delete(deliveryId);
+        if (this.inFlight.get(deliveryId) === entry) this.inFlight.delete(deliveryId);
+        this.recording.delete(entry.done);
         freeSlot();
         this.nudge(false);
       });
-    this.inFlight.set(deliveryId, { endpointId, stop, done });
+    this.inFlight.set(deliveryId, entry);
   }
 
   private async attempt(claim: ClaimedDelivery, stopping: AbortSignal, freeSlot: () => void): Promise<void> {

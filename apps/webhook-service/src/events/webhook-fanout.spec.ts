@@ -14,6 +14,7 @@ function recordingIntake(room = Infinity) {
   const unleased: ReadyDelivery[] = [];
   const intake: DeliveryIntake = {
     room: (endpointId) => Math.max(0, room - leased.filter((c) => c.delivery.endpointId === endpointId).length),
+    startsSoon: () => 0,
     newLease: () => ({ lease: `lease-${leased.length}-${unleased.length}-${Math.random()}`, leaseUntil: new Date(Date.now() + 60_000) }),
     takeLeased: (claims) => leased.push(...claims),
     enqueue: (deliveries) => unleased.push(...deliveries),
