@@ -19,7 +19,7 @@
 import { Buffer } from 'node:buffer';
 import { execFileSync, spawn } from 'node:child_process';
 import { createHmac, randomUUID } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { Agent, createServer, request } from 'node:http';
 import { createRequire } from 'node:module';
 import { cpus, loadavg } from 'node:os';
@@ -72,6 +72,28 @@ function cpuMsOf(pid) {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
   // utime and stime are fields 14 and 15 of stat, 12 and 13 after "pid (comm) ".
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+}
+
+/**
+ * CPU time (ms) used so far by the database's processes on this machine:
+ * FerretDB and PostgreSQL (tools/infra), or mongod. Backends that exited
+ * meanwhile are missed, so this is a lower bound.
+ */
+function databaseCpuMs() {
+  let total = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      if (!/^(ferretdb|postgres|mongod)/.test(comm)) continue;
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      total += ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+    } catch {
+      // exited meanwhile
+    }
+  }
+  return total;
 }
 
 /** The Standard Webhooks body and headers the service sends, for the bare client. */
@@ -205,6 +227,7 @@ async function throughput({ endpoints, deliveries }) {
   const codec = JSONCodec();
   const before = received;
   const cpuBefore = cpuMsOf(stack.pid('webhook-service'));
+  const dbCpuBefore = databaseCpuMs();
   const started = performance.now();
   const pending = [];
   for (let i = 0; i < events; i += 1) {
@@ -219,11 +242,12 @@ async function throughput({ endpoints, deliveries }) {
   const got = received - before;
   const seconds = (lastArrival - started) / 1000;
   const cpuMs = cpuMsOf(stack.pid('webhook-service')) - cpuBefore;
+  const dbCpuMs = databaseCpuMs() - dbCpuBefore;
   await nc.close();
   // A cut scenario leaves a backlog; let it drain (unmeasured) so the next one starts clean.
   const drainUntil = performance.now() + 120_000;
   while (received - before < expected && performance.now() < drainUntil) await sleep(100);
-  return { endpoints, events, expected, got, seconds, perSecond: got / seconds, publishMs: published - started, cpuPerDelivery: cpuMs / got, secret };
+  return { endpoints, events, expected, got, seconds, perSecond: got / seconds, publishMs: published - started, cpuPerDelivery: cpuMs / got, dbCpuPerDelivery: dbCpuMs / got, secret };
 }
 
 /** The physical limit: the bare client, in a process of its own, to `endpoints` paths of the receiver. */
@@ -316,7 +340,7 @@ try {
   const bareRows = [];
   for (const scenario of THROUGHPUT) {
     const row = await throughput(scenario);
-    console.error(`[bench] ${row.endpoints} endpoint(s): ${row.got}/${row.expected} deliveries in ${row.seconds.toFixed(2)} s = ${row.perSecond.toFixed(0)}/s, ${row.cpuPerDelivery.toFixed(2)} ms CPU of the webhook service each`);
+    console.error(`[bench] ${row.endpoints} endpoint(s): ${row.got}/${row.expected} deliveries in ${row.seconds.toFixed(2)} s = ${row.perSecond.toFixed(0)}/s, ${row.cpuPerDelivery.toFixed(2)} ms CPU of the webhook service and ${row.dbCpuPerDelivery.toFixed(2)} ms of the database each`);
     rows.push(row);
     if (scenario.endpoints <= 10) {
       const b = await bare(scenario, row.secret);
@@ -346,19 +370,20 @@ answering 200 at once, in the benchmark's own process.
 
 Domain events are published straight onto the stream (\`referral.created\`, one per N deliveries); the time runs from the first
 publish to the last delivery received, so it covers fan-out (event → delivery documents), claiming, signing, the HTTP POST and
-recording each attempt. CPU is the webhook service's process only (user + system, from /proc), per delivery received.
+recording each attempt. CPU is the webhook service's process (user + system, from /proc), and the database's processes
+(FerretDB and PostgreSQL, or mongod, on this machine; a lower bound), per delivery received.
 
 The bare client is the physical limit in the same run: a Node process of its own posting the same kind of signed body (built and
 HMAC-signed per post) to the same receiver over keep-alive connections, ${PER_ENDPOINT} at once per endpoint as the service may, and nothing else:
 no events, no database.
 
-| endpoints | events | deliveries received | seconds | deliveries/s | CPU ms per delivery | bare client, same receiver | service vs bare |
-| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |
+| endpoints | events | deliveries received | seconds | deliveries/s | CPU ms per delivery: webhook service | database | bare client, same receiver | service vs bare |
+| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |
 ${rows
   .map((r) => {
     const b = bareOf(r.endpoints);
     const bare = b ? `${b.perSecond.toFixed(0)}/s (${b.cpuPerDelivery.toFixed(3)} ms CPU each)` : '—';
-    return `| ${r.endpoints} | ${r.events} | ${r.got} of ${r.expected} | ${r.seconds.toFixed(2)} | ${r.perSecond.toFixed(0)} | ${r.cpuPerDelivery.toFixed(2)} | ${bare} | ${b ? `${((100 * r.perSecond) / b.perSecond).toFixed(0)}%` : '—'} |`;
+    return `| ${r.endpoints} | ${r.events} | ${r.got} of ${r.expected} | ${r.seconds.toFixed(2)} | ${r.perSecond.toFixed(0)} | ${r.cpuPerDelivery.toFixed(2)} | ${r.dbCpuPerDelivery.toFixed(2)} | ${bare} | ${b ? `${((100 * r.perSecond) / b.perSecond).toFixed(0)}%` : '—'} |`;
   })
   .join('\n')}
 

@@ -37,6 +37,9 @@ export class EndpointSecrets {
    */
   private readonly writes = new SerialByKey();
 
+  /** Secrets opened per endpoint document read (not per endpoint: a rotation or a move is a new read). */
+  private readonly opened = new WeakMap<EndpointSecretFields, { secrets: string[]; at: Date; until: Date }>();
+
   constructor(
     private readonly endpoints: EndpointRepository,
     private readonly cipher: EnvelopeCipher,
@@ -52,8 +55,17 @@ export class EndpointSecrets {
    * SecretDecryptionError (libs/secrets) when one does not open.
    */
   active(endpoint: EndpointSecretFields, now: Date = new Date()): string[] {
-    const live = [endpoint.secret, ...endpoint.previousSecrets.filter((p) => p.expiresAt > now).map((p) => p.secret)];
-    return live.map((secret) => (typeof secret === 'string' ? secret : this.cipher.openText(secret, contextOf(endpoint))));
+    // The dispatcher signs every attempt with the endpoint it read (kept a second, EndpointLookup):
+    // opened once per read, not twice an AES-GCM per attempt; as long as the read is kept, and no longer.
+    const opened = this.opened.get(endpoint);
+    if (opened && opened.at <= now && now < opened.until) return opened.secrets;
+    const previous = endpoint.previousSecrets.filter((p) => p.expiresAt > now);
+    const secrets = [endpoint.secret, ...previous.map((p) => p.secret)].map((secret) =>
+      typeof secret === 'string' ? secret : this.cipher.openText(secret, contextOf(endpoint)),
+    );
+    // Good until the first previous secret expires (then the list is shorter).
+    this.opened.set(endpoint, { secrets, at: now, until: new Date(Math.min(...previous.map((p) => p.expiresAt.getTime()), 8.64e15)) });
+    return secrets;
   }
 
   /** The current secret in clear (what a create or rotation answered). */
