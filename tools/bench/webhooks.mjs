@@ -48,6 +48,7 @@ const THROUGHPUT = [
   // BENCH_ENDPOINTS=1,10: only those scenarios (while iterating).
   .filter((s) => !process.env.BENCH_ENDPOINTS || process.env.BENCH_ENDPOINTS.split(',').map(Number).includes(s.endpoints));
 const LATENCY_SAMPLES = 200;
+const WARM_UP_DELIVERIES = 3000;
 const PER_ENDPOINT = 4; // the service's default WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT, which the bare client matches
 
 /**
@@ -140,8 +141,41 @@ async function bareClient({ urls, total, perUrl, secret }) {
   return { sent: total, ms: performance.now() - started, cpuMs: (cpu.user + cpu.system) / 1000 };
 }
 
+/**
+ * The publisher (`--publish <json>`, a process of its own, so the receiver's
+ * event loop does nothing but answer): `events` domain events of `appId`
+ * onto the stream's subject. Plain NATS publishes, which the stream stores
+ * all the same, without a JetStream acknowledgement each: the load
+ * generator's own cost stays small beside what is measured.
+ */
+async function publishEvents({ natsUrl, subject, appId, events }) {
+  const nc = await connect({ servers: natsUrl });
+  const codec = JSONCodec();
+  for (let i = 0; i < events; i += 1) {
+    const event = { id: randomUUID(), type: 'referral.created', appId, occurredAt: new Date().toISOString(), data: { referralId: `ref_bench_${i}` } };
+    nc.publish(subject, codec.encode(event));
+    if (i % 512 === 511) await nc.flush();
+  }
+  await nc.flush();
+  await nc.close();
+}
+
+/** Runs this file as a child process in one of its roles; resolves with what it printed. */
+function child(role, args) {
+  return new Promise((resolve, reject) => {
+    const proc = spawn(process.execPath, [fileURLToPath(import.meta.url), role, JSON.stringify(args)], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let text = '';
+    proc.stdout.on('data', (chunk) => (text += chunk));
+    proc.on('exit', (code) => (code === 0 ? resolve(text) : reject(new Error(`${role} exited ${code}`))));
+  });
+}
+
 if (process.argv[2] === '--bare-client') {
   process.stdout.write(JSON.stringify(await bareClient(JSON.parse(process.argv[3]))));
+  process.exit(0);
+}
+if (process.argv[2] === '--publish') {
+  await publishEvents(JSON.parse(process.argv[3]));
   process.exit(0);
 }
 
@@ -222,28 +256,18 @@ async function newApp(name, endpointCount, path) {
 async function throughput({ endpoints, deliveries }) {
   const { appId, secret } = await newApp(`bench ${endpoints}`, endpoints, `/tp${endpoints}`);
   const events = Math.ceil(deliveries / endpoints);
-  const nc = await connect({ servers: infra.NATS_URL });
-  const js = nc.jetstream();
-  const codec = JSONCodec();
   const before = received;
   const cpuBefore = cpuMsOf(stack.pid('webhook-service'));
   const dbCpuBefore = databaseCpuMs();
   const started = performance.now();
-  const pending = [];
-  for (let i = 0; i < events; i += 1) {
-    const event = { id: randomUUID(), type: 'referral.created', appId, occurredAt: new Date().toISOString(), data: { referralId: `ref_bench_${i}` } };
-    pending.push(js.publish(`${stack.options.eventsSubjectPrefix}.referral.created`, codec.encode(event), { msgID: event.id }));
-    if (pending.length >= 256) await Promise.all(pending.splice(0));
-  }
-  await Promise.all(pending);
-  const published = performance.now();
+  const publishing = child('--publish', { natsUrl: infra.NATS_URL, subject: `${stack.options.eventsSubjectPrefix}.referral.created`, appId, events });
+  const published = await publishing.then(() => performance.now());
   const expected = events * endpoints;
   while (received - before < expected && performance.now() - started < SCENARIO_CAP_MS) await sleep(20);
   const got = received - before;
   const seconds = (lastArrival - started) / 1000;
   const cpuMs = cpuMsOf(stack.pid('webhook-service')) - cpuBefore;
   const dbCpuMs = databaseCpuMs() - dbCpuBefore;
-  await nc.close();
   // A cut scenario leaves a backlog; let it drain (unmeasured) so the next one starts clean.
   const drainUntil = performance.now() + 120_000;
   while (received - before < expected && performance.now() < drainUntil) await sleep(100);
@@ -253,14 +277,9 @@ async function throughput({ endpoints, deliveries }) {
 /** The physical limit: the bare client, in a process of its own, to `endpoints` paths of the receiver. */
 async function bare({ endpoints, deliveries }, secret) {
   const urls = Array.from({ length: endpoints }, (_, i) => `http://127.0.0.1:${receiver.address().port}/bare${endpoints}/${i}`);
-  const args = JSON.stringify({ urls, total: deliveries, perUrl: PER_ENDPOINT, secret });
+  const args = { urls, total: deliveries, perUrl: PER_ENDPOINT, secret };
   const arrivedAtBare = () => [...arrivals].filter(([path]) => path.startsWith(`/bare${endpoints}/`)).reduce((sum, [, n]) => sum + n, 0);
-  const out = await new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [fileURLToPath(import.meta.url), '--bare-client', args], { stdio: ['ignore', 'pipe', 'inherit'] });
-    let text = '';
-    child.stdout.on('data', (chunk) => (text += chunk));
-    child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(text)) : reject(new Error(`bare client exited ${code}`))));
-  });
+  const out = JSON.parse(await child('--bare-client', args));
   // Counted by path: a backlog of the service's own deliveries may still be arriving.
   if (arrivedAtBare() !== deliveries) throw new Error(`bare client: receiver got ${arrivedAtBare()} of ${deliveries}`);
   return { endpoints, sent: out.sent, seconds: out.ms / 1000, perSecond: out.sent / (out.ms / 1000), cpuPerDelivery: out.cpuMs / out.sent };
@@ -338,6 +357,10 @@ try {
   console.error(`[bench] stack started (load average ${loadavg()[0].toFixed(1)})`);
   const rows = [];
   const bareRows = [];
+  // Unmeasured: a service that has been running has its hot code compiled; a cold one takes a few
+  // seconds of slower attempts to get there, which would otherwise be counted against the first scenario.
+  const warm = await throughput({ endpoints: 1, deliveries: WARM_UP_DELIVERIES });
+  console.error(`[bench] warm-up: ${warm.got} deliveries at ${warm.perSecond.toFixed(0)}/s (not counted)`);
   for (const scenario of THROUGHPUT) {
     const row = await throughput(scenario);
     console.error(`[bench] ${row.endpoints} endpoint(s): ${row.got}/${row.expected} deliveries in ${row.seconds.toFixed(2)} s = ${row.perSecond.toFixed(0)}/s, ${row.cpuPerDelivery.toFixed(2)} ms CPU of the webhook service and ${row.dbCpuPerDelivery.toFixed(2)} ms of the database each`);
@@ -368,10 +391,14 @@ answering 200 at once, in the benchmark's own process.
 
 ## Deliveries per second
 
-Domain events are published straight onto the stream (\`referral.created\`, one per N deliveries); the time runs from the first
+Domain events are published straight onto the stream (\`referral.created\`, one per N deliveries) by a process of its own, so the
+receiver's event loop only answers; the time runs from the first
 publish to the last delivery received, so it covers fan-out (event → delivery documents), claiming, signing, the HTTP POST and
 recording each attempt. CPU is the webhook service's process (user + system, from /proc), and the database's processes
 (FerretDB and PostgreSQL, or mongod, on this machine; a lower bound), per delivery received.
+
+Before the measured scenarios, ${WARM_UP_DELIVERIES} deliveries to an endpoint of their own warm the service up (not counted): a freshly
+started process runs its first seconds of attempts several times slower, until its hot code is compiled.
 
 The bare client is the physical limit in the same run: a Node process of its own posting the same kind of signed body (built and
 HMAC-signed per post) to the same receiver over keep-alive connections, ${PER_ENDPOINT} at once per endpoint as the service may, and nothing else:

@@ -133,7 +133,7 @@ function webhookRpc(
     async getDelivery(req, ctx) {
       const appId = tenantOf(ctx);
       const delivery = await deliveries.get(appId, req.endpointId, req.deliveryId);
-      const attempts = await deliveries.attemptLog(appId, delivery._id);
+      const attempts = await deliveries.attemptLog(delivery);
       return { delivery: deliveryToProto(delivery), payloadJson: delivery.payload, attempts: attempts.map(attemptToProto) };
     },
 

@@ -75,26 +75,9 @@ export class Deliveries {
     return docs.filter((_, i) => stored[i]);
   }
 
-  /**
-   * queue(), after the first attempts of `attempting` of them have ended
-   * (at most `windowMs`): PendingInsert. The log entries of the attempts go
-   * in first, so whoever sees a delivery's outcome sees its attempt; those
-   * of deliveries an earlier fan-out of the event had stored (so not this
-   * insert's) are taken out again.
-   */
+  /** queue(), after the first attempts of `attempting` of them have ended (at most `windowMs`): PendingInsert. */
   pendingInsert(docs: DeliveryDoc[], attempting: number, windowMs: number): PendingInsert {
-    return new PendingInsert(docs, attempting, windowMs, async (deliveries, attempts) => {
-      if (attempts.length > 0) await this.attempts.log(attempts);
-      const stored = await this.queue(deliveries);
-      if (attempts.length > 0 && stored.length < deliveries.length) {
-        const kept = new Set(stored.map((d) => d._id));
-        const strays = attempts.filter((a) => !kept.has(a.deliveryId));
-        await Promise.all(
-          [...new Set(strays.map((a) => a.appId))].map((appId) => this.attempts.remove(appId, strays.filter((a) => a.appId === appId).map((a) => a._id))),
-        );
-      }
-      return stored;
-    });
+    return new PendingInsert(docs, attempting, windowMs, (deliveries) => this.queue(deliveries));
   }
 
   /** forEvent and queue, for one event: the deliveries stored. */
@@ -136,8 +119,12 @@ export class Deliveries {
     return delivery;
   }
 
-  attemptLog(appId: string, deliveryId: string): Promise<DeliveryAttemptDoc[]> {
-    return this.attempts.ofDelivery(appId, deliveryId);
+  /** A delivery's attempts in order: the first inside it when it was made before the delivery was stored, the others logged. */
+  async attemptLog(delivery: DeliveryDoc): Promise<DeliveryAttemptDoc[]> {
+    const logged = await this.attempts.ofDelivery(delivery.appId, delivery._id);
+    if (!delivery.firstAttempt) return logged;
+    const { appId, endpointId, _id: deliveryId } = delivery;
+    return [{ ...delivery.firstAttempt, appId, endpointId, deliveryId, number: 1 }, ...logged];
   }
 
   /**

@@ -13,11 +13,6 @@ export class DeliveryAttemptRepository extends Repository<DeliveryAttemptDoc> {
     await this.collection.insertMany(attempts, { ordered: false });
   }
 
-  /** Entries of one app's attempts, by id (those of deliveries that turned out stored already). */
-  async remove(appId: string, attemptIds: string[]): Promise<void> {
-    await this.collection.deleteMany(appId, { _id: { $in: attemptIds } });
-  }
-
   /** A delivery's attempts in order. */
   ofDelivery(appId: string, deliveryId: string): Promise<DeliveryAttemptDoc[]> {
     return this.collection.find(appId, { deliveryId }, { sort: { number: 1 } });

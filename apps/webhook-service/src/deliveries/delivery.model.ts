@@ -2,10 +2,18 @@ import { Schema, type Connection, type Model } from 'mongoose';
 import type { EnumName, WebhookDeliveryStatus } from '@ris/contracts';
 import { declareIndexes, type QueryNames } from '@ris/mongo';
 import type { WebhookEventName } from '../events/webhook-events';
+import type { AttemptResult } from './delivery-attempt.model';
 import type { DeliveryRepository } from './delivery.repository';
 
 /** PENDING, SUCCEEDED or FAILED: the names of the contract's WebhookDeliveryStatus. */
 export type DeliveryStatusName = EnumName<typeof WebhookDeliveryStatus>;
+
+/**
+ * A first attempt made before its delivery was stored (a fan-out's,
+ * PendingInsert), kept inside the delivery: one row where the attempt log
+ * would add a second. Later attempts go to the attempt log.
+ */
+export type FirstAttempt = AttemptResult & { _id: string };
 
 /** One event on its way to one endpoint, with its retry state. */
 export interface DeliveryDoc {
@@ -38,7 +46,21 @@ export interface DeliveryDoc {
   completedAt: Date | null;
   /** The trace of the event it delivers (W3C traceparent), when tracing is on: its attempts continue it. */
   traceparent?: string;
+  firstAttempt?: FirstAttempt;
 }
+
+const firstAttemptSchema = new Schema<FirstAttempt>(
+  {
+    _id: { type: String, required: true },
+    startedAt: { type: Date, required: true },
+    durationMs: { type: Number, required: true },
+    responseStatus: { type: Number, default: null },
+    error: { type: String, default: null },
+    responseBody: { type: String, default: '' },
+    responseBodyTruncated: { type: Boolean, default: false },
+  },
+  { _id: false },
+);
 
 const deliverySchema = new Schema<DeliveryDoc>(
   {
@@ -62,6 +84,7 @@ const deliverySchema = new Schema<DeliveryDoc>(
     createdAt: { type: Date, required: true },
     completedAt: { type: Date, default: null },
     traceparent: { type: String, default: undefined },
+    firstAttempt: { type: firstAttemptSchema, default: undefined },
   },
   { collection: 'webhook_deliveries', versionKey: false },
 );

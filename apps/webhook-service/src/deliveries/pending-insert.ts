@@ -1,18 +1,20 @@
-import type { DeliveryAttemptDoc } from './delivery-attempt.model';
+import { newId } from '@ris/mongo';
+import type { AttemptResult } from './delivery-attempt.model';
 import type { DeliveryDoc } from './delivery.model';
 import type { DeliveryState } from './delivery.repository';
 
-/** Stores deliveries and their log entries; answers the deliveries it stored (a duplicate of an earlier fan-out's is not). */
-export type WriteDeliveries = (deliveries: DeliveryDoc[], attempts: DeliveryAttemptDoc[]) => Promise<DeliveryDoc[]>;
+/** Stores deliveries; answers those it stored (a duplicate of an earlier fan-out's is not). */
+export type WriteDeliveries = (deliveries: DeliveryDoc[]) => Promise<DeliveryDoc[]>;
 
 /**
  * A fan-out's deliveries whose insert waits for their first attempts, for
  * at most a short window. An attempt that ends inside it is written with
- * the delivery, in the same insert (its outcome in the document, its log
- * entry in the log's insert): a delivery that succeeds at once costs two
- * rows in two batched inserts and no update, where storing first and
- * recording after costs an update per delivery, the dearest command of the
- * path (FerretDB turns an update of many documents into one UPDATE each).
+ * its delivery, in the same row: the outcome in the document's state and
+ * the attempt itself as its `firstAttempt`. A delivery that succeeds at
+ * once then costs one row of a batched insert, where storing it first and
+ * recording after cost an update per delivery (the dearest command of the
+ * path: FerretDB turns an update of many documents into one UPDATE each)
+ * and a row of the attempt log.
  *
  * Nothing is acknowledged before the insert: the event that caused these
  * deliveries stays unacknowledged until then, so a crash before it
@@ -24,7 +26,6 @@ export type WriteDeliveries = (deliveries: DeliveryDoc[], attempts: DeliveryAtte
 export class PendingInsert {
   private open = true;
   private waitingFor: number;
-  private readonly attempts: DeliveryAttemptDoc[] = [];
   private readonly timer?: NodeJS.Timeout;
   private start!: () => void;
   /** The deliveries this insert stored. */
@@ -41,7 +42,7 @@ export class PendingInsert {
     windowMs: number,
     write: WriteDeliveries,
   ) {
-    this.stored = new Promise<void>((resolve) => (this.start = resolve)).then(async () => new Set(await write(this.deliveries, this.attempts)));
+    this.stored = new Promise<void>((resolve) => (this.start = resolve)).then(async () => new Set(await write(this.deliveries)));
     this.waitingFor = attempting;
     if (attempting <= 0) this.flush();
     else {
@@ -62,14 +63,14 @@ export class PendingInsert {
 
   /**
    * The first attempt of `delivery` (one of these) ended: while the insert
-   * has not begun, its state and log entry go into it, and the answer is
-   * whether the insert stored it. Undefined once the insert has begun: the
-   * outcome is then an update of the stored document, as for any attempt.
+   * has not begun, its state and the attempt go into the document, and the
+   * answer is whether the insert stored it. Undefined once the insert has
+   * begun: the outcome is then an update of the stored document, as for
+   * any attempt.
    */
-  absorb(delivery: DeliveryDoc, state: DeliveryState, entry: DeliveryAttemptDoc): Promise<boolean> | undefined {
+  absorb(delivery: DeliveryDoc, state: DeliveryState, result: AttemptResult): Promise<boolean> | undefined {
     if (!this.open) return undefined;
-    Object.assign(delivery, state, { attempts: delivery.attempts + 1 });
-    this.attempts.push(entry);
+    Object.assign(delivery, state, { attempts: delivery.attempts + 1, firstAttempt: { _id: newId('wha'), ...result } });
     this.waitingFor -= 1;
     if (this.waitingFor <= 0) void this.flush();
     return this.stored.then((stored) => stored.has(delivery));

@@ -83,7 +83,7 @@ export class DeliveryQueue {
   async recordAttempt(claim: ClaimedDelivery, result: AttemptResult, next: AttemptNext): Promise<boolean> {
     const { insert, delivery } = claim;
     if (insert) {
-      const absorbed = insert.absorb(delivery, stateAfterAttempt(delivery, result, next), attemptLogEntry(delivery, result));
+      const absorbed = insert.absorb(delivery, stateAfterAttempt(delivery, result, next), result);
       if (absorbed) return absorbed;
       // Its insert has begun: once it is in, the outcome is an update like any other.
       if (!(await insert.stored).has(delivery)) return false;

@@ -1,5 +1,5 @@
 import { Webhook } from 'standardwebhooks';
-import { domainEvent, type Outbox } from '@ris/events';
+import { domainEvent, type DomainEvent, type Outbox } from '@ris/events';
 import { createLogger } from '@ris/logging';
 import { EnvelopeCipher, newKeyringEntry, parseKeyring } from '@ris/secrets';
 import { WebhookReceiver, secretTraces, uniqueName } from '@ris/testing';
@@ -54,7 +54,7 @@ describe('dispatcher', () => {
   };
 
   /** The fan-out of this process for one event: sent before it is stored, within `windowMs`, unless `redelivered`. */
-  const fanOut = (event: ReturnType<typeof domainEvent>, windowMs?: number, redelivered = false) =>
+  const fanOut = (event: DomainEvent, windowMs?: number, redelivered = false) =>
     fanOutToWebhooks(endpoints, deliveries, running.at(-1)!, windowMs)(event, { redelivered });
 
   const until = async (condition: () => Promise<boolean>, timeoutMs = 10_000) => {
@@ -100,17 +100,21 @@ describe('dispatcher', () => {
     await until(async () => (await deliveryOf(appId, endpoint._id))[0]?.status === 'SUCCEEDED');
     const [delivery] = await deliveryOf(appId, endpoint._id);
     expect(delivery).toMatchObject({ attempts: 1, lastResponseStatus: 200, lastError: null, nextAttemptAt: null });
-    expect(await deliveries.attemptLog(appId, delivery._id)).toEqual([
+    expect(await deliveries.attemptLog(delivery)).toEqual([
       expect.objectContaining({ number: 1, responseStatus: 200, error: null, responseBody: 'ok', responseBodyTruncated: false }),
     ]);
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(receiver.received('/ok')).toHaveLength(1);
   });
 
-  it('stores a delivery sent before it was stored with its first attempt, in the insert, with no update', async () => {
+  it('stores a delivery sent before it was stored with its first attempt inside it, in the insert, with no update and no log row', async () => {
     const appId = uniqueName('app');
     const { endpoint } = await endpoints.create(appId, { url: receiver.url('/first'), events: [] });
-    const [succeeded, updated] = [jest.spyOn(stores.deliveries, 'recordSucceeded'), jest.spyOn(stores.deliveries, 'recordAttempt')];
+    const [succeeded, updated, logged] = [
+      jest.spyOn(stores.deliveries, 'recordSucceeded'),
+      jest.spyOn(stores.deliveries, 'recordAttempt'),
+      jest.spyOn(stores.attempts, 'log'),
+    ];
     try {
       dispatcher();
       // The fan-out's promise (the event's acknowledgement) settles once the delivery is stored: here with its outcome.
@@ -119,12 +123,15 @@ describe('dispatcher', () => {
       const [delivery] = await deliveryOf(appId, endpoint._id);
       expect(delivery).toMatchObject({ status: 'SUCCEEDED', attempts: 1, lastResponseStatus: 200, lease: null, nextAttemptAt: null });
       expect(delivery.completedAt).toBeInstanceOf(Date);
-      expect(await deliveries.attemptLog(appId, delivery._id)).toEqual([expect.objectContaining({ number: 1, responseStatus: 200, deliveryId: delivery._id })]);
+      expect(await deliveries.attemptLog(delivery)).toEqual([expect.objectContaining({ number: 1, responseStatus: 200, deliveryId: delivery._id })]);
+      expect(delivery.firstAttempt).toMatchObject({ _id: expect.stringMatching(/^wha_/), responseStatus: 200, error: null });
       expect(succeeded).not.toHaveBeenCalled();
       expect(updated).not.toHaveBeenCalled();
+      expect(logged).not.toHaveBeenCalled();
     } finally {
       succeeded.mockRestore();
       updated.mockRestore();
+      logged.mockRestore();
     }
   });
 
@@ -141,7 +148,7 @@ describe('dispatcher', () => {
     await until(async () => (await deliveryOf(appId, endpoint._id))[0]?.status === 'SUCCEEDED');
     const [delivery] = await deliveryOf(appId, endpoint._id);
     expect(delivery.attempts).toBe(2);
-    expect((await deliveries.attemptLog(appId, delivery._id)).map((a) => [a.number, a.responseStatus])).toEqual([
+    expect((await deliveries.attemptLog(delivery)).map((a) => [a.number, a.responseStatus])).toEqual([
       [1, 503],
       [2, 200],
     ]);
@@ -160,7 +167,7 @@ describe('dispatcher', () => {
     await until(async () => (await deliveryOf(appId, endpoint._id))[0]?.status === 'SUCCEEDED');
     const [delivery] = await deliveryOf(appId, endpoint._id);
     expect(delivery).toMatchObject({ attempts: 1, lease: null });
-    expect(await deliveries.attemptLog(appId, delivery._id)).toHaveLength(1);
+    expect(await deliveries.attemptLog(delivery)).toHaveLength(1);
     expect(receiver.received('/late')).toHaveLength(1);
   });
 
@@ -192,7 +199,7 @@ describe('dispatcher', () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(receiver.received('/again')).toHaveLength(1);
     // The same event published twice (beyond the stream's deduplication): sent again, with the same webhook-id,
-    // which receivers dedupe on; it stays one delivery with one attempt, the repeat's log entry taken out.
+    // which receivers dedupe on; it stays one delivery with one attempt (the repeat's, inside its unstored document, is gone with it).
     await fanOut(event);
     const requests = receiver.received('/again');
     expect(requests).toHaveLength(2);
@@ -200,7 +207,7 @@ describe('dispatcher', () => {
     const stored = await deliveryOf(appId, endpoint._id);
     expect(stored).toHaveLength(1);
     expect(stored[0]).toMatchObject({ status: 'SUCCEEDED', attempts: 1 });
-    expect(await deliveries.attemptLog(appId, stored[0]._id)).toHaveLength(1);
+    expect(await deliveries.attemptLog(stored[0])).toHaveLength(1);
     const { items: all } = await deliveries.list(appId, endpoint._id, { page: 1, limit: 10 });
     expect(all).toHaveLength(1);
   });
@@ -218,7 +225,7 @@ describe('dispatcher', () => {
     await until(async () => (await deliveryOf(appId, endpoint._id))[0]?.status === 'SUCCEEDED');
     const [delivery] = await deliveryOf(appId, endpoint._id);
     expect(delivery.attempts).toBe(3);
-    const log = await deliveries.attemptLog(appId, delivery._id);
+    const log = await deliveries.attemptLog(delivery);
     expect(log.map((a) => a.responseStatus)).toEqual([500, 500, 204]);
     expect(log[0].responseBody).toHaveLength(2048);
     expect(log[0].responseBodyTruncated).toBe(true);
