@@ -76,12 +76,11 @@ function cpuMsOf(pid) {
 }
 
 /**
- * CPU time (ms) used so far by the database's processes on this machine:
- * FerretDB and PostgreSQL (tools/infra), or mongod. Backends that exited
- * meanwhile are missed, so this is a lower bound.
+ * CPU time (ms) used so far by each of the database's processes on this
+ * machine: FerretDB and PostgreSQL (tools/infra), or mongod, by pid.
  */
 function databaseCpuMs() {
-  let total = 0;
+  const byPid = new Map();
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
@@ -89,11 +88,18 @@ function databaseCpuMs() {
       const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
       if (!/^(ferretdb|postgres|mongod)/.test(comm)) continue;
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      total += ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+      byPid.set(entry, ((Number(fields[11]) + Number(fields[12])) * 1000) / 100);
     } catch {
       // exited meanwhile
     }
   }
+  return byPid;
+}
+
+/** The database's CPU between two databaseCpuMs() readings; a backend that exited meanwhile is missed, so a lower bound. */
+function databaseCpuSince(before) {
+  let total = 0;
+  for (const [pid, ms] of databaseCpuMs()) total += ms - (before.get(pid) ?? 0);
   return total;
 }
 
@@ -267,7 +273,7 @@ async function throughput({ endpoints, deliveries }) {
   const got = received - before;
   const seconds = (lastArrival - started) / 1000;
   const cpuMs = cpuMsOf(stack.pid('webhook-service')) - cpuBefore;
-  const dbCpuMs = databaseCpuMs() - dbCpuBefore;
+  const dbCpuMs = databaseCpuSince(dbCpuBefore);
   // A cut scenario leaves a backlog; let it drain (unmeasured) so the next one starts clean.
   const drainUntil = performance.now() + 120_000;
   while (received - before < expected && performance.now() < drainUntil) await sleep(100);

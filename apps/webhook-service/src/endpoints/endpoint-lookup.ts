@@ -20,6 +20,8 @@ interface Entry {
  */
 export class EndpointLookup {
   private readonly entries = new Map<string, Entry>();
+  /** Changes this process made (forget): a read of many that overlapped one is not remembered. */
+  private changes = 0;
 
   constructor(
     private readonly endpoints: EndpointRepository,
@@ -46,7 +48,29 @@ export class EndpointLookup {
 
   /** This process changed the endpoint: the next attempt reads it again. */
   forget(endpoint: Pick<EndpointDoc, '_id' | 'appId'>): void {
+    this.changes += 1;
     this.entries.delete(`${endpoint.appId}\n${endpoint._id}`);
+  }
+
+  /** A read of many endpoints (the fan-out's) is about to start: hand this to remember() with its answer. */
+  startRead(): { at: number; changes: number } {
+    return { at: this.now(), changes: this.changes };
+  }
+
+  /**
+   * Keeps endpoints read elsewhere (the fan-out reads an app's enabled
+   * endpoints anyway) as if the dispatcher had read them then: an app's
+   * first attempts to hundreds of endpoints need no read each. Not when
+   * this process changed an endpoint meanwhile: the read may be older than
+   * the change.
+   */
+  remember(docs: EndpointDoc[], read: { at: number; changes: number }): void {
+    if (read.changes !== this.changes) return;
+    for (const doc of docs) {
+      const key = `${doc.appId}\n${doc._id}`;
+      if ((this.entries.get(key)?.readAt ?? -Infinity) >= read.at) continue;
+      this.entries.set(key, { doc: Promise.resolve(doc), readAt: read.at });
+    }
   }
 
   private dropExpired(at: number): void {

@@ -140,8 +140,12 @@ export class Endpoints {
   }
 
   /** The endpoints an event of this app fans out to (filtered by subscription by the caller). */
-  enabled(appId: string): Promise<EndpointDoc[]> {
-    return this.endpoints.enabled(appId);
+  async enabled(appId: string): Promise<EndpointDoc[]> {
+    const read = this.lookup.startRead();
+    const docs = await this.endpoints.enabled(appId);
+    // The dispatcher's attempts of these deliveries use this read instead of one each.
+    this.lookup.remember(docs, read);
+    return docs;
   }
 
   async update(appId: string, endpointId: string, patch: EndpointPatch): Promise<EndpointDoc> {

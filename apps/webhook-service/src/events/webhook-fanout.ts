@@ -5,6 +5,7 @@ import type { Deliveries } from '../deliveries/deliveries';
 import type { DeliveryDoc } from '../deliveries/delivery.model';
 import type { ClaimedDelivery } from '../deliveries/delivery.repository';
 import type { DeliveryIntake } from '../dispatch/dispatcher';
+import { ENDPOINT_LOOKUP_TTL_MS } from '../endpoints/endpoint-lookup';
 import type { EndpointDoc } from '../endpoints/endpoint.model';
 import { subscribes, type Endpoints } from '../endpoints/endpoints';
 import { WEBHOOK_EVENT_OF_DOMAIN_TYPE, recipientApps } from './webhook-events';
@@ -85,7 +86,9 @@ export function fanOutToWebhooks(
       });
       if (docs.length === 0) return arrivals.map(() => undefined);
       const mayBeStored = firstAttemptWindowMs <= 0 || arrivals.some((a) => a.redelivered);
-      await handOver(docs, intake, deliveries, mayBeStored ? 0 : firstAttemptWindowMs);
+      // Read again (one query per app) for groups sent later, so their attempts need no read each.
+      const readAgain = () => Promise.all(apps.map((appId) => endpoints.enabled(appId)));
+      await handOver(docs, intake, deliveries, mayBeStored ? 0 : firstAttemptWindowMs, readAgain);
       return arrivals.map(() => undefined);
     },
     { maxBatch: FAN_OUT_BATCH, concurrency: FAN_OUT_CONCURRENCY },
@@ -105,7 +108,13 @@ export function fanOutToWebhooks(
  * others, and what is left then, are stored first and handed over leased,
  * or left due. `windowMs` 0: everything stored first.
  */
-async function handOver(docs: DeliveryDoc[], intake: DeliveryIntake, deliveries: Deliveries, windowMs: number): Promise<void> {
+async function handOver(
+  docs: DeliveryDoc[],
+  intake: DeliveryIntake,
+  deliveries: Deliveries,
+  windowMs: number,
+  readEndpointsAgain: () => Promise<unknown>,
+): Promise<void> {
   const startedAt = Date.now();
   const leases = new Map<string, { lease: string; leaseUntil: Date; room: number; soon: number }>();
   const soon: ClaimedDelivery[] = [];
@@ -141,7 +150,12 @@ async function handOver(docs: DeliveryDoc[], intake: DeliveryIntake, deliveries:
   };
   const sendingFirst = (async () => {
     let next = 0;
+    let endpointsReadAt = startedAt;
     while (next < soon.length && Date.now() - startedAt < SENT_FIRST_BUDGET_MS) {
+      if (Date.now() - endpointsReadAt > ENDPOINT_LOOKUP_TTL_MS / 2) {
+        await readEndpointsAgain();
+        endpointsReadAt = Date.now();
+      }
       const group = soon.slice(next, next + SENT_FIRST);
       next += group.length;
       const insert = deliveries.pendingInsert(group.map((c) => c.delivery), group.length, windowMs);
