@@ -69,10 +69,15 @@ process.on('exit', () => s.post('Profiler.stop', (err, r) => { if (!err) fs.writ
 
 /** CPU time (user + system) a process has used so far, in ms (Linux /proc). */
 function cpuMsOf(pid) {
-  if (!pid) return NaN;
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  // utime and stime are fields 14 and 15 of stat, 12 and 13 after "pid (comm) ".
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  return pid ? procStat(String(pid)).cpuMs : NaN;
+}
+
+/** A process's name and CPU time (user + system, ms) from /proc/<pid>/stat. */
+function procStat(pid) {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // The name may hold spaces and parentheses: it ends at the last ')'. utime and stime are fields 14 and 15 of stat.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return { comm: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')), cpuMs: ((Number(fields[11]) + Number(fields[12])) * 1000) / 100 };
 }
 
 /**
@@ -84,11 +89,8 @@ function databaseCpuMs() {
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-      if (!/^(ferretdb|postgres|mongod)/.test(comm)) continue;
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      byPid.set(entry, ((Number(fields[11]) + Number(fields[12])) * 1000) / 100);
+      const { comm, cpuMs } = procStat(entry);
+      if (/^(ferretdb|postgres|mongod)/.test(comm)) byPid.set(entry, cpuMs);
     } catch {
       // exited meanwhile
     }

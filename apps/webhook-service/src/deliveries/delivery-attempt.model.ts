@@ -27,6 +27,16 @@ export interface DeliveryAttemptDoc extends AttemptResult {
   number: number;
 }
 
+/** An attempt's result as stored: in the log, and inside a delivery as its first attempt (delivery.model.ts). */
+export const attemptResultFields = {
+  startedAt: { type: Date, required: true },
+  durationMs: { type: Number, required: true },
+  responseStatus: { type: Number, default: null },
+  error: { type: String, default: null },
+  responseBody: { type: String, default: '' },
+  responseBodyTruncated: { type: Boolean, default: false },
+} as const;
+
 const deliveryAttemptSchema = new Schema<DeliveryAttemptDoc>(
   {
     _id: { type: String, required: true },
@@ -34,12 +44,7 @@ const deliveryAttemptSchema = new Schema<DeliveryAttemptDoc>(
     endpointId: { type: String, required: true },
     deliveryId: { type: String, required: true },
     number: { type: Number, required: true },
-    startedAt: { type: Date, required: true },
-    durationMs: { type: Number, required: true },
-    responseStatus: { type: Number, default: null },
-    error: { type: String, default: null },
-    responseBody: { type: String, default: '' },
-    responseBodyTruncated: { type: Boolean, default: false },
+    ...attemptResultFields,
   },
   { collection: 'webhook_delivery_attempts', versionKey: false },
 );

@@ -2,7 +2,7 @@ import { Schema, type Connection, type Model } from 'mongoose';
 import type { EnumName, WebhookDeliveryStatus } from '@ris/contracts';
 import { declareIndexes, type QueryNames } from '@ris/mongo';
 import type { WebhookEventName } from '../events/webhook-events';
-import type { AttemptResult } from './delivery-attempt.model';
+import { attemptResultFields, type AttemptResult } from './delivery-attempt.model';
 import type { DeliveryRepository } from './delivery.repository';
 
 /** PENDING, SUCCEEDED or FAILED: the names of the contract's WebhookDeliveryStatus. */
@@ -49,18 +49,7 @@ export interface DeliveryDoc {
   firstAttempt?: FirstAttempt;
 }
 
-const firstAttemptSchema = new Schema<FirstAttempt>(
-  {
-    _id: { type: String, required: true },
-    startedAt: { type: Date, required: true },
-    durationMs: { type: Number, required: true },
-    responseStatus: { type: Number, default: null },
-    error: { type: String, default: null },
-    responseBody: { type: String, default: '' },
-    responseBodyTruncated: { type: Boolean, default: false },
-  },
-  { _id: false },
-);
+const firstAttemptSchema = new Schema<FirstAttempt>({ _id: { type: String, required: true }, ...attemptResultFields }, { _id: false });
 
 const deliverySchema = new Schema<DeliveryDoc>(
   {

@@ -438,11 +438,9 @@ export class Dispatcher implements DeliveryIntake {
     const stop = new AbortController();
     this.perEndpoint.set(endpointId, (this.perEndpoint.get(endpointId) ?? 0) + 1);
     // The endpoint's slot is held for the HTTP request only; the attempt stays in flight until its outcome is stored.
-    let slotHeld = true;
     const entry: InFlight = { endpointId, startedAt: Date.now(), requesting: true, stop, done: Promise.resolve() };
     const freeSlot = () => {
-      if (!slotHeld) return;
-      slotHeld = false;
+      if (!entry.requesting) return;
       entry.requesting = false;
       const left = (this.perEndpoint.get(endpointId) ?? 1) - 1;
       if (left > 0) this.perEndpoint.set(endpointId, left);

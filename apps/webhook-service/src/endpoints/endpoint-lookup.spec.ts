@@ -15,6 +15,10 @@ describe('endpoint lookup', () => {
     endpoints = new Endpoints(stores.endpoints, { allowPrivateTargets: true }, new EnvelopeCipher(parseKeyring(newKeyringEntry('test'))));
   });
 
+  afterEach(() => {
+    jest.restoreAllMocks();
+  });
+
   afterAll(async () => {
     await stores.db.drop();
   });
@@ -29,59 +33,47 @@ describe('endpoint lookup', () => {
 
   it('reads an endpoint once a second, and again after a change this process made', async () => {
     const { appId, ids, reads, lookup } = await setUp();
-    try {
-      clock = 10_000;
-      expect((await lookup.find(appId, ids[0]))?._id).toBe(ids[0]);
-      clock += 999;
-      await lookup.find(appId, ids[0]);
-      expect(reads).toHaveBeenCalledTimes(1);
-      clock += 1;
-      await lookup.find(appId, ids[0]);
-      expect(reads).toHaveBeenCalledTimes(2);
-      lookup.forget({ appId, _id: ids[0] });
-      await lookup.find(appId, ids[0]);
-      expect(reads).toHaveBeenCalledTimes(3);
-    } finally {
-      reads.mockRestore();
-    }
+    clock = 10_000;
+    expect((await lookup.find(appId, ids[0]))?._id).toBe(ids[0]);
+    clock += 999;
+    await lookup.find(appId, ids[0]);
+    expect(reads).toHaveBeenCalledTimes(1);
+    clock += 1;
+    await lookup.find(appId, ids[0]);
+    expect(reads).toHaveBeenCalledTimes(2);
+    lookup.forget({ appId, _id: ids[0] });
+    await lookup.find(appId, ids[0]);
+    expect(reads).toHaveBeenCalledTimes(3);
   });
 
   it("keeps the endpoints of the fan-out's read, so their attempts need no read each, for a second from that read", async () => {
     const { appId, ids, reads, lookup } = await setUp();
-    try {
-      clock = 20_000;
-      const read = lookup.startRead();
-      lookup.remember(await stores.endpoints.enabled(appId), read);
-      clock += 500;
-      expect((await Promise.all(ids.map((id) => lookup.find(appId, id)))).map((e) => e?._id)).toEqual(ids);
-      expect(reads).not.toHaveBeenCalled();
-      clock += 500;
-      await lookup.find(appId, ids[0]);
-      expect(reads).toHaveBeenCalledTimes(1);
-    } finally {
-      reads.mockRestore();
-    }
+    clock = 20_000;
+    const read = lookup.startRead();
+    lookup.remember(await stores.endpoints.enabled(appId), read);
+    clock += 500;
+    expect((await Promise.all(ids.map((id) => lookup.find(appId, id)))).map((e) => e?._id)).toEqual(ids);
+    expect(reads).not.toHaveBeenCalled();
+    clock += 500;
+    await lookup.find(appId, ids[0]);
+    expect(reads).toHaveBeenCalledTimes(1);
   });
 
   it('does not keep a read that a change of this process overlapped, nor let an older read replace a newer one', async () => {
     const { appId, ids, reads, lookup } = await setUp();
-    try {
-      clock = 30_000;
-      const read = lookup.startRead();
-      const answer = await stores.endpoints.enabled(appId);
-      // Changed (and forgotten) while the read was on its way: its answer may predate the change.
-      lookup.forget({ appId, _id: ids[1] });
-      lookup.remember(answer, read);
-      await lookup.find(appId, ids[1]);
-      expect(reads).toHaveBeenCalledTimes(1);
-      // An older read does not replace what was read since.
-      const older = { at: clock - 800, changes: lookup.startRead().changes };
-      clock += 300;
-      lookup.remember(answer, older);
-      await lookup.find(appId, ids[1]);
-      expect(reads).toHaveBeenCalledTimes(1);
-    } finally {
-      reads.mockRestore();
-    }
+    clock = 30_000;
+    const read = lookup.startRead();
+    const answer = await stores.endpoints.enabled(appId);
+    // Changed (and forgotten) while the read was on its way: its answer may predate the change.
+    lookup.forget({ appId, _id: ids[1] });
+    lookup.remember(answer, read);
+    await lookup.find(appId, ids[1]);
+    expect(reads).toHaveBeenCalledTimes(1);
+    // An older read does not replace what was read since.
+    const older = { at: clock - 800, changes: lookup.startRead().changes };
+    clock += 300;
+    lookup.remember(answer, older);
+    await lookup.find(appId, ids[1]);
+    expect(reads).toHaveBeenCalledTimes(1);
   });
 });
