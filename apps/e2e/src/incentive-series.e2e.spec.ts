@@ -39,13 +39,22 @@ describe('incentive series (actions and engine figures over time)', () => {
   });
 
   it("answers an action's events and payouts per hour, every bucket of the range", async () => {
-    const res = await app.api.get(`/incentives/actions/read/timeseries?interval=hour&from=${encodeURIComponent(from)}`);
+    // Counts land a moment after the writes (a busy bucket is written at most four times a second).
+    const res = await eventually(
+      () => app.api.get(`/incentives/actions/read/timeseries?interval=hour&from=${encodeURIComponent(from)}`),
+      (r) => r.body.buckets?.length >= 1 && sum(r.body.buckets, 'events') === 3,
+      10_000,
+    );
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ actionKey: 'read', interval: 'hour', from: expect.stringMatching(/:00:00\.000Z$/), to: expect.any(String) });
     expect(res.body.buckets.length).toBeGreaterThanOrEqual(1);
     expect(res.body.buckets[0]).toEqual({ start: res.body.from, events: expect.any(Number), rewardedEvents: expect.any(Number), coins: expect.any(Number), xp: expect.any(Number), tokens: expect.any(Number) });
     expect(['events', 'rewardedEvents', 'coins', 'xp', 'tokens'].map((f) => sum(res.body.buckets, f))).toEqual([3, 3, 9, 3, 0]);
-    const share = await app.api.get(`/incentives/actions/share/timeseries?from=${encodeURIComponent(from)}`);
+    const share = await eventually(
+      () => app.api.get(`/incentives/actions/share/timeseries?from=${encodeURIComponent(from)}`),
+      (r) => r.body.buckets !== undefined && sum(r.body.buckets, 'events') === 2,
+      10_000,
+    );
     expect([share.body.interval, ['events', 'rewardedEvents', 'coins', 'tokens'].map((f) => sum(share.body.buckets, f))]).toEqual(['day', [2, 1, 10, 1]]);
   });
 

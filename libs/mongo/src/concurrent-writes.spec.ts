@@ -49,6 +49,25 @@ describe('concurrent writes', () => {
     spy.mockRestore();
   });
 
+  it('spaces the writes of a document when asked: an idle one goes at once, what follows within the spacing gathers into one', async () => {
+    const queue = new DocumentWriteQueue(counters, { spacingMs: 1_000 });
+    const spy = jest.spyOn(counters, 'increment');
+    const started = Date.now();
+    await queue.increment('app_a', { key: 'spaced' }, { n: 1 });
+    const firstLanded = Date.now() - started;
+    const later: Array<Promise<void>> = [];
+    for (let i = 0; i < 5; i += 1) {
+      later.push(queue.increment('app_a', { key: 'spaced' }, { n: 1, m: 1 }));
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    await Promise.all(later);
+    expect(firstLanded).toBeLessThan(1_000);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1_000);
+    expect(spy.mock.calls.length).toBe(2);
+    expect(await counters.findOne('app_a', { key: 'spaced' })).toMatchObject({ n: 6, m: 5 });
+    spy.mockRestore();
+  });
+
   it('keeps other updates in order with the increments around them', async () => {
     const queue = new DocumentWriteQueue(counters);
     await Promise.all([

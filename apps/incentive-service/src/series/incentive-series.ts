@@ -127,8 +127,10 @@ const figuresOf = <F extends string>(fields: readonly F[], doc: Partial<Record<F
  * events when their documents are stored, a ledger write's entries when
  * they are inserted, each as one increment per bucket document whatever
  * the number of events or entries (and the increments of one document
- * coalesce across concurrent calls: DocumentWriteQueue); nobody waits for
- * them, so they land a moment after the write is answered. A failed
+ * coalesce across concurrent calls: DocumentWriteQueue, whose writes of
+ * one document start at least BUCKET_WRITE_SPACING_MS apart); nobody waits
+ * for them, so they land a moment (at most about a quarter of a second
+ * under load) after the write is answered. A failed
  * increment is logged, not raised: the events and movements stand.
  * So a process that dies between a write and its increment leaves a bucket
  * short, and an event finished by the recovery pass after its first holder
