@@ -169,6 +169,22 @@ describe('outbox, relay and consumer against real MongoDB and NATS', () => {
     expect(ids.indexOf(a.id)).toBeLessThan(ids.indexOf(b.id));
   }, 30_000);
 
+  it('clears a document of many events by a few conditions, and never one that now carries as many other events', async () => {
+    const many = Array.from({ length: 300 }, (_, i) => domainEvent('thing.a', 'app_1', { n: i }));
+    const others = Array.from({ length: 300 }, (_, i) => domainEvent('thing.b', 'app_1', { n: i }));
+    const { _id, appId } = thing(many);
+    const carried = carrier.carry(many);
+    await things.create({ _id, appId, n, ...carried.fields });
+    const outboxOf = async () => ((await things.findOne({ _id }).lean().exec()) as { outbox?: unknown[] } | null)?.outbox;
+    // Published and swept meanwhile, then as many other events carried by a later change.
+    await things.updateOne({ _id }, { $unset: { outbox: '', outboxPending: '', outboxAt: '' } }).exec();
+    await changeThing({ _id, appId }, others, false);
+    await carrier.clear([{ doc: { _id, appId }, events: carried.events }]);
+    expect(await outboxOf()).toHaveLength(300);
+    await carrier.clear([{ doc: { _id, appId }, events: carrier.carry(others).events }]);
+    expect(await outboxOf()).toBeUndefined();
+  }, 30_000);
+
   it('clears a flag left without events, so the sweep does not meet it again', async () => {
     const old = new Date(Date.now() - 60_000);
     await things.collection.insertMany([

@@ -102,8 +102,15 @@ const CLEARED = { $unset: { outbox: '', outboxPending: '', outboxAt: '' } };
 /**
  * The clean-up's filter: the document still carries exactly these events,
  * in this order (a later change's events appended meanwhile make it miss,
- * and the sweep publishes the lot). By position: FerretDB v1 does not
- * match `$all` with several values on a field of an array's documents.
+ * and the sweep publishes the lot). As many events as ours, the first and
+ * the last of them in place suffice: an outbox only grows by appends until
+ * it is cleared, and event ids are unique (derived from their change), so
+ * one that starts with our first event and holds as many has had nothing
+ * cleared or appended since our write. One condition per event, as before,
+ * made FerretDB v1 send PostgreSQL a condition per event: a bulk call's
+ * document of 1,000 events took half a second to clear. By position:
+ * FerretDB v1 does not match `$all` with several values on a field of an
+ * array's documents.
  */
 function carrying(doc: CarrierRef, events: CarriedEvent[]): Record<string, unknown> {
   const filter: Record<string, unknown> = { _id: doc._id, appId: doc.appId };
@@ -113,7 +120,8 @@ function carrying(doc: CarrierRef, events: CarriedEvent[]): Record<string, unkno
     return filter;
   }
   filter.outbox = { $size: events.length };
-  events.forEach((event, i) => (filter[`outbox.${i}.id`] = event.id));
+  filter['outbox.0.id'] = events[0].id;
+  if (events.length > 1) filter[`outbox.${events.length - 1}.id`] = events[events.length - 1].id;
   return filter;
 }
 
