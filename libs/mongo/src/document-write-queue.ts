@@ -36,7 +36,6 @@ interface DocumentQueue<T> {
  */
 export class DocumentWriteQueue<T extends { appId: string }> {
   private readonly queues = new Map<string, DocumentQueue<T>>();
-  private readonly spacingMs: number;
 
   /**
    * `spacingMs`: a document's writes start at least this far apart, and
@@ -47,10 +46,8 @@ export class DocumentWriteQueue<T extends { appId: string }> {
    */
   constructor(
     private readonly scoped: AppScoped<T>,
-    { spacingMs = 0 }: { spacingMs?: number } = {},
-  ) {
-    this.spacingMs = spacingMs;
-  }
+    private readonly options: { spacingMs?: number } = {},
+  ) {}
 
   /**
    * $inc on the document `filter` names (a unique key, fields in a fixed
@@ -113,7 +110,7 @@ export class DocumentWriteQueue<T extends { appId: string }> {
         for (const waiter of batch.waiters) waiter.reject(err);
       }
       // Still running while the spacing lasts, so that what arrives meanwhile queues up and gathers.
-      const wait = started + this.spacingMs - Date.now();
+      const wait = started + (this.options.spacingMs ?? 0) - Date.now();
       if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
     }
     queue.running = false;

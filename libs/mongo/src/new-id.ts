@@ -2,13 +2,14 @@ import { randomBytes, randomFillSync } from 'node:crypto';
 
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
-/** Random base62 string from the CSPRNG (rejection sampling keeps it unbiased). */
+/** A random byte's base62 character, or '' for the bytes rejection sampling drops (it keeps the characters unbiased). */
+const base62Char = (byte: number): string => (byte < 248 ? ALPHABET[byte % 62] : '');
+
+/** Random base62 string from the CSPRNG. */
 export function randomBase62(length: number): string {
   let out = '';
   while (out.length < length) {
-    for (const byte of randomBytes(length * 2)) {
-      if (byte < 248 && out.length < length) out += ALPHABET[byte % 62];
-    }
+    for (const byte of randomBytes(length * 2)) if (out.length < length) out += base62Char(byte);
   }
   return out;
 }
@@ -29,8 +30,7 @@ function idBase62(length: number): string {
       randomFillSync(idBytes);
       idBytesUsed = 0;
     }
-    const byte = idBytes[idBytesUsed++];
-    if (byte < 248) out += ALPHABET[byte % 62];
+    out += base62Char(idBytes[idBytesUsed++]);
   }
   return out;
 }
