@@ -287,6 +287,22 @@ export class AppScoped<T extends { appId: string }> {
     return result.deletedCount;
   }
 
+  /**
+   * `update` on each document of `ids` that also matches `filter` (a guard
+   * such as a lease token): one statement per id, sent in one round trip
+   * (an unordered bulk write). Each is an `_id` lookup; updateMany with
+   * `_id: {$in: ids}` is not pushed down by FerretDB v1, which then filters
+   * by the guard alone, a scan of every document carrying it. Returns how
+   * many matched (fewer when the guard no longer holds for some).
+   */
+  async updateEach(appId: string, ids: readonly string[], filter: FilterQuery<T>, update: UpdateQuery<T>): Promise<number> {
+    if (ids.length === 0) return 0;
+    const writes = ids.map((_id) => ({ updateOne: { filter: this.scope(appId, { ...filter, _id } as FilterQuery<T>), update } }));
+    // mongoose's bulk-write types do not accept its own FilterQuery/UpdateQuery; the shapes are the same.
+    const result = await this.model.bulkWrite(writes as unknown as Parameters<Model<T>['bulkWrite']>[0], { ordered: false });
+    return result.matchedCount;
+  }
+
   async updateMany(appId: string, filter: FilterQuery<T>, update: UpdateQuery<T>): Promise<number> {
     const result = await this.model.updateMany(this.scope(appId, filter), update).exec();
     return result.modifiedCount;

@@ -32,6 +32,11 @@ class NoteRepository extends Repository<NoteDoc> {
     return this.collection.deleteMany(appId, { author });
   }
 
+  /** Rewrites the text of those notes that are still the author's. */
+  reword(appId: string, author: string, ids: string[], text: string) {
+    return this.collection.updateEach(appId, ids, { author }, { $set: { text } });
+  }
+
   /** A system pass over every app. */
   countEverywhere(author: string) {
     return this.acrossApps.countDocuments({ author }).exec();
@@ -130,6 +135,16 @@ describe('Repository', () => {
     expect(await votes.castUnlessVoted('app_a', { _id: 'vote_y', poll: 'p2', voter: 'bob', choice: 'no' })).toBeNull();
     expect(await votes.castUnlessVoted('app_a', { _id: 'vote_x', poll: 'p3', voter: 'bob', choice: 'no' })).toBeNull();
     expect(await votes.ofVoter('app_a', 'p2', 'bob')).toMatchObject({ _id: 'vote_x', choice: 'yes' });
+  });
+
+  it('updates each of a list of ids under a guard, in one call: only the app\'s, only those the guard still matches, and says how many', async () => {
+    const note = (appId: string, _id: string, author: string): NoteDoc => ({ _id, appId, author, text: 'old', at });
+    await notes.writeMany([note('app_e', 'e1', 'eve'), note('app_e', 'e2', 'eve'), note('app_e', 'e3', 'sam'), note('app_f', 'f1', 'eve')]);
+    // e3 fails the guard, f1 is another app's, e9 does not exist.
+    expect(await notes.reword('app_e', 'eve', ['e1', 'e2', 'e3', 'f1', 'e9'], 'new')).toBe(2);
+    const texts = await db.collection<NoteDoc>('notes').find({ _id: { $in: ['e1', 'e2', 'e3', 'f1'] } }).sort({ _id: 1 }).toArray();
+    expect(texts.map((n) => [n._id, n.text])).toEqual([['e1', 'new'], ['e2', 'new'], ['e3', 'old'], ['f1', 'old']]);
+    expect(await notes.reword('app_e', 'eve', [], 'newer')).toBe(0);
   });
 
   it("deletes an app's documents only, and reads across apps only where a method says so", async () => {

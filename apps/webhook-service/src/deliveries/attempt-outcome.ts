@@ -23,9 +23,9 @@ export function stateAfterAttempt(delivery: Pick<DeliveryDoc, 'retryIndex'>, res
     lastResponseStatus: result.responseStatus,
     lastError: result.error,
   };
-  if (next.succeeded) return { ...common, status: 'SUCCEEDED', nextAttemptAt: null, completedAt: finishedAtOf(result) };
-  if (next.nextAttemptAt) return { ...common, status: 'PENDING', nextAttemptAt: next.nextAttemptAt, retryIndex: delivery.retryIndex + 1 };
-  return { ...common, status: 'FAILED', nextAttemptAt: null, completedAt: finishedAtOf(result) };
+  if (next.succeeded) return { ...common, status: 'SUCCEEDED', claimable: false, nextAttemptAt: null, completedAt: finishedAtOf(result) };
+  if (next.nextAttemptAt) return { ...common, status: 'PENDING', claimable: true, nextAttemptAt: next.nextAttemptAt, retryIndex: delivery.retryIndex + 1 };
+  return { ...common, status: 'FAILED', claimable: false, nextAttemptAt: null, completedAt: finishedAtOf(result) };
 }
 
 /** The attempt log's entry of an attempt (numbered after those the delivery has had). */

@@ -32,6 +32,7 @@ function newDelivery(
     nextAttemptAt: now,
     leaseUntil: EPOCH,
     lease: null,
+    claimable: true,
     lastAttemptAt: null,
     lastResponseStatus: null,
     lastError: null,
@@ -146,7 +147,10 @@ export class Deliveries {
       deliveryId,
       current.status,
       now,
-      current.status === 'PENDING' ? { nextAttemptAt: now } : { status: 'PENDING', nextAttemptAt: now, autoRetry: false, completedAt: null },
+      // claimable: also one whose lease ran out (its dispatcher died), which the due query would otherwise leave to the sweep.
+      current.status === 'PENDING'
+        ? { nextAttemptAt: now, claimable: true }
+        : { status: 'PENDING', claimable: true, nextAttemptAt: now, autoRetry: false, completedAt: null },
     );
     if (!updated) {
       throw conflict('CONFLICT', 'The delivery is being attempted right now; look at it again in a moment.', {

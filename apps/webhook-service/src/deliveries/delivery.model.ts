@@ -39,6 +39,14 @@ export interface DeliveryDoc {
   leaseUntil: Date;
   /** Token of the claim holding the lease: only its holder may record the outcome. */
   lease: string | null;
+  /**
+   * PENDING and given to no dispatcher (no lease): what the due query asks
+   * for by equality, which FerretDB v1 pushes down to an index, so it reads
+   * only these and not every pending delivery (a backlog held under leases
+   * is most of them). A lease that runs out (its holder died) leaves it
+   * false: the sweep finds those (DeliveryRepository.dueAfterLeases).
+   */
+  claimable: boolean;
   lastAttemptAt: Date | null;
   lastResponseStatus: number | null;
   lastError: string | null;
@@ -67,6 +75,7 @@ const deliverySchema = new Schema<DeliveryDoc>(
     nextAttemptAt: { type: Date, default: null },
     leaseUntil: { type: Date, required: true },
     lease: { type: String, default: null },
+    claimable: { type: Boolean, default: false },
     lastAttemptAt: { type: Date, default: null },
     lastResponseStatus: { type: Number, default: null },
     lastError: { type: String, default: null },
@@ -85,9 +94,14 @@ declareIndexes<QueryNames<DeliveryRepository>>(deliverySchema, [
     why: 'one delivery per endpoint and event: a redelivered or replayed event cannot create a second one (the fan-out inserts and ignores duplicates)',
   },
   {
+    keys: { claimable: 1, nextAttemptAt: 1 },
+    serves: ['due'],
+    why: "the dispatcher's query: due deliveries nobody holds, oldest due first (across apps); on FerretDB the equality on claimable is what reaches the index",
+  },
+  {
     keys: { status: 1, nextAttemptAt: 1 },
-    serves: ['due', 'pendingCount', 'oldestPendingDue'],
-    why: "the dispatcher's claim: due PENDING deliveries, oldest due first (across apps); the queue's metrics",
+    serves: ['dueAfterLeases', 'pendingCount', 'oldestPendingDue'],
+    why: "the dispatcher's sweep: due PENDING deliveries whose lease ran out (across apps); the queue's metrics",
   },
   {
     keys: { appId: 1, endpointId: 1, createdAt: -1, _id: -1 },
@@ -98,8 +112,8 @@ declareIndexes<QueryNames<DeliveryRepository>>(deliverySchema, [
   { keys: { completedAt: 1 }, serves: ['removeFinishedBefore'], why: 'retention: finished deliveries older than WEBHOOK_RETENTION_DAYS' },
   {
     keys: { lease: 1 },
-    serves: ['claim', 'recordSucceeded', 'renewLease', 'releaseAll'],
-    why: "the deliveries one lease holds (a claim's or a fan-out's batch): a batch's outcomes and renewals by its token, not by a scan ($in on _id is not pushed down by FerretDB)",
+    serves: ['claim'],
+    why: "the deliveries a claim won, read back by its token ($in on _id is not pushed down by FerretDB); a lease's later writes go by _id, guarded by the token",
   },
 ]);
 

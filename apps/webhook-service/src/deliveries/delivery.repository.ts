@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Connection } from 'mongoose';
+import type { Connection, FilterQuery } from 'mongoose';
 import { Repository, type Page, type PageQuery } from '@ris/mongo';
 import { deliveryModel, type DeliveryDoc, type DeliveryStatusName } from './delivery.model';
 import type { PendingInsert } from './pending-insert';
@@ -65,16 +65,35 @@ export class DeliveryRepository extends Repository<DeliveryDoc> {
   }
 
   /**
-   * Ids of due, unleased deliveries of every app, skipping endpoints that
-   * are busy enough. No sort on purpose: on MongoDB the {status,
-   * nextAttemptAt} index already yields them oldest-due first, and FerretDB
-   * (which scans) would otherwise load and sort every pending delivery on
-   * each call.
+   * Ids of due deliveries of every app that no dispatcher holds (claimable),
+   * skipping endpoints that are busy enough. No sort on purpose: on MongoDB
+   * the {claimable, nextAttemptAt} index already yields them oldest-due
+   * first, and FerretDB would otherwise load and sort every match.
    */
   due(now: Date, limit: number, skipEndpoints: string[]): Promise<Array<Pick<DeliveryDoc, '_id' | 'endpointId'>>> {
+    return this.dueWhere({ claimable: true }, now, limit, skipEndpoints);
+  }
+
+  /**
+   * The sweep: due PENDING deliveries whose lease ran out (a dispatcher
+   * died holding them, or stalled past its lease), and those stored before
+   * `claimable` existed. On FerretDB this reads every pending delivery
+   * (only the status is pushed down), so the dispatcher runs it seldom.
+   */
+  dueAfterLeases(now: Date, limit: number, skipEndpoints: string[]): Promise<Array<Pick<DeliveryDoc, '_id' | 'endpointId'>>> {
+    return this.dueWhere({ status: 'PENDING' }, now, limit, skipEndpoints);
+  }
+
+  private dueWhere(
+    filter: FilterQuery<DeliveryDoc>,
+    now: Date,
+    limit: number,
+    skipEndpoints: string[],
+  ): Promise<Array<Pick<DeliveryDoc, '_id' | 'endpointId'>>> {
     return this.acrossApps
       .find(
         {
+          ...filter,
           status: 'PENDING',
           nextAttemptAt: { $lte: now },
           leaseUntil: { $lte: now },
@@ -89,48 +108,53 @@ export class DeliveryRepository extends Repository<DeliveryDoc> {
 
   /**
    * Takes the lease on those of `deliveryIds` (of any apps: the dispatcher
-   * serves them all) that are still due and free, with one conditional
-   * update for the whole batch; returns the ones won (another replica may
-   * have taken some). The batch shares a fresh lease token, which every
-   * later write of these deliveries must present.
+   * serves them all) that are still due and free, each by its `_id` in one
+   * round trip, then reads back the ones won by the new lease token
+   * (another replica may have taken some). The batch shares that token,
+   * which every later write of these deliveries must present.
    */
   async claim(deliveryIds: string[], now: Date, leaseMs: number): Promise<ClaimedDelivery[]> {
     if (deliveryIds.length === 0) return [];
     const lease = randomUUID();
-    await this.acrossApps
-      .updateMany(
-        { _id: { $in: deliveryIds }, status: 'PENDING', nextAttemptAt: { $lte: now }, leaseUntil: { $lte: now } },
-        { $set: { leaseUntil: new Date(now.getTime() + leaseMs), lease } },
-      )
-      .exec();
+    const free = { status: 'PENDING', nextAttemptAt: { $lte: now }, leaseUntil: { $lte: now } };
+    await this.acrossApps.bulkWrite(
+      deliveryIds.map((_id) => ({
+        updateOne: { filter: { _id, ...free }, update: { $set: { leaseUntil: new Date(now.getTime() + leaseMs), lease, claimable: false } } },
+      })),
+      { ordered: false },
+    );
     const won = await this.acrossApps.find({ lease }).lean<DeliveryDoc[]>().exec();
     return won.map((delivery) => ({ delivery, lease }));
   }
 
   /**
-   * Extends one app's lease: every delivery still under it (a fan-out
-   * batch stored leased, or a claim), by the lease's token alone so the
-   * {lease} index answers it; the ids still under it. Those lost (their
-   * lease ran out and another dispatcher took them) carry another token.
+   * Extends the lease of those of `deliveryIds` still under it (one app's),
+   * each by its `_id` in one round trip (updateEach); the ids still under
+   * it. Those lost (their lease ran out and another dispatcher took them)
+   * carry another token.
    */
-  async renewLease(appId: string, lease: string, until: Date): Promise<Set<string>> {
-    await this.collection.updateMany(appId, { lease }, { $set: { leaseUntil: until } });
-    return new Set(await this.collection.findIds(appId, { lease }));
+  async renewLease(appId: string, lease: string, deliveryIds: string[], until: Date): Promise<Set<string>> {
+    const matched = await this.collection.updateEach(appId, deliveryIds, { lease }, { $set: { leaseUntil: until } });
+    if (matched === deliveryIds.length) return new Set(deliveryIds);
+    // Rare (a stall past the lease): which ones, read back one by one by _id.
+    const docs = await Promise.all(deliveryIds.map((id) => this.collection.findById(appId, id)));
+    return new Set(docs.filter((d) => d?.lease === lease).map((d) => d!._id));
   }
 
   /**
-   * Successful attempts of one app under one lease, recorded with one
-   * update: SUCCEEDED, the lease given back, one more attempt counted.
-   * `state` is shared by the batch (its first start, its last end). The
-   * number recorded: fewer than `deliveryIds` when some lost the lease.
+   * Successful attempts of one app under one lease, recorded in one round
+   * trip (updateEach: each by `_id`, guarded by the lease): SUCCEEDED, the
+   * lease given back, one more attempt counted. `state` is shared by the
+   * batch (its first start, its last end). The number recorded: fewer
+   * than `deliveryIds` when some lost the lease.
    */
   recordSucceeded(appId: string, lease: string, deliveryIds: string[], state: DeliveryState): Promise<number> {
-    return this.collection.updateMany(appId, { lease, _id: { $in: deliveryIds } }, { $set: state, $inc: { attempts: 1 } });
+    return this.collection.updateEach(appId, deliveryIds, { lease }, { $set: state, $inc: { attempts: 1 } });
   }
 
   /** The leases of one app's deliveries given back untouched (a stopping dispatcher's): due again at once. */
   async releaseAll(appId: string, lease: string, deliveryIds: string[]): Promise<void> {
-    await this.collection.updateMany(appId, { lease, _id: { $in: deliveryIds } }, { $set: { lease: null, leaseUntil: EPOCH } });
+    await this.collection.updateEach(appId, deliveryIds, { lease }, { $set: { lease: null, leaseUntil: EPOCH, claimable: true } });
   }
 
   /** An attempt's outcome, and one more attempt counted, if the claim still holds the lease; whether it did. */
@@ -145,7 +169,7 @@ export class DeliveryRepository extends Repository<DeliveryDoc> {
     await this.collection.updateOne(
       claim.delivery.appId,
       { _id: claim.delivery._id, lease: claim.lease },
-      { $set: { status: 'FAILED', nextAttemptAt: null, completedAt: now, lease: null, leaseUntil: EPOCH, lastError: error } },
+      { $set: { status: 'FAILED', nextAttemptAt: null, completedAt: now, lease: null, leaseUntil: EPOCH, claimable: false, lastError: error } },
     );
   }
 
@@ -156,7 +180,7 @@ export class DeliveryRepository extends Repository<DeliveryDoc> {
 
   /** The lease given back untouched: due again at once. */
   async release(claim: ClaimedDelivery): Promise<void> {
-    await this.collection.updateOne(claim.delivery.appId, { _id: claim.delivery._id, lease: claim.lease }, { $set: { lease: null, leaseUntil: EPOCH } });
+    await this.collection.updateOne(claim.delivery.appId, { _id: claim.delivery._id, lease: claim.lease }, { $set: { lease: null, leaseUntil: EPOCH, claimable: true } });
   }
 
   /** Retention, across apps: finished deliveries older than the cut-off. */

@@ -41,9 +41,13 @@ export class DeliveryQueue {
     private readonly attempts: DeliveryAttemptRepository,
   ) {}
 
-  /** Ids of due, unleased deliveries, skipping endpoints that are busy enough (DeliveryRepository.due). */
-  due(now: Date, limit: number, skipEndpoints: string[]): Promise<Array<Pick<DeliveryDoc, '_id' | 'endpointId'>>> {
-    return this.deliveries.due(now, limit, skipEndpoints);
+  /**
+   * Ids of due deliveries nobody holds, skipping endpoints that are busy
+   * enough (DeliveryRepository.due); with `sweep`, also those whose lease
+   * ran out (dueAfterLeases: dearer on FerretDB, so asked for seldom).
+   */
+  due(now: Date, limit: number, skipEndpoints: string[], sweep = false): Promise<Array<Pick<DeliveryDoc, '_id' | 'endpointId'>>> {
+    return sweep ? this.deliveries.dueAfterLeases(now, limit, skipEndpoints) : this.deliveries.due(now, limit, skipEndpoints);
   }
 
   /** Takes the lease on those still due and free, in one batch; the ones won. */
@@ -57,16 +61,16 @@ export class DeliveryQueue {
   }
 
   /**
-   * Extends the whole lease of each (app, lease) among `claims`: every
-   * delivery under it, not only these, so a batch stored leased needs one
-   * renewal, not one per attempt. The ids still under the leases.
+   * Extends the leases of `claims` (each delivery by its `_id`, one round
+   * trip per app and lease). The ids still under their lease.
    */
   async renewLeases(claims: ClaimedDelivery[], until: Date): Promise<Set<string>> {
     await storedFirst(claims);
     const held = new Set<string>();
     await Promise.all(
-      [...groupBy(claims, (c) => `${c.delivery.appId}\n${c.lease}`).values()].map(async ([{ delivery, lease }]) => {
-        for (const id of await this.deliveries.renewLease(delivery.appId, lease, until)) held.add(id);
+      [...groupBy(claims, (c) => `${c.delivery.appId}\n${c.lease}`).values()].map(async (group) => {
+        const { delivery, lease } = group[0];
+        for (const id of await this.deliveries.renewLease(delivery.appId, lease, group.map((c) => c.delivery._id), until)) held.add(id);
       }),
     );
     return held;

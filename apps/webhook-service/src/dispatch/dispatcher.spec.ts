@@ -212,6 +212,28 @@ describe('dispatcher', () => {
     expect(all).toHaveLength(1);
   });
 
+  it('finds by its sweep a delivery whose holder died (its lease ran out) and one stored before claimable existed, and sends each once', async () => {
+    const appId = uniqueName('app');
+    const { endpoint } = await endpoints.create(appId, { url: receiver.url('/orphan'), events: [] });
+    const [orphan, legacy] = ['ref_orphan', 'ref_legacy'].flatMap((referralId) =>
+      deliveries.forEvent(appId, [endpoint], domainEvent('referral.created', appId, { referralId }), 'REFERRAL_CREATED'),
+    );
+    // Held by a dispatcher that died: leased, not claimable, the lease over.
+    Object.assign(orphan, { lease: 'lease-of-a-dead-process', leaseUntil: new Date(Date.now() - 1000), claimable: false });
+    const { claimable: _, ...withoutFlag } = legacy;
+    await db.collection('webhook_deliveries').insertMany([orphan, withoutFlag] as never[]);
+    dispatcher();
+    await until(async () => (await deliveryOf(appId, endpoint._id)).every((d) => d.status === 'SUCCEEDED'));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const bodies = receiver.received('/orphan').map((r) => r.body);
+    expect(bodies).toHaveLength(2);
+    expect(bodies.some((b) => b.includes('ref_orphan')) && bodies.some((b) => b.includes('ref_legacy'))).toBe(true);
+    expect((await deliveryOf(appId, endpoint._id)).map((d) => ({ attempts: d.attempts, lease: d.lease, claimable: d.claimable }))).toEqual([
+      { attempts: 1, lease: null, claimable: false },
+      { attempts: 1, lease: null, claimable: false },
+    ]);
+  });
+
   it('retries on the schedule: two failures, then success on the third attempt', async () => {
     const appId = uniqueName('app');
     receiver.respond('/flaky', (r) => (r.n <= 2 ? { status: 500, body: 'x'.repeat(5000) } : { status: 204 }));
@@ -326,7 +348,36 @@ describe('dispatcher', () => {
     expect(slowRequests[0].headers['webhook-id']).toBe(slowRequests[1].headers['webhook-id']);
   });
 
-  it('renews a backlog stored leased a lease at a time, ahead of need, and still sends each delivery once', async () => {
+  it("stores a busy endpoint's backlog under a lease that outlasts its wait, so draining it renews nothing", async () => {
+    const appId = uniqueName('app');
+    receiver.respond('/queued', () => ({ status: 200, delayMs: 400 }));
+    const { endpoint } = await endpoints.create(appId, { url: receiver.url('/queued'), events: [] });
+    const renewals = jest.spyOn(DeliveryQueue.prototype, 'renewLeases');
+    try {
+      dispatcher({ maxInFlightPerEndpoint: 1 });
+      // An attempt running past 250 ms marks the receiver slow: what comes next waits in line, stored first.
+      const first = fanOut(domainEvent('referral.created', appId, { referralId: 'ref_queued_0' }), 1000);
+      await receiver.waitFor((r) => r.path === '/queued', 1, 5000).catch(() => undefined);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const storedAt = Date.now();
+      await Promise.all(Array.from({ length: 8 }, (_, i) => fanOut(domainEvent('referral.created', appId, { referralId: `ref_queued_${i + 1}` }), 1000)));
+      await first;
+      const waiting = (await deliveryOf(appId, endpoint._id)).filter((d) => d.status === 'PENDING' && d.attempts === 0 && d.lease !== null);
+      expect(waiting.length).toBeGreaterThanOrEqual(6);
+      // timeout (3 s) + margin (10 s) + a minute for the wait in line.
+      for (const d of waiting) expect(d.leaseUntil.getTime() - storedAt).toBeGreaterThan(70_000);
+      await until(async () => (await deliveryOf(appId, endpoint._id)).filter((d) => d.status === 'SUCCEEDED').length === 9, 15_000);
+      expect(receiver.received('/queued')).toHaveLength(9);
+      // 9 × 400 ms one at a time outlasts the 3 s timeout's lease (less than timeout + 5 s left after 5 s) only for those
+      // stored with a short lease: the backlog's own needed no renewal.
+      const renewed = renewals.mock.calls.flatMap(([claims]) => claims.map((c) => c.delivery._id));
+      expect(renewed.filter((id) => waiting.some((d) => d._id === id))).toEqual([]);
+    } finally {
+      renewals.mockRestore();
+    }
+  }, 30_000);
+
+  it('renews the leases of a backlog waiting longer than they last ahead of need, a pass for all next in line, and still sends each delivery once', async () => {
     const appId = uniqueName('app');
     // One at a time, 300 ms each: 24 deliveries take over 7 s, and with a 3 s timeout a lease
     // stored at creation needs renewing after 2 s of waiting (less than timeout + 5 s left).

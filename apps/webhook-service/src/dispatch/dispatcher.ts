@@ -39,8 +39,11 @@ export interface DeliveryIntake {
    * inside a fan-out's window; a slow endpoint's go stored first).
    */
   startsSoon(endpointId: string): number;
-  /** The lease to store them under. */
-  newLease(): { lease: string; leaseUntil: Date };
+  /**
+   * The lease to store them under: until `leaseUntil` for those it starts
+   * soon, `backlogUntil` for those that wait in line (BACKLOG_LEASE_MS).
+   */
+  newLease(): { lease: string; leaseUntil: Date; backlogUntil: Date };
   /** Stored under that lease: sent as slots free up. */
   takeLeased(claims: ClaimedDelivery[]): void;
   /** Stored without a lease. */
@@ -58,6 +61,12 @@ interface InFlight {
 
 /** Lease = timeout + this: room to record the outcome after the slowest attempt. */
 const LEASE_MARGIN_MS = 10_000;
+/**
+ * The due query asks, this often at most, also for deliveries whose lease
+ * ran out (a dispatcher died holding them): on FerretDB that reads every
+ * pending delivery, a backlog held under leases included.
+ */
+const SWEEP_INTERVAL_MS = 10_000;
 /** Due deliveries fetched per query; attempts then start from this list as slots free up. */
 const READY_BATCH = 256;
 const MAX_READY = 4 * READY_BATCH;
@@ -78,6 +87,13 @@ const MAX_LEASED = 50_000;
 const SOON_PER_ENDPOINT = 128;
 /** An attempt running longer than this marks its receiver slow: its new deliveries are stored first. */
 const SLOW_ATTEMPT_MS = 250;
+/**
+ * Deliveries stored leased to wait in line (a wide fan-out's, a busy
+ * endpoint's) hold their lease this much longer than an attempt needs, so
+ * a backlog that drains within a minute needs no renewal (a write per
+ * delivery); a crash delays them by at most this much more.
+ */
+const BACKLOG_LEASE_MS = 60_000;
 /** A delivery that waited for its slot until less than timeout + this is left of its lease renews it first. */
 const RENEW_MARGIN_MS = 5_000;
 /** Waiting leases that would need renewing within this long are renewed with the one that needs it now… */
@@ -88,8 +104,8 @@ const RENEW_AHEAD_MS = 5_000;
  * (thousands of documents, every few seconds) held every dispatch pass.
  */
 const RENEW_AHEAD_PER_ENDPOINT = 64;
-/** Leases renewed in one pass, at most (two commands each). */
-const MAX_RENEWED_LEASES = 16;
+/** Deliveries renewed in one pass, at most, besides those about to start (a write by _id each, in one round trip per lease). */
+const MAX_RENEWED = 512;
 
 /**
  * Sends due deliveries. It claims them from MongoDB with a lease (a
@@ -144,6 +160,8 @@ export class Dispatcher implements DeliveryIntake {
   private querying = false;
   /** The next query waits until then (lookForDue). */
   private queryNotBefore = 0;
+  /** When the last sweep (the due query that also finds leases run out) started; the first query is one. */
+  private sweptAt = 0;
   private filling = false;
   private again = false;
   private stopped = true;
@@ -199,8 +217,9 @@ export class Dispatcher implements DeliveryIntake {
     return Math.max(0, SOON_PER_ENDPOINT - (this.sendingFirst.get(endpointId)?.length ?? 0));
   }
 
-  newLease(): { lease: string; leaseUntil: Date } {
-    return this.queue.newLease(new Date(), this.leaseMs);
+  newLease(): { lease: string; leaseUntil: Date; backlogUntil: Date } {
+    const lease = this.queue.newLease(new Date(), this.leaseMs);
+    return { ...lease, backlogUntil: new Date(lease.leaseUntil.getTime() + BACKLOG_LEASE_MS) };
   }
 
   takeLeased(claims: ClaimedDelivery[]): void {
@@ -272,10 +291,11 @@ export class Dispatcher implements DeliveryIntake {
   /**
    * Asks the database for due deliveries when that may find something
    * (mayFindMore), beside the launching: attempts keep starting from the
-   * lists while it runs. On FerretDB the query reads every pending
-   * delivery (only its status is pushed down), so during a backlog one
-   * takes a while: the next waits four times as long as the last took,
-   * which keeps the scans to a fifth of the time.
+   * lists while it runs. It reads the deliveries nobody holds (an
+   * equality FerretDB serves from an index); every SWEEP_INTERVAL_MS it
+   * also looks for leases run out, which on FerretDB reads every pending
+   * delivery. Either way the next query waits four times as long as the
+   * last took, which keeps a slow one to a fifth of the time.
    */
   private lookForDue(): void {
     if (this.querying || this.stopped || this.inFlight.size >= this.options.maxInFlight) return;
@@ -293,8 +313,10 @@ export class Dispatcher implements DeliveryIntake {
     this.readyStale = false;
     const busy = this.busyEndpoints();
     const started = Date.now();
+    const sweep = started - this.sweptAt >= SWEEP_INTERVAL_MS;
+    if (sweep) this.sweptAt = started;
     void this.queue
-      .due(new Date(started), READY_BATCH, busy)
+      .due(new Date(started), READY_BATCH, busy, sweep)
       .then((fetched) => {
         this.skippedAtFetch = busy;
         // Mostly new: the query left out the busy endpoints, to which what is still listed belongs.
@@ -395,29 +417,29 @@ export class Dispatcher implements DeliveryIntake {
   }
 
   /**
-   * Leases that waited long for a slot, extended, each whole (one write
-   * per lease, however many of its deliveries wait), together with the
-   * leases of the deliveries next in line (RENEW_AHEAD_PER_ENDPOINT) that
-   * will need it within RENEW_AHEAD_MS: during a backlog the attempts then
-   * wait for a renewal once per lease, not once each. Those of
+   * Leases of deliveries that waited long for a slot, extended, together
+   * with those of the deliveries next in line (RENEW_AHEAD_PER_ENDPOINT)
+   * that will need it within RENEW_AHEAD_MS: during a backlog the attempts
+   * then wait for a renewal once per pass, not once each. Each delivery is
+   * renewed by its `_id`: renewing a whole lease touched deliveries far
+   * back in line, which needed renewing again before their turn. Those of
    * `claims` still held are returned; waiting deliveries whose lease was
    * lost meanwhile (another dispatcher took them) are dropped.
    */
   private async renew(claims: ClaimedDelivery[], now: Date): Promise<ClaimedDelivery[]> {
     if (claims.length === 0) return [];
-    const leaseOf = (c: ClaimedDelivery) => `${c.delivery.appId}\n${c.lease}`;
-    const groups = new Map<string, ClaimedDelivery>(claims.map((c) => [leaseOf(c), c]));
+    const renewing = new Set(claims);
     const soon = now.getTime() + this.options.timeoutMs + RENEW_MARGIN_MS + RENEW_AHEAD_MS;
     for (const waiting of [...this.sendingFirst.values(), ...this.leased.values()]) {
       for (const c of waiting.slice(0, RENEW_AHEAD_PER_ENDPOINT)) {
-        if (groups.size >= MAX_RENEWED_LEASES) break;
-        if (c.delivery.leaseUntil.getTime() < soon && !groups.has(leaseOf(c))) groups.set(leaseOf(c), c);
+        if (renewing.size >= MAX_RENEWED) break;
+        if (c.delivery.leaseUntil.getTime() < soon) renewing.add(c);
       }
     }
     const until = new Date(now.getTime() + this.leaseMs);
-    const held = await this.queue.renewLeases([...groups.values()], until);
+    const held = await this.queue.renewLeases([...renewing], until);
     const renewedOrLost = (c: ClaimedDelivery) => {
-      if (!groups.has(leaseOf(c))) return true;
+      if (!renewing.has(c)) return true;
       if (!held.has(c.delivery._id)) return false;
       c.delivery.leaseUntil = until;
       return true;

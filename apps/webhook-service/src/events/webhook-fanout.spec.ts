@@ -15,7 +15,7 @@ function recordingIntake(room = Infinity) {
   const intake: DeliveryIntake = {
     room: (endpointId) => Math.max(0, room - leased.filter((c) => c.delivery.endpointId === endpointId).length),
     startsSoon: () => 0,
-    newLease: () => ({ lease: `lease-${leased.length}-${unleased.length}-${Math.random()}`, leaseUntil: new Date(Date.now() + 60_000) }),
+    newLease: () => ({ lease: `lease-${leased.length}-${unleased.length}-${Math.random()}`, leaseUntil: new Date(Date.now() + 60_000), backlogUntil: new Date(Date.now() + 120_000) }),
     takeLeased: (claims) => leased.push(...claims),
     enqueue: (deliveries) => unleased.push(...deliveries),
   };

@@ -116,7 +116,7 @@ async function handOver(
   readEndpointsAgain: () => Promise<unknown>,
 ): Promise<void> {
   const startedAt = Date.now();
-  const leases = new Map<string, { lease: string; leaseUntil: Date; room: number; soon: number }>();
+  const leases = new Map<string, { lease: string; leaseUntil: Date; backlogUntil: Date; room: number; soon: number }>();
   const soon: ClaimedDelivery[] = [];
   const leased: ClaimedDelivery[] = [];
   const rest: DeliveryDoc[] = [];
@@ -131,12 +131,14 @@ async function handOver(
       continue;
     }
     endpoint.room -= 1;
-    Object.assign(doc, { lease: endpoint.lease, leaseUntil: endpoint.leaseUntil });
     const claim = { delivery: doc, lease: endpoint.lease };
     if (endpoint.soon > 0) {
       endpoint.soon -= 1;
+      Object.assign(doc, { lease: endpoint.lease, leaseUntil: endpoint.leaseUntil, claimable: false });
       soon.push(claim);
     } else {
+      // It waits in line: a lease that outlasts the wait of a usual backlog, so it needs no renewal.
+      Object.assign(doc, { lease: endpoint.lease, leaseUntil: endpoint.backlogUntil, claimable: false });
       leased.push(claim);
       rest.push(doc);
     }
@@ -163,6 +165,8 @@ async function handOver(
       await insert.stored;
     }
     const left = soon.slice(next);
+    // Past the budget: they join the backlog, under its longer lease.
+    for (const { delivery } of left) delivery.leaseUntil = leases.get(delivery.endpointId)!.backlogUntil;
     if (left.length) await storeFirst(left.map((c) => c.delivery), left);
   })();
   await Promise.all([storeFirst(rest, leased), sendingFirst]);
