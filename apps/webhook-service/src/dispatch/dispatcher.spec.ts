@@ -322,6 +322,23 @@ describe('dispatcher', () => {
     await until(async () => (await deliveryOf(appId, fast._id)).every((d) => d.status === 'SUCCEEDED'));
   });
 
+  it('ends an attempt at its timeout, records why, and schedules the retry', async () => {
+    const appId = uniqueName('app');
+    receiver.respond('/stuck', () => 'hang');
+    const { endpoint } = await endpoints.create(appId, { url: receiver.url('/stuck'), events: [] });
+    dispatcher({ timeoutMs: 300, schedule: [60] });
+    await publish(appId);
+    await until(async () => (await deliveryOf(appId, endpoint._id))[0]?.attempts === 1);
+    const [delivery] = await deliveryOf(appId, endpoint._id);
+    expect(delivery).toMatchObject({ status: 'PENDING', lastResponseStatus: null, lastError: 'timed out after 300 ms', lease: null, claimable: true });
+    const [attempt] = await deliveries.attemptLog(delivery);
+    expect(attempt).toMatchObject({ responseStatus: null, error: 'timed out after 300 ms' });
+    expect(attempt.durationMs).toBeGreaterThanOrEqual(290);
+    expect(attempt.durationMs).toBeLessThan(2000);
+    // The retry waits for its turn on the schedule (60 s ± 20 %).
+    expect(delivery.nextAttemptAt!.getTime() - Date.now()).toBeGreaterThan(40_000);
+  });
+
   it('loses nothing and sends nothing twice across a stop and a fresh start', async () => {
     const appId = uniqueName('app');
     receiver.respond('/slow', () => ({ status: 200, delayMs: 1500 }));

@@ -42,11 +42,37 @@ function pinnedLookup(addresses: ResolvedAddress[]) {
   };
 }
 
-function untilAborted(signal: AbortSignal): Promise<never> {
-  return new Promise((_resolve, reject) => {
-    if (signal.aborted) reject(signal.reason);
-    signal.addEventListener('abort', () => reject(signal.reason), { once: true });
-  });
+/**
+ * What ends an attempt early (its timeout, the service stopping): a
+ * promise that fails with the reason, and a hook the running step sets to
+ * cut its own work (the request). Plain callbacks, not an AbortController
+ * per attempt: creating its AbortSignal was the dearest single call of an
+ * attempt in the profile.
+ */
+class AttemptDeadline {
+  readonly failed: Promise<never>;
+  private fail!: (reason: Error) => void;
+  private reason: Error | null = null;
+  private cut: ((reason: Error) => void) | null = null;
+
+  constructor() {
+    this.failed = new Promise<never>((_resolve, reject) => (this.fail = reject));
+    // Raced against each step; unobserved when the attempt ends first.
+    this.failed.catch(() => undefined);
+  }
+
+  end(reason: Error): void {
+    if (this.reason) return;
+    this.reason = reason;
+    this.fail(reason);
+    this.cut?.(reason);
+  }
+
+  /** `cut` runs when the attempt ends early (at once if it has already). */
+  onEnd(cut: (reason: Error) => void): void {
+    this.cut = cut;
+    if (this.reason) cut(this.reason);
+  }
 }
 
 const errorText = (err: unknown): string => {
@@ -65,9 +91,9 @@ const errorText = (err: unknown): string => {
 export async function postWebhook(post: WebhookPost): Promise<WebhookPostResult> {
   const startedAt = new Date();
   const started = performance.now();
-  const deadline = new AbortController();
-  const timer = setTimeout(() => deadline.abort(new Error(`timed out after ${post.timeoutMs} ms`)), post.timeoutMs);
-  const onStop = () => deadline.abort(new Error('the webhook service is stopping'));
+  const deadline = new AttemptDeadline();
+  const timer = setTimeout(() => deadline.end(new Error(`timed out after ${post.timeoutMs} ms`)), post.timeoutMs);
+  const onStop = () => deadline.end(new Error('the webhook service is stopping'));
   post.signal?.addEventListener('abort', onStop, { once: true });
   if (post.signal?.aborted) onStop();
   const finish = (fields: Partial<WebhookPostResult>): WebhookPostResult => ({
@@ -82,8 +108,8 @@ export async function postWebhook(post: WebhookPost): Promise<WebhookPostResult>
   try {
     const url = parseWebhookUrl(post.url);
     // Checked again at every attempt: DNS may have changed since the endpoint was saved.
-    const addresses = await Promise.race([checkTarget(url, post), untilAborted(deadline.signal)]);
-    return finish(await send(url, addresses, post, deadline.signal));
+    const addresses = await Promise.race([checkTarget(url, post), deadline.failed]);
+    return finish(await send(url, addresses, post, deadline));
   } catch (err) {
     return finish({ error: errorText(err) });
   } finally {
@@ -96,7 +122,7 @@ function send(
   url: URL,
   addresses: ResolvedAddress[],
   post: WebhookPost,
-  signal: AbortSignal,
+  deadline: AttemptDeadline,
 ): Promise<Pick<WebhookPostResult, 'responseStatus' | 'responseBody' | 'responseBodyTruncated'>> {
   return new Promise((resolve, reject) => {
     const transport = url.protocol === 'https:' ? https : http;
@@ -115,9 +141,10 @@ function send(
         ...post.headers,
       },
     });
-    const abort = () => req.destroy(signal.reason instanceof Error ? signal.reason : new Error(String(signal.reason)));
-    signal.addEventListener('abort', abort, { once: true });
-    const done = () => signal.removeEventListener('abort', abort);
+    let settledAll = false;
+    // Ended early: the request is destroyed with the reason, which rejects below (unless it already settled).
+    deadline.onEnd((reason) => settledAll || req.destroy(reason));
+    const done = () => (settledAll = true);
     req.on('error', (err) => {
       done();
       reject(err);
