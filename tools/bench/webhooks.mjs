@@ -444,22 +444,37 @@ the receiver before the client had read the 201; they count as 0 ms.
   insert waits up to 1 s for their first attempts and stores each delivery with its outcome and the attempt itself inside
   it, so a delivery answered at once costs one row of a batched insert and no update. Then the events are acknowledged.
   The rest (a slow receiver's, a wide fan-out's past 3 s of sending, a redelivered event's) are stored first, leased to
-  the dispatcher, and their outcomes recorded by update, grouped per lease (one lease per endpoint and batch).
+  the dispatcher, and their outcomes recorded by update: each delivery by its \`_id\`, guarded by its lease token, the
+  outcomes that end together in one round trip.
 - What made the difference, measured on this benchmark: an update per delivery (and, behind a backlog, a renewal per
   waiting lease) cost FerretDB an UPDATE statement each, about 1 ms of PostgreSQL per delivery; with the outcome written
   in the insert, updates fell from 6,746 to 365 per 8,000 deliveries to one endpoint. Opening the endpoint's secrets
   once per endpoint read (two AES-GCM opens per attempt were a quarter of the attempt's CPU) and drawing id bytes 4 kB at a
   time took the service from about 1.8 to 0.7 ms of CPU per delivery.
-- What limits it now: the whole run shares two cores. At 900 deliveries/s to one endpoint the service and the database
-  spend about 1.3-1.4 ms of CPU per delivery between them, the bare client 0.3 ms for the same post, and the receiver
-  runs on the same cores. Across 10 endpoints the machine is saturated near 1,200-1,300/s. A fan-out to 1,000 endpoints
-  sends the first 3 s of its deliveries first and stores the rest first; those wait behind each other, their leases are
-  renewed and their outcomes go by update, and the database's cost per delivery grows tenfold: that scenario is not
-  solved yet.
-- FerretDB v1 pushes only equality filters down to PostgreSQL: the query for due deliveries (\`status: PENDING\`, then the due
-  time and lease in Go) reads every pending delivery, which during a backlog is the whole backlog. It runs beside the
-  attempts instead of in front of them and waits four times its own duration before the next; deliveries sent before
-  they are stored, or leased at creation, never need it. On MongoDB it is an index range scan.
+- The wide fan-out (1,000 endpoints), measured with PostgreSQL's statement log on 2026-11-28: its backlog's writes were
+  \`updateMany\` by lease token, which FerretDB runs as a read of every delivery matching the pushed-down fields (the
+  whole app's, 40 ms each at 16,000) before one UPDATE per document: 7,439 such reads took 297 s of PostgreSQL in one
+  run. The backlog's leases were also renewed, a whole lease at a time, every 15 s of waiting: 20,228 renewal UPDATEs
+  for 16,000 deliveries. Now every write under a lease goes by \`_id\` (one bulk round trip per lease, 0.1-0.2 ms per
+  lookup), a delivery queued to wait in line holds its lease a minute longer (a crash delays it at most that much more),
+  so a backlog that drains within a minute renews nothing, and the due query asks for \`claimable: true\` (an equality
+  FerretDB pushes down to an index) instead of every PENDING delivery; leases that ran out (a dispatcher that died) are
+  found by a sweep every 10 s. In the same kind of run: no renewal, no read by lease, 98 due queries at 2 ms each.
+- PostgreSQL's planner statistics matter as much: FerretDB's filters reach PostgreSQL as containment tests on
+  GIN indexes that all look equally selective until autovacuum has analysed the table, and a lookup by \`_id\` and a
+  lease token then ANDed the lease and app-wide indexes into its plan (2-3 ms instead of 0.1 ms). tools/infra now lets
+  autovacuum look every 5 s instead of every minute; alternated runs of the 1,000-endpoint scenario alone on
+  2026-11-28: every 5 s 217 and 224 deliveries/s (4.96 and 4.62 ms of database CPU each), every 60 s 103 and 115/s
+  (10.6 and 10.2 ms).
+- What limits it now: the whole run shares two cores. The service and the database spend about 1.1-1.4 ms of CPU per
+  delivery to one or ten endpoints, the bare client 0.3 ms for the same post, and the receiver runs on the same cores.
+  A delivery of the wide fan-out's backlog costs more than one sent before it is stored: its row is inserted, then
+  updated once with its outcome (on FerretDB a read and a rewrite of the document and of every index entry, about
+  1.2 ms of PostgreSQL), and its attempt logged; and the fan-out stores all 16,000 deliveries in its first seconds,
+  before most are sent, which this run's 20 s window charges to the deliveries received in it.
+- FerretDB v1 pushes only equality filters down to PostgreSQL: the sweep (\`status: PENDING\`, then the due time and
+  lease in Go) reads every pending delivery, a backlog held under leases included, so it runs once per 10 s at most
+  and waits four times its own duration before the next query. On MongoDB both queries are index range scans.
 - The machine has 2 cores shared with other engineers' test runs, and results move a lot with their load (the load average
   is given above): compare the service with the bare client of the same run.
 `;
