@@ -35,6 +35,23 @@ export async function pageOf<T>(model: Model<T>, filter: FilterQuery<T>, sort: S
   return { items, page: page.page, limit: page.limit, totalItems };
 }
 
+/**
+ * `update` on each document of `ids` that also matches `filter` (a guard
+ * such as a lease token): one statement per id, sent in one round trip (an
+ * unordered bulk write), each an `_id` lookup. updateMany with `_id: {$in:
+ * ids}` is not pushed down by FerretDB v1, which then filters by the guard
+ * alone, a scan of every document carrying it. How many matched (fewer
+ * when the guard no longer holds for some). The filter is the caller's:
+ * scoped by AppScoped.updateEach, or across apps (updateEachAcrossApps).
+ */
+export async function updateEachOf<T>(model: Model<T>, ids: readonly string[], filter: FilterQuery<T>, update: UpdateQuery<T>): Promise<number> {
+  if (ids.length === 0) return 0;
+  const writes = ids.map((_id) => ({ updateOne: { filter: { ...filter, _id }, update } }));
+  // mongoose's bulk-write types do not accept its own FilterQuery/UpdateQuery; the shapes are the same.
+  const result = await model.bulkWrite(writes as unknown as Parameters<Model<T>['bulkWrite']>[0], { ordered: false });
+  return result.matchedCount;
+}
+
 /** The id when the filter is exactly {_id: '<string>'}, else null. */
 function loneId(filter: object): string | null {
   const keys = Object.keys(filter);
@@ -287,20 +304,9 @@ export class AppScoped<T extends { appId: string }> {
     return result.deletedCount;
   }
 
-  /**
-   * `update` on each document of `ids` that also matches `filter` (a guard
-   * such as a lease token): one statement per id, sent in one round trip
-   * (an unordered bulk write). Each is an `_id` lookup; updateMany with
-   * `_id: {$in: ids}` is not pushed down by FerretDB v1, which then filters
-   * by the guard alone, a scan of every document carrying it. Returns how
-   * many matched (fewer when the guard no longer holds for some).
-   */
-  async updateEach(appId: string, ids: readonly string[], filter: FilterQuery<T>, update: UpdateQuery<T>): Promise<number> {
-    if (ids.length === 0) return 0;
-    const writes = ids.map((_id) => ({ updateOne: { filter: this.scope(appId, { ...filter, _id } as FilterQuery<T>), update } }));
-    // mongoose's bulk-write types do not accept its own FilterQuery/UpdateQuery; the shapes are the same.
-    const result = await this.model.bulkWrite(writes as unknown as Parameters<Model<T>['bulkWrite']>[0], { ordered: false });
-    return result.matchedCount;
+  /** updateEachOf, within the app: each of `ids` that is the app's and matches `filter`. */
+  updateEach(appId: string, ids: readonly string[], filter: FilterQuery<T>, update: UpdateQuery<T>): Promise<number> {
+    return updateEachOf(this.model, ids, this.scope(appId, filter), update);
   }
 
   async updateMany(appId: string, filter: FilterQuery<T>, update: UpdateQuery<T>): Promise<number> {

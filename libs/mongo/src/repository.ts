@@ -1,5 +1,5 @@
-import type { FilterQuery, IndexDefinition, IndexOptions, Model, Schema, SortOrder } from 'mongoose';
-import { AppScoped, pageOf, type Page, type PageQuery } from './app-scoped';
+import type { FilterQuery, IndexDefinition, IndexOptions, Model, Schema, SortOrder, UpdateQuery } from 'mongoose';
+import { AppScoped, pageOf, updateEachOf, type Page, type PageQuery } from './app-scoped';
 
 /** The names of a repository's query methods: its public methods that answer a promise. */
 export type QueryNames<R> = {
@@ -63,6 +63,15 @@ export abstract class Repository<T extends Id> {
    */
   protected pageAcrossApps(filter: FilterQuery<T>, sort: Record<string, SortOrder>, page: PageQuery): Promise<Page<T>> {
     return pageOf(this.acrossApps, filter, sort, page);
+  }
+
+  /**
+   * updateEachOf across apps, for a write that serves every app by design
+   * (a dispatcher's claim of due work of any tenant): the method using it
+   * says why.
+   */
+  protected updateEachAcrossApps(ids: readonly string[], filter: FilterQuery<T>, update: UpdateQuery<T>): Promise<number> {
+    return updateEachOf(this.acrossApps, ids, filter, update);
   }
 
   /** The app's document with this id, or null (also another app's: null). */

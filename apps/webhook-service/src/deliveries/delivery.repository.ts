@@ -81,7 +81,7 @@ export class DeliveryRepository extends Repository<DeliveryDoc> {
    * (only the status is pushed down), so the dispatcher runs it seldom.
    */
   dueAfterLeases(now: Date, limit: number, skipEndpoints: string[]): Promise<Array<Pick<DeliveryDoc, '_id' | 'endpointId'>>> {
-    return this.dueWhere({ status: 'PENDING' }, now, limit, skipEndpoints);
+    return this.dueWhere({}, now, limit, skipEndpoints);
   }
 
   private dueWhere(
@@ -116,12 +116,10 @@ export class DeliveryRepository extends Repository<DeliveryDoc> {
   async claim(deliveryIds: string[], now: Date, leaseMs: number): Promise<ClaimedDelivery[]> {
     if (deliveryIds.length === 0) return [];
     const lease = randomUUID();
-    const free = { status: 'PENDING', nextAttemptAt: { $lte: now }, leaseUntil: { $lte: now } };
-    await this.acrossApps.bulkWrite(
-      deliveryIds.map((_id) => ({
-        updateOne: { filter: { _id, ...free }, update: { $set: { leaseUntil: new Date(now.getTime() + leaseMs), lease, claimable: false } } },
-      })),
-      { ordered: false },
+    await this.updateEachAcrossApps(
+      deliveryIds,
+      { status: 'PENDING', nextAttemptAt: { $lte: now }, leaseUntil: { $lte: now } },
+      { $set: { leaseUntil: new Date(now.getTime() + leaseMs), lease, claimable: false } },
     );
     const won = await this.acrossApps.find({ lease }).lean<DeliveryDoc[]>().exec();
     return won.map((delivery) => ({ delivery, lease }));

@@ -132,13 +132,13 @@ async function handOver(
     }
     endpoint.room -= 1;
     const claim = { delivery: doc, lease: endpoint.lease };
-    if (endpoint.soon > 0) {
+    const startsSoon = endpoint.soon > 0;
+    // One that waits in line gets a lease that outlasts the wait of a usual backlog, so it needs no renewal.
+    Object.assign(doc, { lease: endpoint.lease, leaseUntil: startsSoon ? endpoint.leaseUntil : endpoint.backlogUntil, claimable: false });
+    if (startsSoon) {
       endpoint.soon -= 1;
-      Object.assign(doc, { lease: endpoint.lease, leaseUntil: endpoint.leaseUntil, claimable: false });
       soon.push(claim);
     } else {
-      // It waits in line: a lease that outlasts the wait of a usual backlog, so it needs no renewal.
-      Object.assign(doc, { lease: endpoint.lease, leaseUntil: endpoint.backlogUntil, claimable: false });
       leased.push(claim);
       rest.push(doc);
     }
