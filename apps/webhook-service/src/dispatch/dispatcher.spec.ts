@@ -281,15 +281,16 @@ describe('dispatcher', () => {
     const appId = uniqueName('app');
     receiver.respond('/down', () => ({ status: 503 }));
     const { endpoint } = await endpoints.create(appId, { url: receiver.url('/down'), events: [] });
-    // Attempts at ~0, ~0.2 s and ~1.2 s (±20 %): only the third comes after 800 ms of
-    // failing, however slow a loaded machine makes the second.
-    dispatcher({ schedule: [0.2, 1] }, 800);
+    // Attempts at ~0, ~0.2 s and ~2.2 s (±20 %, so the third at 1.76 s at the earliest): only the third
+    // comes after 1.5 s of failing, even when a loaded machine (the full test run) makes the second
+    // wait for the next look for due deliveries; with 800 ms a second attempt 0.6 s late was the last.
+    dispatcher({ schedule: [0.2, 2] }, 1500);
     await publish(appId);
     await until(async () => (await deliveryOf(appId, endpoint._id))[0]?.status === 'FAILED');
     const [delivery] = await deliveryOf(appId, endpoint._id);
     expect(delivery).toMatchObject({ attempts: 3, lastResponseStatus: 503, nextAttemptAt: null });
 
-    // Failing for longer than 800 ms by the third attempt: disabled, announced once.
+    // Failing for longer than 1.5 s by the third attempt: disabled, announced once.
     await until(async () => !(await endpoints.get(appId, endpoint._id)).enabled);
     const disabled = await endpoints.get(appId, endpoint._id);
     expect(disabled).toMatchObject({ enabled: false, disabledReason: 'FAILING' });
