@@ -19,7 +19,6 @@ import autocannon from 'autocannon';
 import express from 'express';
 import { Redis } from 'ioredis';
 import mongoose from 'mongoose';
-import { connect as natsConnect } from 'nats';
 import { execFileSync, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -217,7 +216,7 @@ async function main() {
   const run = `bench${Date.now().toString(36)}`;
   log(`run ${run}: building the apps`);
   execFileSync(process.execPath, [join(root, 'tools', 'build-apps.mjs')], { stdio: 'inherit' });
-  const { ProcessStack, readInfraEnv } = require(join(root, 'dist', 'tools', 'stack.js'));
+  const { ProcessStack, readInfraEnv, removeRunData } = require(join(root, 'dist', 'tools', 'stack.js'));
   await bundleTs(join(root, 'libs', 'testing', 'src', 'own-stack.ts'), join(root, 'dist', 'tools', 'bench', 'own-stack.cjs'));
   const { ownStackOptions } = require(join(root, 'dist', 'tools', 'bench', 'own-stack.cjs'));
   const { LeaderboardStore, boardScore, boardMember, tieOf, userMeta } = await loadBoardStore();
@@ -384,25 +383,13 @@ async function main() {
     baseline?.stop();
     await stack.stop();
     await telemetry.close();
-    await cleanUp(run, infra, redis, redisKeyPrefix, stack.options.eventsStream);
+    await removeRunData(stack.options);
+    // The bare baseline's database is not an app's: removeRunData leaves it.
+    const conn = await mongoose.createConnection(infra.MONGODB_URL, { dbName: `${run}_baseline` }).asPromise();
+    await conn.dropDatabase();
+    await conn.close();
     redis.disconnect();
   }
-}
-
-async function cleanUp(run, infra, redis, prefix, stream) {
-  let cursor = '0';
-  do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
-    cursor = next;
-    if (keys.length) await redis.unlink(...keys);
-  } while (cursor !== '0');
-  const conn = await mongoose.createConnection(infra.MONGODB_URL).asPromise();
-  const { databases } = await conn.db.admin().listDatabases();
-  for (const { name } of databases.filter((d) => d.name.startsWith(`${run}_`))) await conn.useDb(name).dropDatabase();
-  await conn.close();
-  const nc = await natsConnect({ servers: infra.NATS_URL });
-  await (await nc.jetstreamManager()).streams.delete(stream).catch(() => undefined);
-  await nc.close();
 }
 
 function writeReport(r, { seedSeconds, load, run, redisVersion, telemetry, growth }) {

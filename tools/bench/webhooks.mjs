@@ -33,7 +33,6 @@ import { bundleTs } from '../bundle-ts.mjs';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const require = createRequire(import.meta.url);
 const { connect, JSONCodec } = require('nats');
-const mongoose = require('mongoose');
 
 const SCENARIO_CAP_MS = Number(process.env.BENCH_SECONDS ?? 20) * 1000;
 const SCALE = Number(process.env.BENCH_SCALE ?? 1);
@@ -188,7 +187,7 @@ if (process.argv[2] === '--publish') {
 }
 
 execFileSync(process.execPath, [join(root, 'tools', 'build-apps.mjs')], { stdio: 'inherit' });
-const { ProcessStack, readInfraEnv } = require(join(root, 'dist', 'tools', 'stack.js'));
+const { ProcessStack, readInfraEnv, removeRunData } = require(join(root, 'dist', 'tools', 'stack.js'));
 await bundleTs(join(root, 'libs', 'testing', 'src', 'own-stack.ts'), join(root, 'dist', 'tools', 'bench', 'own-stack.cjs'));
 const { ownStackOptions, runName } = require(join(root, 'dist', 'tools', 'bench', 'own-stack.cjs'));
 
@@ -339,18 +338,6 @@ async function latency() {
   return { conversions, n: delays.length, early, p50: percentile(delays, 50), p99: percentile(delays, 99), max: delays.at(-1) };
 }
 
-async function cleanUp() {
-  const nc = await connect({ servers: infra.NATS_URL });
-  await (await nc.jetstreamManager()).streams.delete(stack.options.eventsStream).catch(() => undefined);
-  await nc.close();
-  const admin = await mongoose.createConnection(infra.MONGODB_URL).asPromise();
-  const { databases } = await admin.db.admin().listDatabases();
-  for (const { name } of databases.filter((d) => d.name.startsWith(stack.options.dbPrefix))) {
-    await admin.useDb(name).dropDatabase();
-  }
-  await admin.close();
-}
-
 for (const signal of ['SIGINT', 'SIGTERM']) {
   process.on(signal, () => {
     void stack.stop().finally(() => process.exit(130));
@@ -385,7 +372,7 @@ try {
 } finally {
   await stack.stop();
   receiver.close();
-  await cleanUp().catch((err) => console.error(`[bench] clean-up failed: ${err.message}`));
+  await removeRunData(stack.options).catch((err) => console.error(`[bench] clean-up failed: ${err.message}`));
 }
 
 const { rows, bareRows, lat, loadAtEnd } = results;

@@ -2,12 +2,11 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Redis } from 'ioredis';
 import { Health, HealthCheckResponse_ServingStatus as ServingStatus } from '@ris/contracts';
 import { createServiceClient } from '@ris/rpc';
-import { BACKEND_SERVICES, PORT_SETTINGS, freePort, type ProcessStack } from '@ris/stack';
+import { BACKEND_SERVICES, PORT_SETTINGS, freePort, removeRunData, type ProcessStack } from '@ris/stack';
 import { ApiClient, OperatorSession, e2eStack, eventually, runName } from '@ris/testing';
-import { ownStack, removeOwnStack, removeRunData } from './support/own-stack';
+import { ownStack, removeOwnStack } from './support/own-stack';
 
 const root = join(__dirname, '..', '..', '..');
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -130,11 +129,12 @@ describe('npm start (tools/local-stack)', () => {
 
   afterAll(async () => {
     for (const child of started) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-    await removeRunData({ eventsStream: base.EVENTS_STREAM as string, dbPrefix: base.MONGODB_DB_PREFIX as string });
-    const redis = new Redis(shared.redisUrl);
-    const keys = await redis.keys(`${run}:*`);
-    if (keys.length) await redis.del(...keys);
-    redis.disconnect();
+    await removeRunData({
+      infra: { MONGODB_URL: shared.mongodbUrl, NATS_URL: shared.natsUrl, REDIS_URL: shared.redisUrl },
+      dbPrefix: base.MONGODB_DB_PREFIX as string,
+      eventsStream: base.EVENTS_STREAM as string,
+      redisKeyPrefix: base.REDIS_KEY_PREFIX as string,
+    });
     rmSync(runDir, { recursive: true, force: true });
   });
 

@@ -4,3 +4,4 @@ export { ListenSettingsError, PORT_SETTINGS, URL_SETTINGS, listenSettings, type 
 export { ProcessStack, describeGiveUp, type GivenUp, type StackOptions, type SupervisionOptions } from './process-stack';
 export { DEFAULT_SUPERVISION, RestartPolicy, type SupervisionPolicy } from './restart-policy';
 export { readInfraEnv } from './infra-env';
+export { appDatabase, removeRunData, type RunData } from './run-data';

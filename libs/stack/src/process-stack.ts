@@ -8,6 +8,7 @@ import { BACKEND_SERVICES, DEFAULT_PORTS, httpUrl, reachableHost, type AppName, 
 import { freePort, listenProblem } from './free-port';
 import { PORT_SETTINGS } from './listen-settings';
 import { RecentLines } from './recent-lines';
+import { appDatabase } from './run-data';
 import { DEFAULT_SUPERVISION, RestartPolicy, type SupervisionPolicy } from './restart-policy';
 
 export { BACKEND_SERVICES, type AppName, type BackendService } from './apps';
@@ -216,7 +217,6 @@ export class ProcessStack {
 
   private env(app: AppName): Record<string, string> {
     const o = this.options;
-    const short = app.replace(/-service$/, '').replace(/-/g, '_');
     const urls = Object.fromEntries(
       BACKEND_SERVICES.map((s) => [`${s.replace(/-service$/, '').replace(/-/g, '_').toUpperCase()}_SERVICE_URL`, this.serviceUrl(s)]),
     );
@@ -227,7 +227,7 @@ export class ProcessStack {
       METRICS_PORT: String(this.metricsPort(app)),
       HOST: this.host,
       LOG_LEVEL: o.logLevel ?? 'info',
-      MONGODB_DB: `${o.dbPrefix}${short}`,
+      MONGODB_DB: appDatabase(o.dbPrefix, app),
       EVENTS_STREAM: o.eventsStream,
       EVENTS_SUBJECT_PREFIX: o.eventsSubjectPrefix,
       REDIS_KEY_PREFIX: o.redisKeyPrefix,

@@ -1,7 +1,5 @@
 import { join } from 'node:path';
-import mongoose from 'mongoose';
-import { connect } from 'nats';
-import { ProcessStack, type StackOptions } from '@ris/stack';
+import { ProcessStack, removeRunData, type StackOptions } from '@ris/stack';
 import { e2eStack, ownStackOptions, runName } from '@ris/testing';
 
 const root = join(__dirname, '..', '..', '..', '..');
@@ -23,20 +21,9 @@ export function ownStack(prefix: string, options: Pick<StackOptions, 'apps' | 'e
   );
 }
 
-/** Stops the stack and deletes its stream and its databases. */
+/** Stops the stack and deletes what it stored: its databases, stream and Redis keys. */
 export async function removeOwnStack(stack: ProcessStack | undefined): Promise<void> {
   if (!stack) return;
   await stack.stop();
   await removeRunData(stack.options);
-}
-
-/** Deletes what a stack of its own left on the shared infrastructure: its stream and its databases. */
-export async function removeRunData({ eventsStream, dbPrefix }: Pick<StackOptions, 'eventsStream' | 'dbPrefix'>): Promise<void> {
-  const nc = await connect({ servers: e2eStack().natsUrl });
-  await (await nc.jetstreamManager()).streams.delete(eventsStream).catch(() => undefined);
-  await nc.close();
-  const conn = await mongoose.createConnection(e2eStack().mongodbUrl).asPromise();
-  const { databases } = await conn.db!.admin().listDatabases();
-  for (const { name } of databases.filter((d) => d.name.startsWith(dbPrefix))) await conn.useDb(name).dropDatabase();
-  await conn.close();
 }

@@ -17,7 +17,7 @@ describe('hosted link codes', () => {
   beforeAll(async () => {
     svc = await serviceOnTestDatabase('referral_links');
   });
-  afterAll(() => svc.db.close());
+  afterAll(() => svc.db.drop());
 
   const campaignOf = async (appId: string, landingUrl: string | null = 'https://shop.example.com/') =>
     (await svc.campaigns.create(appId, { name: 'c', referrerReward: { amount: 1, fulfillmentType: 'CUSTOM' }, landingUrl }))._id;
