@@ -53,7 +53,7 @@ await esbuild.build({
       "export { CatalogMarketplaceService } from '@ris/contracts';",
       "export { createServiceClient } from '@ris/rpc';",
       "export { ownStackOptions, runName } from './libs/testing/src/own-stack';",
-      "export { ProcessStack, freePort, readInfraEnv } from './libs/stack/src/index';",
+      "export { ProcessStack, freePort, readInfraEnv, removeRunData } from './libs/stack/src/index';",
     ].join('\n'),
     resolveDir: root,
     loader: 'ts',
@@ -66,7 +66,7 @@ await esbuild.build({
   tsconfig: join(root, 'tsconfig.base.json'),
   logLevel: 'warning',
 });
-const { CatalogMarketplaceService, createServiceClient, ownStackOptions, runName, ProcessStack, freePort, readInfraEnv } = require(clientBundle);
+const { CatalogMarketplaceService, createServiceClient, ownStackOptions, runName, ProcessStack, freePort, readInfraEnv, removeRunData } = require(clientBundle);
 
 const portOpen = (port) =>
   new Promise((resolve) => {
@@ -401,11 +401,11 @@ try {
   baseline?.kill('SIGTERM');
   await stack.stop();
   const cleanUp = async () => {
-    for (const name of ['baseline', 'incentive', 'catalog_marketplace', 'gateway']) {
-      const db = await mongoose.createConnection(infra.MONGODB_URL, { dbName: `${run}_${name}` }).asPromise();
-      await db.dropDatabase();
-      await db.close();
-    }
+    // The apps' databases, stream and Redis keys; then the bare baseline's database, which is not an app's.
+    await removeRunData(stack.options);
+    const db = await mongoose.createConnection(infra.MONGODB_URL, { dbName: `${run}_baseline` }).asPromise();
+    await db.dropDatabase();
+    await db.close();
     await baselineDb?.close();
   };
   await cleanUp().catch((err) => console.error(`[bench] clean-up failed: ${err.message}`));

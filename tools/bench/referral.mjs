@@ -47,7 +47,6 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const require = createRequire(import.meta.url);
 const autocannon = require('autocannon');
 const mongoose = require('mongoose');
-const { connect } = require('nats');
 
 const REFERRALS = Number(process.env.REFERRALS ?? 100_000);
 const SEED_BATCH = 5_000;
@@ -74,7 +73,7 @@ const CODE_ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
 
 // BENCH_SKIP_BUILD=1: measure the apps as last built (while iterating on the script itself).
 if (process.env.BENCH_SKIP_BUILD !== '1') execFileSync(process.execPath, [join(root, 'tools', 'build-apps.mjs')], { stdio: 'inherit' });
-const { ProcessStack, readInfraEnv } = require(join(root, 'dist', 'tools', 'stack.js'));
+const { ProcessStack, readInfraEnv, removeRunData } = require(join(root, 'dist', 'tools', 'stack.js'));
 await bundleTs(join(root, 'libs', 'testing', 'src', 'own-stack.ts'), join(root, 'dist', 'tools', 'bench', 'own-stack.cjs'));
 const { ownStackOptions, runName } = require(join(root, 'dist', 'tools', 'bench', 'own-stack.cjs'));
 // The referral service's own code key cache (same Redis keys and format), for the seed.
@@ -805,25 +804,16 @@ function writeReport(results, counterCheck, seeded, costs) {
 async function cleanup() {
   await stack.stop().catch(() => undefined);
   await telemetry.close();
+  // The apps' databases, stream and Redis keys (the seeded code keys among them).
+  await removeRunData(stack.options).catch((err) => console.error(`[bench] clean-up failed: ${err.message}`));
   if (!process.env.BENCH_MONGODB_URL) {
     await database.stop();
-    const nc = await connect({ servers: infra.NATS_URL }).catch(() => null);
-    if (nc) {
-      await (await nc.jetstreamManager()).streams.delete(stack.options.eventsStream).catch(() => undefined);
-      await nc.close();
-    }
     return;
   }
-  const nc = await connect({ servers: infra.NATS_URL }).catch(() => null);
-  if (nc) {
-    await (await nc.jetstreamManager()).streams.delete(stack.options.eventsStream).catch(() => undefined);
-    await nc.close();
-  }
-  for (const name of ['gateway', 'referral', 'fraud', 'reward', 'baseline']) {
-    const db = await mongoose.createConnection(infra.MONGODB_URL, { dbName: `${run}_${name}` }).asPromise();
-    await db.dropDatabase().catch(() => undefined);
-    await db.close();
-  }
+  // The bare baselines' database is not an app's.
+  const db = await mongoose.createConnection(infra.MONGODB_URL, { dbName: `${run}_baseline` }).asPromise();
+  await db.dropDatabase().catch(() => undefined);
+  await db.close();
 }
 
 try {
