@@ -1,4 +1,3 @@
-import type { Redis } from 'ioredis';
 import mongoose, { type Connection } from 'mongoose';
 import { infraUrl, testDatabase } from '@ris/testing';
 import { windowsOnTestRedis } from '../testing/fraud-on-test-database';
@@ -17,7 +16,7 @@ describe('fraud scoring against stored signals', () => {
   let replicaDb: Connection;
   let replicaA: FraudScorer;
   let replicaB: FraudScorer;
-  let redis: Redis;
+  let closeWindows: () => Promise<void>;
   const at = new Date();
 
   const conversion = (id: string, overrides: Partial<NewSignal> = {}): NewSignal => ({
@@ -41,13 +40,13 @@ describe('fraud scoring against stored signals', () => {
     const signalsA = new SignalRepository(db);
     await signalsA.ensureIndexes();
     const shared = await windowsOnTestRedis('fraud_windows');
-    redis = shared.redis;
+    closeWindows = shared.close;
     replicaA = new FraudScorer(new SignalHistory(signalsA, shared.windows), FRAUD_RULES, ruleSettings);
     replicaB = new FraudScorer(new SignalHistory(new SignalRepository(replicaDb), shared.windows), FRAUD_RULES, ruleSettings);
   });
 
   afterAll(async () => {
-    redis.disconnect();
+    await closeWindows();
     await replicaDb.close();
     await db.drop();
   });

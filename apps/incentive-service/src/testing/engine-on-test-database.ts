@@ -14,7 +14,7 @@ export interface TestEngine {
   engine: IncentiveModules;
   /** The spec's own Redis key prefix: nothing of another spec's board is touched. */
   redisKeyPrefix: string;
-  /** Drops the database, deletes the prefix's Redis keys and disconnects a Redis it made (not one it was given). */
+  /** Lets the engine's counts land, drops the database, deletes the prefix's Redis keys and disconnects a Redis it made (not one it was given). */
   close(): Promise<void>;
 }
 
@@ -43,6 +43,8 @@ export async function engineOnTestDatabase(
     engine,
     redisKeyPrefix,
     async close() {
+      // Counts still on their way (spaced a quarter of a second apart) would make the buckets' collection again after the drop.
+      await engine.series.flushed();
       if (!options.redis) {
         const keys = await redis.keys(`${redisKeyPrefix}*`);
         if (keys.length) await redis.del(...keys);
