@@ -18,7 +18,7 @@ const settings = { velocityWindowMinutes: 60, fastConversionSeconds: 10, referee
  * counts start from zero); `close()` deletes those keys (the referee
  * lookback's live for 30 days) and disconnects.
  */
-export async function windowsOnTestRedis(prefix: string): Promise<{ windows: SignalWindows; redis: Redis; close: () => Promise<void> }> {
+export async function windowsOnTestRedis(prefix: string): Promise<{ windows: SignalWindows; close: () => Promise<void> }> {
   const redis = new Redis(infraUrl('REDIS_URL'), { enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: 1000 });
   await new Promise((resolve) => redis.once('ready', resolve));
   const keyPrefix = `${uniqueName(prefix)}:`;
@@ -27,7 +27,7 @@ export async function windowsOnTestRedis(prefix: string): Promise<{ windows: Sig
     if (keys.length) await redis.unlink(...keys);
     redis.disconnect();
   };
-  return { windows: new SignalWindows(redis, keyPrefix, settings), redis, close };
+  return { windows: new SignalWindows(redis, keyPrefix, settings), close };
 }
 
 /**
