@@ -383,11 +383,8 @@ async function main() {
     baseline?.stop();
     await stack.stop();
     await telemetry.close();
-    await removeRunData(stack.options);
-    // The bare baseline's database is not an app's: removeRunData leaves it.
-    const conn = await mongoose.createConnection(infra.MONGODB_URL, { dbName: `${run}_baseline` }).asPromise();
-    await conn.dropDatabase();
-    await conn.close();
+    // The apps' databases, stream and Redis keys, and the bare baseline's database.
+    await removeRunData(stack.options, ['baseline']);
     redis.disconnect();
   }
 }

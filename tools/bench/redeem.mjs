@@ -401,11 +401,8 @@ try {
   baseline?.kill('SIGTERM');
   await stack.stop();
   const cleanUp = async () => {
-    // The apps' databases, stream and Redis keys; then the bare baseline's database, which is not an app's.
-    await removeRunData(stack.options);
-    const db = await mongoose.createConnection(infra.MONGODB_URL, { dbName: `${run}_baseline` }).asPromise();
-    await db.dropDatabase();
-    await db.close();
+    // The apps' databases, stream and Redis keys, and the bare baseline's database.
+    await removeRunData(stack.options, ['baseline']);
     await baselineDb?.close();
   };
   await cleanUp().catch((err) => console.error(`[bench] clean-up failed: ${err.message}`));

@@ -804,16 +804,9 @@ function writeReport(results, counterCheck, seeded, costs) {
 async function cleanup() {
   await stack.stop().catch(() => undefined);
   await telemetry.close();
-  // The apps' databases, stream and Redis keys (the seeded code keys among them).
-  await removeRunData(stack.options).catch((err) => console.error(`[bench] clean-up failed: ${err.message}`));
-  if (!process.env.BENCH_MONGODB_URL) {
-    await database.stop();
-    return;
-  }
-  // The bare baselines' database is not an app's.
-  const db = await mongoose.createConnection(infra.MONGODB_URL, { dbName: `${run}_baseline` }).asPromise();
-  await db.dropDatabase().catch(() => undefined);
-  await db.close();
+  // The apps' databases, stream and Redis keys (the seeded code keys among them), and the bare baselines' database.
+  await removeRunData(stack.options, ['baseline']).catch((err) => console.error(`[bench] clean-up failed: ${err.message}`));
+  if (!process.env.BENCH_MONGODB_URL) await database.stop();
 }
 
 try {

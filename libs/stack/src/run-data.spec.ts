@@ -66,6 +66,14 @@ describe('removeRunData', () => {
     expect(await stored(other)).toEqual({ collections: 0, keys: 0, stream: false });
   });
 
+  it("also drops the run's other databases it is told of (a benchmark's bare baseline)", async () => {
+    const data = runData();
+    const baseline = conn.useDb(`${data.dbPrefix}baseline`);
+    await baseline.collection<{ _id: string }>('writes').insertOne({ _id: 'x' });
+    await removeRunData(data, ['baseline']);
+    expect(await baseline.db!.listCollections().toArray()).toEqual([]);
+  });
+
   it('names databases as the stack does: the app without -service, dashes as underscores', () => {
     expect(appDatabase('ris_', 'catalog-marketplace-service')).toBe('ris_catalog_marketplace');
     expect(appDatabase('t1_', 'gateway')).toBe('t1_gateway');

@@ -11,14 +11,15 @@ export type RunData = Pick<StackOptions, 'infra' | 'dbPrefix' | 'eventsStream' |
 
 /**
  * Deletes what a stack of a run's own (a test run, a benchmark) left on
- * shared infrastructure: its apps' databases, its stream and its Redis
- * keys. Left behind, every run's databases add tables that PostgreSQL's
+ * shared infrastructure: its apps' databases (and `<dbPrefix><name>` for
+ * each of `otherDatabases`, such as a benchmark's bare baseline), its
+ * stream and its Redis keys. Left behind, every run's databases add tables that PostgreSQL's
  * autovacuum keeps visiting and that FerretDB's listDatabases sizes one by
  * one (about 15 s with 560 databases left by earlier runs). The databases
  * are dropped by name, not found by listing them, for that reason. Never
  * for `npm start`'s stack: its data is the operator's.
  */
-export async function removeRunData({ infra, dbPrefix, eventsStream, redisKeyPrefix }: RunData): Promise<void> {
+export async function removeRunData({ infra, dbPrefix, eventsStream, redisKeyPrefix }: RunData, otherDatabases: readonly string[] = []): Promise<void> {
   const nc = await connect({ servers: infra.NATS_URL });
   try {
     await (await nc.jetstreamManager()).streams.delete(eventsStream).catch(() => undefined);
@@ -27,7 +28,8 @@ export async function removeRunData({ infra, dbPrefix, eventsStream, redisKeyPre
   }
   const conn = await mongoose.createConnection(infra.MONGODB_URL).asPromise();
   try {
-    for (const app of ['gateway', ...BACKEND_SERVICES] as const) await conn.useDb(appDatabase(dbPrefix, app)).dropDatabase();
+    const names = [...(['gateway', ...BACKEND_SERVICES] as const).map((app) => appDatabase(dbPrefix, app)), ...otherDatabases.map((name) => `${dbPrefix}${name}`)];
+    for (const name of names) await conn.useDb(name).dropDatabase();
   } finally {
     await conn.close();
   }
