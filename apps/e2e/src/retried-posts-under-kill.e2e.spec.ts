@@ -55,18 +55,18 @@ describe('retried POSTs after the service was killed mid-request', () => {
   }
 
   /**
-   * `requests` sent one every 10 ms, each with a key of its own; `victim` is
+   * `requests` sent one every `spacingMs`, each with a key of its own; `victim` is
    * killed once the first has succeeded, and started again once all have
    * answered; then every request without a final answer is sent again with
    * its key until it has one. Returns the final answers (by request) and
    * how many first answers were not final (the kill's reach).
    */
-  async function burstKillRetry(victim: AppName, requests: Array<(key: string) => Promise<ApiResponse>>) {
+  async function burstKillRetry(victim: AppName, requests: Array<(key: string) => Promise<ApiResponse>>, spacingMs = 10) {
     const keys = requests.map((_, i) => `${name('key')}-${i}`);
     let firstSuccess!: () => void;
     const succeeded = new Promise<void>((resolve) => (firstSuccess = resolve));
     const first = requests.map(async (send, i) => {
-      await pause(i * 10);
+      await pause(i * spacingMs);
       const res = await send(keys[i]).catch((err: unknown): ApiResponse => ({ status: 599, headers: new Headers(), body: { error: { code: String(err) } } }));
       if (res.status < 300) firstSuccess();
       return res;
@@ -303,6 +303,41 @@ describe('retried POSTs after the service was killed mid-request', () => {
         const balance = await balanceMatchingLedger(app, userId);
         expect([userId, balance.coins, balance.matches]).toEqual([userId, 7, true]);
         expect((await app.api.get(`/incentives/events?userId=${userId}`)).body.pagination.totalItems).toBe(1);
+      }
+    }
+    expect(cut).toBeGreaterThan(0);
+  }, 240_000);
+
+  it('incentive events racing their duplicates, beside keyless ones: no key applied twice, no keyless event lost or doubled', async () => {
+    await app.api.post('/incentives/actions', { key: 'race-kill', name: 'Race kill', type: 'STANDARD', coins: 3 });
+    let cut = 0;
+    for (const round of [1, 2]) {
+      const users = Array.from({ length: 4 }, () => name(`racer${round}`));
+      // As raceRound (support/event-races.ts): three shared keys per user, every fifth request keyless, and every
+      // request with an Idempotency-Key of its own, so a cut one can be sent again.
+      const requests = Array.from({ length: 80 }, (_, i) => ({ userId: users[i % users.length], idempotencyKey: i % 5 === 4 ? null : `race-${round}-${i % 3}` }));
+      const outcome = await burstKillRetry(
+        'incentive-service',
+        requests.map(({ userId, idempotencyKey }) => (key: string) =>
+          app.api.post('/incentives/events', { userId, actionKey: 'race-kill', ...(idempotencyKey ? { idempotencyKey } : {}) }, { 'idempotency-key': key }),
+        ),
+        3,
+      );
+      cut += outcome.cut;
+      const byKey = new Map<string, Set<string>>();
+      for (const [i, { userId, idempotencyKey }] of requests.entries()) {
+        const answer = outcome.final[i];
+        expect([i, answer.status]).toEqual([i, idempotencyKey && answer.body.duplicate ? 200 : 201]);
+        if (idempotencyKey) byKey.set(`${userId}/${idempotencyKey}`, (byKey.get(`${userId}/${idempotencyKey}`) ?? new Set()).add(answer.body.event.id));
+        else expect(answer.body.duplicate).toBe(false);
+      }
+      // Every answer of a key names one event.
+      for (const [key, ids] of byKey) expect([key, ids.size]).toEqual([key, 1]);
+      for (const userId of users) {
+        const expected = [...byKey.keys()].filter((k) => k.startsWith(`${userId}/`)).length + requests.filter((r) => r.userId === userId && !r.idempotencyKey).length;
+        expect([userId, (await app.api.get(`/incentives/events?userId=${userId}&limit=100`)).body.pagination.totalItems]).toEqual([userId, expected]);
+        const balance = await balanceMatchingLedger(app, userId);
+        expect([userId, balance.coins, balance.matches]).toEqual([userId, expected * 3, true]);
       }
     }
     expect(cut).toBeGreaterThan(0);

@@ -51,6 +51,14 @@ describe('GroupCommit', () => {
     expect(sizes).toEqual([1, 10]);
   });
 
+  it('fails alone an item the flush gave no result for; the others keep theirs', async () => {
+    const commit = new GroupCommit<number, string>(async (items) => items.slice(0, 2).map((n) => `stored ${n}`));
+    const settled = await Promise.allSettled([1, 2, 3].map((n) => commit.add(n)));
+    expect(settled.map((s) => s.status)).toEqual(['fulfilled', 'fulfilled', 'rejected']);
+    expect(settled.slice(0, 2).map((s) => (s as PromiseFulfilledResult<string>).value)).toEqual(['stored 1', 'stored 2']);
+    expect((settled[2] as PromiseRejectedResult).reason.message).toBe('the batch gave no result for this item');
+  });
+
   it('fails every caller of a failed flush, and goes on with the next', async () => {
     let calls = 0;
     const commit = new GroupCommit<number, number>(async (items) => {

@@ -29,7 +29,9 @@ export interface GroupCommitOptions {
  * round trip instead of one each; alone, a request waits one tick.
  *
  * `flush` returns one result per item, in order; if it throws, every
- * caller of that batch gets the error.
+ * caller of that batch gets the error, so a flush answers an item's own
+ * failure as that item's result (see ItemOutcome) and throws only for what
+ * the batch shares. An item it leaves without a result is rejected alone.
  */
 export class GroupCommit<T, R> {
   private queue: Array<Pending<T, R>> = [];
@@ -83,12 +85,17 @@ export class GroupCommit<T, R> {
   }
 
   private async commit(batch: Array<Pending<T, R>>): Promise<void> {
+    let results: R[];
     try {
-      const results = await this.flush(batch.map((p) => p.item));
-      batch.forEach((p, i) => p.resolve(results[i]));
+      results = await this.flush(batch.map((p) => p.item));
+      if (!Array.isArray(results)) throw new Error('the batch gave no results');
     } catch (err) {
       for (const p of batch) p.reject(err);
+      return;
     }
+    // A flush that answers fewer items than it took fails those items alone
+    // (a caller must never be resolved with nothing); the others stand.
+    batch.forEach((p, i) => (i < results.length ? p.resolve(results[i]) : p.reject(new Error('the batch gave no result for this item'))));
   }
 }
 

@@ -268,7 +268,10 @@ export class EventRecorder {
     // A keyed event already being processed in this process: wait for that
     // result in memory (no database work). Otherwise this call owns it here,
     // and later duplicates in this process will wait for it.
-    const joined: WorkItem[] = [];
+    // The holder's promise is taken here, with the check, never looked up
+    // again: its owner drops it from inFlight as soon as it settles, which
+    // may be before this call gets to wait on it.
+    const joined: Array<{ item: WorkItem; result: Promise<IncentiveEventDoc> }> = [];
     const owned: WorkItem[] = [];
     const settle = new Map<string, (outcome: RecordOutcome | undefined) => void>();
     for (const item of unique) {
@@ -276,8 +279,9 @@ export class EventRecorder {
         owned.push(item);
         continue;
       }
-      if (this.inFlight.has(item.eventId)) {
-        joined.push(item);
+      const holding = this.inFlight.get(item.eventId);
+      if (holding) {
+        joined.push({ item, result: holding });
         continue;
       }
       owned.push(item);
@@ -298,9 +302,9 @@ export class EventRecorder {
       for (const item of owned) settle.get(item.eventId)?.(outcomes[item.index]);
     }
     await Promise.all(
-      joined.map(async (item) => {
+      joined.map(async ({ item, result }) => {
         try {
-          outcomes[item.index] = { event: await (this.inFlight.get(item.eventId) as Promise<IncentiveEventDoc>), duplicate: true };
+          outcomes[item.index] = { event: await result, duplicate: true };
         } catch (err) {
           outcomes[item.index] = asError(err);
         }
@@ -342,7 +346,7 @@ export class EventRecorder {
     const mine = unique.filter((_, i) => claimed[i]);
     const held = unique.filter((_, i) => !claimed[i]);
     const done = await this.alreadyRecorded(appId, mine.filter((i) => isKeyed(i.input)));
-    if (done.size) await this.deps.claims.release(appId, [...done.keys()]);
+    await this.releaseStored(appId, [...done.keys()]);
     for (const item of mine) if (done.has(item.eventId)) outcomes[item.index] = { event: done.get(item.eventId) as IncentiveEventDoc, duplicate: true };
 
     const work = mine.filter((i) => !done.has(i.eventId));
@@ -372,6 +376,18 @@ export class EventRecorder {
         }
       }),
     );
+  }
+
+  /**
+   * Releases the claims of events that are stored. Their answers stand
+   * whatever happens to this clean-up, so a failure is logged, never the
+   * call's: a claim left behind costs a duplicate one lookup, and the
+   * recovery pass removes it (it finds the event stored).
+   */
+  private async releaseStored(appId: string, eventIds: string[]): Promise<void> {
+    await this.deps.claims
+      .release(appId, eventIds)
+      .catch((err: unknown) => this.deps.logger.warn({ err, appId, events: eventIds.length }, 'could not release event claims; the recovery pass will'));
   }
 
   private claimDoc(appId: string, item: WorkItem): EventClaimDoc {
@@ -517,7 +533,7 @@ export class EventRecorder {
     await this.storeEvents(appId, docs);
     // Counted once stored: one increment per bucket for the whole call, which nobody waits for (it never raises).
     this.deps.series?.countEvents(appId, docs);
-    await this.deps.claims.release(appId, docs.map((d) => d._id));
+    await this.releaseStored(appId, docs.map((d) => d._id));
     return stored.map((item, i) => [item, docs[i]]);
   }
 
