@@ -1,4 +1,4 @@
-import { createTestApp, type TestApp } from '@ris/testing';
+import { ApiClient, adminClient, createTestApp, e2eStack, type TestApp } from '@ris/testing';
 
 /**
  * What an outside fuzzer found and the document now states: every bad input
@@ -45,6 +45,44 @@ describe('contract: inputs the API refuses, and how', () => {
       headers: { 'content-type': 'application/json' },
     });
     expectRefused(res, 'body.rewardId');
+  });
+
+  it('refuses body bytes that are not UTF-8, of every kind, on every route, before anything is stored', async () => {
+    // Each would have been read with U+FFFD in its place, making two different ids one.
+    const notUtf8 = {
+      'invalid start byte': [0xff, 0xfe],
+      overlong: [0xc0, 0xaf],
+      'surrogate half': [0xed, 0xa0, 0x80],
+      'truncated sequence': [0xe2, 0x82],
+    };
+    const bodyWith = (before: string, bytes: number[], after: string) => Buffer.concat([Buffer.from(before), Buffer.from(bytes), Buffer.from(after)]);
+    await app.api.post('/incentives/actions', { key: 'utf8', name: 'UTF-8', type: 'STANDARD', coins: 1 });
+    const campaigns = (await app.api.get('/campaigns')).body.pagination.totalItems;
+    for (const [kind, bytes] of Object.entries(notUtf8)) {
+      const sent = [
+        app.api.request('POST', '/incentives/events', { rawBody: bodyWith('{"userId":"inv-', bytes, '","actionKey":"utf8"}'), headers: { 'content-type': 'application/json' } }),
+        app.api.request('POST', '/campaigns', { rawBody: bodyWith('{"name":"c', bytes, '","referrerReward":{"amount":1,"fulfillmentType":"DISCOUNT_CODE"}}'), headers: { 'content-type': 'application/json; charset=utf-8' } }),
+        // Not even a body that fails to parse anyway says anything else.
+        app.api.request('POST', '/referrals', { rawBody: bodyWith('{"campaignId":', bytes, ''), headers: { 'content-type': 'application/json' } }),
+      ];
+      for (const res of await Promise.all(sent)) {
+        expect([kind, res.status, res.body.error.code, res.body.error.details.issues]).toEqual([kind, 400, 'VALIDATION_ERROR', [{ field: 'body', message: 'is not valid UTF-8' }]]);
+      }
+    }
+    // The console and the admin API read bodies in the same one place.
+    const admin = await adminClient().request('POST', '/apps', { rawBody: bodyWith('{"name":"a', [0xff], '"}'), headers: { 'content-type': 'application/json' } });
+    expect([admin.status, admin.body.error.code]).toEqual([400, 'VALIDATION_ERROR']);
+    const console = await new ApiClient(`${e2eStack().gatewayUrl}/console/v1`).request('POST', '/session', {
+      rawBody: bodyWith('{"email":"a@example.com","password":"', [0xc0, 0xaf], '"}'),
+      headers: { 'content-type': 'application/json' },
+    });
+    expect([console.status, console.body.error.code]).toEqual([400, 'VALIDATION_ERROR']);
+    // Nothing was stored: no user, no campaign; the same ids in valid UTF-8 are taken.
+    expect((await app.api.get('/incentives/events?limit=100')).body.events).toEqual([]);
+    expect((await app.api.get('/campaigns')).body.pagination.totalItems).toBe(campaigns);
+    expect((await app.api.post('/incentives/events', { userId: 'inv-\u00ff\u00fe', actionKey: 'utf8' })).status).toBe(201);
+    expect((await app.api.post('/incentives/events', { userId: 'inv-\ufffd', actionKey: 'utf8' })).status).toBe(201);
+    expect((await app.api.get('/incentives/balances/inv-%EF%BF%BD')).body.balance.coins).toBe(1);
   });
 
   it('takes any metadata up to 32 levels, refuses deeper, and survives 100,000 nested arrays', async () => {
