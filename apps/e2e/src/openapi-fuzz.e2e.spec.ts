@@ -121,7 +121,7 @@ describe('the OpenAPI document is the contract (Schemathesis)', () => {
     peer = await createTestApp('contract fuzz peer');
     adminStack = ownStack('fuzzadm', {
       apps: ['gateway'],
-      appEnv: { gateway: { LOGIN_MAX_FAILURES_PER_ADDRESS: '1000000', LOGIN_MAX_FAILURES_PER_ACCOUNT: '1000000' } },
+      appEnv: { gateway: { LOGIN_FREE_FAILURES_PER_ADDRESS: '1000000', LOGIN_FREE_FAILURES_PER_ACCOUNT_ADDRESS: '1000000', LOGIN_FREE_FAILURES_PER_ACCOUNT: '1000000' } },
     });
     await adminStack.start();
   }, 120_000);

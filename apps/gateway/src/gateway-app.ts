@@ -13,7 +13,8 @@ import { AppMembers } from './console/members/app-members';
 import { memberRoutes } from './console/members/member-routes';
 import { OperatorDirectory } from './console/operators/operator-directory';
 import { consoleSession } from './console/sessions/console-session';
-import { LoginThrottle } from './console/sessions/login-throttle';
+import { KnownDevices } from './console/sessions/known-devices';
+import { DEFAULT_LOGIN_LIMITS, LoginThrottle } from './console/sessions/login-throttle';
 import { sessionRoutes } from './console/sessions/session-routes';
 import { SessionStore } from './console/sessions/session-store';
 import { dashboardRoutes } from './dashboard/serve-dashboard';
@@ -97,10 +98,14 @@ export function createGatewayApp({ config, logger, db, redis, clients }: Gateway
     maxAgeMs: config.SESSION_MAX_AGE_SECONDS * 1000,
   });
   const throttle = new LoginThrottle(redis, config.REDIS_KEY_PREFIX, {
-    perAccount: config.LOGIN_MAX_FAILURES_PER_ACCOUNT,
-    perAddress: config.LOGIN_MAX_FAILURES_PER_ADDRESS,
-    windowMs: config.LOGIN_FAILURE_WINDOW_SECONDS * 1000,
+    ...DEFAULT_LOGIN_LIMITS,
+    freePerAccountAddress: config.LOGIN_FREE_FAILURES_PER_ACCOUNT_ADDRESS,
+    freePerAddress: config.LOGIN_FREE_FAILURES_PER_ADDRESS,
+    freePerAccount: config.LOGIN_FREE_FAILURES_PER_ACCOUNT,
+    baseDelayMs: config.LOGIN_FIRST_DELAY_SECONDS * 1000,
+    maxDelayMs: config.LOGIN_MAX_DELAY_SECONDS * 1000,
   });
+  const devices = new KnownDevices(config.SECRETS_KEYS);
 
   const ops = new ApiRouter(registry, { basePath: '', security: 'none' });
   healthRoutes(ops, { db, redis, clients });
@@ -118,7 +123,7 @@ export function createGatewayApp({ config, logger, db, redis, clients }: Gateway
   adminOperatorRoutes(admin, { operators, members, sessions });
 
   const consoleApi = new ApiRouter(registry, { basePath: CONSOLE_BASE, security: 'session', principal: consolePrincipal(members), audit });
-  sessionRoutes(consoleApi, { operators, members, sessions, throttle });
+  sessionRoutes(consoleApi, { operators, members, sessions, throttle, devices });
   consoleAppRoutes(consoleApi, { directory, members });
   memberRoutes(consoleApi, { members, operators });
   keyRoutes(consoleApi, directory);

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { processSettings, setting } from '@ris/config';
 import { keyringSetting } from '@ris/secrets';
+import { DEFAULT_LOGIN_LIMITS } from './console/sessions/login-throttle';
 
 const serviceUrl = (port: number) => setting.url(['http', 'https'], `http://127.0.0.1:${port}`);
 
@@ -39,10 +40,13 @@ export const gatewaySettings = {
   PUBLIC_URL: setting.url(['http', 'https']).optional(),
   // Clicks of one client address on one hosted link counted per hour; past it the visitor is sent on, uncounted.
   LINK_CLICKS_PER_IP_PER_HOUR: setting.positiveInt(10),
-  // Failed sign-ins allowed per account and per client address within LOGIN_FAILURE_WINDOW_SECONDS.
-  LOGIN_MAX_FAILURES_PER_ACCOUNT: setting.positiveInt(5),
-  LOGIN_MAX_FAILURES_PER_ADDRESS: setting.positiveInt(20),
-  LOGIN_FAILURE_WINDOW_SECONDS: setting.positiveInt(15 * 60),
+  // Sign-in throttling (console/sessions/login-throttle.ts): failures free of delay per account and address (or known
+  // device), per address, and per account from unknown devices; past them each try waits 1 s, 2 s, 4 s… up to the ceiling.
+  LOGIN_FREE_FAILURES_PER_ACCOUNT_ADDRESS: setting.positiveInt(DEFAULT_LOGIN_LIMITS.freePerAccountAddress),
+  LOGIN_FREE_FAILURES_PER_ADDRESS: setting.positiveInt(DEFAULT_LOGIN_LIMITS.freePerAddress),
+  LOGIN_FREE_FAILURES_PER_ACCOUNT: setting.positiveInt(DEFAULT_LOGIN_LIMITS.freePerAccount),
+  LOGIN_FIRST_DELAY_SECONDS: setting.positiveInt(DEFAULT_LOGIN_LIMITS.baseDelayMs / 1000),
+  LOGIN_MAX_DELAY_SECONDS: setting.positiveInt(DEFAULT_LOGIN_LIMITS.maxDelayMs / 1000),
 };
 
 export type GatewayConfig = z.infer<z.ZodObject<typeof gatewaySettings>>;

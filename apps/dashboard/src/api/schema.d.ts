@@ -1283,7 +1283,7 @@ export interface paths {
         put?: never;
         /**
          * Sign in
-         * @description Starts a session (a new one at every sign-in) and sets its HttpOnly cookie `ris_session`. A wrong email or password is one answer, 401 "Email or password is wrong.", in the same time. Failed sign-ins are counted per account (5) and per client address (20) within 15 minutes; past either, every sign-in of that account or address is 429 with Retry-After until the window frees.
+         * @description Starts a session (a new one at every sign-in) and sets its HttpOnly cookie `ris_session`, and `ris_known_device`, which makes this browser known to the account. A wrong email or password is one answer, 401 "Email or password is wrong.", in the same time. Failed sign-ins slow further tries, never lock the owner out: after 5 failures of an account from one address (or one known browser), 20 from one address, or 50 of an account from browsers it does not know, each further try waits 1 s, 2 s, 4 s… (at most 15 minutes) after the last failure; a try made earlier is 429 with Retry-After and is not counted. A known browser is counted on its own, so failures of others never keep it out.
          */
         post: {
             parameters: {

@@ -1,5 +1,5 @@
-import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
-import type { Keyring } from '@ris/secrets';
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { DerivedKeys, type Keyring } from '@ris/secrets';
 
 /** What an embed token allows: reading one user's referral widget in one campaign of one app, from these page origins, until then. */
 export interface EmbedClaims {
@@ -49,19 +49,10 @@ function isPayload(value: unknown): value is Payload {
  * not the shape of an API key, and nothing else looks it up.
  */
 export class EmbedTokens {
-  private readonly macKeys = new Map<string, Buffer>();
+  private readonly macKeys: DerivedKeys;
 
-  constructor(private readonly keyring: Keyring) {}
-
-  private macKey(id: string): Buffer | undefined {
-    let key = this.macKeys.get(id);
-    if (!key) {
-      const master = this.keyring.key(id);
-      if (!master) return undefined;
-      key = Buffer.from(hkdfSync('sha256', master, Buffer.alloc(0), 'ris embed token v1', 32));
-      this.macKeys.set(id, key);
-    }
-    return key;
+  constructor(keyring: Keyring) {
+    this.macKeys = new DerivedKeys(keyring, 'ris embed token v1');
   }
 
   private mac(key: Buffer, body: string): Buffer {
@@ -69,7 +60,7 @@ export class EmbedTokens {
   }
 
   issue(claims: EmbedClaims): string {
-    const kid = this.keyring.currentId;
+    const kid = this.macKeys.currentId;
     const payload: Payload = {
       k: kid,
       a: claims.appId,
@@ -79,7 +70,7 @@ export class EmbedTokens {
       x: Math.floor(claims.expiresAt.getTime() / 1000),
     };
     const body = Buffer.from(JSON.stringify(payload)).toString('base64url');
-    return `${PREFIX}${body}.${this.mac(this.macKey(kid)!, body).toString('base64url')}`;
+    return `${PREFIX}${body}.${this.mac(this.macKeys.key(kid)!, body).toString('base64url')}`;
   }
 
   /** Whether the token is one of ours, unchanged, and still valid; an expired one keeps its claims (its widget frame may show why). */
@@ -94,7 +85,7 @@ export class EmbedTokens {
       return { kind: 'invalid' };
     }
     if (!isPayload(payload)) return { kind: 'invalid' };
-    const key = this.macKey(payload.k);
+    const key = this.macKeys.key(payload.k);
     if (!key) return { kind: 'invalid' };
     const expected = this.mac(key, body);
     const given = Buffer.from(mac, 'base64url');

@@ -10,7 +10,8 @@ import { ConsoleSessionSchema } from '../console-schemas';
 import type { AppMembers } from '../members/app-members';
 import type { OperatorDirectory } from '../operators/operator-directory';
 import { MIN_PASSWORD_LENGTH, verifyNothing, verifyPassword } from '../operators/password-hash';
-import type { LoginThrottle } from './login-throttle';
+import type { KnownDevices } from './known-devices';
+import type { LoginThrottle, SignInSource } from './login-throttle';
 import { clearSessionCookie, setSessionCookie } from './session-cookie';
 import type { Session, SessionStore } from './session-store';
 
@@ -19,6 +20,7 @@ export interface SessionRouteDeps {
   members: AppMembers;
   sessions: SessionStore;
   throttle: LoginThrottle;
+  devices: KnownDevices;
 }
 
 const wrongLogin = () => new ApiError(401, 'UNAUTHENTICATED', 'Email or password is wrong.');
@@ -34,7 +36,10 @@ function sessionOf(res: Response): Session {
 const clientAddress = (req: Request) => req.ip ?? req.socket.remoteAddress ?? 'unknown';
 
 /** /console/v1/session: signing in and out, switching apps, changing one's password. */
-export function sessionRoutes(api: ApiRouter, { operators, members, sessions, throttle }: SessionRouteDeps): void {
+export function sessionRoutes(api: ApiRouter, { operators, members, sessions, throttle, devices }: SessionRouteDeps): void {
+  /** Where a sign-in of this account comes from: the client's address, and the known device its cookie proves. */
+  const sourceOf = (req: Request, email: string): SignInSource => ({ address: clientAddress(req), device: devices.deviceOf(req, email) });
+
   /** The session answer: who, which apps, where they are, and the CSRF token. */
   async function answer(identity: OperatorIdentity, csrfToken: string, current?: string) {
     const [operator, apps] = await Promise.all([operators.findById(identity.operatorId), members.appsOf(identity)]);
@@ -53,21 +58,24 @@ export function sessionRoutes(api: ApiRouter, { operators, members, sessions, th
     tag: 'Console',
     summary: 'Sign in',
     description:
-      'Starts a session (a new one at every sign-in) and sets its HttpOnly cookie `ris_session`. A wrong email or password is one answer, ' +
-      '401 "Email or password is wrong.", in the same time. Failed sign-ins are counted per account (5) and per client address (20) ' +
-      'within 15 minutes; past either, every sign-in of that account or address is 429 with Retry-After until the window frees.',
+      'Starts a session (a new one at every sign-in) and sets its HttpOnly cookie `ris_session`, and `ris_known_device`, which makes this browser ' +
+      'known to the account. A wrong email or password is one answer, 401 "Email or password is wrong.", in the same time. ' +
+      'Failed sign-ins slow further tries, never lock the owner out: after 5 failures of an account from one address (or one known browser), ' +
+      '20 from one address, or 50 of an account from browsers it does not know, each further try waits 1 s, 2 s, 4 s… (at most 15 minutes) ' +
+      'after the last failure; a try made earlier is 429 with Retry-After and is not counted. A known browser is counted on its own, ' +
+      'so failures of others never keep it out.',
     public: true,
     audit: false,
     body: z.object({ email: emailAddress(), password: passwordText(1) }).openapi('SignInRequest'),
     responses: { 200: { description: 'Signed in; the cookie is set', schema: ConsoleSessionSchema } },
     errors: [401, 403, 429],
     handle: async ({ req, res, body }) => {
-      const address = clientAddress(req);
-      await throttle.take(body.email, address);
+      const source = sourceOf(req, body.email);
+      await throttle.take(body.email, source);
       const operator = await operators.findByEmail(body.email);
       const right = operator ? await verifyPassword(body.password, operator.passwordHash) : await verifyNothing(body.password);
       if (!operator || !right) throw wrongLogin();
-      await throttle.giveBack(body.email, address);
+      await throttle.giveBack(body.email, source);
       const identity = { operatorId: operator._id, email: operator.email, isAdmin: operator.isAdmin };
       const { id: sessionId, session } = await sessions.create(identity);
       // A password reset between the check and now ended every session but this one: end it too.
@@ -77,6 +85,7 @@ export function sessionRoutes(api: ApiRouter, { operators, members, sessions, th
         throw wrongLogin();
       }
       setSessionCookie(req, res, sessionId, sessions.lifetimes.maxAgeMs);
+      devices.remember(req, res, operator.email, source.device);
       return { status: 200, body: await answer(identity, session.csrfToken) };
     },
   });
@@ -141,15 +150,15 @@ export function sessionRoutes(api: ApiRouter, { operators, members, sessions, th
     errors: [422, 429],
     handle: async ({ req, res, body }) => {
       const session = sessionOf(res);
-      const address = clientAddress(req);
-      await throttle.take(session.email, address);
+      const source = sourceOf(req, session.email);
+      await throttle.take(session.email, source);
       const operator = await operators.findById(session.operatorId);
       if (!operator || !(await verifyPassword(body.currentPassword, operator.passwordHash))) {
         throw new ApiError(422, 'CURRENT_PASSWORD_WRONG', 'The current password is wrong.', {
           issues: [{ field: 'body.currentPassword', message: 'is wrong' }],
         });
       }
-      await throttle.giveBack(session.email, address);
+      await throttle.giveBack(session.email, source);
       await operators.setPassword(operator._id, body.newPassword);
       await sessions.endAllOf(operator._id, session.hash);
       return { status: 204 };
