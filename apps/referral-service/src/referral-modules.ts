@@ -108,7 +108,7 @@ export function referralModules(db: Connection, outbox: Outbox, deps: ReferralDe
     flags,
     referrals,
     recorder,
-    clicks: new ClickRecorder(stored.clicks, lookup, stats, funnel, fraud),
+    clicks: new ClickRecorder(stored.clicks, lookup, stats, funnel, fraud, deps.logger),
     referralList: new ReferralList(stored.referrals, lookup, stored.counters, campaigns),
     conversionList: new ConversionList(stored.conversions, campaigns),
     figures: new CampaignFigures(campaigns, stats, buckets),

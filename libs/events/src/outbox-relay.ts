@@ -91,7 +91,14 @@ export class OutboxRelay {
     this.sweeping = true;
     let total = 0;
     try {
-      for (const carrier of this.outbox.all()) total += await this.sweepCarrier(carrier);
+      // Each carrier on its own: an event that keeps failing to publish holds
+      // up its own carrier's sweep, never the other carriers'.
+      for (const carrier of this.outbox.all()) {
+        total += await this.sweepCarrier(carrier).catch((err: unknown) => {
+          this.logger.warn({ err, collection: carrier.name }, 'outbox sweep of a collection failed; will retry');
+          return 0;
+        });
+      }
       total += await this.drainLegacy();
     } catch (err) {
       this.logger.warn({ err }, 'outbox sweep failed; will retry');

@@ -38,19 +38,32 @@ export class LedgerEntryRepository extends Repository<LedgerEntryDoc> {
    * fill finds its own entries in their slots with their keys, which the
    * ledger counts as its own: see whatGotIn).
    */
-  fill(entries: LedgerEntryDoc[]): Promise<boolean> {
-    return this.fills.add(entries);
+  async fill(entries: LedgerEntryDoc[]): Promise<boolean> {
+    const inserted = await this.fills.add(entries);
+    if (inserted instanceof Error) throw inserted;
+    return inserted;
   }
 
-  private readonly fills = new GroupCommit<LedgerEntryDoc[], boolean>(
+  /**
+   * A fill alone: whether it went in, or its own error (one user's failed
+   * insert is that user's answer, not the batch's).
+   */
+  private fillAlone(entries: LedgerEntryDoc[]): Promise<boolean | Error> {
+    return this.insertInOrder(entries).catch((err: unknown) => (err instanceof Error ? err : new Error(String(err))));
+  }
+
+  private readonly fills = new GroupCommit<LedgerEntryDoc[], boolean | Error>(
     async (fills) => {
-      if (fills.length === 1) return [await this.insertInOrder(fills[0])];
-      const inserted = await this.insertedInOrder(fills.flat());
+      if (fills.length === 1) return [await this.fillAlone(fills[0])];
+      // Any failure of the combined insert (a duplicate that does not say
+      // where, or any other error) leaves every fill to be tried alone: the
+      // fills it stored find their entries in their slots (see above).
+      const inserted = await this.insertedInOrder(fills.flat()).catch(() => null);
       let end = 0;
       return Promise.all(
         fills.map((entries) => {
           end += entries.length;
-          return inserted !== null && end <= inserted ? true : this.insertInOrder(entries);
+          return inserted !== null && end <= inserted ? true : this.fillAlone(entries);
         }),
       );
     },

@@ -1,3 +1,4 @@
+import type { Logger } from '@ris/logging';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import { Counter } from 'prom-client';
 import { crashPoint } from '@ris/config';
@@ -54,6 +55,7 @@ export class ClickRecorder {
     private readonly stats: CampaignStats,
     private readonly funnel: RefereeFunnel,
     private readonly fraud: FraudCheck,
+    private readonly logger: Logger,
   ) {
     this.commit = new GroupCommit((clicks) => this.storeBatch(clicks));
   }
@@ -129,10 +131,17 @@ export class ClickRecorder {
       entry.clicks += 1;
       byCampaign.set(key, entry);
     }
-    await Promise.all([
+    // The clicks are stored: a counter or funnel write that fails is logged
+    // (the counters can be rebuilt from the clicks), never the batch's
+    // answer, which would fail every click for one referee's write and be
+    // retried into a click that is not counted again.
+    const counted = await Promise.allSettled([
       ...[...byCampaign.values()].map(({ appId, campaignId, clicks }) => this.stats.count(appId, campaignId, { totalClicks: clicks }, clickedAt)),
       ...fresh.map(({ appId, referral, refereeId }) => (refereeId ? this.funnel.clicked(appId, referral, refereeId, clickedAt) : undefined)),
     ]);
+    for (const outcome of counted) {
+      if (outcome.status === 'rejected') this.logger.error({ err: outcome.reason }, 'a stored click batch could not update a counter or funnel record');
+    }
 
     this.fraud.recordClicks(
       clicks.map((click, i) => ({

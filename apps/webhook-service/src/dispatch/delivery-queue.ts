@@ -102,7 +102,10 @@ export class DeliveryQueue {
     const recorded = new Map<Outcome, boolean>();
     const successes = batch.filter((o) => o.next.succeeded);
     const groups = groupBy(successes, ({ claim, result }) => `${claim.delivery.appId}\n${claim.lease}\n${result.responseStatus}`);
-    await Promise.all([
+    // A write that fails counts its deliveries as lost leases (false), never
+    // its neighbours': the delivery stays leased, and is sent again once its
+    // lease runs out (at least once), as after any lost lease.
+    await Promise.allSettled([
       ...[...groups.values()].map(async (group) => {
         const { claim, result } = group[0];
         const startedAt = new Date(Math.min(...group.map((o) => o.result.startedAt.getTime())));
