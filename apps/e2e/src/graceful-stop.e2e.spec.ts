@@ -47,6 +47,13 @@ describe('graceful stop', () => {
     return stack.lastExit(app);
   }
 
+  /** A gauge's value on the app's /metrics: the first sample of that name whose labels contain `labels`. */
+  async function gauge(app: AppName, name: string, labels = ''): Promise<number> {
+    const text = await (await fetch(`http://127.0.0.1:${stack.metricsPort(app)}/metrics`)).text();
+    const line = text.split('\n').find((l) => (l.startsWith(`${name}{`) || l.startsWith(`${name} `)) && l.includes(labels));
+    return line ? Number(line.split(' ').pop()) : 0;
+  }
+
   const onStream = (type: string, match: (data: Record<string, unknown>) => boolean) =>
     readEvents(type, (e) => match(e.data as Record<string, unknown>), { stream: stack.options.eventsStream, subjectPrefix: stack.options.eventsSubjectPrefix });
 
@@ -58,7 +65,8 @@ describe('graceful stop', () => {
     // Every conversion waits in the referral service on the fraud check.
     signal('fraud-service', 'SIGSTOP');
     const answers = Promise.all(codes.map((referralCode, i) => api.post('/conversions', { referralCode, refereeId: `buyer-${i}` })));
-    await pause(1000);
+    // Every call has reached the referral service before it is told to stop (one sent after it is refused: the caller's to retry).
+    await eventually(() => gauge('referral-service', 'ris_rpc_server_in_flight', 'method="RecordConversion"'), (n) => n === codes.length, 30_000);
     const exit = await terminateWhile('referral-service', 'fraud-service', 3000);
     const results: ApiResponse[] = await answers;
 
@@ -79,7 +87,7 @@ describe('graceful stop', () => {
   it('the gateway finishes the requests in flight before it exits', async () => {
     signal('referral-service', 'SIGSTOP');
     const answers = Promise.all(Array.from({ length: 20 }, () => api.get(`/campaigns/${campaignId}`)));
-    await pause(1000);
+    await eventually(() => gauge('gateway', 'ris_http_requests_in_flight'), (n) => n === 20, 30_000);
     const exit = await terminateWhile('gateway', 'referral-service', 2000);
     const results = await answers;
     expect(results.map((r) => r.status)).toEqual(results.map(() => 200));

@@ -269,6 +269,16 @@ export class AppScoped<T extends { appId: string }> {
     return pageOf(this.model, this.scope(appId, filter), sort, page);
   }
 
+  /**
+   * Every matching document in `sort`'s order, read as a cursor (batches
+   * of `batchSize` from the database, one document at a time here): an
+   * export of a whole list, which must not sit in memory.
+   */
+  stream(appId: string, filter: FilterQuery<T>, sort: Sort, batchSize = 500): AsyncIterable<T> {
+    // Lean documents are T; mongoose types its cursor by Unpacked<T>.
+    return this.model.find(this.scope(appId, filter)).sort(sort).lean<T>().cursor({ batchSize }) as unknown as AsyncIterable<T>;
+  }
+
   /** Atomic single-document update; returns the document after it, or null if none matched. */
   findOneAndUpdate(
     appId: string,
@@ -321,9 +331,17 @@ export class AppScoped<T extends { appId: string }> {
    * upsert fail with E11000 (MongoDB and FerretDB alike), and that one is
    * retried as a plain update.
    */
-  async increment(appId: string, filter: FilterQuery<T>, inc: Record<string, number>, setOnInsert?: Partial<T>): Promise<void> {
+  increment(appId: string, filter: FilterQuery<T>, inc: Record<string, number>, setOnInsert?: Partial<T>): Promise<void> {
+    return this.upsertOne(appId, filter, (setOnInsert ? { $inc: inc, $setOnInsert: setOnInsert } : { $inc: inc }) as UpdateQuery<T>);
+  }
+
+  /**
+   * `update` on the one document `filter` names, created by it when
+   * missing: as increment(), any update (its $setOnInsert fills what the
+   * other operators do not set). The same retry of a racing first write.
+   */
+  async upsertOne(appId: string, filter: FilterQuery<T>, update: UpdateQuery<T>): Promise<void> {
     const scoped = this.scope(appId, filter);
-    const update = (setOnInsert ? { $inc: inc, $setOnInsert: setOnInsert } : { $inc: inc }) as UpdateQuery<T>;
     try {
       await this.model.updateOne(scoped, update, { upsert: true }).exec();
     } catch (err) {

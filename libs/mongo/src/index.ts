@@ -7,6 +7,7 @@ export { insertOnce } from './insert-once';
 export { GroupCommit, KeyedGroupCommit, type GroupCommitOptions } from './group-commit';
 export { CoalescedReads } from './coalesced-reads';
 export { GroupedInserts } from './grouped-inserts';
+export { inBatches, mergeSorted } from './in-batches';
 export { SerialByKey } from './serial-by-key';
 export { closeDrift, compareCounters, reconcileDrift, type CounterDrift } from './counter-drift';
 export { Repository, declareIndexes, type IndexDeclaration, type QueryNames } from './repository';

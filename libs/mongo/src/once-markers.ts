@@ -41,6 +41,16 @@ export class OnceMarkers {
     return insertOnce(this.model, { _id: `${appId}:${key}`, appId, data, at: new Date() });
   }
 
+  /**
+   * Removes the marker, so the next first() of `key` is true again: for a
+   * state that can be left and reached again (a referral that is no longer
+   * completed once its last conversion was rejected).
+   */
+  async forget(appId: string, key: string): Promise<void> {
+    if (!appId) throw new Error('appId is required for every query');
+    await this.model.deleteOne({ _id: `${appId}:${key}`, appId }).exec();
+  }
+
   /** The marker `key`, to see what the first caller recorded. */
   get(appId: string, key: string): Promise<OnceMarker | null> {
     return this.model.findOne({ _id: `${appId}:${key}`, appId }).lean<OnceMarker>().exec();

@@ -1,9 +1,10 @@
 import type { FilterQuery, IndexDefinition, IndexOptions, Model, Schema, SortOrder, UpdateQuery } from 'mongoose';
 import { AppScoped, pageOf, updateEachOf, type Page, type PageQuery } from './app-scoped';
 
-/** The names of a repository's query methods: its public methods that answer a promise. */
+/** The names of a repository's query methods: its public methods that answer a promise or a stream. */
 export type QueryNames<R> = {
-  [K in keyof R]: R[K] extends (...args: never[]) => Promise<unknown> ? K : never;
+  // A query answers at once (a promise) or as a stream (a cursor's async iterable).
+  [K in keyof R]: R[K] extends (...args: never[]) => Promise<unknown> | AsyncIterable<unknown> ? K : never;
 }[keyof R] &
   string;
 

@@ -36,12 +36,23 @@ export interface RpcServiceOptions<T extends DescService> {
  * their Connect code, public reason, message and details (rpcError).
  */
 const domainErrors: Interceptor = (next) => async (req) => {
+  let res;
   try {
-    return await next(req);
+    res = await next(req);
   } catch (err) {
     throw toConnectError(err);
   }
+  // A streamed answer fails while it is read: its messages carry the same mapping.
+  return res.stream ? { ...res, message: mappedErrors(res.message) } : res;
 };
+
+async function* mappedErrors<M>(messages: AsyncIterable<M>): AsyncIterable<M> {
+  try {
+    yield* messages;
+  } catch (err) {
+    throw toConnectError(err);
+  }
+}
 
 export function rpcService<T extends DescService>(service: T, impl: Partial<ServiceImpl<T>>, options: RpcServiceOptions<T> = {}): RpcService {
   const own = [domainErrors, ...(options.tenant ? [tenantInterceptor(service, options.tenant.unscoped)] : [])];

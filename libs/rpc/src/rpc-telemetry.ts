@@ -1,5 +1,5 @@
 import { Code, ConnectError, type Interceptor } from '@connectrpc/connect';
-import { Histogram } from 'prom-client';
+import { Gauge, Histogram } from 'prom-client';
 import { SpanKind, inSpan, metricsEnabled, traceHeaders, tracingEnabled } from '@ris/telemetry';
 
 const BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -18,6 +18,24 @@ const clientDuration = new Histogram({
   labelNames: LABELS,
   buckets: BUCKETS,
 });
+
+// Calls being answered: what a stopping service still drains, and what a
+// test waits on before it stops one (a condition instead of a sleep).
+const serverInFlight = new Gauge({
+  name: 'ris_rpc_server_in_flight',
+  help: 'RPCs this service is answering now, by service and method',
+  labelNames: ['service', 'method'] as const,
+});
+
+const counted: Interceptor = (next) => async (req) => {
+  const labels = { service: req.service.typeName, method: req.method.name };
+  serverInFlight.inc(labels);
+  try {
+    return await next(req);
+  } finally {
+    serverInFlight.dec(labels);
+  }
+};
 
 /** A Connect code as on the wire: ok, not_found, unavailable… */
 function codeOf(err?: unknown): string {
@@ -53,12 +71,12 @@ const clientSpan: Interceptor = (next) => (req) =>
   });
 
 /**
- * Interceptors of the serving side: latency per method and code when
- * metrics are on, a span when tracing is on; none at all otherwise. Decided
+ * Interceptors of the serving side: latency per method and code and the
+ * calls in flight when metrics are on, a span when tracing is on; none at all otherwise. Decided
  * when the server is built (metrics and tracing start before it).
  */
 export function serverTelemetry(): Interceptor[] {
-  return [...(tracingEnabled() ? [serverSpan] : []), ...(metricsEnabled() ? [timed(serverDuration)] : [])];
+  return [...(tracingEnabled() ? [serverSpan] : []), ...(metricsEnabled() ? [timed(serverDuration), counted] : [])];
 }
 
 /** Interceptors of a client, as serverTelemetry for the calling side. */

@@ -58,7 +58,7 @@ describe('rpcService: the tenant in the call context, domain errors at the edge'
   });
 
   it('refuses, at start-up, a tenant declaration that leaves a method without app_id scoped or names no method', () => {
-    expect(() => rpcService(FraudService, {}, { tenant: { unscoped: {} } })).toThrow(/RecordClicks is not a unary call with app_id/);
+    expect(() => rpcService(FraudService, {}, { tenant: { unscoped: {} } })).toThrow(/RecordClicks is not a call of one request with app_id/);
     expect(() => rpcService(FraudService, {}, { tenant: { unscoped: { recordClicks: 'x', nothing: 'y' } as never } })).toThrow(/no method nothing/);
   });
 });

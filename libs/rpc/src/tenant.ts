@@ -33,18 +33,36 @@ export function tenantInterceptor<T extends DescService>(service: T, unscoped: U
   const skipped = new Set<string>(Object.keys(unscoped));
   for (const method of service.methods) {
     if (skipped.has(method.localName)) continue;
-    if (method.methodKind !== 'unary' || !method.input.fields.some((field) => field.localName === 'appId')) {
-      throw new Error(`${service.typeName}.${method.name} is not a unary call with app_id: declare it unscoped, with why`);
+    const oneRequest = method.methodKind === 'unary' || method.methodKind === 'server_streaming';
+    if (!oneRequest || !method.input.fields.some((field) => field.localName === 'appId')) {
+      throw new Error(`${service.typeName}.${method.name} is not a call of one request with app_id: declare it unscoped, with why`);
     }
   }
   for (const name of skipped) {
     if (!service.methods.some((method) => method.localName === name)) throw new Error(`${service.typeName} has no method ${name}`);
   }
-  return (next) => (req) => {
-    if (!req.stream && !skipped.has(req.method.localName)) {
-      // Every scoped method's request has app_id (checked above).
-      req.contextValues.set(TENANT, requiredField((req.message as unknown as { appId: string }).appId, 'appId'));
+  const scope = (req: { contextValues: { set: (key: typeof TENANT, value: string) => unknown } }, message: unknown) =>
+    // Every scoped method's request has app_id (checked above).
+    req.contextValues.set(TENANT, requiredField((message as { appId: string }).appId, 'appId'));
+  return (next) => async (req) => {
+    if (skipped.has(req.method.localName)) return next(req);
+    if (!req.stream) {
+      scope(req, req.message);
+      return next(req);
     }
-    return next(req);
+    // A server-streaming call: its one request is read first, then handed on as it came.
+    const [message] = await firstOf(req.message);
+    scope(req, message);
+    return next({ ...req, message: once(message) });
   };
+}
+
+/** The first message of a request stream (a server-streaming call sends one). */
+async function firstOf<M>(messages: AsyncIterable<M>): Promise<[M]> {
+  for await (const message of messages) return [message];
+  throw new Error('the call sent no request');
+}
+
+async function* once<M>(message: M): AsyncIterable<M> {
+  yield message;
 }

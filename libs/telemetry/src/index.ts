@@ -1,3 +1,4 @@
+export { recordedPath } from './credential-paths';
 export { reportDependencies, type DependencyCheck } from './dependency-gauge';
 export { metricsEnabled, startMetricsServer, type MetricsServer } from './metrics-server';
 export { instrumentRedis } from './redis-metrics';

@@ -3,6 +3,8 @@ import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { registerInstrumentations } from '@opentelemetry/instrumentation';
 import { ExpressInstrumentation, ExpressLayerType } from '@opentelemetry/instrumentation-express';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
+import { ATTR_URL_PATH, ATTR_URL_QUERY } from '@opentelemetry/semantic-conventions';
+import { recordedPath } from './credential-paths';
 import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
 import { MongoDBInstrumentation } from '@opentelemetry/instrumentation-mongodb';
 import { resourceFromAttributes } from '@opentelemetry/resources';
@@ -36,6 +38,8 @@ export function startTracing(serviceName: string): void {
     instrumentations: [
       new HttpInstrumentation({
         ignoreIncomingRequestHook: (req) => QUIET_PATHS.has((req.url ?? '').split('?')[0]),
+        // A span records the path as logs do (recordedPath): no query, no credential in it.
+        startIncomingSpanHook: (req) => ({ [ATTR_URL_PATH]: recordedPath(req.url ?? ''), [ATTR_URL_QUERY]: undefined }),
         ignoreOutgoingRequestHook: () => true,
       }),
       // Route handlers only: a span per middleware or router layer would cost more than it tells.

@@ -10,3 +10,4 @@ export { secretTraces } from './secret-traces';
 export { OperatorSession, addMember, createOperator, sessionCookieOf, type TestOperator } from './operator-session';
 export { OtlpReceiver, type ReceivedSpan } from './otlp-receiver';
 export { PrometheusServer, type PrometheusTarget, type PromQueryResult } from './prometheus-server';
+export { SmtpSink, type ReceivedMail } from './smtp-sink';

@@ -1,5 +1,5 @@
 import type { RequestHandler } from 'express';
-import { Counter, Histogram } from 'prom-client';
+import { Counter, Gauge, Histogram } from 'prom-client';
 
 // The gateway's metrics. Labels stay low-cardinality: the route template
 // (/api/v1/campaigns/:campaignId), never a path with ids or codes in it.
@@ -9,6 +9,12 @@ const requestDuration = new Histogram({
   help: 'HTTP requests the gateway answered: latency by method, route template and status class (its _count is the request count)',
   labelNames: ['method', 'route', 'status_class'],
   buckets: [0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+});
+
+// What a stopping gateway still drains (and what a test waits on before it stops one).
+const requestsInFlight = new Gauge({
+  name: 'ris_http_requests_in_flight',
+  help: 'HTTP requests the gateway has received and not yet answered',
 });
 
 export const rateLimitRefusals = new Counter({
@@ -30,11 +36,14 @@ export const batchSize = new Histogram({
 
 /**
  * Times every request: one histogram observation when its answer is
- * finished. The route is the template ApiRouter matched (res.locals.route),
+ * finished; counts those in flight. The route is the template ApiRouter matched (res.locals.route),
  * "unmatched" for anything else (404s, the docs page).
  */
 export const httpMetrics: RequestHandler = (req, res, next) => {
   const started = process.hrtime.bigint();
+  requestsInFlight.inc();
+  // close: answered, or the client went away first.
+  res.once('close', () => requestsInFlight.dec());
   res.once('finish', () => {
     const route = (res.locals.route as string | undefined) ?? 'unmatched';
     const statusClass = `${Math.floor(res.statusCode / 100)}xx`;
