@@ -42,13 +42,13 @@ describe('API keys in the console', () => {
     const issued = await owner.console.post(`/apps/${app.appId}/keys`);
     expect(issued.status).toBe(201);
     const key = issued.body.key;
-    expect(key).toEqual({ id: expect.stringMatching(/^key_/), apiKey: expect.stringMatching(/^rk_live_/), prefix: key.apiKey.slice(0, 12), createdAt: expect.any(String) });
+    expect(key).toEqual({ id: expect.stringMatching(/^key_/), apiKey: expect.stringMatching(/^rk_live_/), name: null, prefix: key.apiKey.slice(0, 12), createdAt: expect.any(String) });
     const api = new ApiClient(`${e2eStack().gatewayUrl}/api/v1`, key.apiKey);
 
     const before = await owner.console.get(`/apps/${app.appId}/keys`);
     expect(before.status).toBe(200);
     expect(JSON.stringify(before.body)).not.toContain(key.apiKey);
-    expect(before.body.keys.find((k: any) => k.id === key.id)).toEqual({ id: key.id, prefix: key.prefix, createdAt: key.createdAt, revokedAt: null, lastUsedAt: null });
+    expect(before.body.keys.find((k: any) => k.id === key.id)).toEqual({ id: key.id, name: null, prefix: key.prefix, createdAt: key.createdAt, revokedAt: null, lastUsedAt: null });
 
     expect((await api.get('/campaigns')).status).toBe(200);
     const listed = async () => (await owner.console.get(`/apps/${app.appId}/keys`)).body.keys.find((k: any) => k.id === key.id);
@@ -62,6 +62,17 @@ describe('API keys in the console', () => {
     expect((await owner.console.delete(`/apps/${app.appId}/keys/key_does_not_exist`)).status).toBe(404);
     // The app's first key is untouched.
     expect((await app.api.get('/campaigns')).status).toBe(200);
+  });
+
+  it('names a key when issuing it (optional, trimmed, at most 100 characters) and lists it by that name', async () => {
+    const named = await owner.console.post(`/apps/${app.appId}/keys`, { name: '  Production backend ' });
+    expect([named.status, named.body.key.name]).toEqual([201, 'Production backend']);
+    expect((await owner.console.post(`/apps/${app.appId}/keys`, {})).body.key.name).toBeNull();
+    const tooLong = await owner.console.post(`/apps/${app.appId}/keys`, { name: 'x'.repeat(101) });
+    expect([tooLong.status, tooLong.body.error.details.issues[0].field]).toEqual([400, 'body.name']);
+    expect((await owner.console.post(`/apps/${app.appId}/keys`, { name: '   ' })).status).toBe(400);
+    const listed = (await owner.console.get(`/apps/${app.appId}/keys`)).body.keys.find((k: any) => k.id === named.body.key.id);
+    expect(listed).toMatchObject({ name: 'Production backend', prefix: named.body.key.prefix });
   });
 });
 
@@ -77,7 +88,7 @@ describe('members of an app in the console', () => {
     owner = await OperatorSession.signIn(ownerOp.email, ownerOp.password);
   });
 
-  it('adds an existing operator, and invites a new one with a one-time password that signs in', async () => {
+  it('adds an existing operator at once, and invites a new address by a one-time link (console-invitations.e2e.spec.ts)', async () => {
     const existing = await createOperator();
     const added = await owner.console.post(`/apps/${app.appId}/members`, { email: existing.email, role: 'MANAGER' });
     expect(added.status).toBe(201);
@@ -87,18 +98,17 @@ describe('members of an app in the console', () => {
 
     const email = newEmail();
     const invited = await owner.console.post(`/apps/${app.appId}/members`, { email: email.toUpperCase(), role: 'VIEWER' });
-    expect(invited.status).toBe(201);
-    expect(invited.body.member).toMatchObject({ email, role: 'VIEWER' });
-    expect(invited.body.initialPassword).toMatch(/^[0-9A-Za-z]{24}$/);
-    const session = await OperatorSession.signIn(email, invited.body.initialPassword);
-    expect(session.signedIn.apps).toEqual([{ id: app.appId, name: 'console members', role: 'VIEWER' }]);
+    expect(invited.status).toBe(202);
+    expect(invited.body.invitation).toMatchObject({ email, role: 'VIEWER', status: 'PENDING' });
+    expect(invited.body.initialPassword).toBeUndefined();
 
+    // Not a member (nor an account) until the link is accepted.
     const list = await owner.console.get(`/apps/${app.appId}/members`);
     expect(list.body.members.map((m: any) => [m.email, m.role])).toEqual([
       [ownerOp.email, 'OWNER'],
       [existing.email, 'MANAGER'],
-      [email, 'VIEWER'],
     ]);
+    expect(list.body.invitations.map((i: any) => [i.email, i.role])).toEqual([[email, 'VIEWER']]);
   });
 
   it('changes roles and removes members, effective at once; the last OWNER is neither demoted nor removed (409 LAST_OWNER)', async () => {

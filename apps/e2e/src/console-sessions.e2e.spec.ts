@@ -81,6 +81,19 @@ describe('dashboard sessions', () => {
     expect((await anonymous().get('/session', { cookie: 'ris_session=not-a-session' })).status).toBe(401);
   });
 
+  it("answers the dashboard's session probe 200 either way: the session while signed in, null without one", async () => {
+    for (const headers of [undefined, { cookie: 'ris_session=not-a-session' }]) {
+      const out = await anonymous().get('/session/status', headers);
+      expect([out.status, out.body]).toEqual([200, { session: null }]);
+      expect(out.headers.get('cache-control')).toBe('no-store');
+    }
+    const session = await OperatorSession.signIn(ann.email, ann.password);
+    const probed = await session.console.get('/session/status');
+    expect([probed.status, probed.body]).toEqual([200, { session: (await session.console.get('/session')).body }]);
+    expect((await session.console.delete('/session')).status).toBe(204);
+    expect((await session.console.get('/session/status')).body).toEqual({ session: null });
+  });
+
   it('reads the session, switches apps (where the next sign-in lands), and signs out: the old cookie then gets 401 everywhere', async () => {
     const session = await OperatorSession.signIn(ann.email, ann.password);
     const me = await session.console.get('/session');

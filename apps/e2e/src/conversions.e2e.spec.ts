@@ -23,6 +23,7 @@ describe('conversions', () => {
         referralId,
         conversionId: expect.stringMatching(/^conv_/),
         rewardAmount: 10,
+        currency: 'USD',
         rewardCreated: true,
         status: 'COMPLETED',
         conversionStatus: 'CONVERTED',
@@ -62,6 +63,7 @@ describe('conversions', () => {
           rewardAmount: 10,
           level: 1,
           amount: 49.9,
+          currency: 'USD',
           isFlagged: false,
           convertedAt: expect.stringMatching(TIMESTAMP),
           createdAt: expect.stringMatching(TIMESTAMP),
@@ -359,6 +361,153 @@ describe('conversions', () => {
       expect(theirs.body).toEqual({ conversions: [], pagination: { page: 1, limit: 25, totalItems: 0, totalPages: 0 } });
       expect((await other.api.get(`/conversions?campaignId=${listCampaign.id}`)).body.conversions).toEqual([]);
       expect((await other.api.post('/conversions', { referralCode, refereeId: 'intruder' })).status).toBe(404);
+    });
+  });
+
+  describe('commissions: a percent of the sale, in the campaign currency', () => {
+    const share = (percent: number, maxAmount?: number) => ({ percent, ...(maxAmount ? { maxAmount } : {}), fulfillmentType: 'DISCOUNT_CODE' });
+    const rewardsOf = async (userId: string) => (await app.api.get(`/rewards?userId=${encodeURIComponent(userId)}`)).body.rewards;
+    const recordsOf = async (refereeId: string) => (await app.api.get(`/conversions?userId=${encodeURIComponent(refereeId)}`)).body.conversions;
+
+    it('pays the referrer its percent of the amount up to its cap, the referee its percent, rounded to the cent, in EUR', async () => {
+      const euros = await createCampaign(app, { name: 'Share', currency: 'EUR', referrerReward: share(10, 50), refereeReward: share(7.5) });
+      const { referralCode } = await createReferral(app, euros.id, 'pct-ann');
+      // 10 % of 123.45 is 12.345 → 12.35 (half away from zero); 7.5 % is 9.25875 → 9.26.
+      const small = await convert(app, referralCode, 'pct-bob', { amount: 123.45, currency: 'EUR' });
+      expect(small).toMatchObject({ rewardAmount: 12.35, currency: 'EUR', rewardCreated: true });
+      expect(small.rewards.map((r: { side: string; amount: number }) => [r.side, r.amount]).sort()).toEqual([
+        ['REFEREE', 9.26],
+        ['REFERRER', 12.35],
+      ]);
+      // 10 % of 2,000 is 200, capped at 50; the referee's rule has no cap.
+      const big = await convert(app, referralCode, 'pct-cat', { amount: 2000 });
+      expect(big.rewards.map((r: { side: string; amount: number }) => [r.side, r.amount]).sort()).toEqual([
+        ['REFEREE', 150],
+        ['REFERRER', 50],
+      ]);
+      const reward = (await app.api.get(`/rewards/${big.rewards.find((r: { side: string }) => r.side === 'REFERRER').rewardId}`)).body.reward;
+      expect(reward).toMatchObject({ amount: 50, currency: 'EUR', userId: 'pct-ann' });
+      expect((await recordsOf('pct-cat'))[0]).toMatchObject({ amount: 2000, currency: 'EUR', rewardAmount: 50 });
+      expect((await app.api.get(`/stats?campaignId=${euros.id}`)).body.totalRewardValue).toBeCloseTo(12.35 + 9.26 + 50 + 150, 6);
+      const [created] = await waitForEvents('reward.created', (e) => e.data.rewardId === reward.id, 1);
+      expect(created.data).toMatchObject({ amount: 50, currency: 'EUR' });
+    });
+
+    it("refuses an amount in another currency than the campaign's (422 CURRENCY_MISMATCH naming both) and stores nothing", async () => {
+      const euros = await createCampaign(app, { name: 'Euro only', currency: 'EUR', referrerReward: share(10) });
+      const { referralCode } = await createReferral(app, euros.id, 'cur-ann');
+      const res = await app.api.post('/conversions', { referralCode, refereeId: 'cur-bob', amount: 80, currency: 'USD' });
+      expect(res.status).toBe(422);
+      expect(res.body.error).toMatchObject({ code: 'CURRENCY_MISMATCH', details: { campaignId: euros.id, currency: 'USD', campaignCurrency: 'EUR' } });
+      expect(await recordsOf('cur-bob')).toEqual([]);
+      expect(await rewardsOf('cur-ann')).toEqual([]);
+      expect((await app.api.get(`/stats?campaignId=${euros.id}`)).body.totalConversions).toBe(0);
+      // A currency the document does not list is a 400; the campaign's own converts.
+      expect((await app.api.post('/conversions', { referralCode, refereeId: 'cur-bob', amount: 80, currency: 'EURO' })).status).toBe(400);
+      expect(await convert(app, referralCode, 'cur-bob', { amount: 80, currency: 'EUR' })).toMatchObject({ rewardAmount: 8, currency: 'EUR' });
+    });
+
+    it('refuses a conversion without amount when any rule pays a percent, a level alone too (422 AMOUNT_REQUIRED), and stores nothing', async () => {
+      const levelShare = await createCampaign(app, { name: 'Level share', levels: [{ level: 2, percent: 1 }] });
+      const top = await createReferral(app, levelShare.id, 'amt-top');
+      const mid = await createReferral(app, levelShare.id, 'amt-mid');
+      await convert(app, top.referralCode, 'amt-mid', { amount: 10 });
+      const res = await app.api.post('/conversions', { referralCode: mid.referralCode, refereeId: 'amt-buyer' });
+      expect(res.status).toBe(422);
+      expect(res.body.error).toMatchObject({ code: 'AMOUNT_REQUIRED', details: { campaignId: levelShare.id } });
+      expect(await recordsOf('amt-buyer')).toEqual([]);
+      expect(await rewardsOf('amt-mid')).toEqual([]);
+      // With its amount the same referee converts: the refusal left nothing behind.
+      const done = await convert(app, mid.referralCode, 'amt-buyer', { amount: 250 });
+      expect(done.rewards.map((r: { userId: string; level: number; amount: number }) => [r.userId, r.level, r.amount])).toEqual([
+        ['amt-mid', 1, 10],
+        ['amt-top', 2, 2.5],
+      ]);
+    });
+
+    it('pays a level its percent of the amount, next to fixed levels, the upline records in the campaign currency', async () => {
+      const chain = await createCampaign(app, {
+        name: 'Percent levels',
+        currency: 'GBP',
+        referrerReward: share(20, 30),
+        levels: [
+          { level: 2, percent: 5, maxAmount: 4 },
+          { level: 3, amount: 1 },
+        ],
+      });
+      const a = await createReferral(app, chain.id, 'lv-A');
+      const b = await createReferral(app, chain.id, 'lv-B');
+      await convert(app, a.referralCode, 'lv-B', { amount: 10 });
+      const c = await createReferral(app, chain.id, 'lv-C');
+      await convert(app, b.referralCode, 'lv-C', { amount: 10 });
+      const d = await convert(app, c.referralCode, 'lv-D', { amount: 99.99, currency: 'GBP' });
+      // 20 % of 99.99 = 19.998 → 20.00; 5 % = 4.9995 → 5.00, capped at 4; level 3 a fixed 1.
+      expect(d.rewards.map((r: { userId: string; level: number; amount: number }) => [r.userId, r.level, r.amount])).toEqual([
+        ['lv-C', 1, 20],
+        ['lv-B', 2, 4],
+        ['lv-A', 3, 1],
+      ]);
+      expect(d.upline.map((u: { level: number; rewardAmount: number }) => [u.level, u.rewardAmount])).toEqual([
+        [2, 4],
+        [3, 1],
+      ]);
+      const records = (await app.api.get(`/conversions?referralCode=${c.referralCode}`)).body.conversions;
+      expect(records.map((r: { level: number; currency: string; amount: number }) => [r.level, r.currency, r.amount]).sort()).toEqual([
+        [1, 'GBP', 99.99],
+        [2, 'GBP', 99.99],
+        [3, 'GBP', 99.99],
+      ]);
+    });
+
+    it('leaves fixed campaigns as they were: the fixed amount whatever the sale, in USD, also one stored before commissions', async () => {
+      const plain = await createCampaign(app, { name: 'Fixed', levels: [{ level: 2, amount: 3 }] });
+      expect(plain).toMatchObject({ currency: 'USD', holdDays: 0, recurringMonths: null, referrerReward: { amount: 10, percent: null, maxAmount: null } });
+      const p = await createReferral(app, plain.id, 'fx-P');
+      const q = await createReferral(app, plain.id, 'fx-Q');
+      await convert(app, p.referralCode, 'fx-Q');
+      const big = await convert(app, q.referralCode, 'fx-R', { amount: 5000, currency: 'USD' });
+      expect(big.rewards.map((r: { level: number; amount: number }) => [r.level, r.amount])).toEqual([
+        [1, 10],
+        [2, 3],
+      ]);
+      expect(big.currency).toBe('USD');
+
+      // A campaign stored before commissions existed (no currency, holding period, recurrence, percent or cap).
+      const db = await serviceDatabase('referral');
+      try {
+        const now = new Date();
+        await db.collection('campaigns').insertOne({
+          _id: `cmp_old_${Date.now()}` as never,
+          appId: app.appId,
+          name: 'Stored before',
+          status: 'ACTIVE',
+          referrerReward: { amount: 7, fulfillmentType: 'MANUAL' },
+          refereeReward: { amount: 2, fulfillmentType: 'MANUAL' },
+          levels: [],
+          attributionWindowDays: 30,
+          maxRewardsPerReferrer: null,
+          fraud: { flagThreshold: 50 },
+          rewardCodeValidityDays: 90,
+          createdAt: now,
+          updatedAt: now,
+        });
+      } finally {
+        await db.close();
+      }
+      const old = (await app.api.get('/campaigns?limit=100')).body.campaigns.find((x: { name: string }) => x.name === 'Stored before');
+      expect(old).toMatchObject({
+        currency: 'USD',
+        holdDays: 0,
+        recurringMonths: null,
+        referrerReward: { amount: 7, percent: null, maxAmount: null, fulfillmentType: 'MANUAL' },
+        refereeReward: { amount: 2, percent: null, maxAmount: null },
+      });
+      expect((await app.api.get(`/campaigns/${old.id}`)).body.campaign).toEqual(old);
+      const { referralCode } = await createReferral(app, old.id, 'old-ann');
+      const converted = await convert(app, referralCode, 'old-bob', { amount: 1000 });
+      expect(converted).toMatchObject({ rewardAmount: 7, currency: 'USD' });
+      expect((await app.api.get(`/rewards/${converted.rewards[0].rewardId}`)).body.reward).toMatchObject({ currency: 'USD' });
+      expect((await app.api.post('/conversions', { referralCode, refereeId: 'old-cat', currency: 'EUR' })).body.error.code).toBe('CURRENCY_MISMATCH');
     });
   });
 

@@ -1,6 +1,6 @@
 import type { Browser } from '@playwright/test';
 import { WebhookReceiver, addMember, createOperator, createTestApp, e2eStack, type TestApp, type TestOperator } from '@ris/testing';
-import { expect, expectCleanConsole, launchChromium, newDashboardPage, signIn } from './support/browser';
+import { expect, expectCleanConsole, fetchFromPage, launchChromium, newDashboardPage, signIn } from './support/browser';
 
 // The Developers page in Chromium against the whole stack: an app's API keys
 // and webhook endpoints, as its OWNER manages them.
@@ -29,10 +29,11 @@ describe('the dashboard in a browser: API keys and webhooks', () => {
   const url = (path: string) => `/dashboard/apps/${app.appId}/${path}`;
   const callWith = (apiKey: string) => fetch(`${e2eStack().gatewayUrl}/api/v1/campaigns`, { headers: { authorization: `Bearer ${apiKey}` } }).then((r) => r.status);
 
-  it('issues a key shown once, which works; revoked, the API answers 401 to it', async () => {
+  it('issues a key named by its OWNER and shown once, which works; revoked, the API answers 401 to it', async () => {
     const page = await newDashboardPage(browser);
     await signIn(page, owner.email, owner.password);
     await page.goto(url('developers'));
+    await page.getByRole('textbox', { name: 'Name' }).fill('Browser CI');
     await page.getByRole('button', { name: 'Issue a key' }).click();
     const shown = page.getByRole('dialog', { name: 'Your new API key' });
     const apiKey = (await shown.getByLabel('API key').textContent())?.trim() ?? '';
@@ -42,8 +43,12 @@ describe('the dashboard in a browser: API keys and webhooks', () => {
     await expect(page.getByText(apiKey)).toHaveCount(0);
 
     expect(await callWith(apiKey)).toBe(200);
+    // The name is the key's in the console API too, and the list shows it.
+    const keys = (await fetchFromPage(page, 'GET', `/console/v1/apps/${app.appId}/keys`, app.appId)).body as { keys: Array<{ prefix: string; name: string | null }> };
+    expect(keys.keys.find((k) => k.prefix === apiKey.slice(0, 12))?.name).toBe('Browser CI');
     // The list says when each key was last used (the new one: now).
     const row = page.getByRole('row').filter({ has: page.getByText(apiKey.slice(0, 12), { exact: false }) });
+    await expect(row).toContainText('Browser CI');
     await expect(async () => {
       await page.reload();
       // A loaded machine may take long to draw the list again: wait for the
@@ -72,6 +77,13 @@ describe('the dashboard in a browser: API keys and webhooks', () => {
     const form = page.getByRole('dialog', { name: 'Add a webhook endpoint' });
     await form.getByRole('textbox', { name: 'URL' }).fill(receiver.url('/browser-hook'));
     await form.getByRole('textbox', { name: 'Description' }).fill('Browser test receiver');
+    // Events read as the API and the delivered payloads spell them.
+    await form.getByRole('combobox', { name: 'Events' }).click();
+    await expect(form.getByRole('option', { name: 'REFERRAL_CREATED' })).toBeVisible();
+    await expect(form.getByText('referral.created')).toHaveCount(0);
+    // Nothing chosen (every event): the list closes when the focus moves on.
+    await page.keyboard.press('Tab');
+    await expect(form.getByRole('option', { name: 'REFERRAL_CREATED' })).toBeHidden();
     await form.getByRole('button', { name: 'Add endpoint' }).click();
     const shown = page.getByRole('dialog', { name: 'Endpoint added' });
     await expect(shown.getByLabel('Signing secret')).toHaveText(/^whsec_/);
@@ -81,7 +93,7 @@ describe('the dashboard in a browser: API keys and webhooks', () => {
     await expect(page.getByRole('heading', { name: 'Webhook endpoint' })).toBeVisible();
     await page.getByRole('button', { name: 'Send test event' }).click();
     // The log follows the delivery while it is tried: no reload.
-    const delivery = page.getByRole('row').filter({ hasText: 'webhook.test' });
+    const delivery = page.getByRole('row').filter({ hasText: 'WEBHOOK_TEST' });
     await expect(delivery).toContainText('succeeded', { timeout: 20_000 });
     await expect(delivery.getByRole('cell').nth(2)).toHaveText('2');
     await expect(delivery.getByRole('cell').nth(3)).toHaveText('204');
@@ -97,7 +109,29 @@ describe('the dashboard in a browser: API keys and webhooks', () => {
     expect(got).toHaveLength(2);
     expect(new Set(got.map((r) => r.headers['webhook-id'])).size).toBe(1);
     expect(got.every((r) => /^v1,/.test(r.headers['webhook-signature'] ?? ''))).toBe(true);
+    // The payload names the event as the page did.
+    expect(JSON.parse(got[1]!.body).event).toBe('WEBHOOK_TEST');
     expectCleanConsole(page);
+    await page.context().close();
+  });
+
+  it('deletes a webhook endpoint after confirming: back to the list, and the API no longer has it', async () => {
+    const created = await app.api.post('/webhooks', { url: receiver.url('/to-delete'), description: 'Old receiver' });
+    expect(created.status).toBe(201);
+    const webhookId: string = created.body.webhook.id;
+    const page = await newDashboardPage(browser);
+    await signIn(page, owner.email, owner.password);
+    await page.goto(url(`developers/webhooks/${webhookId}`));
+    await expect(page.getByRole('heading', { name: 'Webhook endpoint' })).toBeVisible();
+    await page.getByRole('button', { name: 'Delete endpoint' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Delete this endpoint?' });
+    await expect(confirm).toContainText(receiver.url('/to-delete'));
+    await confirm.getByRole('button', { name: 'Delete endpoint' }).click();
+    await expect(page).toHaveURL(new RegExp(`/dashboard/apps/${app.appId}/developers\\?tab=webhooks$`));
+    await expect(page.getByText('Endpoint deleted: nothing is sent to it any more.')).toBeVisible();
+    await expect(page.getByRole('link', { name: receiver.url('/to-delete') })).toHaveCount(0);
+    expect((await app.api.get(`/webhooks/${webhookId}`)).status).toBe(404);
+    expectCleanConsole(page, { anyError: true });
     await page.context().close();
   });
 });

@@ -1,6 +1,6 @@
 import type { Browser, Page } from '@playwright/test';
 import { addMember, createOperator, createTestApp, type TestApp, type TestOperator } from '@ris/testing';
-import { expect, expectCleanConsole, fetchFromPage, launchChromium, newDashboardPage, signIn } from './support/browser';
+import { PHONE, expect, expectCleanConsole, fetchFromPage, launchChromium, newDashboardPage, sideways, signIn } from './support/browser';
 import { convert, createCampaign, createReferral } from './support/referral-scenario';
 
 // The referral side of the dashboard in Chromium against the whole stack:
@@ -63,11 +63,108 @@ describe('the dashboard in a browser: campaigns, the overview, fraud review, a V
     await expect(figures.getByLabel('Clicks', { exact: true })).toHaveText('3', { timeout: 45_000 });
     await expect(figures.getByLabel('Referrals', { exact: true })).toHaveText('1');
     await expect(figures.getByLabel('Conversions', { exact: true })).toHaveText('1');
-    await expect(figures.getByLabel('Conversion rate', { exact: true })).toHaveText('33.33 %');
+    // The rate is the API's: GET /stats's conversionRate (converted referrals per referral), written next to the tile.
+    const stats = (await app.api.get(`/stats?campaignId=${campaignId}`)).body;
+    expect(stats.conversionRate).toBe(100);
+    await expect(figures.getByLabel('Conversion rate', { exact: true })).toHaveText(`${stats.conversionRate.toFixed(2)} %`);
+    await expect(figures.getByText('Converted referrals ÷ referrals × 100, all time: the conversionRate of GET /stats.')).toBeVisible();
     await expect(figures.getByLabel('Reward value', { exact: true })).toHaveText('12.5');
     await expect(page.locator('.recharts-line-curve')).toHaveCount(3);
     const after = await chartLines(page);
     expect(after).not.toEqual(before);
+    expectCleanConsole(page);
+    await page.context().close();
+  });
+
+  it('refuses a negative amount on its field and saves nothing, then creates a campaign with a landing URL and a future start, listed as scheduled', async () => {
+    const page = await newDashboardPage(browser);
+    const creates: string[] = [];
+    page.on('request', (request) => {
+      if (request.method() === 'POST' && new URL(request.url()).pathname === '/api/v1/campaigns') creates.push(request.url());
+    });
+    await signIn(page, manager.email, manager.password);
+    await page.goto(url('campaigns/new'));
+    await page.getByRole('textbox', { name: 'Name' }).fill('Browser schedule');
+    await page.getByRole('textbox', { name: 'Landing URL' }).fill('https://shop.example.com/summer?lang=en');
+    // The browser runs in UTC (newDashboardPage): the local time typed is the instant stored.
+    await page.getByLabel('Starts').fill('2099-05-01T10:00');
+    const amount = page.getByRole('textbox', { name: 'Referrer reward amount' });
+    await amount.fill('-5');
+    await page.getByRole('button', { name: 'Create campaign' }).click();
+
+    await expect(page.getByText('Must not be negative')).toBeVisible();
+    await expect(amount).toHaveAttribute('aria-invalid', 'true');
+    await expect(amount).toHaveValue('-5');
+    await expect(page).toHaveURL(/\/campaigns\/new$/);
+    // The form refused before sending: no request left, and the API has no such campaign.
+    expect(creates).toEqual([]);
+    const named = (await app.api.get('/campaigns?limit=100')).body.campaigns.filter((c: { name: string }) => c.name === 'Browser schedule');
+    expect(named).toEqual([]);
+
+    await amount.fill('7');
+    await page.getByRole('button', { name: 'Create campaign' }).click();
+    await expect(page).toHaveURL(/\/campaigns\/cmp_[^/]+$/);
+    const campaignId = decodeURIComponent(new URL(page.url()).pathname.split('/').pop()!);
+    expect((await app.api.get(`/campaigns/${campaignId}`)).body.campaign).toMatchObject({
+      name: 'Browser schedule',
+      status: 'ACTIVE',
+      effectiveStatus: 'SCHEDULED',
+      landingUrl: 'https://shop.example.com/summer?lang=en',
+      startsAt: '2099-05-01T10:00:00.000Z',
+      endsAt: null,
+      referrerReward: { amount: 7, fulfillmentType: 'DISCOUNT_CODE' },
+    });
+    expect(creates).toHaveLength(1);
+
+    await page.goto(url('campaigns'));
+    const row = page.getByRole('row').filter({ has: page.getByRole('link', { name: 'Browser schedule' }) });
+    await expect(row).toContainText(/scheduled/i);
+    await expect(row).toContainText('from 2099-05-01 10:00:00');
+    expectCleanConsole(page);
+    await page.context().close();
+  });
+
+  it('creates a EUR campaign paying a percent with a cap, a level in percent, a holding period and recurring months in its form; the API stores them and the pages show them', async () => {
+    const page = await newDashboardPage(browser);
+    await signIn(page, manager.email, manager.password);
+    await page.goto(url('campaigns/new'));
+    await page.getByRole('textbox', { name: 'Name' }).fill('Browser commission');
+    // The currency: a searchable select of ISO codes.
+    await page.getByRole('combobox', { name: 'Currency' }).fill('euro');
+    await page.getByRole('option', { name: 'EUR — Euro' }).click();
+    await page.getByRole('radiogroup', { name: 'Referrer reward commission' }).getByText('Percent of sale').click();
+    await page.getByRole('textbox', { name: 'Referrer reward percent' }).fill('10');
+    await page.getByRole('textbox', { name: 'Referrer reward cap' }).fill('50');
+    await page.getByRole('button', { name: 'Add level 2' }).click();
+    await page.getByRole('radiogroup', { name: 'Level 2 commission' }).getByText('Percent of sale').click();
+    await page.getByRole('textbox', { name: 'Level 2 percent' }).fill('2.5');
+    await page.getByRole('textbox', { name: 'Holding period (days)' }).fill('14');
+    await page.getByRole('textbox', { name: 'Recurring months' }).fill('12');
+    await page.getByRole('button', { name: 'Create campaign' }).click();
+
+    await expect(page).toHaveURL(/\/campaigns\/cmp_[^/]+$/);
+    const campaignId = decodeURIComponent(new URL(page.url()).pathname.split('/').pop()!);
+    expect((await app.api.get(`/campaigns/${campaignId}`)).body.campaign).toMatchObject({
+      name: 'Browser commission',
+      currency: 'EUR',
+      holdDays: 14,
+      recurringMonths: 12,
+      referrerReward: { amount: null, percent: 10, maxAmount: 50, fulfillmentType: 'DISCOUNT_CODE' },
+      refereeReward: null,
+      levels: [{ level: 2, amount: null, percent: 2.5, maxAmount: null }],
+    });
+    // Its page says what it pays, in its currency, and keeps the currency fixed.
+    await expect(page.getByLabel('Rewards', { exact: true })).toHaveText('Referrer 10 % up to €50.00 · level 2 2.5 % · held 14 days · recurring 12 months');
+    await expect(page.getByRole('combobox', { name: 'Currency' })).toBeDisabled();
+    await expect(page.getByRole('textbox', { name: 'Referrer reward percent' })).toHaveValue('10 %');
+
+    // A conversion through the API pays the percent, capped, and the list shows the rule and the reward value in euros.
+    const { referralCode } = await createReferral(app, campaignId, 'browser-seller');
+    expect((await convert(app, referralCode, 'browser-buyer', { amount: 800, currency: 'EUR' })).rewardAmount).toBe(50);
+    await page.goto(url('campaigns'));
+    const row = page.getByRole('row').filter({ has: page.getByRole('link', { name: 'Browser commission' }) });
+    await expect(row).toContainText('10 % up to €50.00');
+    await expect(row).toContainText('€50.00');
     expectCleanConsole(page);
     await page.context().close();
   });
@@ -101,6 +198,48 @@ describe('the dashboard in a browser: campaigns, the overview, fraud review, a V
     // The decided flags say who decided.
     await page.getByText('Rejected', { exact: true }).click();
     await expect(page.getByTestId('flag-row').filter({ hasText: 'sly' })).toContainText(`by ${manager.email} · “Same person on both sides”`);
+
+    // The conversion reads REJECTED, in the list as in the API, its reward struck through; and it counts nowhere.
+    expect((await app.api.get(`/conversions?referralCode=${referralCode}`)).body.conversions[0].status).toBe('REJECTED');
+    await page.goto(url(`referrals?tab=conversions&code=${referralCode}`));
+    const record = page.getByRole('row').filter({ hasText: 'sly' }).first();
+    await expect(record).toContainText('rejected');
+    await expect(record.getByLabel('$10.00, cancelled')).toBeVisible();
+    expect((await app.api.get(`/stats?campaignId=${campaign.id}`)).body).toMatchObject({ totalConversions: 0, conversionRate: 0, totalRewardValue: 0 });
+    expectCleanConsole(page);
+    await page.context().close();
+  });
+
+  it('at phone width, shows each flag\'s Review without scrolling, and says the table scrolls sideways', async () => {
+    const campaign = await createCampaign(app, { name: 'Phone review' });
+    const { referralCode } = await createReferral(app, campaign.id, 'pocket');
+    expect((await convert(app, referralCode, 'pocket')).conversionStatus).toBe('FLAGGED');
+
+    const page = await newDashboardPage(browser, PHONE);
+    await signIn(page, manager.email, manager.password);
+    await page.goto(url(`fraud?campaignId=${campaign.id}`));
+    const review = page.getByRole('button', { name: 'Evidence of the flag of pocket' });
+    // In view as the page opens: the table is not scrolled, and the row's action comes first.
+    await expect(review).toBeInViewport({ ratio: 1 });
+    expect(await sideways(page)).toBe(0);
+
+    // The table is wider than the phone: its scroll bar shows, and its right edge fades while more lies to the right.
+    const box = page.locator('.mantine-ScrollArea-root').filter({ has: review });
+    await expect(box.locator('.mantine-ScrollArea-scrollbar[data-orientation="horizontal"]')).toBeVisible();
+    const viewport = box.locator('.mantine-ScrollArea-viewport');
+    // (This project is type-checked without the DOM's types: the page's getComputedStyle through globalThis.)
+    const fade = () =>
+      viewport.evaluate((el) => {
+        const style = (globalThis as unknown as { getComputedStyle: (e: unknown) => { getPropertyValue: (name: string) => string } }).getComputedStyle(el);
+        return [style.getPropertyValue('--fade-left'), style.getPropertyValue('--fade-right')];
+      });
+    await expect.poll(fade).toEqual(['0px', '48px']);
+    await viewport.evaluate((el) => el.scrollTo({ left: el.scrollWidth }));
+    await expect.poll(fade).toEqual(['48px', '0px']);
+    await viewport.evaluate((el) => el.scrollTo({ left: 0 }));
+
+    await review.click();
+    await expect(page.getByRole('dialog', { name: 'Flag evidence' }).getByText('Why it was flagged')).toBeVisible();
     expectCleanConsole(page);
     await page.context().close();
   });

@@ -69,6 +69,64 @@ describe('the dashboard in a browser: sessions, apps and widths', () => {
     await page.context().close();
   });
 
+  it('loads signed out without a console error: the session probe answers 200 with no session, and the page goes to sign-in', async () => {
+    const page = await newDashboardPage(browser);
+    const probes: number[] = [];
+    page.on('response', (res) => {
+      if (new URL(res.url()).pathname.startsWith('/console/v1/session')) probes.push(res.status());
+    });
+    await page.goto(`/dashboard/apps/${appA.appId}/campaigns`);
+    await expect(page).toHaveURL(/\/dashboard\/sign-in\?returnTo=/);
+    await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible();
+    // A cookie whose session ended (or never was) is the same signed-out answer.
+    await page.context().addCookies([{ name: 'ris_session', value: 'not-a-session', url: e2eStack().gatewayUrl }]);
+    await page.goto(`/dashboard/apps/${appA.appId}/overview`);
+    await expect(page).toHaveURL(/\/dashboard\/sign-in\?returnTo=/);
+    await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible();
+    expect(probes).toEqual([200, 200]);
+    // Not even the browser's own line for a failed request: signed out is an answer, not an error.
+    expectCleanConsole(page, { anyError: true });
+    await page.context().close();
+  });
+
+  it('starts Tab at "Skip to content", which leads past the navigation into the page, and no stop of Tab is inside a chart', async () => {
+    const page = await newDashboardPage(browser);
+    await signIn(page, ana.email, ana.password);
+    await page.goto(`/dashboard/apps/${appA.appId}/overview`);
+    await expect(page.getByRole('figure', { name: 'Referrals, clicks and conversions per day' }).locator('svg').first()).toBeVisible();
+    await expect(page.getByRole('figure', { name: 'Coins and tokens issued against redeemed per day' }).locator('svg').first()).toBeVisible();
+
+    // Where the focus is, in words: its role and name, whether it is in the page's content, and whether inside an SVG.
+    const focused = () =>
+      page.evaluate(`(() => {
+        const el = document.activeElement;
+        if (!el || el === document.body) return null;
+        return { what: el.tagName + ' ' + (el.getAttribute('aria-label') || el.textContent || '').trim().slice(0, 40), inMain: !!el.closest('main'), inSvg: !!el.closest('svg') || el.tagName.toLowerCase() === 'svg' };
+      })()`) as Promise<{ what: string; inMain: boolean; inSvg: boolean } | null>;
+
+    await page.keyboard.press('Tab');
+    const skip = page.getByRole('link', { name: 'Skip to content' });
+    await expect(skip).toBeFocused();
+    await expect(skip).toBeInViewport();
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Tab');
+    const first = await focused();
+    expect(first?.inMain).toBe(true);
+
+    // On through the whole page (campaign, period, the charts, the engine's section) until the focus leaves it.
+    const stops = [first!];
+    for (let i = 0; i < 60; i += 1) {
+      await page.keyboard.press('Tab');
+      const now = await focused();
+      if (!now || !now.inMain) break;
+      stops.push(now);
+    }
+    expect(stops.filter((s) => s.inSvg)).toEqual([]);
+    expect(stops.length).toBeLessThan(60);
+    expectCleanConsole(page);
+    await page.context().close();
+  });
+
   it("never shows an operator of app A anything of app B, not even when its URL is typed", async () => {
     const page = await newDashboardPage(browser);
     const answeredForB: string[] = [];

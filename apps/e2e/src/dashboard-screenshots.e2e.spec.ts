@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Browser, Locator, Page } from '@playwright/test';
 import {
   OperatorSession,
-  type ApiClient,
+  ApiClient,
   WebhookReceiver,
   addMember,
   createOperator,
@@ -35,7 +35,8 @@ function ok(res: ApiResponse, step: string): any {
  * The past 29 days of a campaign's daily counters: the API counts only what
  * happens now, so the chart's history is written into the counter documents
  * GET /stats/timeseries reads (one per UTC day, never touched again once the
- * day is over). Today's bucket is the real one the scenario's requests made.
+ * day is over), and added to the campaign's totals. Today's bucket is the
+ * real one the scenario's requests made.
  */
 async function seedHistory(appId: string, campaignId: string): Promise<void> {
   const db = await serviceDatabase('referral');
@@ -52,6 +53,22 @@ async function seedHistory(appId: string, campaignId: string): Promise<void> {
       return { _id: `${campaignId}:${day}`, appId, campaignId, interval: 'day', start, partition: day.slice(0, 7), referrals, clicks, conversions, rewardValue: conversions * 15 };
     });
     await db.collection('campaign_buckets').insertMany(docs as never[]);
+    // The campaign's totals count that history too, so every page's figures agree (GET /stats, GET /stats/campaigns).
+    const sum = (pick: (d: (typeof docs)[number]) => number) => docs.reduce((total, d) => total + pick(d), 0);
+    await db.collection('campaign_stats').updateOne(
+      { _id: campaignId as never },
+      {
+        $inc: {
+          totalReferrals: sum((d) => d.referrals),
+          totalClicks: sum((d) => d.clicks),
+          totalConversions: sum((d) => d.conversions),
+          completedReferrals: sum((d) => Math.min(d.referrals, d.conversions)),
+          totalRewardValue: sum((d) => d.rewardValue),
+        },
+        $setOnInsert: { appId, campaignId },
+      },
+      { upsert: true },
+    );
   } finally {
     await db.close();
   }
@@ -137,9 +154,11 @@ describe('screenshots of every page of the dashboard', () => {
     const anaApi = asAna.api(shop.appId);
     const consoleApi = asAna.console;
 
-    // The team, invited from the dashboard's console (each gets a first password).
+    // The team, invited from the dashboard's console: Ben accepts through his link with a password of his choosing; Cara's invitation waits.
     const ben = ok(await consoleApi.post(`/apps/${shop.appId}/members`, { email: 'ben@acme.example', role: 'MANAGER' }), 'invite ben');
     ok(await consoleApi.post(`/apps/${shop.appId}/members`, { email: 'cara@acme.example', role: 'VIEWER' }), 'invite cara');
+    const benToken = new URL(ben.inviteUrl).pathname.split('/').at(-1);
+    ok(await new ApiClient(`${asAna.gatewayUrl}/console/v1`).post(`/invitations/${benToken}/accept`, { password: 'ben chose this one' }), 'ben accepts');
 
     // Campaigns, made by Ana with her session (so the audit log has them).
     const spring = ok(
@@ -153,9 +172,11 @@ describe('screenshots of every page of the dashboard', () => {
       'spring',
     ).campaign;
     ids.spring = spring.id;
-    ok(await anaApi.post('/campaigns', { name: 'Partner launch', status: 'PAUSED', referrerReward: { amount: 25, fulfillmentType: 'GIFT_CARD' } }), 'partner');
+    // One campaign scheduled (it starts in a month) and one ended by its schedule: the list shows both by themselves.
+    const inAMonth = new Date(Date.now() + 30 * 86_400_000).toISOString();
+    ok(await anaApi.post('/campaigns', { name: 'Partner launch', startsAt: inAMonth, referrerReward: { amount: 25, fulfillmentType: 'GIFT_CARD' } }), 'partner');
     const winter = ok(await anaApi.post('/campaigns', { name: 'Winter promo', referrerReward: { amount: 8, fulfillmentType: 'COUPON_CODE' } }), 'winter').campaign;
-    ok(await anaApi.patch(`/campaigns/${winter.id}`, { status: 'ENDED' }), 'winter ended');
+    ok(await anaApi.patch(`/campaigns/${winter.id}`, { endsAt: new Date(Date.now() - 86_400_000).toISOString() }), 'winter ended');
     const hook = ok(
       await anaApi.post('/webhooks', { url: receiver.url('/crm'), description: 'CRM sync', events: ['CONVERSION_CREATED', 'REWARD_CANCELLED'] }),
       'webhook',
@@ -198,7 +219,7 @@ describe('screenshots of every page of the dashboard', () => {
     const leoFlag = flags.find((f: any) => f.referrerId === 'leo');
     const ivanFlag = flags.find((f: any) => f.conversionId === ids.ivanFlagConversion);
     ids.ivanFlag = ivanFlag.id;
-    const asBen = await OperatorSession.signIn('ben@acme.example', ben.initialPassword);
+    const asBen = await OperatorSession.signIn('ben@acme.example', 'ben chose this one');
     ok(await asBen.api(shop.appId).post(`/fraud/flags/${leoFlag.id}/resolve`, { decision: 'REJECT', note: 'Same household, confirmed with support' }), 'reject leo');
 
     // Alice's rewards: one claimed and paid.
@@ -267,6 +288,14 @@ describe('screenshots of every page of the dashboard', () => {
     await shoot('overview', [page.getByRole('heading', { name: 'Referrals, clicks and conversions per day' })]);
   });
 
+  it('overview of every campaign, with the top referrers', async () => {
+    await page.goto(url('overview?campaignId=all'));
+    await expect(page.getByRole('table', { name: 'Top referrers' })).toBeVisible();
+    await expect(page.getByRole('table', { name: "Campaigns' figures" }).getByText('Spring referral program')).toBeVisible();
+    await page.waitForTimeout(1_500);
+    await shoot('overview-all', [page.getByRole('table', { name: 'Top referrers' }).getByRole('link').first()]);
+  });
+
   it('overview at phone width', async () => {
     const phone = await newDashboardPage(browser, PHONE);
     await signIn(phone, ana.email, ana.password);
@@ -310,6 +339,11 @@ describe('screenshots of every page of the dashboard', () => {
     await shoot('rewards', [page.getByRole('table')]);
     await page.goto(url(`rewards?reward=${ids.aliceReward}`));
     await shoot('reward-history', [page.getByRole('dialog', { name: 'Reward' }).getByText('approved → paid')], { whole: false });
+  });
+
+  it('participants', async () => {
+    await page.goto(url('participants?sort=CONVERSIONS'));
+    await shoot('participants', [page.getByRole('table', { name: 'Participants' }).getByRole('link', { name: 'alice' }).first()]);
   });
 
   it('users', async () => {

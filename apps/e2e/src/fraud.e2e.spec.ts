@@ -185,13 +185,16 @@ describe('fraud detection', () => {
       expect(again.body.error).toMatchObject({ code: 'INVALID_TRANSITION', details: { status: 'APPROVED' } });
     });
 
-    it('REJECT cancels its rewards and keeps it FLAGGED', async () => {
+    it('REJECT cancels its rewards and makes it REJECTED, a status of its own that the list filters by', async () => {
       const { res, flag } = await flaggedConversion();
       const resolved = await app.api.post(`/fraud/flags/${flag.id}/resolve`, { decision: 'REJECT' });
       expect(resolved.body.flag).toMatchObject({ status: 'REJECTED', note: null });
       for (const reward of res.rewards) expect((await app.api.get(`/rewards/${reward.rewardId}`)).body.reward.status).toBe('CANCELLED');
       const records = (await app.api.get(`/conversions?referralCode=${flag.referralCode}`)).body.conversions;
-      expect(records.map((r: { status: string }) => r.status)).toEqual(['FLAGGED']);
+      expect(records.map((r: { status: string }) => r.status)).toEqual(['REJECTED']);
+      const rejected = (await app.api.get('/conversions?status=REJECTED&limit=100')).body.conversions.map((c: { conversionId: string }) => c.conversionId);
+      expect(rejected).toContain(flag.conversionId);
+      expect((await app.api.get('/conversions?status=FLAGGED&limit=100')).body.conversions.map((c: { conversionId: string }) => c.conversionId)).not.toContain(flag.conversionId);
       expect((await app.api.post(`/rewards/${res.rewards[0].rewardId}/claim`)).status).toBe(422);
       expect(await waitForEvents('reward.cancelled', (e) => e.data.rewardId === res.rewards[0].rewardId, 1)).toHaveLength(1);
     });

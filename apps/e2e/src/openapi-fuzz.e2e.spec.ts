@@ -86,8 +86,9 @@ max-examples = ${examples}
  * The console API (/console/v1) on that gateway too: its identities are two
  * operators, each OWNER of an app of their own, who sign in (the auth
  * document's login endpoint) and send their session cookie; the hooks add
- * the CSRF token a browser sends with each change, and give a sign-out a
- * session of its own (support/schemathesis_hooks.py). Each must never see
+ * the CSRF token a browser sends with each change, give a sign-out a
+ * session of its own, and keep either from adding the other to its app by
+ * address (support/schemathesis_hooks.py). Each must never see
  * the other's app (members, keys, audit log). positive_data_acceptance also
  * takes 403 (an app id the fuzzer makes up is not theirs; creating apps is
  * for instance administrators) and 422 (a wrong current password). The

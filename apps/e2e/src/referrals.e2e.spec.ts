@@ -42,6 +42,7 @@ describe('referrals and clicks', () => {
       status: 'PENDING',
       level: 1,
       rewardAmount: 0,
+      conversions: 0,
       isFlagged: false,
       createdAt: expect.stringMatching(/Z$/),
       Campaign: { id: campaignId, name: 'Referrals', status: 'ACTIVE' },

@@ -39,6 +39,7 @@ describe('rewards', () => {
         side: 'REFERRER',
         level: 1,
         amount: 10,
+        currency: 'USD',
         fulfillmentType: 'DISCOUNT_CODE',
         status: 'APPROVED',
         discountCode: null,
@@ -46,6 +47,7 @@ describe('rewards', () => {
         claimedAt: null,
         redeemedAt: null,
         createdAt: expect.stringMatching(TIMESTAMP),
+        cancellationNote: null,
       },
     });
     expect((await app.api.get('/rewards/rwd_nope')).status).toBe(404);
@@ -248,5 +250,81 @@ describe('rewards', () => {
     }
     expect(doc.paths['/api/v1/rewards/{rewardId}/claim'].post.responses['422']).toBeDefined();
     expect(doc.paths['/api/v1/rewards/redeem'].post.responses['409']).toBeDefined();
+  });
+});
+
+// An operator's reward actions (the dashboard's reward drawer and its bulk actions): approve a held reward, cancel one with a note.
+describe('reward decisions', () => {
+  let app: TestApp;
+  let campaignId: string;
+
+  beforeAll(async () => {
+    app = await createTestApp('reward decisions');
+    campaignId = (await createCampaign(app, { name: 'Decided', refereeReward: { amount: 4, fulfillmentType: 'COUPON_CODE' } })).id;
+  });
+
+  const stats = async () => (await app.api.get(`/stats?campaignId=${campaignId}`)).body;
+
+  it("approves a reward held by its conversion's open flag: the flag, the conversion and every held reward with it", async () => {
+    const { referralCode } = await createReferral(app, campaignId, 'held-sam');
+    const held = await convert(app, referralCode, 'held-sam');
+    expect(held.conversionStatus).toBe('FLAGGED');
+    const [referrerReward, refereeReward] = held.rewards as Array<{ rewardId: string }>;
+    const approved = await app.api.post(`/rewards/${referrerReward.rewardId}/approve`, { note: 'Checked with support' });
+    expect([approved.status, approved.body.reward.status]).toEqual([200, 'APPROVED']);
+    expect((await app.api.get(`/rewards/${refereeReward.rewardId}`)).body.reward.status).toBe('APPROVED');
+    const flag = (await app.api.get('/fraud/flags?status=APPROVED&limit=100')).body.flags.find((f: { conversionId: string }) => f.conversionId === held.conversionId);
+    expect(flag).toMatchObject({ status: 'APPROVED', note: 'Checked with support' });
+    expect((await app.api.get(`/conversions?referralCode=${referralCode}`)).body.conversions[0].status).toBe('CONVERTED');
+    // Not PENDING any more: approving again is a conflict.
+    const again = await app.api.post(`/rewards/${referrerReward.rewardId}/approve`, {});
+    expect([again.status, again.body.error.code]).toEqual([409, 'INVALID_TRANSITION']);
+  });
+
+  it('cancels a reward with a note: its code stops validating, and it leaves the figures once', async () => {
+    const { referralCode } = await createReferral(app, campaignId, 'cancel-cy');
+    const converted = await convert(app, referralCode, 'cancel-cy-friend');
+    const rewardId = converted.rewards.find((r: { side: string }) => r.side === 'REFERRER').rewardId as string;
+    const { discountCode } = (await app.api.post(`/rewards/${rewardId}/claim`)).body;
+    const before = await stats();
+    const key = { 'idempotency-key': `cancel-${rewardId}` };
+    const cancelled = await app.api.post(`/rewards/${rewardId}/cancel`, { note: 'Order returned' }, key);
+    expect([cancelled.status, cancelled.body.reward.status, cancelled.body.reward.cancellationNote]).toEqual([200, 'CANCELLED', 'Order returned']);
+    // A retry of that request answers it again; another request is a conflict.
+    expect((await app.api.post(`/rewards/${rewardId}/cancel`, { note: 'Order returned' }, key)).status).toBe(200);
+    expect((await app.api.post(`/rewards/${rewardId}/cancel`, { note: 'again' })).body.error.code).toBe('INVALID_TRANSITION');
+    expect((await app.api.get(`/rewards/validate?code=${discountCode}`)).body.valid).toBe(false);
+    const history = (await app.api.get(`/rewards/${rewardId}/history`)).body.history;
+    expect(history.at(-1)).toMatchObject({ from: 'APPROVED', to: 'CANCELLED', note: 'Order returned' });
+    // Taken out once: the campaign's reward value, the referrer's earnings, the participant's reward value.
+    expect((await stats()).totalRewardValue).toBe(before.totalRewardValue - 10);
+    expect((await app.api.get(`/users/cancel-cy/stats?campaignId=${campaignId}`)).body).toMatchObject({ conversions: 1, rewardsEarned: 0 });
+    expect((await app.api.get('/participants?q=cancel-cy')).body.participants.map((p: { userId: string; rewardValue: number }) => [p.userId, p.rewardValue])).toEqual([
+      ['cancel-cy', 0],
+      ['cancel-cy-friend', 4],
+    ]);
+    const { conversions } = (await app.api.get(`/conversions?referralCode=${referralCode}`)).body;
+    expect(conversions[0].rewardAmount).toBe(0);
+  });
+
+  it('takes nothing out twice when a conversion with a cancelled reward is then rejected', async () => {
+    const { referralCode } = await createReferral(app, campaignId, 'twice-tom');
+    const flagged = await convert(app, referralCode, 'twice-tom');
+    const referrerReward = flagged.rewards.find((r: { side: string }) => r.side === 'REFERRER').rewardId as string;
+    const before = await stats();
+    expect((await app.api.post(`/rewards/${referrerReward}/cancel`, { note: 'Duplicate order' })).status).toBe(200);
+    const flag = (await app.api.get('/fraud/flags?status=OPEN&limit=100')).body.flags.find((f: { conversionId: string }) => f.conversionId === flagged.conversionId);
+    expect((await app.api.post(`/fraud/flags/${flag.id}/resolve`, { decision: 'REJECT' })).status).toBe(200);
+    // 10 (the cancelled referrer's) + 4 (the referee's, cancelled by the rejection), once each; one conversion less.
+    expect(await stats()).toMatchObject({ totalRewardValue: before.totalRewardValue - 14, totalConversions: before.totalConversions - 1 });
+    expect((await app.api.get('/participants?q=twice-tom')).body.participants[0]).toMatchObject({ conversions: 0, rewardValue: 0 });
+  });
+
+  it('refuses a reward of another app (404), changing nothing', async () => {
+    const other = await createTestApp('reward decisions other');
+    const { referralCode } = await createReferral(app, campaignId, 'mine-mo');
+    const converted = await convert(app, referralCode, 'mine-mo-friend');
+    expect((await other.api.post(`/rewards/${converted.rewards[0].rewardId}/cancel`, { note: 'not yours' })).status).toBe(404);
+    expect((await app.api.get(`/rewards/${converted.rewards[0].rewardId}`)).body.reward.status).toBe('APPROVED');
   });
 });

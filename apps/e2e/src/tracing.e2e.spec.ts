@@ -79,4 +79,19 @@ describe('one trace per request, across the hop and the event bus', () => {
       .map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(logged).toEqual(expect.arrayContaining([expect.objectContaining({ requestId, traceId, spanId: expect.stringMatching(/^[0-9a-f]{16}$/) })]));
   }, 60_000);
+
+  it('records no credential in a span: an invitation link\'s token and a query (an embed token rides there) are left out', async () => {
+    // 43 characters, the shape of a real link's token (a malformed one is refused before the lookup).
+    const token = 'invitationTokenThatMustNotLeak0123456789abc';
+    const console = new ApiClient(`${stack.gatewayUrl}/console/v1`);
+    expect((await console.get(`/invitations/${token}?embed=also-secret`)).status).toBe(404);
+    const span = await eventually(
+      async () => otlp.spans.find((s) => s.service === 'gateway' && s.kind === SERVER && String(s.attributes['url.path'] ?? '').startsWith('/console/v1/invitations/')),
+      (found) => found !== undefined,
+    );
+    expect(span!.attributes['url.path']).toBe('/console/v1/invitations/{token}');
+    expect(span!.attributes['url.query']).toBeUndefined();
+    expect(JSON.stringify(otlp.spans)).not.toContain(token);
+    expect(JSON.stringify(otlp.spans)).not.toContain('also-secret');
+  });
 });

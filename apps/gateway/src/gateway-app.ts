@@ -8,6 +8,12 @@ import { consolePrincipal } from './console/access/console-principal';
 import { consoleAppRoutes } from './console/apps/console-app-routes';
 import { auditRoutes } from './console/audit/audit-routes';
 import { AuditTrail } from './console/audit/audit-trail';
+import { InvitationDelivery } from './console/invitations/invitation-delivery';
+import { InvitationGuesses } from './console/invitations/invitation-guesses';
+import { invitationLinkRoutes } from './console/invitations/invitation-link-routes';
+import { InvitationMailer } from './console/invitations/invitation-mail';
+import { invitationRoutes } from './console/invitations/invitation-routes';
+import { MemberInvitations } from './console/invitations/member-invitations';
 import { keyRoutes } from './console/keys/key-routes';
 import { AppMembers } from './console/members/app-members';
 import { memberRoutes } from './console/members/member-routes';
@@ -30,6 +36,7 @@ import { authenticateAdmin, authenticateApi } from './http/authenticate';
 import { errorHandler, notFoundHandler } from './http/error-response';
 import { httpMetrics } from './http/gateway-metrics';
 import { hostedLinkHeaders, hostedLinkRoutes, LINKS_BASE } from './hosted-links/hosted-link-routes';
+import { publicOrigin } from './hosted-links/link-url';
 import { LinkClickLimit } from './hosted-links/link-click-limit';
 import { IdempotencyStore } from './http/idempotency';
 import { jsonBody } from './http/json-body';
@@ -59,6 +66,8 @@ import { marketplaceRoutes } from './routes/marketplace';
 import { referralRoutes } from './routes/referrals';
 import { rewardRoutes } from './routes/rewards';
 import { statsRoutes } from './routes/stats';
+import { participantRoutes } from './routes/participants';
+import { ParticipantPages } from './people/participant-pages';
 import { webhookRoutes } from './routes/webhooks';
 import type { ServiceClients } from './service-clients';
 import { AppDirectory } from './tenancy/app-directory';
@@ -97,15 +106,25 @@ export function createGatewayApp({ config, logger, db, redis, clients }: Gateway
     idleMs: config.SESSION_IDLE_TIMEOUT_SECONDS * 1000,
     maxAgeMs: config.SESSION_MAX_AGE_SECONDS * 1000,
   });
-  const throttle = new LoginThrottle(redis, config.REDIS_KEY_PREFIX, {
+  const loginLimits = {
     ...DEFAULT_LOGIN_LIMITS,
     freePerAccountAddress: config.LOGIN_FREE_FAILURES_PER_ACCOUNT_ADDRESS,
     freePerAddress: config.LOGIN_FREE_FAILURES_PER_ADDRESS,
     freePerAccount: config.LOGIN_FREE_FAILURES_PER_ACCOUNT,
     baseDelayMs: config.LOGIN_FIRST_DELAY_SECONDS * 1000,
     maxDelayMs: config.LOGIN_MAX_DELAY_SECONDS * 1000,
-  });
+  };
+  const throttle = new LoginThrottle(redis, config.REDIS_KEY_PREFIX, loginLimits);
   const devices = new KnownDevices(config.SECRETS_KEYS);
+  const invitations = new MemberInvitations(db, config.INVITATION_LIFETIME_SECONDS * 1000);
+  // An invitation's link opens the dashboard's page for it, on the public origin (PUBLIC_URL, else the request's).
+  const delivery = new InvitationDelivery(
+    new InvitationMailer({ smtpUrl: config.SMTP_URL, from: config.SMTP_FROM }, logger),
+    directory,
+    (req, token) => `${publicOrigin(req, config.PUBLIC_URL)}${DASHBOARD_BASE}/invite/${token}`,
+  );
+  // Unknown invitation links slow their address as failed sign-ins do (the per-address figure and the same delays).
+  const guesses = new InvitationGuesses(redis, config.REDIS_KEY_PREFIX, loginLimits.freePerAddress, loginLimits);
 
   const ops = new ApiRouter(registry, { basePath: '', security: 'none' });
   healthRoutes(ops, { db, redis, clients });
@@ -125,7 +144,9 @@ export function createGatewayApp({ config, logger, db, redis, clients }: Gateway
   const consoleApi = new ApiRouter(registry, { basePath: CONSOLE_BASE, security: 'session', principal: consolePrincipal(members), audit });
   sessionRoutes(consoleApi, { operators, members, sessions, throttle, devices });
   consoleAppRoutes(consoleApi, { directory, members });
-  memberRoutes(consoleApi, { members, operators });
+  memberRoutes(consoleApi, { members, operators, invitations, delivery });
+  invitationRoutes(consoleApi, { invitations, delivery });
+  invitationLinkRoutes(consoleApi, { invitations, operators, members, sessions, devices, throttle, audit, logger, guesses, directory });
   keyRoutes(consoleApi, directory);
   auditRoutes(consoleApi, audit);
 
@@ -149,6 +170,7 @@ export function createGatewayApp({ config, logger, db, redis, clients }: Gateway
   incentiveStatsRoutes(api, clients);
   conversionRoutes(api, clients);
   statsRoutes(api, clients);
+  participantRoutes(api, new ParticipantPages(clients));
   rewardRoutes(api, clients);
   fraudFlagRoutes(api, clients);
   webhookRoutes(api, clients);

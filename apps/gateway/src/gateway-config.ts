@@ -47,6 +47,12 @@ export const gatewaySettings = {
   LOGIN_FREE_FAILURES_PER_ACCOUNT: setting.positiveInt(DEFAULT_LOGIN_LIMITS.freePerAccount),
   LOGIN_FIRST_DELAY_SECONDS: setting.positiveInt(DEFAULT_LOGIN_LIMITS.baseDelayMs / 1000),
   LOGIN_MAX_DELAY_SECONDS: setting.positiveInt(DEFAULT_LOGIN_LIMITS.maxDelayMs / 1000),
+  // Invitations of members without an account (console/invitations/): how long a link works after it was made or re-sent.
+  INVITATION_LIFETIME_SECONDS: setting.positiveInt(7 * 24 * 3600),
+  // The SMTP server invitations are also e-mailed through (smtp://user:pass@host:587, smtps://…); unset: the link is only shown to copy.
+  SMTP_URL: setting.secret(setting.url(['smtp', 'smtps']).optional()),
+  // The sender of those e-mails ("Name <address>" or an address); unset: no-reply@<the SMTP server's host>.
+  SMTP_FROM: z.string().min(3).optional(),
 };
 
 export type GatewayConfig = z.infer<z.ZodObject<typeof gatewaySettings>>;

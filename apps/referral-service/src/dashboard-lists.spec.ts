@@ -1,4 +1,5 @@
 import { SharedAttribute, SignalKind } from '@ris/contracts';
+import type { ReferralBatch } from './referrals/referral-list';
 import { NO_CONTEXT, serviceOnTestDatabase } from './testing/service-on-test-database';
 
 // The lists the dashboard reads, against the real database.
@@ -54,6 +55,28 @@ describe('dashboard lists', () => {
     expect((await svc.referralList.list('app_l', { campaignId, referrerId: 'ann' }, { page: 2, limit: 10 })).items).toEqual([]);
     expect((await svc.referralList.list('app_l', {}, { page: 1, limit: 2 })).totalItems).toBe(3);
     expect((await svc.referralList.list('app_other', { campaignId }, { page: 1, limit: 10 })).totalItems).toBe(0);
+  });
+
+  it('exports what the referral list lists, in its order, with the same counters and campaigns, for each filter', async () => {
+    for (const filter of [{}, { campaignId }, { referrerId: 'ann' }, { campaignId, referrerId: 'ann' }, { campaignId, referrerId: 'nobody' }]) {
+      const page = await svc.referralList.list('app_l', filter, { page: 1, limit: 100 });
+      const batches = [];
+      for await (const batch of svc.referralList.export('app_l', filter)) batches.push(batch);
+      const read = (b: ReferralBatch) => b.items.map((r) => [r._id, b.counters.get(r._id)?.conversions ?? null, b.campaigns.get(r.campaignId)?.name]);
+      expect([filter, batches.flatMap(read)]).toEqual([filter, read(page)]);
+    }
+  });
+
+  it("exports the participants directory in each of the list's orders and filters", async () => {
+    for (const order of ['USER_ID', 'REFERRALS', 'CONVERSIONS', 'REWARD_VALUE', 'LAST_ACTIVITY'] as const) {
+      for (const filter of [{}, { query: 'cheat-' }, { engaged: false }]) {
+        const page = await svc.participants.list('app_l', filter, order, { page: 1, limit: 100 });
+        const exported = [];
+        for await (const batch of svc.participants.export('app_l', filter, order)) exported.push(...batch);
+        expect(page.items.length).toBeGreaterThan(0);
+        expect([order, filter, exported.map((p) => p.userId)]).toEqual([order, filter, page.items.map((p) => p.userId)]);
+      }
+    }
   });
 
   it("lists a user's conversions as referrer or referee, newest first, a self-referral once, page by page", async () => {

@@ -6,7 +6,9 @@ import { instrumentRedis, reportDependencies } from '@ris/telemetry';
 import { setting } from '@ris/config';
 import { FraudService, RewardService } from '@ris/contracts';
 import { createServiceClient } from '@ris/rpc';
+import { EventConsumer } from '@ris/events';
 import { runService } from '@ris/service-runtime';
+import { INCENTIVE_ACTIVITY, incentiveActivityHandler } from './participants/incentive-activity';
 import { referralModules } from './referral-modules';
 import { referralService } from './referral.rpc';
 import { CodeKeyCache } from './referrals/code-key-cache';
@@ -25,7 +27,7 @@ void runService({
     REDIS_URL: setting.url(['redis', 'rediss'], 'redis://127.0.0.1:6379'),
     REDIS_KEY_PREFIX: z.string().default('ris:'),
   },
-  build: ({ db, outbox, config, logger }) => {
+  build: ({ db, bus, outbox, config, logger }) => {
     // A cache must not slow clicks down when Redis does: no queueing, a short timeout.
     // The lookups of one turn of the event loop go out as one pipeline.
     const redis = instrumentRedis(new Redis(config.REDIS_URL, { enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: 250, enableAutoPipelining: true }));
@@ -40,6 +42,19 @@ void runService({
     });
     return {
       services: [referralService(modules, logger)],
+      // The incentive engine's activity, for the participants directory.
+      consumers: [
+        new EventConsumer({
+          bus,
+          durable: 'referral-incentive-activity',
+          types: [INCENTIVE_ACTIVITY],
+          connection: db,
+          logger,
+          handle: incentiveActivityHandler(modules.participants),
+          idempotentHandler: true,
+          concurrency: 4,
+        }),
+      ],
       start: () => modules.recovery.start(),
       stop: async () => {
         await modules.recovery.stop();

@@ -11,12 +11,15 @@ import { ConversionList } from './conversions/conversion-list';
 import { ConversionRewards } from './conversions/conversion-rewards';
 import { ConversionRepository } from './conversions/conversion.repository';
 import { ConversionRecorder } from './conversions/record-conversion';
+import { RewardDecisions } from './conversions/reward-decisions';
 import { RefereeFunnel } from './conversions/referee-funnel';
 import { DeferredFraudCheckRepository } from './fraud-check/deferred-fraud-check.repository';
 import { FraudCheck } from './fraud-check/fraud-check';
 import { FlagEvidence } from './flags/fraud-flag-evidence';
 import { FraudFlagRepository } from './flags/fraud-flag.repository';
 import { FraudFlags } from './flags/fraud-flags';
+import { ParticipantRepository } from './participants/participant.repository';
+import { Participants } from './participants/participants';
 import { RecoveryPass } from './recovery/recovery-pass';
 import type { CodeKeyCache } from './referrals/code-key-cache';
 import { ReferralCountersRepository } from './referrals/referral-counters.repository';
@@ -30,6 +33,7 @@ import { Referrals } from './referrals/referrals';
 import { CampaignBucketRepository } from './stats/campaign-bucket.repository';
 import { CampaignBuckets } from './stats/campaign-buckets';
 import { CampaignFigures } from './stats/campaign-figures';
+import { TopReferrers } from './stats/top-referrers';
 import { CampaignStatsRepository } from './stats/campaign-stats.repository';
 import { CampaignStats } from './stats/campaign-stats';
 import { ReferrerStats } from './stats/referrer-stats';
@@ -52,6 +56,7 @@ export function referralRepositories(db: Connection, outbox: Outbox) {
     deferredChecks: new DeferredFraudCheckRepository(db),
     stats: new CampaignStatsRepository(db),
     buckets: new CampaignBucketRepository(db),
+    participants: new ParticipantRepository(db),
   };
 }
 
@@ -81,11 +86,12 @@ export function referralModules(db: Connection, outbox: Outbox, deps: ReferralDe
   const buckets = new CampaignBuckets(stored.buckets);
   const stats = new CampaignStats(stored.stats, buckets);
   const fraud = new FraudCheck(deps.fraud, deps.logger);
-  const conversionRewards = new ConversionRewards(stored.conversions, stored.counters, campaigns, stats, once, deps.rewards);
+  const participants = new Participants(stored.participants);
+  const conversionRewards = new ConversionRewards(stored.conversions, stored.counters, campaigns, stats, once, deps.rewards, participants);
   const flags = new FraudFlags(stored.flags, stored.referrals, once, conversionRewards);
   const tree = new ReferralTree(stored.referrals, stored.conversions);
   const funnel = new RefereeFunnel(stored.conversions);
-  const referrals = new Referrals(stored.referrals, lookup, stored.links, stored.counters, campaigns, stats, tree, funnel, fraud, stored.deferredChecks, flags);
+  const referrals = new Referrals(stored.referrals, lookup, stored.links, stored.counters, campaigns, stats, tree, funnel, fraud, stored.deferredChecks, flags, participants);
   const recorder = new ConversionRecorder(
     stored.conversions,
     lookup,
@@ -97,6 +103,7 @@ export function referralModules(db: Connection, outbox: Outbox, deps: ReferralDe
     stored.deferredChecks,
     flags,
     conversionRewards,
+    participants,
   );
   return {
     stored,
@@ -108,10 +115,13 @@ export function referralModules(db: Connection, outbox: Outbox, deps: ReferralDe
     flags,
     referrals,
     recorder,
+    participants,
+    rewardDecisions: new RewardDecisions(deps.rewards, stored.conversions, stored.flags, flags, conversionRewards, stored.deferredChecks, stored.counters, stats, participants, once),
     clicks: new ClickRecorder(stored.clicks, lookup, stats, funnel, fraud, deps.logger),
     referralList: new ReferralList(stored.referrals, lookup, stored.counters, campaigns),
     conversionList: new ConversionList(stored.conversions, campaigns),
     figures: new CampaignFigures(campaigns, stats, buckets),
+    topReferrers: new TopReferrers(stored.conversions),
     referrerStats: new ReferrerStats(stored.referrals, stored.counters, stored.clicks, campaigns),
     evidence: new FlagEvidence(stored.referrals, stored.conversions, fraud),
     recovery: new RecoveryPass(stored, { campaigns, fraud, flags, conversionRewards, recorder }, deps.logger, { intervalMs: deps.recoveryIntervalMs }),

@@ -51,7 +51,7 @@ describe('the referral service at its edge', () => {
     expect(await failure(svc.rpc.createReferral({ appId: 'app_c', campaignId: paused, referrerId: 'ann' }))).toEqual({
       code: 'FailedPrecondition',
       reason: 'CAMPAIGN_INACTIVE',
-      details: { campaignId: paused, status: 'PAUSED' },
+      details: { campaignId: paused, status: 'PAUSED', effectiveStatus: 'PAUSED' },
       message: `Campaign ${paused} is PAUSED, not ACTIVE.`,
     });
     const campaignId = await campaignOf('app_c');

@@ -5,7 +5,9 @@ import { rpcService, type RpcService } from '@ris/rpc';
 import { campaignCalls } from './campaigns/campaigns.rpc';
 import { clickCalls } from './clicks/clicks.rpc';
 import { conversionCalls } from './conversions/conversions.rpc';
+import { rewardDecisionCalls } from './conversions/reward-decisions.rpc';
 import { flagCalls } from './flags/flags.rpc';
+import { participantCalls } from './participants/participants.rpc';
 import type { ReferralModules } from './referral-modules';
 import { referralCalls } from './referrals/referrals.rpc';
 import { statsCalls } from './stats/stats.rpc';
@@ -21,8 +23,10 @@ export function referralService(modules: ReferralModules, logger: Logger): RpcSe
     ...referralCalls(modules.referrals, modules.referralList),
     ...clickCalls(modules.clicks, logger),
     ...conversionCalls(modules.recorder, modules.conversionList),
-    ...statsCalls(modules.figures, modules.referrerStats),
+    ...statsCalls(modules.figures, modules.referrerStats, modules.topReferrers),
     ...flagCalls(modules.flags, modules.evidence),
+    ...participantCalls(modules.participants),
+    ...rewardDecisionCalls(modules.rewardDecisions),
   };
   return rpcService(ReferralService, impl, {
     tenant: {

@@ -27,7 +27,7 @@ describe('RewardService at its edge', () => {
     if (!(err instanceof ConnectError)) throw new Error(`expected a ConnectError, got ${String(err)}`);
     return { code: err.code, message: err.rawMessage, ...errorReason(err) };
   };
-  const create = (appId: string, fields: { amount?: number; fulfillmentType?: FulfillmentType; hold?: boolean } = {}) => {
+  const create = (appId: string, fields: { amount?: number; currency?: string; fulfillmentType?: FulfillmentType; hold?: boolean } = {}) => {
     n += 1;
     return rewards.createReward({
       appId,
@@ -58,7 +58,7 @@ describe('RewardService at its edge', () => {
   });
 
   it("answers a reward with its fields, its code once claimed", async () => {
-    const { reward, created, capped } = await create('app_a', { amount: 12.5 });
+    const { reward, created, capped } = await create('app_a', { amount: 12.5, currency: 'EUR' });
     expect([created, capped]).toEqual([true, false]);
     const { $typeName: _type, createdAt, updatedAt, ...fields } = reward!;
     expect(fields).toEqual({
@@ -70,10 +70,13 @@ describe('RewardService at its edge', () => {
       side: RewardSide.REFERRER,
       level: 1,
       amount: 12.5,
+      currency: 'EUR',
       fulfillmentType: FulfillmentType.DISCOUNT_CODE,
       status: RewardStatus.APPROVED,
     });
     expect(timestampDate(createdAt!)).toEqual(timestampDate(updatedAt!));
+    // A caller one release behind names no currency: its campaigns are USD.
+    expect((await create('app_a')).reward?.currency).toBe('USD');
 
     const claimed = (await rewards.claimReward({ appId: 'app_a', rewardId: reward!.id })).reward!;
     expect(claimed.discountCode).toMatch(/^[A-Z2-9]{4}-[A-Z2-9]{4}-[A-Z2-9]{4}$/);

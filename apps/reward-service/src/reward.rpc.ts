@@ -2,6 +2,7 @@ import { create } from '@bufbuild/protobuf';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import type { ServiceImpl } from '@connectrpc/connect';
 import {
+  DEFAULT_CURRENCY,
   FulfillmentType,
   RewardSchema,
   RewardService,
@@ -9,17 +10,20 @@ import {
   RewardStatus,
   enumName,
   enumValue,
+  type ListRewardsRequest,
   type Reward,
   type RewardAmounts,
 } from '@ris/contracts';
 import { invalidArgument, messageFields, pageFromRequest, pageReply, requiredField, rpcService, tenantOf, type RpcService } from '@ris/rpc';
 import { claimReward } from './codes/claim-reward';
 import { validateCode } from './codes/validate-code';
+import { cancelReward } from './moves/cancel-reward';
 import { redeemReward } from './moves/redeem-reward';
 import { createReward } from './rewards/create-reward';
 import { approveConversionRewards, cancelConversionRewards } from './rewards/review-conversion-rewards';
 import type { FulfillmentTypeName, RewardDoc, RewardSideName, RewardStatusName } from './rewards/reward.model';
-import { conversionRewards, listRewards, rewardHistory, rewardOf, rewardStats } from './rewards/reward-reads';
+import { conversionRewards, exportRewards, listRewards, rewardHistory, rewardOf, rewardStats } from './rewards/reward-reads';
+import type { RewardFilter } from './rewards/reward.repository';
 import type { RewardStore } from './rewards/reward-store';
 import type { AmountsByStatus } from './totals/reward-totals.model';
 
@@ -31,8 +35,17 @@ export function rewardToProto(doc: RewardDoc): Reward {
     side: enumValue(RewardSide, doc.side),
     fulfillmentType: enumValue(FulfillmentType, doc.fulfillmentType),
     status: enumValue(RewardStatus, doc.status),
+    currency: doc.currency ?? DEFAULT_CURRENCY,
   });
 }
+
+/** The filters of GET /rewards, from a list or export request. */
+/** The filters of a list or export request (the same fields in both). */
+const rewardFilter = (req: Omit<ListRewardsRequest, 'page' | '$typeName'>): RewardFilter => ({
+  userId: req.userId || undefined,
+  status: enumName(RewardStatus, req.status) as RewardStatusName | undefined,
+  fulfillmentType: enumName(FulfillmentType, req.fulfillmentType) as FulfillmentTypeName | undefined,
+});
 
 const amountsProto = (a: AmountsByStatus): RewardAmounts =>
   ({ pending: a.pending, approved: a.approved, paid: a.paid, cancelled: a.cancelled, count: a.count }) as RewardAmounts;
@@ -61,6 +74,7 @@ function rewardRpc(store: RewardStore): ServiceImpl<typeof RewardService> {
         campaignId: requiredField(req.campaignId, 'campaignId'),
         referralId: requiredField(req.referralId, 'referralId'),
         amount: req.amount,
+        currency: req.currency,
         fulfillmentType,
         hold: req.hold,
         maxRewardsPerUser: req.maxRewardsPerUser ?? null,
@@ -95,25 +109,21 @@ function rewardRpc(store: RewardStore): ServiceImpl<typeof RewardService> {
           from: move.from === 'NEW' ? undefined : enumValue(RewardStatus, move.from),
           to: enumValue(RewardStatus, move.to),
           at: timestampFromDate(move.at),
+          note: typeof move.fields.cancellationNote === 'string' ? move.fields.cancellationNote : undefined,
         })),
       };
     },
 
     async listRewards(req, ctx) {
-      const page = await listRewards(
-        store,
-        tenantOf(ctx),
-        {
-          userId: req.userId || undefined,
-          status: enumName(RewardStatus, req.status) as RewardStatusName | undefined,
-          fulfillmentType: enumName(FulfillmentType, req.fulfillmentType) as FulfillmentTypeName | undefined,
-        },
-        pageFromRequest(req.page),
-      );
+      const page = await listRewards(store, tenantOf(ctx), rewardFilter(req), pageFromRequest(req.page));
       return {
         rewards: page.items.map(rewardToProto),
         page: pageReply(page),
       };
+    },
+
+    async *exportRewards(req, ctx) {
+      for await (const batch of exportRewards(store, tenantOf(ctx), rewardFilter(req))) yield { rewards: batch.map(rewardToProto) };
     },
 
     async claimReward(req, ctx) {
@@ -128,6 +138,11 @@ function rewardRpc(store: RewardStore): ServiceImpl<typeof RewardService> {
         reward: result.reward ? rewardToProto(result.reward) : undefined,
         reason: result.reason ?? undefined,
       };
+    },
+
+    async cancelReward(req, ctx) {
+      const reward = await cancelReward(store, tenantOf(ctx), requiredField(req.rewardId, 'rewardId'), req.note ?? null, req.operationKey);
+      return { reward: rewardToProto(reward) };
     },
 
     async redeemReward(req, ctx) {

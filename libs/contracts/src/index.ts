@@ -9,6 +9,7 @@ export * from './gen/incentive/v1/incentive_pb';
 export * from './gen/catalog_marketplace/v1/catalog_marketplace_pb';
 export * from './gen/webhook/v1/webhook_pb';
 export { DEFAULT_CODE_VALIDITY_DAYS } from './defaults';
+export { CURRENCY_CODES, DEFAULT_CURRENCY, currencyDigits, isCurrencyCode } from './currency';
 export { enumName, enumNames, enumValue, type EnumName } from './enum-names';
 export type { ServiceCalls } from './service-calls';
 // referral.v1 (its RecordClick and RecordClicks RPCs) and fraud.v1 (click

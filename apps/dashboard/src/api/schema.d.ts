@@ -148,7 +148,7 @@ export interface paths {
          *
          *     Sent on but **not counted**: HEAD requests, browser prefetches, known crawlers and link unfurlers (search engines, chat and social
          *     apps' previewers), a visitor without a user agent, clicks of an address on one link past `LINK_CLICKS_PER_IP_PER_HOUR`, and every
-         *     visit while the campaign is not ACTIVE. An unknown code, or a campaign without a landing URL, answers a plain 404 page.
+         *     visit while the campaign takes no referrals (its `effectiveStatus` is not ACTIVE: paused, ended, or outside its schedule). An unknown code, or a campaign without a landing URL, answers a plain 404 page.
          */
         get: {
             parameters: {
@@ -1453,6 +1453,72 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/console/v1/session/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whether this browser is signed in
+         * @description The dashboard's start-up probe: 200 either way, so being signed out is an answer and not an error a browser logs. `session` is what `GET /session` answers while the cookie names a live session (and, like any request, keeps it alive), and null without one: no cookie, or one whose session ended.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The session, or null when signed out */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ConsoleSessionStatus"];
+                    };
+                };
+                /** @description Invalid body, query or path value (VALIDATION_ERROR) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description A dependency is unavailable; retry */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/console/v1/session/app": {
         parameters: {
             query?: never;
@@ -1864,7 +1930,9 @@ export interface paths {
         };
         /**
          * List the app's members
-         * @description **Role:** OWNER or above in the app.
+         * @description With the invitations not accepted or revoked yet (expired ones too, until re-sent or revoked).
+         *
+         *     **Role:** OWNER or above in the app.
          */
         get: {
             parameters: {
@@ -1878,7 +1946,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Members, in the order they were added */
+                /** @description Members, in the order they were added, and open invitations, in the order they were made */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -1937,7 +2005,7 @@ export interface paths {
         put?: never;
         /**
          * Add a member (invite)
-         * @description Adds the operator with this email; one without an account yet is created with a one-time password, shown only in this answer (`initialPassword`): hand it over, they sign in with it and change it. 409 ALREADY_EXISTS for a member.
+         * @description An operator who has an account is added at once (201, `member`). An address without one is invited (202, `IssuedInvitation`): a one-time link that makes the account with a password of their choosing and the membership with this role, shown only in this answer (`inviteUrl`) and e-mailed when SMTP is configured (`emailDelivery`); it expires after the invitation lifetime (7 days by default). 409 ALREADY_EXISTS for a member, or an address invited already (re-send or revoke that invitation).
          *
          *     **Role:** OWNER or above in the app.
          */
@@ -1957,13 +2025,22 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description Added */
+                /** @description Added: the address has an account */
                 201: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": components["schemas"]["AddMemberResponse"];
+                    };
+                };
+                /** @description Invited: the address has no account yet; they become a member when they accept through the link */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["IssuedInvitation"];
                     };
                 };
                 /** @description Invalid body, query or path value (VALIDATION_ERROR) */
@@ -2350,6 +2427,511 @@ export interface paths {
         };
         trace?: never;
     };
+    "/console/v1/apps/{appId}/invitations/{invitationId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an invitation
+         * @description An invitation not accepted or revoked yet (EXPIRED once its link no longer works). Its link is never shown again.
+         *
+         *     **Role:** OWNER or above in the app.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description App id */
+                    appId: string;
+                    /** @description Invitation id */
+                    invitationId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The invitation */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["AppInvitationEnvelope"];
+                    };
+                };
+                /** @description Invalid body, query or path value (VALIDATION_ERROR) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description No such resource for this app */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description A dependency is unavailable; retry */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /**
+         * Revoke an invitation
+         * @description Its link is dead at once (the link answers 404, as an unknown one does).
+         *
+         *     **Role:** OWNER or above in the app.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description App id */
+                    appId: string;
+                    /** @description Invitation id */
+                    invitationId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Revoked */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Invalid body, query or path value (VALIDATION_ERROR) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description No such resource for this app */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description A dependency is unavailable; retry */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/v1/apps/{appId}/invitations/{invitationId}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Re-send an invitation
+         * @description A new link, which works for the invitation lifetime from now (an expired invitation too); the link before it is dead. Shown only in this answer, and e-mailed again when SMTP is configured.
+         *
+         *     **Role:** OWNER or above in the app.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description App id */
+                    appId: string;
+                    /** @description Invitation id */
+                    invitationId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The new link */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["IssuedInvitation"];
+                    };
+                };
+                /** @description Invalid body, query or path value (VALIDATION_ERROR) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description No such resource for this app */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description A dependency is unavailable; retry */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/v1/invitations/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read an invitation by its link
+         * @description Public (the link is the credential): who invited which address to which app with which role, and until when. An unknown, used, revoked or expired link is one answer, 404 NOT_FOUND. Such links slow their client address like failed sign-ins (after LOGIN_FREE_FAILURES_PER_ADDRESS of them each further try waits 1 s, 2 s, 4 s…, real links too: 429 with Retry-After).
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The invitation link's token (`/dashboard/invite/<token>`) */
+                    token: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The invitation */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["InvitationLink"];
+                    };
+                };
+                /** @description Invalid body, query or path value (VALIDATION_ERROR) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description No such resource for this app */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Rate limited (see Retry-After) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description A dependency is unavailable; retry */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/v1/invitations/{token}/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept an invitation
+         * @description Makes the account of the invited address with this password (at least 12 characters) and the membership with the invited role, uses the link up, and signs in like `POST /session` (the cookies, and the session answer in the app of the invitation). When the address got an account since it was invited, the password is that account's (422 PASSWORD_WRONG, counted as a failed sign-in) and the account joins the app; one that is a member already keeps its role. Of concurrent acceptances of one link exactly one succeeds; the others are 404. An unknown, used, revoked or expired link is one answer, 404 NOT_FOUND. Such links slow their client address like failed sign-ins (after LOGIN_FREE_FAILURES_PER_ADDRESS of them each further try waits 1 s, 2 s, 4 s…, real links too: 429 with Retry-After).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The invitation link's token (`/dashboard/invite/<token>`) */
+                    token: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["AcceptInvitationRequest"];
+                };
+            };
+            responses: {
+                /** @description Accepted and signed in; the cookie is set */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ConsoleSession"];
+                    };
+                };
+                /** @description Invalid body, query or path value (VALIDATION_ERROR) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description No such resource for this app */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description State conflict */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Body larger than 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Body is not JSON */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description A business rule refused the request */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Rate limited (see Retry-After) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description A dependency is unavailable; retry */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/console/v1/apps/{appId}/keys": {
         parameters: {
             query?: never;
@@ -2432,7 +3014,7 @@ export interface paths {
         put?: never;
         /**
          * Issue an API key
-         * @description The full key is shown only in this answer (the audit log keeps it redacted). Existing keys keep working until revoked.
+         * @description The full key is shown only in this answer (the audit log keeps it redacted). Existing keys keep working until revoked. The body is optional: `name` says what the key is for (up to 100 characters), shown in the list; without it the key is unnamed.
          *
          *     **Role:** OWNER or above in the app.
          */
@@ -2446,7 +3028,11 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody?: never;
+            requestBody?: {
+                content: {
+                    "application/json": components["schemas"]["IssueApiKeyRequest"];
+                };
+            };
             responses: {
                 /** @description Issued */
                 201: {
@@ -2477,6 +3063,24 @@ export interface paths {
                 };
                 /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
                 403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Body larger than 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Body is not JSON */
+                415: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2713,14 +3317,19 @@ export interface paths {
         };
         /**
          * List campaigns, newest first
-         * @description **Role:** VIEWER or above with a dashboard session (an API key may call it).
+         * @description Filters: `status` as set, `effectiveStatus` as it is now; with both, a campaign matches both.
+         *
+         *     **Role:** VIEWER or above with a dashboard session (an API key may call it).
          */
         get: {
             parameters: {
                 query?: {
                     page?: number;
                     limit?: number;
+                    /** @description As set */
                     status?: "ACTIVE" | "PAUSED" | "ENDED";
+                    /** @description What the campaign does now (its status within its schedule): e.g. SCHEDULED, or ENDED whether ended or past its end */
+                    effectiveStatus?: "ACTIVE" | "PAUSED" | "ENDED" | "SCHEDULED";
                 };
                 header?: never;
                 path?: never;
@@ -2799,7 +3408,9 @@ export interface paths {
         put?: never;
         /**
          * Create a campaign
-         * @description **Role:** MANAGER or above with a dashboard session (an API key may call it).
+         * @description With `startsAt` and `endsAt` the campaign takes referrals and conversions only in [startsAt, endsAt): `effectiveStatus` says what it does now. An `endsAt` not after `startsAt`, or a bound outside the years 0001 to 9999 (UTC), is 422 INVALID_RANGE.
+         *
+         *     **Role:** MANAGER or above with a dashboard session (an API key may call it).
          */
         post: {
             parameters: {
@@ -2875,6 +3486,15 @@ export interface paths {
                 };
                 /** @description Body is not JSON */
                 415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description A business rule refused the request */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3023,7 +3643,7 @@ export interface paths {
         head?: never;
         /**
          * Update a campaign
-         * @description Only the fields sent change. Pausing or ending a campaign stops new referrals and conversions (422 CAMPAIGN_INACTIVE).
+         * @description Only the fields sent change. Pausing or ending a campaign stops new referrals and conversions (422 CAMPAIGN_INACTIVE), and so does a `startsAt` in the future or an `endsAt` in the past; null removes a bound. An `endsAt` not after `startsAt` (the one sent or the one stored), or a bound outside the years 0001 to 9999 (UTC), is 422 INVALID_RANGE. The currency is fixed at creation: another than the campaign's is 422 CURRENCY_MISMATCH. Changed rules, `holdDays` and `recurringMonths` apply to conversions recorded afterwards.
          *
          *     **Role:** MANAGER or above with a dashboard session (an API key may call it).
          */
@@ -3101,6 +3721,15 @@ export interface paths {
                 };
                 /** @description Body is not JSON */
                 415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description A business rule refused the request */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3375,6 +4004,106 @@ export interface paths {
                 };
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/referrals/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export referrals as CSV
+         * @description The referrals GET /referrals lists with the same filters (every page). A header row, then one row per record in the list's order (RFC 4180, UTF-8, CRLF), streamed: any number of rows. A text cell that a spreadsheet would run as a formula (it starts with =, +, -, @, a tab or a carriage return) gets a ' before it. Columns: id, referralCode, referrerId, refereeId, status, level, rewardAmount, conversions, isFlagged, createdAt, campaignId, campaignName, campaignStatus.
+         *
+         *     **Role:** VIEWER or above with a dashboard session (an API key may call it).
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Only this campaign */
+                    campaignId?: string;
+                    /** @description Only this referrer */
+                    referrerId?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The referrals, as a file to save */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": string;
+                    };
+                };
+                /** @description Invalid body, query or path value (VALIDATION_ERROR) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Rate limited (see Retry-After) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description A dependency is unavailable; retry */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -4826,6 +5555,104 @@ export interface paths {
                             transactions: components["schemas"]["IncentiveTransaction"][];
                             pagination: components["schemas"]["Pagination"];
                         };
+                    };
+                };
+                /** @description Invalid body, query or path value (VALIDATION_ERROR) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Rate limited (see Retry-After) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description A dependency is unavailable; retry */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/incentives/balances/{userId}/transactions/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export transactions as CSV
+         * @description The user's ledger as GET /incentives/balances/{userId}/transactions lists it, newest first (every page). A header row, then one row per record in the list's order (RFC 4180, UTF-8, CRLF), streamed: any number of rows. A text cell that a spreadsheet would run as a formula (it starts with =, +, -, @, a tab or a carriage return) gets a ' before it. Columns: id, seq, reason, cause, coins, xp, tokens, balanceAfterCoins, balanceAfterXp, balanceAfterTokens, sourceId, actionKey, description, createdAt.
+         *
+         *     **Role:** VIEWER or above with a dashboard session (an API key may call it).
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Your user id */
+                    userId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The transactions, as a file to save */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": string;
                     };
                 };
                 /** @description Invalid body, query or path value (VALIDATION_ERROR) */
@@ -7782,7 +8609,7 @@ export interface paths {
         };
         /**
          * List conversion records, newest activity first
-         * @description Funnel records (PENDING, CLICKED) and conversions (CONVERTED, FLAGGED), one per referee and level. referralCode filters by the code the referee used, so it returns that conversion chain at every level. userId lists the records where that user is the referrer or the referee (a record of both once).
+         * @description Funnel records (PENDING, CLICKED) and conversions (CONVERTED, FLAGGED, REJECTED), one per referee and level. referralCode filters by the code the referee used, so it returns that conversion chain at every level. userId lists the records where that user is the referrer or the referee (a record of both once).
          *
          *     **Role:** VIEWER or above with a dashboard session (an API key may call it).
          */
@@ -7795,7 +8622,7 @@ export interface paths {
                     campaignId?: string;
                     /** @description Original referral code */
                     referralCode?: string;
-                    status?: "PENDING" | "CLICKED" | "CONVERTED" | "FLAGGED";
+                    status?: "PENDING" | "CLICKED" | "CONVERTED" | "FLAGGED" | "REJECTED";
                     /** @description Only records where this user is the referrer or the referee */
                     userId?: string;
                 };
@@ -7876,7 +8703,7 @@ export interface paths {
         put?: never;
         /**
          * Record that a referred user converted
-         * @description Attributes the conversion to the code (and, on multi-level campaigns, to the referrers above it: one record per level with that level's amount). Creates the rewards: APPROVED at once when clean, held PENDING when the fraud check flags the conversion (status FLAGGED, see /fraud/flags) or could not run. A referee converts once per campaign: a second conversion is 409 ALREADY_CONVERTED. A conversion later than the campaign's attributionWindowDays after the referee first used the code is recorded without rewards. maxRewardsPerReferrer caps the rewards a referrer earns in the campaign. A retry with the same `Idempotency-Key` (after a 503, a timeout or a dropped connection) is the same conversion: it finishes what the first try left and answers it again, never 409 ALREADY_CONVERTED.
+         * @description Attributes the conversion to the code (and, on multi-level campaigns, to the referrers above it: one record per level with that level's amount). Creates the rewards: APPROVED at once when clean, held PENDING when the fraud check flags the conversion (status FLAGGED, see /fraud/flags) or could not run. A referee converts once per campaign: a second conversion is 409 ALREADY_CONVERTED. A conversion later than the campaign's attributionWindowDays after the referee first used the code is recorded without rewards. maxRewardsPerReferrer caps the rewards a referrer earns in the campaign. A retry with the same `Idempotency-Key` (after a 503, a timeout or a dropped connection) is the same conversion: it finishes what the first try left and answers it again, never 409 ALREADY_CONVERTED. A percentage rule pays its share of `amount` (rounded half away from zero to the currency's smallest unit, capped by its `maxAmount`): on a campaign with one, a conversion without `amount` is 422 AMOUNT_REQUIRED; a `currency` other than the campaign's is 422 CURRENCY_MISMATCH. Both are refused before anything is stored.
          *
          *     **Role:** MANAGER or above with a dashboard session (an API key may call it).
          */
@@ -8012,6 +8839,109 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/conversions/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export conversions as CSV
+         * @description The records GET /conversions lists with the same filters (every page). A header row, then one row per record in the list's order (RFC 4180, UTF-8, CRLF), streamed: any number of rows. A text cell that a spreadsheet would run as a formula (it starts with =, +, -, @, a tab or a carriage return) gets a ' before it. Columns: id, conversionId, level, status, referralId, referralCode, originalReferralCode, referrerId, refereeId, amount, currency, rewardAmount, isFlagged, campaignId, campaignName, convertedAt, createdAt.
+         *
+         *     **Role:** VIEWER or above with a dashboard session (an API key may call it).
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Only this campaign */
+                    campaignId?: string;
+                    /** @description Original referral code */
+                    referralCode?: string;
+                    status?: "PENDING" | "CLICKED" | "CONVERTED" | "FLAGGED" | "REJECTED";
+                    /** @description Only records where this user is the referrer or the referee */
+                    userId?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The conversions, as a file to save */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": string;
+                    };
+                };
+                /** @description Invalid body, query or path value (VALIDATION_ERROR) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Rate limited (see Retry-After) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description A dependency is unavailable; retry */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/stats": {
         parameters: {
             query?: never;
@@ -8132,9 +9062,9 @@ export interface paths {
          */
         get: {
             parameters: {
-                query: {
-                    /** @description Campaign id (required) */
-                    campaignId: string;
+                query?: {
+                    /** @description Campaign id; every campaign of the app, summed, when absent */
+                    campaignId?: string;
                     /** @description Bucket size; day when absent */
                     interval?: "hour" | "day";
                     /** @description Start of the range (inclusive), rounded down to its UTC hour or day */
@@ -8186,6 +9116,222 @@ export interface paths {
                 };
                 /** @description No such resource for this app */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description A business rule refused the request */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Rate limited (see Retry-After) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description A dependency is unavailable; retry */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/stats/campaigns": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every campaign's figures, and the app's totals
+         * @description A page of the app's campaigns (newest first, as GET /campaigns, with its status and effectiveStatus filters), each with the figures of GET /stats, and `totals`: the same figures over every campaign of the app (whatever the filter). Counters kept on write: one document read a campaign.
+         *
+         *     **Role:** VIEWER or above with a dashboard session (an API key may call it).
+         */
+        get: {
+            parameters: {
+                query?: {
+                    page?: number;
+                    limit?: number;
+                    /** @description As set */
+                    status?: "ACTIVE" | "PAUSED" | "ENDED";
+                    /** @description What the campaign does now (its status within its schedule): e.g. SCHEDULED, or ENDED whether ended or past its end */
+                    effectiveStatus?: "ACTIVE" | "PAUSED" | "ENDED" | "SCHEDULED";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The campaigns with their figures, and the totals */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["CampaignStatsPage"];
+                    };
+                };
+                /** @description Invalid body, query or path value (VALIDATION_ERROR) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Rate limited (see Retry-After) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description A dependency is unavailable; retry */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/stats/top-referrers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The referrers with the most conversions, or the most reward value, in a period
+         * @description Summed from the conversions converted in [from, to) (without `to`, now; without `from`, 30 days before `to`; a `to` not after `from`, or a period of more than 366 days, is 422 INVALID_RANGE), of one campaign or every campaign: `conversions` are the level-1 conversions credited to the referrer, `rewardValue` their rewards of those conversions at every level. Rejected conversions count for nobody. Ties go to the other figure, then to the user id.
+         *
+         *     **Role:** VIEWER or above with a dashboard session (an API key may call it).
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Only this campaign */
+                    campaignId?: string;
+                    /** @description Start of the period (inclusive) */
+                    from?: string;
+                    /** @description End of the period (exclusive) */
+                    to?: string;
+                    /** @description The order; CONVERSIONS when absent */
+                    by?: "CONVERSIONS" | "REWARD_VALUE";
+                    limit?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The referrers, best first */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["TopReferrers"];
+                    };
+                };
+                /** @description Invalid body, query or path value (VALIDATION_ERROR) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -8347,6 +9493,208 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/participants": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The app's people: referrers, referees and incentive users
+         * @description Everyone the referral program has seen (a referrer, a referee) or the incentive engine has recorded an event of, with their referral figures and their incentive balance. `q` finds a user by a prefix of their id, or of the e-mail address sent with them. Sorted by coins, the users with a balance come first, highest first, then those without one; an e-mail search sorted by coins orders its first 500 matches. The referral figures are kept on write; an incentive user appears once the engine's event reaches the directory (within a second or so).
+         *
+         *     **Role:** VIEWER or above with a dashboard session (an API key may call it).
+         */
+        get: {
+            parameters: {
+                query?: {
+                    page?: number;
+                    limit?: number;
+                    /** @description A prefix of the user id, or of the e-mail address when it holds an '@' (any case) */
+                    q?: string;
+                    /** @description The order: most recent activity first (default), user id, or the highest referrals, conversions, reward value or coins first; ties by user id */
+                    sort?: "LAST_ACTIVITY" | "USER_ID" | "REFERRALS" | "CONVERSIONS" | "REWARD_VALUE" | "COINS";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description A page of participants */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ParticipantPage"];
+                    };
+                };
+                /** @description Invalid body, query or path value (VALIDATION_ERROR) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Rate limited (see Retry-After) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description A dependency is unavailable; retry */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/participants/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export participants as CSV
+         * @description The people GET /participants lists with the same q and sort (every page; an e-mail search sorted by coins: its first 500 matches). A header row, then one row per record in the list's order (RFC 4180, UTF-8, CRLF), streamed: any number of rows. A text cell that a spreadsheet would run as a formula (it starts with =, +, -, @, a tab or a carriage return) gets a ' before it. Columns: userId, email, referrals, conversions, rewardValue, referredBy, convertedAt, coins, tokens, xp, level, firstSeenAt, lastActivityAt.
+         *
+         *     **Role:** VIEWER or above with a dashboard session (an API key may call it).
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description A prefix of the user id, or of the e-mail address when it holds an '@' (any case) */
+                    q?: string;
+                    /** @description The order: most recent activity first (default), user id, or the highest referrals, conversions, reward value or coins first; ties by user id */
+                    sort?: "LAST_ACTIVITY" | "USER_ID" | "REFERRALS" | "CONVERSIONS" | "REWARD_VALUE" | "COINS";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The participants, as a file to save */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": string;
+                    };
+                };
+                /** @description Invalid body, query or path value (VALIDATION_ERROR) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Rate limited (see Retry-After) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description A dependency is unavailable; retry */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/rewards": {
         parameters: {
             query?: never;
@@ -8381,6 +9729,106 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["RewardList"];
+                    };
+                };
+                /** @description Invalid body, query or path value (VALIDATION_ERROR) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Rate limited (see Retry-After) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description A dependency is unavailable; retry */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/rewards/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export rewards as CSV
+         * @description The rewards GET /rewards lists with the same filters (every page). A header row, then one row per record in the list's order (RFC 4180, UTF-8, CRLF), streamed: any number of rows. A text cell that a spreadsheet would run as a formula (it starts with =, +, -, @, a tab or a carriage return) gets a ' before it. Columns: id, userId, campaignId, referralId, conversionId, side, level, amount, currency, fulfillmentType, status, discountCode, expiresAt, claimedAt, redeemedAt, createdAt, cancellationNote.
+         *
+         *     **Role:** VIEWER or above with a dashboard session (an API key may call it).
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Only this user */
+                    userId?: string;
+                    status?: "PENDING" | "APPROVED" | "PAID" | "CANCELLED";
+                    fulfillmentType?: "DISCOUNT_CODE" | "COUPON_CODE" | "MANUAL" | "AUTOMATED" | "GIFT_CARD" | "CUSTOM";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The rewards, as a file to save */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": string;
                     };
                 };
                 /** @description Invalid body, query or path value (VALIDATION_ERROR) */
@@ -8887,6 +10335,307 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/rewards/{rewardId}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve a reward held for review (PENDING → APPROVED)
+         * @description A reward held by its conversion's open fraud flag is approved by approving that flag (as POST /fraud/flags/{flagId}/resolve does: every held reward of the conversion with it, the conversion CONVERTED); one held because the fraud check could not run is approved on the operator's word. A reward that is not PENDING is 409 INVALID_TRANSITION; one held for another reason, 422 REWARD_HELD.
+         *
+         *     **Role:** MANAGER or above with a dashboard session (an API key may call it).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Replays the first response for 24 h. 1 to 255 printable ASCII characters (no spaces). */
+                    "Idempotency-Key"?: string;
+                };
+                path: {
+                    /** @description Reward id */
+                    rewardId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": {
+                        /** @description Why: kept with the decision */
+                        note?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description The reward, approved */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            reward: components["schemas"]["Reward"];
+                        };
+                    };
+                };
+                /** @description Invalid body, query or path value (VALIDATION_ERROR) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description No such resource for this app */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description State conflict */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Body larger than 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Body is not JSON */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description A business rule refused the request */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Rate limited (see Retry-After) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description A dependency is unavailable; retry */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/rewards/{rewardId}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a reward (PENDING or APPROVED → CANCELLED), with a note
+         * @description Its code, if claimed, no longer validates; the campaign's reward value, the referrer's totals and the participant's reward value leave it. PAID or CANCELLED already: 409 INVALID_TRANSITION (a retry with the same `Idempotency-Key` answers the cancelled reward).
+         *
+         *     **Role:** MANAGER or above with a dashboard session (an API key may call it).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Replays the first response for 24 h. 1 to 255 printable ASCII characters (no spaces). */
+                    "Idempotency-Key"?: string;
+                };
+                path: {
+                    /** @description Reward id */
+                    rewardId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": {
+                        /** @description Why: kept with the decision */
+                        note?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description The reward, cancelled */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            reward: components["schemas"]["Reward"];
+                        };
+                    };
+                };
+                /** @description Invalid body, query or path value (VALIDATION_ERROR) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description No such resource for this app */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description State conflict */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Body larger than 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Body is not JSON */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Rate limited (see Retry-After) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description A dependency is unavailable; retry */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/rewards/redeem": {
         parameters: {
             query?: never;
@@ -9346,7 +11095,7 @@ export interface paths {
         put?: never;
         /**
          * Resolve a fraud flag
-         * @description APPROVE a conversion's flag: its records become CONVERTED and its held rewards APPROVED. REJECT: its rewards are CANCELLED (the records stay FLAGGED). APPROVE a referral's flag clears its isFlagged; REJECT leaves it flagged. A flag is resolved once: again is 409 INVALID_TRANSITION, except a retry with the `Idempotency-Key` of the request that resolved it, which answers the resolved flag. Resolved with a dashboard session, the flag records who decided (`resolvedBy`).
+         * @description APPROVE a conversion's flag: its records become CONVERTED and its held rewards APPROVED. REJECT: its records become REJECTED and its rewards CANCELLED; it then counts in no conversion figure (stats, timeseries, the referrer's totals). APPROVE a referral's flag clears its isFlagged; REJECT leaves it flagged. A flag is resolved once: again is 409 INVALID_TRANSITION, except a retry with the `Idempotency-Key` of the request that resolved it, which answers the resolved flag. Resolved with a dashboard session, the flag records who decided (`resolvedBy`).
          *
          *     **Role:** MANAGER or above with a dashboard session (an API key may call it).
          */
@@ -12982,6 +14731,12 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /**
+         * @description ISO 4217 alphabetic code, upper case (e.g. USD, EUR, JPY)
+         * @example USD
+         * @enum {string}
+         */
+        Currency: "AED" | "AFN" | "ALL" | "AMD" | "ANG" | "AOA" | "ARS" | "AUD" | "AWG" | "AZN" | "BAM" | "BBD" | "BDT" | "BGN" | "BHD" | "BIF" | "BMD" | "BND" | "BOB" | "BRL" | "BSD" | "BTN" | "BWP" | "BYN" | "BZD" | "CAD" | "CDF" | "CHF" | "CLP" | "CNY" | "COP" | "CRC" | "CUC" | "CUP" | "CVE" | "CZK" | "DJF" | "DKK" | "DOP" | "DZD" | "EGP" | "ERN" | "ETB" | "EUR" | "FJD" | "FKP" | "GBP" | "GEL" | "GHS" | "GIP" | "GMD" | "GNF" | "GTQ" | "GYD" | "HKD" | "HNL" | "HRK" | "HTG" | "HUF" | "IDR" | "ILS" | "INR" | "IQD" | "IRR" | "ISK" | "JMD" | "JOD" | "JPY" | "KES" | "KGS" | "KHR" | "KMF" | "KPW" | "KRW" | "KWD" | "KYD" | "KZT" | "LAK" | "LBP" | "LKR" | "LRD" | "LSL" | "LYD" | "MAD" | "MDL" | "MGA" | "MKD" | "MMK" | "MNT" | "MOP" | "MRU" | "MUR" | "MVR" | "MWK" | "MXN" | "MYR" | "MZN" | "NAD" | "NGN" | "NIO" | "NOK" | "NPR" | "NZD" | "OMR" | "PAB" | "PEN" | "PGK" | "PHP" | "PKR" | "PLN" | "PYG" | "QAR" | "RON" | "RSD" | "RUB" | "RWF" | "SAR" | "SBD" | "SCR" | "SDG" | "SEK" | "SGD" | "SHP" | "SLE" | "SLL" | "SOS" | "SRD" | "SSP" | "STN" | "SVC" | "SYP" | "SZL" | "THB" | "TJS" | "TMT" | "TND" | "TOP" | "TRY" | "TTD" | "TWD" | "TZS" | "UAH" | "UGX" | "USD" | "UYU" | "UZS" | "VES" | "VND" | "VUV" | "WST" | "XAF" | "XCD" | "XCG" | "XDR" | "XOF" | "XPF" | "XSU" | "YER" | "ZAR" | "ZMW" | "ZWG" | "ZWL";
         ErrorResponse: {
             error: {
                 /** @example VALIDATION_ERROR */
@@ -13018,6 +14773,8 @@ export interface components {
             id: string;
             /** @description The full key. Shown only here: store it now. */
             apiKey: string;
+            /** @description What the key is for, as named when it was issued; null: unnamed. */
+            name: string | null;
             prefix: string;
             /**
              * Format: date-time
@@ -13030,6 +14787,8 @@ export interface components {
         };
         ApiKeySummary: {
             id: string;
+            /** @description What the key is for, as named when it was issued; null: unnamed. */
+            name: string | null;
             /** @description The first characters of the key, to tell keys apart. */
             prefix: string;
             /**
@@ -13146,6 +14905,9 @@ export interface components {
             /** Format: password */
             password: string;
         };
+        ConsoleSessionStatus: {
+            session: components["schemas"]["ConsoleSession"] | null;
+        };
         SwitchAppRequest: {
             /** @description An app you may enter */
             appId: string;
@@ -13168,14 +14930,54 @@ export interface components {
         };
         AppMemberList: {
             members: components["schemas"]["AppMember"][];
+            invitations: components["schemas"]["AppInvitation"][];
+        };
+        /** @description An invitation to the app by a one-time link, not accepted yet. */
+        AppInvitation: {
+            id: string;
+            email: string;
+            role: components["schemas"]["OperatorRole"];
+            invitedBy: {
+                operatorId: string;
+                email: string;
+            };
+            /**
+             * Format: date-time
+             * @example 2026-11-21T07:54:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When its current link was made: at the invitation or its last re-send.
+             * @example 2026-11-21T07:54:00.000Z
+             */
+            sentAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T07:54:00.000Z
+             */
+            expiresAt: string;
+            /**
+             * @description EXPIRED: its link no longer works; re-send it for a new one, or revoke it.
+             * @enum {string}
+             */
+            status: "PENDING" | "EXPIRED";
         };
         AppMemberEnvelope: {
             member: components["schemas"]["AppMember"];
         };
         AddMemberResponse: {
             member: components["schemas"]["AppMember"];
-            /** @description Only when the operator was created now: their password, shown only here. */
-            initialPassword?: string;
+        };
+        IssuedInvitation: {
+            invitation: components["schemas"]["AppInvitation"];
+            /** @description The link that accepts the invitation (`<origin>/dashboard/invite/<token>`). Shown only in this answer: it works once, until `expiresAt`. */
+            inviteUrl: string;
+            /**
+             * @description SENT: e-mailed to the address; FAILED: the e-mail could not be sent (pass the link on yourself); NOT_CONFIGURED: no SMTP_URL, the link is only here.
+             * @enum {string}
+             */
+            emailDelivery: "SENT" | "FAILED" | "NOT_CONFIGURED";
         };
         AddMemberRequest: {
             /** @example ann@example.com */
@@ -13185,11 +14987,40 @@ export interface components {
         ChangeMemberRoleRequest: {
             role: components["schemas"]["OperatorRole"];
         };
+        AppInvitationEnvelope: {
+            invitation: components["schemas"]["AppInvitation"];
+        };
+        InvitationLink: {
+            invitation: {
+                app: {
+                    id: string;
+                    name: string;
+                };
+                email: string;
+                role: components["schemas"]["OperatorRole"];
+                /** @description The e-mail address of the OWNER who invited. */
+                invitedBy: string;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-21T07:54:00.000Z
+                 */
+                expiresAt: string;
+                /** @description The address has an account already (made since it was invited): accepting takes its password instead of a new one. */
+                hasAccount: boolean;
+            };
+        };
+        AcceptInvitationRequest: {
+            /** Format: password */
+            password: string;
+        };
         ApiKeyList: {
             keys: components["schemas"]["ApiKeySummary"][];
         };
         IssueApiKeyResponse: {
             key: components["schemas"]["IssuedApiKey"];
+        };
+        IssueApiKeyRequest: {
+            name?: string;
         };
         AuditLogPage: {
             entries: components["schemas"]["AuditEntry"][];
@@ -13238,8 +15069,28 @@ export interface components {
         Campaign: {
             id: string;
             name: string;
-            /** @enum {string} */
+            /**
+             * @description As set: only ACTIVE takes referrals and conversions, and only inside the schedule (`effectiveStatus`)
+             * @enum {string}
+             */
             status: "ACTIVE" | "PAUSED" | "ENDED";
+            /**
+             * @description What the campaign does now, derived when read (never set): `status` within the schedule. ENDED when `status` is ENDED or `endsAt` has passed; PAUSED when paused; SCHEDULED when ACTIVE before `startsAt`; else ACTIVE, the one state that takes new referrals and conversions.
+             * @enum {string}
+             */
+            effectiveStatus: "ACTIVE" | "PAUSED" | "ENDED" | "SCHEDULED";
+            /**
+             * Format: date-time
+             * @description The campaign takes referrals and conversions from then on (inclusive); null: no start
+             * @example 2026-11-21T07:54:00.000Z
+             */
+            startsAt: string | null;
+            /**
+             * Format: date-time
+             * @description The campaign takes none from then on (exclusive); null: no end
+             * @example 2026-11-21T07:54:00.000Z
+             */
+            endsAt: string | null;
             referrerReward: components["schemas"]["RewardRule"];
             /** @description null unless the campaign is double-sided */
             refereeReward: components["schemas"]["RewardRule"] | null;
@@ -13253,6 +15104,15 @@ export interface components {
             /** @description null: the hosted links of the campaign answer 404 */
             landingUrl: string | null;
             /**
+             * @description ISO 4217 code of every amount of the campaign: its rules, its conversions and its rewards
+             * @example EUR
+             */
+            currency: string;
+            /** @description Days a clean conversion's rewards are held before they are payable (0: none) */
+            holdDays: number;
+            /** @description Months after the conversion during which the referee's later purchases earn again; null: only the conversion earns */
+            recurringMonths: number | null;
+            /**
              * Format: date-time
              * @example 2026-11-21T07:54:00.000Z
              */
@@ -13263,15 +15123,26 @@ export interface components {
              */
             updatedAt: string;
         };
+        /** @description What the referrer (or the referee) earns on a conversion. Exactly one of `amount` (a fixed reward) and `percent` (that share of the conversion's `amount`, rounded half away from zero to the currency's smallest unit (the cent of USD or EUR, a whole yen), and capped by `maxAmount` when set); `maxAmount` only with `percent`. Amounts are in the campaign's `currency`. */
         RewardRule: {
-            amount: number;
+            /** @description The fixed reward; null when the rule pays a percent */
+            amount: number | null;
+            /** @description The share of the conversion's `amount` the rule pays; null for a fixed reward */
+            percent: number | null;
+            /** @description The most a percentage rule pays; null: no cap (and for a fixed reward) */
+            maxAmount: number | null;
             /** @enum {string} */
             fulfillmentType: "DISCOUNT_CODE" | "COUPON_CODE" | "MANUAL" | "AUTOMATED" | "GIFT_CARD" | "CUSTOM";
         };
-        /** @description Reward for the referrer `level` steps above the converting referee. */
+        /** @description Reward for the referrer `level` steps above the converting referee. Exactly one of `amount` (a fixed reward) and `percent` (that share of the conversion's `amount`, rounded half away from zero to the currency's smallest unit (the cent of USD or EUR, a whole yen), and capped by `maxAmount` when set); `maxAmount` only with `percent`. Amounts are in the campaign's `currency`. */
         LevelReward: {
             level: number;
-            amount: number;
+            /** @description The fixed reward; null when the rule pays a percent */
+            amount: number | null;
+            /** @description The share of the conversion's `amount` the rule pays; null for a fixed reward */
+            percent: number | null;
+            /** @description The most a percentage rule pays; null: no cap (and for a fixed reward) */
+            maxAmount: number | null;
         };
         CreateCampaignRequest: {
             name: string;
@@ -13280,11 +15151,11 @@ export interface components {
              * @enum {string}
              */
             status: "ACTIVE" | "PAUSED" | "ENDED";
-            referrerReward: components["schemas"]["RewardRule"];
+            referrerReward: components["schemas"]["RewardRuleInput"];
             /** @description Set for double-sided campaigns. */
-            refereeReward?: components["schemas"]["RewardRule"] | null;
+            refereeReward?: components["schemas"]["RewardRuleInput"] | null;
             /** @description At most one entry per level */
-            levels?: components["schemas"]["LevelReward"][] & (unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown);
+            levels?: components["schemas"]["LevelRewardInput"][] & (unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown);
             /** @default 30 */
             attributionWindowDays: number;
             maxRewardsPerReferrer?: number | null;
@@ -13303,16 +15174,83 @@ export interface components {
              * @example https://shop.example.com/welcome
              */
             landingUrl?: string;
+            /**
+             * Format: date-time
+             * @description From then on (inclusive) the campaign takes referrals and conversions; before, they are 422 CAMPAIGN_INACTIVE. null or absent: no start
+             * @example 2026-11-21T07:54:00Z
+             */
+            startsAt?: string | null;
+            /**
+             * Format: date-time
+             * @description From then on (exclusive) the campaign takes no referrals or conversions (422 CAMPAIGN_INACTIVE). After `startsAt` when both are set: 422 INVALID_RANGE otherwise. null or absent: no end
+             * @example 2026-11-21T07:54:00Z
+             */
+            endsAt?: string | null;
+            currency?: components["schemas"]["Currency"] & unknown;
+            /**
+             * @description Days a clean conversion's rewards are held PENDING before they are payable (0: approved at once)
+             * @default 0
+             */
+            holdDays: number;
+            /** @description Months after the conversion during which the referee's later purchases earn the campaign's rewards again. null or absent: only the conversion earns */
+            recurringMonths?: number | null;
         };
+        /** @description What the referrer (or the referee) earns on a conversion. Exactly one of `amount` (a fixed reward) and `percent` (that share of the conversion's `amount`, rounded half away from zero to the currency's smallest unit (the cent of USD or EUR, a whole yen), and capped by `maxAmount` when set); `maxAmount` only with `percent`. Amounts are in the campaign's `currency`. */
+        RewardRuleInput: {
+            /** @description A fixed reward. Not with `percent` */
+            amount?: number | null;
+            /**
+             * @description The reward is this percentage of the conversion's `amount` (more than 0, at most 100). Not with `amount`
+             * @example 10
+             */
+            percent?: number | null;
+            /**
+             * @description Only with `percent`: the most the reward pays
+             * @example 50
+             */
+            maxAmount?: number | null;
+            /** @enum {string} */
+            fulfillmentType: "DISCOUNT_CODE" | "COUPON_CODE" | "MANUAL" | "AUTOMATED" | "GIFT_CARD" | "CUSTOM";
+        } & ({
+            amount: number;
+            percent?: unknown;
+            maxAmount?: unknown;
+        } | {
+            percent: number;
+            amount?: unknown;
+        });
+        /** @description Reward for the referrer `level` steps above the converting referee. Exactly one of `amount` (a fixed reward) and `percent` (that share of the conversion's `amount`, rounded half away from zero to the currency's smallest unit (the cent of USD or EUR, a whole yen), and capped by `maxAmount` when set); `maxAmount` only with `percent`. Amounts are in the campaign's `currency`. */
+        LevelRewardInput: {
+            level: number;
+            /** @description A fixed reward. Not with `percent` */
+            amount?: number | null;
+            /**
+             * @description The reward is this percentage of the conversion's `amount` (more than 0, at most 100). Not with `amount`
+             * @example 10
+             */
+            percent?: number | null;
+            /**
+             * @description Only with `percent`: the most the reward pays
+             * @example 50
+             */
+            maxAmount?: number | null;
+        } & ({
+            amount: number;
+            percent?: unknown;
+            maxAmount?: unknown;
+        } | {
+            percent: number;
+            amount?: unknown;
+        });
         UpdateCampaignRequest: {
             name?: string;
             /** @enum {string} */
             status?: "ACTIVE" | "PAUSED" | "ENDED";
-            referrerReward?: components["schemas"]["RewardRule"];
+            referrerReward?: components["schemas"]["RewardRuleInput"];
             /** @description null makes the campaign single-sided */
-            refereeReward?: components["schemas"]["RewardRule"] | null;
+            refereeReward?: components["schemas"]["RewardRuleInput"] | null;
             /** @description Replaces the whole list */
-            levels?: components["schemas"]["LevelReward"][] & (unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown);
+            levels?: components["schemas"]["LevelRewardInput"][] & (unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown);
             attributionWindowDays?: number;
             /** @description null removes the cap */
             maxRewardsPerReferrer?: number | null;
@@ -13322,6 +15260,23 @@ export interface components {
             rewardCodeValidityDays?: number;
             /** @description null removes it (the hosted links then answer 404) */
             landingUrl?: string | null;
+            /**
+             * Format: date-time
+             * @description From then on (inclusive) the campaign takes referrals and conversions; before, they are 422 CAMPAIGN_INACTIVE. null removes it
+             * @example 2026-11-21T07:54:00Z
+             */
+            startsAt?: string | null;
+            /**
+             * Format: date-time
+             * @description From then on (exclusive) the campaign takes no referrals or conversions (422 CAMPAIGN_INACTIVE). After `startsAt` when both are set: 422 INVALID_RANGE otherwise. null removes it
+             * @example 2026-11-21T07:54:00Z
+             */
+            endsAt?: string | null;
+            currency?: components["schemas"]["Currency"] & unknown;
+            /** @description Days a clean conversion's rewards are held PENDING before they are payable (0: approved at once). Applies to conversions recorded afterwards */
+            holdDays?: number;
+            /** @description Months after the conversion during which the referee's later purchases earn the campaign's rewards again. null: not recurring */
+            recurringMonths?: number | null;
         };
         CreateReferralResponse: {
             referralCode: string;
@@ -13364,6 +15319,8 @@ export interface components {
             /** @description Referrer's depth in the campaign's referral tree (1 = never referred) */
             level: number;
             rewardAmount: number;
+            /** @description Referees converted through this code (level 1; rejected conversions are not counted) */
+            conversions: number;
             isFlagged: boolean;
             /**
              * Format: date-time
@@ -14013,6 +15970,11 @@ export interface components {
             conversionId: string;
             /** @description The direct referrer's reward (0 when none was created) */
             rewardAmount: number;
+            /**
+             * @description ISO 4217 code of the conversion's amount and of its rewards: the campaign's
+             * @example EUR
+             */
+            currency: string;
             /** @description Whether the direct referrer got a reward */
             rewardCreated: boolean;
             /**
@@ -14061,8 +16023,9 @@ export interface components {
             referralCode: string;
             /** @description The referred user who converted */
             refereeId: string;
-            /** @description Monetary value of the conversion */
+            /** @description Monetary value of the conversion, in the campaign's currency; required when a rule of the campaign pays a percent */
             amount?: number;
+            currency?: components["schemas"]["Currency"] & unknown;
             /** @description Arbitrary key-value data, kept with the conversion. Any JSON object of at most 32 levels and 16 KiB as JSON. */
             metadata?: {
                 [key: string]: unknown;
@@ -14086,16 +16049,21 @@ export interface components {
             referrerId: string;
             refereeId: string;
             /**
-             * @description PENDING: referee known; CLICKED: a click carried the refereeId; CONVERTED; FLAGGED: held for fraud review
+             * @description PENDING: referee known; CLICKED: a click carried the refereeId; CONVERTED; FLAGGED: held for fraud review; REJECTED: its fraud flag was rejected (rewards cancelled, counted in no figure; the referee cannot convert again in the campaign)
              * @enum {string}
              */
-            status: "PENDING" | "CLICKED" | "CONVERTED" | "FLAGGED";
+            status: "PENDING" | "CLICKED" | "CONVERTED" | "FLAGGED" | "REJECTED";
             /** @description This record's referrer's reward (0 when none) */
             rewardAmount: number;
             /** @description 1 for the direct referrer, n for the referrer n-1 steps above */
             level: number;
             /** @description Monetary value reported with the conversion */
             amount: number | null;
+            /**
+             * @description ISO 4217 code of `amount` and `rewardAmount`: the campaign's
+             * @example EUR
+             */
+            currency: string;
             isFlagged: boolean;
             /**
              * Format: date-time
@@ -14114,19 +16082,21 @@ export interface components {
         };
         CampaignStats: {
             campaignId: string;
+            /** @description Referrals (codes) created */
             totalReferrals: number;
             totalClicks: number;
-            /** @description Referees converted (flagged conversions included) */
+            /** @description Referees converted: CONVERTED and FLAGGED (until decided); REJECTED ones are not counted */
             totalConversions: number;
-            /** @description Referrals with at least one conversion */
+            /** @description Referrals with at least one counted conversion */
             completedReferrals: number;
             /** @description completedReferrals / totalReferrals × 100, two decimals: the percentage of referrals that converted; 0 without referrals */
             conversionRate: number;
-            /** @description Sum of the campaign's rewards that are not CANCELLED (pending, approved and paid), every level and side */
+            /** @description Sum of the rewards that are not CANCELLED (pending, approved and paid), every level and side */
             totalRewardValue: number;
         };
         CampaignTimeseries: {
-            campaignId: string;
+            /** @description null: every campaign of the app, summed */
+            campaignId: string | null;
             /** @enum {string} */
             interval: "hour" | "day";
             /**
@@ -14154,12 +16124,53 @@ export interface components {
             /** @description Referrals created in the bucket */
             referrals: number;
             clicks: number;
-            /** @description Referees converted in the bucket (flagged conversions included) */
+            /** @description Referees converted in the bucket, counted as totalConversions (a rejected one leaves its bucket) */
             conversions: number;
             /** @description Value of the rewards of the bucket's conversions that are not CANCELLED (a cancelled reward leaves the bucket of its conversion) */
             rewardValue: number;
-            /** @description conversions / clicks × 100, two decimals; 0 without clicks. It can pass 100: a conversion counts when it happens, whether or not its click fell in the same bucket (or there was one) */
+            /** @description Conversions per 100 clicks of the bucket (not GET /stats conversionRate, which is per referral): conversions / clicks × 100, two decimals; 0 without clicks. It can pass 100: a conversion counts when it happens, whether or not its click fell in the same bucket (or there was one) */
             conversionRate: number;
+        };
+        CampaignStatsPage: {
+            campaigns: {
+                campaign: components["schemas"]["Campaign"];
+                stats: components["schemas"]["StatsFigures"];
+            }[];
+            totals: components["schemas"]["StatsFigures"];
+            pagination: components["schemas"]["Pagination"];
+        };
+        StatsFigures: {
+            /** @description Referrals (codes) created */
+            totalReferrals: number;
+            totalClicks: number;
+            /** @description Referees converted: CONVERTED and FLAGGED (until decided); REJECTED ones are not counted */
+            totalConversions: number;
+            /** @description Referrals with at least one counted conversion */
+            completedReferrals: number;
+            /** @description completedReferrals / totalReferrals × 100, two decimals: the percentage of referrals that converted; 0 without referrals */
+            conversionRate: number;
+            /** @description Sum of the rewards that are not CANCELLED (pending, approved and paid), every level and side */
+            totalRewardValue: number;
+        };
+        TopReferrers: {
+            /**
+             * Format: date-time
+             * @description Start of the period summed
+             * @example 2026-11-21T07:54:00.000Z
+             */
+            from: string;
+            /**
+             * Format: date-time
+             * @description End of the period summed (exclusive)
+             * @example 2026-11-21T07:54:00.000Z
+             */
+            to: string;
+            referrers: components["schemas"]["TopReferrer"][];
+        };
+        TopReferrer: {
+            userId: string;
+            conversions: number;
+            rewardValue: number;
         };
         UserStats: {
             userId: string;
@@ -14188,6 +16199,45 @@ export interface components {
                 pending: number;
             };
         };
+        ParticipantPage: {
+            participants: components["schemas"]["Participant"][];
+            pagination: components["schemas"]["Pagination"];
+        };
+        Participant: {
+            userId: string;
+            /** @description The latest e-mail address the app sent with this user (lower case), if any */
+            email: string | null;
+            /** @description Referral codes the user owns */
+            referrals: number;
+            /** @description Referees converted through the user's codes (level 1; rejected ones left out) */
+            conversions: number;
+            /** @description Rewards from the referral program, as referrer (every level) and referee, less those cancelled */
+            rewardValue: number;
+            /** @description The referrer of their latest counted conversion */
+            referredBy: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T07:54:00.000Z
+             */
+            convertedAt: string | null;
+            /** @description The incentive balance, as GET /incentives/balances/{userId} says it (0 without one) */
+            coins: number;
+            tokens: number;
+            xp: number;
+            level: number;
+            /**
+             * Format: date-time
+             * @description First activity the directory recorded (null: only the incentive engine knows the user yet)
+             * @example 2026-11-21T07:54:00.000Z
+             */
+            firstSeenAt: string | null;
+            /**
+             * Format: date-time
+             * @description Latest activity: a referral, a conversion, an incentive event, a balance change
+             * @example 2026-11-21T07:54:00.000Z
+             */
+            lastActivityAt: string | null;
+        };
         RewardList: {
             rewards: components["schemas"]["Reward"][];
             pagination: components["schemas"]["Pagination"];
@@ -14202,6 +16252,11 @@ export interface components {
             side: "REFERRER" | "REFEREE";
             level: number;
             amount: number;
+            /**
+             * @description ISO 4217 code of `amount`: its campaign's
+             * @example EUR
+             */
+            currency: string;
             /** @enum {string} */
             fulfillmentType: "DISCOUNT_CODE" | "COUPON_CODE" | "MANUAL" | "AUTOMATED" | "GIFT_CARD" | "CUSTOM";
             /**
@@ -14232,6 +16287,8 @@ export interface components {
              * @example 2026-11-21T07:54:00.000Z
              */
             createdAt: string;
+            /** @description Why an operator cancelled it (POST /rewards/{rewardId}/cancel); null otherwise */
+            cancellationNote: string | null;
         };
         CodeValidation: {
             valid: boolean;
@@ -14263,6 +16320,8 @@ export interface components {
              * @example 2026-11-21T07:54:00.000Z
              */
             at: string;
+            /** @description An operator's note (a cancellation's); null otherwise */
+            note: string | null;
         };
         ClaimRewardResponse: {
             success: boolean;

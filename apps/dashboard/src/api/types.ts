@@ -19,6 +19,12 @@ export type ConsoleSession = Answer<'/console/v1/session', 'get'>;
 export type ConsoleApp = ConsoleSession['apps'][number];
 export type Role = ConsoleApp['role'];
 export type Member = Answer<'/console/v1/apps/{appId}/members', 'get'>['members'][number];
+export type AddMemberAnswer = Answer<'/console/v1/apps/{appId}/members', 'post'>;
+/** A new invitation link (shown once) and whether it was e-mailed. */
+export type IssuedInvitation = Answer<'/console/v1/apps/{appId}/invitations/{invitationId}/resend', 'post'>;
+export type Invitation = IssuedInvitation['invitation'];
+/** An invitation as its link's guest reads it. */
+export type InvitationLink = Answer<'/console/v1/invitations/{token}', 'get'>['invitation'];
 export type ApiKeySummary = Answer<'/console/v1/apps/{appId}/keys', 'get'>['keys'][number];
 export type IssuedKey = Answer<'/console/v1/apps/{appId}/keys', 'post'>['key'];
 export type AuditEntry = Answer<'/console/v1/apps/{appId}/audit', 'get'>['entries'][number];

@@ -8,8 +8,9 @@ import { theme } from './theme';
 export function Providers({ queryClient, env = 'default', children }: { queryClient: QueryClient; env?: 'default' | 'test'; children: ReactNode }) {
   return (
     <MantineProvider theme={theme} defaultColorScheme="auto" env={env}>
-      <Notifications position="top-right" />
       <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
+      {/* After the pages: a notification's close button must not come before the skip link in the tab order. */}
+      <Notifications position="top-right" />
     </MantineProvider>
   );
 }

@@ -18,7 +18,9 @@ import { NotFoundPage } from '../pages/not-found-page';
 import { ReferralsPage } from '../pages/referrals/referrals-page';
 import { RewardsPage } from '../pages/rewards/rewards-page';
 import { UsersPage } from '../pages/users/users-page';
+import { ParticipantsPage } from '../pages/participants/participants-page';
 import { useSession } from '../session/session-context';
+import { InvitePage } from '../session/invite-page';
 import { SessionGate } from '../session/session-gate';
 import { SignInPage } from '../session/sign-in-page';
 import { useSignOut } from '../session/use-session-actions';
@@ -44,6 +46,8 @@ function LandingRedirect() {
 /** Every page, relative to the router's basename (/dashboard in the browser). */
 export const routes: RouteObject[] = [
   { path: '/sign-in', element: <SignInPage /> },
+  // An invitation's link: read and accepted without a session (accepting signs in).
+  { path: '/invite/:token', element: <InvitePage /> },
   {
     path: '/',
     element: <SessionGate />,
@@ -68,6 +72,7 @@ export const routes: RouteObject[] = [
           { path: 'referrals', element: <ReferralsPage /> },
           { path: 'fraud', element: <FraudReviewPage /> },
           { path: 'rewards', element: <RewardsPage /> },
+          { path: 'participants', element: <ParticipantsPage /> },
           { path: 'users', element: <UsersPage /> },
           { path: 'actions', element: <ActionsPage /> },
           { path: 'events', element: <EventsPage /> },

@@ -2,12 +2,13 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { FakeApi, apiError, page } from '../test/fake-api';
-import { sessionFor } from '../test/fixtures';
+import { campaignStatsPage, sessionFor, sessionStatus } from '../test/fixtures';
 import { renderApp } from '../test/render-app';
 
 function listsApi() {
   return new FakeApi()
     .on('GET', '/api/v1/campaigns', { body: { campaigns: [], pagination: page(0) } })
+    .on('GET', '/api/v1/stats/campaigns', { body: campaignStatsPage([]) })
     .on('GET', '/api/v1/fraud/flags', { body: { flags: [], pagination: page(0) } });
 }
 
@@ -31,8 +32,8 @@ describe('the app shell', () => {
   it('goes to sign-in when the session ends under a page (any 401), with the way back', async () => {
     let signedIn = true;
     const api = new FakeApi()
-      .on('GET', '/console/v1/session', () => (signedIn ? { body: sessionFor('OWNER') } : apiError(401, 'UNAUTHENTICATED', 'Sign in first.')))
-      .on('GET', '/api/v1/campaigns', () => {
+      .on('GET', '/console/v1/session/status', () => sessionStatus(signedIn ? sessionFor('OWNER') : null))
+      .on('GET', '/api/v1/stats/campaigns', () => {
         signedIn = false;
         return apiError(401, 'UNAUTHENTICATED', 'Sign in first.');
       });
@@ -105,5 +106,21 @@ describe('the app shell', () => {
     renderApp('/', { session: sessionFor('VIEWER', { apps: [], currentAppId: null }) });
     expect(await screen.findByText('You are not a member of any app yet')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Sign out' })).toBeInTheDocument();
+  });
+
+  it('offers "Skip to content" as the first stop of Tab, which moves the focus past the header and navigation to the page', async () => {
+    renderApp('/apps/app_1/campaigns', { session: sessionFor('OWNER'), api: listsApi() });
+    await screen.findByRole('heading', { name: 'Campaigns' });
+    const user = userEvent.setup();
+    await user.tab();
+    const skip = screen.getByRole('link', { name: 'Skip to content' });
+    expect(skip).toHaveFocus();
+    await user.keyboard('{Enter}');
+    const main = screen.getByRole('main');
+    expect(main).toHaveFocus();
+    // The next stop is the page's own first control, not the header or the fifteen links of the navigation.
+    await user.tab();
+    expect(main).toContainElement(document.activeElement as HTMLElement);
+    expect(screen.getByRole('navigation', { name: 'Pages' })).not.toContainElement(document.activeElement as HTMLElement);
   });
 });

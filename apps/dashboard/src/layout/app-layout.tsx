@@ -9,6 +9,7 @@ import { AppSwitcher } from './app-switcher';
 import { ColorSchemeToggle } from './color-scheme-toggle';
 import { NAVIGATION } from './navigation';
 import { OperatorMenu } from './operator-menu';
+import { SkipLink, contentTarget } from './skip-link';
 
 /** Header (app switcher, theme, operator), navigation by section, and the page. */
 export function AppLayout() {
@@ -21,6 +22,7 @@ export function AppLayout() {
 
   return (
     <AppShell header={{ height: 56 }} navbar={{ width: 240, breakpoint: 'sm', collapsed: { mobile: !opened } }} padding="md">
+      <SkipLink />
       <AppShell.Header>
         <Group h="100%" px="md" justify="space-between" wrap="nowrap" gap="xs">
           <Group gap="xs" wrap="nowrap">
@@ -65,7 +67,7 @@ export function AppLayout() {
           </Stack>
         </ScrollArea>
       </AppShell.Navbar>
-      <AppShell.Main>
+      <AppShell.Main {...contentTarget}>
         {role === null ? (
           <Empty title="You are not a member of this app" description="Pick one of your apps in the switcher above.">
             {session.apps[0] && (

@@ -27,6 +27,7 @@ export const NAVIGATION: NavSection[] = [
       { path: 'referrals', label: 'Referrals & conversions', least: 'VIEWER' },
       { path: 'fraud', label: 'Fraud review', least: 'VIEWER' },
       { path: 'rewards', label: 'Rewards', least: 'VIEWER' },
+      { path: 'participants', label: 'Participants', least: 'VIEWER' },
       { path: 'users', label: 'Users', least: 'VIEWER' },
     ],
   },

@@ -1,7 +1,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { FakeApi, page } from '../test/fake-api';
-import { campaign, flag, sessionFor } from '../test/fixtures';
+import { campaign, campaignStatsPage, flag, sessionFor } from '../test/fixtures';
 import { renderApp } from '../test/render-app';
 import { allows, roleIn } from './roles';
 
@@ -10,6 +10,7 @@ const CHANGE_BUTTONS = /new campaign|approve|reject|issue a key|add endpoint|rev
 function viewerApi() {
   return new FakeApi()
     .on('GET', '/api/v1/campaigns', { body: { campaigns: [campaign()], pagination: page(1) } })
+    .on('GET', '/api/v1/stats/campaigns', { body: campaignStatsPage([campaign()]) })
     .on('GET', '/api/v1/fraud/flags', { body: { flags: [flag()], pagination: page(1) } })
     .on('GET', '/api/v1/webhooks', { body: { webhooks: [], pagination: page(0) } })
     .on('GET', '/api/v1/webhooks/wh_1', {
@@ -73,6 +74,6 @@ describe('roles', () => {
     const api = viewerApi();
     renderApp('/apps/app_9/campaigns', { session: sessionFor('OWNER'), api });
     expect(await screen.findByText('You are not a member of this app')).toBeInTheDocument();
-    expect(api.sent('GET', '/api/v1/campaigns')).toHaveLength(0);
+    expect(api.sent('GET', '/api/v1/stats/campaigns')).toHaveLength(0);
   });
 });

@@ -1,7 +1,7 @@
 import { Alert, Button, Center, Loader, Stack } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { Navigate, Outlet, useLocation } from 'react-router';
-import { ApiError, errorMessage, ok } from '../api/api-error';
+import { errorMessage, ok } from '../api/api-error';
 import { useApi } from '../api/use-api';
 import { SESSION_KEY } from './session-key';
 import { SessionProvider } from './session-context';
@@ -12,15 +12,21 @@ export function returnPath(location: { pathname: string; search: string }): stri
 }
 
 /**
- * Reads the session (GET /console/v1/session) before any page: without one
- * (401) the operator goes to sign-in, which brings them back here.
+ * Reads the session before any page: without one the operator goes to
+ * sign-in, which brings them back here. It asks GET /console/v1/session/status,
+ * which answers 200 with `session: null` when signed out: an expected state,
+ * not a 401 the browser would log as a failed request on every signed-out load.
  */
 export function SessionGate() {
   const api = useApi();
   const location = useLocation();
-  const session = useQuery({ queryKey: SESSION_KEY, queryFn: () => ok(api.GET('/console/v1/session')), staleTime: Infinity });
+  const session = useQuery({
+    queryKey: SESSION_KEY,
+    queryFn: () => ok(api.GET('/console/v1/session/status')).then((d) => d.session),
+    staleTime: Infinity,
+  });
 
-  if (session.error instanceof ApiError && session.error.status === 401) {
+  if (session.data === null) {
     const to = `/sign-in?returnTo=${encodeURIComponent(returnPath(location))}`;
     return <Navigate to={to} replace />;
   }

@@ -1,17 +1,19 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { FakeApi, apiError, page } from '../test/fake-api';
-import { sessionFor } from '../test/fixtures';
+import { FakeApi, apiError } from '../test/fake-api';
+import { campaignStatsPage, sessionFor, sessionStatus } from '../test/fixtures';
 import { renderApp } from '../test/render-app';
 import { landingPath, safeReturnTo } from './sign-in-page';
 
 describe('signing in', () => {
   it('sends an operator without a session to sign-in, keeping where they were going', async () => {
-    const api = new FakeApi().on('GET', '/console/v1/session', apiError(401, 'UNAUTHENTICATED', 'Sign in first.'));
+    // Signed out is an answer of the probe (200, session null), not a 401 the browser would log.
+    const api = new FakeApi().on('GET', '/console/v1/session/status', sessionStatus(null));
     const { location } = renderApp('/apps/app_1/fraud?status=REJECTED', { api });
     await screen.findByRole('heading', { name: 'Sign in' });
     expect(location()).toBe(`/sign-in?returnTo=${encodeURIComponent('/apps/app_1/fraud?status=REJECTED')}`);
+    expect(api.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['GET /console/v1/session/status']);
   });
 
   it("shows the API's error on a wrong password and stays", async () => {
@@ -38,8 +40,8 @@ describe('signing in', () => {
     const session = sessionFor('OWNER');
     const api = new FakeApi()
       .on('POST', '/console/v1/session', { body: session })
-      .on('GET', '/console/v1/session', { body: session })
-      .on('GET', '/api/v1/campaigns', { body: { campaigns: [], pagination: page(0) } });
+      .on('GET', '/console/v1/session/status', sessionStatus(session))
+      .on('GET', '/api/v1/stats/campaigns', { body: campaignStatsPage([]) });
     const { location } = renderApp(`/sign-in?returnTo=${encodeURIComponent('/apps/app_1/campaigns?status=PAUSED')}`, { api });
     await userEvent.type(await screen.findByLabelText(/email/i), ' ana@example.com ');
     await userEvent.type(screen.getByLabelText(/password/i, { selector: 'input' }), 'correct horse battery');
@@ -48,8 +50,8 @@ describe('signing in', () => {
     expect(location()).toBe('/apps/app_1/campaigns?status=PAUSED');
     expect(api.sent('POST', '/console/v1/session')[0]!.body).toEqual({ email: 'ana@example.com', password: 'correct horse battery' });
     // The list was read in the app of the URL, with the session (no key in the browser).
-    await waitFor(() => expect(api.sent('GET', '/api/v1/campaigns')[0]?.headers.get('X-App-Id')).toBe('app_1'));
-    expect(api.sent('GET', '/api/v1/campaigns')[0]!.headers.get('Authorization')).toBeNull();
+    await waitFor(() => expect(api.sent('GET', '/api/v1/stats/campaigns')[0]?.headers.get('X-App-Id')).toBe('app_1'));
+    expect(api.sent('GET', '/api/v1/stats/campaigns')[0]!.headers.get('Authorization')).toBeNull();
   });
 
   it('lands in the operator’s current app without a return path, and never leaves the dashboard', () => {

@@ -1,4 +1,12 @@
-import type { Campaign, CatalogItem, ConsoleSession, FraudFlag, IncentiveAction, Redemption, Role } from '../api/types';
+import type { Answer, Campaign, CatalogItem, ConsoleSession, FraudFlag, IncentiveAction, Redemption, Role } from '../api/types';
+import { page } from './fake-api';
+
+type CampaignFigures = Answer<'/api/v1/stats', 'get'> extends infer S ? Omit<S, 'campaignId'> : never;
+
+/** The answer of GET /console/v1/session/status: the session, or null when signed out (200 either way). */
+export function sessionStatus(session: ConsoleSession | null) {
+  return { body: { session } };
+}
 
 export function sessionFor(role: Role, overrides: Partial<ConsoleSession> = {}): ConsoleSession {
   return {
@@ -18,7 +26,10 @@ export function campaign(overrides: Partial<Campaign> = {}): Campaign {
     id: 'cmp_1',
     name: 'Launch',
     status: 'ACTIVE',
-    referrerReward: { amount: 10, fulfillmentType: 'DISCOUNT_CODE' },
+    effectiveStatus: 'ACTIVE',
+    startsAt: null,
+    endsAt: null,
+    referrerReward: { amount: 10, percent: null, maxAmount: null, fulfillmentType: 'DISCOUNT_CODE' },
     refereeReward: null,
     levels: [],
     attributionWindowDays: 30,
@@ -26,6 +37,9 @@ export function campaign(overrides: Partial<Campaign> = {}): Campaign {
     fraud: { flagThreshold: 50 },
     rewardCodeValidityDays: 90,
     landingUrl: null,
+    currency: 'USD',
+    holdDays: 0,
+    recurringMonths: null,
     createdAt: '2026-11-01T10:00:00.000Z',
     updatedAt: '2026-11-01T10:00:00.000Z',
     ...overrides,
@@ -102,4 +116,14 @@ export function redemption(overrides: Partial<Redemption> = {}): Redemption {
     updatedAt: '2026-11-24T10:00:00.000Z',
     ...overrides,
   };
+}
+
+/** A campaign's figures, as GET /stats gives them (zeros unless given). */
+export function campaignStats(overrides: Partial<CampaignFigures> = {}): CampaignFigures {
+  return { totalReferrals: 0, totalClicks: 0, totalConversions: 0, completedReferrals: 0, conversionRate: 0, totalRewardValue: 0, ...overrides };
+}
+
+/** GET /stats/campaigns of these campaigns (the campaigns page), each with zero figures. */
+export function campaignStatsPage(campaigns: Campaign[]) {
+  return { campaigns: campaigns.map((c) => ({ campaign: c, stats: campaignStats() })), totals: campaignStats(), pagination: page(campaigns.length) };
 }

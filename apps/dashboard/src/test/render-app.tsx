@@ -5,13 +5,14 @@ import { createQueryClient } from '../app/query-client';
 import { routes } from '../app/routes';
 import type { ConsoleSession } from '../api/types';
 import { FakeApi } from './fake-api';
+import { sessionStatus } from './fixtures';
 
 /**
  * The whole dashboard at `path` (as under /dashboard), its network answered
  * by a FakeApi that already knows the operator's session when one is given.
  */
 export function renderApp(path: string, { session, api = new FakeApi() }: { session?: ConsoleSession; api?: FakeApi } = {}) {
-  if (session) api.on('GET', '/console/v1/session', { body: session });
+  if (session) api.on('GET', '/console/v1/session/status', sessionStatus(session));
   api.install();
   const router = createMemoryRouter(routes, { initialEntries: [path] });
   const queryClient = createQueryClient();

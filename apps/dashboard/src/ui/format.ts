@@ -14,6 +14,11 @@ export function formatNumber(value: number, digits = 0): string {
 }
 
 /** `1 reward`, `2 rewards`, `1 delivery` from the plural. */
+/** A percentage as the API gives it (two decimals): 33.33 %. */
+export function formatPercent(value: number): string {
+  return `${formatNumber(value, 2)} %`;
+}
+
 export function countOf(count: number, plural: string): string {
   const one = plural.endsWith('ies') ? `${plural.slice(0, -3)}y` : plural.endsWith('s') ? plural.slice(0, -1) : plural;
   return `${formatNumber(count)} ${count === 1 ? one : plural}`;
@@ -21,6 +26,26 @@ export function countOf(count: number, plural: string): string {
 
 export function formatAmount(value: number): string {
   return value.toLocaleString('en-US', { maximumFractionDigits: 2 });
+}
+
+const moneyFormats = new Map<string, Intl.NumberFormat>();
+
+/**
+ * An amount of money in its currency (an ISO 4217 code), as Intl writes it:
+ * `$1,234.50`, `€12.00`, `¥1,235`, `CHF 5.00`, with the currency's own
+ * decimals. A code Intl does not know is written after the number.
+ */
+export function formatMoney(value: number, currency: string): string {
+  let format = moneyFormats.get(currency);
+  if (!format) {
+    try {
+      format = new Intl.NumberFormat('en-US', { style: 'currency', currency });
+    } catch {
+      return `${formatAmount(value)} ${currency}`;
+    }
+    moneyFormats.set(currency, format);
+  }
+  return format.format(value);
 }
 
 export interface Amounts {

@@ -25,7 +25,7 @@ export function launchChromium(): Promise<Browser> {
  * A fresh browser profile (no cookie, no storage) at a fixed size, in UTC and
  * US English so that times and numbers read the same on every machine. The
  * page fails its test on any script error or Content-Security-Policy
- * violation (see `expectCleanConsole`).
+ * violation, or on any console error where a test asks (see `expectCleanConsole`).
  */
 export async function newDashboardPage(browser: Browser, viewport = DESKTOP): Promise<Page> {
   const context = await browser.newContext({
@@ -37,20 +37,37 @@ export async function newDashboardPage(browser: Browser, viewport = DESKTOP): Pr
     reducedMotion: 'reduce',
   });
   const page = await context.newPage();
-  const problems: string[] = [];
-  page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
+  const seen: ConsoleProblems = { problems: [], errors: [] };
+  page.on('pageerror', (err) => seen.problems.push(`page error: ${err.message}`));
   page.on('console', (message) => {
-    if (message.type() === 'error' && /Content Security Policy|Refused to/i.test(message.text())) problems.push(`console: ${message.text()}`);
+    if (message.type() !== 'error') return;
+    // The browser's own line for a failed request names no URL in its text: its location does.
+    const line = `console: ${message.text()}${message.location().url ? ` (${message.location().url})` : ''}`;
+    seen.errors.push(line);
+    if (/Content Security Policy|Refused to/i.test(message.text())) seen.problems.push(line);
   });
-  pageProblems.set(page, problems);
+  pageProblems.set(page, seen);
   return page;
 }
 
-const pageProblems = new WeakMap<Page, string[]>();
+interface ConsoleProblems {
+  /** Script errors and Content-Security-Policy refusals: never expected. */
+  problems: string[];
+  /** Every console error, a request the browser logs as failed (a 4xx, a 5xx) included. */
+  errors: string[];
+}
 
-/** No script error and nothing the Content-Security-Policy refused, on this page so far. */
-export function expectCleanConsole(page: Page): void {
-  expect(pageProblems.get(page) ?? []).toEqual([]);
+const pageProblems = new WeakMap<Page, ConsoleProblems>();
+
+/**
+ * No script error and nothing the Content-Security-Policy refused, on this
+ * page so far; with `anyError`, no console error at all (a page that must
+ * load cleanly: a request the browser logs as failed counts too, so pages
+ * whose test forces a refusal leave it out).
+ */
+export function expectCleanConsole(page: Page, { anyError = false }: { anyError?: boolean } = {}): void {
+  const seen = pageProblems.get(page) ?? { problems: [], errors: [] };
+  expect(anyError ? seen.errors : seen.problems).toEqual([]);
 }
 
 /**

@@ -31,11 +31,11 @@ export async function convert(app: TestApp, referralCode: string, refereeId: str
 }
 
 /**
- * The e2e stack's own database of one service, for the few steps no API
- * can take: moving a record back in time (an attribution window, a code's
- * expiry) without waiting days.
+ * The e2e stack's own database of one service (or the gateway's), for the
+ * few steps no API can take: moving a record back in time (an attribution
+ * window, a code's or an invitation's expiry) without waiting days.
  */
-export async function serviceDatabase(service: 'referral' | 'reward' | 'fraud'): Promise<Connection> {
+export async function serviceDatabase(service: 'referral' | 'reward' | 'fraud' | 'gateway'): Promise<Connection> {
   const stack = e2eStack();
   return mongoose.createConnection(stack.mongodbUrl, { dbName: `${stack.dbPrefix}${service}` }).asPromise();
 }

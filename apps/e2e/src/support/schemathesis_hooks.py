@@ -15,7 +15,12 @@ change, which a cookie login cannot carry, so it is added here (read from
 GET /console/v1/session, as the dashboard reads it). A sign-out (DELETE
 /console/v1/session) gets a session of its own, made for it here, so that
 it ends that one and not the identity's: what it tests is unchanged, and
-the rest of the run keeps its sessions.
+the rest of the run keeps its sessions. An OWNER may add any operator who
+has an account by address (POST /console/v1/apps/{appId}/members), and the
+fuzzer learns the identities' addresses from answers (a member list, an
+invitation's `invitedBy`): adding one identity to the other's app would end
+the isolation the run checks, so such an address is replaced by one of no
+account (the case is then an invitation, as valid as before).
 
 Runs before every request of every phase (a config `parameters` override
 does not reach the coverage phase).
@@ -40,6 +45,8 @@ CONSOLE_PASSWORDS = json.loads(os.environ.get("RIS_FUZZ_CONSOLE_LOGINS", "{}")) 
 SESSION_COOKIE = "ris_session"
 # Session cookie -> the session answer (email and csrfToken), read once per session.
 _sessions = {}
+MEMBERS = re.compile(r"^/console/v1/apps/\{appId\}/members$")
+STRANGER = "not-an-identity@example.test"
 
 
 def _is_valid(url):
@@ -80,6 +87,14 @@ def _sign_in(email):
     return res.cookies[SESSION_COOKIE], res.json()
 
 
+def _keep_identities_apart(case):
+    if case.method.upper() != "POST" or not MEMBERS.match(case.operation.path):
+        return
+    body = case.body
+    if isinstance(body, dict) and isinstance(body.get("email"), str) and body["email"].lower() in CONSOLE_PASSWORDS:
+        body["email"] = STRANGER
+
+
 def _act_as_the_dashboard(case):
     cookies = case.cookies or {}
     cookie = cookies.get(SESSION_COOKIE)
@@ -100,4 +115,5 @@ def before_call(ctx, case, **kwargs):
     if RECEIVER:
         _keep_webhooks_on_loopback(case)
     if CONSOLE_URL:
+        _keep_identities_apart(case)
         _act_as_the_dashboard(case)

@@ -37,9 +37,12 @@ export const MemberSchema = z
   .object({ operatorId: z.string(), email: z.string(), role: RoleName, addedAt: timestamp })
   .openapi('AppMember');
 
+const KeyName = z.string().nullable().openapi({ description: 'What the key is for, as named when it was issued; null: unnamed.' });
+
 export const KeySummarySchema = z
   .object({
     id: z.string(),
+    name: KeyName,
     prefix: z.string().openapi({ description: 'The first characters of the key, to tell keys apart.' }),
     createdAt: timestamp,
     revokedAt: timestamp.nullable(),
@@ -51,6 +54,7 @@ export const IssuedKeySchema = z
   .object({
     id: z.string(),
     apiKey: z.string().openapi({ description: 'The full key. Shown only here: store it now.' }),
+    name: KeyName,
     prefix: z.string(),
     createdAt: timestamp,
   })

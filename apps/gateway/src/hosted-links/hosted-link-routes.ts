@@ -1,6 +1,6 @@
 import { Code, ConnectError } from '@connectrpc/connect';
 import type { RequestHandler, Response } from 'express';
-import { CampaignStatus, type ResolveReferralLinkResponse } from '@ris/contracts';
+import { CampaignEffectiveStatus, CampaignStatus, type CampaignSummary, type ResolveReferralLinkResponse } from '@ris/contracts';
 import type { Logger } from '@ris/logging';
 import type { ApiRouter } from '../http/api-router';
 import { id } from '../openapi/common-schemas';
@@ -33,6 +33,14 @@ const utmQuery = Object.fromEntries(
 ) as Record<(typeof UTM_PARAMETERS)[number], z.ZodOptional<z.ZodString>>;
 
 const HtmlPage = z.string().openapi({ description: 'A short HTML page' });
+
+/** Whether the link's campaign takes referrals now: ACTIVE and inside its schedule, the rule of new referrals and conversions. */
+function campaignRunning(campaign: CampaignSummary | undefined): boolean {
+  if (!campaign) return false;
+  // A referral service one release behind sends no effective status: its status is what it enforces.
+  if (campaign.effectiveStatus === CampaignEffectiveStatus.UNSPECIFIED) return campaign.status === CampaignStatus.ACTIVE;
+  return campaign.effectiveStatus === CampaignEffectiveStatus.ACTIVE;
+}
 
 /** Headers of every /r answer: no shared cache keeps them, no search engine indexes them, no script runs in them. */
 export const hostedLinkHeaders: RequestHandler = (_req, res, next) => {
@@ -77,7 +85,7 @@ export function hostedLinkRoutes(links: ApiRouter, { clients, limit, publicUrl, 
       '',
       'Sent on but **not counted**: HEAD requests, browser prefetches, known crawlers and link unfurlers (search engines, chat and social',
       "apps' previewers), a visitor without a user agent, clicks of an address on one link past `LINK_CLICKS_PER_IP_PER_HOUR`, and every",
-      'visit while the campaign is not ACTIVE. An unknown code, or a campaign without a landing URL, answers a plain 404 page.',
+      'visit while the campaign takes no referrals (its `effectiveStatus` is not ACTIVE: paused, ended, or outside its schedule). An unknown code, or a campaign without a landing URL, answers a plain 404 page.',
     ].join('\n'),
     params: codeParams,
     query: z.object(utmQuery),
@@ -100,7 +108,7 @@ export function hostedLinkRoutes(links: ApiRouter, { clients, limit, publicUrl, 
       res.setHeader('Cache-Control', 'no-store');
       res.setHeader('Location', landingLocation(link.landingUrl, link.referralCode, utm));
       const uncounted = uncountedReason(req);
-      if (uncounted || link.campaign?.status !== CampaignStatus.ACTIVE) return { status: 302 };
+      if (uncounted || !campaignRunning(link.campaign)) return { status: 302 };
       const deviceId = deviceIdOf(req, res);
       const ip = req.ip ?? '';
       if (!(await limit.admit(ip, link.appId, link.referralCode))) return { status: 302 };

@@ -1,5 +1,6 @@
 import type { RequestHandler } from 'express';
 import type { Logger } from '@ris/logging';
+import { recordedPath } from '@ris/telemetry';
 import { contextOf } from './request-context';
 
 /** One log line per request, under its request id (bound by requestId middleware). */
@@ -11,7 +12,7 @@ export function accessLog(logger: Logger): RequestHandler {
       logger.info(
         {
           method: req.method,
-          path: req.originalUrl.split('?')[0],
+          path: recordedPath(req.originalUrl),
           status: res.statusCode,
           durationMs: Math.round(durationMs * 10) / 10,
           appId: res.locals.appId as string | undefined,

@@ -1,4 +1,5 @@
 import type { OpenAPIRegistry, RouteConfig } from '@asteasolutions/zod-to-openapi';
+import { once } from 'node:events';
 import { Router, type Request, type Response } from 'express';
 import type { ZodType } from 'zod';
 import { defaultRole, roleAllows, type Principal, type Role } from '../console/access/principal';
@@ -37,6 +38,13 @@ export interface HandlerResult {
   body?: unknown;
   /** Sent as is with this type instead of as JSON (a page, an image); the route's response says the same type. */
   contentType?: string;
+  /**
+   * A body sent as it is produced (an export): its first chunk is awaited
+   * before the status is sent, so a failure to start is the error envelope
+   * as usual; a failure after that cuts the connection, so the client never
+   * takes a truncated file for a whole one.
+   */
+  stream?: { chunks: AsyncIterable<string>; fileName: string };
   /** For the audit log, when neither the path nor the answer's first object says what changed, or in which app. */
   audit?: { target?: AuditTarget; appId?: string };
 }
@@ -62,6 +70,7 @@ export interface RouteDefinition<P extends AnyObject, Q extends AnyObject, B ext
   description?: string;
   params?: P;
   query?: Q;
+  /** The JSON body; `z.object(…).optional()` for one a client may leave out (no body at all; JSON `null` is still refused). */
   body?: B;
   responses: Record<number, RouteResponse>;
   /** Error statuses worth listing for this operation (400/401/429/5xx are always listed). */
@@ -108,7 +117,8 @@ const ERROR_TEXT: Record<number, string> = {
 
 function parse<T extends ZodType>(schema: T | undefined, value: unknown, where: string): z.output<T> {
   if (!schema) return undefined as z.output<T>;
-  const result = schema.safeParse(value ?? (where === 'body' ? undefined : {}));
+  // A body is taken as sent: none is undefined (json-body.ts), and a JSON null is not the absent body an optional one allows.
+  const result = schema.safeParse(where === 'body' ? value : (value ?? {}));
   if (result.success) return result.data;
   const issues: Array<{ field: string; message: string }> = [];
   for (const issue of result.error.issues) {
@@ -208,7 +218,7 @@ export class ApiRouter {
         if (replayed) await recording.discard();
         else await recording.succeeded(result.body, { target: result.audit?.target ?? answerTarget(result.body), appId: result.audit?.appId });
       }
-      send(res, result);
+      await send(res, result);
     });
   }
 
@@ -355,7 +365,11 @@ export class ApiRouter {
         params: def.params,
         query: def.query,
         headers: headers.length ? headers : undefined,
-        body: def.body ? { required: true, content: { 'application/json': { schema: def.body } } } : undefined,
+        body: def.body
+          ? def.body instanceof z.ZodOptional
+            ? { required: false, content: { 'application/json': { schema: def.body.unwrap() as ZodType } } }
+            : { required: true, content: { 'application/json': { schema: def.body } } }
+          : undefined,
       },
       responses,
     });
@@ -372,8 +386,27 @@ function isRetryable(mapped: { status: number; code: string }): boolean {
   return mapped.status >= 500 || mapped.status === 429 || mapped.code === 'CONFLICT';
 }
 
-function send(res: Response, result: HandlerResult): void {
+async function send(res: Response, result: HandlerResult): Promise<void> {
+  if (result.stream) return sendStream(res, result, result.stream);
   if (result.body === undefined) res.status(result.status).end();
   else if (result.contentType) res.status(result.status).type(result.contentType).send(result.body);
   else res.status(result.status).json(result.body);
+}
+
+async function sendStream(res: Response, result: HandlerResult, stream: NonNullable<HandlerResult['stream']>): Promise<void> {
+  const chunks = stream.chunks[Symbol.asyncIterator]();
+  let next = await chunks.next();
+  res.status(result.status).type(result.contentType ?? 'text/csv; charset=utf-8');
+  res.setHeader('Content-Disposition', `attachment; filename="${stream.fileName}"`);
+  try {
+    for (; !next.done; next = await chunks.next()) {
+      // The client reads slower than the services answer: wait for it, so that nothing piles up in memory.
+      if (!res.write(next.value)) await once(res, 'drain');
+      if (res.destroyed) return;
+    }
+    res.end();
+  } catch (err) {
+    res.destroy();
+    throw err;
+  }
 }

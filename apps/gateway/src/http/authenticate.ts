@@ -20,10 +20,15 @@ const unauthenticated = (message: string) =>
 /** Answers made with a session hold an operator's view of an app's data: never kept by a browser or a proxy. */
 export const noStore = (res: Response) => res.setHeader('Cache-Control', 'no-store');
 
+/** The live session of the request's cookie (kept alive by this request), or null: no cookie, or one that ended. */
+export async function liveSession(req: Request, sessions: SessionStore): Promise<Session | null> {
+  const id = sessionIdOf(req);
+  return id === undefined ? null : sessions.touch(id);
+}
+
 /** The live session of the request's cookie, or 401. */
 export async function requireSession(req: Request, sessions: SessionStore): Promise<Session> {
-  const id = sessionIdOf(req);
-  const session = id === undefined ? null : await sessions.touch(id);
+  const session = await liveSession(req, sessions);
   if (!session) throw unauthenticated('Your session has ended or is unknown: sign in again.');
   return session;
 }

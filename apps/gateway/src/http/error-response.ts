@@ -3,6 +3,7 @@ import { Code, ConnectError } from '@connectrpc/connect';
 import { errorReason } from '@ris/rpc';
 import type { Logger } from '@ris/logging';
 import { ApiError } from './api-error';
+import { recordedPath } from '@ris/telemetry';
 
 interface ErrorBody {
   error: { code: string; message: string; details?: Record<string, unknown>; requestId: string };
@@ -70,7 +71,7 @@ export function errorBody(requestId: string, code: string, message: string, deta
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (err, req, res, _next) => {
     const mapped = toErrorResponse(err);
-    if (mapped.status >= 500) logger.error({ err, path: req.path, method: req.method }, 'request failed');
+    if (mapped.status >= 500) logger.error({ err, path: recordedPath(req.originalUrl), method: req.method }, 'request failed');
     if (res.headersSent) return;
     for (const [name, value] of Object.entries(mapped.headers ?? {})) res.setHeader(name, value);
     res.status(mapped.status).json(errorBody(res.locals.requestId as string, mapped.code, mapped.message, mapped.details));

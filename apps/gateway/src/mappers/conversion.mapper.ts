@@ -1,5 +1,6 @@
-import { ConversionStatus, type Conversion as ConversionMessage, type ConversionReward as ConversionRewardMessage } from '@ris/contracts';
+import { ConversionStatus, DEFAULT_CURRENCY, type Conversion as ConversionMessage, type ConversionReward as ConversionRewardMessage } from '@ris/contracts';
 import { timestamp } from '../openapi/common-schemas';
+import { currencyCode } from '../openapi/money-fields';
 import { z } from '../openapi/zod';
 import { entity, from, publicEnum, time } from './entity';
 import { RewardSides, RewardStatuses } from './reward.mapper';
@@ -18,11 +19,20 @@ export const Conversion = entity<ConversionMessage>()('Conversion', {
   referrerId: z.string(),
   refereeId: z.string(),
   status: ConversionStatuses.field((s) =>
-    s.openapi({ description: 'PENDING: referee known; CLICKED: a click carried the refereeId; CONVERTED; FLAGGED: held for fraud review' }),
+    s.openapi({
+      description:
+        'PENDING: referee known; CLICKED: a click carried the refereeId; CONVERTED; FLAGGED: held for fraud review; ' +
+        'REJECTED: its fraud flag was rejected (rewards cancelled, counted in no figure; the referee cannot convert again in the campaign)',
+    }),
   ),
   rewardAmount: z.number().openapi({ description: "This record's referrer's reward (0 when none)" }),
   level: z.number().int().openapi({ description: '1 for the direct referrer, n for the referrer n-1 steps above' }),
   amount: z.number().nullable().openapi({ description: 'Monetary value reported with the conversion' }),
+  currency: from(
+    currencyCode('ISO 4217 code of `amount` and `rewardAmount`: the campaign\'s'),
+    // A referral service one release behind sends none: its campaigns are USD.
+    (c: ConversionMessage) => c.currency || DEFAULT_CURRENCY,
+  ),
   isFlagged: from(z.boolean(), (c: ConversionMessage) => c.fraud?.flagged ?? false),
   convertedAt: time(timestamp.nullable()),
   createdAt: time(timestamp),

@@ -29,6 +29,7 @@ export const Referral = entity<ReferralMessage>()('Referral', {
   status: ReferralStatuses.field(),
   level: z.number().int().openapi({ description: "Referrer's depth in the campaign's referral tree (1 = never referred)" }),
   rewardAmount: z.number(),
+  conversions: z.number().int().openapi({ description: 'Referees converted through this code (level 1; rejected conversions are not counted)' }),
   isFlagged: z.boolean(),
   createdAt: time(timestamp),
   Campaign: from(ReferralCampaign.schema, (r: ReferralMessage) => (r.campaign ? ReferralCampaign.json(r.campaign) : null)),

@@ -1,5 +1,6 @@
-import { RewardSide, RewardStatus, type Reward as RewardMessage, type RewardMove as RewardMoveMessage } from '@ris/contracts';
+import { DEFAULT_CURRENCY, RewardSide, RewardStatus, type Reward as RewardMessage, type RewardMove as RewardMoveMessage } from '@ris/contracts';
 import { timestamp } from '../openapi/common-schemas';
+import { currencyCode } from '../openapi/money-fields';
 import { z } from '../openapi/zod';
 import { FulfillmentTypes } from './campaign.mapper';
 import { entity, from, publicEnum, time } from './entity';
@@ -17,6 +18,8 @@ export const Reward = entity<RewardMessage>()('Reward', {
   side: RewardSides.field(),
   level: z.number().int(),
   amount: z.number(),
+  // A reward service one release behind sends none: its rewards are USD.
+  currency: from(currencyCode("ISO 4217 code of `amount`: its campaign's"), (r: RewardMessage) => r.currency || DEFAULT_CURRENCY),
   fulfillmentType: FulfillmentTypes.field(),
   status: RewardStatuses.field((s) =>
     s.openapi({ description: 'PENDING (held for review or a deferred fraud check) → APPROVED → PAID; PENDING or APPROVED → CANCELLED' }),
@@ -26,6 +29,7 @@ export const Reward = entity<RewardMessage>()('Reward', {
   claimedAt: time(timestamp.nullable()),
   redeemedAt: time(timestamp.nullable()),
   createdAt: time(timestamp),
+  cancellationNote: z.string().nullable().openapi({ description: 'Why an operator cancelled it (POST /rewards/{rewardId}/cancel); null otherwise' }),
 });
 
 /** One move of GET /rewards/{rewardId}/history: a creation is from NEW. */
@@ -35,6 +39,7 @@ export const RewardMove = entity<RewardMoveMessage>()('RewardMove', {
   ),
   to: RewardStatuses.field(),
   at: time(timestamp),
+  note: z.string().nullable().openapi({ description: "An operator's note (a cancellation's); null otherwise" }),
 });
 
 export const rewardJson = Reward.json;

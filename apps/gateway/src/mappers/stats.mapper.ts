@@ -21,27 +21,33 @@ const percent = (part: number, whole: number) => (whole === 0 ? 0 : Math.round((
 type CampaignCounts = GetCampaignStatsResponse & { campaignId: string };
 
 /**
- * GET /stats: the referral service's campaign counters. conversionRate is
- * the percentage of the campaign's referrals that converted at least once
- * (0 without referrals), to two decimals.
+ * The figures of GET /stats, one definition each (docs/api.md#stats), for
+ * a campaign or summed over the app's campaigns. conversionRate is the
+ * percentage of the referrals that converted at least once (0 without
+ * referrals), to two decimals; a rejected conversion counts nowhere.
  */
-export const CampaignStats = entity<CampaignCounts>()('CampaignStats', {
-  campaignId: z.string(),
-  totalReferrals: z.number().int(),
+const figureFields = {
+  totalReferrals: z.number().int().openapi({ description: 'Referrals (codes) created' }),
   totalClicks: z.number().int(),
-  totalConversions: z.number().int().openapi({ description: 'Referees converted (flagged conversions included)' }),
-  completedReferrals: z.number().int().openapi({ description: 'Referrals with at least one conversion' }),
+  totalConversions: z.number().int().openapi({ description: 'Referees converted: CONVERTED and FLAGGED (until decided); REJECTED ones are not counted' }),
+  completedReferrals: z.number().int().openapi({ description: 'Referrals with at least one counted conversion' }),
   conversionRate: from(
     z.number().openapi({
       description: 'completedReferrals / totalReferrals × 100, two decimals: the percentage of referrals that converted; 0 without referrals',
     }),
-    (s: CampaignCounts) => percent(s.completedReferrals, s.totalReferrals),
+    (s: GetCampaignStatsResponse) => percent(s.completedReferrals, s.totalReferrals),
   ),
   totalRewardValue: from(
-    z.number().openapi({ description: "Sum of the campaign's rewards that are not CANCELLED (pending, approved and paid), every level and side" }),
-    (s: CampaignCounts) => money(s.totalRewardValue),
+    z.number().openapi({ description: 'Sum of the rewards that are not CANCELLED (pending, approved and paid), every level and side' }),
+    (s: GetCampaignStatsResponse) => money(s.totalRewardValue),
   ),
-});
+};
+
+/** GET /stats: the referral service's campaign counters. */
+export const CampaignStats = entity<CampaignCounts>()('CampaignStats', { campaignId: z.string(), ...figureFields });
+
+/** The same figures without a campaign: one campaign's row, or every campaign's summed. */
+export const StatsFigures = entity<GetCampaignStatsResponse>()('StatsFigures', figureFields);
 
 type UserTotals = { userId: string; campaignId: string | null; counts: GetUserStatsResponse; rewards: GetRewardStatsResponse };
 
@@ -93,7 +99,7 @@ const TimeseriesBucket = entity<CampaignBucket>()('TimeseriesBucket', {
   start: time(timestamp.openapi({ description: 'Start of the UTC hour or day' })),
   referrals: z.number().int().openapi({ description: 'Referrals created in the bucket' }),
   clicks: z.number().int(),
-  conversions: z.number().int().openapi({ description: 'Referees converted in the bucket (flagged conversions included)' }),
+  conversions: z.number().int().openapi({ description: 'Referees converted in the bucket, counted as totalConversions (a rejected one leaves its bucket)' }),
   rewardValue: from(
     z.number().openapi({
       description: "Value of the rewards of the bucket's conversions that are not CANCELLED (a cancelled reward leaves the bucket of its conversion)",
@@ -103,17 +109,18 @@ const TimeseriesBucket = entity<CampaignBucket>()('TimeseriesBucket', {
   conversionRate: from(
     z.number().openapi({
       description:
-        'conversions / clicks × 100, two decimals; 0 without clicks. It can pass 100: a conversion counts when it happens, whether or not its click fell in the same bucket (or there was one)',
+        'Conversions per 100 clicks of the bucket (not GET /stats conversionRate, which is per referral): conversions / clicks × 100, two ' +
+        'decimals; 0 without clicks. It can pass 100: a conversion counts when it happens, whether or not its click fell in the same bucket (or there was one)',
     }),
     (b: CampaignBucket) => percent(b.conversions, b.clicks),
   ),
 });
 
-type Series = GetCampaignTimeseriesResponse & { campaignId: string; interval: 'hour' | 'day' };
+type Series = GetCampaignTimeseriesResponse & { campaignId: string | null; interval: 'hour' | 'day' };
 
 /** GET /stats/timeseries: the referral service's buckets; each bucket's conversionRate is its conversions per click. */
 export const CampaignTimeseries = entity<Series>()('CampaignTimeseries', {
-  campaignId: z.string(),
+  campaignId: z.string().nullable().openapi({ description: 'null: every campaign of the app, summed' }),
   interval: z.enum(['hour', 'day']),
   from: time(seriesBounds.from),
   to: time(seriesBounds.to),
@@ -123,7 +130,7 @@ export const CampaignTimeseries = entity<Series>()('CampaignTimeseries', {
 });
 
 export const campaignStatsJson = (campaignId: string, counts: GetCampaignStatsResponse) => CampaignStats.json({ ...counts, campaignId });
-export const timeseriesJson = (campaignId: string, interval: 'hour' | 'day', series: GetCampaignTimeseriesResponse) =>
+export const timeseriesJson = (campaignId: string | null, interval: 'hour' | 'day', series: GetCampaignTimeseriesResponse) =>
   CampaignTimeseries.json({ ...series, campaignId, interval });
 export const userStatsJson = (userId: string, campaignId: string | null, counts: GetUserStatsResponse, rewards: GetRewardStatsResponse) =>
   UserStats.json({ userId, campaignId, counts, rewards });

@@ -1,4 +1,5 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
+import { Currency } from './money-fields';
 
 export function createRegistry(): OpenAPIRegistry {
   const registry = new OpenAPIRegistry();
@@ -30,6 +31,8 @@ export function createRegistry(): OpenAPIRegistry {
     scheme: 'bearer',
     description: 'The ADMIN_TOKEN setting of the deployment.',
   });
+  // Before any use: the first use of a named schema would otherwise be written as the component, with that use's description.
+  registry.register('Currency', Currency);
   return registry;
 }
 

@@ -1,7 +1,19 @@
-import { DEFAULT_CODE_VALIDITY_DAYS } from '@ris/contracts';
+import { timestampFromDate } from '@bufbuild/protobuf/wkt';
+import { DEFAULT_CODE_VALIDITY_DAYS, DEFAULT_CURRENCY } from '@ris/contracts';
 import type { ApiRouter } from '../http/api-router';
-import { Campaign, CampaignStatuses, FulfillmentTypes, LevelReward, RewardRule, campaignJson } from '../mappers/campaign.mapper';
-import { Pagination, id, pageQuery, pageRequest, pagination } from '../openapi/common-schemas';
+import {
+  Campaign,
+  CampaignStatuses,
+  FulfillmentTypes,
+  LevelRewardInput,
+  RewardRuleInput,
+  campaignJson,
+  campaignListFilters,
+  campaignListRequest,
+} from '../mappers/campaign.mapper';
+import { ruleTermsMessage } from '../mappers/rule-terms';
+import { Pagination, dateTime, id, pageQuery, pagination } from '../openapi/common-schemas';
+import { currencyField } from '../openapi/money-fields';
 import { count, days } from '../openapi/number-fields';
 import { httpUrl, label } from '../openapi/text-fields';
 import { z } from '../openapi/zod';
@@ -10,7 +22,7 @@ import type { ServiceClients } from '../service-clients';
 const LEVEL_NUMBERS = [2, 3, 4, 5, 6, 7, 8, 9, 10];
 
 const levels = z
-  .array(LevelReward.schema)
+  .array(LevelRewardInput)
   .max(9)
   .refine((list) => new Set(list.map((l) => l.level)).size === list.length, 'each level may appear once')
   .openapi({
@@ -23,11 +35,22 @@ const levels = z
     })),
   });
 
+const STARTS_AT = 'From then on (inclusive) the campaign takes referrals and conversions; before, they are 422 CAMPAIGN_INACTIVE';
+const ENDS_AT =
+  'From then on (exclusive) the campaign takes no referrals or conversions (422 CAMPAIGN_INACTIVE). After `startsAt` when both are set: 422 INVALID_RANGE otherwise';
+
+const MAX_HOLD_DAYS = 365;
+const MAX_RECURRING_MONTHS = 120;
+const HOLD_DAYS = "Days a clean conversion's rewards are held PENDING before they are payable (0: approved at once)";
+const RECURRING_MONTHS =
+  "Months after the conversion during which the referee's later purchases earn the campaign's rewards again";
+const CURRENCY = "Of every amount of the campaign: its rules, its conversions and its rewards. A conversion naming another currency is 422 CURRENCY_MISMATCH";
+
 const CampaignFields = {
   name: label(),
   status: CampaignStatuses.schema,
-  referrerReward: RewardRule.schema,
-  refereeReward: z.union([RewardRule.schema, z.null()]).openapi({ description: 'Set for double-sided campaigns.' }),
+  referrerReward: RewardRuleInput,
+  refereeReward: z.union([RewardRuleInput, z.null()]).openapi({ description: 'Set for double-sided campaigns.' }),
   levels,
   attributionWindowDays: days(),
   maxRewardsPerReferrer: count(1).nullable(),
@@ -37,7 +60,19 @@ const CampaignFields = {
     description: "Where the campaign's hosted referral links (`GET /r/{code}`) send visitors, with `ref=<code>` and the link's UTM parameters added",
     example: 'https://shop.example.com/welcome',
   }),
+  startsAt: dateTime(STARTS_AT).nullable(),
+  endsAt: dateTime(ENDS_AT).nullable(),
+  holdDays: z.number().int('must be a whole number').min(0, 'must not be negative').max(MAX_HOLD_DAYS, `must be at most ${MAX_HOLD_DAYS}`),
+  recurringMonths: z
+    .number()
+    .int('must be a whole number')
+    .min(1, 'must be at least 1')
+    .max(MAX_RECURRING_MONTHS, `must be at most ${MAX_RECURRING_MONTHS}`)
+    .nullable(),
 };
+
+/** A schedule bound sent (a date-time) as the service takes it; null and absent are told apart by the caller. */
+const scheduleBound = (sent: string | null | undefined) => (sent ? timestampFromDate(new Date(sent)) : undefined);
 
 const CreateCampaignBody = z
   .object({
@@ -53,6 +88,11 @@ const CreateCampaignBody = z
       .optional()
       .openapi({ default: DEFAULT_CODE_VALIDITY_DAYS, description: 'Days a claimed discount/coupon code stays valid' }),
     landingUrl: CampaignFields.landingUrl.optional(),
+    startsAt: CampaignFields.startsAt.optional().openapi({ description: `${STARTS_AT}. null or absent: no start` }),
+    endsAt: CampaignFields.endsAt.optional().openapi({ description: `${ENDS_AT}. null or absent: no end` }),
+    currency: currencyField(`${CURRENCY}. Default ${DEFAULT_CURRENCY}; fixed once the campaign exists`),
+    holdDays: CampaignFields.holdDays.optional().openapi({ description: HOLD_DAYS, default: 0 }),
+    recurringMonths: CampaignFields.recurringMonths.optional().openapi({ description: `${RECURRING_MONTHS}. null or absent: only the conversion earns` }),
   })
   .openapi('CreateCampaignRequest');
 
@@ -71,16 +111,19 @@ const UpdateCampaignBody = z
       .union([CampaignFields.landingUrl, z.null()])
       .optional()
       .openapi({ description: 'null removes it (the hosted links then answer 404)' }),
+    startsAt: CampaignFields.startsAt.optional().openapi({ description: `${STARTS_AT}. null removes it` }),
+    endsAt: CampaignFields.endsAt.optional().openapi({ description: `${ENDS_AT}. null removes it` }),
+    currency: currencyField("Fixed at creation: only the campaign's own currency is taken (so a campaign read can be sent back); another is 422 CURRENCY_MISMATCH"),
+    holdDays: CampaignFields.holdDays.optional().openapi({ description: `${HOLD_DAYS}. Applies to conversions recorded afterwards` }),
+    recurringMonths: CampaignFields.recurringMonths.optional().openapi({ description: `${RECURRING_MONTHS}. null: not recurring` }),
   })
   .openapi('UpdateCampaignRequest');
 
 const CampaignEnvelope = z.object({ campaign: Campaign.schema });
 const campaignParams = z.object({ campaignId: id('Campaign id') });
 
-const rule = (r: z.output<typeof RewardRule.schema>) => ({
-  amount: r.amount,
-  fulfillmentType: FulfillmentTypes.value(r.fulfillmentType),
-});
+const rule = (r: z.output<typeof RewardRuleInput>) => ({ ...ruleTermsMessage(r), fulfillmentType: FulfillmentTypes.value(r.fulfillmentType) });
+const levelRules = (sent: Array<z.output<typeof LevelRewardInput>> | undefined) => (sent ?? []).map((l) => ({ level: l.level, ...ruleTermsMessage(l) }));
 
 export function campaignRoutes(api: ApiRouter, clients: ServiceClients): void {
   api.route({
@@ -88,6 +131,9 @@ export function campaignRoutes(api: ApiRouter, clients: ServiceClients): void {
     path: '/campaigns',
     tag: 'Campaigns',
     summary: 'Create a campaign',
+    description:
+      'With `startsAt` and `endsAt` the campaign takes referrals and conversions only in [startsAt, endsAt): `effectiveStatus` says what it does now. ' +
+      'An `endsAt` not after `startsAt`, or a bound outside the years 0001 to 9999 (UTC), is 422 INVALID_RANGE.',
     body: CreateCampaignBody,
     responses: {
       201: {
@@ -103,6 +149,7 @@ export function campaignRoutes(api: ApiRouter, clients: ServiceClients): void {
         },
       },
     },
+    errors: [422],
     handle: async ({ appId, body, operationKey }) => {
       const { campaign } = await clients.referral.createCampaign({
         appId,
@@ -111,12 +158,17 @@ export function campaignRoutes(api: ApiRouter, clients: ServiceClients): void {
         status: CampaignStatuses.value(body.status),
         referrerReward: rule(body.referrerReward),
         refereeReward: body.refereeReward ? rule(body.refereeReward) : undefined,
-        levels: body.levels ?? [],
+        levels: levelRules(body.levels),
         attributionWindowDays: body.attributionWindowDays,
         maxRewardsPerReferrer: body.maxRewardsPerReferrer ?? undefined,
         fraud: body.fraud,
         rewardCodeValidityDays: body.rewardCodeValidityDays,
         landingUrl: body.landingUrl,
+        startsAt: scheduleBound(body.startsAt),
+        endsAt: scheduleBound(body.endsAt),
+        currency: body.currency,
+        holdDays: body.holdDays,
+        recurringMonths: body.recurringMonths ?? undefined,
       });
       return { status: 201, body: { campaign: campaignJson(campaign!) } };
     },
@@ -127,16 +179,13 @@ export function campaignRoutes(api: ApiRouter, clients: ServiceClients): void {
     path: '/campaigns',
     tag: 'Campaigns',
     summary: 'List campaigns, newest first',
-    query: z.object({ ...pageQuery, status: CampaignStatuses.schema.optional() }),
+    description: 'Filters: `status` as set, `effectiveStatus` as it is now; with both, a campaign matches both.',
+    query: z.object({ ...pageQuery, ...campaignListFilters }),
     responses: {
       200: { description: 'A page of campaigns', schema: z.object({ campaigns: z.array(Campaign.schema), pagination: Pagination }) },
     },
     handle: async ({ appId, query }) => {
-      const res = await clients.referral.listCampaigns({
-        appId,
-        page: pageRequest(query),
-        status: CampaignStatuses.value(query.status),
-      });
+      const res = await clients.referral.listCampaigns({ appId, ...campaignListRequest(query) });
       return {
         status: 200,
         body: {
@@ -166,11 +215,15 @@ export function campaignRoutes(api: ApiRouter, clients: ServiceClients): void {
     path: '/campaigns/:campaignId',
     tag: 'Campaigns',
     summary: 'Update a campaign',
-    description: 'Only the fields sent change. Pausing or ending a campaign stops new referrals and conversions (422 CAMPAIGN_INACTIVE).',
+    description:
+      'Only the fields sent change. Pausing or ending a campaign stops new referrals and conversions (422 CAMPAIGN_INACTIVE), and so does a ' +
+      '`startsAt` in the future or an `endsAt` in the past; null removes a bound. An `endsAt` not after `startsAt` (the one sent or the one ' +
+      'stored), or a bound outside the years 0001 to 9999 (UTC), is 422 INVALID_RANGE. The currency is fixed at creation: another than the ' +
+      "campaign's is 422 CURRENCY_MISMATCH. Changed rules, `holdDays` and `recurringMonths` apply to conversions recorded afterwards.",
     params: campaignParams,
     body: UpdateCampaignBody,
     responses: { 200: { description: 'The updated campaign', schema: CampaignEnvelope } },
-    errors: [404],
+    errors: [404, 422],
     handle: async ({ appId, params, body }) => {
       const { campaign } = await clients.referral.updateCampaign({
         appId,
@@ -180,7 +233,7 @@ export function campaignRoutes(api: ApiRouter, clients: ServiceClients): void {
         referrerReward: body.referrerReward ? rule(body.referrerReward) : undefined,
         refereeReward: body.refereeReward ? rule(body.refereeReward) : undefined,
         clearRefereeReward: body.refereeReward === null,
-        levels: body.levels ?? [],
+        levels: levelRules(body.levels),
         replaceLevels: body.levels !== undefined,
         attributionWindowDays: body.attributionWindowDays,
         maxRewardsPerReferrer: body.maxRewardsPerReferrer ?? undefined,
@@ -189,6 +242,14 @@ export function campaignRoutes(api: ApiRouter, clients: ServiceClients): void {
         rewardCodeValidityDays: body.rewardCodeValidityDays,
         landingUrl: body.landingUrl ?? undefined,
         clearLandingUrl: body.landingUrl === null,
+        startsAt: scheduleBound(body.startsAt),
+        clearStartsAt: body.startsAt === null,
+        endsAt: scheduleBound(body.endsAt),
+        clearEndsAt: body.endsAt === null,
+        currency: body.currency,
+        holdDays: body.holdDays,
+        recurringMonths: body.recurringMonths ?? undefined,
+        clearRecurringMonths: body.recurringMonths === null,
       });
       return { status: 200, body: { campaign: campaignJson(campaign!) } };
     },

@@ -1,4 +1,7 @@
 import type { JsonObject } from '@bufbuild/protobuf';
+import { DEFAULT_CURRENCY } from '@ris/contracts';
+import { type CsvColumn } from '../exports/csv-export';
+import { EXPORT_TIMEOUT_MS, exportRoute } from '../exports/export-route';
 import type { ApiRouter } from '../http/api-router';
 import {
   Conversion,
@@ -12,6 +15,7 @@ import {
 } from '../mappers/conversion.mapper';
 import { FraudFields, ReferralStatuses, fraudFields } from '../mappers/referral.mapper';
 import { Pagination, clientContextFields, id, pageQuery, pageRequest, pagination } from '../openapi/common-schemas';
+import { currencyCode, currencyField } from '../openapi/money-fields';
 import { decimalAmount } from '../openapi/number-fields';
 import { jsonObject } from '../openapi/json-object';
 import { z } from '../openapi/zod';
@@ -23,6 +27,7 @@ const RecordConversionResponse = z
     referralId: z.string(),
     conversionId: z.string(),
     rewardAmount: z.number().openapi({ description: "The direct referrer's reward (0 when none was created)" }),
+    currency: currencyCode("ISO 4217 code of the conversion's amount and of its rewards: the campaign's"),
     rewardCreated: z.boolean().openapi({ description: 'Whether the direct referrer got a reward' }),
     status: ReferralStatuses.schema.openapi({ description: "The referral's status: COMPLETED from its first conversion" }),
     conversionStatus: RecordedConversionStatuses.schema,
@@ -52,12 +57,17 @@ export function conversionRoutes(api: ApiRouter, clients: ServiceClients): void 
       'is 409 ALREADY_CONVERTED. A conversion later than the campaign\'s attributionWindowDays after the referee first used the code ' +
       'is recorded without rewards. maxRewardsPerReferrer caps the rewards a referrer earns in the campaign. ' +
       'A retry with the same `Idempotency-Key` (after a 503, a timeout or a dropped connection) is the same conversion: it ' +
-      'finishes what the first try left and answers it again, never 409 ALREADY_CONVERTED.',
+      'finishes what the first try left and answers it again, never 409 ALREADY_CONVERTED. A percentage rule pays its share of `amount` ' +
+      '(rounded half away from zero to the currency\'s smallest unit, capped by its `maxAmount`): on a campaign with one, a conversion without `amount` is ' +
+      "422 AMOUNT_REQUIRED; a `currency` other than the campaign's is 422 CURRENCY_MISMATCH. Both are refused before anything is stored.",
     body: z
       .object({
         referralCode: id('Referral code the referee used (case-insensitive)'),
         refereeId: id('The referred user who converted'),
-        amount: decimalAmount().optional().openapi({ description: 'Monetary value of the conversion' }),
+        amount: decimalAmount()
+          .optional()
+          .openapi({ description: "Monetary value of the conversion, in the campaign's currency; required when a rule of the campaign pays a percent" }),
+        currency: currencyField("The currency of `amount`; must be the campaign's (amounts are never converted)"),
         metadata: jsonObject('Arbitrary key-value data, kept with the conversion').optional(),
         ...clientContextFields,
       })
@@ -89,6 +99,7 @@ export function conversionRoutes(api: ApiRouter, clients: ServiceClients): void 
         referralCode: body.referralCode,
         refereeId: body.refereeId,
         amount: body.amount,
+        currency: body.currency,
         // Parsed from the JSON body, so every value is JSON.
         metadata: body.metadata as JsonObject | undefined,
         context: { ip: body.ip, userAgent: body.userAgent, deviceId: body.deviceId, email: body.email },
@@ -101,6 +112,7 @@ export function conversionRoutes(api: ApiRouter, clients: ServiceClients): void 
           referralId: conversion.referralId,
           conversionId: conversion.conversionId,
           rewardAmount: res.rewardAmount,
+          currency: conversion.currency || DEFAULT_CURRENCY,
           rewardCreated: res.rewardCreated,
           status: ReferralStatuses.name(res.referralStatus) ?? 'COMPLETED',
           conversionStatus: ConversionStatuses.name(conversion.status) ?? 'CONVERTED',
@@ -121,28 +133,15 @@ export function conversionRoutes(api: ApiRouter, clients: ServiceClients): void 
     tag: 'Conversions',
     summary: 'List conversion records, newest activity first',
     description:
-      'Funnel records (PENDING, CLICKED) and conversions (CONVERTED, FLAGGED), one per referee and level. ' +
+      'Funnel records (PENDING, CLICKED) and conversions (CONVERTED, FLAGGED, REJECTED), one per referee and level. ' +
       'referralCode filters by the code the referee used, so it returns that conversion chain at every level. ' +
       'userId lists the records where that user is the referrer or the referee (a record of both once).',
-    query: z.object({
-      ...pageQuery,
-      campaignId: id('Only this campaign').optional(),
-      referralCode: id('Original referral code').optional(),
-      status: ConversionStatuses.schema.optional(),
-      userId: id('Only records where this user is the referrer or the referee').optional(),
-    }),
+    query: z.object({ ...pageQuery, ...conversionFilters }),
     responses: {
       200: { description: 'A page of conversion records', schema: z.object({ conversions: z.array(Conversion.schema), pagination: Pagination }) },
     },
     handle: async ({ appId, query }) => {
-      const res = await clients.referral.listConversions({
-        appId,
-        page: pageRequest(query),
-        campaignId: query.campaignId,
-        referralCode: query.referralCode,
-        status: ConversionStatuses.value(query.status),
-        userId: query.userId,
-      });
+      const res = await clients.referral.listConversions({ appId, page: pageRequest(query), ...conversionRequest(query) });
       return {
         status: 200,
         body: {
@@ -152,4 +151,46 @@ export function conversionRoutes(api: ApiRouter, clients: ServiceClients): void 
       };
     },
   });
+
+  exportRoute(api, {
+    path: '/conversions/export',
+    tag: 'Conversions',
+    what: 'conversions',
+    description: 'The records GET /conversions lists with the same filters (every page).',
+    query: z.object(conversionFilters),
+    columns: CONVERSION_COLUMNS,
+    rows: async function* ({ appId, query }) {
+      const stream = clients.referral.exportConversions({ appId, ...conversionRequest(query) }, { timeoutMs: EXPORT_TIMEOUT_MS });
+      for await (const batch of stream) yield batch.conversions.map(conversionJson);
+    },
+  });
 }
+
+/** The filters of GET /conversions and its export. */
+const conversionFilters = {
+  campaignId: id('Only this campaign').optional(),
+  referralCode: id('Original referral code').optional(),
+  status: ConversionStatuses.schema.optional(),
+  userId: id('Only records where this user is the referrer or the referee').optional(),
+};
+
+const conversionRequest = (query: { campaignId?: string; referralCode?: string; status?: ConversionStatusName; userId?: string }) => ({
+  campaignId: query.campaignId,
+  referralCode: query.referralCode,
+  status: ConversionStatuses.value(query.status),
+  userId: query.userId,
+});
+
+type ConversionJson = ReturnType<typeof conversionJson>;
+type ConversionStatusName = (typeof ConversionStatuses.names)[number];
+
+/** A conversion record as its CSV row: the list's fields, the campaign flattened. */
+const CONVERSION_COLUMNS: CsvColumn<ConversionJson>[] = [
+  ...(['id', 'conversionId', 'level', 'status', 'referralId', 'referralCode', 'originalReferralCode', 'referrerId', 'refereeId', 'amount', 'currency', 'rewardAmount', 'isFlagged'] as const).map(
+    (field) => ({ header: field, value: (row: ConversionJson) => row[field] }),
+  ),
+  { header: 'campaignId', value: (row) => row.Campaign?.id ?? null },
+  { header: 'campaignName', value: (row) => row.Campaign?.name ?? null },
+  { header: 'convertedAt', value: (row) => row.convertedAt },
+  { header: 'createdAt', value: (row) => row.createdAt },
+];

@@ -66,8 +66,9 @@ export function fraudFlagRoutes(api: ApiRouter, clients: ServiceClients): void {
     tag: 'Fraud review',
     summary: 'Resolve a fraud flag',
     description:
-      "APPROVE a conversion's flag: its records become CONVERTED and its held rewards APPROVED. REJECT: its rewards are CANCELLED " +
-      '(the records stay FLAGGED). APPROVE a referral\'s flag clears its isFlagged; REJECT leaves it flagged. ' +
+      "APPROVE a conversion's flag: its records become CONVERTED and its held rewards APPROVED. REJECT: its records become REJECTED " +
+      'and its rewards CANCELLED; it then counts in no conversion figure (stats, timeseries, the referrer\'s totals). ' +
+      'APPROVE a referral\'s flag clears its isFlagged; REJECT leaves it flagged. ' +
       'A flag is resolved once: again is 409 INVALID_TRANSITION, except a retry with the `Idempotency-Key` of the request that resolved it, ' +
       'which answers the resolved flag. Resolved with a dashboard session, the flag records who decided (`resolvedBy`).',
     params: z.object({ flagId: id('Flag id') }),

@@ -1,4 +1,6 @@
 import { BalanceSort } from '@ris/contracts';
+import { jsonColumns } from '../exports/csv-export';
+import { EXPORT_CALL, batchesOf, exportRoute } from '../exports/export-route';
 import type { ApiRouter } from '../http/api-router';
 import { Balance, Transaction, balanceJson, transactionJson } from '../mappers/incentive-balance.mapper';
 import { Pagination, pageQuery, pageRequest, pagination } from '../openapi/common-schemas';
@@ -124,5 +126,17 @@ export function incentiveBalanceRoutes(api: ApiRouter, clients: ServiceClients):
         body: { transactions: res.transactions.map(transactionJson), pagination: pagination(query, res.page) },
       };
     },
+  });
+
+  exportRoute(api, {
+    path: '/incentives/balances/:userId/transactions/export',
+    tag: 'Incentive balances',
+    what: 'transactions',
+    description: "The user's ledger as GET /incentives/balances/{userId}/transactions lists it, newest first (every page).",
+    params: userParams,
+    query: z.object({}),
+    columns: jsonColumns(Transaction.schema),
+    rows: ({ appId, params }) =>
+      batchesOf(clients.incentive.exportTransactions({ appId, userId: params.userId }, EXPORT_CALL), (m) => m.transactions.map(transactionJson)),
   });
 }

@@ -1,4 +1,6 @@
 import { LINKS_BASE } from '../hosted-links/hosted-link-routes';
+import { jsonColumns } from '../exports/csv-export';
+import { EXPORT_CALL, batchesOf, exportRoute } from '../exports/export-route';
 import type { ApiRouter } from '../http/api-router';
 import { FraudFields, Referral, ReferralStatuses, fraudFields, referralJson } from '../mappers/referral.mapper';
 import { isoTime } from '../mappers/proto-json';
@@ -24,6 +26,12 @@ const contextFields = {
   userAgent: clientContextFields.userAgent,
   deviceId: clientContextFields.deviceId,
   email: clientContextFields.email,
+};
+
+/** The filters of GET /referrals and its export. */
+const referralFilters = {
+  campaignId: id('Only this campaign').optional(),
+  referrerId: id('Only this referrer').optional(),
 };
 
 export function referralRoutes(api: ApiRouter, clients: ServiceClients): void {
@@ -77,11 +85,7 @@ export function referralRoutes(api: ApiRouter, clients: ServiceClients): void {
     description:
       "A campaign's referrals (campaignId), a referrer's in every campaign (referrerId: one per campaign), or both (at most one); " +
       "every referral of the app without a filter. status is COMPLETED from the referral's first conversion.",
-    query: z.object({
-      ...pageQuery,
-      campaignId: id('Only this campaign').optional(),
-      referrerId: id('Only this referrer').optional(),
-    }),
+    query: z.object({ ...pageQuery, ...referralFilters }),
     responses: {
       200: { description: 'A page of referrals', schema: z.object({ referrals: z.array(Referral.schema), pagination: Pagination }).openapi('ReferralList') },
     },
@@ -94,6 +98,18 @@ export function referralRoutes(api: ApiRouter, clients: ServiceClients): void {
       });
       return { status: 200, body: { referrals: res.referrals.map(referralJson), pagination: pagination(query, res.page) } };
     },
+  });
+
+  // Registered before /referrals/:referralCode, which would otherwise take "export" for a code.
+  exportRoute(api, {
+    path: '/referrals/export',
+    tag: 'Referrals',
+    what: 'referrals',
+    description: 'The referrals GET /referrals lists with the same filters (every page).',
+    query: z.object(referralFilters),
+    columns: jsonColumns(Referral.schema),
+    rows: ({ appId, query }) =>
+      batchesOf(clients.referral.exportReferrals({ appId, campaignId: query.campaignId, referrerId: query.referrerId }, EXPORT_CALL), (m) => m.referrals.map(referralJson)),
   });
 
   api.route({

@@ -1,40 +1,64 @@
+import { jsonColumns } from '../exports/csv-export';
+import { EXPORT_CALL, batchesOf, exportRoute } from '../exports/export-route';
+import type { Principal } from '../console/access/principal';
 import type { ApiRouter } from '../http/api-router';
 import { isoTime } from '../mappers/proto-json';
 import { FulfillmentTypes } from '../mappers/campaign.mapper';
 import { Reward, RewardMove, RewardStatuses, rewardHistoryJson, rewardJson } from '../mappers/reward.mapper';
 import { Pagination, id, pageQuery, pageRequest, pagination, timestamp } from '../openapi/common-schemas';
+import { freeText } from '../openapi/text-fields';
 import { z } from '../openapi/zod';
 import type { ServiceClients } from '../service-clients';
 
 const RewardList = z.object({ rewards: z.array(Reward.schema), pagination: Pagination }).openapi('RewardList');
+const RewardEnvelope = z.object({ reward: Reward.schema });
 const rewardParams = z.object({ rewardId: id('Reward id') });
 
+/** The filters of GET /rewards and its export. */
+const rewardFilters = {
+  userId: id('Only this user').optional(),
+  status: RewardStatuses.schema.optional(),
+  fulfillmentType: FulfillmentTypes.schema.optional(),
+};
+
+const rewardRequest = (query: z.output<z.ZodObject<typeof rewardFilters>>) => ({
+  userId: query.userId,
+  status: RewardStatuses.value(query.status),
+  fulfillmentType: FulfillmentTypes.value(query.fulfillmentType),
+});
+
 export function rewardRoutes(api: ApiRouter, clients: ServiceClients): void {
+  /** `{reward}` as it is now. */
+  const rewardAnswer = async (appId: string, rewardId: string) => {
+    const { reward } = await clients.reward.getReward({ appId, rewardId });
+    return { reward: rewardJson(reward!) };
+  };
+
   api.route({
     method: 'get',
     path: '/rewards',
     tag: 'Rewards',
     summary: 'List rewards, newest first',
-    query: z.object({
-      ...pageQuery,
-      userId: id('Only this user').optional(),
-      status: RewardStatuses.schema.optional(),
-      fulfillmentType: FulfillmentTypes.schema.optional(),
-    }),
+    query: z.object({ ...pageQuery, ...rewardFilters }),
     responses: { 200: { description: 'A page of rewards', schema: RewardList } },
     handle: async ({ appId, query }) => {
-      const res = await clients.reward.listRewards({
-        appId,
-        page: pageRequest(query),
-        userId: query.userId,
-        status: RewardStatuses.value(query.status),
-        fulfillmentType: FulfillmentTypes.value(query.fulfillmentType),
-      });
+      const res = await clients.reward.listRewards({ appId, page: pageRequest(query), ...rewardRequest(query) });
       return {
         status: 200,
         body: { rewards: res.rewards.map(rewardJson), pagination: pagination(query, res.page) },
       };
     },
+  });
+
+  // Registered before /rewards/:rewardId, which would otherwise take "export" for an id.
+  exportRoute(api, {
+    path: '/rewards/export',
+    tag: 'Rewards',
+    what: 'rewards',
+    description: 'The rewards GET /rewards lists with the same filters (every page).',
+    query: z.object(rewardFilters),
+    columns: jsonColumns(Reward.schema),
+    rows: ({ appId, query }) => batchesOf(clients.reward.exportRewards({ appId, ...rewardRequest(query) }, EXPORT_CALL), (m) => m.rewards.map(rewardJson)),
   });
 
   // Registered before /rewards/:rewardId, which would otherwise take "validate" for an id.
@@ -85,12 +109,9 @@ export function rewardRoutes(api: ApiRouter, clients: ServiceClients): void {
     tag: 'Rewards',
     summary: 'Get a reward',
     params: rewardParams,
-    responses: { 200: { description: 'The reward', schema: z.object({ reward: Reward.schema }) } },
+    responses: { 200: { description: 'The reward', schema: RewardEnvelope } },
     errors: [404],
-    handle: async ({ appId, params }) => {
-      const { reward } = await clients.reward.getReward({ appId, rewardId: params.rewardId });
-      return { status: 200, body: { reward: rewardJson(reward!) } };
-    },
+    handle: async ({ appId, params }) => ({ status: 200, body: await rewardAnswer(appId, params.rewardId) }),
   });
 
   api.route({
@@ -134,6 +155,53 @@ export function rewardRoutes(api: ApiRouter, clients: ServiceClients): void {
         body: { success: true, discountCode: reward!.discountCode ?? '', expiresAt: isoTime(reward!.expiresAt), reward: rewardJson(reward!) },
       };
     },
+  });
+
+  /** The operator deciding through the dashboard (an API key decides as nobody in particular). */
+  const decider = (principal: Principal | undefined) =>
+    principal?.kind === 'operator' ? { operatorId: principal.operatorId, email: principal.email } : undefined;
+  const noteBody = z.object({ note: freeText(2000).optional().openapi({ description: 'Why: kept with the decision' }) }).optional();
+
+  /** An operator's decision about one reward, made by the referral service (which keeps the figures), answered with the reward. */
+  const decision = (def: { action: 'approve' | 'cancel'; summary: string; description: string; bodyName: string; done: string; errors: number[] }) =>
+    api.route({
+      method: 'post',
+      path: `/rewards/:rewardId/${def.action}`,
+      tag: 'Rewards',
+      summary: def.summary,
+      description: def.description,
+      params: rewardParams,
+      body: noteBody.openapi(def.bodyName),
+      responses: { 200: { description: `The reward, ${def.done}`, schema: RewardEnvelope } },
+      errors: def.errors,
+      handle: async ({ appId, params, body, operationKey, principal }) => {
+        const request = { appId, rewardId: params.rewardId, note: body?.note, operationKey, decidedBy: decider(principal) };
+        await (def.action === 'approve' ? clients.referral.approveConversionReward(request) : clients.referral.cancelConversionReward(request));
+        return { status: 200, body: await rewardAnswer(appId, params.rewardId) };
+      },
+    });
+
+  decision({
+    action: 'approve',
+    summary: 'Approve a reward held for review (PENDING → APPROVED)',
+    description:
+      "A reward held by its conversion's open fraud flag is approved by approving that flag (as POST /fraud/flags/{flagId}/resolve " +
+      'does: every held reward of the conversion with it, the conversion CONVERTED); one held because the fraud check could not run is ' +
+      "approved on the operator's word. A reward that is not PENDING is 409 INVALID_TRANSITION; one held for another reason, 422 REWARD_HELD.",
+    bodyName: 'ApproveRewardRequest',
+    done: 'approved',
+    errors: [404, 409, 422],
+  });
+
+  decision({
+    action: 'cancel',
+    summary: 'Cancel a reward (PENDING or APPROVED → CANCELLED), with a note',
+    description:
+      "Its code, if claimed, no longer validates; the campaign's reward value, the referrer's totals and the participant's reward value " +
+      'leave it. PAID or CANCELLED already: 409 INVALID_TRANSITION (a retry with the same `Idempotency-Key` answers the cancelled reward).',
+    bodyName: 'CancelRewardRequest',
+    done: 'cancelled',
+    errors: [404, 409],
   });
 
   api.route({

@@ -7,6 +7,8 @@ export interface ApiKeyRecord {
   hash: string;
   /** First characters, to tell keys apart in listings. */
   prefix: string;
+  /** What the key is for, as the OWNER named it when issuing it (`Production backend`); null: unnamed (older keys have none). */
+  name?: string | null;
   createdAt: Date;
   revokedAt: Date | null;
   /** When a request last used it, to the minute (console/keys/key-usage.ts); null: never. */
@@ -19,6 +21,7 @@ const apiKeySchema = new Schema<ApiKeyRecord>(
     appId: { type: String, required: true },
     hash: { type: String, required: true },
     prefix: { type: String, required: true },
+    name: { type: String, default: null },
     createdAt: { type: Date, required: true },
     revokedAt: { type: Date, default: null },
     lastUsedAt: { type: Date, default: null },

@@ -19,6 +19,7 @@ export interface IssuedKey {
   id: string;
   apiKey: string;
   prefix: string;
+  name: string | null;
   createdAt: Date;
 }
 
@@ -52,18 +53,20 @@ export class AppDirectory {
     return this.apps.findById(appId).lean<AppRecord>().exec();
   }
 
-  async issueKey(appId: string): Promise<IssuedKey> {
+  /** A new key of the app; `name` says what it is for (shown in listings, never needed to use it). */
+  async issueKey(appId: string, name: string | null = null): Promise<IssuedKey> {
     const apiKey = `rk_live_${randomBase62(40)}`;
     const record = await this.keys.create({
       _id: newId('key'),
       appId,
       hash: hashApiKey(apiKey),
       prefix: apiKey.slice(0, 12),
+      name,
       createdAt: new Date(),
       revokedAt: null,
       lastUsedAt: null,
     });
-    return { id: record._id, apiKey, prefix: record.prefix, createdAt: record.createdAt };
+    return { id: record._id, apiKey, prefix: record.prefix, name, createdAt: record.createdAt };
   }
 
   listKeys(appId: string): Promise<ApiKeyRecord[]> {

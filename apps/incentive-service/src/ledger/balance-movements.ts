@@ -1,7 +1,8 @@
 import { characterCount } from '@ris/contracts';
 import { conflict, invalid, refused } from '@ris/domain-errors';
-import { idFromOperation, newId, type Page, type PageQuery } from '@ris/mongo';
+import { idFromOperation, inBatches, newId, type Page, type PageQuery } from '@ris/mongo';
 import type { BalanceState, LedgerReason, Movement } from './balance-fold';
+import type { BalanceDoc } from './balance.model';
 import type { BalanceSortName, XpRange } from './balance.repository';
 import { checkUserId } from '../definitions/definition-key';
 import { CREDIT_CAUSES, DEBIT_CAUSES, derivedCause, type LedgerCause } from './ledger-cause';
@@ -40,6 +41,16 @@ export interface DebitOrCredit {
 }
 
 const MAX_ATTEMPTS = 200;
+
+/** Entries and balances an export sends a message (balances: what another service's call then takes at once). */
+const TRANSACTIONS_EXPORT_BATCH = 500;
+const BALANCES_EXPORT_BATCH = 100;
+
+/** A stored balance as the API shows it, its level from the app's ladder. */
+const balanceView = (doc: BalanceDoc, ladder: LevelDef[]): BalanceView => {
+  const state = stateFromDoc(doc);
+  return { userId: doc.userId, state, updatedAt: doc.updatedAt, progress: levelProgress(ladder, state.xp) };
+};
 
 function checkOperationId(value: string): string {
   const id = value.trim();
@@ -93,30 +104,57 @@ export class BalanceMovements {
     return { userId, state, updatedAt, progress: levelProgress(await this.levels.list(appId), state.xp) };
   }
 
-  /** Balances, highest first; with `level`, only the users at that level (their XP in its range of the ladder). */
-  async list(appId: string, page: PageQuery, sort: BalanceSortName, level?: number): Promise<Page<BalanceView>> {
+  /**
+   * Balances, highest first; with `level`, only the users at that level
+   * (their XP in its range of the ladder); with `userIdPrefix`, only users
+   * whose id starts with it; with `userIds`, only those users (one page,
+   * one read by _id each: another list's page of people).
+   */
+  async list(appId: string, page: PageQuery, sort: BalanceSortName, only: { level?: number; userIdPrefix?: string; userIds?: string[] } = {}): Promise<Page<BalanceView>> {
     let xp: XpRange | undefined;
     let ladder: LevelDef[] | undefined;
-    if (level !== undefined) {
+    if (only.level !== undefined) {
       ladder = await this.levels.list(appId);
-      const range = xpRangeOfLevel(ladder, level);
+      const range = xpRangeOfLevel(ladder, only.level);
       if (!range) return { items: [], page: page.page, limit: page.limit, totalItems: 0 };
       xp = range;
     }
-    const [docs, levels] = await Promise.all([this.ledger.balances.page(appId, page, sort, xp), ladder ?? this.levels.list(appId)]);
-    return {
-      ...docs,
-      items: docs.items.map((doc) => {
-        const state = stateFromDoc(doc);
-        return { userId: doc.userId, state, updatedAt: doc.updatedAt, progress: levelProgress(levels, state.xp) };
-      }),
-    };
+    const docs = only.userIds?.length ? this.ofUsers(appId, only.userIds, sort, page) : this.ledger.balances.page(appId, page, sort, { xp, userIdPrefix: only.userIdPrefix });
+    const [found, levels] = await Promise.all([docs, ladder ?? this.levels.list(appId)]);
+    return { ...found, items: found.items.map((doc) => balanceView(doc, levels)) };
+  }
+
+  /**
+   * Every balance list() would list without `userIds`, in its order, a
+   * batch at a time: an export (a batch is at most what the referral
+   * service's GetParticipants takes, so the gateway completes each in one call).
+   */
+  async *exportBalances(appId: string, sort: BalanceSortName, only: { level?: number; userIdPrefix?: string }): AsyncIterable<BalanceView[]> {
+    const ladder = await this.levels.list(appId);
+    const xp = only.level === undefined ? undefined : xpRangeOfLevel(ladder, only.level);
+    if (xp === null) return;
+    for await (const docs of inBatches(this.ledger.balances.allInOrder(appId, sort, { xp, userIdPrefix: only.userIdPrefix }), BALANCES_EXPORT_BATCH)) {
+      yield docs.map((doc) => balanceView(doc, ladder));
+    }
+  }
+
+  /** The balances of these users that exist, as one page in the list's order. */
+  private async ofUsers(appId: string, userIds: string[], sort: BalanceSortName, page: PageQuery): Promise<Page<BalanceDoc>> {
+    const found = (await Promise.all(userIds.map((userId) => this.ledger.balances.ofUser(appId, userId)))).filter((doc): doc is BalanceDoc => doc !== null);
+    found.sort((a, b) => b[sort] - a[sort] || (a.userId < b.userId ? -1 : 1));
+    return { items: found, page: page.page, limit: Math.max(page.limit, found.length), totalItems: found.length };
   }
 
   async transactions(appId: string, userId: string, page: PageQuery): Promise<Page<LedgerEntryDoc>> {
     // Settle first so the list and the balance agree.
     await this.ledger.settled(appId, checkUserId(userId));
     return this.ledger.entries.ofUser(appId, userId, page);
+  }
+
+  /** Every entry transactions() would list, newest first, a batch at a time (settled first the same way): an export. */
+  async *exportTransactions(appId: string, userId: string): AsyncIterable<LedgerEntryDoc[]> {
+    await this.ledger.settled(appId, checkUserId(userId));
+    yield* inBatches(this.ledger.entries.allOfUser(appId, userId), TRANSACTIONS_EXPORT_BATCH);
   }
 
   debit(appId: string, input: DebitOrCredit) {

@@ -41,9 +41,9 @@ const balanceSchema = new Schema<BalanceDoc>(
   { collection: 'balances', versionKey: false, minimize: false },
 );
 declareIndexes<QueryNames<BalanceRepository>>(balanceSchema, [
-  { keys: { appId: 1, xp: -1, userId: 1 }, serves: ['page', 'topOfBoard'], why: 'GET /incentives/balances?sort=xp (default), ?level= (a range of XP); the all-time board' },
-  { keys: { appId: 1, coins: -1, userId: 1 }, serves: ['page'], why: 'GET /incentives/balances?sort=coins' },
-  { keys: { appId: 1, tokens: -1, userId: 1 }, serves: ['page'], why: 'GET /incentives/balances?sort=tokens' },
+  { keys: { appId: 1, xp: -1, userId: 1 }, serves: ['page', 'allInOrder', 'topOfBoard'], why: 'GET /incentives/balances?sort=xp (default), ?level= (a range of XP); the all-time board' },
+  { keys: { appId: 1, coins: -1, userId: 1 }, serves: ['page', 'allInOrder'], why: 'GET /incentives/balances?sort=coins; GET /participants/export?sort=COINS' },
+  { keys: { appId: 1, tokens: -1, userId: 1 }, serves: ['page', 'allInOrder'], why: 'GET /incentives/balances?sort=tokens' },
 ]);
 
 export const balanceModel = (db: Connection): Model<BalanceDoc> =>

@@ -18,6 +18,18 @@ export interface XpRange {
   below: number | null;
 }
 
+/** Which balances a list holds: an XP range (a level), a user id prefix; each optional. */
+export interface BalanceRange {
+  xp?: XpRange;
+  userIdPrefix?: string;
+}
+
+function rangeQuery({ xp, userIdPrefix }: BalanceRange): Record<string, unknown> {
+  const filter: Record<string, unknown> = xp ? { xp: xp.below === null ? { $gte: xp.min } : { $gte: xp.min, $lt: xp.below } } : {};
+  if (userIdPrefix) filter.userId = { $gte: userIdPrefix, $lt: `${userIdPrefix}\u{10FFFF}` };
+  return filter;
+}
+
 /**
  * The fields of a board: ALL_TIME ranks the balance's XP and when it
  * changed; a day, week or month its `periods.<field>` (periodField in
@@ -67,10 +79,19 @@ export class BalanceRepository extends Repository<BalanceDoc> {
     return this.collection.compareAndSet(appId, { _id: id, seq }, { $set: { ...fields, updatedAt: new Date() } });
   }
 
-  /** GET /incentives/balances: highest first by coins, tokens or XP (ties by user); with `xp`, only the balances in that range. */
-  page(appId: string, page: PageQuery, sort: BalanceSortName, xp?: XpRange): Promise<Page<BalanceDoc>> {
-    const filter = xp ? { xp: xp.below === null ? { $gte: xp.min } : { $gte: xp.min, $lt: xp.below } } : {};
-    return this.collection.page(appId, filter, { [sort]: -1, userId: 1 }, page);
+  /**
+   * GET /incentives/balances: highest first by coins, tokens or XP (ties by
+   * user); with `xp`, only the balances in that range; with `userIdPrefix`,
+   * only users whose id starts with it (a range of the id, as the index
+   * orders it after the sort field).
+   */
+  page(appId: string, page: PageQuery, sort: BalanceSortName, within: BalanceRange = {}): Promise<Page<BalanceDoc>> {
+    return this.collection.page(appId, rangeQuery(within), { [sort]: -1, userId: 1 }, page);
+  }
+
+  /** page() of every balance, as a stream (an export). */
+  allInOrder(appId: string, sort: BalanceSortName, within: BalanceRange = {}): AsyncIterable<BalanceDoc> {
+    return this.collection.stream(appId, rangeQuery(within), { [sort]: -1, userId: 1 });
   }
 
   /** How many users have a balance (a leaderboard rebuild's total). */

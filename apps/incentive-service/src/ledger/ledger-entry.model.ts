@@ -57,8 +57,8 @@ declareIndexes<QueryNames<LedgerEntryRepository>>(ledgerEntrySchema, [
   {
     keys: { appId: 1, userId: 1, seq: -1 },
     options: { unique: true },
-    serves: ['ofUser'],
-    why: "GET /incentives/balances/{userId}/transactions (newest first); also the rebuild's scan (inUserOrder), which folds each user's entries in seq order",
+    serves: ['ofUser', 'allOfUser'],
+    why: "GET /incentives/balances/{userId}/transactions (newest first) and its export; also the rebuild's scan (inUserOrder), which folds each user's entries in seq order",
   },
 ]);
 

@@ -76,6 +76,11 @@ export class LedgerEntryRepository extends Repository<LedgerEntryDoc> {
     return this.collection.page(appId, { userId }, { seq: -1 }, page);
   }
 
+  /** ofUser() of every entry, as a stream (an export). */
+  allOfUser(appId: string, userId: string): AsyncIterable<LedgerEntryDoc> {
+    return this.collection.stream(appId, { userId }, { seq: -1 });
+  }
+
   /** Every entry, of one app or, without one, of every app, by app, user and slot: the balance rebuild (tools/incentive-rebuild-balances.mjs). */
   inUserOrder(appId?: string): AsyncIterable<LedgerEntryDoc> {
     return this.acrossApps

@@ -12,8 +12,9 @@ import {
   type Balance,
   type IncentiveService,
   type LedgerEntry,
+  type ListBalancesRequest,
 } from '@ris/contracts';
-import { pageFromRequest, pageReply, tenantOf } from '@ris/rpc';
+import { invalidArgument, pageFromRequest, pageReply, tenantOf } from '@ris/rpc';
 import type { BalanceMovements, BalanceSortName, BalanceView, MovementResult } from './balance-movements';
 import { causeOf, type LedgerCause } from './ledger-cause';
 import type { LedgerEntryDoc } from './ledger-entry.model';
@@ -64,7 +65,15 @@ const SORTS: Record<BalanceSort, BalanceSortName> = {
   [BalanceSort.TOKENS]: 'tokens',
 };
 
-type LedgerCalls = Pick<ServiceImpl<typeof IncentiveService>, 'getBalance' | 'listBalances' | 'listTransactions' | 'debit' | 'adjustBalance' | 'credit'>;
+/** The order and the filters of a list or export of balances (XP unless it names another). */
+// The order and range of a list or export request (the same fields in both).
+const balanceSort = (req: Omit<ListBalancesRequest, 'page' | '$typeName'>): BalanceSortName => SORTS[req.sort] ?? 'xp';
+const balanceRange = (req: Omit<ListBalancesRequest, 'page' | '$typeName'>) => ({ level: req.level, userIdPrefix: req.userIdPrefix || undefined });
+
+type LedgerCalls = Pick<
+  ServiceImpl<typeof IncentiveService>,
+  'getBalance' | 'listBalances' | 'exportBalances' | 'listTransactions' | 'exportTransactions' | 'debit' | 'adjustBalance' | 'credit'
+>;
 
 /** Balances and the ledger at the edge: reads, and the movements that are not events. */
 export function ledgerCalls(movements: BalanceMovements): LedgerCalls {
@@ -73,12 +82,21 @@ export function ledgerCalls(movements: BalanceMovements): LedgerCalls {
       return { balance: balanceMessage(await movements.view(tenantOf(ctx), req.userId)) };
     },
     async listBalances(req, ctx) {
-      const page = await movements.list(tenantOf(ctx), pageFromRequest(req.page), SORTS[req.sort] ?? 'xp', req.level);
+      if (req.userIds.length > 100) throw invalidArgument('at most 100 userIds');
+      const page = await movements.list(tenantOf(ctx), pageFromRequest(req.page), balanceSort(req), { ...balanceRange(req), userIds: req.userIds });
       return { balances: page.items.map(balanceMessage), page: pageReply(page) };
+    },
+    async *exportBalances(req, ctx) {
+      // Named users are a page of another list already: ListBalances answers them.
+      if (req.userIds.length > 0) throw invalidArgument('userIds is for ListBalances, not an export');
+      for await (const batch of movements.exportBalances(tenantOf(ctx), balanceSort(req), balanceRange(req))) yield { balances: batch.map(balanceMessage) };
     },
     async listTransactions(req, ctx) {
       const page = await movements.transactions(tenantOf(ctx), req.userId, pageFromRequest(req.page));
       return { transactions: page.items.map(ledgerEntryMessage), page: pageReply(page) };
+    },
+    async *exportTransactions(req, ctx) {
+      for await (const batch of movements.exportTransactions(tenantOf(ctx), req.userId)) yield { transactions: batch.map(ledgerEntryMessage) };
     },
     async debit(req, ctx) {
       return movementMessage(await movements.debit(tenantOf(ctx), { ...req, description: req.description ?? null, cause: ledgerCause(req.cause) }));

@@ -1,20 +1,29 @@
-import { DEFAULT_CODE_VALIDITY_DAYS } from '@ris/contracts';
+import { DEFAULT_CODE_VALIDITY_DAYS, DEFAULT_CURRENCY } from '@ris/contracts';
 import { invalid, notFound, refused } from '@ris/domain-errors';
 import { idFromOperation, type Page, type PageQuery } from '@ris/mongo';
-import type { CampaignDoc, CampaignStatusName, CampaignSummary, RewardRuleDoc } from './campaign.model';
+import type { CampaignDoc, CampaignStatusName, CampaignSummary, LevelRewardDoc, RewardRuleDoc } from './campaign.model';
 import type { CampaignRepository } from './campaign.repository';
+import { checkCommissionTerms } from './commission-terms';
+import { effectiveStatus, scheduleProblem, type CampaignEffectiveStatusName } from './campaign-schedule';
 
 export interface CampaignInput {
   name: string;
   status?: CampaignStatusName;
   referrerReward: RewardRuleDoc;
   refereeReward?: RewardRuleDoc | null;
-  levels?: Array<{ level: number; amount: number }>;
+  levels?: LevelRewardDoc[];
   attributionWindowDays?: number;
   maxRewardsPerReferrer?: number | null;
   fraud?: { flagThreshold: number };
   rewardCodeValidityDays?: number;
   landingUrl?: string | null;
+  /** The schedule (null: no bound on that side); the end must come after the start. */
+  startsAt?: Date | null;
+  endsAt?: Date | null;
+  /** ISO 4217; USD when not given. Fixed at creation: a patch may only repeat it. */
+  currency?: string;
+  holdDays?: number;
+  recurringMonths?: number | null;
 }
 
 export type CampaignPatch = Partial<CampaignInput>;
@@ -36,14 +45,11 @@ function isLandingUrl(value: string): boolean {
 /** Invariants the gateway also checks; repeated here because the service is the owner. */
 function checkCampaign(c: Omit<CampaignDoc, '_id' | 'appId' | 'createdAt' | 'updatedAt'>): void {
   if (!c.name.trim()) throw invalid('name must not be empty');
-  for (const reward of [c.referrerReward, c.refereeReward]) {
-    if (reward && (!Number.isFinite(reward.amount) || reward.amount < 0)) throw invalid('reward amounts must be non-negative numbers');
-  }
+  checkCommissionTerms(c);
   const seen = new Set<number>();
   for (const entry of c.levels) {
     if (!Number.isInteger(entry.level) || entry.level < 2) throw invalid('levels[].level must be an integer of 2 or more');
     if (seen.has(entry.level)) throw invalid(`levels has level ${entry.level} twice`);
-    if (!Number.isFinite(entry.amount) || entry.amount < 0) throw invalid('levels[].amount must be a non-negative number');
     seen.add(entry.level);
   }
   if (!Number.isInteger(c.attributionWindowDays) || c.attributionWindowDays < 1) throw invalid('attributionWindowDays must be a positive integer');
@@ -58,6 +64,31 @@ function checkCampaign(c: Omit<CampaignDoc, '_id' | 'appId' | 'createdAt' | 'upd
   }
   const t = c.fraud.flagThreshold;
   if (!Number.isInteger(t) || t < 0 || t > 100) throw invalid('fraud.flagThreshold must be an integer from 0 to 100');
+  // 422, not 400: the document's date-time allows these (no JSON Schema compares two fields), and a PATCH may send one bound against the stored other.
+  const problem = scheduleProblem(c);
+  if (problem) throw refused('INVALID_RANGE', problem.message, { field: problem.field });
+}
+
+/**
+ * A campaign as read, with what campaigns stored before a setting existed
+ * lack (lean reads skip schema defaults) read as that setting's default.
+ */
+function withDefaults(campaign: CampaignDoc): CampaignDoc {
+  campaign.rewardCodeValidityDays ??= DEFAULT_CODE_VALIDITY_DAYS;
+  campaign.landingUrl ??= null;
+  campaign.startsAt ??= null;
+  campaign.endsAt ??= null;
+  campaign.currency ??= DEFAULT_CURRENCY;
+  campaign.holdDays ??= 0;
+  campaign.recurringMonths ??= null;
+  return campaign;
+}
+
+/** What a campaign that takes nothing now is, in words: the schedule's bound when it is the cause. */
+function inactiveState(campaign: CampaignDoc, effective: CampaignEffectiveStatusName): string {
+  if (effective === 'SCHEDULED') return `SCHEDULED (it starts at ${campaign.startsAt?.toISOString()})`;
+  if (effective === 'ENDED' && campaign.status !== 'ENDED') return `ENDED (it ended at ${campaign.endsAt?.toISOString()})`;
+  return effective;
 }
 
 /** A campaign's settings: created, read, listed and changed, each checked against the rules of the contract. */
@@ -79,6 +110,11 @@ export class Campaigns {
       fraud: input.fraud ?? { flagThreshold: DEFAULT_FLAG_THRESHOLD },
       rewardCodeValidityDays: input.rewardCodeValidityDays ?? DEFAULT_CODE_VALIDITY_DAYS,
       landingUrl: input.landingUrl ?? null,
+      startsAt: input.startsAt ?? null,
+      endsAt: input.endsAt ?? null,
+      currency: input.currency ?? DEFAULT_CURRENCY,
+      holdDays: input.holdDays ?? 0,
+      recurringMonths: input.recurringMonths ?? null,
       createdAt: now,
       updatedAt: now,
     };
@@ -89,40 +125,52 @@ export class Campaigns {
   async get(appId: string, campaignId: string): Promise<CampaignDoc> {
     const campaign = await this.campaigns.findById(appId, campaignId);
     if (!campaign) throw notFound('Campaign', { campaignId });
-    // Lean reads skip schema defaults: campaigns stored before the setting existed.
-    campaign.rewardCodeValidityDays ??= DEFAULT_CODE_VALIDITY_DAYS;
-    campaign.landingUrl ??= null;
-    return campaign;
+    return withDefaults(campaign);
   }
 
-  /** The campaign, which must be ACTIVE to take new referrals and conversions. */
+  /** The campaign, which must be ACTIVE now to take new referrals and conversions. */
   async getActive(appId: string, campaignId: string): Promise<CampaignDoc> {
     return this.requireActive(await this.get(appId, campaignId));
   }
 
-  /** The campaign as read, if it is ACTIVE (takes new referrals and conversions); else CAMPAIGN_INACTIVE. */
+  /**
+   * The campaign as read, if it takes new referrals and conversions now:
+   * ACTIVE and inside its schedule (campaign-schedule.ts); else CAMPAIGN_INACTIVE.
+   */
   requireActive(campaign: CampaignDoc): CampaignDoc {
     const campaignId = campaign._id;
-    if (campaign.status !== 'ACTIVE') {
-      throw refused('CAMPAIGN_INACTIVE', `Campaign ${campaignId} is ${campaign.status}, not ACTIVE.`, {
+    const effective = effectiveStatus(campaign, new Date());
+    if (effective !== 'ACTIVE') {
+      throw refused('CAMPAIGN_INACTIVE', `Campaign ${campaignId} is ${inactiveState(campaign, effective)}, not ACTIVE.`, {
         campaignId,
         status: campaign.status,
+        effectiveStatus: effective,
       });
     }
     return campaign;
   }
 
-  /** Name and status of several campaigns at once (the campaigns of a page of conversions). */
+  /** Name, status and schedule of several campaigns at once (the campaigns of a page of conversions). */
   summaries(appId: string, ids: string[]): Promise<Map<string, CampaignSummary>> {
     return this.campaigns.summaries(appId, ids);
   }
 
-  list(appId: string, page: PageQuery, status?: CampaignStatusName): Promise<Page<CampaignDoc>> {
-    return this.campaigns.page(appId, page, status);
+  /** Newest first; of one status as set and one effective status now, when asked. */
+  async list(appId: string, page: PageQuery, status?: CampaignStatusName, effectiveStatus?: CampaignEffectiveStatusName): Promise<Page<CampaignDoc>> {
+    const found = await this.campaigns.page(appId, page, { status, effectiveStatus, now: new Date() });
+    return { ...found, items: found.items.map(withDefaults) };
   }
 
   async update(appId: string, campaignId: string, patch: CampaignPatch): Promise<CampaignDoc> {
     const current = await this.get(appId, campaignId);
+    if (patch.currency !== undefined && patch.currency !== current.currency) {
+      // Every amount the campaign has recorded (conversions, rewards, its totals) is in its currency: another would mix two.
+      throw refused('CURRENCY_MISMATCH', `Campaign ${campaignId} is in ${current.currency}; its currency cannot change to ${patch.currency}.`, {
+        campaignId,
+        currency: patch.currency,
+        campaignCurrency: current.currency,
+      });
+    }
     const next = {
       ...current,
       ...Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)),

@@ -1,3 +1,4 @@
+import { DEFAULT_CURRENCY } from '@ris/contracts';
 import { domainEvent, stableEventId, type DomainEvent } from '@ris/events';
 import type { ConversionDoc } from './conversion.model';
 
@@ -15,6 +16,8 @@ function conversionData(record: ConversionDoc) {
     level: record.level,
     status: record.status,
     amount: record.amount,
+    // Of amount and rewardAmount; records stored before currencies were of USD campaigns.
+    currency: record.currency ?? DEFAULT_CURRENCY,
     rewardAmount: record.rewardAmount,
     isFlagged: record.isFlagged,
     riskScore: record.fraud.riskScore,

@@ -1,4 +1,4 @@
-import type { Page, PageQuery } from '@ris/mongo';
+import { inBatches, mergeSorted, type Page, type PageQuery } from '@ris/mongo';
 import type { CampaignSummary } from '../campaigns/campaign.model';
 import type { Campaigns } from '../campaigns/campaigns';
 import { normalizeReferralCode } from '../referrals/referral-code';
@@ -16,6 +16,19 @@ export interface ConversionFilter {
 
 export type ConversionPage = Page<ConversionDoc> & { campaigns: Map<string, CampaignSummary> };
 
+/** Records an export sends a message. */
+const EXPORT_BATCH = 500;
+
+async function* fromArray<T>(items: T[]): AsyncIterable<T> {
+  yield* items;
+}
+
+const listFilter = (filter: ConversionFilter): ConversionListFilter => ({
+  campaignId: filter.campaignId,
+  originalReferralCode: filter.referralCode ? normalizeReferralCode(filter.referralCode) : undefined,
+  status: filter.status,
+});
+
 const newerFirst = (a: ConversionDoc, b: ConversionDoc) => b.lastEventAt.getTime() - a.lastEventAt.getTime() || (a._id < b._id ? 1 : a._id > b._id ? -1 : 0);
 
 /** GET /conversions: funnel records, newest activity first, with their campaigns' names. */
@@ -26,15 +39,29 @@ export class ConversionList {
   ) {}
 
   async list(appId: string, filter: ConversionFilter, page: PageQuery): Promise<ConversionPage> {
-    const query: ConversionListFilter = {
-      campaignId: filter.campaignId,
-      originalReferralCode: filter.referralCode ? normalizeReferralCode(filter.referralCode) : undefined,
-      status: filter.status,
-    };
+    const query = listFilter(filter);
     const result = filter.userId ? await this.pageOfUser(appId, query, filter.userId, page) : await this.conversions.page(appId, query, page);
     // One read for the page's campaigns (a page holds at most 100 records).
     const campaigns = await this.campaigns.summaries(appId, [...new Set(result.items.map((r) => r.campaignId))]);
     return { ...result, campaigns };
+  }
+
+  /**
+   * Every record list() would list, in its order, a batch at a time with
+   * the batch's campaigns: an export. A user's records are their two
+   * streams merged, as a page of them is.
+   */
+  async *export(appId: string, filter: ConversionFilter): AsyncIterable<{ records: ConversionDoc[]; campaigns: Map<string, CampaignSummary> }> {
+    const query = listFilter(filter);
+    const records = filter.userId ? this.allOfUser(appId, query, filter.userId) : this.conversions.all(appId, query);
+    for await (const batch of inBatches(records, EXPORT_BATCH)) {
+      yield { records: batch, campaigns: await this.campaigns.summaries(appId, [...new Set(batch.map((r) => r.campaignId))]) };
+    }
+  }
+
+  private async *allOfUser(appId: string, query: ConversionListFilter, userId: string): AsyncIterable<ConversionDoc> {
+    const asReferee = (await this.conversions.ofReferee(appId, query, userId)).filter((r) => r.referrerId !== userId);
+    yield* mergeSorted(this.conversions.allOfReferrer(appId, query, userId), fromArray(asReferee), (a, b) => newerFirst(a, b) < 0);
   }
 
   /**

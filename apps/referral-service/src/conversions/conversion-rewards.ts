@@ -6,6 +6,7 @@ import type { OnceMarkers } from '@ris/mongo';
 import type { CampaignDoc } from '../campaigns/campaign.model';
 import type { Campaigns } from '../campaigns/campaigns';
 import type { ReferralCountersRepository } from '../referrals/referral-counters.repository';
+import type { Participants } from '../participants/participants';
 import type { CampaignStats } from '../stats/campaign-stats';
 import { conversionCreated, conversionFlagged } from './conversion-events';
 import { countedAt } from './conversion-status';
@@ -64,6 +65,7 @@ export class ConversionRewards {
     private readonly stats: CampaignStats,
     private readonly once: OnceMarkers,
     private readonly rewards: ServiceCalls<typeof RewardService>,
+    private readonly participants: Participants,
   ) {}
 
   /**
@@ -85,7 +87,7 @@ export class ConversionRewards {
     if (root.rewardsIssuedAt === null) {
       const campaign = known.campaign ?? (await this.campaigns.get(appId, root.campaignId));
       const hold = shouldHold(root);
-      const grants = root.review === 'REJECTED' ? [] : planRewards(campaign, records);
+      const grants = root.review === 'REJECTED' ? [] : planRewards(campaign, records, root.amount);
       rewards = await Promise.all(grants.map((grant) => this.issue(appId, root, campaign, grant, hold)));
       // A retry issues with today's hold but gets back, as they are, the rewards
       // an earlier attempt made: one made while the conversion was held is
@@ -109,6 +111,7 @@ export class ConversionRewards {
       campaignId: root.campaignId,
       referralId: grant.referralId,
       amount: grant.amount,
+      currency: grant.currency,
       fulfillmentType: enumValue(FulfillmentType, grant.fulfillmentType),
       hold,
       maxRewardsPerUser: grant.side === 'REFERRER' ? (campaign.maxRewardsPerReferrer ?? undefined) : undefined,
@@ -133,7 +136,7 @@ export class ConversionRewards {
     return Promise.all(
       records.map(async (record) => {
         const rewardAmount = referrerAmount(record.level);
-        await this.countIssued(appId, record, rewardAmount, value);
+        await this.countIssued(appId, record, rewardAmount, value, record.level === 1 ? refereeAmount : 0);
         const set = {
           rewardAmount,
           rewardsIssuedAt: now,
@@ -162,14 +165,18 @@ export class ConversionRewards {
    * record is marked issued, so that a crash in between leaves the mark to
    * the next settle and the count is not lost.
    */
-  private async countIssued(appId: string, record: ConversionDoc, rewardAmount: number, conversionValue: number): Promise<void> {
+  private async countIssued(appId: string, record: ConversionDoc, rewardAmount: number, conversionValue: number, refereeRewardAmount: number): Promise<void> {
     const referral = { _id: record.referralId, campaignId: record.campaignId, referrerId: record.referrerId };
+    const people = { ...record, rewardAmount, refereeRewardAmount, at: countedAt(record) };
     if (record.level !== 1) {
-      if (rewardAmount > 0 && (await this.once.first(appId, `rewards-counted:${record._id}`))) await this.counters.add(appId, referral, { rewardAmount });
+      if (rewardAmount > 0 && (await this.once.first(appId, `rewards-counted:${record._id}`))) {
+        await Promise.all([this.counters.add(appId, referral, { rewardAmount }), this.participants.counted(appId, people, 1)]);
+      }
       return;
     }
     if (!(await this.once.first(appId, `rewards-counted:${record._id}`))) return;
     await Promise.all([
+      this.participants.counted(appId, people, 1),
       this.counters.add(appId, referral, { 'conversions.L1': 1, ...(rewardAmount > 0 ? { rewardAmount } : {}) }),
       this.once
         .first(appId, `referral-completed:${record.referralId}`)
@@ -182,6 +189,35 @@ export class ConversionRewards {
           ),
         ),
     ]);
+  }
+
+  /**
+   * Takes a rejected record out of the counters countIssued put it in,
+   * exactly once (a marker per record), and only if it was counted (a
+   * rejection that lands before the issue is counted and taken out by the
+   * settle that issues). Level 1: the referral's conversion and its reward,
+   * the campaign's conversion at its time, and its completed referral when
+   * the referral has no other counted conversion (then a later conversion
+   * completes it again); above: the referrer's reward. The campaign's
+   * reward value follows the cancelled rewards (reconcile).
+   */
+  private async uncountRejected(appId: string, record: ConversionDoc): Promise<void> {
+    if (!(await this.once.get(appId, `rewards-counted:${record._id}`))) return;
+    if (!(await this.once.first(appId, `rejection-uncounted:${record._id}`))) return;
+    const referral = { _id: record.referralId, campaignId: record.campaignId, referrerId: record.referrerId };
+    const rewardAmount: Record<string, number> = record.rewardAmount > 0 ? { rewardAmount: -record.rewardAmount } : {};
+    const people = { ...record, at: countedAt(record) };
+    if (record.level !== 1) {
+      if (record.rewardAmount > 0) await Promise.all([this.counters.add(appId, referral, rewardAmount), this.participants.counted(appId, people, -1)]);
+      return;
+    }
+    const uncompletes = !(await this.conversions.hasOtherCounted(appId, record.referralId, record._id));
+    await Promise.all([
+      this.participants.counted(appId, people, -1),
+      this.counters.add(appId, referral, { 'conversions.L1': -1, ...rewardAmount }),
+      this.stats.count(appId, record.campaignId, { totalConversions: -1, ...(uncompletes ? { completedReferrals: -1 } : {}) }, countedAt(record)),
+    ]);
+    if (uncompletes) await this.once.forget(appId, `referral-completed:${record.referralId}`);
   }
 
   /**
@@ -222,6 +258,7 @@ export class ConversionRewards {
       moved = (await this.rewards.cancelConversionRewards({ appId, conversionId: fresh.conversionId })).rewards;
       const cancelledValue = moved.reduce((sum, r) => sum + r.amount, 0);
       if (cancelledValue > 0) await this.stats.count(appId, fresh.campaignId, { totalRewardValue: -cancelledValue }, countedAt(fresh));
+      await Promise.all((await this.conversions.recordsOf(appId, fresh.conversionId)).map((record) => this.uncountRejected(appId, record)));
     } else if (!shouldHold(fresh)) {
       moved = (await this.rewards.approveConversionRewards({ appId, conversionId: fresh.conversionId })).rewards;
     }

@@ -1,7 +1,18 @@
 import type { ConversionDoc, ConversionStatusName } from './conversion.model';
 
-/** A level-1 record that converted: CONVERTED, or FLAGGED (a review never takes the conversion back). */
-export const CONVERTED: readonly ConversionStatusName[] = ['CONVERTED', 'FLAGGED'];
+/**
+ * A level-1 record whose referee converted: CONVERTED, FLAGGED (waiting for
+ * review), or REJECTED (the review rejected it). The referee has used their
+ * one conversion in the campaign in each case.
+ */
+export const CONVERTED: readonly ConversionStatusName[] = ['CONVERTED', 'FLAGGED', 'REJECTED'];
+
+/**
+ * A conversion that counts in the figures (campaign totals, time buckets,
+ * the referrer's totals): converted and not rejected. An open flag counts
+ * until it is decided.
+ */
+export const COUNTED: readonly ConversionStatusName[] = ['CONVERTED', 'FLAGGED'];
 
 /** A funnel record before its conversion: the referee known (PENDING), or their click (CLICKED). */
 export const NOT_CONVERTED: readonly ConversionStatusName[] = ['PENDING', 'CLICKED'];

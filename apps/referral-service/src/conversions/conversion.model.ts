@@ -5,14 +5,15 @@ import { declareIndexes, type QueryNames } from '@ris/mongo';
 import type { ClientContextDoc, FraudCheckState, FraudDoc } from '../referrals/referral.model';
 import type { ConversionRepository } from './conversion.repository';
 
-/** PENDING, CLICKED, CONVERTED or FLAGGED: the names of the contract's ConversionStatus. */
+/** PENDING, CLICKED, CONVERTED, FLAGGED or REJECTED: the names of the contract's ConversionStatus. */
 export type ConversionStatusName = EnumName<typeof ConversionStatus>;
 export type ReviewState = 'OPEN' | 'APPROVED' | 'REJECTED';
 
 /**
  * One referee in one campaign at one level (docs/product-decisions.md §4.5). Level 1 is
  * the funnel record: PENDING (referee known) → CLICKED → CONVERTED or
- * FLAGGED, attributed to the code last touched. A conversion adds a record
+ * FLAGGED, attributed to the code last touched; a FLAGGED one becomes
+ * CONVERTED when its flag is approved, REJECTED when it is rejected. A conversion adds a record
  * per referrer above (level 2, 3, …) with that referrer's code as
  * referralCode and the code used as originalReferralCode.
  */
@@ -31,6 +32,11 @@ export interface ConversionDoc extends OutboxFields {
   status: ConversionStatusName;
   /** Monetary value the caller reported. */
   amount: number | null;
+  /**
+   * ISO 4217 code of amount and the reward amounts: the campaign's, stored at the conversion (a purchase or a reversal
+   * reads it here). null on funnel records not yet converted and on records stored before currencies: the campaign's.
+   */
+  currency: string | null;
   /**
    * The caller's metadata as JSON text: any key and any string survive ("$x", "a.b", NUL,
    * which PostgreSQL under FerretDB refuses in a stored field). Never read back by the API.
@@ -81,6 +87,7 @@ const conversionSchema = new Schema<ConversionDoc>(
     level: { type: Number, required: true },
     status: { type: String, required: true },
     amount: { type: Number, default: null },
+    currency: { type: String, default: null },
     metadataJson: { type: String, default: null },
     rewardAmount: { type: Number, default: 0 },
     refereeRewardAmount: { type: Number, default: 0 },
@@ -117,14 +124,27 @@ declareIndexes<QueryNames<ConversionRepository>>(conversionSchema, [
     why: "a conversion's records (flag review, settling its rewards)",
   },
   // GET /conversions, newest first (ties by id), and each of its filters: the sort is the index order, so a page reads only its own entries.
-  { keys: { appId: 1, lastEventAt: -1, _id: -1 }, serves: ['page'] },
-  { keys: { appId: 1, campaignId: 1, lastEventAt: -1, _id: -1 }, serves: ['page'] },
-  { keys: { appId: 1, originalReferralCode: 1, lastEventAt: -1, _id: -1 }, serves: ['page'] },
-  { keys: { appId: 1, status: 1, lastEventAt: -1, _id: -1 }, serves: ['page'] },
+  { keys: { appId: 1, lastEventAt: -1, _id: -1 }, serves: ['page', 'all'] },
+  { keys: { appId: 1, campaignId: 1, lastEventAt: -1, _id: -1 }, serves: ['page', 'all'] },
+  { keys: { appId: 1, originalReferralCode: 1, lastEventAt: -1, _id: -1 }, serves: ['page', 'all'] },
+  { keys: { appId: 1, status: 1, lastEventAt: -1, _id: -1 }, serves: ['page', 'all'] },
   // GET /conversions?userId=: the user's records as the referrer, and as the referee; two queries merged (conversion-list.ts), not an $or.
-  { keys: { appId: 1, referrerId: 1, lastEventAt: -1, _id: -1 }, serves: ['countOfReferrer', 'newestOfReferrer'] },
+  { keys: { appId: 1, referrerId: 1, lastEventAt: -1, _id: -1 }, serves: ['countOfReferrer', 'newestOfReferrer', 'allOfReferrer'] },
   { keys: { appId: 1, refereeId: 1, lastEventAt: -1, _id: -1 }, serves: ['ofReferee'] },
   { keys: { rewardsSettled: 1, convertedAt: 1 }, serves: ['unsettledBefore'], why: 'the recovery pass (every app): conversions whose rewards are not settled yet' },
+  // The top referrers of a period: the records converted in it, of the app or of one campaign.
+  { keys: { appId: 1, convertedAt: 1 }, serves: ['convertedBetween'] },
+  { keys: { appId: 1, campaignId: 1, convertedAt: 1 }, serves: ['convertedBetween'] },
+  {
+    keys: { appId: 1, referralId: 1, level: 1 },
+    serves: ['hasOtherCounted'],
+    why: "a rejected conversion's referral: does it keep another counted conversion (the campaign's completed referrals)",
+  },
+  {
+    keys: { review: 1, level: 1 },
+    serves: ['rejectedUnmarked'],
+    why: 'at start (every app): conversions rejected before REJECTED was a status, to mark them and take them out of the figures',
+  },
 ]);
 
 // conversion.created and conversion.flagged wait on their record until published.

@@ -1,7 +1,7 @@
 import type { Connection, FilterQuery } from 'mongoose';
 import type { Carried, Outbox, OutboxCarrier } from '@ris/events';
 import { Repository, SerialByKey, type Page, type PageQuery } from '@ris/mongo';
-import { CONVERTED, NOT_CONVERTED } from './conversion-status';
+import { CONVERTED, COUNTED, NOT_CONVERTED } from './conversion-status';
 import { conversionModel, type ConversionDoc, type ConversionStatusName } from './conversion.model';
 
 /** GET /conversions' filters, each with its index (conversion.model.ts). */
@@ -15,14 +15,16 @@ export interface ConversionListFilter {
 /**
  * Which records of a conversion a change the rewards must follow applies
  * to: `flagged` (an approval converts them), `unrejected` (a rejection
- * marks them), `scoreDeferred` (a late fraud score lands on them).
+ * marks them), `scoreDeferred` (a late fraud score lands on them),
+ * `rejectedUnmarked` (rejected before REJECTED was a status of its own).
  */
-export type RecordSelection = 'flagged' | 'unrejected' | 'scoreDeferred';
+export type RecordSelection = 'flagged' | 'unrejected' | 'scoreDeferred' | 'rejectedUnmarked';
 
 const SELECTED: Record<RecordSelection, FilterQuery<ConversionDoc>> = {
   flagged: { status: 'FLAGGED' },
   unrejected: { review: { $ne: 'REJECTED' } },
   scoreDeferred: { fraudCheck: 'DEFERRED' },
+  rejectedUnmarked: { review: 'REJECTED', status: { $ne: 'REJECTED' } },
 };
 
 /** What a recount of the campaign counters reads of a converted level-1 record. */
@@ -153,6 +155,21 @@ export class ConversionRepository extends Repository<ConversionDoc> {
     );
   }
 
+  /** A cancelled reward out of the record's amount (its referrer's, or the referee's): what the record still pays. */
+  async lessReward(appId: string, id: string, field: 'rewardAmount' | 'refereeRewardAmount', amount: number): Promise<void> {
+    await this.collection.updateOne(appId, { _id: id }, { $inc: { [field]: -amount } });
+  }
+
+  /** page() of every record, as a stream (an export). */
+  all(appId: string, filter: ConversionListFilter): AsyncIterable<ConversionDoc> {
+    return this.collection.stream(appId, listQuery(filter), NEWEST_FIRST);
+  }
+
+  /** newestOfReferrer() of every record, as a stream (an export). */
+  allOfReferrer(appId: string, filter: ConversionListFilter, referrerId: string): AsyncIterable<ConversionDoc> {
+    return this.collection.stream(appId, { ...listQuery(filter), referrerId }, NEWEST_FIRST);
+  }
+
   /** GET /conversions without a user: newest activity first (ties by id). */
   page(appId: string, filter: ConversionListFilter, page: PageQuery): Promise<Page<ConversionDoc>> {
     return this.collection.page(appId, listQuery(filter), NEWEST_FIRST, page);
@@ -161,6 +178,60 @@ export class ConversionRepository extends Repository<ConversionDoc> {
   /** The records where the user is the referee, newest first: at most one per campaign and level, so read whole. */
   ofReferee(appId: string, filter: ConversionListFilter, refereeId: string): Promise<ConversionDoc[]> {
     return this.collection.find(appId, { ...listQuery(filter), refereeId }, { sort: NEWEST_FIRST });
+  }
+
+  /**
+   * Whether the referral has a counted conversion (level 1, converted, not
+   * rejected) besides `exceptId`: a rejection takes the referral out of the
+   * campaign's completed referrals only when it was its last one.
+   */
+  async hasOtherCounted(appId: string, referralId: string, exceptId: string): Promise<boolean> {
+    const found = await this.collection.findOne(appId, { referralId, level: 1, status: { $in: COUNTED }, review: { $ne: 'REJECTED' }, _id: { $ne: exceptId } });
+    return found !== null;
+  }
+
+  /**
+   * The counted records (every level, converted and not rejected) converted
+   * in [from, to), of the app or one of its campaigns, as a stream: the
+   * top referrers of a period, summed by the caller.
+   */
+  convertedBetween(appId: string, from: Date, to: Date, campaignId?: string): AsyncIterable<Pick<ConversionDoc, 'referrerId' | 'level' | 'rewardAmount'>> {
+    return this.collection.model
+      .find(
+        { appId, ...(campaignId ? { campaignId } : {}), convertedAt: { $gte: from, $lt: to }, status: { $in: COUNTED } },
+        { referrerId: 1, level: 1, rewardAmount: 1 },
+      )
+      .lean<Pick<ConversionDoc, 'referrerId' | 'level' | 'rewardAmount'>>()
+      .cursor();
+  }
+
+  /**
+   * Every counted record (converted, not rejected, every level) of one app
+   * or every app, oldest conversion first: the participants recount (a
+   * maintenance pass).
+   */
+  countedRows(appId?: string): AsyncIterable<Pick<ConversionDoc, 'appId' | 'level' | 'referrerId' | 'refereeId' | 'rewardAmount' | 'refereeRewardAmount' | 'convertedAt' | 'createdAt'>> {
+    return this.collection.model
+      .find(
+        { ...(appId ? { appId } : {}), status: { $in: COUNTED }, review: { $ne: 'REJECTED' } },
+        { appId: 1, level: 1, referrerId: 1, refereeId: 1, rewardAmount: 1, refereeRewardAmount: 1, convertedAt: 1, createdAt: 1 },
+      )
+      .sort({ convertedAt: 1 })
+      .lean<Array<Pick<ConversionDoc, 'appId' | 'level' | 'referrerId' | 'refereeId' | 'rewardAmount' | 'refereeRewardAmount' | 'convertedAt' | 'createdAt'>>[number]>()
+      .cursor();
+  }
+
+  /**
+   * Conversions rejected before REJECTED was a status of their own (they
+   * read FLAGGED), of every app: marked once at start (a system job, each
+   * then handled with its own appId), so not scoped by one.
+   */
+  rejectedUnmarked(limit: number): Promise<Array<Pick<ConversionDoc, 'appId' | 'conversionId'>>> {
+    return this.collection.model
+      .find({ level: 1, ...SELECTED.rejectedUnmarked }, { appId: 1, conversionId: 1 })
+      .limit(limit)
+      .lean<Array<Pick<ConversionDoc, 'appId' | 'conversionId'>>>()
+      .exec();
   }
 
   /** How many records the user has as the referrer. */
@@ -188,12 +259,15 @@ export class ConversionRepository extends Repository<ConversionDoc> {
   }
 
   /**
-   * Every converted level-1 record's campaign, referral and time, of one app
+   * Every counted level-1 record's campaign, referral and time (converted, not rejected), of one app
    * or, without one, of every app: a maintenance pass (tools/referral-rebuild-stats.mjs).
    */
   countRows(appId?: string): AsyncIterable<ConversionCountRow> {
     return this.collection.model
-      .find({ ...(appId ? { appId } : {}), level: 1, status: { $in: CONVERTED } }, { appId: 1, campaignId: 1, referralId: 1, convertedAt: 1, createdAt: 1 })
+      .find(
+        { ...(appId ? { appId } : {}), level: 1, status: { $in: COUNTED }, review: { $ne: 'REJECTED' } },
+        { appId: 1, campaignId: 1, referralId: 1, convertedAt: 1, createdAt: 1 },
+      )
       .lean<ConversionCountRow>()
       .cursor();
   }

@@ -4,12 +4,14 @@ import {
   ConversionRewardSchema,
   ConversionSchema,
   ConversionStatus,
+  DEFAULT_CURRENCY,
   ReferralStatus,
   RewardSide,
   RewardStatus,
   enumName,
   enumValue,
   type Conversion,
+  type ListConversionsRequest,
   type ConversionReward as ConversionRewardMessage,
   type ReferralService,
 } from '@ris/contracts';
@@ -17,7 +19,7 @@ import { invalidArgument, messageFields, pageFromRequest, pageReply, requiredFie
 import type { CampaignSummary } from '../campaigns/campaign.model';
 import { campaignSummaryMessage } from '../campaigns/campaigns.rpc';
 import { contextFields } from '../fraud-check/fraud-check';
-import type { ConversionList } from './conversion-list';
+import type { ConversionFilter, ConversionList } from './conversion-list';
 import type { ConversionReward } from './conversion-rewards';
 import type { ConversionDoc, ConversionStatusName } from './conversion.model';
 import type { ConversionRecorder } from './record-conversion';
@@ -35,13 +37,24 @@ function conversionMessage(doc: ConversionDoc, campaign: CampaignSummary | undef
       flagged: doc.isFlagged,
     },
     fraudCheckDeferred: doc.fraudCheck === 'DEFERRED',
+    // Funnel records and records stored before currencies: their campaign's (USD for campaigns as old).
+    currency: doc.currency ?? campaign?.currency ?? DEFAULT_CURRENCY,
   });
 }
 
 const conversionRewardMessage = (reward: ConversionReward): ConversionRewardMessage =>
   create(ConversionRewardSchema, { ...reward, side: enumValue(RewardSide, reward.side), status: enumValue(RewardStatus, reward.status) });
 
-type ConversionCalls = Pick<ServiceImpl<typeof ReferralService>, 'recordConversion' | 'listConversions'>;
+type ConversionCalls = Pick<ServiceImpl<typeof ReferralService>, 'recordConversion' | 'listConversions' | 'exportConversions'>;
+
+/** The filters of GET /conversions, from a list or export request. */
+/** The filters of a list or export request (the same fields in both). */
+const conversionFilter = (req: Omit<ListConversionsRequest, 'page' | '$typeName'>): ConversionFilter => ({
+  campaignId: req.campaignId || undefined,
+  referralCode: req.referralCode || undefined,
+  status: enumName(ConversionStatus, req.status) as ConversionStatusName | undefined,
+  userId: req.userId || undefined,
+});
 
 /** Conversions at the edge: a conversion recorded with its chain and rewards; the funnel records listed. */
 export function conversionCalls(recorder: ConversionRecorder, list: ConversionList): ConversionCalls {
@@ -54,6 +67,7 @@ export function conversionCalls(recorder: ConversionRecorder, list: ConversionLi
         referralCode: requiredField(req.referralCode, 'referralCode'),
         refereeId: requiredField(req.refereeId, 'refereeId'),
         amount: req.amount ?? null,
+        currency: req.currency ?? null,
         metadata: req.metadata ?? null,
         context: contextFields(req.context),
         operationKey: req.operationKey,
@@ -71,20 +85,17 @@ export function conversionCalls(recorder: ConversionRecorder, list: ConversionLi
     },
 
     async listConversions(req, ctx) {
-      const page = await list.list(
-        tenantOf(ctx),
-        {
-          campaignId: req.campaignId || undefined,
-          referralCode: req.referralCode || undefined,
-          status: enumName(ConversionStatus, req.status) as ConversionStatusName | undefined,
-          userId: req.userId || undefined,
-        },
-        pageFromRequest(req.page),
-      );
+      const page = await list.list(tenantOf(ctx), conversionFilter(req), pageFromRequest(req.page));
       return {
         conversions: page.items.map((record) => conversionMessage(record, page.campaigns.get(record.campaignId))),
         page: pageReply(page),
       };
+    },
+
+    async *exportConversions(req, ctx) {
+      for await (const batch of list.export(tenantOf(ctx), conversionFilter(req))) {
+        yield { conversions: batch.records.map((record) => conversionMessage(record, batch.campaigns.get(record.campaignId))) };
+      }
     },
   };
 }

@@ -5,6 +5,7 @@ import type { Campaigns } from '../campaigns/campaigns';
 import type { DeferredFraudCheckRepository } from '../fraud-check/deferred-fraud-check.repository';
 import { conversionScore, type FraudCheck, type FraudVerdict } from '../fraud-check/fraud-check';
 import type { FraudFlags } from '../flags/fraud-flags';
+import type { Participants } from '../participants/participants';
 import type { ReferralCountersRepository } from '../referrals/referral-counters.repository';
 import type { ReferralLookup } from '../referrals/referral-lookup';
 import type { ClientContextDoc, ReferralDoc } from '../referrals/referral.model';
@@ -15,11 +16,14 @@ import { isConverted } from './conversion-status';
 import type { ConversionDoc } from './conversion.model';
 import type { ConversionRepository } from './conversion.repository';
 import { deepestLevel } from './reward-plan';
+import { checkSale } from './sale-terms';
 
 export interface ConversionInput {
   referralCode: string;
   refereeId: string;
   amount: number | null;
+  /** The currency the caller named for amount (absent or null: none); it must be the campaign's. */
+  currency?: string | null;
   metadata: Record<string, unknown> | null;
   context: ClientContextDoc;
   /** From the request's Idempotency-Key (empty without one): the conversion's id derives from it. */
@@ -69,6 +73,7 @@ export class ConversionRecorder {
     private readonly deferredChecks: DeferredFraudCheckRepository,
     private readonly flags: FraudFlags,
     private readonly conversionRewards: ConversionRewards,
+    private readonly participants: Participants,
   ) {}
 
   async record(appId: string, input: ConversionInput): Promise<ConversionOutcome> {
@@ -91,6 +96,7 @@ export class ConversionRecorder {
       return this.resume(appId, existing, referral, found);
     }
     const campaign = this.campaigns.requireActive(found);
+    checkSale(campaign, { amount: input.amount, currency: input.currency ?? null });
     if (existing && isConverted(existing)) return this.finishOrRefuse(appId, existing, referral, campaign);
 
     const now = new Date();
@@ -108,6 +114,7 @@ export class ConversionRecorder {
     const root = await this.claim(appId, key, existing, conversionId, {
       referral,
       input,
+      currency: campaign.currency,
       verdict,
       now,
       touchedAt,
@@ -116,7 +123,12 @@ export class ConversionRecorder {
     if (root.fraudCheck === 'DEFERRED') await this.deferredChecks.defer(appId, 'CONVERSION', root.conversionId);
     // The referral is COMPLETED from its first conversion on (its counters say so once the rewards are issued).
     const completedReferral: ReferralDoc = { ...referral, status: 'COMPLETED' };
-    const [done] = await Promise.all([this.complete(appId, root, completedReferral, campaign), this.placeUnder(appId, referral, root)]);
+    const [done] = await Promise.all([
+      this.complete(appId, root, completedReferral, campaign),
+      this.placeUnder(appId, referral, root),
+      // The referee's address, for finding them among the participants.
+      this.participants.seen(appId, input.refereeId, input.context.email ?? null, now),
+    ]);
     return { ...done, referral: completedReferral };
   }
 
@@ -136,7 +148,7 @@ export class ConversionRecorder {
     key: { campaignId: string; refereeId: string; level: number },
     existing: ConversionDoc | null,
     conversionId: string,
-    c: { referral: ReferralDoc; input: ConversionInput; verdict: FraudVerdict; now: Date; touchedAt: Date; attributed: boolean },
+    c: { referral: ReferralDoc; input: ConversionInput; currency: string; verdict: FraudVerdict; now: Date; touchedAt: Date; attributed: boolean },
   ): Promise<ConversionDoc> {
     const set = {
       referralId: c.referral._id,
@@ -145,6 +157,7 @@ export class ConversionRecorder {
       referrerId: c.referral.referrerId,
       status: c.verdict.flagged ? ('FLAGGED' as const) : ('CONVERTED' as const),
       amount: c.input.amount,
+      currency: c.currency,
       metadataJson: c.input.metadata ? JSON.stringify(c.input.metadata) : null,
       attributed: c.attributed,
       isFlagged: c.verdict.flagged,
@@ -231,6 +244,7 @@ export class ConversionRecorder {
       level,
       status: root.status,
       amount: root.amount,
+      currency: root.currency,
       metadataJson: null,
       rewardAmount: 0,
       refereeRewardAmount: 0,

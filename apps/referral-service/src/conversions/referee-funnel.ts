@@ -58,6 +58,8 @@ export class RefereeFunnel {
       level: 1,
       status,
       amount: null,
+      // Set when it converts; until then the campaign's.
+      currency: null,
       metadataJson: null,
       rewardAmount: 0,
       refereeRewardAmount: 0,

@@ -28,8 +28,8 @@ export type Decision = EnumName<typeof FraudDecision>;
 /**
  * The review queue (GET /fraud/flags, POST /fraud/flags/{id}/resolve).
  * Approving a conversion's flag converts it and approves its held rewards;
- * rejecting cancels them (the records stay FLAGGED, marked REJECTED, and
- * no longer count as a link of the referral tree). Approving a referral's
+ * rejecting makes its records REJECTED and cancels them: it then counts in
+ * no figure and no longer as a link of the referral tree. Approving a referral's
  * flag clears its isFlagged; rejecting leaves it flagged.
  */
 export class FraudFlags {
@@ -147,7 +147,7 @@ export class FraudFlags {
       if (flag.status === 'APPROVED') {
         await this.conversionRewards.changeState(appId, flag.conversionId, 'flagged', { status: 'CONVERTED', review: 'APPROVED' });
       } else {
-        await this.conversionRewards.changeState(appId, flag.conversionId, 'unrejected', { review: 'REJECTED' });
+        await this.conversionRewards.changeState(appId, flag.conversionId, 'unrejected', { status: 'REJECTED', review: 'REJECTED' });
       }
       await this.conversionRewards.settle(appId, flag.conversionId);
     } else if (flag.subject === 'REFERRAL' && flag.status === 'APPROVED') {

@@ -48,10 +48,29 @@ export class RecoveryPass extends PeriodicRecovery {
     super(logger, options);
   }
 
+  /** Set once every conversion rejected before REJECTED was a status reads REJECTED. */
+  private rejectedMarked = false;
+
   async runOnce(): Promise<void> {
+    if (!this.rejectedMarked) this.rejectedMarked = await this.markRejected();
     await this.scoreDeferred();
     await this.settleConversions();
     await this.applyDecisions();
+  }
+
+  /**
+   * Conversions rejected before REJECTED was a status of their own still
+   * read FLAGGED and still count: they are marked REJECTED (a change the
+   * rewards follow), which leaves them unsettled, so that the settle below
+   * takes them out of the figures (ConversionRewards.uncountRejected) as
+   * for a rejection today. True when none is left.
+   */
+  private async markRejected(): Promise<boolean> {
+    const found = await this.stored.conversions.rejectedUnmarked(this.batchSize);
+    for (const { appId, conversionId } of found) {
+      await this.isolated({ conversionId }, () => this.steps.conversionRewards.changeState(appId, conversionId, 'rejectedUnmarked', { status: 'REJECTED' }));
+    }
+    return found.length === 0;
   }
 
   /** The queue of checks the fraud service could not answer; stops at the first still unanswered. */

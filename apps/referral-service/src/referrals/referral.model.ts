@@ -92,15 +92,15 @@ declareIndexes<QueryNames<ReferralRepository>>(referralSchema, [
   },
   {
     keys: { appId: 1, referrerId: 1 },
-    serves: ['countOfReferrer', 'page'],
-    why: "GET /users/{userId}/stats without campaignId (the user's referrals in every campaign), and GET /referrals?referrerId= (one per campaign: sorted in memory)",
+    serves: ['countOfReferrer', 'page', 'all'],
+    why: "GET /users/{userId}/stats without campaignId (the user's referrals in every campaign), and GET /referrals?referrerId= and its export (one per campaign: sorted in memory)",
   },
   {
     keys: { appId: 1, campaignId: 1, createdAt: -1, _id: -1 },
-    serves: ['page'],
-    why: "GET /referrals?campaignId=: a campaign's referrals, newest first (ties by id); the sort is the index order, so a page reads only its own entries",
+    serves: ['page', 'all'],
+    why: "GET /referrals?campaignId= and its export: a campaign's referrals, newest first (ties by id); the sort is the index order, so a page reads only its own entries",
   },
-  { keys: { appId: 1, createdAt: -1, _id: -1 }, serves: ['page'], why: "GET /referrals without a filter: the app's referrals, newest first" },
+  { keys: { appId: 1, createdAt: -1, _id: -1 }, serves: ['page', 'all'], why: "GET /referrals without a filter, and its export: the app's referrals, newest first" },
 ]);
 
 // referral.created waits here until published (see Outbox in @ris/events).

@@ -11,6 +11,16 @@ export interface ReferralListFilter {
 /** What a recount of the campaign counters reads of a referral. */
 export type ReferralCountRow = Pick<ReferralDoc, 'appId' | 'campaignId' | 'createdAt'>;
 
+const NEWEST_FIRST = { createdAt: -1, _id: -1 } as const;
+
+/** GET /referrals' filters that are set, as the query (referral.model.ts has the index of each). */
+function listQuery(filter: ReferralListFilter): Record<string, string> {
+  const query: Record<string, string> = {};
+  if (filter.campaignId) query.campaignId = filter.campaignId;
+  if (filter.referrerId) query.referrerId = filter.referrerId;
+  return query;
+}
+
 /**
  * The stored referrals: every question asked of them, by name
  * (referral.model.ts names the index of each), and their writes after
@@ -52,10 +62,12 @@ export class ReferralRepository extends Repository<ReferralDoc> {
 
   /** GET /referrals: newest first (ties by id), of a campaign, of a referrer, or all. */
   page(appId: string, filter: ReferralListFilter, page: PageQuery): Promise<Page<ReferralDoc>> {
-    const query: Record<string, string> = {};
-    if (filter.campaignId) query.campaignId = filter.campaignId;
-    if (filter.referrerId) query.referrerId = filter.referrerId;
-    return this.collection.page(appId, query, { createdAt: -1, _id: -1 }, page);
+    return this.collection.page(appId, listQuery(filter), NEWEST_FIRST, page);
+  }
+
+  /** page() of every referral, as a stream (an export). */
+  all(appId: string, filter: ReferralListFilter): AsyncIterable<ReferralDoc> {
+    return this.collection.stream(appId, listQuery(filter), NEWEST_FIRST);
   }
 
   /** How many referrals a referrer has, in one campaign or in all (GET /users/{userId}/stats). */
@@ -73,6 +85,15 @@ export class ReferralRepository extends Repository<ReferralDoc> {
    * one, of every app: a maintenance pass (tools/referral-rebuild-stats.mjs),
    * the one read here not scoped by an app.
    */
+  /** Every referral's referrer, address and time, of one app or every app: the participants recount (a maintenance pass). */
+  peopleRows(appId?: string): AsyncIterable<Pick<ReferralDoc, 'appId' | 'referrerId' | 'referrerEmail' | 'createdAt'>> {
+    return this.collection.model
+      .find(appId ? { appId } : {}, { appId: 1, referrerId: 1, referrerEmail: 1, createdAt: 1 })
+      .sort({ createdAt: 1 })
+      .lean<Pick<ReferralDoc, 'appId' | 'referrerId' | 'referrerEmail' | 'createdAt'>>()
+      .cursor();
+  }
+
   countRows(appId?: string): AsyncIterable<ReferralCountRow> {
     return this.collection.model
       .find(appId ? { appId } : {}, { appId: 1, campaignId: 1, createdAt: 1 })

@@ -8,6 +8,7 @@ import type { RefereeFunnel } from '../conversions/referee-funnel';
 import type { DeferredFraudCheckRepository } from '../fraud-check/deferred-fraud-check.repository';
 import { contextFields, referralScore, type FraudCheck } from '../fraud-check/fraud-check';
 import type { FraudFlags } from '../flags/fraud-flags';
+import type { Participants } from '../participants/participants';
 import type { CampaignStats } from '../stats/campaign-stats';
 import { generateReferralCode } from './referral-code';
 import type { ReferralCountersDoc } from './referral-counters.model';
@@ -64,6 +65,7 @@ export class Referrals {
     private readonly fraud: FraudCheck,
     private readonly deferredChecks: DeferredFraudCheckRepository,
     private readonly flags: FraudFlags,
+    private readonly participants: Participants,
   ) {}
 
   /**
@@ -147,6 +149,7 @@ export class Referrals {
     await Promise.all([
       referral.fraudCheck === 'DEFERRED' ? this.deferredChecks.defer(appId, 'REFERRAL', referral._id) : undefined,
       this.stats.count(appId, referral.campaignId, { totalReferrals: 1 }, referral.createdAt),
+      this.participants.referralCreated(appId, referral),
       referral.refereeId ? this.funnel.refereeKnown(appId, referral, referral.refereeId, referral.createdAt) : undefined,
       referral.isFlagged ? this.flags.raiseForReferral(appId, referral) : undefined,
     ]);

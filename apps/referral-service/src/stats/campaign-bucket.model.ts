@@ -65,6 +65,11 @@ declareIndexes<QueryNames<CampaignBucketRepository>>(campaignBucketSchema, [
     serves: ['inPartition'],
     why: "GET /stats/timeseries: a campaign's hours of one day (or days of one month) in a range of start, in order; increments go by _id",
   },
+  {
+    keys: { appId: 1, interval: 1, partition: 1, start: 1 },
+    serves: ['inAppPartition'],
+    why: "GET /stats/timeseries without a campaign: every campaign's hours of one day (or days of one month), summed by start",
+  },
 ]);
 
 export const campaignBucketModel = (db: Connection): Model<CampaignBucketDoc> =>

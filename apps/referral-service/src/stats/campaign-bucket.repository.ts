@@ -28,6 +28,12 @@ export class CampaignBucketRepository extends Repository<CampaignBucketDoc> {
     return this.collection.find(appId, { campaignId, interval, partition, start: { $gte: start, $lt: end } }, { sort: { start: 1 } });
   }
 
+  /** Every campaign's buckets of one interval and partition whose start is in [start, end) (the app's series). */
+  inAppPartition(appId: string, fields: Pick<BucketFields, 'interval' | 'partition'>, start: Date, end: Date): Promise<CampaignBucketDoc[]> {
+    const { interval, partition } = fields;
+    return this.collection.find(appId, { interval, partition, start: { $gte: start, $lt: end } });
+  }
+
   /** Every bucket, of one app or, without one, of every app: a maintenance pass (tools/referral-rebuild-stats.mjs). */
   all(appId?: string): AsyncIterable<CampaignBucketDoc> {
     return this.collection.model

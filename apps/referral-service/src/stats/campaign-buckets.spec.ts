@@ -73,17 +73,17 @@ describe('campaign time buckets', () => {
       const hours = await svc.buckets.series('app_t', a, 'HOUR', new Date('2031-03-04T10:00:00Z'), new Date('2031-03-04T13:00:00Z'));
       expect(hours.buckets.map(counts)).toEqual([
         ['2031-03-04T10:00', 1, 3, 0, 0],
-        // Two conversions, 2 × 10 of rewards less the 10 of the rejected one.
-        ['2031-03-04T11:00', 0, 1, 2, 10],
+        // Two conversions less the rejected one, 2 × 10 of rewards less its 10: both leave its conversion's bucket.
+        ['2031-03-04T11:00', 0, 1, 1, 10],
         ['2031-03-04T12:00', 0, 0, 0, 0],
       ]);
       const days = await svc.buckets.series('app_t', a, 'DAY', new Date('2031-03-04T00:00:00Z'), new Date('2031-03-05T00:00:00Z'));
-      expect(days.buckets.map(counts)).toEqual([['2031-03-04T00:00', 1, 4, 2, 10]]);
+      expect(days.buckets.map(counts)).toEqual([['2031-03-04T00:00', 1, 4, 1, 10]]);
       // The other campaign of the batch: its own clicks.
       const other = await svc.buckets.series('app_t', b, 'HOUR', new Date('2031-03-04T10:00:00Z'), new Date('2031-03-04T11:00:00Z'));
       expect(other.buckets.map(counts)).toEqual([['2031-03-04T10:00', 1, 2, 0, 0]]);
       // The buckets add up to the campaign totals.
-      expect(await svc.stats.read('app_t', a)).toMatchObject({ totalReferrals: 1, totalClicks: 4, totalConversions: 2, totalRewardValue: 10 });
+      expect(await svc.stats.read('app_t', a)).toMatchObject({ totalReferrals: 1, totalClicks: 4, totalConversions: 1, totalRewardValue: 10 });
     });
 
     it('recounts the buckets from the records: silent on what the writes kept, and fills what an upgrade or a crash left out', async () => {
@@ -102,18 +102,18 @@ describe('campaign time buckets', () => {
       ]);
       expect(drift(eleven)).toEqual([
         ['clicks', 0, 1],
-        ['conversions', 0, 2],
+        ['conversions', 0, 1],
       ]);
       expect(drift(day)).toEqual([
         ['referrals', 0, 1],
         ['clicks', 0, 4],
-        ['conversions', 0, 2],
+        ['conversions', 0, 1],
       ]);
       const hours = await svc.buckets.series('app_t', a, 'HOUR', new Date('2031-03-04T10:00:00Z'), new Date('2031-03-04T12:00:00Z'));
       // The reward value is not recounted: its rewards live in the reward service.
       expect(hours.buckets.map(counts)).toEqual([
         ['2031-03-04T10:00', 1, 3, 0, 0],
-        ['2031-03-04T11:00', 0, 1, 2, 0],
+        ['2031-03-04T11:00', 0, 1, 1, 0],
       ]);
       expect((await rebuildCampaignStats(svc.stored, svc.logger, { appId: 'app_t', fix: false, settleMs: 0 })).drifted).toEqual([]);
     });

@@ -1,6 +1,6 @@
 import type { EnumName, TimeseriesInterval } from '@ris/contracts';
-import { readSeries, seriesRange, timeBucketTargets, type TimeBucketTarget } from '@ris/mongo';
-import type { BucketCounts } from './campaign-bucket.model';
+import { readSeries, seriesRange, timeBucketTargets, type SeriesRange, type TimeBucketTarget } from '@ris/mongo';
+import type { BucketCounts, CampaignBucketDoc } from './campaign-bucket.model';
 import type { CampaignBucketRepository } from './campaign-bucket.repository';
 
 /** HOUR or DAY: the names of the contract's TimeseriesInterval. */
@@ -30,6 +30,16 @@ export function bucketIncrement(counts: BucketCounts): Record<string, number> {
   return inc;
 }
 
+/** Every bucket of the range, zeros included, each the sum of the documents `docsAt` gives for its start. */
+function seriesOf(range: SeriesRange, docsAt: (start: number) => Array<CampaignBucketDoc | undefined>): Omit<Series, 'stored'> {
+  const buckets = range.starts.map((start): Bucket => {
+    const bucket: Bucket = { start, referrals: 0, clicks: 0, conversions: 0, rewardValue: 0 };
+    for (const doc of docsAt(start.getTime())) for (const field of BUCKET_FIELDS) bucket[field] += doc?.[field] ?? 0;
+    return bucket;
+  });
+  return { buckets, from: range.start, to: range.end };
+}
+
 /**
  * A campaign's counters per UTC hour and day (campaign-bucket.model.ts):
  * incremented with the campaign totals by CampaignStats, read as a series.
@@ -53,10 +63,15 @@ export class CampaignBuckets {
     const docs = await readSeries(range, (partition, start, end) =>
       this.buckets.inPartition(appId, { campaignId, interval: range.interval, partition }, start, end),
     );
-    const buckets = range.starts.map((start): Bucket => {
-      const doc = docs.get(start.getTime());
-      return { start, referrals: doc?.referrals ?? 0, clicks: doc?.clicks ?? 0, conversions: doc?.conversions ?? 0, rewardValue: doc?.rewardValue ?? 0 };
-    });
-    return { buckets, from: range.start, to: range.end, stored: docs.size };
+    return { ...seriesOf(range, (start) => [docs.get(start)]), stored: docs.size };
+  }
+
+  /** series() of every campaign of the app, summed bucket by bucket (one query a partition for all of them). */
+  async appSeries(appId: string, interval: BucketInterval, from: Date, to: Date): Promise<Series> {
+    const range = seriesRange(interval, from, to);
+    const found = await Promise.all(range.partitions.map((partition) => this.buckets.inAppPartition(appId, { interval: range.interval, partition }, range.start, range.end)));
+    const byStart = new Map<number, CampaignBucketDoc[]>();
+    for (const doc of found.flat()) byStart.set(doc.start.getTime(), [...(byStart.get(doc.start.getTime()) ?? []), doc]);
+    return { ...seriesOf(range, (start) => byStart.get(start) ?? []), stored: found.flat().length };
   }
 }

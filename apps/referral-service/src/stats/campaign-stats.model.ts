@@ -1,4 +1,6 @@
 import { Schema, type Connection, type Model } from 'mongoose';
+import { declareIndexes, type QueryNames } from '@ris/mongo';
+import type { CampaignStatsRepository } from './campaign-stats.repository';
 
 /**
  * A campaign's counters, kept on write with $inc (referral created, click,
@@ -31,7 +33,10 @@ const campaignStatsSchema = new Schema<CampaignStatsDoc>(
   },
   { collection: 'campaign_stats', versionKey: false },
 );
-// GET /stats?campaignId= and every $inc upsert go by _id (the campaign id): no other index.
+// GET /stats?campaignId= and every $inc upsert go by _id (the campaign id).
+declareIndexes<QueryNames<CampaignStatsRepository>>(campaignStatsSchema, [
+  { keys: { appId: 1 }, serves: ['ofApp'], why: "GET /stats/campaigns: the app's totals, summed over its campaigns' documents" },
+]);
 
 export const campaignStatsModel = (db: Connection): Model<CampaignStatsDoc> =>
   (db.models.CampaignStats as Model<CampaignStatsDoc> | undefined) ??

@@ -20,6 +20,11 @@ export class CampaignStatsRepository extends Repository<CampaignStatsDoc> {
     return this.increments.increment(appId, { _id: campaignId }, counters, { campaignId });
   }
 
+  /** The totals of every campaign of the app that counted something (one document a campaign: an app has few). */
+  ofApp(appId: string): Promise<CampaignStatsDoc[]> {
+    return this.collection.find(appId, {});
+  }
+
   /** Every campaign's totals, of one app or, without one, of every app: a maintenance pass (tools/referral-rebuild-stats.mjs). */
   all(appId?: string): AsyncIterable<CampaignStatsDoc> {
     return this.collection.model

@@ -1,5 +1,6 @@
 import type { BucketCounts } from './campaign-bucket.model';
 import type { CampaignBuckets } from './campaign-buckets';
+import type { CampaignStatsDoc } from './campaign-stats.model';
 import type { CampaignCounter, CampaignStatsRepository } from './campaign-stats.repository';
 
 export interface CampaignCounts {
@@ -12,6 +13,14 @@ export interface CampaignCounts {
 }
 
 export const NO_COUNTS: CampaignCounts = { totalReferrals: 0, completedReferrals: 0, totalClicks: 0, totalConversions: 0, totalRewardValue: 0 };
+
+const countsOf = (doc: CampaignStatsDoc): CampaignCounts => ({
+  totalReferrals: doc.totalReferrals ?? 0,
+  completedReferrals: doc.completedReferrals ?? 0,
+  totalClicks: doc.totalClicks ?? 0,
+  totalConversions: doc.totalConversions ?? 0,
+  totalRewardValue: doc.totalRewardValue ?? 0,
+});
 
 /** The totals' counters a time bucket keeps too (completedReferrals has no time of its own). */
 const BUCKETED: Partial<Record<CampaignCounter, keyof BucketCounts>> = {
@@ -52,13 +61,15 @@ export class CampaignStats {
   /** The campaign's counters, or null when nothing was counted for it yet (or it is another app's). */
   async read(appId: string, campaignId: string): Promise<CampaignCounts | null> {
     const doc = await this.stats.findById(appId, campaignId);
-    if (!doc) return null;
-    return {
-      totalReferrals: doc.totalReferrals ?? 0,
-      completedReferrals: doc.completedReferrals ?? 0,
-      totalClicks: doc.totalClicks ?? 0,
-      totalConversions: doc.totalConversions ?? 0,
-      totalRewardValue: doc.totalRewardValue ?? 0,
-    };
+    return doc ? countsOf(doc) : null;
+  }
+
+  /** The app's counters: every campaign's, summed. */
+  async ofApp(appId: string): Promise<CampaignCounts> {
+    const sum = { ...NO_COUNTS };
+    for (const doc of await this.stats.ofApp(appId)) {
+      for (const [field, value] of Object.entries(countsOf(doc)) as Array<[keyof CampaignCounts, number]>) sum[field] += value;
+    }
+    return sum;
   }
 }

@@ -35,9 +35,9 @@ export async function serviceOnTestDatabase(
       const id = `rwd_${req.conversionId}_${req.side}_${req.level}`;
       const created = !issued.has(id);
       if (created) {
-        const { userId, campaignId, referralId, conversionId, side, level, amount, fulfillmentType } = req;
+        const { userId, campaignId, referralId, conversionId, side, level, amount, currency, fulfillmentType } = req;
         const status = req.hold ? RewardStatus.PENDING : RewardStatus.APPROVED;
-        issued.set(id, create(RewardSchema, { id, userId, campaignId, referralId, conversionId, side, level, amount, fulfillmentType, status }));
+        issued.set(id, create(RewardSchema, { id, userId, campaignId, referralId, conversionId, side, level, amount, currency, fulfillmentType, status }));
       }
       return { created, capped: false, reward: issued.get(id) };
     },

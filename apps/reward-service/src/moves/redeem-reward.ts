@@ -1,5 +1,6 @@
-import { conflict, notFound } from '@ris/domain-errors';
-import { finishMove, moveReward } from './move-reward';
+import { notFound } from '@ris/domain-errors';
+import { moveReward } from './move-reward';
+import { answerOwnMoveOrRefuse } from './own-move';
 import type { RewardDoc } from '../rewards/reward.model';
 import type { RewardStore } from '../rewards/reward-store';
 
@@ -16,20 +17,7 @@ export async function redeemReward(store: RewardStore, appId: string, rewardId: 
   if (!reward || reward.userId !== userId) throw notFound('Reward', { rewardId, userId });
   const paid = reward.status === 'APPROVED' ? await moveReward(store, reward, 'PAID', { redeemedAt: new Date() }, operationKey || null) : null;
   if (!paid) {
-    const own = operationKey ? await store.moves.get(appId, rewardId, 'APPROVED') : null;
-    if (own && own.operationKey === operationKey && own.to === 'PAID') {
-      const finished = own.done ? null : await finishMove(store, own);
-      const current = finished ?? (await store.rewards.findById(appId, rewardId));
-      if (current?.status === 'PAID') return current;
-    }
-    const current = (await store.rewards.findById(appId, rewardId)) ?? reward;
-    // Still APPROVED: another move out of APPROVED (a redeem or a cancellation) is finishing; say where it leads.
-    const leaving = current.status === 'APPROVED' ? await store.moves.get(appId, rewardId, 'APPROVED') : null;
-    const status = leaving?.to ?? current.status;
-    throw conflict('INVALID_TRANSITION', `Reward ${rewardId} is ${status}; only an APPROVED reward can be redeemed.`, {
-      rewardId,
-      status,
-    });
+    return answerOwnMoveOrRefuse(store, reward, { from: ['APPROVED'], to: 'PAID', operationKey }, (status) => `Reward ${rewardId} is ${status}; only an APPROVED reward can be redeemed.`);
   }
   return paid;
 }

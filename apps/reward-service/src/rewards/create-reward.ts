@@ -1,4 +1,4 @@
-import { DEFAULT_CODE_VALIDITY_DAYS } from '@ris/contracts';
+import { DEFAULT_CODE_VALIDITY_DAYS, DEFAULT_CURRENCY, isCurrencyCode } from '@ris/contracts';
 import { invalid } from '@ris/domain-errors';
 import { newId } from '@ris/mongo';
 import { beginCreation, finishCreation, finishMove, markDone } from '../moves/move-reward';
@@ -14,6 +14,8 @@ export interface CreateRewardInput {
   campaignId: string;
   referralId: string;
   amount: number;
+  /** ISO 4217 code of amount (the campaign's); absent or empty: USD. */
+  currency?: string;
   fulfillmentType: FulfillmentTypeName;
   /** Held PENDING (flagged or unscored conversion) instead of APPROVED. */
   hold: boolean;
@@ -26,6 +28,7 @@ export type CreateRewardResult = { reward: RewardDoc; created: boolean; capped: 
 
 function check(input: CreateRewardInput): void {
   if (!Number.isFinite(input.amount) || input.amount < 0) throw invalid('amount must be a non-negative number');
+  if (input.currency && !isCurrencyCode(input.currency)) throw invalid('currency must be an ISO 4217 code');
   if (!Number.isInteger(input.level) || input.level < 1) throw invalid('level must be a positive integer');
   if (input.maxRewardsPerUser !== null && (!Number.isInteger(input.maxRewardsPerUser) || input.maxRewardsPerUser < 1)) {
     throw invalid('maxRewardsPerUser must be a positive integer');
@@ -66,6 +69,8 @@ export async function createReward(store: RewardStore, appId: string, input: Cre
     campaignId: input.campaignId,
     referralId: input.referralId,
     amount: input.amount,
+    // A referral service one release behind names none: its campaigns are USD.
+    currency: input.currency || DEFAULT_CURRENCY,
     fulfillmentType: input.fulfillmentType,
     status,
     expiresAt: null,

@@ -1,3 +1,4 @@
+import { DEFAULT_CURRENCY } from '@ris/contracts';
 import { domainEvent, stableEventId, type DomainEvent } from '@ris/events';
 import type { RewardDoc } from './reward.model';
 
@@ -5,6 +6,8 @@ import type { RewardDoc } from './reward.model';
 // reward and the step, so writing the same step's events again is harmless.
 
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
+/** A reward's amount with its currency (rewards stored before currencies were of USD campaigns). */
+const worth = (reward: RewardDoc) => ({ amount: reward.amount, currency: reward.currency ?? DEFAULT_CURRENCY });
 
 /** A step of a reward's life as an event: its id from the type and reward, at the step's time (its last update when unknown). */
 function rewardEvent(type: string, reward: RewardDoc, at: Date | null, data: Record<string, unknown>): DomainEvent {
@@ -20,7 +23,7 @@ export const rewardCreated = (reward: RewardDoc): DomainEvent =>
     userId: reward.userId,
     side: reward.side,
     level: reward.level,
-    amount: reward.amount,
+    ...worth(reward),
     fulfillmentType: reward.fulfillmentType,
     status: reward.status,
     createdAt: reward.createdAt.toISOString(),
@@ -32,7 +35,7 @@ export const rewardApproved = (reward: RewardDoc): DomainEvent =>
     rewardId: reward._id,
     referralId: reward.referralId,
     userId: reward.userId,
-    amount: reward.amount,
+    ...worth(reward),
     status: 'APPROVED',
   });
 
@@ -45,7 +48,7 @@ export const rewardClaimed = (reward: RewardDoc): DomainEvent =>
   });
 
 export const rewardRedeemed = (reward: RewardDoc): DomainEvent =>
-  rewardEvent('reward.redeemed', reward, reward.redeemedAt, { rewardId: reward._id, userId: reward.userId, amount: reward.amount, redeemedAt: iso(reward.redeemedAt) });
+  rewardEvent('reward.redeemed', reward, reward.redeemedAt, { rewardId: reward._id, userId: reward.userId, ...worth(reward), redeemedAt: iso(reward.redeemedAt) });
 
 export const rewardCancelled = (reward: RewardDoc): DomainEvent =>
-  rewardEvent('reward.cancelled', reward, reward.cancelledAt, { rewardId: reward._id, userId: reward.userId, amount: reward.amount });
+  rewardEvent('reward.cancelled', reward, reward.cancelledAt, { rewardId: reward._id, userId: reward.userId, ...worth(reward) });

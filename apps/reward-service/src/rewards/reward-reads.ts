@@ -1,5 +1,5 @@
 import { notFound } from '@ris/domain-errors';
-import type { PageQuery } from '@ris/mongo';
+import { inBatches, type PageQuery } from '@ris/mongo';
 import type { RewardMoveDoc } from '../moves/reward-move.model';
 import { totalsView, type TotalsView } from '../totals/reward-totals';
 import type { RewardDoc } from './reward.model';
@@ -20,6 +20,12 @@ export async function rewardHistory(store: RewardStore, appId: string, rewardId:
 }
 
 export const listRewards = (store: RewardStore, appId: string, filter: RewardFilter, page: PageQuery) => store.rewards.list(appId, filter, page);
+
+/** Rewards an export sends a message. */
+const EXPORT_BATCH = 500;
+
+/** Every reward listRewards would list, in its order, a batch at a time: an export. */
+export const exportRewards = (store: RewardStore, appId: string, filter: RewardFilter) => inBatches(store.rewards.all(appId, filter), EXPORT_BATCH);
 
 export const conversionRewards = (store: RewardStore, appId: string, conversionId: string) => store.rewards.ofConversion(appId, conversionId);
 

@@ -21,6 +21,8 @@ export interface RewardDoc {
   side: RewardSideName;
   level: number;
   amount: number;
+  /** ISO 4217 code of amount (its campaign's); absent on rewards stored before currencies: USD. */
+  currency?: string;
   fulfillmentType: FulfillmentTypeName;
   status: RewardStatusName;
   /** Absent until claimed; reward_codes holds the code and decides who issued it. */
@@ -30,6 +32,8 @@ export interface RewardDoc {
   redeemedAt: Date | null;
   approvedAt: Date | null;
   cancelledAt: Date | null;
+  /** Why an operator cancelled it (POST /rewards/{rewardId}/cancel); null otherwise. */
+  cancellationNote?: string | null;
   /** How long a claimed code stays valid (the campaign's setting when the reward was made). */
   codeValidityDays: number;
   createdAt: Date;
@@ -47,6 +51,7 @@ const rewardSchema = new Schema<RewardDoc>(
     side: { type: String, required: true },
     level: { type: Number, required: true },
     amount: { type: Number, required: true },
+    currency: { type: String },
     fulfillmentType: { type: String, required: true },
     status: { type: String, required: true },
     discountCode: { type: String },
@@ -55,6 +60,7 @@ const rewardSchema = new Schema<RewardDoc>(
     redeemedAt: { type: Date, default: null },
     approvedAt: { type: Date, default: null },
     cancelledAt: { type: Date, default: null },
+    cancellationNote: { type: String, default: null },
     codeValidityDays: { type: Number, required: true },
     createdAt: { type: Date, required: true },
     updatedAt: { type: Date, required: true },
@@ -68,11 +74,11 @@ declareIndexes<QueryNames<RewardRepository>>(rewardSchema, [
     serves: ['earnedFor', 'insertEarned', 'ofConversion', 'movableOf'],
     why: "CreateReward is idempotent by conversion, side and level (a retried conversion finds its reward); the prefix: a conversion's rewards",
   },
-  // The sort is the index order, so a page reads only its own entries.
-  { keys: { appId: 1, createdAt: -1, _id: -1 }, serves: ['list'], why: 'GET /rewards, newest first (ties by id)' },
-  { keys: { appId: 1, userId: 1, createdAt: -1, _id: -1 }, serves: ['list'], why: 'GET /rewards?userId= and GET /users/{userId}/rewards' },
-  { keys: { appId: 1, status: 1, createdAt: -1, _id: -1 }, serves: ['list'], why: 'GET /rewards?status=' },
-  { keys: { appId: 1, fulfillmentType: 1, createdAt: -1, _id: -1 }, serves: ['list'], why: 'GET /rewards?fulfillmentType=' },
+  // The sort is the index order, so a page (or an export's cursor) reads only its own entries.
+  { keys: { appId: 1, createdAt: -1, _id: -1 }, serves: ['list', 'all'], why: 'GET /rewards, newest first (ties by id)' },
+  { keys: { appId: 1, userId: 1, createdAt: -1, _id: -1 }, serves: ['list', 'all'], why: 'GET /rewards?userId= and GET /users/{userId}/rewards' },
+  { keys: { appId: 1, status: 1, createdAt: -1, _id: -1 }, serves: ['list', 'all'], why: 'GET /rewards?status=' },
+  { keys: { appId: 1, fulfillmentType: 1, createdAt: -1, _id: -1 }, serves: ['list', 'all'], why: 'GET /rewards?fulfillmentType=' },
 ]);
 
 export const rewardModel = (db: Connection): Model<RewardDoc> =>

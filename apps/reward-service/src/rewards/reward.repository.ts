@@ -12,6 +12,17 @@ export interface RewardFilter {
   fulfillmentType?: FulfillmentTypeName;
 }
 
+const NEWEST_FIRST = { createdAt: -1, _id: -1 } as const;
+
+/** GET /rewards' filters that are set, as the query (each has its index: reward.model.ts). */
+function listQuery(filter: RewardFilter): RewardFilter {
+  const query: RewardFilter = {};
+  if (filter.userId) query.userId = filter.userId;
+  if (filter.status) query.status = filter.status;
+  if (filter.fulfillmentType) query.fulfillmentType = filter.fulfillmentType;
+  return query;
+}
+
 /** The fields a status change writes with the status (approvedAt, redeemedAt, cancelledAt, updatedAt). */
 export type StatusFields = Partial<Omit<RewardDoc, '_id' | 'appId' | 'status'>>;
 
@@ -54,11 +65,12 @@ export class RewardRepository extends Repository<RewardDoc> {
 
   /** GET /rewards: newest first (ties by id), filtered. */
   list(appId: string, filter: RewardFilter, page: PageQuery): Promise<Page<RewardDoc>> {
-    const query: RewardFilter = {};
-    if (filter.userId) query.userId = filter.userId;
-    if (filter.status) query.status = filter.status;
-    if (filter.fulfillmentType) query.fulfillmentType = filter.fulfillmentType;
-    return this.collection.page(appId, query, { createdAt: -1, _id: -1 }, page);
+    return this.collection.page(appId, listQuery(filter), NEWEST_FIRST, page);
+  }
+
+  /** list() of every reward, as a stream (an export). */
+  all(appId: string, filter: RewardFilter): AsyncIterable<RewardDoc> {
+    return this.collection.stream(appId, listQuery(filter), NEWEST_FIRST);
   }
 
   /**

@@ -10,6 +10,7 @@ import { Empty, QueryView } from '../../ui/query-state';
 import { UrlPagination } from '../../ui/url-pagination';
 import { useSearchState } from '../../url/search-state';
 import { auditChanges, shown } from './audit-diff';
+import { auditSentence } from './audit-sentence';
 
 const KEYS = ['operatorId', 'action', 'entry'] as const;
 const KIND_COLOR = { added: 'green', removed: 'red', changed: 'blue' } as const;
@@ -41,8 +42,9 @@ function EntryDrawer({ entry, onClose }: { entry: AuditEntry | null; onClose: ()
             <strong>{entry.operator.email}</strong> · {formatDateTime(entry.at)}
           </Text>
           <Text size="sm">
-            {entry.summary} <Code>{entry.action}</Code> <Outcome outcome={entry.outcome} />
+            {auditSentence(entry)} <Outcome outcome={entry.outcome} />
           </Text>
+          <Code>{entry.action}</Code>
           {entry.target && (
             <Text size="sm" c="dimmed">
               {entry.target.type} {entry.target.id}
@@ -169,7 +171,8 @@ export function AuditPage() {
                         </Anchor>
                       </Table.Td>
                       <Table.Td>
-                        {e.summary} <Outcome outcome={e.outcome} />
+                        {auditSentence(e)} <Outcome outcome={e.outcome} />
+                        {/* The raw route stays, for the Action filter and the API reference. */}
                         <Text size="xs" c="dimmed" ff="monospace">
                           {e.action}
                         </Text>
@@ -181,7 +184,7 @@ export function AuditPage() {
                         </Text>
                       </Table.Td>
                       <Table.Td>
-                        <Button size="compact-sm" variant="light" onClick={() => set({ entry: e.id })} aria-label={`Before and after of ${e.summary}`}>
+                        <Button size="compact-sm" variant="light" onClick={() => set({ entry: e.id })} aria-label={`Before and after of ${auditSentence(e)}`}>
                           Diff
                         </Button>
                       </Table.Td>

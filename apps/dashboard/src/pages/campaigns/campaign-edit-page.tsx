@@ -1,4 +1,4 @@
-import { Anchor, Group, Text } from '@mantine/core';
+import { Anchor, Group, Stack, Text } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -13,10 +13,13 @@ import { ConfirmButton } from '../../ui/confirm-button';
 import { applyFieldErrors } from '../../ui/form-errors';
 import { formatDateTime } from '../../ui/format';
 import { PageHeader } from '../../ui/page-header';
+import { CampaignFigures } from './campaign-figures';
 import { QueryView, TableSkeleton } from '../../ui/query-state';
 import { CampaignForm } from './campaign-form';
 import { createRequest, formFieldOf, formValuesOf, NEW_CAMPAIGN, updateRequest, type CampaignFormValues } from './campaign-request';
-import { CampaignStatusBadge, statusActions } from './campaign-status';
+import { CampaignStatusBadge, scheduleText, statusActions } from './campaign-status';
+import { campaignValidation } from './campaign-validation';
+import { rewardsText } from './reward-rule-form';
 
 /** Create a campaign (`campaigns/new`), or see and edit one, and pause, resume or end it. */
 export function CampaignEditPage() {
@@ -27,14 +30,7 @@ export function CampaignEditPage() {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const canEdit = useAllows('MANAGER');
-  const form = useForm<CampaignFormValues>({
-    initialValues: NEW_CAMPAIGN,
-    validate: {
-      name: (v) => (v.trim() ? null : 'Give the campaign a name'),
-      attributionWindowDays: (v) => (v === '' ? 'Required' : null),
-      rewardCodeValidityDays: (v) => (v === '' ? 'Required' : null),
-    },
-  });
+  const form = useForm<CampaignFormValues>({ initialValues: NEW_CAMPAIGN, validate: campaignValidation });
 
   const campaign = useQuery({
     queryKey: ['app', appId, 'campaign', campaignId],
@@ -107,12 +103,15 @@ export function CampaignEditPage() {
             <PageHeader
               title={c.name}
               description={
-                <Group gap="xs" component="span">
-                  <CampaignStatusBadge status={c.status} />
-                  <span>
-                    {c.id} · created {formatDateTime(c.createdAt)} · updated {formatDateTime(c.updatedAt)}
-                  </span>
-                </Group>
+                <Stack gap={4} component="span">
+                  <Group gap="xs" component="span">
+                    <CampaignStatusBadge status={c.effectiveStatus} />
+                    <span>
+                      {[c.id, scheduleText(c), `created ${formatDateTime(c.createdAt)}`, `updated ${formatDateTime(c.updatedAt)}`].filter(Boolean).join(' · ')}
+                    </span>
+                  </Group>
+                  <span aria-label="Rewards">{rewardsText(c)}</span>
+                </Stack>
               }
               actions={
                 <RoleGate least="MANAGER">
@@ -133,6 +132,7 @@ export function CampaignEditPage() {
                 </RoleGate>
               }
             />
+            <CampaignFigures campaignId={c.id} currency={c.currency} />
             <CampaignForm form={form} isNew={false} readOnly={!canEdit || c.status === 'ENDED'} submitting={save.isPending} onSubmit={(v) => save.mutate(v)} />
           </>
         )}

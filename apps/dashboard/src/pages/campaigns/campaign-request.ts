@@ -1,4 +1,6 @@
 import type { Campaign, CreateCampaign, FulfillmentType, UpdateCampaign } from '../../api/types';
+import { instantOf, localOf } from '../../ui/local-time';
+import { NEW_RULE, isBlank, ruleFormOf, ruleTermsOf, type RuleFormValues } from './reward-rule-form';
 
 export const FULFILLMENT_TYPES: { value: FulfillmentType; label: string }[] = [
   { value: 'DISCOUNT_CODE', label: 'Discount code' },
@@ -15,30 +17,50 @@ export const MAX_LEVEL = 10;
 export interface CampaignFormValues {
   name: string;
   status: 'ACTIVE' | 'PAUSED';
-  referrerReward: { amount: number | string; fulfillmentType: FulfillmentType };
+  referrerReward: RuleFormValues & { fulfillmentType: FulfillmentType };
   doubleSided: boolean;
-  refereeReward: { amount: number | string; fulfillmentType: FulfillmentType };
+  refereeReward: RuleFormValues & { fulfillmentType: FulfillmentType };
   /** Level n + 2 at index n: the referrer n + 1 steps above the direct one. */
-  levels: { amount: number | string }[];
+  levels: RuleFormValues[];
+  /** ISO 4217; fixed once the campaign exists. */
+  currency: string;
+  /** Days a clean conversion's rewards are held. */
+  holdDays: number | string;
+  /** Months later purchases earn again; empty: not recurring. */
+  recurringMonths: number | string;
   attributionWindowDays: number | string;
   capRewards: boolean;
   maxRewardsPerReferrer: number | string;
   flagThreshold: number;
   rewardCodeValidityDays: number | string;
+  /** Where the hosted links send visitors; empty: none. */
+  landingUrl: string;
+  /** The schedule, `datetime-local` in the operator's time; empty: no bound on that side. */
+  startsAt: string;
+  endsAt: string;
+  /** The schedule as read (null: none): a bound still shown as read is not sent again, since the field holds minutes and the API milliseconds. */
+  scheduleAsRead: { startsAt: string | null; endsAt: string | null };
 }
 
 export const NEW_CAMPAIGN: CampaignFormValues = {
   name: '',
   status: 'ACTIVE',
-  referrerReward: { amount: 10, fulfillmentType: 'DISCOUNT_CODE' },
+  referrerReward: { ...NEW_RULE, fulfillmentType: 'DISCOUNT_CODE' },
   doubleSided: false,
-  refereeReward: { amount: 10, fulfillmentType: 'DISCOUNT_CODE' },
+  refereeReward: { ...NEW_RULE, fulfillmentType: 'DISCOUNT_CODE' },
   levels: [],
+  currency: 'USD',
+  holdDays: 0,
+  recurringMonths: '',
   attributionWindowDays: 30,
   capRewards: false,
   maxRewardsPerReferrer: 10,
   flagThreshold: 50,
   rewardCodeValidityDays: 90,
+  landingUrl: '',
+  startsAt: '',
+  endsAt: '',
+  scheduleAsRead: { startsAt: null, endsAt: null },
 };
 
 /** A campaign as the form edits it. */
@@ -49,15 +71,27 @@ export function formValuesOf(campaign: Campaign): CampaignFormValues {
   return {
     name: campaign.name,
     status: campaign.status === 'PAUSED' ? 'PAUSED' : 'ACTIVE',
-    referrerReward: { ...campaign.referrerReward },
+    referrerReward: { ...ruleFormOf(campaign.referrerReward), fulfillmentType: campaign.referrerReward.fulfillmentType },
     doubleSided: campaign.refereeReward !== null,
-    refereeReward: campaign.refereeReward ? { ...campaign.refereeReward } : { ...NEW_CAMPAIGN.refereeReward },
-    levels: Array.from({ length: highest - 1 }, (_, i) => ({ amount: levels.find((l) => l.level === i + 2)?.amount ?? 0 })),
+    refereeReward: campaign.refereeReward
+      ? { ...ruleFormOf(campaign.refereeReward), fulfillmentType: campaign.refereeReward.fulfillmentType }
+      : { ...NEW_CAMPAIGN.refereeReward },
+    levels: Array.from({ length: highest - 1 }, (_, i) => {
+      const level = levels.find((l) => l.level === i + 2);
+      return level ? ruleFormOf(level) : { ...NEW_RULE, amount: 0 };
+    }),
+    currency: campaign.currency,
+    holdDays: campaign.holdDays,
+    recurringMonths: campaign.recurringMonths ?? '',
     attributionWindowDays: campaign.attributionWindowDays,
     capRewards: campaign.maxRewardsPerReferrer !== null,
     maxRewardsPerReferrer: campaign.maxRewardsPerReferrer ?? NEW_CAMPAIGN.maxRewardsPerReferrer,
     flagThreshold: campaign.fraud.flagThreshold,
     rewardCodeValidityDays: campaign.rewardCodeValidityDays,
+    landingUrl: campaign.landingUrl ?? '',
+    startsAt: localOf(campaign.startsAt),
+    endsAt: localOf(campaign.endsAt),
+    scheduleAsRead: { startsAt: campaign.startsAt, endsAt: campaign.endsAt },
   };
 }
 
@@ -66,24 +100,58 @@ const num = (value: number | string) => (typeof value === 'number' ? value : Num
 function commonFields(values: CampaignFormValues) {
   return {
     name: values.name.trim(),
-    referrerReward: { amount: num(values.referrerReward.amount), fulfillmentType: values.referrerReward.fulfillmentType },
-    refereeReward: values.doubleSided ? { amount: num(values.refereeReward.amount), fulfillmentType: values.refereeReward.fulfillmentType } : null,
-    levels: values.levels.map((l, i) => ({ level: i + 2, amount: num(l.amount) })),
+    referrerReward: { ...ruleTermsOf(values.referrerReward), fulfillmentType: values.referrerReward.fulfillmentType },
+    refereeReward: values.doubleSided ? { ...ruleTermsOf(values.refereeReward), fulfillmentType: values.refereeReward.fulfillmentType } : null,
+    levels: values.levels.map((l, i) => ({ level: i + 2, ...ruleTermsOf(l) })),
     attributionWindowDays: num(values.attributionWindowDays),
     maxRewardsPerReferrer: values.capRewards ? num(values.maxRewardsPerReferrer) : null,
     fraud: { flagThreshold: values.flagThreshold },
     rewardCodeValidityDays: num(values.rewardCodeValidityDays),
+    holdDays: num(values.holdDays),
   };
 }
 
-/** POST /campaigns: every field, the campaign starting ACTIVE or PAUSED. */
+/** Recurring months as sent: the number, or null (not recurring) when the field is empty. */
+const recurringMonthsOf = (values: CampaignFormValues) => (isBlank(values.recurringMonths) ? null : num(values.recurringMonths));
+
+/**
+ * POST /campaigns: every field, the campaign starting ACTIVE or PAUSED, in its currency; an empty landing URL, schedule
+ * bound or recurrence is left out.
+ */
 export function createRequest(values: CampaignFormValues): CreateCampaign {
-  return { ...commonFields(values), status: values.status };
+  const landingUrl = values.landingUrl.trim();
+  const startsAt = instantOf(values.startsAt);
+  const endsAt = instantOf(values.endsAt);
+  const recurringMonths = recurringMonthsOf(values);
+  return {
+    ...commonFields(values),
+    status: values.status,
+    currency: values.currency as CreateCampaign['currency'],
+    ...(recurringMonths !== null ? { recurringMonths } : {}),
+    ...(landingUrl ? { landingUrl } : {}),
+    ...(startsAt ? { startsAt } : {}),
+    ...(endsAt ? { endsAt } : {}),
+  };
 }
 
-/** PATCH /campaigns/{id}: every field the form edits (levels replace the list; null removes the referee reward or the cap). The status changes through its own actions. */
+/** A schedule bound as PATCH sends it: nothing while the field shows it as read; an emptied field removes it (null). */
+function boundChange(field: 'startsAt' | 'endsAt', values: CampaignFormValues): Partial<Record<typeof field, string | null>> {
+  return values[field] === localOf(values.scheduleAsRead[field]) ? {} : { [field]: instantOf(values[field]) };
+}
+
+/**
+ * PATCH /campaigns/{id}: every field the form edits (levels replace the list; null removes the referee reward, the cap,
+ * the landing URL, a schedule bound or the recurrence). The status changes through its own actions; the currency is
+ * fixed once the campaign exists, so it is not sent.
+ */
 export function updateRequest(values: CampaignFormValues): UpdateCampaign {
-  return commonFields(values);
+  return {
+    ...commonFields(values),
+    recurringMonths: recurringMonthsOf(values),
+    landingUrl: values.landingUrl.trim() || null,
+    ...boundChange('startsAt', values),
+    ...boundChange('endsAt', values),
+  };
 }
 
 /** The form field an API field (`fraud.flagThreshold`, `levels.0.amount`) is edited in. */

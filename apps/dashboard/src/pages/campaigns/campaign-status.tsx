@@ -1,9 +1,13 @@
 import { Badge } from '@mantine/core';
-import type { CampaignStatus } from '../../api/types';
+import type { Campaign, CampaignStatus } from '../../api/types';
+import { formatDateTime } from '../../ui/format';
 
-const COLORS: Record<CampaignStatus, string> = { ACTIVE: 'green', PAUSED: 'yellow', ENDED: 'gray' };
+/** What a campaign does now (its status within its schedule, as the API derives it): what the list and the page show. */
+type EffectiveStatus = Campaign['effectiveStatus'];
 
-export function CampaignStatusBadge({ status }: { status: CampaignStatus }) {
+const COLORS: Record<EffectiveStatus, string> = { ACTIVE: 'green', PAUSED: 'yellow', ENDED: 'gray', SCHEDULED: 'blue' };
+
+export function CampaignStatusBadge({ status }: { status: EffectiveStatus }) {
   return (
     <Badge color={COLORS[status]} variant="light">
       {status.toLowerCase()}
@@ -11,7 +15,13 @@ export function CampaignStatusBadge({ status }: { status: CampaignStatus }) {
   );
 }
 
-/** What an operator can do to a campaign of each status (an ended campaign stays ended). */
+/** The schedule in words, in the operator's time: `from …`, `until …` or both (empty without one). */
+export function scheduleText(campaign: Pick<Campaign, 'startsAt' | 'endsAt'>): string {
+  const { startsAt, endsAt } = campaign;
+  return [startsAt !== null ? `from ${formatDateTime(startsAt)}` : null, endsAt !== null ? `until ${formatDateTime(endsAt)}` : null].filter(Boolean).join(' ');
+}
+
+/** What an operator can do to a campaign of each status as set (an ended campaign stays ended). */
 export function statusActions(status: CampaignStatus): Array<{ to: CampaignStatus; label: string; color: string; message: string }> {
   const end = {
     to: 'ENDED' as const,

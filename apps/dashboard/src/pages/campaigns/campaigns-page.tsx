@@ -2,19 +2,22 @@ import { Anchor, Button, Group, Select, Stack, Table, Text } from '@mantine/core
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { ok } from '../../api/api-error';
-import type { CampaignStatus } from '../../api/types';
+import type { Campaign } from '../../api/types';
 import { useApi, useAppId } from '../../api/use-api';
 import { RoleGate } from '../../session/session-context';
-import { formatAmount, formatDate } from '../../ui/format';
+import { FIGURE_HELP, FigureHelp } from '../../ui/figure-help';
+import { formatDate, formatMoney, formatNumber, formatPercent } from '../../ui/format';
 import { PageHeader } from '../../ui/page-header';
 import { Empty, QueryView } from '../../ui/query-state';
 import { UrlPagination } from '../../ui/url-pagination';
 import { useSearchState } from '../../url/search-state';
 import { FULFILLMENT_TYPES } from './campaign-request';
-import { CampaignStatusBadge } from './campaign-status';
+import { CampaignStatusBadge, scheduleText } from './campaign-status';
+import { ruleText } from './reward-rule-form';
 
 const KEYS = ['status'] as const;
-const STATUSES: CampaignStatus[] = ['ACTIVE', 'PAUSED', 'ENDED'];
+// The filter is what the list shows: the effective status (scheduled before the start, ended after the end).
+const STATUSES: Array<Campaign['effectiveStatus']> = ['ACTIVE', 'SCHEDULED', 'PAUSED', 'ENDED'];
 const fulfilment = (type: string) => FULFILLMENT_TYPES.find((f) => f.value === type)?.label ?? type;
 
 export function CampaignsPage() {
@@ -23,9 +26,10 @@ export function CampaignsPage() {
   const { values, set, page } = useSearchState(KEYS);
   const status = STATUSES.find((s) => s === values.status);
   const base = `/apps/${encodeURIComponent(appId)}/campaigns`;
+  // The campaigns with their figures (GET /stats/campaigns: the list of GET /campaigns, each with GET /stats).
   const campaigns = useQuery({
     queryKey: ['app', appId, 'campaigns', 'list', status, page],
-    queryFn: () => ok(api.GET('/api/v1/campaigns', { params: { query: { page, limit: 25, ...(status ? { status } : {}) } } })),
+    queryFn: () => ok(api.GET('/api/v1/stats/campaigns', { params: { query: { page, limit: 25, ...(status ? { effectiveStatus: status } : {}) } } })),
     placeholderData: keepPreviousData,
   });
 
@@ -60,7 +64,7 @@ export function CampaignsPage() {
       >
         {(data) => (
           <Stack>
-            <Table.ScrollContainer minWidth={720}>
+            <Table.ScrollContainer minWidth={1000}>
               <Table striped highlightOnHover>
                 <Table.Thead>
                   <Table.Tr>
@@ -69,11 +73,17 @@ export function CampaignsPage() {
                     <Table.Th>Referrer reward</Table.Th>
                     <Table.Th>Referee reward</Table.Th>
                     <Table.Th>Levels</Table.Th>
+                    <Table.Th>Referrals</Table.Th>
+                    <Table.Th>Conversions</Table.Th>
+                    <Table.Th>
+                      <FigureHelp label="Conversion rate" help={FIGURE_HELP.conversionRate} />
+                    </Table.Th>
+                    <Table.Th>Reward value</Table.Th>
                     <Table.Th>Created</Table.Th>
                   </Table.Tr>
                 </Table.Thead>
                 <Table.Tbody>
-                  {data.campaigns.map((c) => (
+                  {data.campaigns.map(({ campaign: c, stats }) => (
                     <Table.Tr key={c.id}>
                       <Table.Td>
                         <Anchor component={Link} to={`${base}/${encodeURIComponent(c.id)}`}>
@@ -84,13 +94,22 @@ export function CampaignsPage() {
                         </Text>
                       </Table.Td>
                       <Table.Td>
-                        <CampaignStatusBadge status={c.status} />
+                        <CampaignStatusBadge status={c.effectiveStatus} />
+                        {scheduleText(c) && (
+                          <Text size="xs" c="dimmed">
+                            {scheduleText(c)}
+                          </Text>
+                        )}
                       </Table.Td>
                       <Table.Td>
-                        {formatAmount(c.referrerReward.amount)} · {fulfilment(c.referrerReward.fulfillmentType)}
+                        {ruleText(c.referrerReward, c.currency)} · {fulfilment(c.referrerReward.fulfillmentType)}
                       </Table.Td>
-                      <Table.Td>{c.refereeReward ? `${formatAmount(c.refereeReward.amount)} · ${fulfilment(c.refereeReward.fulfillmentType)}` : '—'}</Table.Td>
+                      <Table.Td>{c.refereeReward ? `${ruleText(c.refereeReward, c.currency)} · ${fulfilment(c.refereeReward.fulfillmentType)}` : '—'}</Table.Td>
                       <Table.Td>{1 + c.levels.length}</Table.Td>
+                      <Table.Td>{formatNumber(stats.totalReferrals)}</Table.Td>
+                      <Table.Td>{formatNumber(stats.totalConversions)}</Table.Td>
+                      <Table.Td>{formatPercent(stats.conversionRate)}</Table.Td>
+                      <Table.Td>{formatMoney(stats.totalRewardValue, c.currency)}</Table.Td>
                       <Table.Td>{formatDate(c.createdAt)}</Table.Td>
                     </Table.Tr>
                   ))}

@@ -9,6 +9,6 @@ export function useCampaignOptions() {
   return useQuery({
     queryKey: ['app', appId, 'campaigns', 'options'],
     queryFn: () => ok(api.GET('/api/v1/campaigns', { params: { query: { limit: 100 } } })),
-    select: (data) => data.campaigns.map((c) => ({ value: c.id, label: `${c.name}${c.status === 'ACTIVE' ? '' : ` (${c.status.toLowerCase()})`}` })),
+    select: (data) => data.campaigns.map((c) => ({ value: c.id, label: `${c.name}${c.effectiveStatus === 'ACTIVE' ? '' : ` (${c.effectiveStatus.toLowerCase()})`}` })),
   });
 }

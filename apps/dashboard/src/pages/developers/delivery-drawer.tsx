@@ -37,7 +37,9 @@ export function DeliveryDrawer({ webhookId, deliveryId, onClose }: { webhookId: 
           <Stack>
             <Group gap="xs">
               <StatusBadge status={d.status} />
-              <Text size="sm">{d.event.toLowerCase().replace(/_/g, '.')}</Text>
+              <Text size="sm" ff="monospace">
+                {d.event}
+              </Text>
               <Text size="xs" c="dimmed">
                 {d.messageId}
               </Text>

@@ -9,7 +9,9 @@ export const WEBHOOK_EVENT_GROUPS: { group: string; items: WebhookEvent[] }[] = 
   { group: 'Endpoints', items: ['WEBHOOK_ENDPOINT_DISABLED'] },
 ];
 
-export const EVENT_SELECT_DATA = WEBHOOK_EVENT_GROUPS.map((g) => ({ group: g.group, items: g.items.map((e) => ({ value: e, label: e.toLowerCase().replace(/_/g, '.') })) }));
+// Each event is shown as the API and the delivered payloads spell it (`REFERRAL_CREATED`), so what an
+// operator picks here is what their receiver reads in `event`.
+export const EVENT_SELECT_DATA = WEBHOOK_EVENT_GROUPS.map((g) => ({ group: g.group, items: [...g.items] }));
 
 /** An endpoint's subscriptions in words (empty: every event). */
 export function subscriptionText(events: WebhookEvent[]): string {

@@ -96,4 +96,28 @@ describe('a webhook endpoint', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Send test event' }));
     await waitFor(() => expect(api.sent('POST', '/api/v1/webhooks/wh_1/test')).toHaveLength(1));
   });
+
+  it('is deleted by its OWNER after confirming, back to the list', async () => {
+    const api = endpointApi()
+      .on('DELETE', '/api/v1/webhooks/wh_1', { status: 204 })
+      .on('GET', '/api/v1/webhooks', { body: { webhooks: [], pagination: page(0) } });
+    const { location } = renderApp('/apps/app_1/developers/webhooks/wh_1', { session: sessionFor('OWNER'), api });
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Delete endpoint' }));
+    const confirm = await screen.findByRole('dialog', { name: 'Delete this endpoint?' });
+    expect(confirm).toHaveTextContent('https://example.com/hook');
+    expect(api.sent('DELETE', '/api/v1/webhooks/wh_1')).toHaveLength(0);
+    await user.click(within(confirm).getByRole('button', { name: 'Delete endpoint' }));
+    await waitFor(() => expect(location()).toBe('/apps/app_1/developers?tab=webhooks'));
+    expect(api.sent('DELETE', '/api/v1/webhooks/wh_1')[0]!.headers.get('X-CSRF-Token')).toBe('csrf-123');
+    expect(await screen.findByText('No endpoints')).toBeInTheDocument();
+    // The deleted endpoint is not read again (it would be a 404).
+    expect(api.sent('GET', '/api/v1/webhooks/wh_1')).toHaveLength(1);
+  });
+
+  it('offers no delete to a MANAGER', async () => {
+    renderApp('/apps/app_1/developers/webhooks/wh_1', { session: sessionFor('MANAGER'), api: endpointApi() });
+    expect(await screen.findByRole('heading', { name: 'Webhook endpoint' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Delete endpoint' })).toBeNull();
+  });
 });

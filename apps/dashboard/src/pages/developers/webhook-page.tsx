@@ -3,7 +3,7 @@ import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { Link, useParams } from 'react-router';
+import { Link, useNavigate, useParams } from 'react-router';
 import { ok } from '../../api/api-error';
 import type { Webhook } from '../../api/types';
 import { notifyError } from '../../app/query-client';
@@ -33,9 +33,11 @@ export function WebhookPage() {
   const appId = useAppId();
   const queryClient = useQueryClient();
   const owner = useAllows('OWNER');
+  const navigate = useNavigate();
   const { values, set, page } = useSearchState(KEYS);
   const status = DELIVERY_STATUSES.find((s) => s === values.status);
   const path = { webhookId };
+  const list = `/apps/${encodeURIComponent(appId)}/developers?tab=webhooks`;
   const [secret, setSecret] = useState<string | null>(null);
 
   const webhook = useQuery({
@@ -88,6 +90,15 @@ export function WebhookPage() {
       setSecret(r.secret);
     },
   });
+  const remove = useMutation({
+    mutationFn: () => ok(api.DELETE('/api/v1/webhooks/{webhookId}', { params: { path } })),
+    onSuccess: () => {
+      notifications.show({ color: 'green', message: 'Endpoint deleted: nothing is sent to it any more.' });
+      // Back to the list, which is read again; the endpoint's own queries are left alone (read again, they would be 404s).
+      void navigate(list, { replace: true });
+      void queryClient.invalidateQueries({ queryKey: ['app', appId, 'webhooks'] });
+    },
+  });
   const test = useMutation({
     mutationFn: () => ok(api.POST('/api/v1/webhooks/{webhookId}/test', { params: { path } })).then((d) => d.delivery),
     onSuccess: () => {
@@ -98,7 +109,7 @@ export function WebhookPage() {
 
   return (
     <>
-      <Anchor component={Link} to={`/apps/${encodeURIComponent(appId)}/developers?tab=webhooks`} size="sm">
+      <Anchor component={Link} to={list} size="sm">
         ← Webhooks
       </Anchor>
       <QueryView query={webhook} skeleton={<TableSkeleton rows={6} label="Loading the endpoint" />}>
@@ -123,6 +134,17 @@ export function WebhookPage() {
                     onConfirm={() => rotate.mutateAsync()}
                   >
                     Rotate secret
+                  </ConfirmButton>
+                  <ConfirmButton
+                    variant="light"
+                    color="red"
+                    title="Delete this endpoint?"
+                    message={`Nothing is sent to ${w.url} any more, and its delivery log is deleted with it. This cannot be undone.`}
+                    confirmLabel="Delete endpoint"
+                    loading={remove.isPending}
+                    onConfirm={() => remove.mutateAsync()}
+                  >
+                    Delete endpoint
                   </ConfirmButton>
                 </RoleGate>
               }
@@ -188,7 +210,11 @@ export function WebhookPage() {
                           <Table.Tbody>
                             {d.deliveries.map((del) => (
                               <Table.Tr key={del.id}>
-                                <Table.Td>{del.event.toLowerCase().replace(/_/g, '.')}</Table.Td>
+                                <Table.Td>
+                                  <Text size="sm" ff="monospace">
+                                    {del.event}
+                                  </Text>
+                                </Table.Td>
                                 <Table.Td>
                                   <StatusBadge status={del.status} />
                                 </Table.Td>

@@ -43,10 +43,17 @@ describe('fraud review', () => {
     const api = reviewApi();
     renderApp('/apps/app_1/fraud', { session: sessionFor('MANAGER'), api });
     const rows = await screen.findAllByTestId('flag-row');
-    expect(rows.map((r) => within(r).getAllByRole('cell')[1]!.textContent)).toEqual(['95', '60', '35']);
+    expect(rows.map((r) => within(r).getAllByRole('cell')[2]!.textContent)).toEqual(['95', '60', '35']);
     expect(rows[0]).toHaveTextContent('The referee is the referrer (same user id or same email)');
     const query = api.sent('GET', '/api/v1/fraud/flags')[0]!.query;
     expect([query.get('status'), query.get('sort')]).toEqual(['OPEN', 'riskScore']);
+  });
+
+  it("puts each row's Review first (after its checkbox), so a phone's scrolled table starts with it", async () => {
+    renderApp('/apps/app_1/fraud', { session: sessionFor('MANAGER'), api: reviewApi() });
+    const rows = await screen.findAllByTestId('flag-row');
+    expect(screen.getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['', 'Evidence', 'Risk', 'Why', 'Referrer → referee', 'Kind', 'Flagged']);
+    for (const row of rows) expect(within(within(row).getAllByRole('cell')[1]!).getByRole('button', { name: /^Evidence of the flag of / })).toHaveTextContent('Review');
   });
 
   it('rejects the selected flags with one resolve each, carrying the note', async () => {

@@ -125,12 +125,13 @@ export function FraudReviewPage() {
                         />
                       </Table.Th>
                     )}
+                    {/* The row's action comes first: on a phone the wide table scrolls, and the button must not start off-screen. */}
+                    <Table.Th>Evidence</Table.Th>
                     <Table.Th>Risk</Table.Th>
                     <Table.Th>Why</Table.Th>
                     <Table.Th>Referrer → referee</Table.Th>
                     <Table.Th>Kind</Table.Th>
                     <Table.Th>{open ? 'Flagged' : 'Decided'}</Table.Th>
-                    <Table.Th>Evidence</Table.Th>
                   </Table.Tr>
                 </Table.Thead>
                 <Table.Tbody>
@@ -145,6 +146,11 @@ export function FraudReviewPage() {
                           />
                         </Table.Td>
                       )}
+                      <Table.Td>
+                        <Button size="compact-sm" variant="light" onClick={() => set({ flag: f.id })} aria-label={`Evidence of the flag of ${f.referrerId}`}>
+                          Review
+                        </Button>
+                      </Table.Td>
                       <Table.Td>
                         <Badge color={riskColor(f.riskScore)} aria-label={`Risk score ${f.riskScore}`}>
                           {f.riskScore}
@@ -178,11 +184,6 @@ export function FraudReviewPage() {
                             </Text>
                           </>
                         )}
-                      </Table.Td>
-                      <Table.Td>
-                        <Button size="compact-sm" variant="light" onClick={() => set({ flag: f.id })} aria-label={`Evidence of the flag of ${f.referrerId}`}>
-                          Review
-                        </Button>
                       </Table.Td>
                     </Table.Tr>
                   ))}

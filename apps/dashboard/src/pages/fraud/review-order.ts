@@ -5,14 +5,5 @@ export function riskiestFirst(flags: FraudFlag[]): FraudFlag[] {
   return [...flags].sort((a, b) => b.riskScore - a.riskScore || a.createdAt.localeCompare(b.createdAt));
 }
 
-/** The selection after toggling one flag, or all of the page's flags at once. */
-export function toggled(selected: ReadonlySet<string>, id: string | 'all', pageIds: string[]): Set<string> {
-  if (id === 'all') {
-    const allSelected = pageIds.length > 0 && pageIds.every((p) => selected.has(p));
-    return allSelected ? new Set() : new Set(pageIds);
-  }
-  const next = new Set(selected);
-  if (next.has(id)) next.delete(id);
-  else next.add(id);
-  return next;
-}
+// Selecting flags is selecting rows of a page, as on every list with bulk actions.
+export { toggled } from '../../ui/row-selection';

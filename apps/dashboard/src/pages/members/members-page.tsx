@@ -4,7 +4,7 @@ import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ok } from '../../api/api-error';
-import type { Role } from '../../api/types';
+import type { IssuedInvitation, Role } from '../../api/types';
 import { notifyError } from '../../app/query-client';
 import { useApi, useAppId } from '../../api/use-api';
 import { useSession } from '../../session/session-context';
@@ -13,7 +13,8 @@ import { applyFieldErrors } from '../../ui/form-errors';
 import { formatDateTime } from '../../ui/format';
 import { PageHeader } from '../../ui/page-header';
 import { Empty, QueryView } from '../../ui/query-state';
-import { SecretOnceModal } from '../developers/secret-once-modal';
+import { InvitationLinkModal } from './invitation-link-modal';
+import { PendingInvitations } from './pending-invitations';
 
 export const ROLES: { value: Role; label: string; description: string }[] = [
   { value: 'OWNER', label: 'Owner', description: 'everything, including keys, webhooks and members' },
@@ -22,7 +23,7 @@ export const ROLES: { value: Role; label: string; description: string }[] = [
 ];
 const roleData = ROLES.map((r) => ({ value: r.value, label: r.label }));
 
-/** The app's operators and their roles (OWNER): add, change a role, remove. */
+/** The app's operators and their roles (OWNER): add or invite, change a role, remove; the invitations not accepted yet. */
 export function MembersPage() {
   const api = useApi();
   const appId = useAppId();
@@ -30,8 +31,8 @@ export function MembersPage() {
   const queryClient = useQueryClient();
   const key = ['app', appId, 'members'];
   const path = { appId };
-  const members = useQuery({ queryKey: key, queryFn: () => ok(api.GET('/console/v1/apps/{appId}/members', { params: { path } })).then((d) => d.members) });
-  const [created, setCreated] = useState<{ email: string; password: string } | null>(null);
+  const team = useQuery({ queryKey: key, queryFn: () => ok(api.GET('/console/v1/apps/{appId}/members', { params: { path } })) });
+  const [issued, setIssued] = useState<IssuedInvitation | null>(null);
   const form = useForm<{ email: string; role: Role }>({
     initialValues: { email: '', role: 'VIEWER' },
     validate: { email: (v) => (/^\S+@\S+\.\S+$/.test(v.trim()) ? null : 'An email address') },
@@ -42,7 +43,8 @@ export function MembersPage() {
     onSuccess: (answer) => {
       form.reset();
       void queryClient.invalidateQueries({ queryKey: key });
-      if (answer.initialPassword) setCreated({ email: answer.member.email, password: answer.initialPassword });
+      // An address without an account is invited (202): its link is shown once to copy.
+      if ('invitation' in answer) setIssued(answer);
       else notifications.show({ color: 'green', message: `${answer.member.email} added as ${answer.member.role.toLowerCase()}.` });
     },
     onError: (err) => {
@@ -77,74 +79,74 @@ export function MembersPage() {
             </Button>
           </Group>
           <Text size="xs" c="dimmed" mt="xs">
-            Someone without an account gets one, with a first password shown to you once. {ROLES.map((r) => `${r.label}: ${r.description}.`).join(' ')}
+            Someone with an account is added at once; someone without one is invited by a link that works once and expires, shown to you to copy (and
+            e-mailed when e-mail is configured). {ROLES.map((r) => `${r.label}: ${r.description}.`).join(' ')}
           </Text>
         </form>
       </Paper>
-      <QueryView query={members} isEmpty={(m) => m.length === 0} empty={<Empty title="No members" />}>
-        {(list) => (
-          <Table.ScrollContainer minWidth={560}>
-            <Table striped>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Operator</Table.Th>
-                  <Table.Th>Role</Table.Th>
-                  <Table.Th>Added</Table.Th>
-                  <Table.Th>Actions</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {list.map((m) => (
-                  <Table.Tr key={m.operatorId}>
-                    <Table.Td>
-                      {m.email}
-                      {m.operatorId === session.operator.id && (
-                        <Text span size="xs" c="dimmed">
-                          {' '}
-                          (you)
-                        </Text>
-                      )}
-                    </Table.Td>
-                    <Table.Td>
-                      <Select
-                        aria-label={`Role of ${m.email}`}
-                        data={roleData}
-                        value={m.role}
-                        allowDeselect={false}
-                        size="xs"
-                        w={130}
-                        disabled={changeRole.isPending}
-                        onChange={(role) => role && role !== m.role && changeRole.mutate({ operatorId: m.operatorId, role: role as Role })}
-                      />
-                    </Table.Td>
-                    <Table.Td>{formatDateTime(m.addedAt)}</Table.Td>
-                    <Table.Td>
-                      <ConfirmButton
-                        size="compact-sm"
-                        variant="light"
-                        color="red"
-                        title={`Remove ${m.email}?`}
-                        message="They can no longer open this app. Their account stays, with their other apps."
-                        confirmLabel="Remove"
-                        loading={remove.isPending}
-                        onConfirm={() => remove.mutateAsync(m.operatorId)}
-                        aria-label={`Remove ${m.email}`}
-                      >
-                        Remove
-                      </ConfirmButton>
-                    </Table.Td>
+      <QueryView query={team} isEmpty={(t) => t.members.length === 0 && t.invitations.length === 0} empty={<Empty title="No members" />}>
+        {({ members: list, invitations }) => (
+          <>
+            <Table.ScrollContainer minWidth={560}>
+              <Table striped>
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th>Operator</Table.Th>
+                    <Table.Th>Role</Table.Th>
+                    <Table.Th>Added</Table.Th>
+                    <Table.Th>Actions</Table.Th>
                   </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
+                </Table.Thead>
+                <Table.Tbody>
+                  {list.map((m) => (
+                    <Table.Tr key={m.operatorId}>
+                      <Table.Td>
+                        {m.email}
+                        {m.operatorId === session.operator.id && (
+                          <Text span size="xs" c="dimmed">
+                            {' '}
+                            (you)
+                          </Text>
+                        )}
+                      </Table.Td>
+                      <Table.Td>
+                        <Select
+                          aria-label={`Role of ${m.email}`}
+                          data={roleData}
+                          value={m.role}
+                          allowDeselect={false}
+                          size="xs"
+                          w={130}
+                          disabled={changeRole.isPending}
+                          onChange={(role) => role && role !== m.role && changeRole.mutate({ operatorId: m.operatorId, role: role as Role })}
+                        />
+                      </Table.Td>
+                      <Table.Td>{formatDateTime(m.addedAt)}</Table.Td>
+                      <Table.Td>
+                        <ConfirmButton
+                          size="compact-sm"
+                          variant="light"
+                          color="red"
+                          title={`Remove ${m.email}?`}
+                          message="They can no longer open this app. Their account stays, with their other apps."
+                          confirmLabel="Remove"
+                          loading={remove.isPending}
+                          onConfirm={() => remove.mutateAsync(m.operatorId)}
+                          aria-label={`Remove ${m.email}`}
+                        >
+                          Remove
+                        </ConfirmButton>
+                      </Table.Td>
+                    </Table.Tr>
+                  ))}
+                </Table.Tbody>
+              </Table>
+            </Table.ScrollContainer>
+            <PendingInvitations invitations={invitations} onLink={setIssued} />
+          </>
         )}
       </QueryView>
-      <SecretOnceModal title="Account created" label="First password" secret={created?.password ?? null} onClose={() => setCreated(null)}>
-        <Text size="sm">
-          Give <strong>{created?.email}</strong> this password to sign in with; they can change it from their menu.
-        </Text>
-      </SecretOnceModal>
+      <InvitationLinkModal issued={issued} onClose={() => setIssued(null)} />
     </>
   );
 }

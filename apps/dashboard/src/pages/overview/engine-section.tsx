@@ -3,10 +3,18 @@ import { Paper, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { ok } from '../../api/api-error';
 import { useApi, useAppId } from '../../api/use-api';
+import { ChartFigure } from '../../ui/chart-figure';
 import { Figure } from '../../ui/figure';
 import { formatNumber } from '../../ui/format';
 import { QueryError } from '../../ui/query-state';
 import { engineChartPoints } from './engine-figures';
+
+const ENGINE_BARS = [
+  { name: 'Coins issued', color: 'teal.6' },
+  { name: 'Coins redeemed', color: 'orange.6' },
+  { name: 'Tokens issued', color: 'indigo.5' },
+  { name: 'Tokens redeemed', color: 'grape.5' },
+];
 
 /** The incentive engine over the period: events, active users, coins and tokens issued and redeemed, redemptions (kept on write). */
 export function EngineSection({ range }: { range: { from: string; to: string } }) {
@@ -17,6 +25,7 @@ export function EngineSection({ range }: { range: { from: string; to: string } }
     queryFn: () => ok(api.GET('/api/v1/incentives/stats/timeseries', { params: { query: { interval: 'day', from: range.from, to: range.to } } })),
   });
   const totals = series.data?.totals;
+  const points = series.data ? engineChartPoints(series.data.buckets, series.data.interval) : null;
   return (
     <section aria-labelledby="engine-heading">
       <Title order={2} size="h3" id="engine-heading" mt="lg" mb="xs">
@@ -49,21 +58,18 @@ export function EngineSection({ range }: { range: { from: string; to: string } }
             <Title order={3} size="h4" mb="sm">
               Coins and tokens issued against redeemed per day
             </Title>
-            {series.data ? (
-              <BarChart
-                h={260}
-                data={engineChartPoints(series.data.buckets, series.data.interval)}
-                dataKey="date"
-                series={[
-                  { name: 'Coins issued', color: 'teal.6' },
-                  { name: 'Coins redeemed', color: 'orange.6' },
-                  { name: 'Tokens issued', color: 'indigo.5' },
-                  { name: 'Tokens redeemed', color: 'grape.5' },
-                ]}
-                withLegend
-                legendProps={{ verticalAlign: 'bottom', height: 50 }}
-                aria-label="Coins and tokens issued against redeemed per day"
-              />
+            {points ? (
+              <ChartFigure label="Coins and tokens issued against redeemed per day" dataKey="date" series={ENGINE_BARS} data={points}>
+                <BarChart
+                  h={260}
+                  data={points}
+                  dataKey="date"
+                  series={ENGINE_BARS}
+                  withLegend
+                  legendProps={{ verticalAlign: 'bottom', height: 50 }}
+                  accessibilityLayer={false}
+                />
+              </ChartFigure>
             ) : (
               <Skeleton height={260} />
             )}

@@ -3,6 +3,10 @@ import type { TimeseriesBucket } from '../../api/types';
 export const PERIODS = [7, 30, 90] as const;
 export type PeriodDays = (typeof PERIODS)[number];
 
+const DAY_MS = 86_400_000;
+/** The longest custom period: a year of daily buckets (GET /stats/timeseries answers at most 366). */
+export const MAX_CUSTOM_DAYS = 366;
+
 export function periodOf(value: string | null): PeriodDays {
   const days = Number(value);
   return (PERIODS as readonly number[]).includes(days) ? (days as PeriodDays) : 30;
@@ -14,28 +18,43 @@ export function periodOf(value: string | null): PeriodDays {
  */
 export function periodRange(days: PeriodDays, now: Date): { from: string; to: string } {
   const tomorrow = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1);
-  return { from: new Date(tomorrow - days * 86_400_000).toISOString(), to: new Date(tomorrow).toISOString() };
+  return { from: new Date(tomorrow - days * DAY_MS).toISOString(), to: new Date(tomorrow).toISOString() };
+}
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+/**
+ * A custom period of whole UTC days, both included (`2026-11-01` to
+ * `2026-11-28`), as the range the daily buckets cover; null (with why) when
+ * the days are not dates, run backwards or span more than a year.
+ */
+export function customRange(fromDay: string | null, toDay: string | null): { range: { from: string; to: string } } | { problem: string } | null {
+  if (!fromDay || !toDay) return null;
+  const from = DAY.test(fromDay) ? Date.parse(`${fromDay}T00:00:00Z`) : NaN;
+  const last = DAY.test(toDay) ? Date.parse(`${toDay}T00:00:00Z`) : NaN;
+  if (Number.isNaN(from) || Number.isNaN(last)) return { problem: 'Pick both days.' };
+  if (last < from) return { problem: 'The last day comes before the first.' };
+  if ((last - from) / DAY_MS + 1 > MAX_CUSTOM_DAYS) return { problem: `A period is at most ${MAX_CUSTOM_DAYS} days.` };
+  return { range: { from: new Date(from).toISOString(), to: new Date(last + DAY_MS).toISOString() } };
 }
 
 export interface PeriodTotals {
   referrals: number;
   clicks: number;
   conversions: number;
-  /** Conversions per 100 clicks of the period, two decimals (0 without clicks), as each bucket of GET /stats/timeseries counts it. */
-  conversionRate: number;
   rewardValue: number;
 }
 
-/** The period's five numbers: the buckets added up. */
+/**
+ * The period's counts: the buckets added up. (The conversion rate is not
+ * one of them: it is GET /stats's, per referral, all time; FIGURE_HELP.)
+ */
 export function periodTotals(buckets: TimeseriesBucket[]): PeriodTotals {
   const sum = (pick: (b: TimeseriesBucket) => number) => buckets.reduce((total, b) => total + pick(b), 0);
-  const clicks = sum((b) => b.clicks);
-  const conversions = sum((b) => b.conversions);
   return {
     referrals: sum((b) => b.referrals),
-    clicks,
-    conversions,
-    conversionRate: clicks === 0 ? 0 : Math.round((conversions / clicks) * 10_000) / 100,
+    clicks: sum((b) => b.clicks),
+    conversions: sum((b) => b.conversions),
     // Sums of decimal amounts: rounded to cents so 0.1 + 0.2 shows as 0.3.
     rewardValue: Math.round(sum((b) => b.rewardValue) * 100) / 100,
   };

@@ -5,7 +5,7 @@ import { FakeApi, page } from '../../test/fake-api';
 import { campaign, sessionFor } from '../../test/fixtures';
 import { renderApp } from '../../test/render-app';
 import { actionChartPoints, actionTotals, engineChartPoints } from './engine-figures';
-import { chartPoints, periodOf, periodRange, periodTotals } from './overview-figures';
+import { chartPoints, customRange, periodOf, periodRange, periodTotals } from './overview-figures';
 
 const bucket = (start: string, referrals: number, clicks: number, conversions: number, rewardValue: number): TimeseriesBucket => ({
   start,
@@ -18,12 +18,18 @@ const bucket = (start: string, referrals: number, clicks: number, conversions: n
 const buckets = [bucket('2026-11-22T00:00:00.000Z', 4, 10, 1, 10.1), bucket('2026-11-23T00:00:00.000Z', 0, 0, 0, 0), bucket('2026-11-24T00:00:00.000Z', 2, 5, 2, 20.2)];
 
 describe('the overview figures', () => {
-  it('adds the buckets up into the five numbers, the rate per 100 clicks as the API counts a bucket', () => {
-    expect(periodTotals(buckets)).toEqual({ referrals: 6, clicks: 15, conversions: 3, conversionRate: 20, rewardValue: 30.3 });
-    expect(periodTotals([bucket('2026-11-24T00:00:00.000Z', 3, 3, 1, 0)]).conversionRate).toBe(33.33);
-    // Conversions without clicks (a click counted before the period): no rate, not a division by zero.
-    expect(periodTotals([bucket('2026-11-24T00:00:00.000Z', 3, 0, 1, 0)]).conversionRate).toBe(0);
-    expect(periodTotals([])).toEqual({ referrals: 0, clicks: 0, conversions: 0, conversionRate: 0, rewardValue: 0 });
+  it('adds the buckets up into the period counts (the rate is GET /stats\'s, not a sum of buckets)', () => {
+    expect(periodTotals(buckets)).toEqual({ referrals: 6, clicks: 15, conversions: 3, rewardValue: 30.3 });
+    expect(periodTotals([])).toEqual({ referrals: 0, clicks: 0, conversions: 0, rewardValue: 0 });
+  });
+
+  it('reads a custom period of whole UTC days, both included, and says what is wrong with one that is not a period', () => {
+    expect(customRange('2026-11-01', '2026-11-28')).toEqual({ range: { from: '2026-11-01T00:00:00.000Z', to: '2026-11-29T00:00:00.000Z' } });
+    expect(customRange('2026-11-28', '2026-11-28')).toEqual({ range: { from: '2026-11-28T00:00:00.000Z', to: '2026-11-29T00:00:00.000Z' } });
+    expect(customRange('2026-11-28', '2026-11-01')).toEqual({ problem: 'The last day comes before the first.' });
+    expect(customRange('2025-01-01', '2026-11-28')).toEqual({ problem: 'A period is at most 366 days.' });
+    expect(customRange('2026-11-01', 'soon')).toEqual({ problem: 'Pick both days.' });
+    expect(customRange(null, '2026-11-01')).toBeNull();
   });
 
   it('turns each bucket into a chart point named by its day (zeros kept)', () => {
@@ -40,13 +46,18 @@ describe('the overview figures', () => {
   });
 });
 
+const ZERO_STATS = { totalReferrals: 0, totalClicks: 0, totalConversions: 0, completedReferrals: 0, conversionRate: 0, totalRewardValue: 0 };
+
 describe('the overview page', () => {
   it('reads the chosen campaign and period from the URL and shows its numbers', async () => {
     const api = new FakeApi()
       .on('GET', '/api/v1/campaigns', { body: { campaigns: [campaign(), campaign({ id: 'cmp_2', name: 'Spring' })], pagination: page(2) } })
-      .on('GET', '/api/v1/stats/timeseries', (r) => ({ body: { campaignId: r.query.get('campaignId'), interval: 'day', from: r.query.get('from'), to: r.query.get('to'), buckets } }));
+      .on('GET', '/api/v1/stats/timeseries', (r) => ({ body: { campaignId: r.query.get('campaignId'), interval: 'day', from: r.query.get('from'), to: r.query.get('to'), buckets } }))
+      .on('GET', '/api/v1/stats', { body: { ...ZERO_STATS, campaignId: 'cmp_2', totalReferrals: 4, completedReferrals: 1, conversionRate: 25 } });
     renderApp('/apps/app_1/overview?campaignId=cmp_2&days=7', { session: sessionFor('VIEWER'), api });
-    expect(await screen.findByLabelText('Conversion rate')).toHaveTextContent('20.00 %');
+    // The rate is GET /stats's (converted referrals per referral, all time), whatever the period's buckets hold.
+    expect(await screen.findByLabelText('Conversion rate')).toHaveTextContent('25.00 %');
+    expect(api.sent('GET', '/api/v1/stats')[0]!.query.get('campaignId')).toBe('cmp_2');
     expect(screen.getByLabelText('Referrals', { selector: 'p' })).toHaveTextContent('6');
     expect(screen.getByLabelText('Clicks')).toHaveTextContent('15');
     expect(screen.getByLabelText('Conversions')).toHaveTextContent('3');
@@ -60,10 +71,29 @@ describe('the overview page', () => {
   it('opens the newest campaign when the URL names none, and puts it in the URL', async () => {
     const api = new FakeApi()
       .on('GET', '/api/v1/campaigns', { body: { campaigns: [campaign({ id: 'cmp_9' })], pagination: page(1) } })
-      .on('GET', '/api/v1/stats/timeseries', { body: { campaignId: 'cmp_9', interval: 'day', from: '', to: '', buckets: [] } });
+      .on('GET', '/api/v1/stats/timeseries', { body: { campaignId: 'cmp_9', interval: 'day', from: '', to: '', buckets: [] } })
+      .on('GET', '/api/v1/stats', { body: { ...ZERO_STATS, campaignId: 'cmp_9' } });
     const { location } = renderApp('/apps/app_1/overview', { session: sessionFor('VIEWER'), api });
     await waitFor(() => expect(location()).toBe('/apps/app_1/overview?campaignId=cmp_9'));
     expect(await screen.findByLabelText('Conversion rate')).toHaveTextContent('0.00 %');
+  });
+
+  it('shows every campaign at once: the app\'s series, its rate, its best referrers and the campaigns side by side', async () => {
+    const totals = { ...ZERO_STATS, totalReferrals: 8, completedReferrals: 2, conversionRate: 25 };
+    const api = new FakeApi()
+      .on('GET', '/api/v1/campaigns', { body: { campaigns: [campaign({ id: 'cmp_9', name: 'Autumn' })], pagination: page(1) } })
+      .on('GET', '/api/v1/stats/timeseries', (r) => ({ body: { campaignId: null, interval: 'day', from: r.query.get('from'), to: r.query.get('to'), buckets } }))
+      .on('GET', '/api/v1/stats/campaigns', { body: { campaigns: [{ campaign: campaign({ id: 'cmp_9', name: 'Autumn' }), stats: totals }], totals, pagination: page(1) } })
+      .on('GET', '/api/v1/stats/top-referrers', (r) => ({ body: { from: r.query.get('from'), to: r.query.get('to'), referrers: [{ userId: 'ann', conversions: 3, rewardValue: 30 }] } }));
+    renderApp('/apps/app_1/overview?campaignId=all&days=custom&from=2026-11-01&to=2026-11-10', { session: sessionFor('VIEWER'), api });
+    expect(await screen.findByLabelText('Conversion rate')).toHaveTextContent('25.00 %');
+    expect(screen.getByLabelText('Conversions')).toHaveTextContent('3');
+    const series = api.sent('GET', '/api/v1/stats/timeseries')[0]!.query;
+    expect([series.get('campaignId'), series.get('from'), series.get('to')]).toEqual([null, '2026-11-01T00:00:00.000Z', '2026-11-11T00:00:00.000Z']);
+    const top = await screen.findByRole('table', { name: 'Top referrers' });
+    expect(top).toHaveTextContent('ann');
+    expect(api.sent('GET', '/api/v1/stats/top-referrers')[0]!.query.get('by')).toBe('CONVERSIONS');
+    expect(await screen.findByRole('table', { name: "Campaigns' figures" })).toHaveTextContent('Autumn');
   });
 });
 

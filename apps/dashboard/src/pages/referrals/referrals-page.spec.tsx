@@ -19,6 +19,7 @@ const record = (id: string, level: number, referrerId: string, conversionId = 'c
   rewardAmount: 10 / level,
   level,
   amount: 99,
+  currency: 'USD',
   isFlagged: false,
   convertedAt: '2026-11-24T10:00:00.000Z',
   createdAt: '2026-11-24T10:00:00.000Z',
@@ -57,6 +58,7 @@ describe('referrals and conversions', () => {
       status: 'COMPLETED',
       level: 1,
       rewardAmount: 10,
+      conversions: 1,
       isFlagged: true,
       createdAt: '2026-11-24T10:00:00.000Z',
       Campaign: { id: 'cmp_1', name: 'Launch', status: 'ACTIVE' },
@@ -69,6 +71,41 @@ describe('referrals and conversions', () => {
     expect(screen.getByText('completed')).toBeInTheDocument();
     const sent = api.sent('GET', '/api/v1/referrals')[0]!.query;
     expect([sent.get('referrerId'), sent.get('campaignId')]).toEqual(['ana', null]);
+  });
+
+  it('says per code what the API has (earned, its conversions) and opens its conversions; no column of empty referees', async () => {
+    const base: Referral = {
+      id: 'ref_1',
+      referralCode: 'ANA123',
+      referrerId: 'ana',
+      refereeId: null,
+      status: 'COMPLETED',
+      level: 1,
+      rewardAmount: 20,
+      conversions: 2,
+      isFlagged: false,
+      createdAt: '2026-11-24T10:00:00.000Z',
+      Campaign: { id: 'cmp_1', name: 'Launch', status: 'ACTIVE' },
+    };
+    // A code made for one invited referee (POST /referrals with refereeId), not converted yet.
+    const invited: Referral = { ...base, id: 'ref_2', referralCode: 'BEA456', referrerId: 'bea', refereeId: 'carl', status: 'PENDING', rewardAmount: 0, conversions: 0 };
+    const api = new FakeApi()
+      .on('GET', '/api/v1/campaigns', { body: { campaigns: [campaign()], pagination: page(1) } })
+      .on('GET', '/api/v1/referrals', { body: { referrals: [base, invited], pagination: page(2) } })
+      .on('GET', '/api/v1/conversions', { body: { conversions: [record('c1', 1, 'ana')], pagination: page(1) } });
+    const { location } = renderApp('/apps/app_1/referrals?campaignId=cmp_1', { session: sessionFor('VIEWER'), api });
+    const converted = (await screen.findByText('ANA123')).closest('tr')!;
+    expect(screen.queryByRole('columnheader', { name: 'Referee' })).toBeNull();
+    expect(screen.getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['Code', 'Referrer', 'Status', 'Earned', 'Conversions', 'Campaign', 'Created']);
+    expect(converted).toHaveTextContent('20');
+    expect(within(converted).getByRole('button', { name: 'Conversions through ANA123' })).toHaveTextContent('2');
+    const pending = screen.getByText('BEA456').closest('tr')!;
+    expect(pending).toHaveTextContent('created for carl');
+    expect(pending).toHaveTextContent('none yet');
+    expect(within(pending).queryByRole('button')).toBeNull();
+    await userEvent.setup().click(within(converted).getByRole('button', { name: 'Conversions through ANA123' }));
+    await waitFor(() => expect(location()).toBe('/apps/app_1/referrals?campaignId=cmp_1&tab=conversions&code=ANA123'));
+    await waitFor(() => expect(api.sent('GET', '/api/v1/conversions').at(-1)?.query.get('referralCode')).toBe('ANA123'));
   });
 
   it("lists a user's conversions and shows a conversion's chain of levels", async () => {

@@ -3,11 +3,12 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { ApiError, ok } from '../../api/api-error';
-import type { ConversionStatus } from '../../api/types';
+import type { Conversion, ConversionStatus } from '../../api/types';
 import { useApi, useAppId } from '../../api/use-api';
-import { formatAmount, formatDateTime } from '../../ui/format';
+import { formatAmount, formatDateTime, formatMoney, formatNumber } from '../../ui/format';
 import { PageHeader } from '../../ui/page-header';
 import { Empty, QueryView, TableSkeleton } from '../../ui/query-state';
+import { ExportButton } from '../../ui/export-button';
 import { StatusBadge } from '../../ui/status-badge';
 import { UrlPagination } from '../../ui/url-pagination';
 import { useSearchState } from '../../url/search-state';
@@ -15,7 +16,18 @@ import { useCampaignOptions } from '../campaigns/use-campaigns';
 import { conversionChain } from './conversion-chain';
 
 const KEYS = ['tab', 'campaignId', 'code', 'user', 'status', 'conversion', 'referee'] as const;
-const CONVERSION_STATUSES: ConversionStatus[] = ['PENDING', 'CLICKED', 'CONVERTED', 'FLAGGED'];
+const CONVERSION_STATUSES: ConversionStatus[] = ['PENDING', 'CLICKED', 'CONVERTED', 'FLAGGED', 'REJECTED'];
+
+/** A record's reward as the list shows it, in its currency: a rejected conversion's was cancelled, and says so. */
+function RecordReward({ record }: { record: Pick<Conversion, 'status' | 'rewardAmount' | 'currency'> }) {
+  const reward = formatMoney(record.rewardAmount, record.currency);
+  if (record.status !== 'REJECTED') return <>{reward}</>;
+  return (
+    <Text size="sm" c="dimmed" td="line-through" aria-label={`${reward}, cancelled`}>
+      {reward}
+    </Text>
+  );
+}
 type Values = ReturnType<typeof useSearchState<(typeof KEYS)[number]>>['values'];
 type Setter = ReturnType<typeof useSearchState<(typeof KEYS)[number]>>['set'];
 
@@ -40,7 +52,14 @@ function SearchBox({ values, set, userLabel }: { values: Values; set: Setter; us
   );
 }
 
-function ReferralsTab({ values, page }: { values: Values; page: number }) {
+/**
+ * A referral is a referrer's code, which may convert many referees: the list
+ * says what the API has per code (its status, what it earned) and opens the
+ * conversions made through it. A referral's own `refereeId` is only the
+ * referee it was created for (POST /referrals with refereeId), rarely set,
+ * so it is a note under the code rather than a column of dashes.
+ */
+function ReferralsTab({ values, set, page }: { values: Values; set: Setter; page: number }) {
   const api = useApi();
   const appId = useAppId();
   const byCode = useQuery({
@@ -49,28 +68,23 @@ function ReferralsTab({ values, page }: { values: Values; page: number }) {
     enabled: values.code !== null,
     retry: false,
   });
+  const filters = { ...(values.campaignId ? { campaignId: values.campaignId } : {}), ...(values.user ? { referrerId: values.user } : {}) };
   const list = useQuery({
     queryKey: ['app', appId, 'referrals', values.campaignId, values.user, page],
-    queryFn: () =>
-      ok(
-        api.GET('/api/v1/referrals', {
-          params: {
-            query: { page, limit: 25, ...(values.campaignId ? { campaignId: values.campaignId } : {}), ...(values.user ? { referrerId: values.user } : {}) },
-          },
-        }),
-      ),
+    queryFn: () => ok(api.GET('/api/v1/referrals', { params: { query: { page, limit: 25, ...filters } } })),
     enabled: values.code === null,
     placeholderData: keepPreviousData,
   });
   const table = (referrals: NonNullable<typeof byCode.data>) => (
-    <Table.ScrollContainer minWidth={720}>
+    <Table.ScrollContainer minWidth={820}>
       <Table striped>
         <Table.Thead>
           <Table.Tr>
             <Table.Th>Code</Table.Th>
             <Table.Th>Referrer</Table.Th>
-            <Table.Th>Referee</Table.Th>
             <Table.Th>Status</Table.Th>
+            <Table.Th>Earned</Table.Th>
+            <Table.Th>Conversions</Table.Th>
             <Table.Th>Campaign</Table.Th>
             <Table.Th>Created</Table.Th>
           </Table.Tr>
@@ -83,15 +97,32 @@ function ReferralsTab({ values, page }: { values: Values; page: number }) {
                   {r.referralCode}
                 </Text>
                 {r.isFlagged && <StatusBadge status="FLAGGED" />}
+                {r.refereeId && (
+                  <Text size="xs" c="dimmed">
+                    created for {r.refereeId}
+                  </Text>
+                )}
               </Table.Td>
               <Table.Td>
                 <Anchor component={Link} to={`/apps/${encodeURIComponent(appId)}/users?userId=${encodeURIComponent(r.referrerId)}`}>
                   {r.referrerId}
                 </Anchor>
               </Table.Td>
-              <Table.Td>{r.refereeId ?? '—'}</Table.Td>
               <Table.Td>
                 <StatusBadge status={r.status} />
+              </Table.Td>
+              <Table.Td>{formatAmount(r.rewardAmount)}</Table.Td>
+              <Table.Td>
+                {/* The code's conversions (rejected ones not counted): the conversions tab lists them all, by this code. */}
+                {r.conversions > 0 ? (
+                  <Button size="compact-sm" variant="subtle" onClick={() => set({ tab: 'conversions', code: r.referralCode, user: null, status: null })} aria-label={`Conversions through ${r.referralCode}`}>
+                    {formatNumber(r.conversions)}
+                  </Button>
+                ) : (
+                  <Text size="sm" c="dimmed">
+                    none yet
+                  </Text>
+                )}
               </Table.Td>
               <Table.Td>{r.Campaign.name}</Table.Td>
               <Table.Td>{formatDateTime(r.createdAt)}</Table.Td>
@@ -125,6 +156,9 @@ function ReferralsTab({ values, page }: { values: Values; page: number }) {
     >
       {(d) => (
         <Stack>
+          <Group justify="flex-end">
+            <ExportButton path="/api/v1/referrals/export" query={filters} label="Export referrals" />
+          </Group>
           {table(d.referrals)}
           <UrlPagination pagination={d.pagination} label="referrals" />
         </Stack>
@@ -137,36 +171,31 @@ function ConversionsTab({ values, set, page }: { values: Values; set: Setter; pa
   const api = useApi();
   const appId = useAppId();
   const status = CONVERSION_STATUSES.find((s) => s === values.status);
+  const filters = {
+    ...(values.campaignId ? { campaignId: values.campaignId } : {}),
+    ...(values.code ? { referralCode: values.code } : {}),
+    ...(values.user ? { userId: values.user } : {}),
+    ...(status ? { status } : {}),
+  };
   const list = useQuery({
     queryKey: ['app', appId, 'conversions', values.campaignId, values.code, values.user, status, page],
-    queryFn: () =>
-      ok(
-        api.GET('/api/v1/conversions', {
-          params: {
-            query: {
-              page,
-              limit: 25,
-              ...(values.campaignId ? { campaignId: values.campaignId } : {}),
-              ...(values.code ? { referralCode: values.code } : {}),
-              ...(values.user ? { userId: values.user } : {}),
-              ...(status ? { status } : {}),
-            },
-          },
-        }),
-      ),
+    queryFn: () => ok(api.GET('/api/v1/conversions', { params: { query: { page, limit: 25, ...filters } } })),
     placeholderData: keepPreviousData,
   });
   return (
     <Stack>
-      <Select
-        label="Status"
-        placeholder="Any status"
-        clearable
-        data={CONVERSION_STATUSES.map((s) => ({ value: s, label: s.toLowerCase() }))}
-        value={status ?? null}
-        onChange={(v) => set({ status: v })}
-        w={200}
-      />
+      <Group justify="space-between" align="flex-end">
+        <Select
+          label="Status"
+          placeholder="Any status"
+          clearable
+          data={CONVERSION_STATUSES.map((s) => ({ value: s, label: s.toLowerCase() }))}
+          value={status ?? null}
+          onChange={(v) => set({ status: v })}
+          w={200}
+        />
+        <ExportButton path="/api/v1/conversions/export" query={filters} label="Export conversions" />
+      </Group>
       <QueryView query={list} isEmpty={(d) => d.conversions.length === 0} empty={<Empty title="No conversions" description="No conversion matches these filters." />}>
         {(d) => (
           <Stack>
@@ -200,11 +229,13 @@ function ConversionsTab({ values, set, page }: { values: Values; set: Setter; pa
                       <Table.Td>
                         <StatusBadge status={c.status} />
                       </Table.Td>
-                      <Table.Td>{formatAmount(c.rewardAmount)}</Table.Td>
+                      <Table.Td>
+                        <RecordReward record={c} />
+                      </Table.Td>
                       <Table.Td>{formatDateTime(c.convertedAt)}</Table.Td>
                       <Table.Td>
                         {/* A funnel record (PENDING, CLICKED) is no conversion yet: it has no levels. */}
-                        {(c.status === 'CONVERTED' || c.status === 'FLAGGED') && (
+                        {(c.status === 'CONVERTED' || c.status === 'FLAGGED' || c.status === 'REJECTED') && (
                           <Button size="compact-sm" variant="subtle" onClick={() => set({ conversion: c.conversionId, referee: c.refereeId })}>
                             Levels
                           </Button>
@@ -255,7 +286,7 @@ function ChainDrawer({ values, set }: { values: Values; set: Setter }) {
             {chain.map((record) => (
               <Timeline.Item key={record.id} title={`Level ${record.level}: ${record.referrerId}`}>
                 <Text size="sm" c="dimmed" component="div">
-                  code {record.referralCode} · reward {formatAmount(record.rewardAmount)} · <StatusBadge status={record.status} />
+                  code {record.referralCode} · reward <RecordReward record={record} /> · <StatusBadge status={record.status} />
                 </Text>
               </Timeline.Item>
             ))}
@@ -293,7 +324,7 @@ export function ReferralsPage() {
           <Tabs.Tab value="referrals">Referrals</Tabs.Tab>
           <Tabs.Tab value="conversions">Conversions</Tabs.Tab>
         </Tabs.List>
-        <Tabs.Panel value="referrals">{tab === 'referrals' && <ReferralsTab values={values} page={page} />}</Tabs.Panel>
+        <Tabs.Panel value="referrals">{tab === 'referrals' && <ReferralsTab values={values} set={set} page={page} />}</Tabs.Panel>
         <Tabs.Panel value="conversions">{tab === 'conversions' && <ConversionsTab values={values} set={set} page={page} />}</Tabs.Panel>
       </Tabs>
       <ChainDrawer values={values} set={set} />

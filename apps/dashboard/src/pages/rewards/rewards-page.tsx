@@ -1,12 +1,17 @@
-import { Anchor, Button, Drawer, Group, Select, SimpleGrid, Stack, Table, Text, TextInput, Timeline, Title } from '@mantine/core';
+import { Anchor, Button, Checkbox, Drawer, Group, Select, SimpleGrid, Stack, Table, Text, TextInput, Timeline, Title } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import { useAllows } from '../../session/session-context';
+import { ExportButton } from '../../ui/export-button';
+import { toggled } from '../../ui/row-selection';
+import { RewardActionDialog } from './reward-action-dialog';
+import { ACTION_APPLIES, ACTION_WORDS, useRewardActions, type RewardAction } from './use-reward-actions';
 import { Link } from 'react-router';
 import { ok } from '../../api/api-error';
-import type { FulfillmentType, RewardStatus } from '../../api/types';
+import type { FulfillmentType, Reward, RewardStatus } from '../../api/types';
 import { useApi, useAppId } from '../../api/use-api';
 import { Field } from '../../ui/field';
-import { formatAmount, formatDateTime } from '../../ui/format';
+import { formatDateTime, formatMoney } from '../../ui/format';
 import { PageHeader } from '../../ui/page-header';
 import { Empty, QueryView, TableSkeleton } from '../../ui/query-state';
 import { StatusBadge } from '../../ui/status-badge';
@@ -18,10 +23,48 @@ const KEYS = ['userId', 'status', 'fulfillmentType', 'reward'] as const;
 const STATUSES: RewardStatus[] = ['PENDING', 'APPROVED', 'PAID', 'CANCELLED'];
 
 
+/** The actions an operator may take on these rewards (OWNER and MANAGER), each offered when it applies to at least one of them. */
+function RewardActions({ rewards, onAct }: { rewards: Reward[]; onAct: (action: RewardAction) => void }) {
+  if (!useAllows('MANAGER')) return null;
+  const actions = (['APPROVE', 'FULFIL', 'CANCEL'] as const).filter((a) => rewards.some(ACTION_APPLIES[a]));
+  return (
+    <Group gap="xs">
+      {actions.map((a) => (
+        <Button key={a} size="compact-sm" variant={a === 'CANCEL' ? 'light' : 'filled'} color={a === 'CANCEL' ? 'red' : undefined} onClick={() => onAct(a)}>
+          {ACTION_WORDS[a].verb}
+        </Button>
+      ))}
+    </Group>
+  );
+}
+
+/** Runs an action chosen for some rewards, through its confirmation dialog. */
+function useActionFlow() {
+  const actions = useRewardActions();
+  const [pending, setPending] = useState<{ action: RewardAction; rewards: Reward[] } | null>(null);
+  const dialog = (
+    <RewardActionDialog
+      key={pending?.action ?? 'none'}
+      action={pending?.action ?? null}
+      count={pending?.rewards.length ?? 0}
+      pending={actions.isPending}
+      onClose={() => setPending(null)}
+      onConfirm={(note) => {
+        if (!pending) return;
+        actions.mutate({ action: pending.action, rewards: pending.rewards, note }, { onSettled: () => setPending(null) });
+      }}
+    />
+  );
+  // Only the rewards the action applies to are sent.
+  const start = (action: RewardAction, rewards: Reward[]) => setPending({ action, rewards: rewards.filter(ACTION_APPLIES[action]) });
+  return { dialog, start };
+}
+
 /** One reward and how it got to its status (its move journal). */
 function RewardDrawer({ rewardId, onClose }: { rewardId: string | null; onClose: () => void }) {
   const api = useApi();
   const appId = useAppId();
+  const flow = useActionFlow();
   const reward = useQuery({
     queryKey: ['app', appId, 'reward', rewardId],
     queryFn: () => ok(api.GET('/api/v1/rewards/{rewardId}', { params: { path: { rewardId: rewardId! } } })).then((d) => d.reward),
@@ -38,7 +81,7 @@ function RewardDrawer({ rewardId, onClose }: { rewardId: string | null; onClose:
         {(r) => (
           <Stack>
             <SimpleGrid cols={2}>
-              <Field label="Amount">{formatAmount(r.amount)}</Field>
+              <Field label="Amount">{formatMoney(r.amount, r.currency)}</Field>
               <Field label="Status">
                 <StatusBadge status={r.status} />
               </Field>
@@ -56,7 +99,9 @@ function RewardDrawer({ rewardId, onClose }: { rewardId: string | null; onClose:
               <Field label="Claimed">{formatDateTime(r.claimedAt)}</Field>
               <Field label="Redeemed">{formatDateTime(r.redeemedAt)}</Field>
               <Field label="Expires">{formatDateTime(r.expiresAt)}</Field>
+              {r.cancellationNote && <Field label="Cancelled because">{r.cancellationNote}</Field>}
             </SimpleGrid>
+            <RewardActions rewards={[r]} onAct={(action) => flow.start(action, [r])} />
             <Text size="xs" c="dimmed">
               {r.id} · campaign {r.campaignId} · conversion {r.conversionId}
             </Text>
@@ -71,6 +116,7 @@ function RewardDrawer({ rewardId, onClose }: { rewardId: string | null; onClose:
                       <Text size="xs" c="dimmed">
                         {formatDateTime(m.at)}
                       </Text>
+                      {m.note && <Text size="sm">{m.note}</Text>}
                     </Timeline.Item>
                   ))}
                 </Timeline>
@@ -79,6 +125,7 @@ function RewardDrawer({ rewardId, onClose }: { rewardId: string | null; onClose:
           </Stack>
         )}
       </QueryView>
+      {flow.dialog}
     </Drawer>
   );
 }
@@ -108,9 +155,25 @@ export function RewardsPage() {
       ),
     placeholderData: keepPreviousData,
   });
+  const canAct = useAllows('MANAGER');
+  const flow = useActionFlow();
+  const [selected, setSelected] = useState<Set<string>>(new Set());
+  // Only rewards on view can be selected: a new page or filter starts a new selection.
+  const rows = rewards.data?.rewards ?? [];
+  const pageIds = rows.filter((r) => ACTION_APPLIES.CANCEL(r)).map((r) => r.id);
+  const chosen = rows.filter((r) => selected.has(r.id) && pageIds.includes(r.id));
+  const exportQuery = {
+    ...(values.userId ? { userId: values.userId } : {}),
+    ...(status ? { status } : {}),
+    ...(fulfillmentType ? { fulfillmentType } : {}),
+  };
   return (
     <>
-      <PageHeader title="Rewards" description="What referrers and referees earned, and where each reward stands." />
+      <PageHeader
+        title="Rewards"
+        description="What referrers and referees earned, and where each reward stands."
+        actions={<ExportButton path="/api/v1/rewards/export" query={exportQuery} label="Export rewards" />}
+      />
       <Group mb="md" align="flex-end" wrap="wrap">
         <form
           role="search"
@@ -133,10 +196,33 @@ export function RewardsPage() {
       <QueryView query={rewards} isEmpty={(d) => d.rewards.length === 0} empty={<Empty title="No rewards" description="No reward matches these filters." />}>
         {(d) => (
           <Stack>
+            {canAct && chosen.length > 0 && (
+              <Group gap="xs" aria-label="Selected rewards">
+                <Text size="sm">{chosen.length} selected</Text>
+                <RewardActions
+                  rewards={chosen}
+                  onAct={(action) => {
+                    flow.start(action, chosen);
+                    setSelected(new Set());
+                  }}
+                />
+              </Group>
+            )}
             <Table.ScrollContainer minWidth={760}>
               <Table striped highlightOnHover>
                 <Table.Thead>
                   <Table.Tr>
+                    {canAct && (
+                      <Table.Th>
+                        <Checkbox
+                          aria-label="Select every reward of this page that can still change"
+                          checked={pageIds.length > 0 && pageIds.every((id) => selected.has(id))}
+                          indeterminate={chosen.length > 0 && chosen.length < pageIds.length}
+                          disabled={pageIds.length === 0}
+                          onChange={() => setSelected(toggled(selected, 'all', pageIds))}
+                        />
+                      </Table.Th>
+                    )}
                     <Table.Th>User</Table.Th>
                     <Table.Th>Amount</Table.Th>
                     <Table.Th>Status</Table.Th>
@@ -148,9 +234,19 @@ export function RewardsPage() {
                 </Table.Thead>
                 <Table.Tbody>
                   {d.rewards.map((r) => (
-                    <Table.Tr key={r.id}>
+                    <Table.Tr key={r.id} data-testid="reward-row">
+                      {canAct && (
+                        <Table.Td>
+                          <Checkbox
+                            aria-label={`Select reward ${r.id}`}
+                            checked={selected.has(r.id)}
+                            disabled={!pageIds.includes(r.id)}
+                            onChange={() => setSelected(toggled(selected, r.id, pageIds))}
+                          />
+                        </Table.Td>
+                      )}
                       <Table.Td>{r.userId}</Table.Td>
-                      <Table.Td>{formatAmount(r.amount)}</Table.Td>
+                      <Table.Td>{formatMoney(r.amount, r.currency)}</Table.Td>
                       <Table.Td>
                         <StatusBadge status={r.status} />
                       </Table.Td>
@@ -174,6 +270,7 @@ export function RewardsPage() {
         )}
       </QueryView>
       <RewardDrawer rewardId={values.reward} onClose={() => set({ reward: null })} />
+      {flow.dialog}
     </>
   );
 }

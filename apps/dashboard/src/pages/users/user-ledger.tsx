@@ -1,8 +1,9 @@
-import { Stack, Text } from '@mantine/core';
+import { Group, Stack, Text } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { ok } from '../../api/api-error';
 import { useApi, useAppId } from '../../api/use-api';
 import { DataTable } from '../../ui/data-table';
+import { ExportButton } from '../../ui/export-button';
 import { formatAmounts, formatDateTime } from '../../ui/format';
 import { Empty, QueryView } from '../../ui/query-state';
 import { UrlPagination } from '../../ui/url-pagination';
@@ -21,6 +22,9 @@ export function UserLedger({ userId, page }: { userId: string; page: number }) {
     <QueryView query={ledger} isEmpty={(d) => d.transactions.length === 0} empty={<Empty title="No movements yet" description="Events, rewards, redemptions and adjustments show here." />}>
       {(d) => (
         <Stack>
+          <Group justify="flex-end">
+            <ExportButton path="/api/v1/incentives/balances/{userId}/transactions/export" pathParams={{ userId }} label={`Export the ledger of ${userId}`} />
+          </Group>
           <DataTable
             label="Ledger"
             rows={d.transactions}

@@ -3,21 +3,18 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { ok } from '../../api/api-error';
 import { useApi, useAppId } from '../../api/use-api';
 import { Figure } from '../../ui/figure';
-import { formatAmount, formatDateTime, formatNumber } from '../../ui/format';
+import { formatAmount, formatDateTime, formatMoney, formatNumber } from '../../ui/format';
 import { QueryView, TableSkeleton } from '../../ui/query-state';
 import { StatusBadge } from '../../ui/status-badge';
 import { UrlPagination } from '../../ui/url-pagination';
+import { useUserStats } from './use-user-stats';
 
 /** The referral side of one user: their codes' statistics (by level) and their rewards. */
 export function UserReferrals({ userId, page }: { userId: string; page: number }) {
   const api = useApi();
   const appId = useAppId();
   const path = { userId };
-  const stats = useQuery({
-    queryKey: ['app', appId, 'user', userId, 'stats'],
-    // A user without activity is all zeros (the API answers 200 for any user id).
-    queryFn: () => ok(api.GET('/api/v1/users/{userId}/stats', { params: { path } })),
-  });
+  const stats = useUserStats(userId);
   const rewards = useQuery({
     queryKey: ['app', appId, 'user', userId, 'rewards', page],
     queryFn: () => ok(api.GET('/api/v1/users/{userId}/rewards', { params: { path, query: { page, limit: 10 } } })),
@@ -33,7 +30,7 @@ export function UserReferrals({ userId, page }: { userId: string; page: number }
           {(s) => (
             <Stack>
               <SimpleGrid cols={{ base: 2, sm: 3, lg: 6 }}>
-                <Figure label="Codes" value={formatNumber(s.referrals)} />
+                <Figure label="Referral codes" value={formatNumber(s.referrals)} />
                 <Figure label="Clicks" value={formatNumber(s.clicks)} />
                 <Figure label="Conversions" value={formatNumber(s.conversions)} />
                 <Figure label="Earned" value={formatAmount(s.rewardsEarned)} />
@@ -89,7 +86,7 @@ export function UserReferrals({ userId, page }: { userId: string; page: number }
                   <Table.Tbody>
                     {d.rewards.map((r) => (
                       <Table.Tr key={r.id}>
-                        <Table.Td>{formatAmount(r.amount)}</Table.Td>
+                        <Table.Td>{formatMoney(r.amount, r.currency)}</Table.Td>
                         <Table.Td>
                           <StatusBadge status={r.status} />
                         </Table.Td>

@@ -1,28 +1,54 @@
-import { Badge, Group, Paper, Progress, SimpleGrid, Stack, Text } from '@mantine/core';
+import { Anchor, Badge, Group, Paper, Progress, SimpleGrid, Stack, Text } from '@mantine/core';
+import { Link } from 'react-router';
 import type { IncentiveBalance } from '../../api/types';
+import { useAppId } from '../../api/use-api';
 import { Figure } from '../../ui/figure';
 import { formatNumber } from '../../ui/format';
 import { PERIODS, useBoardPosition } from '../incentives/leaderboard/leaderboard-periods';
+import { levelWords } from './level-words';
+import { useUserStats } from './use-user-stats';
 
-/** The user's level and how far they are to the next one. */
+/** The user's level and how far they are to the next one (or that the app has no levels yet). */
 function LevelProgress({ balance }: { balance: IncentiveBalance }) {
-  const percent = Math.round(balance.progress * 100);
+  const appId = useAppId();
+  const words = levelWords(balance);
   return (
     <Paper withBorder p="sm" radius="md">
       <Text size="xs" c="dimmed" tt="uppercase" fw={700}>
         Level
       </Text>
       <Text fw={700} aria-label="Level">
-        {balance.level}
-        {balance.levelName ? ` · ${balance.levelName}` : ''}
+        {words.level}
       </Text>
-      <Progress value={percent} mt={6} aria-label="Progress to the next level" />
+      {words.percent !== null && <Progress value={words.percent} mt={6} aria-label="Progress to the next level" />}
       <Text size="xs" c="dimmed" mt={4}>
-        {balance.nextLevel
-          ? `${formatNumber(balance.nextLevel.xpRemaining)} XP to level ${balance.nextLevel.level} · ${balance.nextLevel.name} (${percent} %)`
-          : 'The highest level'}
+        {words.ahead}
+        {words.percent === null && (
+          <>
+            {' · '}
+            <Anchor component={Link} to={`/apps/${encodeURIComponent(appId)}/progression`} size="xs">
+              Go to levels
+            </Anchor>
+          </>
+        )}
       </Text>
     </Paper>
+  );
+}
+
+/**
+ * The user's referral side in one line, as GET /users/{userId}/stats counts
+ * it (the Referrals tab shows the same read in full).
+ */
+function ReferralLine({ userId }: { userId: string }) {
+  const stats = useUserStats(userId);
+  if (stats.isError) return <>referral statistics unavailable</>;
+  if (!stats.data) return <>referrals …</>;
+  const s = stats.data;
+  return (
+    <>
+      referral codes {formatNumber(s.referrals)} · clicks {formatNumber(s.clicks)} · conversions {formatNumber(s.conversions)}
+    </>
   );
 }
 
@@ -50,7 +76,9 @@ export function UserSummary({ balance }: { balance: IncentiveBalance }) {
       </SimpleGrid>
       <Group gap="xs">
         <Text size="sm" c="dimmed">
-          Coins earned {formatNumber(balance.coinsEarned)} · rewarded events {formatNumber(balance.rewardedEvents)} · referrals {formatNumber(balance.referrals)}
+          <ReferralLine userId={balance.userId} /> · coins earned {formatNumber(balance.coinsEarned)} · rewarded events {formatNumber(balance.rewardedEvents)}
+          {/* The engine's own count (the Referrals milestone metric): only conversions a referral action rewarded, so 0 without one. */}
+          {' '}· referees rewarded by actions {formatNumber(balance.referrals)}
         </Text>
         {balance.perks.map((perk) => (
           <Badge key={perk} variant="light" color="grape">

@@ -7,6 +7,7 @@ import { redemption, sessionFor } from '../../test/fixtures';
 import { renderApp } from '../../test/render-app';
 import { adjustmentRequest } from './adjust-balance';
 import { causeOf } from './ledger-cause';
+import { levelWords } from './level-words';
 
 const balance: IncentiveBalance = {
   userId: 'ana',
@@ -102,6 +103,37 @@ describe('the users page', () => {
     expect(rows[0]).toContain('−30 coins');
     expect(rows[0]).toContain('Tote bag');
     expect(rows[1]).toContain('+50 coins · +120 XP');
+  });
+
+  it("sums up the user's referrals as GET /users/{userId}/stats counts them, whatever the engine counted", async () => {
+    // The engine counts only conversions a referral action rewarded (none defined here): 0, while the user's codes converted 6.
+    const api = userApi().on('GET', '/api/v1/incentives/balances/ana', { body: { balance: { ...balance, referrals: 0 } } });
+    renderApp('/apps/app_1/users?userId=ana', { session: sessionFor('VIEWER'), api });
+    const line = await screen.findByText(/^referral codes 2 · clicks 40 · conversions 6/);
+    expect(line).toHaveTextContent('referees rewarded by actions 0');
+    expect(line).not.toHaveTextContent(/· referrals 0/);
+    // The tab reads the same answer (one request for both).
+    await userEvent.setup().click(screen.getByRole('tab', { name: 'Referrals & rewards' }));
+    expect(await screen.findByLabelText('Referral codes')).toHaveTextContent('2');
+    expect(screen.getByLabelText('Conversions', { selector: 'p' })).toHaveTextContent('6');
+    expect(api.sent('GET', '/api/v1/users/ana/stats')).toHaveLength(1);
+  });
+
+  it('says when the app defines no level, instead of "level 0, the highest level"', async () => {
+    const api = userApi().on('GET', '/api/v1/incentives/balances/ana', { body: { balance: { ...balance, level: 0, levelName: null, nextLevel: null, progress: 0 } } });
+    renderApp('/apps/app_1/users?userId=ana', { session: sessionFor('VIEWER'), api });
+    expect(await screen.findByLabelText('Level')).toHaveTextContent('None');
+    expect(screen.getByText(/No level ladder defined/)).toBeInTheDocument();
+    expect(screen.queryByText('The highest level')).toBeNull();
+    expect(screen.queryByLabelText('Progress to the next level')).toBeNull();
+    expect(screen.getByRole('link', { name: 'Go to levels' })).toHaveAttribute('href', '/apps/app_1/progression');
+  });
+
+  it('reads a level in words: below the first, between two, at the top, or no ladder at all', () => {
+    const next = { level: 1, name: 'Bronze', xpThreshold: 100, xpRemaining: 40 };
+    expect(levelWords({ level: 0, levelName: null, nextLevel: next, progress: 0.6 })).toEqual({ level: '0', ahead: '40 XP to level 1 · Bronze (60 %)', percent: 60 });
+    expect(levelWords({ level: 3, levelName: 'Gold', nextLevel: null, progress: 1 })).toEqual({ level: '3 · Gold', ahead: 'The highest level', percent: 100 });
+    expect(levelWords({ level: 0, levelName: null, nextLevel: null, progress: 0 })).toEqual({ level: 'None', ahead: 'No level ladder defined', percent: null });
   });
 
   it('opens each side of the user in its tab, kept in the URL', async () => {

@@ -8,6 +8,8 @@ describe('audit redaction', () => {
       key: { id: 'key_1', apiKey: 'rk_live_xyz', prefix: 'rk_live_xyz' },
       member: { operatorId: 'opr_1', role: 'VIEWER' },
       initialPassword: 'Generated123',
+      invitation: { id: 'inv_1', email: 'ann@example.com' },
+      inviteUrl: 'https://dash.example.com/dashboard/invite/tok',
       nested: [{ password: 'p' }, { deeper: { newPassword: 'n', currentPassword: 'c', csrfToken: 't' } }],
     };
     expect(redactSecrets(answer)).toEqual({
@@ -16,6 +18,8 @@ describe('audit redaction', () => {
       key: { id: 'key_1', apiKey: REDACTED, prefix: 'rk_live_xyz' },
       member: { operatorId: 'opr_1', role: 'VIEWER' },
       initialPassword: REDACTED,
+      invitation: { id: 'inv_1', email: 'ann@example.com' },
+      inviteUrl: REDACTED,
       nested: [{ password: REDACTED }, { deeper: { newPassword: REDACTED, currentPassword: REDACTED, csrfToken: REDACTED } }],
     });
     // The answer itself is left as it was (it is still being sent).

@@ -1,5 +1,5 @@
 /** Fields whose values never reach the audit log, wherever they are in a before or after. */
-const SECRET_FIELDS = new Set(['secret', 'apiKey', 'initialPassword', 'password', 'newPassword', 'currentPassword', 'csrfToken']);
+const SECRET_FIELDS = new Set(['secret', 'apiKey', 'initialPassword', 'password', 'newPassword', 'currentPassword', 'csrfToken', 'inviteUrl']);
 
 export const REDACTED = '[redacted]';
 
@@ -15,8 +15,9 @@ function leaf(value: unknown): Json {
 /**
  * A JSON copy of a value with every secret field's value replaced by
  * "[redacted]", at any depth: a webhook's signing secret, an issued API key,
- * a one-time password. Iterative, so no answer nests too deep for it; the
- * value itself is left as it was (it is still being sent).
+ * a one-time password, an invitation's link (it makes an account).
+ * Iterative, so no answer nests too deep for it; the value itself is left
+ * as it was (it is still being sent).
  */
 export function redactSecrets(value: unknown): Json {
   const root: { value: Json } = { value: null };

@@ -1,6 +1,7 @@
 import type { ApiRouter } from '../../http/api-router';
 import { ApiError } from '../../http/api-error';
 import { id } from '../../openapi/common-schemas';
+import { label } from '../../openapi/text-fields';
 import { z } from '../../openapi/zod';
 import type { ApiKeyRecord } from '../../tenancy/api-key.model';
 import type { AppDirectory, IssuedKey } from '../../tenancy/app-directory';
@@ -11,10 +12,11 @@ const keyParams = z.object({ appId: id('App id'), keyId: id('Key id') });
 const keyLink = { appId: '$request.path.appId', keyId: '$response.body#/key/id' };
 
 /** A key just issued: the only answer that shows the key itself. */
-export const issuedKeyJson = (key: IssuedKey) => ({ id: key.id, apiKey: key.apiKey, prefix: key.prefix, createdAt: key.createdAt.toISOString() });
+export const issuedKeyJson = (key: IssuedKey) => ({ id: key.id, apiKey: key.apiKey, name: key.name, prefix: key.prefix, createdAt: key.createdAt.toISOString() });
 
 export const keySummaryJson = (k: ApiKeyRecord) => ({
   id: k._id,
+  name: k.name ?? null,
   prefix: k.prefix,
   createdAt: k.createdAt.toISOString(),
   revokedAt: k.revokedAt ? k.revokedAt.toISOString() : null,
@@ -39,10 +41,13 @@ export function keyRoutes(api: ApiRouter, directory: AppDirectory): void {
     path: '/apps/:appId/keys',
     tag: 'Console',
     summary: 'Issue an API key',
-    description: 'The full key is shown only in this answer (the audit log keeps it redacted). Existing keys keep working until revoked.',
+    description:
+      'The full key is shown only in this answer (the audit log keeps it redacted). Existing keys keep working until revoked. ' +
+      'The body is optional: `name` says what the key is for (up to 100 characters), shown in the list; without it the key is unnamed.',
     role: 'OWNER',
     auditReadRole: 'OWNER',
     params: appParams,
+    body: z.object({ name: label(100).optional() }).openapi('IssueApiKeyRequest').optional(),
     responses: {
       201: {
         description: 'Issued',
@@ -53,8 +58,8 @@ export function keyRoutes(api: ApiRouter, directory: AppDirectory): void {
         },
       },
     },
-    handle: async ({ appId }) => {
-      const key = await directory.issueKey(appId);
+    handle: async ({ appId, body }) => {
+      const key = await directory.issueKey(appId, body?.name ?? null);
       return { status: 201, body: { key: issuedKeyJson(key) } };
     },
   });

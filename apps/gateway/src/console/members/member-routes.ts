@@ -1,23 +1,35 @@
 import type { ApiRouter } from '../../http/api-router';
 import { ApiError } from '../../http/api-error';
+import { contextOf } from '../../http/request-context';
 import { id } from '../../openapi/common-schemas';
 import { emailAddress } from '../../openapi/text-fields';
 import { z } from '../../openapi/zod';
 import type { MemberRecord } from '../../tenancy/app.model';
 import { MemberSchema, RoleName } from '../console-schemas';
+import type { InvitationDelivery } from '../invitations/invitation-delivery';
+import { InvitationSchema, IssuedInvitationSchema, invitationJson } from '../invitations/invitation-shape';
+import type { MemberInvitations } from '../invitations/member-invitations';
 import type { OperatorDirectory } from '../operators/operator-directory';
-import { generatePassword } from '../operators/password-hash';
 import type { AppMembers } from './app-members';
+
+export interface MemberRouteDeps {
+  members: AppMembers;
+  operators: OperatorDirectory;
+  invitations: MemberInvitations;
+  delivery: InvitationDelivery;
+}
 
 const appParams = z.object({ appId: id('App id') });
 const memberParams = z.object({ appId: id('App id'), operatorId: id('Operator id') });
 const MemberEnvelope = z.object({ member: MemberSchema }).openapi('AppMemberEnvelope');
 const memberLink = { appId: '$request.path.appId', operatorId: '$response.body#/member/operatorId' };
+const invitationLink = { appId: '$request.path.appId', invitationId: '$response.body#/invitation/id' };
 
-const memberJson = (m: MemberRecord, email: string) => ({ operatorId: m.operatorId, email, role: m.role, addedAt: m.addedAt.toISOString() });
+/** A member as the console answers it. */
+export const memberJson = (m: MemberRecord, email: string) => ({ operatorId: m.operatorId, email, role: m.role, addedAt: m.addedAt.toISOString() });
 
-/** /console/v1/apps/{appId}/members: who works in an app and with which role (OWNER only). */
-export function memberRoutes(api: ApiRouter, { members, operators }: { members: AppMembers; operators: OperatorDirectory }): void {
+/** /console/v1/apps/{appId}/members: who works in an app and with which role, and who is invited (OWNER only). */
+export function memberRoutes(api: ApiRouter, { members, operators, invitations, delivery }: MemberRouteDeps): void {
   const emailOf = async (operatorId: string) => (await operators.findById(operatorId))?.email ?? '';
 
   api.route({
@@ -27,11 +39,21 @@ export function memberRoutes(api: ApiRouter, { members, operators }: { members: 
     summary: "List the app's members",
     role: 'OWNER',
     params: appParams,
-    responses: { 200: { description: 'Members, in the order they were added', schema: z.object({ members: z.array(MemberSchema) }).openapi('AppMemberList') } },
+    description: 'With the invitations not accepted or revoked yet (expired ones too, until re-sent or revoked).',
+    responses: {
+      200: {
+        description: 'Members, in the order they were added, and open invitations, in the order they were made',
+        schema: z.object({ members: z.array(MemberSchema), invitations: z.array(InvitationSchema) }).openapi('AppMemberList'),
+      },
+    },
     handle: async ({ appId }) => {
-      const list = (await members.list(appId)) ?? [];
-      const byId = await operators.byIds(list.map((m) => m.operatorId));
-      return { status: 200, body: { members: list.map((m) => memberJson(m, byId.get(m.operatorId)?.email ?? '')) } };
+      const [list, invited] = await Promise.all([members.list(appId), invitations.list(appId)]);
+      const byId = await operators.byIds((list ?? []).map((m) => m.operatorId));
+      const now = new Date();
+      return {
+        status: 200,
+        body: { members: (list ?? []).map((m) => memberJson(m, byId.get(m.operatorId)?.email ?? '')), invitations: invited.map((i) => invitationJson(i, now)) },
+      };
     },
   });
 
@@ -57,44 +79,46 @@ export function memberRoutes(api: ApiRouter, { members, operators }: { members: 
     tag: 'Console',
     summary: 'Add a member (invite)',
     description:
-      'Adds the operator with this email; one without an account yet is created with a one-time password, shown only in this ' +
-      'answer (`initialPassword`): hand it over, they sign in with it and change it. 409 ALREADY_EXISTS for a member.',
+      'An operator who has an account is added at once (201, `member`). An address without one is invited (202, `IssuedInvitation`): ' +
+      'a one-time link that makes the account with a password of their choosing and the membership with this role, shown only in ' +
+      'this answer (`inviteUrl`) and e-mailed when SMTP is configured (`emailDelivery`); it expires after the invitation lifetime ' +
+      '(7 days by default). 409 ALREADY_EXISTS for a member, or an address invited already (re-send or revoke that invitation).',
     role: 'OWNER',
     auditReadRole: 'OWNER',
     params: appParams,
     body: z.object({ email: emailAddress(), role: RoleName }).openapi('AddMemberRequest'),
     responses: {
       201: {
-        description: 'Added',
-        schema: z
-          .object({
-            member: MemberSchema,
-            initialPassword: z.string().optional().openapi({ description: 'Only when the operator was created now: their password, shown only here.' }),
-          })
-          .openapi('AddMemberResponse'),
+        description: 'Added: the address has an account',
+        schema: z.object({ member: MemberSchema }).openapi('AddMemberResponse'),
         links: {
           GetMember: { method: 'get', path: '/apps/:appId/members/:operatorId', parameters: memberLink },
           ChangeRole: { method: 'patch', path: '/apps/:appId/members/:operatorId', parameters: memberLink },
           RemoveMember: { method: 'delete', path: '/apps/:appId/members/:operatorId', parameters: memberLink },
         },
       },
+      202: {
+        description: 'Invited: the address has no account yet; they become a member when they accept through the link',
+        schema: IssuedInvitationSchema,
+        links: {
+          GetInvitation: { method: 'get', path: '/apps/:appId/invitations/:invitationId', parameters: invitationLink },
+          ResendInvitation: { method: 'post', path: '/apps/:appId/invitations/:invitationId/resend', parameters: invitationLink },
+          RevokeInvitation: { method: 'delete', path: '/apps/:appId/invitations/:invitationId', parameters: invitationLink },
+        },
+      },
     },
     errors: [409],
-    handle: async ({ appId, body }) => {
-      let operator = await operators.findByEmail(body.email);
-      let initialPassword: string | undefined;
+    handle: async ({ appId, body, req, res }) => {
+      const operator = await operators.findByEmail(body.email);
       if (!operator) {
-        initialPassword = generatePassword();
-        // Two invitations of one new address at once: the unique email decides, the other adds the one made.
-        operator = (await operators.create({ email: body.email, password: initialPassword, isAdmin: false })) ?? (await operators.findByEmail(body.email));
-        if (!operator) throw new ApiError(503, 'UNAVAILABLE', 'The operator could not be created; retry.');
+        const issued = await invitations.create(appId, body.email, body.role, contextOf(res).operator!);
+        if (!issued) throw new ApiError(409, 'ALREADY_EXISTS', `${body.email} is invited already: re-send or revoke that invitation.`);
+        return { status: 202, body: await delivery.deliver(req, issued), audit: { target: { type: 'invitation', id: issued.invitation._id } } };
       }
       const member = await members.add(appId, operator._id, body.role);
-      return {
-        status: 201,
-        body: { member: memberJson(member, operator.email), ...(initialPassword ? { initialPassword } : {}) },
-        audit: { target: { type: 'member', id: operator._id } },
-      };
+      // An invitation of the address made before it had an account is no longer needed.
+      await invitations.dropFor(appId, operator.email);
+      return { status: 201, body: { member: memberJson(member, operator.email) }, audit: { target: { type: 'member', id: operator._id } } };
     },
   });
 

@@ -1,20 +1,14 @@
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { ApiError } from '../../http/api-error';
+import { FailureThrottle, type FailureCounter, type ThrottleDelays } from './failure-throttle';
 
-export interface LoginThrottleLimits {
+export interface LoginThrottleLimits extends ThrottleDelays {
   /** Failed sign-ins of one account from one address (or one known device) before each further try waits. */
   freePerAccountAddress: number;
   /** Failed sign-ins from one address, whatever the accounts, before each further try from it waits. */
   freePerAddress: number;
   /** Failed sign-ins of one account from anywhere before each further try from a device it does not know waits. */
   freePerAccount: number;
-  /** The first wait; each further failure doubles it. */
-  baseDelayMs: number;
-  /** The ceiling: no wait is ever longer. */
-  maxDelayMs: number;
-  /** Failures of a counter are forgotten this long after its last one. */
-  forgetAfterMs: number;
 }
 
 export const DEFAULT_LOGIN_LIMITS: LoginThrottleLimits = {
@@ -31,51 +25,6 @@ export interface SignInSource {
   address: string;
   device: string | null;
 }
-
-// Each counter is a hash {f: failures, t: ms of the last one}. A counter
-// past its free failures makes the next try wait base * 2^(failures - free)
-// (at most the ceiling) after its last failure. Takes one attempt from
-// every counter unless one makes it wait, in one step, so concurrent
-// guesses cannot pass together: an attempt counts as a failure until a
-// right password gives it back. Answers {1, 0} or {0, ms to wait}.
-// ARGV: base, ceiling, forget, then one free count per key.
-const TAKE = `
-local now = redis.call('TIME')
-local nowMs = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)
-local base, ceiling, forget = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
-local wait = 0
-for i = 1, #KEYS do
-  local f = tonumber(redis.call('HGET', KEYS[i], 'f') or '0')
-  local free = tonumber(ARGV[3 + i])
-  if f >= free then
-    local delay = math.min(base * 2 ^ (f - free), ceiling)
-    local last = tonumber(redis.call('HGET', KEYS[i], 't') or '0')
-    wait = math.max(wait, last + delay - nowMs)
-  end
-end
-if wait > 0 then return { 0, math.ceil(wait) } end
-for i = 1, #KEYS do
-  redis.call('HINCRBY', KEYS[i], 'f', 1)
-  redis.call('HSET', KEYS[i], 't', nowMs)
-  redis.call('PEXPIRE', KEYS[i], forget)
-end
-return { 1, 0 }
-`;
-
-// A right password: the account's counter for this address or device
-// starts afresh; the wider counters only get this attempt back.
-const GIVE_BACK = `
-redis.call('DEL', KEYS[1])
-for i = 2, #KEYS do
-  if tonumber(redis.call('HGET', KEYS[i], 'f') or '0') > 0 then redis.call('HINCRBY', KEYS[i], 'f', -1) end
-end
-return 1
-`;
-
-type ThrottleCommands = Redis & {
-  loginAttemptTake(numberOfKeys: number, ...args: string[]): Promise<[number, number]>;
-  loginAttemptGiveBack(numberOfKeys: number, ...keys: string[]): Promise<number>;
-};
 
 const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
 
@@ -98,53 +47,36 @@ const sha256 = (value: string) => createHash('sha256').update(value).digest('hex
  * back when it was right, so guesses racing each other cannot slip past.
  */
 export class LoginThrottle {
-  private readonly redis: ThrottleCommands;
+  private readonly failures: FailureThrottle;
 
   constructor(
     redis: Redis,
     private readonly keyPrefix: string,
     private readonly limits: LoginThrottleLimits = DEFAULT_LOGIN_LIMITS,
   ) {
-    if (!('loginAttemptTake' in redis)) {
-      redis.defineCommand('loginAttemptTake', { lua: TAKE });
-      redis.defineCommand('loginAttemptGiveBack', { lua: GIVE_BACK });
-    }
-    this.redis = redis as ThrottleCommands;
+    this.failures = new FailureThrottle(redis, limits, (retryAfter) => `Too many failed sign-ins; retry after ${retryAfter} s.`);
   }
 
   /** The counters a sign-in draws on, the account's own (cleared by success) first, with their free failures. */
-  private counters(email: string, source: SignInSource): Array<[string, number]> {
+  private counters(email: string, source: SignInSource): FailureCounter[] {
     // The email is hashed: Redis need not hold who tried to sign in.
     const account = `${this.keyPrefix}login-failures:${sha256(email.toLowerCase())}`;
     const { freePerAccountAddress, freePerAddress, freePerAccount } = this.limits;
-    if (source.device) return [[`${account}:device:${source.device}`, freePerAccountAddress]];
+    if (source.device) return [{ key: `${account}:device:${source.device}`, free: freePerAccountAddress }];
     return [
-      [`${account}:address:${source.address}`, freePerAccountAddress],
-      [`${this.keyPrefix}login-failures:address:${source.address}`, freePerAddress],
-      [`${account}:anywhere`, freePerAccount],
+      { key: `${account}:address:${source.address}`, free: freePerAccountAddress },
+      { key: `${this.keyPrefix}login-failures:address:${source.address}`, free: freePerAddress },
+      { key: `${account}:anywhere`, free: freePerAccount },
     ];
   }
 
   /** Takes an attempt, or throws 429 with Retry-After when this source must wait. */
-  async take(email: string, source: SignInSource): Promise<void> {
-    const counters = this.counters(email, source);
-    const { baseDelayMs, maxDelayMs, forgetAfterMs } = this.limits;
-    const [allowed, waitMs] = await this.redis.loginAttemptTake(
-      counters.length,
-      ...counters.map(([key]) => key),
-      String(baseDelayMs),
-      String(maxDelayMs),
-      String(forgetAfterMs),
-      ...counters.map(([, free]) => String(free)),
-    );
-    if (allowed === 1) return;
-    const retryAfter = String(Math.max(1, Math.ceil(waitMs / 1000)));
-    throw new ApiError(429, 'RATE_LIMITED', `Too many failed sign-ins; retry after ${retryAfter} s.`, { retryAfterMs: waitMs }, { 'Retry-After': retryAfter });
+  take(email: string, source: SignInSource): Promise<void> {
+    return this.failures.take(this.counters(email, source));
   }
 
-  /** The attempt was a success: it does not count. */
-  async giveBack(email: string, source: SignInSource): Promise<void> {
-    const keys = this.counters(email, source).map(([key]) => key);
-    await this.redis.loginAttemptGiveBack(keys.length, ...keys);
+  /** The attempt was a success: it does not count, and the account's own counter starts afresh. */
+  giveBack(email: string, source: SignInSource): Promise<void> {
+    return this.failures.giveBack(this.counters(email, source).map((c) => c.key), 1);
   }
 }

@@ -12,7 +12,8 @@ import type { OperatorDirectory } from '../operators/operator-directory';
 import { MIN_PASSWORD_LENGTH, verifyNothing, verifyPassword } from '../operators/password-hash';
 import type { KnownDevices } from './known-devices';
 import type { LoginThrottle, SignInSource } from './login-throttle';
-import { clearSessionCookie, setSessionCookie } from './session-cookie';
+import { clearSessionCookie } from './session-cookie';
+import { sessionAnswer, startSession, wrongLogin } from './session-start';
 import type { Session, SessionStore } from './session-store';
 
 export interface SessionRouteDeps {
@@ -23,8 +24,6 @@ export interface SessionRouteDeps {
   devices: KnownDevices;
 }
 
-const wrongLogin = () => new ApiError(401, 'UNAUTHENTICATED', 'Email or password is wrong.');
-
 /** The session a console handler runs in (the console's middleware put it there). */
 function sessionOf(res: Response): Session {
   const session = contextOf(res).session;
@@ -33,7 +32,7 @@ function sessionOf(res: Response): Session {
 }
 
 /** The client's address for throttling: the peer, or X-Forwarded-For's client with TRUST_PROXY. */
-const clientAddress = (req: Request) => req.ip ?? req.socket.remoteAddress ?? 'unknown';
+export const clientAddress = (req: Request) => req.ip ?? req.socket.remoteAddress ?? 'unknown';
 
 /** /console/v1/session: signing in and out, switching apps, changing one's password. */
 export function sessionRoutes(api: ApiRouter, { operators, members, sessions, throttle, devices }: SessionRouteDeps): void {
@@ -41,16 +40,7 @@ export function sessionRoutes(api: ApiRouter, { operators, members, sessions, th
   const sourceOf = (req: Request, email: string): SignInSource => ({ address: clientAddress(req), device: devices.deviceOf(req, email) });
 
   /** The session answer: who, which apps, where they are, and the CSRF token. */
-  async function answer(identity: OperatorIdentity, csrfToken: string, current?: string) {
-    const [operator, apps] = await Promise.all([operators.findById(identity.operatorId), members.appsOf(identity)]);
-    const wanted = current ?? operator?.lastAppId ?? undefined;
-    return {
-      operator: { id: identity.operatorId, email: identity.email, isAdmin: identity.isAdmin },
-      apps,
-      currentAppId: apps.find((a) => a.id === wanted)?.id ?? apps[0]?.id ?? null,
-      csrfToken,
-    };
-  }
+  const answer = (identity: OperatorIdentity, csrfToken: string, current?: string) => sessionAnswer({ operators, members }, identity, csrfToken, current);
 
   api.route({
     method: 'post',
@@ -76,17 +66,7 @@ export function sessionRoutes(api: ApiRouter, { operators, members, sessions, th
       const right = operator ? await verifyPassword(body.password, operator.passwordHash) : await verifyNothing(body.password);
       if (!operator || !right) throw wrongLogin();
       await throttle.giveBack(body.email, source);
-      const identity = { operatorId: operator._id, email: operator.email, isAdmin: operator.isAdmin };
-      const { id: sessionId, session } = await sessions.create(identity);
-      // A password reset between the check and now ended every session but this one: end it too.
-      const now = await operators.findById(operator._id);
-      if (!now || now.passwordChangedAt.getTime() !== operator.passwordChangedAt.getTime()) {
-        await sessions.end(session);
-        throw wrongLogin();
-      }
-      setSessionCookie(req, res, sessionId, sessions.lifetimes.maxAgeMs);
-      devices.remember(req, res, operator.email, source.device);
-      return { status: 200, body: await answer(identity, session.csrfToken) };
+      return { status: 200, body: await startSession({ operators, members, sessions, devices }, req, res, operator, source.device) };
     },
   });
 
@@ -99,6 +79,29 @@ export function sessionRoutes(api: ApiRouter, { operators, members, sessions, th
     handle: async ({ res }) => {
       const session = sessionOf(res);
       return { status: 200, body: await answer(session, session.csrfToken) };
+    },
+  });
+
+  api.route({
+    method: 'get',
+    path: '/session/status',
+    tag: 'Console',
+    summary: 'Whether this browser is signed in',
+    description:
+      "The dashboard's start-up probe: 200 either way, so being signed out is an answer and not an error a browser logs. " +
+      '`session` is what `GET /session` answers while the cookie names a live session (and, like any request, keeps it alive), ' +
+      'and null without one: no cookie, or one whose session ended.',
+    public: true,
+    responses: {
+      200: {
+        description: 'The session, or null when signed out',
+        // A union with null, not .nullable(): the document then says anyOf [ConsoleSession, null], which a null matches.
+        schema: z.object({ session: z.union([ConsoleSessionSchema, z.null()]) }).openapi('ConsoleSessionStatus'),
+      },
+    },
+    handle: async ({ res }) => {
+      const session = contextOf(res).session;
+      return { status: 200, body: { session: session ? await answer(session, session.csrfToken) : null } };
     },
   });
 

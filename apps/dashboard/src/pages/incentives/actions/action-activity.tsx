@@ -3,10 +3,21 @@ import { SimpleGrid, Skeleton, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { ok } from '../../../api/api-error';
 import { useApi, useAppId } from '../../../api/use-api';
+import { ChartFigure, distinctLines } from '../../../ui/chart-figure';
 import { Figure } from '../../../ui/figure';
 import { formatNumber } from '../../../ui/format';
 import { QueryError } from '../../../ui/query-state';
 import { actionChartPoints, actionTotals } from '../../overview/engine-figures';
+
+const EVENT_BARS = [
+  { name: 'Events', color: 'gray.5' },
+  { name: 'Rewarded', color: 'teal.6' },
+];
+const PAID_LINES = [
+  { name: 'Coins', color: 'yellow.6' },
+  { name: 'XP', color: 'indigo.6' },
+  { name: 'Tokens', color: 'grape.6' },
+];
 
 /**
  * How often an action was performed over the period and what it paid out,
@@ -36,33 +47,15 @@ export default function ActionActivity({ actionKey, range }: { actionKey: string
       <Text size="sm" fw={500}>
         Events per day
       </Text>
-      <BarChart
-        h={180}
-        data={points}
-        dataKey="date"
-        series={[
-          { name: 'Events', color: 'gray.5' },
-          { name: 'Rewarded', color: 'teal.6' },
-        ]}
-        withLegend
-        aria-label="Events of the action per day"
-      />
+      <ChartFigure label="Events of the action per day" dataKey="date" series={EVENT_BARS} data={points}>
+        <BarChart h={180} data={points} dataKey="date" series={EVENT_BARS} withLegend accessibilityLayer={false} />
+      </ChartFigure>
       <Text size="sm" fw={500}>
         Paid out per day
       </Text>
-      <LineChart
-        h={180}
-        data={points}
-        dataKey="date"
-        series={[
-          { name: 'Coins', color: 'yellow.6' },
-          { name: 'XP', color: 'indigo.6' },
-          { name: 'Tokens', color: 'grape.6' },
-        ]}
-        withLegend
-        curveType="monotone"
-        aria-label="Paid out by the action per day"
-      />
+      <ChartFigure label="Paid out by the action per day" dataKey="date" series={PAID_LINES} data={points}>
+        <LineChart h={180} data={points} dataKey="date" {...distinctLines(PAID_LINES)} withLegend curveType="monotone" accessibilityLayer={false} />
+      </ChartFigure>
     </Stack>
   );
 }

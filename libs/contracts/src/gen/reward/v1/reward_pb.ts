@@ -14,7 +14,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file reward/v1/reward.proto.
  */
 export const file_reward_v1_reward: GenFile = /*@__PURE__*/
-  fileDesc("ChZyZXdhcmQvdjEvcmV3YXJkLnByb3RvEglyZXdhcmQudjEiqAQKBlJld2FyZBIKCgJpZBgBIAEoCRIPCgd1c2VyX2lkGAIgASgJEhMKC2NhbXBhaWduX2lkGAMgASgJEhMKC3JlZmVycmFsX2lkGAQgASgJEhUKDWNvbnZlcnNpb25faWQYBSABKAkSIwoEc2lkZRgGIAEoDjIVLnJld2FyZC52MS5SZXdhcmRTaWRlEg0KBWxldmVsGAcgASgFEg4KBmFtb3VudBgIIAEoARI0ChBmdWxmaWxsbWVudF90eXBlGAkgASgOMhouY29tbW9uLnYxLkZ1bGZpbGxtZW50VHlwZRInCgZzdGF0dXMYCiABKA4yFy5yZXdhcmQudjEuUmV3YXJkU3RhdHVzEhoKDWRpc2NvdW50X2NvZGUYCyABKAlIAIgBARIuCgpleHBpcmVzX2F0GAwgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgpjbGFpbWVkX2F0GA0gASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIvCgtyZWRlZW1lZF9hdBgOIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKY3JlYXRlZF9hdBgPIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKdXBkYXRlZF9hdBgQIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBCEAoOX2Rpc2NvdW50X2NvZGUi1wIKE0NyZWF0ZVJld2FyZFJlcXVlc3QSDgoGYXBwX2lkGAEgASgJEhUKDWNvbnZlcnNpb25faWQYAiABKAkSIwoEc2lkZRgDIAEoDjIVLnJld2FyZC52MS5SZXdhcmRTaWRlEg0KBWxldmVsGAQgASgFEg8KB3VzZXJfaWQYBSABKAkSEwoLY2FtcGFpZ25faWQYBiABKAkSEwoLcmVmZXJyYWxfaWQYByABKAkSDgoGYW1vdW50GAggASgBEjQKEGZ1bGZpbGxtZW50X3R5cGUYCSABKA4yGi5jb21tb24udjEuRnVsZmlsbG1lbnRUeXBlEgwKBGhvbGQYCiABKAgSIQoUbWF4X3Jld2FyZHNfcGVyX3VzZXIYCyABKAVIAIgBARIaChJjb2RlX3ZhbGlkaXR5X2RheXMYDCABKAVCFwoVX21heF9yZXdhcmRzX3Blcl91c2VyIloKFENyZWF0ZVJld2FyZFJlc3BvbnNlEiEKBnJld2FyZBgBIAEoCzIRLnJld2FyZC52MS5SZXdhcmQSDwoHY3JlYXRlZBgCIAEoCBIOCgZjYXBwZWQYAyABKAgiSAofQXBwcm92ZUNvbnZlcnNpb25SZXdhcmRzUmVxdWVzdBIOCgZhcHBfaWQYASABKAkSFQoNY29udmVyc2lvbl9pZBgCIAEoCSJGCiBBcHByb3ZlQ29udmVyc2lvblJld2FyZHNSZXNwb25zZRIiCgdyZXdhcmRzGAEgAygLMhEucmV3YXJkLnYxLlJld2FyZCJHCh5DYW5jZWxDb252ZXJzaW9uUmV3YXJkc1JlcXVlc3QSDgoGYXBwX2lkGAEgASgJEhUKDWNvbnZlcnNpb25faWQYAiABKAkiRQofQ2FuY2VsQ29udmVyc2lvblJld2FyZHNSZXNwb25zZRIiCgdyZXdhcmRzGAEgAygLMhEucmV3YXJkLnYxLlJld2FyZCJFChxMaXN0Q29udmVyc2lvblJld2FyZHNSZXF1ZXN0Eg4KBmFwcF9pZBgBIAEoCRIVCg1jb252ZXJzaW9uX2lkGAIgASgJIkMKHUxpc3RDb252ZXJzaW9uUmV3YXJkc1Jlc3BvbnNlEiIKB3Jld2FyZHMYASADKAsyES5yZXdhcmQudjEuUmV3YXJkIjUKEEdldFJld2FyZFJlcXVlc3QSDgoGYXBwX2lkGAEgASgJEhEKCXJld2FyZF9pZBgCIAEoCSI2ChFHZXRSZXdhcmRSZXNwb25zZRIhCgZyZXdhcmQYASABKAsyES5yZXdhcmQudjEuUmV3YXJkIjwKF0dldFJld2FyZEhpc3RvcnlSZXF1ZXN0Eg4KBmFwcF9pZBgBIAEoCRIRCglyZXdhcmRfaWQYAiABKAkijgEKClJld2FyZE1vdmUSKgoEZnJvbRgBIAEoDjIXLnJld2FyZC52MS5SZXdhcmRTdGF0dXNIAIgBARIjCgJ0bxgCIAEoDjIXLnJld2FyZC52MS5SZXdhcmRTdGF0dXMSJgoCYXQYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wQgcKBV9mcm9tIkAKGEdldFJld2FyZEhpc3RvcnlSZXNwb25zZRIkCgVtb3ZlcxgBIAMoCzIVLnJld2FyZC52MS5SZXdhcmRNb3ZlIssBChJMaXN0UmV3YXJkc1JlcXVlc3QSDgoGYXBwX2lkGAEgASgJEiQKBHBhZ2UYAiABKAsyFi5jb21tb24udjEuUGFnZVJlcXVlc3QSFAoHdXNlcl9pZBgDIAEoCUgAiAEBEicKBnN0YXR1cxgEIAEoDjIXLnJld2FyZC52MS5SZXdhcmRTdGF0dXMSNAoQZnVsZmlsbG1lbnRfdHlwZRgFIAEoDjIaLmNvbW1vbi52MS5GdWxmaWxsbWVudFR5cGVCCgoIX3VzZXJfaWQiXAoTTGlzdFJld2FyZHNSZXNwb25zZRIiCgdyZXdhcmRzGAEgAygLMhEucmV3YXJkLnYxLlJld2FyZBIhCgRwYWdlGAIgASgLMhMuY29tbW9uLnYxLlBhZ2VJbmZvIjcKEkNsYWltUmV3YXJkUmVxdWVzdBIOCgZhcHBfaWQYASABKAkSEQoJcmV3YXJkX2lkGAIgASgJIjgKE0NsYWltUmV3YXJkUmVzcG9uc2USIQoGcmV3YXJkGAEgASgLMhEucmV3YXJkLnYxLlJld2FyZCIzChNWYWxpZGF0ZUNvZGVSZXF1ZXN0Eg4KBmFwcF9pZBgBIAEoCRIMCgRjb2RlGAIgASgJInYKFFZhbGlkYXRlQ29kZVJlc3BvbnNlEg0KBXZhbGlkGAEgASgIEgwKBGNvZGUYAiABKAkSIQoGcmV3YXJkGAMgASgLMhEucmV3YXJkLnYxLlJld2FyZBITCgZyZWFzb24YBCABKAlIAIgBAUIJCgdfcmVhc29uImAKE1JlZGVlbVJld2FyZFJlcXVlc3QSDgoGYXBwX2lkGAEgASgJEhEKCXJld2FyZF9pZBgCIAEoCRIPCgd1c2VyX2lkGAMgASgJEhUKDW9wZXJhdGlvbl9rZXkYBCABKAkiOQoUUmVkZWVtUmV3YXJkUmVzcG9uc2USIQoGcmV3YXJkGAEgASgLMhEucmV3YXJkLnYxLlJld2FyZCJzChVHZXRSZXdhcmRTdGF0c1JlcXVlc3QSDgoGYXBwX2lkGAEgASgJEhgKC2NhbXBhaWduX2lkGAIgASgJSACIAQESFAoHdXNlcl9pZBgDIAEoCUgBiAEBQg4KDF9jYW1wYWlnbl9pZEIKCghfdXNlcl9pZCJiCg1SZXdhcmRBbW91bnRzEg8KB3BlbmRpbmcYASABKAESEAoIYXBwcm92ZWQYAiABKAESDAoEcGFpZBgDIAEoARIRCgljYW5jZWxsZWQYBCABKAESDQoFY291bnQYBSABKAUiTgoSTGV2ZWxSZXdhcmRBbW91bnRzEg0KBWxldmVsGAEgASgFEikKB2Ftb3VudHMYAiABKAsyGC5yZXdhcmQudjEuUmV3YXJkQW1vdW50cyKkAQoWR2V0UmV3YXJkU3RhdHNSZXNwb25zZRInCgV0b3RhbBgBIAEoCzIYLnJld2FyZC52MS5SZXdhcmRBbW91bnRzEjYKD3JlZmVycmVyX2xldmVscxgCIAMoCzIdLnJld2FyZC52MS5MZXZlbFJld2FyZEFtb3VudHMSKQoHcmVmZXJlZRgDIAEoCzIYLnJld2FyZC52MS5SZXdhcmRBbW91bnRzKpkBCgxSZXdhcmRTdGF0dXMSHQoZUkVXQVJEX1NUQVRVU19VTlNQRUNJRklFRBAAEhkKFVJFV0FSRF9TVEFUVVNfUEVORElORxABEhoKFlJFV0FSRF9TVEFUVVNfQVBQUk9WRUQQAhIWChJSRVdBUkRfU1RBVFVTX1BBSUQQAxIbChdSRVdBUkRfU1RBVFVTX0NBTkNFTExFRBAEKlwKClJld2FyZFNpZGUSGwoXUkVXQVJEX1NJREVfVU5TUEVDSUZJRUQQABIYChRSRVdBUkRfU0lERV9SRUZFUlJFUhABEhcKE1JFV0FSRF9TSURFX1JFRkVSRUUQAjLtBwoNUmV3YXJkU2VydmljZRJPCgxDcmVhdGVSZXdhcmQSHi5yZXdhcmQudjEuQ3JlYXRlUmV3YXJkUmVxdWVzdBofLnJld2FyZC52MS5DcmVhdGVSZXdhcmRSZXNwb25zZRJzChhBcHByb3ZlQ29udmVyc2lvblJld2FyZHMSKi5yZXdhcmQudjEuQXBwcm92ZUNvbnZlcnNpb25SZXdhcmRzUmVxdWVzdBorLnJld2FyZC52MS5BcHByb3ZlQ29udmVyc2lvblJld2FyZHNSZXNwb25zZRJwChdDYW5jZWxDb252ZXJzaW9uUmV3YXJkcxIpLnJld2FyZC52MS5DYW5jZWxDb252ZXJzaW9uUmV3YXJkc1JlcXVlc3QaKi5yZXdhcmQudjEuQ2FuY2VsQ29udmVyc2lvblJld2FyZHNSZXNwb25zZRJqChVMaXN0Q29udmVyc2lvblJld2FyZHMSJy5yZXdhcmQudjEuTGlzdENvbnZlcnNpb25SZXdhcmRzUmVxdWVzdBooLnJld2FyZC52MS5MaXN0Q29udmVyc2lvblJld2FyZHNSZXNwb25zZRJGCglHZXRSZXdhcmQSGy5yZXdhcmQudjEuR2V0UmV3YXJkUmVxdWVzdBocLnJld2FyZC52MS5HZXRSZXdhcmRSZXNwb25zZRJbChBHZXRSZXdhcmRIaXN0b3J5EiIucmV3YXJkLnYxLkdldFJld2FyZEhpc3RvcnlSZXF1ZXN0GiMucmV3YXJkLnYxLkdldFJld2FyZEhpc3RvcnlSZXNwb25zZRJMCgtMaXN0UmV3YXJkcxIdLnJld2FyZC52MS5MaXN0UmV3YXJkc1JlcXVlc3QaHi5yZXdhcmQudjEuTGlzdFJld2FyZHNSZXNwb25zZRJMCgtDbGFpbVJld2FyZBIdLnJld2FyZC52MS5DbGFpbVJld2FyZFJlcXVlc3QaHi5yZXdhcmQudjEuQ2xhaW1SZXdhcmRSZXNwb25zZRJPCgxWYWxpZGF0ZUNvZGUSHi5yZXdhcmQudjEuVmFsaWRhdGVDb2RlUmVxdWVzdBofLnJld2FyZC52MS5WYWxpZGF0ZUNvZGVSZXNwb25zZRJPCgxSZWRlZW1SZXdhcmQSHi5yZXdhcmQudjEuUmVkZWVtUmV3YXJkUmVxdWVzdBofLnJld2FyZC52MS5SZWRlZW1SZXdhcmRSZXNwb25zZRJVCg5HZXRSZXdhcmRTdGF0cxIgLnJld2FyZC52MS5HZXRSZXdhcmRTdGF0c1JlcXVlc3QaIS5yZXdhcmQudjEuR2V0UmV3YXJkU3RhdHNSZXNwb25zZWIGcHJvdG8z", [file_common_v1_common, file_google_protobuf_timestamp]);
+  fileDesc("ChZyZXdhcmQvdjEvcmV3YXJkLnByb3RvEglyZXdhcmQudjEi8AQKBlJld2FyZBIKCgJpZBgBIAEoCRIPCgd1c2VyX2lkGAIgASgJEhMKC2NhbXBhaWduX2lkGAMgASgJEhMKC3JlZmVycmFsX2lkGAQgASgJEhUKDWNvbnZlcnNpb25faWQYBSABKAkSIwoEc2lkZRgGIAEoDjIVLnJld2FyZC52MS5SZXdhcmRTaWRlEg0KBWxldmVsGAcgASgFEg4KBmFtb3VudBgIIAEoARI0ChBmdWxmaWxsbWVudF90eXBlGAkgASgOMhouY29tbW9uLnYxLkZ1bGZpbGxtZW50VHlwZRInCgZzdGF0dXMYCiABKA4yFy5yZXdhcmQudjEuUmV3YXJkU3RhdHVzEhoKDWRpc2NvdW50X2NvZGUYCyABKAlIAIgBARIuCgpleHBpcmVzX2F0GAwgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgpjbGFpbWVkX2F0GA0gASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIvCgtyZWRlZW1lZF9hdBgOIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKY3JlYXRlZF9hdBgPIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKdXBkYXRlZF9hdBgQIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASHgoRY2FuY2VsbGF0aW9uX25vdGUYESABKAlIAYgBARIQCghjdXJyZW5jeRgSIAEoCUIQCg5fZGlzY291bnRfY29kZUIUChJfY2FuY2VsbGF0aW9uX25vdGUi6QIKE0NyZWF0ZVJld2FyZFJlcXVlc3QSDgoGYXBwX2lkGAEgASgJEhUKDWNvbnZlcnNpb25faWQYAiABKAkSIwoEc2lkZRgDIAEoDjIVLnJld2FyZC52MS5SZXdhcmRTaWRlEg0KBWxldmVsGAQgASgFEg8KB3VzZXJfaWQYBSABKAkSEwoLY2FtcGFpZ25faWQYBiABKAkSEwoLcmVmZXJyYWxfaWQYByABKAkSDgoGYW1vdW50GAggASgBEjQKEGZ1bGZpbGxtZW50X3R5cGUYCSABKA4yGi5jb21tb24udjEuRnVsZmlsbG1lbnRUeXBlEgwKBGhvbGQYCiABKAgSIQoUbWF4X3Jld2FyZHNfcGVyX3VzZXIYCyABKAVIAIgBARIaChJjb2RlX3ZhbGlkaXR5X2RheXMYDCABKAUSEAoIY3VycmVuY3kYDSABKAlCFwoVX21heF9yZXdhcmRzX3Blcl91c2VyIloKFENyZWF0ZVJld2FyZFJlc3BvbnNlEiEKBnJld2FyZBgBIAEoCzIRLnJld2FyZC52MS5SZXdhcmQSDwoHY3JlYXRlZBgCIAEoCBIOCgZjYXBwZWQYAyABKAgiSAofQXBwcm92ZUNvbnZlcnNpb25SZXdhcmRzUmVxdWVzdBIOCgZhcHBfaWQYASABKAkSFQoNY29udmVyc2lvbl9pZBgCIAEoCSJGCiBBcHByb3ZlQ29udmVyc2lvblJld2FyZHNSZXNwb25zZRIiCgdyZXdhcmRzGAEgAygLMhEucmV3YXJkLnYxLlJld2FyZCJHCh5DYW5jZWxDb252ZXJzaW9uUmV3YXJkc1JlcXVlc3QSDgoGYXBwX2lkGAEgASgJEhUKDWNvbnZlcnNpb25faWQYAiABKAkiRQofQ2FuY2VsQ29udmVyc2lvblJld2FyZHNSZXNwb25zZRIiCgdyZXdhcmRzGAEgAygLMhEucmV3YXJkLnYxLlJld2FyZCJFChxMaXN0Q29udmVyc2lvblJld2FyZHNSZXF1ZXN0Eg4KBmFwcF9pZBgBIAEoCRIVCg1jb252ZXJzaW9uX2lkGAIgASgJIkMKHUxpc3RDb252ZXJzaW9uUmV3YXJkc1Jlc3BvbnNlEiIKB3Jld2FyZHMYASADKAsyES5yZXdhcmQudjEuUmV3YXJkIjUKEEdldFJld2FyZFJlcXVlc3QSDgoGYXBwX2lkGAEgASgJEhEKCXJld2FyZF9pZBgCIAEoCSI2ChFHZXRSZXdhcmRSZXNwb25zZRIhCgZyZXdhcmQYASABKAsyES5yZXdhcmQudjEuUmV3YXJkIjwKF0dldFJld2FyZEhpc3RvcnlSZXF1ZXN0Eg4KBmFwcF9pZBgBIAEoCRIRCglyZXdhcmRfaWQYAiABKAkiqgEKClJld2FyZE1vdmUSKgoEZnJvbRgBIAEoDjIXLnJld2FyZC52MS5SZXdhcmRTdGF0dXNIAIgBARIjCgJ0bxgCIAEoDjIXLnJld2FyZC52MS5SZXdhcmRTdGF0dXMSJgoCYXQYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhEKBG5vdGUYBCABKAlIAYgBAUIHCgVfZnJvbUIHCgVfbm90ZSJrChNDYW5jZWxSZXdhcmRSZXF1ZXN0Eg4KBmFwcF9pZBgBIAEoCRIRCglyZXdhcmRfaWQYAiABKAkSEQoEbm90ZRgDIAEoCUgAiAEBEhUKDW9wZXJhdGlvbl9rZXkYBCABKAlCBwoFX25vdGUiOQoUQ2FuY2VsUmV3YXJkUmVzcG9uc2USIQoGcmV3YXJkGAEgASgLMhEucmV3YXJkLnYxLlJld2FyZCJAChhHZXRSZXdhcmRIaXN0b3J5UmVzcG9uc2USJAoFbW92ZXMYASADKAsyFS5yZXdhcmQudjEuUmV3YXJkTW92ZSLLAQoSTGlzdFJld2FyZHNSZXF1ZXN0Eg4KBmFwcF9pZBgBIAEoCRIkCgRwYWdlGAIgASgLMhYuY29tbW9uLnYxLlBhZ2VSZXF1ZXN0EhQKB3VzZXJfaWQYAyABKAlIAIgBARInCgZzdGF0dXMYBCABKA4yFy5yZXdhcmQudjEuUmV3YXJkU3RhdHVzEjQKEGZ1bGZpbGxtZW50X3R5cGUYBSABKA4yGi5jb21tb24udjEuRnVsZmlsbG1lbnRUeXBlQgoKCF91c2VyX2lkIlwKE0xpc3RSZXdhcmRzUmVzcG9uc2USIgoHcmV3YXJkcxgBIAMoCzIRLnJld2FyZC52MS5SZXdhcmQSIQoEcGFnZRgCIAEoCzITLmNvbW1vbi52MS5QYWdlSW5mbyKnAQoURXhwb3J0UmV3YXJkc1JlcXVlc3QSDgoGYXBwX2lkGAEgASgJEhQKB3VzZXJfaWQYAyABKAlIAIgBARInCgZzdGF0dXMYBCABKA4yFy5yZXdhcmQudjEuUmV3YXJkU3RhdHVzEjQKEGZ1bGZpbGxtZW50X3R5cGUYBSABKA4yGi5jb21tb24udjEuRnVsZmlsbG1lbnRUeXBlQgoKCF91c2VyX2lkIjsKFUV4cG9ydFJld2FyZHNSZXNwb25zZRIiCgdyZXdhcmRzGAEgAygLMhEucmV3YXJkLnYxLlJld2FyZCI3ChJDbGFpbVJld2FyZFJlcXVlc3QSDgoGYXBwX2lkGAEgASgJEhEKCXJld2FyZF9pZBgCIAEoCSI4ChNDbGFpbVJld2FyZFJlc3BvbnNlEiEKBnJld2FyZBgBIAEoCzIRLnJld2FyZC52MS5SZXdhcmQiMwoTVmFsaWRhdGVDb2RlUmVxdWVzdBIOCgZhcHBfaWQYASABKAkSDAoEY29kZRgCIAEoCSJ2ChRWYWxpZGF0ZUNvZGVSZXNwb25zZRINCgV2YWxpZBgBIAEoCBIMCgRjb2RlGAIgASgJEiEKBnJld2FyZBgDIAEoCzIRLnJld2FyZC52MS5SZXdhcmQSEwoGcmVhc29uGAQgASgJSACIAQFCCQoHX3JlYXNvbiJgChNSZWRlZW1SZXdhcmRSZXF1ZXN0Eg4KBmFwcF9pZBgBIAEoCRIRCglyZXdhcmRfaWQYAiABKAkSDwoHdXNlcl9pZBgDIAEoCRIVCg1vcGVyYXRpb25fa2V5GAQgASgJIjkKFFJlZGVlbVJld2FyZFJlc3BvbnNlEiEKBnJld2FyZBgBIAEoCzIRLnJld2FyZC52MS5SZXdhcmQicwoVR2V0UmV3YXJkU3RhdHNSZXF1ZXN0Eg4KBmFwcF9pZBgBIAEoCRIYCgtjYW1wYWlnbl9pZBgCIAEoCUgAiAEBEhQKB3VzZXJfaWQYAyABKAlIAYgBAUIOCgxfY2FtcGFpZ25faWRCCgoIX3VzZXJfaWQiYgoNUmV3YXJkQW1vdW50cxIPCgdwZW5kaW5nGAEgASgBEhAKCGFwcHJvdmVkGAIgASgBEgwKBHBhaWQYAyABKAESEQoJY2FuY2VsbGVkGAQgASgBEg0KBWNvdW50GAUgASgFIk4KEkxldmVsUmV3YXJkQW1vdW50cxINCgVsZXZlbBgBIAEoBRIpCgdhbW91bnRzGAIgASgLMhgucmV3YXJkLnYxLlJld2FyZEFtb3VudHMipAEKFkdldFJld2FyZFN0YXRzUmVzcG9uc2USJwoFdG90YWwYASABKAsyGC5yZXdhcmQudjEuUmV3YXJkQW1vdW50cxI2Cg9yZWZlcnJlcl9sZXZlbHMYAiADKAsyHS5yZXdhcmQudjEuTGV2ZWxSZXdhcmRBbW91bnRzEikKB3JlZmVyZWUYAyABKAsyGC5yZXdhcmQudjEuUmV3YXJkQW1vdW50cyqZAQoMUmV3YXJkU3RhdHVzEh0KGVJFV0FSRF9TVEFUVVNfVU5TUEVDSUZJRUQQABIZChVSRVdBUkRfU1RBVFVTX1BFTkRJTkcQARIaChZSRVdBUkRfU1RBVFVTX0FQUFJPVkVEEAISFgoSUkVXQVJEX1NUQVRVU19QQUlEEAMSGwoXUkVXQVJEX1NUQVRVU19DQU5DRUxMRUQQBCpcCgpSZXdhcmRTaWRlEhsKF1JFV0FSRF9TSURFX1VOU1BFQ0lGSUVEEAASGAoUUkVXQVJEX1NJREVfUkVGRVJSRVIQARIXChNSRVdBUkRfU0lERV9SRUZFUkVFEAIylAkKDVJld2FyZFNlcnZpY2USTwoMQ3JlYXRlUmV3YXJkEh4ucmV3YXJkLnYxLkNyZWF0ZVJld2FyZFJlcXVlc3QaHy5yZXdhcmQudjEuQ3JlYXRlUmV3YXJkUmVzcG9uc2UScwoYQXBwcm92ZUNvbnZlcnNpb25SZXdhcmRzEioucmV3YXJkLnYxLkFwcHJvdmVDb252ZXJzaW9uUmV3YXJkc1JlcXVlc3QaKy5yZXdhcmQudjEuQXBwcm92ZUNvbnZlcnNpb25SZXdhcmRzUmVzcG9uc2UScAoXQ2FuY2VsQ29udmVyc2lvblJld2FyZHMSKS5yZXdhcmQudjEuQ2FuY2VsQ29udmVyc2lvblJld2FyZHNSZXF1ZXN0GioucmV3YXJkLnYxLkNhbmNlbENvbnZlcnNpb25SZXdhcmRzUmVzcG9uc2USagoVTGlzdENvbnZlcnNpb25SZXdhcmRzEicucmV3YXJkLnYxLkxpc3RDb252ZXJzaW9uUmV3YXJkc1JlcXVlc3QaKC5yZXdhcmQudjEuTGlzdENvbnZlcnNpb25SZXdhcmRzUmVzcG9uc2USRgoJR2V0UmV3YXJkEhsucmV3YXJkLnYxLkdldFJld2FyZFJlcXVlc3QaHC5yZXdhcmQudjEuR2V0UmV3YXJkUmVzcG9uc2USWwoQR2V0UmV3YXJkSGlzdG9yeRIiLnJld2FyZC52MS5HZXRSZXdhcmRIaXN0b3J5UmVxdWVzdBojLnJld2FyZC52MS5HZXRSZXdhcmRIaXN0b3J5UmVzcG9uc2USTAoLTGlzdFJld2FyZHMSHS5yZXdhcmQudjEuTGlzdFJld2FyZHNSZXF1ZXN0Gh4ucmV3YXJkLnYxLkxpc3RSZXdhcmRzUmVzcG9uc2USVAoNRXhwb3J0UmV3YXJkcxIfLnJld2FyZC52MS5FeHBvcnRSZXdhcmRzUmVxdWVzdBogLnJld2FyZC52MS5FeHBvcnRSZXdhcmRzUmVzcG9uc2UwARJMCgtDbGFpbVJld2FyZBIdLnJld2FyZC52MS5DbGFpbVJld2FyZFJlcXVlc3QaHi5yZXdhcmQudjEuQ2xhaW1SZXdhcmRSZXNwb25zZRJPCgxWYWxpZGF0ZUNvZGUSHi5yZXdhcmQudjEuVmFsaWRhdGVDb2RlUmVxdWVzdBofLnJld2FyZC52MS5WYWxpZGF0ZUNvZGVSZXNwb25zZRJPCgxSZWRlZW1SZXdhcmQSHi5yZXdhcmQudjEuUmVkZWVtUmV3YXJkUmVxdWVzdBofLnJld2FyZC52MS5SZWRlZW1SZXdhcmRSZXNwb25zZRJPCgxDYW5jZWxSZXdhcmQSHi5yZXdhcmQudjEuQ2FuY2VsUmV3YXJkUmVxdWVzdBofLnJld2FyZC52MS5DYW5jZWxSZXdhcmRSZXNwb25zZRJVCg5HZXRSZXdhcmRTdGF0cxIgLnJld2FyZC52MS5HZXRSZXdhcmRTdGF0c1JlcXVlc3QaIS5yZXdhcmQudjEuR2V0UmV3YXJkU3RhdHNSZXNwb25zZWIGcHJvdG8z", [file_common_v1_common, file_google_protobuf_timestamp]);
 
 /**
  * @generated from message reward.v1.Reward
@@ -99,6 +99,21 @@ export type Reward = Message<"reward.v1.Reward"> & {
    * @generated from field: google.protobuf.Timestamp updated_at = 16;
    */
   updatedAt?: Timestamp | undefined;
+
+  /**
+   * Why an operator cancelled it, if one did.
+   *
+   * @generated from field: optional string cancellation_note = 17;
+   */
+  cancellationNote?: string | undefined;
+
+  /**
+   * ISO 4217 code of amount (its campaign's); USD for rewards stored before
+   * currencies existed.
+   *
+   * @generated from field: string currency = 18;
+   */
+  currency: string;
 };
 
 /**
@@ -180,6 +195,13 @@ export type CreateRewardRequest = Message<"reward.v1.CreateRewardRequest"> & {
    * @generated from field: int32 code_validity_days = 12;
    */
   codeValidityDays: number;
+
+  /**
+   * ISO 4217 code of amount (the campaign's); empty: USD.
+   *
+   * @generated from field: string currency = 13;
+   */
+  currency: string;
 };
 
 /**
@@ -426,6 +448,13 @@ export type RewardMove = Message<"reward.v1.RewardMove"> & {
    * @generated from field: google.protobuf.Timestamp at = 3;
    */
   at?: Timestamp | undefined;
+
+  /**
+   * An operator's note (a cancellation's).
+   *
+   * @generated from field: optional string note = 4;
+   */
+  note?: string | undefined;
 };
 
 /**
@@ -434,6 +463,55 @@ export type RewardMove = Message<"reward.v1.RewardMove"> & {
  */
 export const RewardMoveSchema: GenMessage<RewardMove> = /*@__PURE__*/
   messageDesc(file_reward_v1_reward, 12);
+
+/**
+ * @generated from message reward.v1.CancelRewardRequest
+ */
+export type CancelRewardRequest = Message<"reward.v1.CancelRewardRequest"> & {
+  /**
+   * @generated from field: string app_id = 1;
+   */
+  appId: string;
+
+  /**
+   * @generated from field: string reward_id = 2;
+   */
+  rewardId: string;
+
+  /**
+   * @generated from field: optional string note = 3;
+   */
+  note?: string | undefined;
+
+  /**
+   * @generated from field: string operation_key = 4;
+   */
+  operationKey: string;
+};
+
+/**
+ * Describes the message reward.v1.CancelRewardRequest.
+ * Use `create(CancelRewardRequestSchema)` to create a new message.
+ */
+export const CancelRewardRequestSchema: GenMessage<CancelRewardRequest> = /*@__PURE__*/
+  messageDesc(file_reward_v1_reward, 13);
+
+/**
+ * @generated from message reward.v1.CancelRewardResponse
+ */
+export type CancelRewardResponse = Message<"reward.v1.CancelRewardResponse"> & {
+  /**
+   * @generated from field: reward.v1.Reward reward = 1;
+   */
+  reward?: Reward | undefined;
+};
+
+/**
+ * Describes the message reward.v1.CancelRewardResponse.
+ * Use `create(CancelRewardResponseSchema)` to create a new message.
+ */
+export const CancelRewardResponseSchema: GenMessage<CancelRewardResponse> = /*@__PURE__*/
+  messageDesc(file_reward_v1_reward, 14);
 
 /**
  * @generated from message reward.v1.GetRewardHistoryResponse
@@ -450,7 +528,7 @@ export type GetRewardHistoryResponse = Message<"reward.v1.GetRewardHistoryRespon
  * Use `create(GetRewardHistoryResponseSchema)` to create a new message.
  */
 export const GetRewardHistoryResponseSchema: GenMessage<GetRewardHistoryResponse> = /*@__PURE__*/
-  messageDesc(file_reward_v1_reward, 13);
+  messageDesc(file_reward_v1_reward, 15);
 
 /**
  * @generated from message reward.v1.ListRewardsRequest
@@ -487,7 +565,7 @@ export type ListRewardsRequest = Message<"reward.v1.ListRewardsRequest"> & {
  * Use `create(ListRewardsRequestSchema)` to create a new message.
  */
 export const ListRewardsRequestSchema: GenMessage<ListRewardsRequest> = /*@__PURE__*/
-  messageDesc(file_reward_v1_reward, 14);
+  messageDesc(file_reward_v1_reward, 16);
 
 /**
  * @generated from message reward.v1.ListRewardsResponse
@@ -509,7 +587,58 @@ export type ListRewardsResponse = Message<"reward.v1.ListRewardsResponse"> & {
  * Use `create(ListRewardsResponseSchema)` to create a new message.
  */
 export const ListRewardsResponseSchema: GenMessage<ListRewardsResponse> = /*@__PURE__*/
-  messageDesc(file_reward_v1_reward, 15);
+  messageDesc(file_reward_v1_reward, 17);
+
+/**
+ * The filters of ListRewardsRequest, without its page.
+ *
+ * @generated from message reward.v1.ExportRewardsRequest
+ */
+export type ExportRewardsRequest = Message<"reward.v1.ExportRewardsRequest"> & {
+  /**
+   * @generated from field: string app_id = 1;
+   */
+  appId: string;
+
+  /**
+   * @generated from field: optional string user_id = 3;
+   */
+  userId?: string | undefined;
+
+  /**
+   * @generated from field: reward.v1.RewardStatus status = 4;
+   */
+  status: RewardStatus;
+
+  /**
+   * @generated from field: common.v1.FulfillmentType fulfillment_type = 5;
+   */
+  fulfillmentType: FulfillmentType;
+};
+
+/**
+ * Describes the message reward.v1.ExportRewardsRequest.
+ * Use `create(ExportRewardsRequestSchema)` to create a new message.
+ */
+export const ExportRewardsRequestSchema: GenMessage<ExportRewardsRequest> = /*@__PURE__*/
+  messageDesc(file_reward_v1_reward, 18);
+
+/**
+ * @generated from message reward.v1.ExportRewardsResponse
+ */
+export type ExportRewardsResponse = Message<"reward.v1.ExportRewardsResponse"> & {
+  /**
+   * @generated from field: repeated reward.v1.Reward rewards = 1;
+   */
+  rewards: Reward[];
+};
+
+/**
+ * Describes the message reward.v1.ExportRewardsResponse.
+ * Use `create(ExportRewardsResponseSchema)` to create a new message.
+ */
+export const ExportRewardsResponseSchema: GenMessage<ExportRewardsResponse> = /*@__PURE__*/
+  messageDesc(file_reward_v1_reward, 19);
 
 /**
  * @generated from message reward.v1.ClaimRewardRequest
@@ -531,7 +660,7 @@ export type ClaimRewardRequest = Message<"reward.v1.ClaimRewardRequest"> & {
  * Use `create(ClaimRewardRequestSchema)` to create a new message.
  */
 export const ClaimRewardRequestSchema: GenMessage<ClaimRewardRequest> = /*@__PURE__*/
-  messageDesc(file_reward_v1_reward, 16);
+  messageDesc(file_reward_v1_reward, 20);
 
 /**
  * @generated from message reward.v1.ClaimRewardResponse
@@ -548,7 +677,7 @@ export type ClaimRewardResponse = Message<"reward.v1.ClaimRewardResponse"> & {
  * Use `create(ClaimRewardResponseSchema)` to create a new message.
  */
 export const ClaimRewardResponseSchema: GenMessage<ClaimRewardResponse> = /*@__PURE__*/
-  messageDesc(file_reward_v1_reward, 17);
+  messageDesc(file_reward_v1_reward, 21);
 
 /**
  * @generated from message reward.v1.ValidateCodeRequest
@@ -570,7 +699,7 @@ export type ValidateCodeRequest = Message<"reward.v1.ValidateCodeRequest"> & {
  * Use `create(ValidateCodeRequestSchema)` to create a new message.
  */
 export const ValidateCodeRequestSchema: GenMessage<ValidateCodeRequest> = /*@__PURE__*/
-  messageDesc(file_reward_v1_reward, 18);
+  messageDesc(file_reward_v1_reward, 22);
 
 /**
  * @generated from message reward.v1.ValidateCodeResponse
@@ -608,7 +737,7 @@ export type ValidateCodeResponse = Message<"reward.v1.ValidateCodeResponse"> & {
  * Use `create(ValidateCodeResponseSchema)` to create a new message.
  */
 export const ValidateCodeResponseSchema: GenMessage<ValidateCodeResponse> = /*@__PURE__*/
-  messageDesc(file_reward_v1_reward, 19);
+  messageDesc(file_reward_v1_reward, 23);
 
 /**
  * @generated from message reward.v1.RedeemRewardRequest
@@ -645,7 +774,7 @@ export type RedeemRewardRequest = Message<"reward.v1.RedeemRewardRequest"> & {
  * Use `create(RedeemRewardRequestSchema)` to create a new message.
  */
 export const RedeemRewardRequestSchema: GenMessage<RedeemRewardRequest> = /*@__PURE__*/
-  messageDesc(file_reward_v1_reward, 20);
+  messageDesc(file_reward_v1_reward, 24);
 
 /**
  * @generated from message reward.v1.RedeemRewardResponse
@@ -662,7 +791,7 @@ export type RedeemRewardResponse = Message<"reward.v1.RedeemRewardResponse"> & {
  * Use `create(RedeemRewardResponseSchema)` to create a new message.
  */
 export const RedeemRewardResponseSchema: GenMessage<RedeemRewardResponse> = /*@__PURE__*/
-  messageDesc(file_reward_v1_reward, 21);
+  messageDesc(file_reward_v1_reward, 25);
 
 /**
  * Campaign scope (campaign_id, no user_id), one user in one campaign (both),
@@ -692,7 +821,7 @@ export type GetRewardStatsRequest = Message<"reward.v1.GetRewardStatsRequest"> &
  * Use `create(GetRewardStatsRequestSchema)` to create a new message.
  */
 export const GetRewardStatsRequestSchema: GenMessage<GetRewardStatsRequest> = /*@__PURE__*/
-  messageDesc(file_reward_v1_reward, 22);
+  messageDesc(file_reward_v1_reward, 26);
 
 /**
  * Amounts by status, maintained on every transition.
@@ -731,7 +860,7 @@ export type RewardAmounts = Message<"reward.v1.RewardAmounts"> & {
  * Use `create(RewardAmountsSchema)` to create a new message.
  */
 export const RewardAmountsSchema: GenMessage<RewardAmounts> = /*@__PURE__*/
-  messageDesc(file_reward_v1_reward, 23);
+  messageDesc(file_reward_v1_reward, 27);
 
 /**
  * @generated from message reward.v1.LevelRewardAmounts
@@ -753,7 +882,7 @@ export type LevelRewardAmounts = Message<"reward.v1.LevelRewardAmounts"> & {
  * Use `create(LevelRewardAmountsSchema)` to create a new message.
  */
 export const LevelRewardAmountsSchema: GenMessage<LevelRewardAmounts> = /*@__PURE__*/
-  messageDesc(file_reward_v1_reward, 24);
+  messageDesc(file_reward_v1_reward, 28);
 
 /**
  * @generated from message reward.v1.GetRewardStatsResponse
@@ -786,7 +915,7 @@ export type GetRewardStatsResponse = Message<"reward.v1.GetRewardStatsResponse">
  * Use `create(GetRewardStatsResponseSchema)` to create a new message.
  */
 export const GetRewardStatsResponseSchema: GenMessage<GetRewardStatsResponse> = /*@__PURE__*/
-  messageDesc(file_reward_v1_reward, 25);
+  messageDesc(file_reward_v1_reward, 29);
 
 /**
  * PENDING -> APPROVED -> PAID; PENDING or APPROVED -> CANCELLED.
@@ -923,6 +1052,17 @@ export const RewardService: GenService<{
     output: typeof ListRewardsResponseSchema;
   },
   /**
+   * Every reward ListRewards would list (its filters, its order; the page
+   * ignored), a batch a message: an export.
+   *
+   * @generated from rpc reward.v1.RewardService.ExportRewards
+   */
+  exportRewards: {
+    methodKind: "server_streaming";
+    input: typeof ExportRewardsRequestSchema;
+    output: typeof ExportRewardsResponseSchema;
+  },
+  /**
    * @generated from rpc reward.v1.RewardService.ClaimReward
    */
   claimReward: {
@@ -945,6 +1085,17 @@ export const RewardService: GenService<{
     methodKind: "unary";
     input: typeof RedeemRewardRequestSchema;
     output: typeof RedeemRewardResponseSchema;
+  },
+  /**
+   * An operator's cancellation of one reward (PENDING or APPROVED), with a
+   * note; asked by the referral service, which keeps the campaign's figures.
+   *
+   * @generated from rpc reward.v1.RewardService.CancelReward
+   */
+  cancelReward: {
+    methodKind: "unary";
+    input: typeof CancelRewardRequestSchema;
+    output: typeof CancelRewardResponseSchema;
   },
   /**
    * @generated from rpc reward.v1.RewardService.GetRewardStats
