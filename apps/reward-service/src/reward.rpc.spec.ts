@@ -70,6 +70,8 @@ describe('RewardService at its edge', () => {
       side: RewardSide.REFERRER,
       level: 1,
       amount: 12.5,
+      earnedAmount: 12.5,
+      reversedAmount: 0,
       currency: 'EUR',
       fulfillmentType: FulfillmentType.DISCOUNT_CODE,
       status: RewardStatus.APPROVED,

@@ -2,6 +2,7 @@ import { create } from '@bufbuild/protobuf';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import type { ServiceImpl } from '@connectrpc/connect';
 import {
+  ClawbackSchema,
   DEFAULT_CURRENCY,
   FulfillmentType,
   RewardSchema,
@@ -10,6 +11,7 @@ import {
   RewardStatus,
   enumName,
   enumValue,
+  type Clawback,
   type ListRewardsRequest,
   type Reward,
   type RewardAmounts,
@@ -22,6 +24,9 @@ import { redeemReward } from './moves/redeem-reward';
 import { createReward } from './rewards/create-reward';
 import { approveConversionRewards, cancelConversionRewards } from './rewards/review-conversion-rewards';
 import type { FulfillmentTypeName, RewardDoc, RewardSideName, RewardStatusName } from './rewards/reward.model';
+import { clawbackTotals, listClawbacks } from './reversals/clawbacks';
+import type { RewardReversalDoc } from './reversals/reward-reversal.model';
+import { reverseRewards } from './reversals/reverse-rewards';
 import { conversionRewards, exportRewards, listRewards, rewardHistory, rewardOf, rewardStats } from './rewards/reward-reads';
 import type { RewardFilter } from './rewards/reward.repository';
 import type { RewardStore } from './rewards/reward-store';
@@ -36,10 +41,28 @@ export function rewardToProto(doc: RewardDoc): Reward {
     fulfillmentType: enumValue(FulfillmentType, doc.fulfillmentType),
     status: enumValue(RewardStatus, doc.status),
     currency: doc.currency ?? DEFAULT_CURRENCY,
+    // Rewards stored before reversals: never reduced.
+    earnedAmount: doc.earnedAmount ?? doc.amount,
+    reversedAmount: doc.reversedAmount ?? 0,
   });
 }
 
-/** The filters of GET /rewards, from a list or export request. */
+/** A clawback as the contract shows it (a done CLAWBACK reversal of a reward). */
+const clawbackToProto = (doc: RewardReversalDoc): Clawback =>
+  create(ClawbackSchema, {
+    id: doc._id,
+    rewardId: doc.rewardId,
+    userId: doc.userId,
+    campaignId: doc.campaignId,
+    conversionId: doc.conversionId,
+    purchaseId: doc.purchaseId ?? undefined,
+    reversalId: doc.reversalId,
+    amount: doc.clawback,
+    currency: doc.currency,
+    reason: doc.reason,
+    createdAt: timestampFromDate(doc.createdAt),
+  });
+
 /** The filters of a list or export request (the same fields in both). */
 const rewardFilter = (req: Omit<ListRewardsRequest, 'page' | '$typeName'>): RewardFilter => ({
   userId: req.userId || undefined,
@@ -75,8 +98,11 @@ function rewardRpc(store: RewardStore): ServiceImpl<typeof RewardService> {
         referralId: requiredField(req.referralId, 'referralId'),
         amount: req.amount,
         currency: req.currency,
+        purchaseId: req.purchaseId ?? null,
         fulfillmentType,
         hold: req.hold,
+        holdDays: req.holdDays,
+        shareOfSale: req.shareOfSale,
         maxRewardsPerUser: req.maxRewardsPerUser ?? null,
         codeValidityDays: req.codeValidityDays,
       });
@@ -94,7 +120,7 @@ function rewardRpc(store: RewardStore): ServiceImpl<typeof RewardService> {
     },
 
     async listConversionRewards(req, ctx) {
-      const rewards = await conversionRewards(store, tenantOf(ctx), requiredField(req.conversionId, 'conversionId'));
+      const rewards = await conversionRewards(store, tenantOf(ctx), requiredField(req.conversionId, 'conversionId'), req.purchaseId ?? null);
       return { rewards: rewards.map(rewardToProto) };
     },
 
@@ -148,6 +174,38 @@ function rewardRpc(store: RewardStore): ServiceImpl<typeof RewardService> {
     async redeemReward(req, ctx) {
       const reward = await redeemReward(store, tenantOf(ctx), requiredField(req.rewardId, 'rewardId'), requiredField(req.userId, 'userId'), req.operationKey);
       return { reward: rewardToProto(reward) };
+    },
+
+    async reverseRewards(req, ctx) {
+      const results = await reverseRewards(store, tenantOf(ctx), {
+        conversionId: requiredField(req.conversionId, 'conversionId'),
+        purchaseId: req.purchaseId ?? null,
+        reversalId: requiredField(req.reversalId, 'reversalId'),
+        full: req.full,
+        remainingShare: req.remainingShare,
+        reason: requiredField(req.reason, 'reason'),
+        note: req.note ?? null,
+      });
+      return {
+        reversals: results.map(({ reward, reversal }) => ({
+          reward: rewardToProto(reward),
+          fromAmount: reversal.from,
+          toAmount: reversal.to,
+          effect: reversal.effect ?? 'UNCHANGED',
+          clawbackAmount: reversal.clawback,
+        })),
+      };
+    },
+
+    async listClawbacks(req, ctx) {
+      const appId = tenantOf(ctx);
+      const userId = req.userId || undefined;
+      const [page, totals] = await Promise.all([listClawbacks(store, appId, userId, pageFromRequest(req.page)), clawbackTotals(store, appId, userId)]);
+      return {
+        clawbacks: page.items.map(clawbackToProto),
+        page: pageReply(page),
+        totals: [...totals.entries()].map(([currency, amount]) => ({ currency, amount })),
+      };
     },
 
     async getRewardStats(req, ctx) {

@@ -8,7 +8,7 @@ export * from './gen/reward/v1/reward_pb';
 export * from './gen/incentive/v1/incentive_pb';
 export * from './gen/catalog_marketplace/v1/catalog_marketplace_pb';
 export * from './gen/webhook/v1/webhook_pb';
-export { DEFAULT_CODE_VALIDITY_DAYS } from './defaults';
+export { DEFAULT_CODE_VALIDITY_DAYS, MAX_HOLD_DAYS, MAX_RECURRING_MONTHS } from './defaults';
 export { CURRENCY_CODES, DEFAULT_CURRENCY, currencyDigits, isCurrencyCode } from './currency';
 export { enumName, enumNames, enumValue, type EnumName } from './enum-names';
 export type { ServiceCalls } from './service-calls';

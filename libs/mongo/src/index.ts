@@ -11,6 +11,7 @@ export { inBatches, mergeSorted } from './in-batches';
 export { SerialByKey } from './serial-by-key';
 export { closeDrift, compareCounters, reconcileDrift, type CounterDrift } from './counter-drift';
 export { Repository, declareIndexes, type IndexDeclaration, type QueryNames } from './repository';
+export { dropRetiredIndexes, retireIndexes, type RetiredIndex } from './retired-indexes';
 export {
   MAX_BUCKETS,
   readSeries,

@@ -1,5 +1,6 @@
 import type { FilterQuery, IndexDefinition, IndexOptions, Model, Schema, SortOrder, UpdateQuery } from 'mongoose';
 import { AppScoped, pageOf, updateEachOf, type Page, type PageQuery } from './app-scoped';
+import { dropRetiredIndexes } from './retired-indexes';
 
 /** The names of a repository's query methods: its public methods that answer a promise or a stream. */
 export type QueryNames<R> = {
@@ -80,9 +81,10 @@ export abstract class Repository<T extends Id> {
     return this.collection.findById(appId, id);
   }
 
-  /** Builds the collection's indexes now (start-up, tests); mongoose does it in the background otherwise. */
+  /** Builds the collection's indexes now (start-up, tests), and drops those retired; mongoose builds them in the background otherwise. */
   async ensureIndexes(): Promise<void> {
     await this.collection.model.init();
+    await dropRetiredIndexes(this.collection.model);
   }
 
   /**

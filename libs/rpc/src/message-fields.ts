@@ -2,7 +2,13 @@ import { timestampFromDate, type Timestamp } from '@bufbuild/protobuf/wkt';
 
 /** A stored document's fields as a message's: dates as Timestamps, null as unset; its _id and appId left to the caller. */
 export type MessageFields<D> = {
-  [K in keyof D as K extends '_id' | 'appId' ? never : K]: D[K] extends Date ? Timestamp : D[K] extends Date | null ? Timestamp | undefined : null extends D[K] ? Exclude<D[K], null> | undefined : D[K];
+  [K in keyof D as K extends '_id' | 'appId' ? never : K]: D[K] extends Date
+    ? Timestamp
+    : NonNullable<D[K]> extends Date
+      ? Timestamp | undefined
+      : null extends D[K]
+        ? Exclude<D[K], null> | undefined
+        : D[K];
 };
 
 /**

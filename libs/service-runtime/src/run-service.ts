@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import { ConfigError, loadConfig, serviceSettings } from '@ris/config';
 import { EventBus, Outbox, OutboxRelay, watchOutbox, type EventConsumer } from '@ris/events';
 import { createLogger, type Logger } from '@ris/logging';
-import { connectMongo, isMongoConnected } from '@ris/mongo';
+import { connectMongo, dropRetiredIndexes, isMongoConnected } from '@ris/mongo';
 import { startRpcServer, type ReadinessCheck, type RpcService } from '@ris/rpc';
 import { reportDependencies, startMetricsServer } from '@ris/telemetry';
 import { gracefulStop } from './graceful-stop';
@@ -77,7 +77,14 @@ export async function runService<S extends z.ZodRawShape>(definition: ServiceDef
   await liveness.start();
 
   const parts = await definition.build({ config, logger, db, bus, outbox, liveness });
-  await Promise.all(Object.values(db.models).map((model) => model.init()));
+  // Declared indexes built, then those an earlier release built and this one retired dropped (their replacements exist by then).
+  await Promise.all(
+    Object.values(db.models).map(async (model) => {
+      await model.init();
+      const dropped = await dropRetiredIndexes(model);
+      if (dropped.length > 0) logger.info({ collection: model.collection.name, dropped }, 'retired indexes dropped');
+    }),
+  );
 
   const readiness: ReadinessCheck[] = [
     { name: 'mongodb', check: () => isMongoConnected(db) },

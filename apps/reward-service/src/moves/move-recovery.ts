@@ -1,13 +1,14 @@
 import type { Logger } from '@ris/logging';
 import { PeriodicRecovery, type RecoveryOptions } from '@ris/service-runtime';
 import type { RewardStore } from '../rewards/reward-store';
+import { finishOpenReversals } from '../reversals/reverse-rewards';
 import { finishOpenMoves } from './move-reward';
 
 // A move normally finishes within its request; one open this long lost its process.
 const MOVE_ABANDONED_AFTER_MS = 30_000;
 
 /**
- * Finishes reward moves (status, totals, events) a dead process left open,
+ * Finishes reward moves (status, totals, events) and reversals a dead process left open,
  * at start-up and every RECOVERY_INTERVAL_MS. Every step of a move is safe
  * to repeat, so each replica runs it; it works across apps (a system job).
  */
@@ -28,5 +29,12 @@ export class MoveRecovery extends PeriodicRecovery {
       this.batchSize,
     );
     if (finished > 0) this.logger.info({ finished }, 'interrupted reward moves finished');
+    const reversed = await finishOpenReversals(
+      this.store,
+      MOVE_ABANDONED_AFTER_MS,
+      (err, reversal) => this.logger.warn({ err, reversalId: reversal._id }, 'reward reversal could not be finished; will retry'),
+      this.batchSize,
+    );
+    if (reversed > 0) this.logger.info({ reversed }, 'interrupted reward reversals finished');
   }
 }

@@ -26,7 +26,7 @@ describe('reward moves interrupted by a crash', () => {
   const request = (overrides: Partial<CreateRewardInput> = {}): CreateRewardInput => {
     n += 1;
     return {
-      ...{ conversionId: `conv_${n}`, side: 'REFERRER', level: 1, userId: `user_${n}`, campaignId: `cmp_${n}`, referralId: `ref_${n}` },
+      ...{ conversionId: `conv_${n}`, purchaseId: null, holdDays: 0, shareOfSale: false, side: 'REFERRER', level: 1, userId: `user_${n}`, campaignId: `cmp_${n}`, referralId: `ref_${n}` },
       ...{ amount: 10, fulfillmentType: 'DISCOUNT_CODE', hold: false, maxRewardsPerUser: null, codeValidityDays: 90 },
       ...overrides,
     };

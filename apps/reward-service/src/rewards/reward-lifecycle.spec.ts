@@ -21,6 +21,9 @@ describe('reward lifecycle', () => {
     n += 1;
     return {
       conversionId: `conv_${n}`,
+      purchaseId: null,
+      holdDays: 0,
+      shareOfSale: false,
       side: 'REFERRER',
       level: 1,
       userId: 'alice',
@@ -50,7 +53,7 @@ describe('reward lifecycle', () => {
     const results = await Promise.all(Array.from({ length: 8 }, () => createReward(store, 'app_a', request)));
     expect(results.filter((r) => r.created)).toHaveLength(1);
     expect(new Set(results.map((r) => r.reward?._id)).size).toBe(1);
-    expect(await store.rewards.ofConversion('app_a', request.conversionId)).toHaveLength(1);
+    expect(await store.rewards.ofSale('app_a', request.conversionId, null)).toHaveLength(1);
     // The replays rewrote the events under the same ids: stored once.
     expect(await eventsFor('reward.created', results[0].reward!._id)).toBe(1);
   });

@@ -27,7 +27,9 @@ const EXPORT_BATCH = 500;
 /** Every reward listRewards would list, in its order, a batch at a time: an export. */
 export const exportRewards = (store: RewardStore, appId: string, filter: RewardFilter) => inBatches(store.rewards.all(appId, filter), EXPORT_BATCH);
 
-export const conversionRewards = (store: RewardStore, appId: string, conversionId: string) => store.rewards.ofConversion(appId, conversionId);
+/** One sale's rewards: the conversion's own (purchaseId null) or a purchase's. */
+export const conversionRewards = (store: RewardStore, appId: string, conversionId: string, purchaseId: string | null) =>
+  store.rewards.ofSale(appId, conversionId, purchaseId);
 
 /** Reward amounts of a campaign, of a user in a campaign, or of a user over every campaign. */
 export async function rewardStats(store: RewardStore, appId: string, scope: { campaignId?: string; userId?: string }): Promise<TotalsView> {

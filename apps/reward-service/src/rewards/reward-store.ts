@@ -2,13 +2,14 @@ import type { Connection } from 'mongoose';
 import type { Outbox } from '@ris/events';
 import { RewardCodeRepository } from '../codes/reward-code.repository';
 import { RewardMoveRepository } from '../moves/reward-move.repository';
+import { RewardReversalRepository } from '../reversals/reward-reversal.repository';
 import { RewardSlotRepository } from '../slots/reward-slot.repository';
 import { RewardTotalsRepository } from '../totals/reward-totals.repository';
 import { RewardRepository } from './reward.repository';
 
 /**
  * What every reward operation works with: the repositories of the rewards,
- * their codes, moves, totals and places.
+ * their codes, moves, totals, places and reversals.
  */
 export interface RewardStore {
   readonly rewards: RewardRepository;
@@ -16,6 +17,7 @@ export interface RewardStore {
   readonly moves: RewardMoveRepository;
   readonly totals: RewardTotalsRepository;
   readonly slots: RewardSlotRepository;
+  readonly reversals: RewardReversalRepository;
 }
 
 /** The repositories on the service's database (main.ts, and the specs through testing/). */
@@ -26,5 +28,6 @@ export function rewardStore(db: Connection, outbox: Outbox): RewardStore {
     moves: new RewardMoveRepository(db, outbox),
     totals: new RewardTotalsRepository(db),
     slots: new RewardSlotRepository(db),
+    reversals: new RewardReversalRepository(db, outbox),
   };
 }

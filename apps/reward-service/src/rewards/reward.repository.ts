@@ -1,9 +1,9 @@
 import type { Connection } from 'mongoose';
 import { Repository, type Page, type PageQuery } from '@ris/mongo';
-import { rewardModel, type FulfillmentTypeName, type RewardDoc, type RewardStatusName } from './reward.model';
+import { rewardModel, type FulfillmentTypeName, type RewardDoc, type RewardReversalEntry, type RewardStatusName } from './reward.model';
 
-/** What a conversion earns once: one reward per side and level. */
-export type EarnedKey = Pick<RewardDoc, 'conversionId' | 'side' | 'level'>;
+/** What a sale earns once: one reward per side and level, of the conversion (purchaseId null) or of one of its purchases. */
+export type EarnedKey = Pick<RewardDoc, 'conversionId' | 'side' | 'level'> & { purchaseId: string | null };
 
 /** GET /rewards' filters (each optional). */
 export interface RewardFilter {
@@ -35,9 +35,9 @@ export class RewardRepository extends Repository<RewardDoc> {
     super(rewardModel(db));
   }
 
-  /** The reward a conversion earned for this side and level, if it was made. */
+  /** The reward a sale earned for this side and level, if it was made (purchaseId null: also a reward stored before purchases, without the field). */
   earnedFor(appId: string, key: EarnedKey): Promise<RewardDoc | null> {
-    return this.collection.findOne(appId, { conversionId: key.conversionId, side: key.side, level: key.level });
+    return this.collection.findOne(appId, { conversionId: key.conversionId, purchaseId: key.purchaseId, side: key.side, level: key.level });
   }
 
   /**
@@ -48,19 +48,62 @@ export class RewardRepository extends Repository<RewardDoc> {
   async insertEarned(reward: RewardDoc): Promise<{ reward: RewardDoc; created: boolean }> {
     const [inserted] = await this.insertNew([reward]);
     if (inserted) return { reward, created: true };
-    const winner = await this.earnedFor(reward.appId, reward);
+    const winner = await this.earnedFor(reward.appId, { ...reward, purchaseId: reward.purchaseId ?? null });
     if (!winner) throw new Error(`reward ${reward._id} was refused as a duplicate, but no reward holds its conversion, side and level`);
     return { reward: winner, created: false };
   }
 
-  /** A conversion's rewards in the index's order (side, then level). */
-  ofConversion(appId: string, conversionId: string): Promise<RewardDoc[]> {
-    return this.collection.find(appId, { conversionId }, { sort: { side: 1, level: 1 } });
+  /** One sale's rewards (the conversion's own: purchaseId null; or a purchase's), by side, then level. */
+  ofSale(appId: string, conversionId: string, purchaseId: string | null): Promise<RewardDoc[]> {
+    return this.collection.find(appId, { conversionId, purchaseId }, { sort: { side: 1, level: 1 } });
   }
 
-  /** A conversion's rewards in one of `statuses` (those a decision about the conversion can move). */
+  /** A conversion's rewards, its purchases' too, in one of `statuses` (those a decision about the conversion can move). */
   movableOf(appId: string, conversionId: string, statuses: RewardStatusName[]): Promise<RewardDoc[]> {
     return this.collection.find(appId, { conversionId, status: { $in: statuses } });
+  }
+
+  /** The conversion's review no longer holds its PENDING rewards (they wait for their holding period only, if any). */
+  releaseReview(appId: string, conversionId: string): Promise<number> {
+    return this.collection.updateMany(appId, { conversionId, status: 'PENDING', reviewHold: true }, { $set: { reviewHold: false } });
+  }
+
+  /**
+   * PENDING rewards of every app whose holding period is over and which
+   * no review holds, soonest first: the release pass's work (a system job).
+   */
+  dueForRelease(now: Date, limit: number): Promise<RewardDoc[]> {
+    return this.acrossApps
+      .find({ status: 'PENDING', reviewHold: false, availableAt: { $lte: now } })
+      .sort({ availableAt: 1 })
+      .limit(limit)
+      .lean<RewardDoc[]>()
+      .exec();
+  }
+
+  /**
+   * Writes what a reversal did to the reward, once per reversal, only while
+   * it is as the reversal saw it (its status and amount): the new amount
+   * (a reduction; a paid reward keeps its own), what was taken back (owed
+   * back, for a paid one: clawback), and the entry. The reward after, or null when it changed meanwhile or the
+   * reversal is written already (the caller reads it again).
+   */
+  recordReversal(
+    appId: string,
+    seen: Pick<RewardDoc, '_id' | 'status' | 'amount'>,
+    entry: RewardReversalEntry,
+    change: { amount: number; taken: number; reason: string; clawback: number },
+  ): Promise<RewardDoc | null> {
+    return this.collection.findOneAndUpdate(
+      appId,
+      // reversalIds beside the entries: an array-of-strings match, which FerretDB v1 answers as MongoDB does.
+      { _id: seen._id, status: seen.status, amount: seen.amount, reversalIds: { $ne: entry.reversalId } },
+      {
+        $set: { amount: change.amount, updatedAt: entry.at, ...(entry.effect === 'UNCHANGED' ? {} : { reversalReason: change.reason }) },
+        $inc: { reversedAmount: change.taken, clawedBack: change.clawback },
+        $push: { reversals: entry, reversalIds: entry.reversalId },
+      },
+    );
   }
 
   /** GET /rewards: newest first (ties by id), filtered. */

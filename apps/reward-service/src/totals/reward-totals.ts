@@ -37,14 +37,35 @@ function addInto(target: AmountsByStatus, source: Partial<AmountsByStatus> | und
  * same increments over every reward.
  */
 export function totalsIncrements(
-  reward: Pick<RewardDoc, 'userId' | 'side' | 'level' | 'amount'>,
+  reward: Pick<RewardDoc, 'userId' | 'side' | 'level' | 'amount' | 'earnedAmount'>,
   from: RewardStatusName | null,
   to: RewardStatusName,
 ): TotalsIncrement[] {
+  // What reductions took off it (counted as cancelled when they happened): the rebuild's sum over a reward's life.
+  const reduced = from === null ? Math.max(0, (reward.earnedAmount ?? reward.amount) - reward.amount) : 0;
   const bucket = (prefix: string, inc: Record<string, number>) => {
     if (from) inc[`${prefix}.${STATUS_KEY[from]}`] = -reward.amount;
     else inc[`${prefix}.count`] = 1;
     inc[`${prefix}.${STATUS_KEY[to]}`] = reward.amount;
+    if (reduced > 0) inc[`${prefix}.cancelled`] = (inc[`${prefix}.cancelled`] ?? 0) + reduced;
+    return inc;
+  };
+  const userBucket = reward.side === 'REFERRER' ? `levels.L${reward.level}` : 'referee';
+  return [
+    { userId: '', inc: bucket('total', {}) },
+    { userId: reward.userId, inc: bucket(userBucket, bucket('total', {})) },
+  ];
+}
+
+/**
+ * What a reduction of a reward by `taken` (a partial reversal) moves in the
+ * totals: out of the status it was in (`status`), into cancelled, in the
+ * campaign's document and the user's.
+ */
+export function reductionIncrements(reward: Pick<RewardDoc, 'userId' | 'side' | 'level'>, status: RewardStatusName, taken: number): TotalsIncrement[] {
+  const bucket = (prefix: string, inc: Record<string, number>) => {
+    inc[`${prefix}.${STATUS_KEY[status]}`] = -taken;
+    inc[`${prefix}.cancelled`] = (inc[`${prefix}.cancelled`] ?? 0) + taken;
     return inc;
   };
   const userBucket = reward.side === 'REFERRER' ? `levels.L${reward.level}` : 'referee';

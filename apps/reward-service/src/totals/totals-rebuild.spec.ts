@@ -23,7 +23,7 @@ describe('reward totals rebuild', () => {
   const request = (overrides: Partial<CreateRewardInput> = {}): CreateRewardInput => {
     n += 1;
     return {
-      ...{ conversionId: `conv_${n}`, side: 'REFERRER', level: 1, userId: 'ann', campaignId, referralId: `ref_${n}` },
+      ...{ conversionId: `conv_${n}`, purchaseId: null, holdDays: 0, shareOfSale: false, side: 'REFERRER', level: 1, userId: 'ann', campaignId, referralId: `ref_${n}` },
       ...{ amount: 10, fulfillmentType: 'MANUAL', hold: false, maxRewardsPerUser: null, codeValidityDays: 90 },
       ...overrides,
     };

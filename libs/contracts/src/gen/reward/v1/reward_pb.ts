@@ -14,7 +14,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file reward/v1/reward.proto.
  */
 export const file_reward_v1_reward: GenFile = /*@__PURE__*/
-  fileDesc("ChZyZXdhcmQvdjEvcmV3YXJkLnByb3RvEglyZXdhcmQudjEi8AQKBlJld2FyZBIKCgJpZBgBIAEoCRIPCgd1c2VyX2lkGAIgASgJEhMKC2NhbXBhaWduX2lkGAMgASgJEhMKC3JlZmVycmFsX2lkGAQgASgJEhUKDWNvbnZlcnNpb25faWQYBSABKAkSIwoEc2lkZRgGIAEoDjIVLnJld2FyZC52MS5SZXdhcmRTaWRlEg0KBWxldmVsGAcgASgFEg4KBmFtb3VudBgIIAEoARI0ChBmdWxmaWxsbWVudF90eXBlGAkgASgOMhouY29tbW9uLnYxLkZ1bGZpbGxtZW50VHlwZRInCgZzdGF0dXMYCiABKA4yFy5yZXdhcmQudjEuUmV3YXJkU3RhdHVzEhoKDWRpc2NvdW50X2NvZGUYCyABKAlIAIgBARIuCgpleHBpcmVzX2F0GAwgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgpjbGFpbWVkX2F0GA0gASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIvCgtyZWRlZW1lZF9hdBgOIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKY3JlYXRlZF9hdBgPIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKdXBkYXRlZF9hdBgQIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASHgoRY2FuY2VsbGF0aW9uX25vdGUYESABKAlIAYgBARIQCghjdXJyZW5jeRgSIAEoCUIQCg5fZGlzY291bnRfY29kZUIUChJfY2FuY2VsbGF0aW9uX25vdGUi6QIKE0NyZWF0ZVJld2FyZFJlcXVlc3QSDgoGYXBwX2lkGAEgASgJEhUKDWNvbnZlcnNpb25faWQYAiABKAkSIwoEc2lkZRgDIAEoDjIVLnJld2FyZC52MS5SZXdhcmRTaWRlEg0KBWxldmVsGAQgASgFEg8KB3VzZXJfaWQYBSABKAkSEwoLY2FtcGFpZ25faWQYBiABKAkSEwoLcmVmZXJyYWxfaWQYByABKAkSDgoGYW1vdW50GAggASgBEjQKEGZ1bGZpbGxtZW50X3R5cGUYCSABKA4yGi5jb21tb24udjEuRnVsZmlsbG1lbnRUeXBlEgwKBGhvbGQYCiABKAgSIQoUbWF4X3Jld2FyZHNfcGVyX3VzZXIYCyABKAVIAIgBARIaChJjb2RlX3ZhbGlkaXR5X2RheXMYDCABKAUSEAoIY3VycmVuY3kYDSABKAlCFwoVX21heF9yZXdhcmRzX3Blcl91c2VyIloKFENyZWF0ZVJld2FyZFJlc3BvbnNlEiEKBnJld2FyZBgBIAEoCzIRLnJld2FyZC52MS5SZXdhcmQSDwoHY3JlYXRlZBgCIAEoCBIOCgZjYXBwZWQYAyABKAgiSAofQXBwcm92ZUNvbnZlcnNpb25SZXdhcmRzUmVxdWVzdBIOCgZhcHBfaWQYASABKAkSFQoNY29udmVyc2lvbl9pZBgCIAEoCSJGCiBBcHByb3ZlQ29udmVyc2lvblJld2FyZHNSZXNwb25zZRIiCgdyZXdhcmRzGAEgAygLMhEucmV3YXJkLnYxLlJld2FyZCJHCh5DYW5jZWxDb252ZXJzaW9uUmV3YXJkc1JlcXVlc3QSDgoGYXBwX2lkGAEgASgJEhUKDWNvbnZlcnNpb25faWQYAiABKAkiRQofQ2FuY2VsQ29udmVyc2lvblJld2FyZHNSZXNwb25zZRIiCgdyZXdhcmRzGAEgAygLMhEucmV3YXJkLnYxLlJld2FyZCJFChxMaXN0Q29udmVyc2lvblJld2FyZHNSZXF1ZXN0Eg4KBmFwcF9pZBgBIAEoCRIVCg1jb252ZXJzaW9uX2lkGAIgASgJIkMKHUxpc3RDb252ZXJzaW9uUmV3YXJkc1Jlc3BvbnNlEiIKB3Jld2FyZHMYASADKAsyES5yZXdhcmQudjEuUmV3YXJkIjUKEEdldFJld2FyZFJlcXVlc3QSDgoGYXBwX2lkGAEgASgJEhEKCXJld2FyZF9pZBgCIAEoCSI2ChFHZXRSZXdhcmRSZXNwb25zZRIhCgZyZXdhcmQYASABKAsyES5yZXdhcmQudjEuUmV3YXJkIjwKF0dldFJld2FyZEhpc3RvcnlSZXF1ZXN0Eg4KBmFwcF9pZBgBIAEoCRIRCglyZXdhcmRfaWQYAiABKAkiqgEKClJld2FyZE1vdmUSKgoEZnJvbRgBIAEoDjIXLnJld2FyZC52MS5SZXdhcmRTdGF0dXNIAIgBARIjCgJ0bxgCIAEoDjIXLnJld2FyZC52MS5SZXdhcmRTdGF0dXMSJgoCYXQYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhEKBG5vdGUYBCABKAlIAYgBAUIHCgVfZnJvbUIHCgVfbm90ZSJrChNDYW5jZWxSZXdhcmRSZXF1ZXN0Eg4KBmFwcF9pZBgBIAEoCRIRCglyZXdhcmRfaWQYAiABKAkSEQoEbm90ZRgDIAEoCUgAiAEBEhUKDW9wZXJhdGlvbl9rZXkYBCABKAlCBwoFX25vdGUiOQoUQ2FuY2VsUmV3YXJkUmVzcG9uc2USIQoGcmV3YXJkGAEgASgLMhEucmV3YXJkLnYxLlJld2FyZCJAChhHZXRSZXdhcmRIaXN0b3J5UmVzcG9uc2USJAoFbW92ZXMYASADKAsyFS5yZXdhcmQudjEuUmV3YXJkTW92ZSLLAQoSTGlzdFJld2FyZHNSZXF1ZXN0Eg4KBmFwcF9pZBgBIAEoCRIkCgRwYWdlGAIgASgLMhYuY29tbW9uLnYxLlBhZ2VSZXF1ZXN0EhQKB3VzZXJfaWQYAyABKAlIAIgBARInCgZzdGF0dXMYBCABKA4yFy5yZXdhcmQudjEuUmV3YXJkU3RhdHVzEjQKEGZ1bGZpbGxtZW50X3R5cGUYBSABKA4yGi5jb21tb24udjEuRnVsZmlsbG1lbnRUeXBlQgoKCF91c2VyX2lkIlwKE0xpc3RSZXdhcmRzUmVzcG9uc2USIgoHcmV3YXJkcxgBIAMoCzIRLnJld2FyZC52MS5SZXdhcmQSIQoEcGFnZRgCIAEoCzITLmNvbW1vbi52MS5QYWdlSW5mbyKnAQoURXhwb3J0UmV3YXJkc1JlcXVlc3QSDgoGYXBwX2lkGAEgASgJEhQKB3VzZXJfaWQYAyABKAlIAIgBARInCgZzdGF0dXMYBCABKA4yFy5yZXdhcmQudjEuUmV3YXJkU3RhdHVzEjQKEGZ1bGZpbGxtZW50X3R5cGUYBSABKA4yGi5jb21tb24udjEuRnVsZmlsbG1lbnRUeXBlQgoKCF91c2VyX2lkIjsKFUV4cG9ydFJld2FyZHNSZXNwb25zZRIiCgdyZXdhcmRzGAEgAygLMhEucmV3YXJkLnYxLlJld2FyZCI3ChJDbGFpbVJld2FyZFJlcXVlc3QSDgoGYXBwX2lkGAEgASgJEhEKCXJld2FyZF9pZBgCIAEoCSI4ChNDbGFpbVJld2FyZFJlc3BvbnNlEiEKBnJld2FyZBgBIAEoCzIRLnJld2FyZC52MS5SZXdhcmQiMwoTVmFsaWRhdGVDb2RlUmVxdWVzdBIOCgZhcHBfaWQYASABKAkSDAoEY29kZRgCIAEoCSJ2ChRWYWxpZGF0ZUNvZGVSZXNwb25zZRINCgV2YWxpZBgBIAEoCBIMCgRjb2RlGAIgASgJEiEKBnJld2FyZBgDIAEoCzIRLnJld2FyZC52MS5SZXdhcmQSEwoGcmVhc29uGAQgASgJSACIAQFCCQoHX3JlYXNvbiJgChNSZWRlZW1SZXdhcmRSZXF1ZXN0Eg4KBmFwcF9pZBgBIAEoCRIRCglyZXdhcmRfaWQYAiABKAkSDwoHdXNlcl9pZBgDIAEoCRIVCg1vcGVyYXRpb25fa2V5GAQgASgJIjkKFFJlZGVlbVJld2FyZFJlc3BvbnNlEiEKBnJld2FyZBgBIAEoCzIRLnJld2FyZC52MS5SZXdhcmQicwoVR2V0UmV3YXJkU3RhdHNSZXF1ZXN0Eg4KBmFwcF9pZBgBIAEoCRIYCgtjYW1wYWlnbl9pZBgCIAEoCUgAiAEBEhQKB3VzZXJfaWQYAyABKAlIAYgBAUIOCgxfY2FtcGFpZ25faWRCCgoIX3VzZXJfaWQiYgoNUmV3YXJkQW1vdW50cxIPCgdwZW5kaW5nGAEgASgBEhAKCGFwcHJvdmVkGAIgASgBEgwKBHBhaWQYAyABKAESEQoJY2FuY2VsbGVkGAQgASgBEg0KBWNvdW50GAUgASgFIk4KEkxldmVsUmV3YXJkQW1vdW50cxINCgVsZXZlbBgBIAEoBRIpCgdhbW91bnRzGAIgASgLMhgucmV3YXJkLnYxLlJld2FyZEFtb3VudHMipAEKFkdldFJld2FyZFN0YXRzUmVzcG9uc2USJwoFdG90YWwYASABKAsyGC5yZXdhcmQudjEuUmV3YXJkQW1vdW50cxI2Cg9yZWZlcnJlcl9sZXZlbHMYAiADKAsyHS5yZXdhcmQudjEuTGV2ZWxSZXdhcmRBbW91bnRzEikKB3JlZmVyZWUYAyABKAsyGC5yZXdhcmQudjEuUmV3YXJkQW1vdW50cyqZAQoMUmV3YXJkU3RhdHVzEh0KGVJFV0FSRF9TVEFUVVNfVU5TUEVDSUZJRUQQABIZChVSRVdBUkRfU1RBVFVTX1BFTkRJTkcQARIaChZSRVdBUkRfU1RBVFVTX0FQUFJPVkVEEAISFgoSUkVXQVJEX1NUQVRVU19QQUlEEAMSGwoXUkVXQVJEX1NUQVRVU19DQU5DRUxMRUQQBCpcCgpSZXdhcmRTaWRlEhsKF1JFV0FSRF9TSURFX1VOU1BFQ0lGSUVEEAASGAoUUkVXQVJEX1NJREVfUkVGRVJSRVIQARIXChNSRVdBUkRfU0lERV9SRUZFUkVFEAIylAkKDVJld2FyZFNlcnZpY2USTwoMQ3JlYXRlUmV3YXJkEh4ucmV3YXJkLnYxLkNyZWF0ZVJld2FyZFJlcXVlc3QaHy5yZXdhcmQudjEuQ3JlYXRlUmV3YXJkUmVzcG9uc2UScwoYQXBwcm92ZUNvbnZlcnNpb25SZXdhcmRzEioucmV3YXJkLnYxLkFwcHJvdmVDb252ZXJzaW9uUmV3YXJkc1JlcXVlc3QaKy5yZXdhcmQudjEuQXBwcm92ZUNvbnZlcnNpb25SZXdhcmRzUmVzcG9uc2UScAoXQ2FuY2VsQ29udmVyc2lvblJld2FyZHMSKS5yZXdhcmQudjEuQ2FuY2VsQ29udmVyc2lvblJld2FyZHNSZXF1ZXN0GioucmV3YXJkLnYxLkNhbmNlbENvbnZlcnNpb25SZXdhcmRzUmVzcG9uc2USagoVTGlzdENvbnZlcnNpb25SZXdhcmRzEicucmV3YXJkLnYxLkxpc3RDb252ZXJzaW9uUmV3YXJkc1JlcXVlc3QaKC5yZXdhcmQudjEuTGlzdENvbnZlcnNpb25SZXdhcmRzUmVzcG9uc2USRgoJR2V0UmV3YXJkEhsucmV3YXJkLnYxLkdldFJld2FyZFJlcXVlc3QaHC5yZXdhcmQudjEuR2V0UmV3YXJkUmVzcG9uc2USWwoQR2V0UmV3YXJkSGlzdG9yeRIiLnJld2FyZC52MS5HZXRSZXdhcmRIaXN0b3J5UmVxdWVzdBojLnJld2FyZC52MS5HZXRSZXdhcmRIaXN0b3J5UmVzcG9uc2USTAoLTGlzdFJld2FyZHMSHS5yZXdhcmQudjEuTGlzdFJld2FyZHNSZXF1ZXN0Gh4ucmV3YXJkLnYxLkxpc3RSZXdhcmRzUmVzcG9uc2USVAoNRXhwb3J0UmV3YXJkcxIfLnJld2FyZC52MS5FeHBvcnRSZXdhcmRzUmVxdWVzdBogLnJld2FyZC52MS5FeHBvcnRSZXdhcmRzUmVzcG9uc2UwARJMCgtDbGFpbVJld2FyZBIdLnJld2FyZC52MS5DbGFpbVJld2FyZFJlcXVlc3QaHi5yZXdhcmQudjEuQ2xhaW1SZXdhcmRSZXNwb25zZRJPCgxWYWxpZGF0ZUNvZGUSHi5yZXdhcmQudjEuVmFsaWRhdGVDb2RlUmVxdWVzdBofLnJld2FyZC52MS5WYWxpZGF0ZUNvZGVSZXNwb25zZRJPCgxSZWRlZW1SZXdhcmQSHi5yZXdhcmQudjEuUmVkZWVtUmV3YXJkUmVxdWVzdBofLnJld2FyZC52MS5SZWRlZW1SZXdhcmRSZXNwb25zZRJPCgxDYW5jZWxSZXdhcmQSHi5yZXdhcmQudjEuQ2FuY2VsUmV3YXJkUmVxdWVzdBofLnJld2FyZC52MS5DYW5jZWxSZXdhcmRSZXNwb25zZRJVCg5HZXRSZXdhcmRTdGF0cxIgLnJld2FyZC52MS5HZXRSZXdhcmRTdGF0c1JlcXVlc3QaIS5yZXdhcmQudjEuR2V0UmV3YXJkU3RhdHNSZXNwb25zZWIGcHJvdG8z", [file_common_v1_common, file_google_protobuf_timestamp]);
+  fileDesc("ChZyZXdhcmQvdjEvcmV3YXJkLnByb3RvEglyZXdhcmQudjEirgYKBlJld2FyZBIKCgJpZBgBIAEoCRIPCgd1c2VyX2lkGAIgASgJEhMKC2NhbXBhaWduX2lkGAMgASgJEhMKC3JlZmVycmFsX2lkGAQgASgJEhUKDWNvbnZlcnNpb25faWQYBSABKAkSIwoEc2lkZRgGIAEoDjIVLnJld2FyZC52MS5SZXdhcmRTaWRlEg0KBWxldmVsGAcgASgFEg4KBmFtb3VudBgIIAEoARI0ChBmdWxmaWxsbWVudF90eXBlGAkgASgOMhouY29tbW9uLnYxLkZ1bGZpbGxtZW50VHlwZRInCgZzdGF0dXMYCiABKA4yFy5yZXdhcmQudjEuUmV3YXJkU3RhdHVzEhoKDWRpc2NvdW50X2NvZGUYCyABKAlIAIgBARIuCgpleHBpcmVzX2F0GAwgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgpjbGFpbWVkX2F0GA0gASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIvCgtyZWRlZW1lZF9hdBgOIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKY3JlYXRlZF9hdBgPIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKdXBkYXRlZF9hdBgQIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASHgoRY2FuY2VsbGF0aW9uX25vdGUYESABKAlIAYgBARIQCghjdXJyZW5jeRgSIAEoCRIYCgtwdXJjaGFzZV9pZBgTIAEoCUgCiAEBEjAKDGF2YWlsYWJsZV9hdBgUIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASFwoPcmV2ZXJzZWRfYW1vdW50GBUgASgBEhUKDWVhcm5lZF9hbW91bnQYFiABKAESHAoPcmV2ZXJzYWxfcmVhc29uGBcgASgJSAOIAQFCEAoOX2Rpc2NvdW50X2NvZGVCFAoSX2NhbmNlbGxhdGlvbl9ub3RlQg4KDF9wdXJjaGFzZV9pZEISChBfcmV2ZXJzYWxfcmVhc29uIr0DChNDcmVhdGVSZXdhcmRSZXF1ZXN0Eg4KBmFwcF9pZBgBIAEoCRIVCg1jb252ZXJzaW9uX2lkGAIgASgJEiMKBHNpZGUYAyABKA4yFS5yZXdhcmQudjEuUmV3YXJkU2lkZRINCgVsZXZlbBgEIAEoBRIPCgd1c2VyX2lkGAUgASgJEhMKC2NhbXBhaWduX2lkGAYgASgJEhMKC3JlZmVycmFsX2lkGAcgASgJEg4KBmFtb3VudBgIIAEoARI0ChBmdWxmaWxsbWVudF90eXBlGAkgASgOMhouY29tbW9uLnYxLkZ1bGZpbGxtZW50VHlwZRIMCgRob2xkGAogASgIEiEKFG1heF9yZXdhcmRzX3Blcl91c2VyGAsgASgFSACIAQESGgoSY29kZV92YWxpZGl0eV9kYXlzGAwgASgFEhAKCGN1cnJlbmN5GA0gASgJEhgKC3B1cmNoYXNlX2lkGA4gASgJSAGIAQESEQoJaG9sZF9kYXlzGA8gASgFEhUKDXNoYXJlX29mX3NhbGUYECABKAhCFwoVX21heF9yZXdhcmRzX3Blcl91c2VyQg4KDF9wdXJjaGFzZV9pZCJaChRDcmVhdGVSZXdhcmRSZXNwb25zZRIhCgZyZXdhcmQYASABKAsyES5yZXdhcmQudjEuUmV3YXJkEg8KB2NyZWF0ZWQYAiABKAgSDgoGY2FwcGVkGAMgASgIIkgKH0FwcHJvdmVDb252ZXJzaW9uUmV3YXJkc1JlcXVlc3QSDgoGYXBwX2lkGAEgASgJEhUKDWNvbnZlcnNpb25faWQYAiABKAkiRgogQXBwcm92ZUNvbnZlcnNpb25SZXdhcmRzUmVzcG9uc2USIgoHcmV3YXJkcxgBIAMoCzIRLnJld2FyZC52MS5SZXdhcmQiRwoeQ2FuY2VsQ29udmVyc2lvblJld2FyZHNSZXF1ZXN0Eg4KBmFwcF9pZBgBIAEoCRIVCg1jb252ZXJzaW9uX2lkGAIgASgJIkUKH0NhbmNlbENvbnZlcnNpb25SZXdhcmRzUmVzcG9uc2USIgoHcmV3YXJkcxgBIAMoCzIRLnJld2FyZC52MS5SZXdhcmQibwocTGlzdENvbnZlcnNpb25SZXdhcmRzUmVxdWVzdBIOCgZhcHBfaWQYASABKAkSFQoNY29udmVyc2lvbl9pZBgCIAEoCRIYCgtwdXJjaGFzZV9pZBgDIAEoCUgAiAEBQg4KDF9wdXJjaGFzZV9pZCJDCh1MaXN0Q29udmVyc2lvblJld2FyZHNSZXNwb25zZRIiCgdyZXdhcmRzGAEgAygLMhEucmV3YXJkLnYxLlJld2FyZCI1ChBHZXRSZXdhcmRSZXF1ZXN0Eg4KBmFwcF9pZBgBIAEoCRIRCglyZXdhcmRfaWQYAiABKAkiNgoRR2V0UmV3YXJkUmVzcG9uc2USIQoGcmV3YXJkGAEgASgLMhEucmV3YXJkLnYxLlJld2FyZCI8ChdHZXRSZXdhcmRIaXN0b3J5UmVxdWVzdBIOCgZhcHBfaWQYASABKAkSEQoJcmV3YXJkX2lkGAIgASgJIqoBCgpSZXdhcmRNb3ZlEioKBGZyb20YASABKA4yFy5yZXdhcmQudjEuUmV3YXJkU3RhdHVzSACIAQESIwoCdG8YAiABKA4yFy5yZXdhcmQudjEuUmV3YXJkU3RhdHVzEiYKAmF0GAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIRCgRub3RlGAQgASgJSAGIAQFCBwoFX2Zyb21CBwoFX25vdGUiawoTQ2FuY2VsUmV3YXJkUmVxdWVzdBIOCgZhcHBfaWQYASABKAkSEQoJcmV3YXJkX2lkGAIgASgJEhEKBG5vdGUYAyABKAlIAIgBARIVCg1vcGVyYXRpb25fa2V5GAQgASgJQgcKBV9ub3RlIjkKFENhbmNlbFJld2FyZFJlc3BvbnNlEiEKBnJld2FyZBgBIAEoCzIRLnJld2FyZC52MS5SZXdhcmQiQAoYR2V0UmV3YXJkSGlzdG9yeVJlc3BvbnNlEiQKBW1vdmVzGAEgAygLMhUucmV3YXJkLnYxLlJld2FyZE1vdmUiywEKEkxpc3RSZXdhcmRzUmVxdWVzdBIOCgZhcHBfaWQYASABKAkSJAoEcGFnZRgCIAEoCzIWLmNvbW1vbi52MS5QYWdlUmVxdWVzdBIUCgd1c2VyX2lkGAMgASgJSACIAQESJwoGc3RhdHVzGAQgASgOMhcucmV3YXJkLnYxLlJld2FyZFN0YXR1cxI0ChBmdWxmaWxsbWVudF90eXBlGAUgASgOMhouY29tbW9uLnYxLkZ1bGZpbGxtZW50VHlwZUIKCghfdXNlcl9pZCJcChNMaXN0UmV3YXJkc1Jlc3BvbnNlEiIKB3Jld2FyZHMYASADKAsyES5yZXdhcmQudjEuUmV3YXJkEiEKBHBhZ2UYAiABKAsyEy5jb21tb24udjEuUGFnZUluZm8ipwEKFEV4cG9ydFJld2FyZHNSZXF1ZXN0Eg4KBmFwcF9pZBgBIAEoCRIUCgd1c2VyX2lkGAMgASgJSACIAQESJwoGc3RhdHVzGAQgASgOMhcucmV3YXJkLnYxLlJld2FyZFN0YXR1cxI0ChBmdWxmaWxsbWVudF90eXBlGAUgASgOMhouY29tbW9uLnYxLkZ1bGZpbGxtZW50VHlwZUIKCghfdXNlcl9pZCI7ChVFeHBvcnRSZXdhcmRzUmVzcG9uc2USIgoHcmV3YXJkcxgBIAMoCzIRLnJld2FyZC52MS5SZXdhcmQiNwoSQ2xhaW1SZXdhcmRSZXF1ZXN0Eg4KBmFwcF9pZBgBIAEoCRIRCglyZXdhcmRfaWQYAiABKAkiOAoTQ2xhaW1SZXdhcmRSZXNwb25zZRIhCgZyZXdhcmQYASABKAsyES5yZXdhcmQudjEuUmV3YXJkIjMKE1ZhbGlkYXRlQ29kZVJlcXVlc3QSDgoGYXBwX2lkGAEgASgJEgwKBGNvZGUYAiABKAkidgoUVmFsaWRhdGVDb2RlUmVzcG9uc2USDQoFdmFsaWQYASABKAgSDAoEY29kZRgCIAEoCRIhCgZyZXdhcmQYAyABKAsyES5yZXdhcmQudjEuUmV3YXJkEhMKBnJlYXNvbhgEIAEoCUgAiAEBQgkKB19yZWFzb24iYAoTUmVkZWVtUmV3YXJkUmVxdWVzdBIOCgZhcHBfaWQYASABKAkSEQoJcmV3YXJkX2lkGAIgASgJEg8KB3VzZXJfaWQYAyABKAkSFQoNb3BlcmF0aW9uX2tleRgEIAEoCSI5ChRSZWRlZW1SZXdhcmRSZXNwb25zZRIhCgZyZXdhcmQYASABKAsyES5yZXdhcmQudjEuUmV3YXJkItABChVSZXZlcnNlUmV3YXJkc1JlcXVlc3QSDgoGYXBwX2lkGAEgASgJEhUKDWNvbnZlcnNpb25faWQYAiABKAkSGAoLcHVyY2hhc2VfaWQYAyABKAlIAIgBARITCgtyZXZlcnNhbF9pZBgEIAEoCRIXCg9yZW1haW5pbmdfc2hhcmUYBSABKAESDAoEZnVsbBgGIAEoCBIOCgZyZWFzb24YByABKAkSEQoEbm90ZRgIIAEoCUgBiAEBQg4KDF9wdXJjaGFzZV9pZEIHCgVfbm90ZSKEAQoOUmV3YXJkUmV2ZXJzYWwSIQoGcmV3YXJkGAEgASgLMhEucmV3YXJkLnYxLlJld2FyZBITCgtmcm9tX2Ftb3VudBgCIAEoARIRCgl0b19hbW91bnQYAyABKAESDgoGZWZmZWN0GAQgASgJEhcKD2NsYXdiYWNrX2Ftb3VudBgFIAEoASJGChZSZXZlcnNlUmV3YXJkc1Jlc3BvbnNlEiwKCXJldmVyc2FscxgBIAMoCzIZLnJld2FyZC52MS5SZXdhcmRSZXZlcnNhbCKHAgoIQ2xhd2JhY2sSCgoCaWQYASABKAkSEQoJcmV3YXJkX2lkGAIgASgJEg8KB3VzZXJfaWQYAyABKAkSEwoLY2FtcGFpZ25faWQYBCABKAkSFQoNY29udmVyc2lvbl9pZBgFIAEoCRIYCgtwdXJjaGFzZV9pZBgGIAEoCUgAiAEBEhMKC3JldmVyc2FsX2lkGAcgASgJEg4KBmFtb3VudBgIIAEoARIQCghjdXJyZW5jeRgJIAEoCRIOCgZyZWFzb24YCiABKAkSLgoKY3JlYXRlZF9hdBgLIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBCDgoMX3B1cmNoYXNlX2lkIm4KFExpc3RDbGF3YmFja3NSZXF1ZXN0Eg4KBmFwcF9pZBgBIAEoCRIkCgRwYWdlGAIgASgLMhYuY29tbW9uLnYxLlBhZ2VSZXF1ZXN0EhQKB3VzZXJfaWQYAyABKAlIAIgBAUIKCghfdXNlcl9pZCKPAQoVTGlzdENsYXdiYWNrc1Jlc3BvbnNlEiYKCWNsYXdiYWNrcxgBIAMoCzITLnJld2FyZC52MS5DbGF3YmFjaxIhCgRwYWdlGAIgASgLMhMuY29tbW9uLnYxLlBhZ2VJbmZvEisKBnRvdGFscxgDIAMoCzIbLnJld2FyZC52MS5BbW91bnRJbkN1cnJlbmN5IjQKEEFtb3VudEluQ3VycmVuY3kSEAoIY3VycmVuY3kYASABKAkSDgoGYW1vdW50GAIgASgBInMKFUdldFJld2FyZFN0YXRzUmVxdWVzdBIOCgZhcHBfaWQYASABKAkSGAoLY2FtcGFpZ25faWQYAiABKAlIAIgBARIUCgd1c2VyX2lkGAMgASgJSAGIAQFCDgoMX2NhbXBhaWduX2lkQgoKCF91c2VyX2lkImIKDVJld2FyZEFtb3VudHMSDwoHcGVuZGluZxgBIAEoARIQCghhcHByb3ZlZBgCIAEoARIMCgRwYWlkGAMgASgBEhEKCWNhbmNlbGxlZBgEIAEoARINCgVjb3VudBgFIAEoBSJOChJMZXZlbFJld2FyZEFtb3VudHMSDQoFbGV2ZWwYASABKAUSKQoHYW1vdW50cxgCIAEoCzIYLnJld2FyZC52MS5SZXdhcmRBbW91bnRzIqQBChZHZXRSZXdhcmRTdGF0c1Jlc3BvbnNlEicKBXRvdGFsGAEgASgLMhgucmV3YXJkLnYxLlJld2FyZEFtb3VudHMSNgoPcmVmZXJyZXJfbGV2ZWxzGAIgAygLMh0ucmV3YXJkLnYxLkxldmVsUmV3YXJkQW1vdW50cxIpCgdyZWZlcmVlGAMgASgLMhgucmV3YXJkLnYxLlJld2FyZEFtb3VudHMqmQEKDFJld2FyZFN0YXR1cxIdChlSRVdBUkRfU1RBVFVTX1VOU1BFQ0lGSUVEEAASGQoVUkVXQVJEX1NUQVRVU19QRU5ESU5HEAESGgoWUkVXQVJEX1NUQVRVU19BUFBST1ZFRBACEhYKElJFV0FSRF9TVEFUVVNfUEFJRBADEhsKF1JFV0FSRF9TVEFUVVNfQ0FOQ0VMTEVEEAQqXAoKUmV3YXJkU2lkZRIbChdSRVdBUkRfU0lERV9VTlNQRUNJRklFRBAAEhgKFFJFV0FSRF9TSURFX1JFRkVSUkVSEAESFwoTUkVXQVJEX1NJREVfUkVGRVJFRRACMr8KCg1SZXdhcmRTZXJ2aWNlEk8KDENyZWF0ZVJld2FyZBIeLnJld2FyZC52MS5DcmVhdGVSZXdhcmRSZXF1ZXN0Gh8ucmV3YXJkLnYxLkNyZWF0ZVJld2FyZFJlc3BvbnNlEnMKGEFwcHJvdmVDb252ZXJzaW9uUmV3YXJkcxIqLnJld2FyZC52MS5BcHByb3ZlQ29udmVyc2lvblJld2FyZHNSZXF1ZXN0GisucmV3YXJkLnYxLkFwcHJvdmVDb252ZXJzaW9uUmV3YXJkc1Jlc3BvbnNlEnAKF0NhbmNlbENvbnZlcnNpb25SZXdhcmRzEikucmV3YXJkLnYxLkNhbmNlbENvbnZlcnNpb25SZXdhcmRzUmVxdWVzdBoqLnJld2FyZC52MS5DYW5jZWxDb252ZXJzaW9uUmV3YXJkc1Jlc3BvbnNlEmoKFUxpc3RDb252ZXJzaW9uUmV3YXJkcxInLnJld2FyZC52MS5MaXN0Q29udmVyc2lvblJld2FyZHNSZXF1ZXN0GigucmV3YXJkLnYxLkxpc3RDb252ZXJzaW9uUmV3YXJkc1Jlc3BvbnNlEkYKCUdldFJld2FyZBIbLnJld2FyZC52MS5HZXRSZXdhcmRSZXF1ZXN0GhwucmV3YXJkLnYxLkdldFJld2FyZFJlc3BvbnNlElsKEEdldFJld2FyZEhpc3RvcnkSIi5yZXdhcmQudjEuR2V0UmV3YXJkSGlzdG9yeVJlcXVlc3QaIy5yZXdhcmQudjEuR2V0UmV3YXJkSGlzdG9yeVJlc3BvbnNlEkwKC0xpc3RSZXdhcmRzEh0ucmV3YXJkLnYxLkxpc3RSZXdhcmRzUmVxdWVzdBoeLnJld2FyZC52MS5MaXN0UmV3YXJkc1Jlc3BvbnNlElQKDUV4cG9ydFJld2FyZHMSHy5yZXdhcmQudjEuRXhwb3J0UmV3YXJkc1JlcXVlc3QaIC5yZXdhcmQudjEuRXhwb3J0UmV3YXJkc1Jlc3BvbnNlMAESTAoLQ2xhaW1SZXdhcmQSHS5yZXdhcmQudjEuQ2xhaW1SZXdhcmRSZXF1ZXN0Gh4ucmV3YXJkLnYxLkNsYWltUmV3YXJkUmVzcG9uc2USTwoMVmFsaWRhdGVDb2RlEh4ucmV3YXJkLnYxLlZhbGlkYXRlQ29kZVJlcXVlc3QaHy5yZXdhcmQudjEuVmFsaWRhdGVDb2RlUmVzcG9uc2USTwoMUmVkZWVtUmV3YXJkEh4ucmV3YXJkLnYxLlJlZGVlbVJld2FyZFJlcXVlc3QaHy5yZXdhcmQudjEuUmVkZWVtUmV3YXJkUmVzcG9uc2USTwoMQ2FuY2VsUmV3YXJkEh4ucmV3YXJkLnYxLkNhbmNlbFJld2FyZFJlcXVlc3QaHy5yZXdhcmQudjEuQ2FuY2VsUmV3YXJkUmVzcG9uc2USVQoOUmV2ZXJzZVJld2FyZHMSIC5yZXdhcmQudjEuUmV2ZXJzZVJld2FyZHNSZXF1ZXN0GiEucmV3YXJkLnYxLlJldmVyc2VSZXdhcmRzUmVzcG9uc2USUgoNTGlzdENsYXdiYWNrcxIfLnJld2FyZC52MS5MaXN0Q2xhd2JhY2tzUmVxdWVzdBogLnJld2FyZC52MS5MaXN0Q2xhd2JhY2tzUmVzcG9uc2USVQoOR2V0UmV3YXJkU3RhdHMSIC5yZXdhcmQudjEuR2V0UmV3YXJkU3RhdHNSZXF1ZXN0GiEucmV3YXJkLnYxLkdldFJld2FyZFN0YXRzUmVzcG9uc2ViBnByb3RvMw", [file_common_v1_common, file_google_protobuf_timestamp]);
 
 /**
  * @generated from message reward.v1.Reward
@@ -114,6 +114,42 @@ export type Reward = Message<"reward.v1.Reward"> & {
    * @generated from field: string currency = 18;
    */
   currency: string;
+
+  /**
+   * Set for a reward earned by a later purchase of the conversion.
+   *
+   * @generated from field: optional string purchase_id = 19;
+   */
+  purchaseId?: string | undefined;
+
+  /**
+   * When a reward held for its campaign's holding period becomes APPROVED
+   * (by itself, once no review holds it); unset when it was never held so.
+   *
+   * @generated from field: google.protobuf.Timestamp available_at = 20;
+   */
+  availableAt?: Timestamp | undefined;
+
+  /**
+   * Value taken back by reversals: reductions, a cancellation, clawbacks.
+   *
+   * @generated from field: double reversed_amount = 21;
+   */
+  reversedAmount: number;
+
+  /**
+   * The amount it was created with (amount is less after a reduction).
+   *
+   * @generated from field: double earned_amount = 22;
+   */
+  earnedAmount: number;
+
+  /**
+   * Set when a reversal cancelled it or took part of it: its reason.
+   *
+   * @generated from field: optional string reversal_reason = 23;
+   */
+  reversalReason?: string | undefined;
 };
 
 /**
@@ -202,6 +238,29 @@ export type CreateRewardRequest = Message<"reward.v1.CreateRewardRequest"> & {
    * @generated from field: string currency = 13;
    */
   currency: string;
+
+  /**
+   * A later purchase of the conversion that earned it; unset: the conversion.
+   *
+   * @generated from field: optional string purchase_id = 14;
+   */
+  purchaseId?: string | undefined;
+
+  /**
+   * The campaign's holding period: created PENDING, approved by itself this
+   * many days later (once no review holds it). 0: no holding period.
+   *
+   * @generated from field: int32 hold_days = 15;
+   */
+  holdDays: number;
+
+  /**
+   * The amount is a share of the sale: a partial reversal reduces it in
+   * proportion (a fixed amount is only taken back by a full reversal).
+   *
+   * @generated from field: bool share_of_sale = 16;
+   */
+  shareOfSale: boolean;
 };
 
 /**
@@ -339,6 +398,14 @@ export type ListConversionRewardsRequest = Message<"reward.v1.ListConversionRewa
    * @generated from field: string conversion_id = 2;
    */
   conversionId: string;
+
+  /**
+   * Unset: the rewards of the conversion's own sale (every level and side);
+   * set: those of this purchase.
+   *
+   * @generated from field: optional string purchase_id = 3;
+   */
+  purchaseId?: string | undefined;
 };
 
 /**
@@ -797,6 +864,278 @@ export const RedeemRewardResponseSchema: GenMessage<RedeemRewardResponse> = /*@_
  * Campaign scope (campaign_id, no user_id), one user in one campaign (both),
  * or one user over every campaign (user_id only).
  *
+ * @generated from message reward.v1.ReverseRewardsRequest
+ */
+export type ReverseRewardsRequest = Message<"reward.v1.ReverseRewardsRequest"> & {
+  /**
+   * @generated from field: string app_id = 1;
+   */
+  appId: string;
+
+  /**
+   * @generated from field: string conversion_id = 2;
+   */
+  conversionId: string;
+
+  /**
+   * Unset: the rewards of the conversion's own sale; set: of this purchase.
+   *
+   * @generated from field: optional string purchase_id = 3;
+   */
+  purchaseId?: string | undefined;
+
+  /**
+   * The reversal's id: each reward changes at most once per reversal.
+   *
+   * @generated from field: string reversal_id = 4;
+   */
+  reversalId: string;
+
+  /**
+   * The part of the sale still standing after this reversal (and those
+   * before it), 0 to 1: a share-of-sale reward keeps this part of what it
+   * earned.
+   *
+   * @generated from field: double remaining_share = 5;
+   */
+  remainingShare: number;
+
+  /**
+   * The sale is fully reversed: every reward of it is taken back.
+   *
+   * @generated from field: bool full = 6;
+   */
+  full: boolean;
+
+  /**
+   * REFUND, CHARGEBACK, CANCELLATION or OTHER.
+   *
+   * @generated from field: string reason = 7;
+   */
+  reason: string;
+
+  /**
+   * @generated from field: optional string note = 8;
+   */
+  note?: string | undefined;
+};
+
+/**
+ * Describes the message reward.v1.ReverseRewardsRequest.
+ * Use `create(ReverseRewardsRequestSchema)` to create a new message.
+ */
+export const ReverseRewardsRequestSchema: GenMessage<ReverseRewardsRequest> = /*@__PURE__*/
+  messageDesc(file_reward_v1_reward, 26);
+
+/**
+ * What one reversal did to one reward.
+ *
+ * @generated from message reward.v1.RewardReversal
+ */
+export type RewardReversal = Message<"reward.v1.RewardReversal"> & {
+  /**
+   * @generated from field: reward.v1.Reward reward = 1;
+   */
+  reward?: Reward | undefined;
+
+  /**
+   * Its amount before and after (equal when it was left as it was).
+   *
+   * @generated from field: double from_amount = 2;
+   */
+  fromAmount: number;
+
+  /**
+   * @generated from field: double to_amount = 3;
+   */
+  toAmount: number;
+
+  /**
+   * REDUCED, CANCELLED, CLAWBACK (paid already: owed back) or UNCHANGED.
+   *
+   * @generated from field: string effect = 4;
+   */
+  effect: string;
+
+  /**
+   * The part owed back (CLAWBACK), 0 otherwise.
+   *
+   * @generated from field: double clawback_amount = 5;
+   */
+  clawbackAmount: number;
+};
+
+/**
+ * Describes the message reward.v1.RewardReversal.
+ * Use `create(RewardReversalSchema)` to create a new message.
+ */
+export const RewardReversalSchema: GenMessage<RewardReversal> = /*@__PURE__*/
+  messageDesc(file_reward_v1_reward, 27);
+
+/**
+ * @generated from message reward.v1.ReverseRewardsResponse
+ */
+export type ReverseRewardsResponse = Message<"reward.v1.ReverseRewardsResponse"> & {
+  /**
+   * @generated from field: repeated reward.v1.RewardReversal reversals = 1;
+   */
+  reversals: RewardReversal[];
+};
+
+/**
+ * Describes the message reward.v1.ReverseRewardsResponse.
+ * Use `create(ReverseRewardsResponseSchema)` to create a new message.
+ */
+export const ReverseRewardsResponseSchema: GenMessage<ReverseRewardsResponse> = /*@__PURE__*/
+  messageDesc(file_reward_v1_reward, 28);
+
+/**
+ * @generated from message reward.v1.Clawback
+ */
+export type Clawback = Message<"reward.v1.Clawback"> & {
+  /**
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * @generated from field: string reward_id = 2;
+   */
+  rewardId: string;
+
+  /**
+   * @generated from field: string user_id = 3;
+   */
+  userId: string;
+
+  /**
+   * @generated from field: string campaign_id = 4;
+   */
+  campaignId: string;
+
+  /**
+   * @generated from field: string conversion_id = 5;
+   */
+  conversionId: string;
+
+  /**
+   * @generated from field: optional string purchase_id = 6;
+   */
+  purchaseId?: string | undefined;
+
+  /**
+   * @generated from field: string reversal_id = 7;
+   */
+  reversalId: string;
+
+  /**
+   * @generated from field: double amount = 8;
+   */
+  amount: number;
+
+  /**
+   * @generated from field: string currency = 9;
+   */
+  currency: string;
+
+  /**
+   * @generated from field: string reason = 10;
+   */
+  reason: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp created_at = 11;
+   */
+  createdAt?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message reward.v1.Clawback.
+ * Use `create(ClawbackSchema)` to create a new message.
+ */
+export const ClawbackSchema: GenMessage<Clawback> = /*@__PURE__*/
+  messageDesc(file_reward_v1_reward, 29);
+
+/**
+ * @generated from message reward.v1.ListClawbacksRequest
+ */
+export type ListClawbacksRequest = Message<"reward.v1.ListClawbacksRequest"> & {
+  /**
+   * @generated from field: string app_id = 1;
+   */
+  appId: string;
+
+  /**
+   * @generated from field: common.v1.PageRequest page = 2;
+   */
+  page?: PageRequest | undefined;
+
+  /**
+   * @generated from field: optional string user_id = 3;
+   */
+  userId?: string | undefined;
+};
+
+/**
+ * Describes the message reward.v1.ListClawbacksRequest.
+ * Use `create(ListClawbacksRequestSchema)` to create a new message.
+ */
+export const ListClawbacksRequestSchema: GenMessage<ListClawbacksRequest> = /*@__PURE__*/
+  messageDesc(file_reward_v1_reward, 30);
+
+/**
+ * @generated from message reward.v1.ListClawbacksResponse
+ */
+export type ListClawbacksResponse = Message<"reward.v1.ListClawbacksResponse"> & {
+  /**
+   * @generated from field: repeated reward.v1.Clawback clawbacks = 1;
+   */
+  clawbacks: Clawback[];
+
+  /**
+   * @generated from field: common.v1.PageInfo page = 2;
+   */
+  page?: PageInfo | undefined;
+
+  /**
+   * The sums owed by the listed user (or by every user) over every page,
+   * one per currency.
+   *
+   * @generated from field: repeated reward.v1.AmountInCurrency totals = 3;
+   */
+  totals: AmountInCurrency[];
+};
+
+/**
+ * Describes the message reward.v1.ListClawbacksResponse.
+ * Use `create(ListClawbacksResponseSchema)` to create a new message.
+ */
+export const ListClawbacksResponseSchema: GenMessage<ListClawbacksResponse> = /*@__PURE__*/
+  messageDesc(file_reward_v1_reward, 31);
+
+/**
+ * @generated from message reward.v1.AmountInCurrency
+ */
+export type AmountInCurrency = Message<"reward.v1.AmountInCurrency"> & {
+  /**
+   * @generated from field: string currency = 1;
+   */
+  currency: string;
+
+  /**
+   * @generated from field: double amount = 2;
+   */
+  amount: number;
+};
+
+/**
+ * Describes the message reward.v1.AmountInCurrency.
+ * Use `create(AmountInCurrencySchema)` to create a new message.
+ */
+export const AmountInCurrencySchema: GenMessage<AmountInCurrency> = /*@__PURE__*/
+  messageDesc(file_reward_v1_reward, 32);
+
+/**
  * @generated from message reward.v1.GetRewardStatsRequest
  */
 export type GetRewardStatsRequest = Message<"reward.v1.GetRewardStatsRequest"> & {
@@ -821,7 +1160,7 @@ export type GetRewardStatsRequest = Message<"reward.v1.GetRewardStatsRequest"> &
  * Use `create(GetRewardStatsRequestSchema)` to create a new message.
  */
 export const GetRewardStatsRequestSchema: GenMessage<GetRewardStatsRequest> = /*@__PURE__*/
-  messageDesc(file_reward_v1_reward, 26);
+  messageDesc(file_reward_v1_reward, 33);
 
 /**
  * Amounts by status, maintained on every transition.
@@ -860,7 +1199,7 @@ export type RewardAmounts = Message<"reward.v1.RewardAmounts"> & {
  * Use `create(RewardAmountsSchema)` to create a new message.
  */
 export const RewardAmountsSchema: GenMessage<RewardAmounts> = /*@__PURE__*/
-  messageDesc(file_reward_v1_reward, 27);
+  messageDesc(file_reward_v1_reward, 34);
 
 /**
  * @generated from message reward.v1.LevelRewardAmounts
@@ -882,7 +1221,7 @@ export type LevelRewardAmounts = Message<"reward.v1.LevelRewardAmounts"> & {
  * Use `create(LevelRewardAmountsSchema)` to create a new message.
  */
 export const LevelRewardAmountsSchema: GenMessage<LevelRewardAmounts> = /*@__PURE__*/
-  messageDesc(file_reward_v1_reward, 28);
+  messageDesc(file_reward_v1_reward, 35);
 
 /**
  * @generated from message reward.v1.GetRewardStatsResponse
@@ -915,7 +1254,7 @@ export type GetRewardStatsResponse = Message<"reward.v1.GetRewardStatsResponse">
  * Use `create(GetRewardStatsResponseSchema)` to create a new message.
  */
 export const GetRewardStatsResponseSchema: GenMessage<GetRewardStatsResponse> = /*@__PURE__*/
-  messageDesc(file_reward_v1_reward, 29);
+  messageDesc(file_reward_v1_reward, 36);
 
 /**
  * PENDING -> APPROVED -> PAID; PENDING or APPROVED -> CANCELLED.
@@ -983,9 +1322,12 @@ export const RewardSideSchema: GenEnum<RewardSide> = /*@__PURE__*/
 
 /**
  * Rewards, their discount/coupon codes, claim, validation and redemption.
- * The referral service creates rewards for conversions (CreateReward,
- * idempotent by conversion id + side + level) and moves held rewards on
- * after a fraud review (ApproveConversionRewards / CancelConversionRewards).
+ * The referral service creates rewards for conversions and their later
+ * purchases (CreateReward, idempotent by conversion id + purchase id + side
+ * + level), moves held rewards on after a fraud review
+ * (ApproveConversionRewards / CancelConversionRewards) and takes them back
+ * when a sale is reversed (ReverseRewards). A reward held for its
+ * campaign's holding period is approved by the service's own pass.
  * The gateway serves the public reward endpoints from the other RPCs.
  *
  * @generated from service reward.v1.RewardService
@@ -1096,6 +1438,28 @@ export const RewardService: GenService<{
     methodKind: "unary";
     input: typeof CancelRewardRequestSchema;
     output: typeof CancelRewardResponseSchema;
+  },
+  /**
+   * A reversal (refund, chargeback…) of a conversion's sale or of one of its
+   * purchases: each reward of it is reduced, cancelled, or (already paid)
+   * owes a clawback. Idempotent per reversal id and reward.
+   *
+   * @generated from rpc reward.v1.RewardService.ReverseRewards
+   */
+  reverseRewards: {
+    methodKind: "unary";
+    input: typeof ReverseRewardsRequestSchema;
+    output: typeof ReverseRewardsResponseSchema;
+  },
+  /**
+   * What referrers owe back for rewards paid before their sale was reversed.
+   *
+   * @generated from rpc reward.v1.RewardService.ListClawbacks
+   */
+  listClawbacks: {
+    methodKind: "unary";
+    input: typeof ListClawbacksRequestSchema;
+    output: typeof ListClawbacksResponseSchema;
   },
   /**
    * @generated from rpc reward.v1.RewardService.GetRewardStats
