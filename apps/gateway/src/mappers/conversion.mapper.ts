@@ -22,12 +22,14 @@ export const Conversion = entity<ConversionMessage>()('Conversion', {
     s.openapi({
       description:
         'PENDING: referee known; CLICKED: a click carried the refereeId; CONVERTED; FLAGGED: held for fraud review; ' +
-        'REJECTED: its fraud flag was rejected (rewards cancelled, counted in no figure; the referee cannot convert again in the campaign)',
+        'REJECTED: its fraud flag was rejected (rewards cancelled, counted in no figure; the referee cannot convert again in the campaign); ' +
+        'REVERSED: refunded, charged back or cancelled in full (POST /conversions/{conversionId}/reversals): its rewards cancelled or clawed back; it still counts as a conversion, and as a reversal',
     }),
   ),
   rewardAmount: z.number().openapi({ description: "This record's referrer's reward (0 when none)" }),
   level: z.number().int().openapi({ description: '1 for the direct referrer, n for the referrer n-1 steps above' }),
   amount: z.number().nullable().openapi({ description: 'Monetary value reported with the conversion' }),
+  reversedAmount: z.number().openapi({ description: "Level 1: what reversals took off the conversion's own `amount` (its purchases have their own); 0 when none" }),
   currency: from(
     currencyCode('ISO 4217 code of `amount` and `rewardAmount`: the campaign\'s'),
     // A referral service one release behind sends none: its campaigns are USD.

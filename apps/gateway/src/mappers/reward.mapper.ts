@@ -17,12 +17,24 @@ export const Reward = entity<RewardMessage>()('Reward', {
   conversionId: z.string(),
   side: RewardSides.field(),
   level: z.number().int(),
-  amount: z.number(),
+  amount: z.number().openapi({ description: 'What it is worth now: `earnedAmount` less what partial reversals reduced it by (a PAID reward keeps what it was paid; what is owed back is a clawback)' }),
+  earnedAmount: z.number().openapi({ description: 'What it was created with' }),
+  reversedAmount: z.number().openapi({ description: 'Value reversals (refunds, chargebacks) took back: reduced, cancelled or owed back; 0 when none' }),
+  reversalReason: z.string().nullable().openapi({ description: 'REFUND, CHARGEBACK, CANCELLATION or OTHER: the reason of the last reversal that changed it; null otherwise' }),
+  purchaseId: z.string().nullable().openapi({ description: "The later purchase that earned it (a recurring commission); null for the conversion's own reward" }),
+  availableAt: time(
+    timestamp.nullable().openapi({
+      description: "The end of its campaign's holding period: a PENDING reward becomes APPROVED by itself then (unless a fraud review still holds it); null when it was never held so",
+    }),
+  ),
   // A reward service one release behind sends none: its rewards are USD.
   currency: from(currencyCode("ISO 4217 code of `amount`: its campaign's"), (r: RewardMessage) => r.currency || DEFAULT_CURRENCY),
   fulfillmentType: FulfillmentTypes.field(),
   status: RewardStatuses.field((s) =>
-    s.openapi({ description: 'PENDING (held for review or a deferred fraud check) → APPROVED → PAID; PENDING or APPROVED → CANCELLED' }),
+    s.openapi({
+      description:
+        'PENDING (held for review, a deferred fraud check or its holding period until `availableAt`) → APPROVED → PAID; PENDING or APPROVED → CANCELLED (by an operator, a rejected review or a full reversal of its sale)',
+    }),
   ),
   discountCode: z.string().nullable().openapi({ description: 'Set once claimed' }),
   expiresAt: time(timestamp.nullable().openapi({ description: "The code's expiry, set when claimed" })),

@@ -38,9 +38,13 @@ const figureFields = {
     (s: GetCampaignStatsResponse) => percent(s.completedReferrals, s.totalReferrals),
   ),
   totalRewardValue: from(
-    z.number().openapi({ description: 'Sum of the rewards that are not CANCELLED (pending, approved and paid), every level and side' }),
+    z.number().openapi({
+      description:
+        'Sum of the rewards that are not CANCELLED (pending, approved and paid), every level and side, conversions and purchases, net of what reversals took back (reduced, cancelled or owed back)',
+    }),
     (s: GetCampaignStatsResponse) => money(s.totalRewardValue),
   ),
+  totalReversals: z.number().int().openapi({ description: 'Reversals recorded (refunds, chargebacks, cancellations), of conversions and of purchases' }),
 };
 
 /** GET /stats: the referral service's campaign counters. */
@@ -102,10 +106,12 @@ const TimeseriesBucket = entity<CampaignBucket>()('TimeseriesBucket', {
   conversions: z.number().int().openapi({ description: 'Referees converted in the bucket, counted as totalConversions (a rejected one leaves its bucket)' }),
   rewardValue: from(
     z.number().openapi({
-      description: "Value of the rewards of the bucket's conversions that are not CANCELLED (a cancelled reward leaves the bucket of its conversion)",
+      description:
+        "Value of the rewards of the bucket's conversions and purchases that are not CANCELLED, net of what reversals took back (a cancelled or reversed reward leaves the bucket of its conversion)",
     }),
     (b: CampaignBucket) => money(b.rewardValue),
   ),
+  reversals: z.number().int().openapi({ description: 'Reversals (refunds, chargebacks, cancellations) recorded in the bucket, at their own time' }),
   conversionRate: from(
     z.number().openapi({
       description:

@@ -4,8 +4,10 @@ import type { Principal } from '../console/access/principal';
 import type { ApiRouter } from '../http/api-router';
 import { isoTime } from '../mappers/proto-json';
 import { FulfillmentTypes } from '../mappers/campaign.mapper';
+import { Clawback, clawbackJson } from '../mappers/reversal.mapper';
 import { Reward, RewardMove, RewardStatuses, rewardHistoryJson, rewardJson } from '../mappers/reward.mapper';
 import { Pagination, id, pageQuery, pageRequest, pagination, timestamp } from '../openapi/common-schemas';
+import { currencyCode } from '../openapi/money-fields';
 import { freeText } from '../openapi/text-fields';
 import { z } from '../openapi/zod';
 import type { ServiceClients } from '../service-clients';
@@ -68,8 +70,8 @@ export function rewardRoutes(api: ApiRouter, clients: ServiceClients): void {
     tag: 'Rewards',
     summary: 'Validate a discount or coupon code',
     description:
-      'Always 200. valid is false for an unknown code (another app\'s included), an expired one, or one whose reward is PAID or CANCELLED; ' +
-      "reason says which. type is the reward's fulfillmentType, discount its amount.",
+      'Always 200. valid is false for an unknown code (another app\'s included), an expired one, or one whose reward is PAID or CANCELLED ' +
+      "(REVERSED when a refund or chargeback of its sale cancelled it); reason says which. type is the reward's fulfillmentType, discount its amount.",
     query: z.object({ code: id('The code, in any case, with or without dashes') }),
     responses: {
       200: {
@@ -81,7 +83,7 @@ export function rewardRoutes(api: ApiRouter, clients: ServiceClients): void {
             type: FulfillmentTypes.schema.nullable(),
             discount: z.number().nullable(),
             expiresAt: timestamp.nullable(),
-            reason: z.enum(['NOT_FOUND', 'EXPIRED', 'REDEEMED', 'CANCELLED', 'NOT_APPROVED']).nullable(),
+            reason: z.enum(['NOT_FOUND', 'EXPIRED', 'REDEEMED', 'CANCELLED', 'REVERSED', 'NOT_APPROVED']).nullable(),
           })
           .openapi('CodeValidation'),
       },
@@ -98,6 +100,42 @@ export function rewardRoutes(api: ApiRouter, clients: ServiceClients): void {
           discount: reward?.amount ?? null,
           expiresAt: reward?.expiresAt ?? null,
           reason: res.reason ?? null,
+        },
+      };
+    },
+  });
+
+  // Registered before /rewards/:rewardId, as /rewards/validate.
+  api.route({
+    method: 'get',
+    path: '/rewards/clawbacks',
+    tag: 'Rewards',
+    summary: 'List what referrers owe back for rewards paid before their sale was reversed',
+    description:
+      'A reversal (POST /conversions/{conversionId}/reversals) cannot take back a reward already redeemed or paid: it records what the ' +
+      "reward's owner owes back here, newest first, of one user (`userId`) or of every user. `totals` sums what the listed user (or every " +
+      'user) owes over every page, per currency. Nothing settles a clawback yet: the next payout deducts it.',
+    query: z.object({ ...pageQuery, userId: id('Only what this user owes').optional() }),
+    responses: {
+      200: {
+        description: 'A page of clawbacks, and their sums',
+        schema: z
+          .object({
+            clawbacks: z.array(Clawback.schema),
+            totals: z.array(z.object({ currency: currencyCode('ISO 4217'), amount: z.number() }).openapi('AmountInCurrency')),
+            pagination: Pagination,
+          })
+          .openapi('ClawbackList'),
+      },
+    },
+    handle: async ({ appId, query }) => {
+      const res = await clients.reward.listClawbacks({ appId, userId: query.userId, page: pageRequest(query) });
+      return {
+        status: 200,
+        body: {
+          clawbacks: res.clawbacks.map(clawbackJson),
+          totals: res.totals.map((t) => ({ currency: t.currency, amount: Math.round(t.amount * 100) / 100 })),
+          pagination: pagination(query, res.page),
         },
       };
     },

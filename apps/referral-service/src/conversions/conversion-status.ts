@@ -2,17 +2,19 @@ import type { ConversionDoc, ConversionStatusName } from './conversion.model';
 
 /**
  * A level-1 record whose referee converted: CONVERTED, FLAGGED (waiting for
- * review), or REJECTED (the review rejected it). The referee has used their
+ * review), REJECTED (the review rejected it) or REVERSED (refunded in full). The referee has used their
  * one conversion in the campaign in each case.
  */
-export const CONVERTED: readonly ConversionStatusName[] = ['CONVERTED', 'FLAGGED', 'REJECTED'];
+export const CONVERTED: readonly ConversionStatusName[] = ['CONVERTED', 'FLAGGED', 'REJECTED', 'REVERSED'];
 
 /**
  * A conversion that counts in the figures (campaign totals, time buckets,
  * the referrer's totals): converted and not rejected. An open flag counts
- * until it is decided.
+ * until it is decided. A reversed one still counts as a conversion: it
+ * happened (its reward value is what reversals left, its reversal counts
+ * as one).
  */
-export const COUNTED: readonly ConversionStatusName[] = ['CONVERTED', 'FLAGGED'];
+export const COUNTED: readonly ConversionStatusName[] = ['CONVERTED', 'FLAGGED', 'REVERSED'];
 
 /** A funnel record before its conversion: the referee known (PENDING), or their click (CLICKED). */
 export const NOT_CONVERTED: readonly ConversionStatusName[] = ['PENDING', 'CLICKED'];

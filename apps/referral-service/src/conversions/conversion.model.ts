@@ -42,6 +42,17 @@ export interface ConversionDoc extends OutboxFields {
    * which PostgreSQL under FerretDB refuses in a stored field). Never read back by the API.
    */
   metadataJson: string | null;
+  /**
+   * Level 1: what reversals took off the conversion's own amount (absent
+   * on records stored before reversals: 0). Upline records: 0.
+   */
+  reversedAmount?: number;
+  /** Level 1: the reversals applied to the conversion's own sale, each once (the condition of claiming one). */
+  reversalIds?: string[];
+  /** Level 1: each applied reversal with what was reversed after it, to decide the share left for its rewards. */
+  reversalLog?: SaleReversalEntry[];
+  /** When the conversion was reversed in full (status REVERSED since); null otherwise. */
+  reversedAt?: Date | null;
   /** This record's referrer's reward (0: none, capped or not yet issued). */
   rewardAmount: number;
   /** The referee's own reward on a double-sided campaign (level 1 only). */
@@ -70,6 +81,14 @@ export interface ConversionDoc extends OutboxFields {
   createdAt: Date;
 }
 
+/** One reversal applied to a sale (a conversion's own, or a purchase): its id and the sale's reversed amount after it. */
+export interface SaleReversalEntry {
+  id: string;
+  after: number;
+}
+
+export const saleReversalEntrySchema = new Schema<SaleReversalEntry>({ id: String, after: Number }, { _id: false });
+
 const fraudSchema = new Schema<FraudDoc>({ riskScore: Number, reasons: [String], warning: String }, { _id: false });
 const contextSchema = new Schema<ClientContextDoc>({ ip: String, userAgent: String, deviceId: String, email: String }, { _id: false });
 
@@ -89,6 +108,10 @@ const conversionSchema = new Schema<ConversionDoc>(
     amount: { type: Number, default: null },
     currency: { type: String, default: null },
     metadataJson: { type: String, default: null },
+    reversedAmount: { type: Number, default: 0 },
+    reversalIds: { type: [String], default: undefined },
+    reversalLog: { type: [saleReversalEntrySchema], default: undefined },
+    reversedAt: { type: Date, default: null },
     rewardAmount: { type: Number, default: 0 },
     refereeRewardAmount: { type: Number, default: 0 },
     attributed: { type: Boolean, default: true },
@@ -120,7 +143,7 @@ declareIndexes<QueryNames<ConversionRepository>>(conversionSchema, [
   },
   {
     keys: { appId: 1, conversionId: 1 },
-    serves: ['recordsOf', 'markSettled', 'changeRecords', 'selectedRecords'],
+    serves: ['recordsOf', 'markSettled', 'changeRecords', 'selectedRecords', 'markUplineReversed'],
     why: "a conversion's records (flag review, settling its rewards)",
   },
   // GET /conversions, newest first (ties by id), and each of its filters: the sort is the index order, so a page reads only its own entries.

@@ -24,7 +24,7 @@ import type { ConversionReward } from './conversion-rewards';
 import type { ConversionDoc, ConversionStatusName } from './conversion.model';
 import type { ConversionRecorder } from './record-conversion';
 
-function conversionMessage(doc: ConversionDoc, campaign: CampaignSummary | undefined): Conversion {
+export function conversionMessage(doc: ConversionDoc, campaign: CampaignSummary | undefined): Conversion {
   return create(ConversionSchema, {
     ...messageFields(doc),
     id: doc._id,
@@ -42,7 +42,8 @@ function conversionMessage(doc: ConversionDoc, campaign: CampaignSummary | undef
   });
 }
 
-const conversionRewardMessage = (reward: ConversionReward): ConversionRewardMessage =>
+/** A reward of a sale (the conversion, or one of its purchases) as the answer lists it. */
+export const conversionRewardMessage = (reward: ConversionReward): ConversionRewardMessage =>
   create(ConversionRewardSchema, { ...reward, side: enumValue(RewardSide, reward.side), status: enumValue(RewardStatus, reward.status) });
 
 type ConversionCalls = Pick<ServiceImpl<typeof ReferralService>, 'recordConversion' | 'listConversions' | 'exportConversions'>;

@@ -5,12 +5,9 @@ import type { DeferredFraudCheckRepository } from '../fraud-check/deferred-fraud
 import type { FlagResolver } from '../flags/fraud-flag.model';
 import type { FraudFlagRepository } from '../flags/fraud-flag.repository';
 import type { FraudFlags } from '../flags/fraud-flags';
-import type { Participants } from '../participants/participants';
-import type { ReferralCountersRepository } from '../referrals/referral-counters.repository';
-import type { CampaignStats } from '../stats/campaign-stats';
 import type { ConversionRewards } from './conversion-rewards';
-import { countedAt } from './conversion-status';
 import type { ConversionRepository } from './conversion.repository';
+import type { RewardValueCounts } from './reward-value-counts';
 
 export interface Decider {
   note: string | null;
@@ -34,9 +31,7 @@ export class RewardDecisions {
     private readonly flags: FraudFlags,
     private readonly conversionRewards: ConversionRewards,
     private readonly deferredChecks: DeferredFraudCheckRepository,
-    private readonly counters: ReferralCountersRepository,
-    private readonly stats: CampaignStats,
-    private readonly participants: Participants,
+    private readonly values: RewardValueCounts,
     private readonly once: OnceMarkers,
   ) {}
 
@@ -84,18 +79,7 @@ export class RewardDecisions {
   async cancel(appId: string, rewardId: string, decider: Decider): Promise<void> {
     const { reward } = await this.rewards.cancelReward({ appId, rewardId, note: decider.note ?? undefined, operationKey: decider.operationKey });
     if (!reward || !(await this.once.first(appId, `reward-cancel-counted:${rewardId}`))) return;
-    const side = enumName(RewardSide, reward.side);
-    const records = await this.conversions.recordsOf(appId, reward.conversionId);
-    const record = records.find((r) => r.level === (side === 'REFEREE' ? 1 : reward.level));
-    if (!record) return;
-    const at = countedAt(record);
-    await Promise.all([
-      this.stats.count(appId, reward.campaignId, { totalRewardValue: -reward.amount }, at),
-      side === 'REFERRER' ? this.counters.add(appId, { _id: reward.referralId, campaignId: reward.campaignId, referrerId: reward.userId }, { rewardAmount: -reward.amount }) : undefined,
-      this.conversions.serially(appId, record.conversionId, () =>
-        this.conversions.lessReward(appId, record._id, side === 'REFEREE' ? 'refereeRewardAmount' : 'rewardAmount', reward.amount),
-      ),
-      this.participants.rewardCancelled(appId, reward.userId, reward.amount, at),
-    ]);
+    const side = enumName(RewardSide, reward.side) === 'REFEREE' ? 'REFEREE' : 'REFERRER';
+    await this.values.taken(appId, { ...reward, side }, reward.amount);
   }
 }

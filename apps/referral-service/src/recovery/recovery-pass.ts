@@ -1,3 +1,4 @@
+import { isDomainError } from '@ris/domain-errors';
 import type { Logger } from '@ris/logging';
 import { PeriodicRecovery, recoverIsolated, type RecoveryOptions } from '@ris/service-runtime';
 import type { Campaigns } from '../campaigns/campaigns';
@@ -9,7 +10,11 @@ import type { DeferredFraudCheckRepository } from '../fraud-check/deferred-fraud
 import { conversionScore, referralScore, type FraudCheck } from '../fraud-check/fraud-check';
 import type { FraudFlagRepository } from '../flags/fraud-flag.repository';
 import type { FraudFlags } from '../flags/fraud-flags';
+import type { PurchaseRewards } from '../purchases/purchase-rewards';
+import type { PurchaseRepository } from '../purchases/purchase.repository';
 import type { ReferralRepository } from '../referrals/referral.repository';
+import type { ReversalRepository } from '../reversals/reversal.repository';
+import { REVERSAL_ABANDONED_AFTER_MS, type ConversionReversals } from '../reversals/reverse-conversion';
 
 export type { RecoveryOptions };
 
@@ -19,6 +24,8 @@ export interface RecoveryRepositories {
   referrals: ReferralRepository;
   conversions: ConversionRepository;
   flags: FraudFlagRepository;
+  purchases: PurchaseRepository;
+  reversals: ReversalRepository;
 }
 
 /** The steps it finishes. */
@@ -28,13 +35,15 @@ export interface RecoverySteps {
   flags: FraudFlags;
   conversionRewards: ConversionRewards;
   recorder: ConversionRecorder;
+  purchaseRewards: PurchaseRewards;
+  reversals: ConversionReversals;
 }
 
 /**
  * Finishes what a request could not: scores referrals and conversions the
  * fraud service was down for (their rewards stay held until then), issues
- * and settles rewards the reward service failed, and applies review
- * decisions whose effects were interrupted. Every step is idempotent, so
+ * and settles rewards the reward service failed (a conversion's, a later
+ * purchase's), finishes reversals, and applies review decisions whose effects were interrupted. Every step is idempotent, so
  * each replica runs the pass; it works across apps (a system job), and
  * handles each record with that record's own appId.
  */
@@ -55,6 +64,8 @@ export class RecoveryPass extends PeriodicRecovery {
     if (!this.rejectedMarked) this.rejectedMarked = await this.markRejected();
     await this.scoreDeferred();
     await this.settleConversions();
+    await this.finishPurchases();
+    await this.finishReversals();
     await this.applyDecisions();
   }
 
@@ -141,6 +152,27 @@ export class RecoveryPass extends PeriodicRecovery {
           await this.steps.conversionRewards.settle(appId, root.conversionId);
         }
       });
+    }
+  }
+
+  /**
+   * Purchases stored whose rewards were not issued and counted (the reward
+   * service failed the request, or its process died): finished as a retry
+   * of the request would (PurchaseRewards.finish, idempotent). After the
+   * conversions, whose own rewards a purchase waits for.
+   */
+  private async finishPurchases(): Promise<void> {
+    const unfinished = await this.stored.purchases.unissuedBefore(new Date(Date.now() - UNFINISHED_AFTER_MS), this.batchSize);
+    for (const purchase of unfinished) {
+      await this.isolated({ purchaseId: purchase._id }, () => this.steps.purchaseRewards.finish(purchase.appId, purchase));
+    }
+  }
+
+  /** Reversals a request left PENDING: finished (or dropped, when their claim never happened and no longer fits: 422 had it been answered). */
+  private async finishReversals(): Promise<void> {
+    const pending = await this.stored.reversals.pendingBefore(new Date(Date.now() - REVERSAL_ABANDONED_AFTER_MS), this.batchSize);
+    for (const reversal of pending) {
+      await this.isolated({ reversalId: reversal._id }, () => this.steps.reversals.finish(reversal, false).catch((err: unknown) => (isDomainError(err) ? null : Promise.reject(err))));
     }
   }
 

@@ -8,8 +8,10 @@ export interface BucketCounts {
   clicks?: number;
   /** Level-1 conversions (flagged ones included), at their conversion time. */
   conversions?: number;
-  /** The value of the rewards of the conversions counted here, less those cancelled. */
+  /** The value of the rewards of the conversions counted here, less those cancelled and reversed. */
   rewardValue?: number;
+  /** Reversals (refunds, chargebacks…) of conversions and purchases, at their own time. */
+  reversals?: number;
 }
 
 /**
@@ -56,6 +58,7 @@ const campaignBucketSchema = new Schema<CampaignBucketDoc>(
     clicks: { type: Number },
     conversions: { type: Number },
     rewardValue: { type: Number },
+    reversals: { type: Number },
   },
   { collection: 'campaign_buckets', versionKey: false },
 );

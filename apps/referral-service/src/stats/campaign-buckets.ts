@@ -21,7 +21,7 @@ export interface Series {
 export const bucketTargets = (campaignId: string, at: Date): [TimeBucketTarget, TimeBucketTarget] => timeBucketTargets(campaignId, at);
 
 /** What a bucket counts, in the order of its document. */
-const BUCKET_FIELDS = ['referrals', 'clicks', 'conversions', 'rewardValue'] as const;
+const BUCKET_FIELDS = ['referrals', 'clicks', 'conversions', 'rewardValue', 'reversals'] as const;
 
 /** The $inc of `counts`: its non-zero counters. */
 export function bucketIncrement(counts: BucketCounts): Record<string, number> {
@@ -33,7 +33,7 @@ export function bucketIncrement(counts: BucketCounts): Record<string, number> {
 /** Every bucket of the range, zeros included, each the sum of the documents `docsAt` gives for its start. */
 function seriesOf(range: SeriesRange, docsAt: (start: number) => Array<CampaignBucketDoc | undefined>): Omit<Series, 'stored'> {
   const buckets = range.starts.map((start): Bucket => {
-    const bucket: Bucket = { start, referrals: 0, clicks: 0, conversions: 0, rewardValue: 0 };
+    const bucket: Bucket = { start, referrals: 0, clicks: 0, conversions: 0, rewardValue: 0, reversals: 0 };
     for (const doc of docsAt(start.getTime())) for (const field of BUCKET_FIELDS) bucket[field] += doc?.[field] ?? 0;
     return bucket;
   });

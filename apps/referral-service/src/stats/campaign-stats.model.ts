@@ -18,6 +18,8 @@ export interface CampaignStatsDoc {
   totalConversions?: number;
   /** The reward service creates and cancels rewards only when this service asks, so it counts their value too. */
   totalRewardValue?: number;
+  /** Reversals recorded (refunds, chargebacks…), of conversions and of purchases. */
+  totalReversals?: number;
 }
 
 const campaignStatsSchema = new Schema<CampaignStatsDoc>(
@@ -30,6 +32,7 @@ const campaignStatsSchema = new Schema<CampaignStatsDoc>(
     totalClicks: { type: Number },
     totalConversions: { type: Number },
     totalRewardValue: { type: Number },
+    totalReversals: { type: Number },
   },
   { collection: 'campaign_stats', versionKey: false },
 );

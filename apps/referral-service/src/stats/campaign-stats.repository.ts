@@ -2,7 +2,7 @@ import type { Connection } from 'mongoose';
 import { DocumentWriteQueue, Repository, closeDrift, type CounterDrift } from '@ris/mongo';
 import { campaignStatsModel, type CampaignStatsDoc } from './campaign-stats.model';
 
-export type CampaignCounter = 'totalReferrals' | 'completedReferrals' | 'totalClicks' | 'totalConversions' | 'totalRewardValue';
+export type CampaignCounter = 'totalReferrals' | 'completedReferrals' | 'totalClicks' | 'totalConversions' | 'totalRewardValue' | 'totalReversals';
 
 /** A campaign's totals (campaign-stats.model.ts): incremented and read by _id, the campaign id. */
 export class CampaignStatsRepository extends Repository<CampaignStatsDoc> {

@@ -8,11 +8,12 @@ export interface CampaignCounts {
   completedReferrals: number;
   totalClicks: number;
   totalConversions: number;
-  /** Rewards the campaign's conversions created, less those cancelled. */
+  /** Rewards the campaign's conversions and purchases created, less those cancelled and what reversals took back. */
   totalRewardValue: number;
+  totalReversals: number;
 }
 
-export const NO_COUNTS: CampaignCounts = { totalReferrals: 0, completedReferrals: 0, totalClicks: 0, totalConversions: 0, totalRewardValue: 0 };
+export const NO_COUNTS: CampaignCounts = { totalReferrals: 0, completedReferrals: 0, totalClicks: 0, totalConversions: 0, totalRewardValue: 0, totalReversals: 0 };
 
 const countsOf = (doc: CampaignStatsDoc): CampaignCounts => ({
   totalReferrals: doc.totalReferrals ?? 0,
@@ -20,6 +21,7 @@ const countsOf = (doc: CampaignStatsDoc): CampaignCounts => ({
   totalClicks: doc.totalClicks ?? 0,
   totalConversions: doc.totalConversions ?? 0,
   totalRewardValue: doc.totalRewardValue ?? 0,
+  totalReversals: doc.totalReversals ?? 0,
 });
 
 /** The totals' counters a time bucket keeps too (completedReferrals has no time of its own). */
@@ -28,6 +30,7 @@ const BUCKETED: Partial<Record<CampaignCounter, keyof BucketCounts>> = {
   totalClicks: 'clicks',
   totalConversions: 'conversions',
   totalRewardValue: 'rewardValue',
+  totalReversals: 'reversals',
 };
 
 /**
