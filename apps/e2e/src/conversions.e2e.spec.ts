@@ -63,6 +63,7 @@ describe('conversions', () => {
           rewardAmount: 10,
           level: 1,
           amount: 49.9,
+          reversedAmount: 0,
           currency: 'USD',
           isFlagged: false,
           convertedAt: expect.stringMatching(TIMESTAMP),

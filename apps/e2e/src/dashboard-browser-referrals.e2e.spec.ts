@@ -68,7 +68,8 @@ describe('the dashboard in a browser: campaigns, the overview, fraud review, a V
     expect(stats.conversionRate).toBe(100);
     await expect(figures.getByLabel('Conversion rate', { exact: true })).toHaveText(`${stats.conversionRate.toFixed(2)} %`);
     await expect(figures.getByText('Converted referrals ÷ referrals × 100, all time: the conversionRate of GET /stats.')).toBeVisible();
-    await expect(figures.getByLabel('Reward value', { exact: true })).toHaveText('12.5');
+    // In the campaign's currency (USD, the default).
+    await expect(figures.getByLabel('Reward value', { exact: true })).toHaveText('$12.50');
     await expect(page.locator('.recharts-line-curve')).toHaveCount(3);
     const after = await chartLines(page);
     expect(after).not.toEqual(before);
@@ -124,7 +125,7 @@ describe('the dashboard in a browser: campaigns, the overview, fraud review, a V
     await page.context().close();
   });
 
-  it('creates a EUR campaign paying a percent with a cap, a level in percent, a holding period and recurring months in its form; the API stores them and the pages show them', async () => {
+  it('creates a EUR campaign paying a percent with a cap, a level in percent, a holding period and recurring months in its form, then edits them; the API stores them and the pages show them', async () => {
     const page = await newDashboardPage(browser);
     await signIn(page, manager.email, manager.password);
     await page.goto(url('campaigns/new'));
@@ -154,17 +155,53 @@ describe('the dashboard in a browser: campaigns, the overview, fraud review, a V
       levels: [{ level: 2, amount: null, percent: 2.5, maxAmount: null }],
     });
     // Its page says what it pays, in its currency, and keeps the currency fixed.
-    await expect(page.getByLabel('Rewards', { exact: true })).toHaveText('Referrer 10 % up to €50.00 · level 2 2.5 % · held 14 days · recurring 12 months');
+    await expect(page.getByLabel('Rewards', { exact: true })).toHaveText('Referrer 10 % (max €50.00) · level 2 2.5 % · held 14 days · recurring 12 months');
     await expect(page.getByRole('combobox', { name: 'Currency' })).toBeDisabled();
     await expect(page.getByRole('textbox', { name: 'Referrer reward percent' })).toHaveValue('10 %');
+
+    // Edited: a holding period over a year is refused on its field before sending; then a week, a cap on level 2, and
+    // no longer recurring (the field emptied).
+    const patches: string[] = [];
+    page.on('request', (request) => {
+      if (request.method() === 'PATCH' && new URL(request.url()).pathname === `/api/v1/campaigns/${campaignId}`) patches.push(request.url());
+    });
+    const hold = page.getByRole('textbox', { name: 'Holding period (days)' });
+    await hold.fill('400');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await expect(page.getByText('Must be at most 365')).toBeVisible();
+    await expect(hold).toHaveAttribute('aria-invalid', 'true');
+    expect(patches).toEqual([]);
+    await hold.fill('7');
+    await page.getByRole('textbox', { name: 'Level 2 cap' }).fill('5');
+    await page.getByRole('textbox', { name: 'Recurring months' }).fill('');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await expect(page.getByLabel('Rewards', { exact: true })).toHaveText('Referrer 10 % (max €50.00) · level 2 2.5 % (max €5.00) · held 7 days · first conversion only');
+    expect((await app.api.get(`/campaigns/${campaignId}`)).body.campaign).toMatchObject({
+      currency: 'EUR',
+      holdDays: 7,
+      recurringMonths: null,
+      referrerReward: { amount: null, percent: 10, maxAmount: 50 },
+      levels: [{ level: 2, amount: null, percent: 2.5, maxAmount: 5 }],
+    });
+    expect(patches).toHaveLength(1);
 
     // A conversion through the API pays the percent, capped, and the list shows the rule and the reward value in euros.
     const { referralCode } = await createReferral(app, campaignId, 'browser-seller');
     expect((await convert(app, referralCode, 'browser-buyer', { amount: 800, currency: 'EUR' })).rewardAmount).toBe(50);
     await page.goto(url('campaigns'));
     const row = page.getByRole('row').filter({ has: page.getByRole('link', { name: 'Browser commission' }) });
-    await expect(row).toContainText('10 % up to €50.00');
+    await expect(row).toContainText('10 % (max €50.00)');
+    await expect(row).toContainText('held 7 days · first conversion only');
     await expect(row).toContainText('€50.00');
+
+    // Its reward is held for the week: the rewards page says until when (the browser runs in UTC).
+    const reward = (await app.api.get('/rewards?userId=browser-seller')).body.rewards[0];
+    expect(reward).toMatchObject({ status: 'PENDING', amount: 50, currency: 'EUR', reversedAmount: 0 });
+    expect(Date.parse(reward.availableAt) - Date.now()).toBeGreaterThan(6 * 86_400_000);
+    await page.goto(url('rewards?userId=browser-seller'));
+    const rewardRow = page.getByTestId('reward-row');
+    await expect(rewardRow).toContainText('€50.00');
+    await expect(rewardRow).toContainText(`held until ${reward.availableAt.slice(0, 10)}`);
     expectCleanConsole(page);
     await page.context().close();
   });

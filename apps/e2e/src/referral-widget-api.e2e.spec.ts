@@ -73,10 +73,15 @@ describe('the referral widget: embed tokens and /embed/v1', () => {
         {
           id: rewardId,
           amount: 10,
+          currency: 'USD',
           fulfillmentType: 'DISCOUNT_CODE',
           status: 'APPROVED',
           discountCode: claimed.body.discountCode,
           expiresAt: expect.any(String),
+          // Neither held (the campaign has no holding period) nor reversed.
+          availableAt: null,
+          reversedAmount: 0,
+          reversalReason: null,
           createdAt: expect.any(String),
         },
       ],

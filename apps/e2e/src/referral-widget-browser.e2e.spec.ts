@@ -34,6 +34,8 @@ describe('the referral widget in Chromium', () => {
     const carla = await convert(app, code, 'carla.jones@example.com', { amount: 60 });
     const claimed = await app.api.post(`/rewards/${carla.rewards[0].rewardId}/claim`);
     discountCode = claimed.body.discountCode;
+    // A holding period from now on: the next conversion's reward is held for 30 days.
+    expect((await app.api.patch(`/campaigns/${campaign.id}`, { holdDays: 30 })).status).toBe(200);
     await convert(app, code, 'dev.patel@example.com', { amount: 20 });
   }, 60_000);
 
@@ -74,8 +76,9 @@ describe('the referral widget in Chromium', () => {
     await pw(friends.filter({ hasText: 'ca•••om' })).toContainText('Converted');
     const rewards = widget.getByRole('region', { name: 'Your rewards' }).getByRole('listitem');
     await pw(rewards).toHaveCount(2);
-    await pw(rewards.filter({ hasText: discountCode })).toContainText('Ready to use');
-    await pw(rewards.filter({ hasNotText: discountCode })).toContainText('Approved');
+    // Each in its currency; the held one says when it becomes available.
+    await pw(rewards.filter({ hasText: discountCode })).toContainText(/\$10\.00\s*Ready to use/);
+    await pw(rewards.filter({ hasNotText: discountCode })).toContainText(/\$10\.00\s*Pending\s*Available on [A-Z][a-z]{2} \d{1,2}, \d{4}/);
     await pw(widget.getByRole('definition')).toHaveText(['1', '3', '2']);
     // Nothing of the friends but their shortened ids.
     await pw(widget.locator('body')).not.toContainText('example.com');

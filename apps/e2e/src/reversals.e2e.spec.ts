@@ -1,8 +1,6 @@
 import { createTestApp, eventually, type TestApp } from '@ris/testing';
 import { convert, createCampaign, createReferral, expectStatus } from './support/referral-scenario';
 
-/* eslint-disable @typescript-eslint/no-explicit-any -- response bodies are parsed JSON */
-
 const statusAndCode = (res: { status: number; body: any }) => [res.status, res.body?.error?.code];
 
 // Refunds, chargebacks and cancellations through the real gateway: what

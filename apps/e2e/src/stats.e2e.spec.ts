@@ -26,6 +26,7 @@ describe('stats', () => {
         completedReferrals: 0,
         conversionRate: 0,
         totalRewardValue: 0,
+        totalReversals: 0,
       });
 
       const ann = await createReferral(app, campaign.id, 'ann');
@@ -50,6 +51,7 @@ describe('stats', () => {
         conversionRate: 66.67,
         // 3 × 10 (level 1) + 4 (ann at level 2 for eve) + 3 × 2.5 (referees).
         totalRewardValue: 41.5,
+        totalReversals: 0,
       });
     });
 
@@ -154,6 +156,7 @@ describe('stats', () => {
         conversionRate: 75,
         // Spring: 3 × (10 + 5); Summer: 20.
         totalRewardValue: 65,
+        totalReversals: 0,
       });
       expect(res.body.pagination).toEqual({ page: 1, limit: 25, totalItems: 2, totalPages: 1 });
       expect((await shop.api.patch(`/campaigns/${summer.id}`, { status: 'PAUSED' })).status).toBe(200);
@@ -176,6 +179,7 @@ describe('stats', () => {
           clicks: bucket.clicks + b[i].clicks,
           conversions: bucket.conversions + b[i].conversions,
           rewardValue: bucket.rewardValue + b[i].rewardValue,
+          reversals: bucket.reversals + b[i].reversals,
           conversionRate: all.buckets[i].conversionRate,
         })),
       );

@@ -63,6 +63,8 @@ import { incentiveLeaderboardRoutes } from './routes/incentive-leaderboard';
 import { incentiveLevelRoutes } from './routes/incentive-levels';
 import { incentiveMilestoneRoutes } from './routes/incentive-milestones';
 import { marketplaceRoutes } from './routes/marketplace';
+import { purchaseRoutes } from './routes/purchases';
+import { reversalRoutes } from './routes/reversals';
 import { referralRoutes } from './routes/referrals';
 import { rewardRoutes } from './routes/rewards';
 import { statsRoutes } from './routes/stats';
@@ -169,6 +171,8 @@ export function createGatewayApp({ config, logger, db, redis, clients }: Gateway
   incentiveLeaderboardRoutes(api, clients);
   incentiveStatsRoutes(api, clients);
   conversionRoutes(api, clients);
+  purchaseRoutes(api, clients);
+  reversalRoutes(api, clients);
   statsRoutes(api, clients);
   participantRoutes(api, new ParticipantPages(clients));
   rewardRoutes(api, clients);

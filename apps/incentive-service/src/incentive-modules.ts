@@ -31,6 +31,8 @@ import { MilestoneRepository } from './progression/milestone.repository';
 import { Milestones } from './progression/milestones';
 import { ReachedMilestoneRepository } from './progression/reached-milestone.repository';
 import { UserBadgeRepository } from './progression/user-badge.repository';
+import { ConversionReversalRepository } from './reversals/conversion-reversal.repository';
+import { ReferralCreditReversals } from './reversals/referral-credit-reversals';
 import { ActiveUserRepository } from './series/active-user.repository';
 import { IncentiveBucketRepository } from './series/incentive-bucket.repository';
 import { IncentiveSeries } from './series/incentive-series';
@@ -54,6 +56,7 @@ export function incentiveRepositories(db: Connection) {
     refreshRuns: new RefreshRunRepository(db),
     buckets: new IncentiveBucketRepository(db),
     activeUsers: new ActiveUserRepository(db),
+    conversionReversals: new ConversionReversalRepository(db),
   };
 }
 
@@ -101,7 +104,8 @@ export function incentiveModules(deps: IncentiveDependencies) {
   const movements = new BalanceMovements(ledger, levels, grants);
   const snapshots = new LeaderboardSnapshots(stored.balances, stored.snapshots, stored.snapshotRuns, logger, deps.snapshotSize);
   const refreshRuns = new LeaderboardRefreshRuns(stored.refreshRuns, leaderboard, logger);
-  return { stored, actions, recorder, singleEvents, movements, levels, badges, milestones, leaderboard, snapshots, series, refreshRuns, ledger, grants, claims };
+  const reversals = new ReferralCreditReversals(ledger, stored.conversionReversals);
+  return { stored, actions, recorder, singleEvents, movements, levels, badges, milestones, leaderboard, snapshots, series, refreshRuns, ledger, grants, claims, reversals };
 }
 
 export type IncentiveModules = ReturnType<typeof incentiveModules>;

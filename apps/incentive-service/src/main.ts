@@ -4,11 +4,12 @@ import { Redis } from 'ioredis';
 import { z } from 'zod';
 import { instrumentRedis, reportDependencies } from '@ris/telemetry';
 import { setting } from '@ris/config';
-import { EventConsumer } from '@ris/events';
+import { EventConsumer, type DomainEvent } from '@ris/events';
 import { runService } from '@ris/service-runtime';
 import { REFERRAL_TRIGGERS, referralActionHandler } from './events/referral-actions';
 import { incentiveModules } from './incentive-modules';
 import { incentiveService } from './incentive.rpc';
+import { CONVERSION_REVERSED, conversionReversedHandler } from './reversals/conversion-reversed';
 
 void runService({
   name: 'incentive-service',
@@ -32,25 +33,29 @@ void runService({
       snapshotSize: config.LEADERBOARD_SNAPSHOT_SIZE,
       liveness,
     });
+    // One durable consumer per referral event type: NATS 2.9 filters a
+    // consumer on one subject, so each receives only its type (one consumer
+    // of all four would receive every domain event there is, this service's
+    // own included).
+    const consumerOf = (type: string, handle: (event: DomainEvent) => Promise<void>) =>
+      new EventConsumer({
+        bus,
+        durable: `incentive-${type.replace(/\./g, '-')}`,
+        types: [type],
+        connection: db,
+        logger,
+        handle,
+        // Each action fired is recorded under an idempotency key made of the event id, each reversal under its reward's key.
+        idempotentHandler: true,
+      });
+    const referralActions = referralActionHandler(modules.actions, modules.recorder, modules.reversals, logger);
     return {
       services: [incentiveService(modules)],
-      // One durable consumer per referral event type: NATS 2.9 filters a
-      // consumer on one subject, so each receives only its type (one
-      // consumer of all three would receive every domain event there is,
-      // this service's own included).
-      consumers: Object.keys(REFERRAL_TRIGGERS).map(
-        (type) =>
-          new EventConsumer({
-            bus,
-            durable: `incentive-${type.replace(/\./g, '-')}`,
-            types: [type],
-            connection: db,
-            logger,
-            handle: referralActionHandler(modules.actions, modules.recorder, logger),
-            // Each action it fires is recorded under an idempotency key made of the event id.
-            idempotentHandler: true,
-          }),
-      ),
+      consumers: [
+        ...Object.keys(REFERRAL_TRIGGERS).map((type) => consumerOf(type, referralActions)),
+        // A conversion reversed in full takes back what its conversion.created credited (product decisions §7.16).
+        consumerOf(CONVERSION_REVERSED, conversionReversedHandler(modules.reversals, logger)),
+      ],
       // Background passes: Redis catch-up, period snapshots, unfinished events.
       start: () => {
         modules.leaderboard.start();

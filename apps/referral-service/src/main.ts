@@ -23,6 +23,8 @@ void runService({
     FRAUD_TIMEOUT_MS: setting.positiveInt(2000),
     // How often the recovery pass looks for deferred scores, unsettled rewards and interrupted reviews.
     RECOVERY_INTERVAL_MS: setting.positiveInt(15_000),
+    // How long a reversal may stay PENDING before the recovery pass takes it for one whose process died.
+    REVERSAL_ABANDONED_AFTER_MS: setting.positiveInt(30_000),
     // Code keys shared by the replicas (a cache: the service works without it).
     REDIS_URL: setting.url(['redis', 'rediss'], 'redis://127.0.0.1:6379'),
     REDIS_KEY_PREFIX: z.string().default('ris:'),
@@ -39,6 +41,7 @@ void runService({
       logger,
       codeKeyCache: new CodeKeyCache(redis, config.REDIS_KEY_PREFIX, logger),
       recoveryIntervalMs: config.RECOVERY_INTERVAL_MS,
+      reversalAbandonedAfterMs: config.REVERSAL_ABANDONED_AFTER_MS,
     });
     return {
       services: [referralService(modules, logger)],

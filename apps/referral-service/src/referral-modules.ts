@@ -20,6 +20,11 @@ import { FraudFlagRepository } from './flags/fraud-flag.repository';
 import { FraudFlags } from './flags/fraud-flags';
 import { ParticipantRepository } from './participants/participant.repository';
 import { Participants } from './participants/participants';
+import { RewardValueCounts } from './conversions/reward-value-counts';
+import { PurchaseList } from './purchases/purchase-list';
+import { PurchaseRewards } from './purchases/purchase-rewards';
+import { PurchaseRepository } from './purchases/purchase.repository';
+import { PurchaseRecorder } from './purchases/record-purchase';
 import { RecoveryPass } from './recovery/recovery-pass';
 import type { CodeKeyCache } from './referrals/code-key-cache';
 import { ReferralCountersRepository } from './referrals/referral-counters.repository';
@@ -37,6 +42,8 @@ import { TopReferrers } from './stats/top-referrers';
 import { CampaignStatsRepository } from './stats/campaign-stats.repository';
 import { CampaignStats } from './stats/campaign-stats';
 import { ReferrerStats } from './stats/referrer-stats';
+import { ReversalRepository } from './reversals/reversal.repository';
+import { ConversionReversals } from './reversals/reverse-conversion';
 
 /**
  * Every collection of the service behind its repository. The events of
@@ -57,6 +64,8 @@ export function referralRepositories(db: Connection, outbox: Outbox) {
     stats: new CampaignStatsRepository(db),
     buckets: new CampaignBucketRepository(db),
     participants: new ParticipantRepository(db),
+    purchases: new PurchaseRepository(db),
+    reversals: new ReversalRepository(db, outbox),
   };
 }
 
@@ -70,6 +79,8 @@ export interface ReferralDependencies {
   codeKeyCache?: CodeKeyCache;
   /** How often the recovery pass runs. */
   recoveryIntervalMs: number;
+  /** How long a reversal stays PENDING before the recovery pass finishes it (default REVERSAL_ABANDONED_AFTER_MS, 30 s). */
+  reversalAbandonedAfterMs?: number;
 }
 
 /**
@@ -105,6 +116,9 @@ export function referralModules(db: Connection, outbox: Outbox, deps: ReferralDe
     conversionRewards,
     participants,
   );
+  const rewardValues = new RewardValueCounts(stored.conversions, stored.counters, stats, participants);
+  const purchaseRewards = new PurchaseRewards(stored.purchases, stored.conversions, campaigns, conversionRewards, stored.counters, stats, participants, once, deps.rewards);
+  const reversals = new ConversionReversals(stored.conversions, stored.purchases, stored.reversals, deps.rewards, rewardValues, stats, once);
   return {
     stored,
     lookup,
@@ -116,7 +130,11 @@ export function referralModules(db: Connection, outbox: Outbox, deps: ReferralDe
     referrals,
     recorder,
     participants,
-    rewardDecisions: new RewardDecisions(deps.rewards, stored.conversions, stored.flags, flags, conversionRewards, stored.deferredChecks, stored.counters, stats, participants, once),
+    purchaseRewards,
+    reversals,
+    purchases: new PurchaseRecorder(stored.purchases, stored.conversions, campaigns, purchaseRewards),
+    purchaseList: new PurchaseList(stored.purchases, stored.conversions),
+    rewardDecisions: new RewardDecisions(deps.rewards, stored.conversions, stored.flags, flags, conversionRewards, stored.deferredChecks, rewardValues, once),
     clicks: new ClickRecorder(stored.clicks, lookup, stats, funnel, fraud, deps.logger),
     referralList: new ReferralList(stored.referrals, lookup, stored.counters, campaigns),
     conversionList: new ConversionList(stored.conversions, campaigns),
@@ -124,7 +142,10 @@ export function referralModules(db: Connection, outbox: Outbox, deps: ReferralDe
     topReferrers: new TopReferrers(stored.conversions),
     referrerStats: new ReferrerStats(stored.referrals, stored.counters, stored.clicks, campaigns),
     evidence: new FlagEvidence(stored.referrals, stored.conversions, fraud),
-    recovery: new RecoveryPass(stored, { campaigns, fraud, flags, conversionRewards, recorder }, deps.logger, { intervalMs: deps.recoveryIntervalMs }),
+    recovery: new RecoveryPass(stored, { campaigns, fraud, flags, conversionRewards, recorder, purchaseRewards, reversals }, deps.logger, {
+      intervalMs: deps.recoveryIntervalMs,
+      reversalAbandonedAfterMs: deps.reversalAbandonedAfterMs,
+    }),
   };
 }
 

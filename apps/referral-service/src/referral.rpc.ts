@@ -8,8 +8,10 @@ import { conversionCalls } from './conversions/conversions.rpc';
 import { rewardDecisionCalls } from './conversions/reward-decisions.rpc';
 import { flagCalls } from './flags/flags.rpc';
 import { participantCalls } from './participants/participants.rpc';
+import { purchaseCalls } from './purchases/purchases.rpc';
 import type { ReferralModules } from './referral-modules';
 import { referralCalls } from './referrals/referrals.rpc';
+import { reversalCalls } from './reversals/reversals.rpc';
 import { statsCalls } from './stats/stats.rpc';
 
 /**
@@ -23,6 +25,8 @@ export function referralService(modules: ReferralModules, logger: Logger): RpcSe
     ...referralCalls(modules.referrals, modules.referralList),
     ...clickCalls(modules.clicks, logger),
     ...conversionCalls(modules.recorder, modules.conversionList),
+    ...purchaseCalls(modules.purchases, modules.purchaseList),
+    ...reversalCalls(modules.reversals, modules.stored.reversals, modules.campaigns),
     ...statsCalls(modules.figures, modules.referrerStats, modules.topReferrers),
     ...flagCalls(modules.flags, modules.evidence),
     ...participantCalls(modules.participants),

@@ -15,10 +15,12 @@ void runService({
     RECOVERY_INTERVAL_MS: setting.positiveInt(15_000),
     // How often rewards whose holding period is over are approved (a reward is payable up to this late).
     HOLD_RELEASE_INTERVAL_MS: setting.positiveInt(60_000),
+    // How long a reward move or reversal may stay unfinished before the recovery pass takes it for one whose process died.
+    MOVE_ABANDONED_AFTER_MS: setting.positiveInt(30_000),
   },
   build: ({ db, outbox, config, logger }) => {
     const store = rewardStore(db, outbox);
-    const recovery = new MoveRecovery(store, logger, { intervalMs: config.RECOVERY_INTERVAL_MS });
+    const recovery = new MoveRecovery(store, logger, { intervalMs: config.RECOVERY_INTERVAL_MS, abandonedAfterMs: config.MOVE_ABANDONED_AFTER_MS });
     const holds = new HoldRelease(store, logger, { intervalMs: config.HOLD_RELEASE_INTERVAL_MS });
     return {
       services: [rewardService(store)],

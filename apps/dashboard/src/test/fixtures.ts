@@ -120,7 +120,7 @@ export function redemption(overrides: Partial<Redemption> = {}): Redemption {
 
 /** A campaign's figures, as GET /stats gives them (zeros unless given). */
 export function campaignStats(overrides: Partial<CampaignFigures> = {}): CampaignFigures {
-  return { totalReferrals: 0, totalClicks: 0, totalConversions: 0, completedReferrals: 0, conversionRate: 0, totalRewardValue: 0, ...overrides };
+  return { totalReferrals: 0, totalClicks: 0, totalConversions: 0, completedReferrals: 0, conversionRate: 0, totalRewardValue: 0, totalReversals: 0, ...overrides };
 }
 
 /** GET /stats/campaigns of these campaigns (the campaigns page), each with zero figures. */

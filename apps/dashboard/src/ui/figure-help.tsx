@@ -11,6 +11,8 @@ export const FIGURE_HELP = {
   conversions: 'Referees who converted (an open fraud flag counts until decided; a rejected conversion never counts).',
   conversionRate: 'Converted referrals ÷ referrals × 100, all time: the conversionRate of GET /stats.',
   rewardValue: 'Rewards of these conversions, every level and side, less those cancelled.',
+  /** Said under a reward value summed over campaigns in several currencies, which is then a plain number. */
+  severalCurrencies: 'Your campaigns use several currencies: this sums their amounts as plain numbers.',
 } as const;
 
 /** A figure's name with its definition, shown on hover and on focus (and read by screen readers). */

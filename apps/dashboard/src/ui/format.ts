@@ -48,6 +48,14 @@ export function formatMoney(value: number, currency: string): string {
   return format.format(value);
 }
 
+/**
+ * A sum of money whose currency may be unknown: in its currency when there is one (`formatMoney`), else as a plain
+ * number (the app's campaigns in several currencies, whose sum has none).
+ */
+export function formatValue(value: number, currency: string | null): string {
+  return currency ? formatMoney(value, currency) : formatAmount(value);
+}
+
 export interface Amounts {
   coins: number;
   xp: number;

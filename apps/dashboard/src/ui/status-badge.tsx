@@ -16,6 +16,7 @@ const COLORS: Record<string, string> = {
   FLAGGED: 'orange',
   PAUSED: 'yellow',
   REJECTED: 'red',
+  REVERSED: 'red',
   CANCELLED: 'red',
   FAILED: 'red',
   ENDED: 'gray',

@@ -1,10 +1,11 @@
-import { CampaignStatus, ConversionStatus, FulfillmentType, RewardStatus, enumName } from '@ris/contracts';
+import { CampaignStatus, ConversionStatus, DEFAULT_CURRENCY, FulfillmentType, RewardStatus, enumName } from '@ris/contracts';
 import type { ApiRouter } from '../http/api-router';
 import { ApiError } from '../http/api-error';
 import { contextOf } from '../http/request-context';
 import { hostedLinkUrl, publicOrigin } from '../hosted-links/link-url';
 import { isoTime } from '../mappers/proto-json';
 import { timestamp } from '../openapi/common-schemas';
+import { currencyCode } from '../openapi/money-fields';
 import { z } from '../openapi/zod';
 import type { ServiceClients } from '../service-clients';
 import { FulfillmentTypes } from '../mappers/campaign.mapper';
@@ -24,6 +25,11 @@ export function friendLabel(userId: string): string {
   if (chars.length <= 4) return `${chars[0]}•••`;
   return `${chars.slice(0, 2).join('')}•••${chars.slice(-2).join('')}`;
 }
+
+const REVERSAL_REASONS = ['REFUND', 'CHARGEBACK', 'CANCELLATION', 'OTHER'] as const;
+
+/** A reward's reversal reason as the view names it (one it does not know reads OTHER); null when none. */
+const reversalReasonOf = (reason: string | undefined) => (reason ? (REVERSAL_REASONS.find((r) => r === reason) ?? 'OTHER') : null);
 
 const WidgetView = z
   .object({
@@ -54,15 +60,24 @@ const WidgetView = z
       .array(
         z.object({
           id: z.string(),
-          amount: z.number(),
+          amount: z.number().openapi({ description: 'What it is worth now (less after a partial reversal)' }),
+          currency: currencyCode("ISO 4217 code of `amount`: the campaign's"),
           fulfillmentType: FulfillmentTypes.schema,
-          status: z.enum(['PENDING', 'APPROVED', 'PAID']),
+          status: z.enum(['PENDING', 'APPROVED', 'PAID', 'CANCELLED']).openapi({ description: 'CANCELLED only for a reward a reversal of its sale took back (`reversalReason`)' }),
           discountCode: z.string().nullable().openapi({ description: 'Once claimed' }),
           expiresAt: timestamp.nullable(),
+          availableAt: timestamp.nullable().openapi({ description: "While PENDING: when the campaign's holding period ends and it becomes payable; null: not held so" }),
+          reversedAmount: z.number().openapi({ description: 'What reversals of its sale (refunds, chargebacks…) took back; 0 when none' }),
+          reversalReason: z
+            .enum(REVERSAL_REASONS)
+            .nullable()
+            .openapi({ description: 'Why a reversal took it back in whole or in part; null when none did' }),
           createdAt: timestamp,
         }),
       )
-      .openapi({ description: `The user's rewards of the campaign, newest first (at most ${SHOWN}; cancelled ones left out)` }),
+      .openapi({
+        description: `The user's rewards of the campaign, newest first (at most ${SHOWN}; those cancelled are left out, but for those a reversal of their sale took back)`,
+      }),
   })
   .openapi('ReferralWidgetView');
 
@@ -120,14 +135,19 @@ export function embedApiRoutes(embed: ApiRouter, clients: ServiceClients, public
           },
           friends,
           rewards: rewards.rewards
-            .filter((r) => r.campaignId === campaignId && r.status !== RewardStatus.CANCELLED)
+            // A reward a reversal took back stays, as such: the user sees where it went. One cancelled by a review or an operator does not.
+            .filter((r) => r.campaignId === campaignId && (r.status !== RewardStatus.CANCELLED || Boolean(r.reversalReason)))
             .map((r) => ({
               id: r.id,
               amount: r.amount,
+              currency: r.currency || DEFAULT_CURRENCY,
               fulfillmentType: enumName(FulfillmentType, r.fulfillmentType) ?? 'CUSTOM',
               status: enumName(RewardStatus, r.status) ?? 'PENDING',
               discountCode: r.discountCode ?? null,
               expiresAt: isoTime(r.expiresAt),
+              availableAt: isoTime(r.availableAt),
+              reversedAmount: r.reversedAmount,
+              reversalReason: reversalReasonOf(r.reversalReason),
               createdAt: isoTime(r.createdAt),
             })),
         },

@@ -1,5 +1,5 @@
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
-import { DEFAULT_CODE_VALIDITY_DAYS, DEFAULT_CURRENCY } from '@ris/contracts';
+import { DEFAULT_CODE_VALIDITY_DAYS, DEFAULT_CURRENCY, MAX_HOLD_DAYS, MAX_RECURRING_MONTHS } from '@ris/contracts';
 import type { ApiRouter } from '../http/api-router';
 import {
   Campaign,
@@ -39,8 +39,6 @@ const STARTS_AT = 'From then on (inclusive) the campaign takes referrals and con
 const ENDS_AT =
   'From then on (exclusive) the campaign takes no referrals or conversions (422 CAMPAIGN_INACTIVE). After `startsAt` when both are set: 422 INVALID_RANGE otherwise';
 
-const MAX_HOLD_DAYS = 365;
-const MAX_RECURRING_MONTHS = 120;
 const HOLD_DAYS = "Days a clean conversion's rewards are held PENDING before they are payable (0: approved at once)";
 const RECURRING_MONTHS =
   "Months after the conversion during which the referee's later purchases earn the campaign's rewards again";

@@ -20,6 +20,18 @@ export const ledgerEntryId = (appId: string, userId: string, seq: number) => `le
 export const keyedEventId = (appId: string, userId: string, idempotencyKey: string) =>
   `evt_${digest('event', appId, userId, idempotencyKey)}`;
 
+/** The idempotency key of the event a referral action fires from a domain event: one per domain event and action. */
+export const referralActionKey = (domainEventId: string, actionKey: string) => `domain:${domainEventId}:${actionKey}`;
+
+/** The ledger key of an event's reward: one entry per event. */
+export const eventEntryKey = (eventId: string) => `event:${eventId}`;
+
+/** The ledger key of the reversal of an event's reward: taken back once, whatever asks for it. */
+export const reversalEntryKey = (eventId: string) => `reversal:${eventId}`;
+
+/** The record of a conversion's reversal (one per conversion: the first full reversal). */
+export const conversionReversalId = (appId: string, conversionId: string) => `crv_${digest('conversion-reversal', appId, conversionId)}`;
+
 /** An event of a request with an Idempotency-Key (no idempotencyKey of its own): every try of the request is the same event. */
 export const operationEventId = (appId: string, operationKey: string) => `evt_${digest('operation', appId, operationKey)}`;
 

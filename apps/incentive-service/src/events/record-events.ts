@@ -11,7 +11,7 @@ import { decideReward } from '../actions/action-rules';
 import type { Actions } from '../actions/actions';
 import { applyMovement, type BalanceState, type Movement } from '../ledger/balance-fold';
 import { checkKey, checkUserId } from '../definitions/definition-key';
-import { keyedEventId, operationEventId } from './derived-ids';
+import { eventEntryKey, keyedEventId, operationEventId } from './derived-ids';
 import type { EventClaimDoc } from './event-claim.model';
 import type { EventClaims } from './event-claims';
 import { GroupedRuns } from './grouped-runs';
@@ -97,7 +97,6 @@ interface WorkItem {
   outcome?: EventResultDoc;
 }
 
-const eventKey = (eventId: string) => `event:${eventId}`;
 
 /** Keyed events (an idempotencyKey, or a request's operation key) are one event however often they arrive. */
 const isKeyed = (input: EventInput) => Boolean(input.idempotencyKey || input.operationKey);
@@ -126,7 +125,7 @@ function eventInput(appId: string, item: WorkItem): EventInputDoc {
 /** The event's reward for a balance at `currentXp` (XP stops at MAX_XP: see xpThatFits). */
 function eventMovement(item: WorkItem, currentXp: number): Movement {
   return {
-    key: eventKey(item.eventId),
+    key: eventEntryKey(item.eventId),
     reason: 'ACTION_REWARD',
     cause: 'EVENT',
     coins: item.action.coins,
@@ -642,7 +641,7 @@ export class EventRecorder {
       } else {
         if (result.keyTaken) {
           // Recorded by a holder we took over from: look it up instead of planning it.
-          for (const item of pending) if (eventKey(item.eventId) === result.keyTaken) item.recovering = true;
+          for (const item of pending) if (eventEntryKey(item.eventId) === result.keyTaken) item.recovering = true;
         }
         state = await ledger.afterConflict(appId, userId, attempt);
       }
@@ -661,7 +660,7 @@ export class EventRecorder {
         if (!item.outcome) open.push(item);
         continue;
       }
-      const entry = await ledger.findByKey(appId, eventKey(item.eventId));
+      const entry = await ledger.findByKey(appId, eventEntryKey(item.eventId));
       if (!entry) {
         item.recovering = false;
         open.push(item);

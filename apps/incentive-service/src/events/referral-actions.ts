@@ -4,6 +4,8 @@ import type { Logger } from '@ris/logging';
 import { isDomainError } from '@ris/domain-errors';
 import type { ActionTypeName } from '../actions/action-types';
 import type { Actions } from '../actions/actions';
+import type { ReferralCreditReversals } from '../reversals/referral-credit-reversals';
+import { referralActionKey } from './derived-ids';
 import type { EventRecorder } from './record-events';
 
 /** Which referral event fires which action type (docs/product-decisions.md §7.10). */
@@ -34,7 +36,7 @@ const text = (value: unknown) => (typeof value === 'string' && value ? value : n
  * the event is delivered twice: the incentive event's idempotency key is
  * derived from the domain event id (and the action key).
  */
-export function referralActionHandler(actions: Actions, recorder: EventRecorder, logger: Logger) {
+export function referralActionHandler(actions: Actions, recorder: EventRecorder, reversals: Pick<ReferralCreditReversals, 'afterCredit'>, logger: Logger) {
   return async (event: DomainEvent): Promise<void> => {
     const type = REFERRAL_TRIGGERS[event.type];
     if (!type) return;
@@ -63,7 +65,7 @@ export function referralActionHandler(actions: Actions, recorder: EventRecorder,
       fired.map((action) => ({
         userId: referrerId,
         actionKey: action.key,
-        idempotencyKey: `domain:${event.id}:${action.key}`,
+        idempotencyKey: referralActionKey(event.id, action.key),
         metadata,
         source: 'REFERRAL' as const,
         sourceEventId: event.id,
@@ -76,5 +78,8 @@ export function referralActionHandler(actions: Actions, recorder: EventRecorder,
         if (!isDomainError(outcome) || (outcome.kind !== 'invalid' && outcome.kind !== 'not-found')) throw outcome;
       }
     }
+    // A reversal of this conversion handled before its credit was written (another consumer) takes it back now (§7.16).
+    const conversionId = text(data.conversionId);
+    if (event.type === 'conversion.created' && conversionId) await reversals.afterCredit(event.appId, conversionId);
   };
 }

@@ -1,13 +1,24 @@
 import type { EnumName, LedgerReason as LedgerReasonEnum } from '@ris/contracts';
 import type { ActionProgress } from '../actions/action-rules';
 import type { LedgerCause } from './ledger-cause';
+import type { Amounts } from './reward-amounts';
 import { TIMED_PERIODS, periodField, periodKey, retainedPeriodFields } from '../leaderboard/period-keys';
 
-/** ACTION_REWARD, LEVEL_REWARD, MILESTONE_REWARD, DEBIT, CREDIT, SCORE_SET, ADJUSTMENT: the contract's LedgerReason. */
+/** ACTION_REWARD, LEVEL_REWARD, MILESTONE_REWARD, DEBIT, CREDIT, SCORE_SET, ADJUSTMENT, REVERSAL: the contract's LedgerReason. */
 export type LedgerReason = EnumName<typeof LedgerReasonEnum>;
 
 /** Coins from these count as earned (COINS_EARNED milestones); debits, credits, adjustments and score overrides do not. */
 const EARNING_REASONS: ReadonlySet<LedgerReason> = new Set(['ACTION_REWARD', 'LEVEL_REWARD', 'MILESTONE_REWARD']);
+
+/** The conversion reversal a REVERSAL entry answers (product decisions §7.16). */
+export interface LedgerReversal {
+  /** The level-1 conversion reversed. */
+  conversionId: string;
+  /** The reversal's id in the referral service. */
+  id: string;
+  /** REFUND, CHARGEBACK, CANCELLATION or OTHER, as the referral service sent it. */
+  reason: string;
+}
 
 /** One balance movement as the ledger records it (signed deltas). */
 export interface Movement {
@@ -22,7 +33,7 @@ export interface Movement {
   /** Event id, level number, milestone key or operation id. */
   sourceId: string;
   actionKey: string | null;
-  /** Set for ACTION_REWARD: REFERRAL_REFEREE_ACTION rewards count as referrals. */
+  /** Set for ACTION_REWARD (REFERRAL_REFEREE_ACTION rewards count as referrals) and for the REVERSAL of one. */
   actionType: string | null;
   /** Set for LEVEL_REWARD. */
   level: number | null;
@@ -33,6 +44,10 @@ export interface Movement {
   description: string | null;
   /** The event whose balance change made a level or milestone reward due (not part of the fold). */
   triggeredBy?: string | null;
+  /** Set for REVERSAL: what the reversed reward gave that the balance no longer held, so was not taken back. */
+  unrecovered?: Amounts | null;
+  /** Set for REVERSAL (not part of the fold). */
+  reversal?: LedgerReversal | null;
   createdAt: Date;
 }
 
@@ -101,6 +116,7 @@ export function applyMovement(state: BalanceState, m: Omit<Movement, 'cause'>): 
     const previous = state.actions[m.actionKey];
     next.actions = { ...state.actions, [m.actionKey]: { count: (previous?.count ?? 0) + 1, lastAt: m.createdAt } };
   }
+  if (m.reason === 'REVERSAL' && m.actionKey) undoRewardCounts(state, next, m, m.actionKey);
   if (m.xp !== 0) {
     const retained = retainedPeriodFields(m.createdAt);
     const periods: Record<string, PeriodXp> = {};
@@ -122,6 +138,21 @@ export function applyMovement(state: BalanceState, m: Omit<Movement, 'cause'>): 
     next.milestones = [...state.milestones, m.milestoneKey];
   }
   return next;
+}
+
+/**
+ * A REVERSAL takes back what the ACTION_REWARD it reverses counted: its
+ * coins were never earned (spent or not), it is no longer a rewarded event
+ * nor a referral, and it frees its place under the action's maxRepeats.
+ * When that reward was (cooldown) stays: it happened.
+ */
+function undoRewardCounts(state: BalanceState, next: BalanceState, m: Omit<Movement, 'cause'>, actionKey: string): void {
+  const rewardedCoins = -m.coins + (m.unrecovered?.coins ?? 0);
+  next.coinsEarned = Math.max(0, state.coinsEarned - rewardedCoins);
+  next.rewardedEvents = Math.max(0, state.rewardedEvents - 1);
+  if (m.actionType === 'REFERRAL_REFEREE_ACTION') next.referrals = Math.max(0, state.referrals - 1);
+  const previous = state.actions[actionKey];
+  if (previous) next.actions = { ...state.actions, [actionKey]: { count: Math.max(0, previous.count - 1), lastAt: previous.lastAt } };
 }
 
 export const balanceAmounts = (s: Pick<BalanceState, 'coins' | 'xp' | 'tokens'>) => ({ coins: s.coins, xp: s.xp, tokens: s.tokens });

@@ -16,6 +16,7 @@ const CAUSE_OF_REASON: Partial<Record<LedgerReason, LedgerCause>> = {
   SCORE_SET: 'SCORE_SET',
   ADJUSTMENT: 'ADJUSTMENT',
   CREDIT: 'REFUND',
+  REVERSAL: 'CONVERSION_REVERSAL',
 };
 
 /**

@@ -43,6 +43,9 @@ const ledgerEntrySchema = new Schema<LedgerEntryDoc>(
     description: { type: String, default: null },
     triggeredBy: { type: String, default: null },
     balanceAfter: { type: new Schema({ coins: Number, xp: Number, tokens: Number }, { _id: false }), required: true },
+    // REVERSAL entries only (absent on every other entry).
+    unrecovered: { type: new Schema({ coins: Number, xp: Number, tokens: Number }, { _id: false }), default: undefined },
+    reversal: { type: new Schema({ conversionId: String, id: String, reason: String }, { _id: false }), default: undefined },
     createdAt: { type: Date, required: true },
   },
   { collection: 'ledger', versionKey: false },
@@ -52,7 +55,7 @@ declareIndexes<QueryNames<LedgerEntryRepository>>(ledgerEntrySchema, [
     keys: { appId: 1, key: 1 },
     options: { unique: true },
     serves: ['fill', 'withKey'],
-    why: 'one entry per key and app (event:<id>, level:<n>:<user>, debit:<operation id>, …): a retried movement can never be recorded twice',
+    why: 'one entry per key and app (event:<id>, level:<n>:<user>, debit:<operation id>, reversal:<event id>, …): a retried movement can never be recorded twice',
   },
   {
     keys: { appId: 1, userId: 1, seq: -1 },

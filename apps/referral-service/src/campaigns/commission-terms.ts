@@ -1,14 +1,10 @@
-import { isCurrencyCode } from '@ris/contracts';
+import { MAX_HOLD_DAYS, MAX_RECURRING_MONTHS, isCurrencyCode } from '@ris/contracts';
 import { invalid } from '@ris/domain-errors';
 import type { CampaignDoc, RuleTerms } from './campaign.model';
 
 // The rules of a campaign's commission settings (docs/product-decisions.md §3.7–3.9), which the gateway also checks;
 // repeated here because the service is the owner. Each message names the field as the public API does.
 
-/** Longest holding period: a year. */
-export const MAX_HOLD_DAYS = 365;
-/** Longest recurring commission: ten years. */
-export const MAX_RECURRING_MONTHS = 120;
 
 const isWhole = (value: number, min: number, max: number) => Number.isInteger(value) && value >= min && value <= max;
 

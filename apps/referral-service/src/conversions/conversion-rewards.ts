@@ -32,7 +32,8 @@ export interface SettledConversion {
   rewards: ConversionReward[];
 }
 
-const rewardView = (reward: Reward): ConversionReward => ({
+/** A reward as a sale's answer lists it. */
+export const rewardView = (reward: Reward): ConversionReward => ({
   rewardId: reward.id,
   userId: reward.userId,
   side: enumName(RewardSide, reward.side) as ConversionReward['side'],
@@ -41,8 +42,8 @@ const rewardView = (reward: Reward): ConversionReward => ({
   status: enumName(RewardStatus, reward.status) ?? 'PENDING',
 });
 
-/** Rewards are held while the conversion is flagged or not yet scored. */
-const shouldHold = (root: ConversionDoc) => root.status !== 'CONVERTED' || root.fraudCheck !== 'DONE';
+/** Rewards are held while the conversion is flagged or not yet scored (its later purchases' too). */
+export const shouldHold = (root: Pick<ConversionDoc, 'status' | 'fraudCheck'>) => root.status !== 'CONVERTED' || root.fraudCheck !== 'DONE';
 
 /**
  * Brings a conversion's rewards in line with its records; safe to run any
@@ -101,10 +102,22 @@ export class ConversionRewards {
     return { records, rewards };
   }
 
-  private async issue(appId: string, root: ConversionDoc, campaign: CampaignDoc, grant: RewardGrant, hold: boolean): Promise<ConversionReward> {
+  /**
+   * Asks the reward service for one planned reward of the conversion, or of
+   * one of its later purchases (`purchaseId`): idempotent by conversion,
+   * purchase, side and level. `hold` keeps it PENDING for the review; the
+   * campaign's holdDays keep a clean one PENDING until its holding period
+   * ends. maxRewardsPerReferrer caps the conversions' referrer rewards only:
+   * it limits how many referees earn a referrer rewards, and a referee's
+   * later purchases are not more referees, so they are never capped
+   * (docs/product-decisions.md §4.17).
+   */
+  async issue(appId: string, root: ConversionDoc, campaign: CampaignDoc, grant: RewardGrant, hold: boolean, purchaseId?: string): Promise<ConversionReward> {
+    const underCap = grant.side === 'REFERRER' && purchaseId === undefined;
     const res = await this.rewards.createReward({
       appId,
       conversionId: root.conversionId,
+      purchaseId,
       side: enumValue(RewardSide, grant.side),
       level: grant.level,
       userId: grant.userId,
@@ -114,7 +127,9 @@ export class ConversionRewards {
       currency: grant.currency,
       fulfillmentType: enumValue(FulfillmentType, grant.fulfillmentType),
       hold,
-      maxRewardsPerUser: grant.side === 'REFERRER' ? (campaign.maxRewardsPerReferrer ?? undefined) : undefined,
+      holdDays: campaign.holdDays,
+      shareOfSale: grant.shareOfSale,
+      maxRewardsPerUser: underCap ? (campaign.maxRewardsPerReferrer ?? undefined) : undefined,
       codeValidityDays: campaign.rewardCodeValidityDays,
     });
     if (!res.reward) {

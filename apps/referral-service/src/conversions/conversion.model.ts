@@ -3,6 +3,7 @@ import type { ConversionStatus, EnumName } from '@ris/contracts';
 import { carriesEvents, type OutboxFields } from '@ris/events';
 import { declareIndexes, type QueryNames } from '@ris/mongo';
 import type { ClientContextDoc, FraudCheckState, FraudDoc } from '../referrals/referral.model';
+import type { SaleReversalEntry } from '../reversals/sale-reversal-entry';
 import type { ConversionRepository } from './conversion.repository';
 
 /** PENDING, CLICKED, CONVERTED, FLAGGED or REJECTED: the names of the contract's ConversionStatus. */
@@ -81,14 +82,6 @@ export interface ConversionDoc extends OutboxFields {
   createdAt: Date;
 }
 
-/** One reversal applied to a sale (a conversion's own, or a purchase): its id and the sale's reversed amount after it. */
-export interface SaleReversalEntry {
-  id: string;
-  after: number;
-}
-
-export const saleReversalEntrySchema = new Schema<SaleReversalEntry>({ id: String, after: Number }, { _id: false });
-
 const fraudSchema = new Schema<FraudDoc>({ riskScore: Number, reasons: [String], warning: String }, { _id: false });
 const contextSchema = new Schema<ClientContextDoc>({ ip: String, userAgent: String, deviceId: String, email: String }, { _id: false });
 
@@ -110,7 +103,7 @@ const conversionSchema = new Schema<ConversionDoc>(
     metadataJson: { type: String, default: null },
     reversedAmount: { type: Number, default: 0 },
     reversalIds: { type: [String], default: undefined },
-    reversalLog: { type: [saleReversalEntrySchema], default: undefined },
+    reversalLog: { type: [new Schema<SaleReversalEntry>({ id: String, after: Number }, { _id: false })], default: undefined },
     reversedAt: { type: Date, default: null },
     rewardAmount: { type: Number, default: 0 },
     refereeRewardAmount: { type: Number, default: 0 },

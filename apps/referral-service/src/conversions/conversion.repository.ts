@@ -160,6 +160,46 @@ export class ConversionRepository extends Repository<ConversionDoc> {
     await this.collection.updateOne(appId, { _id: id }, { $inc: { [field]: -amount } });
   }
 
+  /**
+   * A later purchase's reward added to the record's amount (its referrer's,
+   * or the referee's), only while the record counts and its own rewards are
+   * issued: a rejection takes out what the record holds when it is applied,
+   * so a purchase counted on a rejected record would never be taken out, and
+   * the issue sets the amount outright, so an earlier addition would be lost.
+   * False when the record did not take it.
+   */
+  async addPurchaseReward(appId: string, id: string, field: 'rewardAmount' | 'refereeRewardAmount', amount: number): Promise<boolean> {
+    const taken = { _id: id, status: { $in: COUNTED }, review: { $ne: 'REJECTED' }, rewardsIssuedAt: { $ne: null } };
+    return (await this.collection.updateOne(appId, taken, { $inc: { [field]: amount } })) === 1;
+  }
+
+  /**
+   * Claims `amount` of the conversion's own sale for a reversal, once, only
+   * while the sale is as the reversal saw it (what was reversed before, and
+   * not reversed in full): a concurrent reversal makes this one look again,
+   * so the reversed amount never passes the sale's. A full one marks the
+   * record REVERSED. The record after, or null when it changed meanwhile
+   * (or holds this reversal already).
+   */
+  claimReversal(appId: string, root: Pick<ConversionDoc, '_id' | 'reversedAmount'>, reversal: { id: string; amount: number; full: boolean; at: Date }): Promise<ConversionDoc | null> {
+    const before = root.reversedAmount ?? 0;
+    const after = before + reversal.amount;
+    return this.collection.findOneAndUpdate(
+      appId,
+      // Records stored before reversals have no reversedAmount: 0 is also "absent".
+      { _id: root._id, level: 1, reversedAt: null, reversalIds: { $ne: reversal.id }, ...(before === 0 ? { reversedAmount: { $in: [0, null] } } : { reversedAmount: before }) },
+      {
+        $set: { reversedAmount: after, ...(reversal.full ? { reversedAt: reversal.at, status: 'REVERSED' } : {}) },
+        $push: { reversalIds: reversal.id, reversalLog: { id: reversal.id, after } },
+      },
+    );
+  }
+
+  /** The records above a conversion fully reversed read REVERSED too (a repeatable write). */
+  async markUplineReversed(appId: string, conversionId: string): Promise<void> {
+    await this.collection.updateMany(appId, { conversionId, level: { $gt: 1 }, status: { $in: COUNTED } }, { $set: { status: 'REVERSED' } });
+  }
+
   /** page() of every record, as a stream (an export). */
   all(appId: string, filter: ConversionListFilter): AsyncIterable<ConversionDoc> {
     return this.collection.stream(appId, listQuery(filter), NEWEST_FIRST);

@@ -27,6 +27,7 @@ const grant = (level: number, userId: string, amount: number, currency = 'USD') 
   amount,
   currency,
   fulfillmentType: 'DISCOUNT_CODE',
+  shareOfSale: false,
 });
 
 describe('reward plan', () => {
@@ -46,6 +47,7 @@ describe('reward plan', () => {
       amount: 7,
       currency: 'USD',
       fulfillmentType: 'COUPON_CODE',
+      shareOfSale: false,
     });
   });
 
@@ -60,11 +62,11 @@ describe('reward plan', () => {
       currency: 'EUR',
     };
     const grants = planRewards(commission, [record(1, 'carl'), record(2, 'bert'), record(3, 'anna')], 999.99);
-    expect(grants.map((g) => [g.side, g.level, g.amount, g.currency])).toEqual([
-      ['REFERRER', 1, 50, 'EUR'], // 10 % of 999.99 is 100.00, capped at 50
-      ['REFERRER', 2, 25, 'EUR'], // 2.5 % of 999.99 = 24.99975 → 25.00
-      ['REFERRER', 3, 3, 'EUR'], // a fixed level among percentages
-      ['REFEREE', 1, 50, 'EUR'], // 5 % of 999.99 = 49.9995 → 50.00
+    expect(grants.map((g) => [g.side, g.level, g.amount, g.currency, g.shareOfSale])).toEqual([
+      ['REFERRER', 1, 50, 'EUR', true], // 10 % of 999.99 is 100.00, capped at 50
+      ['REFERRER', 2, 25, 'EUR', true], // 2.5 % of 999.99 = 24.99975 → 25.00
+      ['REFERRER', 3, 3, 'EUR', false], // a fixed level among percentages
+      ['REFEREE', 1, 50, 'EUR', true], // 5 % of 999.99 = 49.9995 → 50.00
     ]);
   });
 

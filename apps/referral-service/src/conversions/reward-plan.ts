@@ -1,5 +1,5 @@
 import type { CampaignDoc, RuleTerms } from '../campaigns/campaign.model';
-import { ruleAmount } from './commission';
+import { isPercentRule, ruleAmount } from './commission';
 import type { ConversionDoc } from './conversion.model';
 
 export interface RewardGrant {
@@ -11,6 +11,12 @@ export interface RewardGrant {
   /** ISO 4217 code of amount: the campaign's. */
   currency: string;
   fulfillmentType: string;
+  /**
+   * The rule pays a share of the sale (a percentage): the reward service then
+   * reduces the reward in proportion to a partial reversal of the sale, where
+   * a fixed amount is only taken back by a full one.
+   */
+  shareOfSale: boolean;
 }
 
 const NO_REWARD: RuleTerms = { amount: 0 };
@@ -35,8 +41,9 @@ export function deepestLevel(campaign: Pick<CampaignDoc, 'levels'>): number {
  * The rewards one sale earns: each record's referrer at that level's rule
  * (level rewards use the referrer reward's fulfillment type), and the
  * referee on a double-sided campaign, each amount from ruleAmount (a fixed
- * amount, or a share of `saleAmount`, the conversion's amount). Nothing
- * for a zero amount or a conversion outside the attribution window.
+ * amount, or a share of `saleAmount`: the conversion's amount, or a later
+ * purchase's). Nothing for a zero amount or a conversion outside the
+ * attribution window.
  */
 export function planRewards(
   campaign: Pick<CampaignDoc, 'referrerReward' | 'refereeReward' | 'levels' | 'currency'>,
@@ -47,7 +54,8 @@ export function planRewards(
   if (!root?.attributed) return [];
   const grants: RewardGrant[] = [];
   for (const record of [...records].sort((a, b) => a.level - b.level)) {
-    const amount = levelAmount(campaign, record.level, saleAmount);
+    const rule = levelRule(campaign, record.level);
+    const amount = ruleAmount(rule, saleAmount, campaign.currency);
     if (amount > 0) {
       grants.push({
         side: 'REFERRER',
@@ -57,6 +65,7 @@ export function planRewards(
         amount,
         currency: campaign.currency,
         fulfillmentType: campaign.referrerReward.fulfillmentType,
+        shareOfSale: isPercentRule(rule),
       });
     }
   }
@@ -70,6 +79,7 @@ export function planRewards(
       amount: refereeAmount,
       currency: campaign.currency,
       fulfillmentType: campaign.refereeReward.fulfillmentType,
+      shareOfSale: isPercentRule(campaign.refereeReward),
     });
   }
   return grants;

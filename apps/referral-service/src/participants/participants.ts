@@ -68,6 +68,11 @@ export class Participants {
     return this.participants.change(appId, userId, { inc: { rewardValue: -amount }, activeAt: at });
   }
 
+  /** A reward of a later purchase counted for the user (the purchase's referee or a referrer above them). */
+  rewardEarned(appId: string, userId: string, amount: number, at: Date): Promise<void> {
+    return this.participants.change(appId, userId, { inc: { rewardValue: amount }, activeAt: at });
+  }
+
   /** The incentive engine recorded an event of the user (set, so a redelivered event changes nothing). */
   engaged(appId: string, userId: string, at: Date): Promise<void> {
     return this.participants.change(appId, userId, { set: { engaged: true }, activeAt: at });

@@ -48,13 +48,16 @@ export interface RecoverySteps {
  * handles each record with that record's own appId.
  */
 export class RecoveryPass extends PeriodicRecovery {
+  private readonly reversalAbandonedAfterMs: number;
+
   constructor(
     private readonly stored: RecoveryRepositories,
     private readonly steps: RecoverySteps,
     logger: Logger,
-    options: RecoveryOptions,
+    options: RecoveryOptions & { reversalAbandonedAfterMs?: number },
   ) {
     super(logger, options);
+    this.reversalAbandonedAfterMs = options.reversalAbandonedAfterMs ?? REVERSAL_ABANDONED_AFTER_MS;
   }
 
   /** Set once every conversion rejected before REJECTED was a status reads REJECTED. */
@@ -170,7 +173,7 @@ export class RecoveryPass extends PeriodicRecovery {
 
   /** Reversals a request left PENDING: finished (or dropped, when their claim never happened and no longer fits: 422 had it been answered). */
   private async finishReversals(): Promise<void> {
-    const pending = await this.stored.reversals.pendingBefore(new Date(Date.now() - REVERSAL_ABANDONED_AFTER_MS), this.batchSize);
+    const pending = await this.stored.reversals.pendingBefore(new Date(Date.now() - this.reversalAbandonedAfterMs), this.batchSize);
     for (const reversal of pending) {
       await this.isolated({ reversalId: reversal._id }, () => this.steps.reversals.finish(reversal, false).catch((err: unknown) => (isDomainError(err) ? null : Promise.reject(err))));
     }

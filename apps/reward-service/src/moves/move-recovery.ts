@@ -4,7 +4,7 @@ import type { RewardStore } from '../rewards/reward-store';
 import { finishOpenReversals } from '../reversals/reverse-rewards';
 import { finishOpenMoves } from './move-reward';
 
-// A move normally finishes within its request; one open this long lost its process.
+// A move normally finishes within its request; one open this long lost its process (MOVE_ABANDONED_AFTER_MS).
 const MOVE_ABANDONED_AFTER_MS = 30_000;
 
 /**
@@ -13,25 +13,28 @@ const MOVE_ABANDONED_AFTER_MS = 30_000;
  * to repeat, so each replica runs it; it works across apps (a system job).
  */
 export class MoveRecovery extends PeriodicRecovery {
+  private readonly abandonedAfterMs: number;
+
   constructor(
     private readonly store: RewardStore,
     logger: Logger,
-    options: RecoveryOptions,
+    options: RecoveryOptions & { abandonedAfterMs?: number },
   ) {
     super(logger, { ...options, runAtStart: true });
+    this.abandonedAfterMs = options.abandonedAfterMs ?? MOVE_ABANDONED_AFTER_MS;
   }
 
   async runOnce(): Promise<void> {
     const finished = await finishOpenMoves(
       this.store,
-      MOVE_ABANDONED_AFTER_MS,
+      this.abandonedAfterMs,
       (err, move) => this.logger.warn({ err, moveId: move._id }, 'reward move could not be finished; will retry'),
       this.batchSize,
     );
     if (finished > 0) this.logger.info({ finished }, 'interrupted reward moves finished');
     const reversed = await finishOpenReversals(
       this.store,
-      MOVE_ABANDONED_AFTER_MS,
+      this.abandonedAfterMs,
       (err, reversal) => this.logger.warn({ err, reversalId: reversal._id }, 'reward reversal could not be finished; will retry'),
       this.batchSize,
     );

@@ -43,18 +43,12 @@ export function totalsIncrements(
 ): TotalsIncrement[] {
   // What reductions took off it (counted as cancelled when they happened): the rebuild's sum over a reward's life.
   const reduced = from === null ? Math.max(0, (reward.earnedAmount ?? reward.amount) - reward.amount) : 0;
-  const bucket = (prefix: string, inc: Record<string, number>) => {
-    if (from) inc[`${prefix}.${STATUS_KEY[from]}`] = -reward.amount;
-    else inc[`${prefix}.count`] = 1;
-    inc[`${prefix}.${STATUS_KEY[to]}`] = reward.amount;
-    if (reduced > 0) inc[`${prefix}.cancelled`] = (inc[`${prefix}.cancelled`] ?? 0) + reduced;
-    return inc;
-  };
-  const userBucket = reward.side === 'REFERRER' ? `levels.L${reward.level}` : 'referee';
-  return [
-    { userId: '', inc: bucket('total', {}) },
-    { userId: reward.userId, inc: bucket(userBucket, bucket('total', {})) },
-  ];
+  return perDocument(reward, (inc) => {
+    if (from) inc[STATUS_KEY[from]] = -reward.amount;
+    else inc.count = 1;
+    inc[STATUS_KEY[to]] = reward.amount;
+    if (reduced > 0) inc.cancelled = (inc.cancelled ?? 0) + reduced;
+  });
 }
 
 /**
@@ -63,9 +57,22 @@ export function totalsIncrements(
  * campaign's document and the user's.
  */
 export function reductionIncrements(reward: Pick<RewardDoc, 'userId' | 'side' | 'level'>, status: RewardStatusName, taken: number): TotalsIncrement[] {
+  return perDocument(reward, (inc) => {
+    inc[STATUS_KEY[status]] = -taken;
+    inc.cancelled = (inc.cancelled ?? 0) + taken;
+  });
+}
+
+/**
+ * One change of a reward's amounts (`fill` writes it by field: pending,
+ * cancelled, count…) as the $inc of the campaign's document (its total)
+ * and of the user's (its total, and its level's or referee bucket).
+ */
+function perDocument(reward: Pick<RewardDoc, 'userId' | 'side' | 'level'>, fill: (inc: Record<string, number>) => void): TotalsIncrement[] {
+  const change: Record<string, number> = {};
+  fill(change);
   const bucket = (prefix: string, inc: Record<string, number>) => {
-    inc[`${prefix}.${STATUS_KEY[status]}`] = -taken;
-    inc[`${prefix}.cancelled`] = (inc[`${prefix}.cancelled`] ?? 0) + taken;
+    for (const [field, amount] of Object.entries(change)) inc[`${prefix}.${field}`] = amount;
     return inc;
   };
   const userBucket = reward.side === 'REFERRER' ? `levels.L${reward.level}` : 'referee';

@@ -5320,7 +5320,7 @@ export interface paths {
                     campaignId?: string;
                     /** @description Original referral code */
                     referralCode?: string;
-                    status?: "PENDING" | "CLICKED" | "CONVERTED" | "FLAGGED" | "REJECTED";
+                    status?: "PENDING" | "CLICKED" | "CONVERTED" | "FLAGGED" | "REJECTED" | "REVERSED";
                     /** @description Only records where this user is the referrer or the referee */
                     userId?: string;
                 };
@@ -5557,7 +5557,7 @@ export interface paths {
                     campaignId?: string;
                     /** @description Original referral code */
                     referralCode?: string;
-                    status?: "PENDING" | "CLICKED" | "CONVERTED" | "FLAGGED" | "REJECTED";
+                    status?: "PENDING" | "CLICKED" | "CONVERTED" | "FLAGGED" | "REJECTED" | "REVERSED";
                     /** @description Only records where this user is the referrer or the referee */
                     userId?: string;
                 };
@@ -5634,6 +5634,512 @@ export interface paths {
         };
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/conversions/{conversionId}/purchases": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the purchases of a conversion, newest first
+         * @description The purchases recorded for the conversion, by when they happened (`occurredAt`), newest first. An unknown conversion is 404.
+         *
+         *     **Role:** VIEWER or above with a dashboard session (an API key may call it).
+         */
+        get: {
+            parameters: {
+                query?: {
+                    page?: number;
+                    limit?: number;
+                };
+                header?: never;
+                path: {
+                    /** @description The conversion's id (`conversionId` of POST /conversions: its level-1 record) */
+                    conversionId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description A page of the conversion's purchases */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PurchaseList"];
+                    };
+                };
+                /** @description Invalid body, query or path value (VALIDATION_ERROR) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description No such resource for this app */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Rate limited (see Retry-After) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description A dependency is unavailable; retry */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Record a later purchase of a converted referee (a recurring commission)
+         * @description On a campaign with `recurringMonths`, each later payment of a converted referee (a renewal, a repeat order) earns the campaign's rules again, as they are now: every level's referrer and, double-sided, the referee; a percentage rule its share of `amount` (rounded, capped by its `maxAmount`), a fixed rule its amount per purchase. maxRewardsPerReferrer does not cap them. Rewards are held PENDING while the conversion is FLAGGED or its fraud check deferred, and for the campaign's holdDays. The same `externalId` again (for the conversion, for ever) or a retry with the same `Idempotency-Key` is the same purchase: 200 with it and its rewards, never a second reward. Refused before anything is stored: a conversion that is not CONVERTED or FLAGGED is 422 NOT_CONVERTED (REVERSED: 422 CONVERSION_REVERSED); a campaign without `recurringMonths`, 422 NOT_RECURRING; a `currency` other than the campaign's, 422 CURRENCY_MISMATCH; an `occurredAt` before the conversion or more than 5 minutes ahead, 422 OCCURRED_AT_INVALID; one after the conversion plus `recurringMonths` calendar months (a month-end day becomes the target month's last: Jan 31 + 1 month is Feb 28 or 29), 422 OUTSIDE_RECURRING_WINDOW. While the conversion's own rewards are still being issued (seconds after it), 409 CONFLICT: retry.
+         *
+         *     **Role:** MANAGER or above with a dashboard session (an API key may call it).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Replays the first response for 24 h. 1 to 255 printable ASCII characters (no spaces). */
+                    "Idempotency-Key"?: string;
+                };
+                path: {
+                    /** @description The conversion's id (`conversionId` of POST /conversions: its level-1 record) */
+                    conversionId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["RecordPurchaseRequest"];
+                };
+            };
+            responses: {
+                /** @description Recorded before (the same externalId, or a retry of the operation): the purchase and its rewards as they are */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RecordPurchaseResponse"];
+                    };
+                };
+                /** @description Recorded */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RecordPurchaseResponse"];
+                    };
+                };
+                /** @description Invalid body, query or path value (VALIDATION_ERROR) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description No such resource for this app */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description State conflict */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Body larger than 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Body is not JSON */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description A business rule refused the request */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Rate limited (see Retry-After) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description A dependency is unavailable; retry */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/conversions/{conversionId}/reversals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the reversals of a conversion and its purchases, newest first
+         * @description The conversion's reversals, its purchases' included (`purchaseId` says which), newest first.
+         *
+         *     **Role:** VIEWER or above with a dashboard session (an API key may call it).
+         */
+        get: {
+            parameters: {
+                query?: {
+                    page?: number;
+                    limit?: number;
+                };
+                header?: never;
+                path: {
+                    /** @description The conversion's id (`conversionId` of POST /conversions: its level-1 record) */
+                    conversionId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description A page of the conversion's reversals */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ReversalList"];
+                    };
+                };
+                /** @description Invalid body, query or path value (VALIDATION_ERROR) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description No such resource for this app */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Rate limited (see Retry-After) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description A dependency is unavailable; retry */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Reverse a conversion or one of its purchases (a refund, a chargeback, a cancellation), in full or in part
+         * @description Without `amount`, reverses all that is left of the sale: the conversion's own (or the purchase named by `purchaseId`). With `amount`, a part of it: never more than what is left (422 REVERSAL_EXCEEDS_SALE), and only of a sale recorded with an amount (422 AMOUNT_NOT_REVERSIBLE). Each reward of the sale follows: a percentage reward shrinks in proportion to what is left of the sale; a fixed reward is taken back only by a full reversal; a reward not paid out (PENDING, APPROVED, claimed with its code unredeemed) is reduced or cancelled (its code then validates as REVERSED); a reward already redeemed keeps its status and what it no longer is worth is owed back (a clawback: GET /rewards/clawbacks). The conversion reads REVERSED once its own sale is reversed in full; the referrer's referral credit in the incentive engine is taken back then (a REVERSAL ledger entry, never below zero). Figures: the campaign's reward value falls by what was taken back, its reversals count one more. A crash cannot leave it half done. A retry with the same Idempotency-Key is answered as the first try was; a full reversal of a sale reversed in full already changes nothing: 200 with the first full reversal. A conversion that did not convert, or was REJECTED, is 422 NOT_CONVERTED; while its rewards are still being issued (seconds after it), 409 REWARDS_NOT_ISSUED: retry.
+         *
+         *     **Role:** MANAGER or above with a dashboard session (an API key may call it).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Replays the first response for 24 h. 1 to 255 printable ASCII characters (no spaces). */
+                    "Idempotency-Key"?: string;
+                };
+                path: {
+                    /** @description The conversion's id (`conversionId` of POST /conversions: its level-1 record) */
+                    conversionId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["ReverseConversionRequest"];
+                };
+            };
+            responses: {
+                /** @description Reversed before (a retry, or the sale was reversed in full already): the first reversal, nothing changed */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ReverseConversionResponse"];
+                    };
+                };
+                /** @description Reversed */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ReverseConversionResponse"];
+                    };
+                };
+                /** @description Invalid body, query or path value (VALIDATION_ERROR) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description No such resource for this app */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description State conflict */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Body larger than 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Body is not JSON */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description A business rule refused the request */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Rate limited (see Retry-After) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description A dependency is unavailable; retry */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;
@@ -6502,7 +7008,7 @@ export interface paths {
         };
         /**
          * Export rewards as CSV
-         * @description The rewards GET /rewards lists with the same filters (every page). A header row, then one row per record in the list's order (RFC 4180, UTF-8, CRLF), streamed: any number of rows. A text cell that a spreadsheet would run as a formula (it starts with =, +, -, @, a tab or a carriage return) gets a ' before it. Columns: id, userId, campaignId, referralId, conversionId, side, level, amount, currency, fulfillmentType, status, discountCode, expiresAt, claimedAt, redeemedAt, createdAt, cancellationNote.
+         * @description The rewards GET /rewards lists with the same filters (every page). A header row, then one row per record in the list's order (RFC 4180, UTF-8, CRLF), streamed: any number of rows. A text cell that a spreadsheet would run as a formula (it starts with =, +, -, @, a tab or a carriage return) gets a ' before it. Columns: id, userId, campaignId, referralId, conversionId, side, level, amount, earnedAmount, reversedAmount, reversalReason, purchaseId, availableAt, currency, fulfillmentType, status, discountCode, expiresAt, claimedAt, redeemedAt, createdAt, cancellationNote.
          *
          *     **Role:** VIEWER or above with a dashboard session (an API key may call it).
          */
@@ -6602,7 +7108,7 @@ export interface paths {
         };
         /**
          * Validate a discount or coupon code
-         * @description Always 200. valid is false for an unknown code (another app's included), an expired one, or one whose reward is PAID or CANCELLED; reason says which. type is the reward's fulfillmentType, discount its amount.
+         * @description Always 200. valid is false for an unknown code (another app's included), an expired one, or one whose reward is PAID or CANCELLED (REVERSED when a refund or chargeback of its sale cancelled it); reason says which. type is the reward's fulfillmentType, discount its amount.
          *
          *     **Role:** VIEWER or above with a dashboard session (an API key may call it).
          */
@@ -6625,6 +7131,106 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["CodeValidation"];
+                    };
+                };
+                /** @description Invalid body, query or path value (VALIDATION_ERROR) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Rate limited (see Retry-After) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description A dependency is unavailable; retry */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/rewards/clawbacks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List what referrers owe back for rewards paid before their sale was reversed
+         * @description A reversal (POST /conversions/{conversionId}/reversals) cannot take back a reward already redeemed or paid: it records what the reward's owner owes back here, newest first, of one user (`userId`) or of every user. `totals` sums what the listed user (or every user) owes over every page, per currency. Nothing settles a clawback yet: the next payout deducts it.
+         *
+         *     **Role:** VIEWER or above with a dashboard session (an API key may call it).
+         */
+        get: {
+            parameters: {
+                query?: {
+                    page?: number;
+                    limit?: number;
+                    /** @description Only what this user owes */
+                    userId?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description A page of clawbacks, and their sums */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClawbackList"];
                     };
                 };
                 /** @description Invalid body, query or path value (VALIDATION_ERROR) */
@@ -12167,12 +12773,12 @@ export interface components {
              * @description The kind of movement: ACTION_REWARD, LEVEL_REWARD, MILESTONE_REWARD, DEBIT (a redemption), CREDIT (a refund), SCORE_SET (POST /incentives/leaderboard), ADJUSTMENT (POST /incentives/balances/{userId}/adjustments)
              * @enum {string}
              */
-            reason: "ACTION_REWARD" | "LEVEL_REWARD" | "MILESTONE_REWARD" | "DEBIT" | "CREDIT" | "SCORE_SET" | "ADJUSTMENT";
+            reason: "ACTION_REWARD" | "LEVEL_REWARD" | "MILESTONE_REWARD" | "DEBIT" | "CREDIT" | "SCORE_SET" | "ADJUSTMENT" | "REVERSAL";
             /**
              * @description What moved the balance: EVENT (an action's reward), LEVEL or MILESTONE (their rewards), CATALOG_REDEMPTION or MARKETPLACE_REDEMPTION (the debit of a redemption), REFUND (a redemption cancelled, or undone after its debit, given back), ADJUSTMENT (a manual adjustment), SCORE_SET (a recorded score). Always set
              * @enum {string}
              */
-            cause: "EVENT" | "LEVEL" | "MILESTONE" | "CATALOG_REDEMPTION" | "MARKETPLACE_REDEMPTION" | "REFUND" | "ADJUSTMENT" | "SCORE_SET";
+            cause: "EVENT" | "LEVEL" | "MILESTONE" | "CATALOG_REDEMPTION" | "MARKETPLACE_REDEMPTION" | "REFUND" | "ADJUSTMENT" | "SCORE_SET" | "CONVERSION_REVERSAL";
             /** @description Signed change */
             coins: number;
             xp: number;
@@ -12654,16 +13260,18 @@ export interface components {
             referrerId: string;
             refereeId: string;
             /**
-             * @description PENDING: referee known; CLICKED: a click carried the refereeId; CONVERTED; FLAGGED: held for fraud review; REJECTED: its fraud flag was rejected (rewards cancelled, counted in no figure; the referee cannot convert again in the campaign)
+             * @description PENDING: referee known; CLICKED: a click carried the refereeId; CONVERTED; FLAGGED: held for fraud review; REJECTED: its fraud flag was rejected (rewards cancelled, counted in no figure; the referee cannot convert again in the campaign); REVERSED: refunded, charged back or cancelled in full (POST /conversions/{conversionId}/reversals): its rewards cancelled or clawed back; it still counts as a conversion, and as a reversal
              * @enum {string}
              */
-            status: "PENDING" | "CLICKED" | "CONVERTED" | "FLAGGED" | "REJECTED";
+            status: "PENDING" | "CLICKED" | "CONVERTED" | "FLAGGED" | "REJECTED" | "REVERSED";
             /** @description This record's referrer's reward (0 when none) */
             rewardAmount: number;
             /** @description 1 for the direct referrer, n for the referrer n-1 steps above */
             level: number;
             /** @description Monetary value reported with the conversion */
             amount: number | null;
+            /** @description Level 1: what reversals took off the conversion's own `amount` (its purchases have their own); 0 when none */
+            reversedAmount: number;
             /**
              * @description ISO 4217 code of `amount` and `rewardAmount`: the campaign's
              * @example EUR
@@ -12685,6 +13293,188 @@ export interface components {
                 name: string;
             } | null;
         };
+        RecordPurchaseResponse: {
+            purchase: components["schemas"]["Purchase"];
+            /** @description Every reward the purchase earned: each level's referrer and, double-sided, the referee (held PENDING while the conversion is under review, or for the campaign's holdDays) */
+            rewards: components["schemas"]["ConversionReward"][];
+        };
+        Purchase: {
+            id: string;
+            /** @description The conversion it follows (its level-1 record) */
+            conversionId: string;
+            campaignId: string;
+            /** @description The converted referee who paid */
+            refereeId: string;
+            /** @description The sale, in `currency`: percentage rules pay their share of it, fixed rules their amount */
+            amount: number;
+            /**
+             * @description ISO 4217 code of `amount` and of the purchase's rewards: the campaign's
+             * @example EUR
+             */
+            currency: string;
+            /** @description Your id of the payment (an invoice id), unique per conversion; null when none was sent */
+            externalId: string | null;
+            /**
+             * Format: date-time
+             * @description When the payment happened (the one sent, or when it was recorded): the recurring window is judged by it
+             * @example 2026-11-21T07:54:00.000Z
+             */
+            occurredAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T07:54:00.000Z
+             */
+            createdAt: string;
+            /** @description What reversals (refunds, chargebacks) took off it; 0 when none */
+            reversedAmount: number;
+            /**
+             * @description ACTIVE, or REVERSED once reversed in full
+             * @enum {string}
+             */
+            status: "ACTIVE" | "REVERSED";
+        };
+        RecordPurchaseRequest: {
+            /** @description The payment, in the campaign's currency */
+            amount: number;
+            currency?: components["schemas"]["Currency"] & unknown;
+            /** @description Your id of the payment (an invoice id): the same one again for this conversion answers the first purchase */
+            externalId?: string;
+            /**
+             * Format: date-time
+             * @description When the payment happened (default: now); the recurring window is judged by it
+             * @example 2026-11-21T07:54:00Z
+             */
+            occurredAt?: string;
+        };
+        PurchaseList: {
+            purchases: components["schemas"]["Purchase"][];
+            pagination: components["schemas"]["Pagination"];
+        };
+        ReverseConversionResponse: {
+            reversal: components["schemas"]["Reversal"];
+            conversion: components["schemas"]["Conversion"] & unknown;
+            /** @description What the reversal did to each reward of the sale (every level's referrer and the referee) */
+            rewards: components["schemas"]["RewardReversal"][];
+        };
+        Reversal: {
+            id: string;
+            /** @description The conversion (its level-1 record) */
+            conversionId: string;
+            /** @description The purchase reversed; null: the conversion's own sale */
+            purchaseId: string | null;
+            /** @enum {string} */
+            reason: "REFUND" | "CHARGEBACK" | "CANCELLATION" | "OTHER";
+            /** @description The part of the sale reversed (what was left of it, for a full reversal; 0 for a conversion recorded without an amount) */
+            amount: number;
+            /** @description The sale is reversed in full: every reward of it cancelled or clawed back */
+            full: boolean;
+            note: string | null;
+            /**
+             * @description ISO 4217 code of the amounts: the campaign's
+             * @example EUR
+             */
+            currency: string;
+            /** @description Reward value taken off rewards not paid out yet (reduced or cancelled) */
+            rewardAmountReversed: number;
+            /** @description Reward value owed back by referrers whose rewards were paid already (GET /rewards/clawbacks) */
+            clawbackAmount: number;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T07:54:00.000Z
+             */
+            createdAt: string;
+        };
+        RewardReversal: {
+            reward: components["schemas"]["Reward"];
+            /**
+             * @description REDUCED: a share-of-sale reward not paid out shrank in proportion; CANCELLED: taken back whole (its code no longer validates: reason REVERSED); CLAWBACK: paid already, so owed back (`clawbackAmount`); UNCHANGED: a fixed reward on a partial reversal, or a reward cancelled before
+             * @enum {string}
+             */
+            effect: "REDUCED" | "CANCELLED" | "CLAWBACK" | "UNCHANGED";
+            /** @description Its value before (a paid reward: less what was owed back before) */
+            fromAmount: number;
+            /** @description Its value after */
+            toAmount: number;
+            /** @description Owed back by its owner (CLAWBACK), 0 otherwise */
+            clawbackAmount: number;
+        };
+        Reward: {
+            id: string;
+            userId: string;
+            campaignId: string;
+            referralId: string;
+            conversionId: string;
+            /** @enum {string} */
+            side: "REFERRER" | "REFEREE";
+            level: number;
+            /** @description What it is worth now: `earnedAmount` less what partial reversals reduced it by (a PAID reward keeps what it was paid; what is owed back is a clawback) */
+            amount: number;
+            /** @description What it was created with */
+            earnedAmount: number;
+            /** @description Value reversals (refunds, chargebacks) took back: reduced, cancelled or owed back; 0 when none */
+            reversedAmount: number;
+            /** @description REFUND, CHARGEBACK, CANCELLATION or OTHER: the reason of the last reversal that changed it; null otherwise */
+            reversalReason: string | null;
+            /** @description The later purchase that earned it (a recurring commission); null for the conversion's own reward */
+            purchaseId: string | null;
+            /**
+             * Format: date-time
+             * @description The end of its campaign's holding period: a PENDING reward becomes APPROVED by itself then (unless a fraud review still holds it); null when it was never held so
+             * @example 2026-11-21T07:54:00.000Z
+             */
+            availableAt: string | null;
+            /**
+             * @description ISO 4217 code of `amount`: its campaign's
+             * @example EUR
+             */
+            currency: string;
+            /** @enum {string} */
+            fulfillmentType: "DISCOUNT_CODE" | "COUPON_CODE" | "MANUAL" | "AUTOMATED" | "GIFT_CARD" | "CUSTOM";
+            /**
+             * @description PENDING (held for review, a deferred fraud check or its holding period until `availableAt`) → APPROVED → PAID; PENDING or APPROVED → CANCELLED (by an operator, a rejected review or a full reversal of its sale)
+             * @enum {string}
+             */
+            status: "PENDING" | "APPROVED" | "PAID" | "CANCELLED";
+            /** @description Set once claimed */
+            discountCode: string | null;
+            /**
+             * Format: date-time
+             * @description The code's expiry, set when claimed
+             * @example 2026-11-21T07:54:00.000Z
+             */
+            expiresAt: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T07:54:00.000Z
+             */
+            claimedAt: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T07:54:00.000Z
+             */
+            redeemedAt: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T07:54:00.000Z
+             */
+            createdAt: string;
+            /** @description Why an operator cancelled it (POST /rewards/{rewardId}/cancel); null otherwise */
+            cancellationNote: string | null;
+        };
+        ReverseConversionRequest: {
+            /** @enum {string} */
+            reason: "REFUND" | "CHARGEBACK" | "CANCELLATION" | "OTHER";
+            /** @description The part reversed, in the campaign's currency; absent: all that is left */
+            amount?: number;
+            /** @description The purchase to reverse (POST /conversions/{conversionId}/purchases); absent: the conversion's own sale */
+            purchaseId?: string;
+            /** @description Why, for the people who read it later (kept on the reversal and on the rewards it cancels) */
+            note?: string;
+        };
+        ReversalList: {
+            reversals: components["schemas"]["Reversal"][];
+            pagination: components["schemas"]["Pagination"];
+        };
         CampaignStats: {
             campaignId: string;
             /** @description Referrals (codes) created */
@@ -12696,8 +13486,10 @@ export interface components {
             completedReferrals: number;
             /** @description completedReferrals / totalReferrals × 100, two decimals: the percentage of referrals that converted; 0 without referrals */
             conversionRate: number;
-            /** @description Sum of the rewards that are not CANCELLED (pending, approved and paid), every level and side */
+            /** @description Sum of the rewards that are not CANCELLED (pending, approved and paid), every level and side, conversions and purchases, net of what reversals took back (reduced, cancelled or owed back) */
             totalRewardValue: number;
+            /** @description Reversals recorded (refunds, chargebacks, cancellations), of conversions and of purchases */
+            totalReversals: number;
         };
         CampaignTimeseries: {
             /** @description null: every campaign of the app, summed */
@@ -12731,8 +13523,10 @@ export interface components {
             clicks: number;
             /** @description Referees converted in the bucket, counted as totalConversions (a rejected one leaves its bucket) */
             conversions: number;
-            /** @description Value of the rewards of the bucket's conversions that are not CANCELLED (a cancelled reward leaves the bucket of its conversion) */
+            /** @description Value of the rewards of the bucket's conversions and purchases that are not CANCELLED, net of what reversals took back (a cancelled or reversed reward leaves the bucket of its conversion) */
             rewardValue: number;
+            /** @description Reversals (refunds, chargebacks, cancellations) recorded in the bucket, at their own time */
+            reversals: number;
             /** @description Conversions per 100 clicks of the bucket (not GET /stats conversionRate, which is per referral): conversions / clicks × 100, two decimals; 0 without clicks. It can pass 100: a conversion counts when it happens, whether or not its click fell in the same bucket (or there was one) */
             conversionRate: number;
         };
@@ -12754,8 +13548,10 @@ export interface components {
             completedReferrals: number;
             /** @description completedReferrals / totalReferrals × 100, two decimals: the percentage of referrals that converted; 0 without referrals */
             conversionRate: number;
-            /** @description Sum of the rewards that are not CANCELLED (pending, approved and paid), every level and side */
+            /** @description Sum of the rewards that are not CANCELLED (pending, approved and paid), every level and side, conversions and purchases, net of what reversals took back (reduced, cancelled or owed back) */
             totalRewardValue: number;
+            /** @description Reversals recorded (refunds, chargebacks, cancellations), of conversions and of purchases */
+            totalReversals: number;
         };
         TopReferrers: {
             /**
@@ -12847,54 +13643,6 @@ export interface components {
             rewards: components["schemas"]["Reward"][];
             pagination: components["schemas"]["Pagination"];
         };
-        Reward: {
-            id: string;
-            userId: string;
-            campaignId: string;
-            referralId: string;
-            conversionId: string;
-            /** @enum {string} */
-            side: "REFERRER" | "REFEREE";
-            level: number;
-            amount: number;
-            /**
-             * @description ISO 4217 code of `amount`: its campaign's
-             * @example EUR
-             */
-            currency: string;
-            /** @enum {string} */
-            fulfillmentType: "DISCOUNT_CODE" | "COUPON_CODE" | "MANUAL" | "AUTOMATED" | "GIFT_CARD" | "CUSTOM";
-            /**
-             * @description PENDING (held for review or a deferred fraud check) → APPROVED → PAID; PENDING or APPROVED → CANCELLED
-             * @enum {string}
-             */
-            status: "PENDING" | "APPROVED" | "PAID" | "CANCELLED";
-            /** @description Set once claimed */
-            discountCode: string | null;
-            /**
-             * Format: date-time
-             * @description The code's expiry, set when claimed
-             * @example 2026-11-21T07:54:00.000Z
-             */
-            expiresAt: string | null;
-            /**
-             * Format: date-time
-             * @example 2026-11-21T07:54:00.000Z
-             */
-            claimedAt: string | null;
-            /**
-             * Format: date-time
-             * @example 2026-11-21T07:54:00.000Z
-             */
-            redeemedAt: string | null;
-            /**
-             * Format: date-time
-             * @example 2026-11-21T07:54:00.000Z
-             */
-            createdAt: string;
-            /** @description Why an operator cancelled it (POST /rewards/{rewardId}/cancel); null otherwise */
-            cancellationNote: string | null;
-        };
         CodeValidation: {
             valid: boolean;
             code: string;
@@ -12907,7 +13655,44 @@ export interface components {
              */
             expiresAt: string | null;
             /** @enum {string|null} */
-            reason: "NOT_FOUND" | "EXPIRED" | "REDEEMED" | "CANCELLED" | "NOT_APPROVED" | null;
+            reason: "NOT_FOUND" | "EXPIRED" | "REDEEMED" | "CANCELLED" | "REVERSED" | "NOT_APPROVED" | null;
+        };
+        ClawbackList: {
+            clawbacks: components["schemas"]["Clawback"][];
+            totals: components["schemas"]["AmountInCurrency"][];
+            pagination: components["schemas"]["Pagination"];
+        };
+        Clawback: {
+            id: string;
+            rewardId: string;
+            /** @description Who owes it: the reward's owner */
+            userId: string;
+            campaignId: string;
+            conversionId: string;
+            purchaseId: string | null;
+            reversalId: string;
+            /** @description Owed back, in `currency` */
+            amount: number;
+            /**
+             * @description ISO 4217 code of `amount`: the reward's
+             * @example EUR
+             */
+            currency: string;
+            /** @description REFUND, CHARGEBACK, CANCELLATION or OTHER */
+            reason: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T07:54:00.000Z
+             */
+            createdAt: string;
+        };
+        AmountInCurrency: {
+            /**
+             * @description ISO 4217
+             * @example EUR
+             */
+            currency: string;
+            amount: number;
         };
         RewardHistory: {
             history: components["schemas"]["RewardMove"][];
@@ -13054,7 +13839,7 @@ export interface components {
             id: string;
             url: string;
             /** @description Empty: every event. */
-            events: ("REFERRAL_CREATED" | "REFERRAL_CLICKED" | "CONVERSION_CREATED" | "CONVERSION_FLAGGED" | "REWARD_CREATED" | "REWARD_APPROVED" | "REWARD_CLAIMED" | "REWARD_REDEEMED" | "REWARD_CANCELLED" | "INCENTIVE_EVENT_PROCESSED" | "LEVEL_UP" | "BADGE_AWARDED" | "MILESTONE_REACHED" | "REDEMPTION_CREATED" | "REDEMPTION_FULFILLED" | "REDEMPTION_CANCELLED" | "MARKETPLACE_REDEEMED" | "WEBHOOK_ENDPOINT_DISABLED")[];
+            events: ("REFERRAL_CREATED" | "REFERRAL_CLICKED" | "CONVERSION_CREATED" | "CONVERSION_FLAGGED" | "REWARD_CREATED" | "REWARD_APPROVED" | "REWARD_CLAIMED" | "REWARD_REDEEMED" | "REWARD_CANCELLED" | "INCENTIVE_EVENT_PROCESSED" | "LEVEL_UP" | "BADGE_AWARDED" | "MILESTONE_REACHED" | "REDEMPTION_CREATED" | "REDEMPTION_FULFILLED" | "REDEMPTION_CANCELLED" | "MARKETPLACE_REDEEMED" | "WEBHOOK_ENDPOINT_DISABLED" | "CONVERSION_REVERSED" | "REWARD_REDUCED" | "REWARD_CLAWBACK")[];
             description: string | null;
             enabled: boolean;
             /**
@@ -13097,7 +13882,7 @@ export interface components {
              */
             url: string;
             /** @description Event names to receive; empty or absent: every event. */
-            events?: ("REFERRAL_CREATED" | "REFERRAL_CLICKED" | "CONVERSION_CREATED" | "CONVERSION_FLAGGED" | "REWARD_CREATED" | "REWARD_APPROVED" | "REWARD_CLAIMED" | "REWARD_REDEEMED" | "REWARD_CANCELLED" | "INCENTIVE_EVENT_PROCESSED" | "LEVEL_UP" | "BADGE_AWARDED" | "MILESTONE_REACHED" | "REDEMPTION_CREATED" | "REDEMPTION_FULFILLED" | "REDEMPTION_CANCELLED" | "MARKETPLACE_REDEEMED" | "WEBHOOK_ENDPOINT_DISABLED")[];
+            events?: ("REFERRAL_CREATED" | "REFERRAL_CLICKED" | "CONVERSION_CREATED" | "CONVERSION_FLAGGED" | "REWARD_CREATED" | "REWARD_APPROVED" | "REWARD_CLAIMED" | "REWARD_REDEEMED" | "REWARD_CANCELLED" | "INCENTIVE_EVENT_PROCESSED" | "LEVEL_UP" | "BADGE_AWARDED" | "MILESTONE_REACHED" | "REDEMPTION_CREATED" | "REDEMPTION_FULFILLED" | "REDEMPTION_CANCELLED" | "MARKETPLACE_REDEEMED" | "WEBHOOK_ENDPOINT_DISABLED" | "CONVERSION_REVERSED" | "REWARD_REDUCED" | "REWARD_CLAWBACK")[];
             description?: string;
         };
         UpdateWebhookRequest: {
@@ -13107,7 +13892,7 @@ export interface components {
              */
             url?: string;
             /** @description Event names to receive; empty or absent: every event. */
-            events?: ("REFERRAL_CREATED" | "REFERRAL_CLICKED" | "CONVERSION_CREATED" | "CONVERSION_FLAGGED" | "REWARD_CREATED" | "REWARD_APPROVED" | "REWARD_CLAIMED" | "REWARD_REDEEMED" | "REWARD_CANCELLED" | "INCENTIVE_EVENT_PROCESSED" | "LEVEL_UP" | "BADGE_AWARDED" | "MILESTONE_REACHED" | "REDEMPTION_CREATED" | "REDEMPTION_FULFILLED" | "REDEMPTION_CANCELLED" | "MARKETPLACE_REDEEMED" | "WEBHOOK_ENDPOINT_DISABLED")[];
+            events?: ("REFERRAL_CREATED" | "REFERRAL_CLICKED" | "CONVERSION_CREATED" | "CONVERSION_FLAGGED" | "REWARD_CREATED" | "REWARD_APPROVED" | "REWARD_CLAIMED" | "REWARD_REDEEMED" | "REWARD_CANCELLED" | "INCENTIVE_EVENT_PROCESSED" | "LEVEL_UP" | "BADGE_AWARDED" | "MILESTONE_REACHED" | "REDEMPTION_CREATED" | "REDEMPTION_FULFILLED" | "REDEMPTION_CANCELLED" | "MARKETPLACE_REDEEMED" | "WEBHOOK_ENDPOINT_DISABLED" | "CONVERSION_REVERSED" | "REWARD_REDUCED" | "REWARD_CLAWBACK")[];
             description?: string | null;
             enabled?: boolean;
         };
@@ -13125,7 +13910,7 @@ export interface components {
             /** @description The `webhook-id` header and the body's `id`. */
             messageId: string;
             /** @enum {string} */
-            event: "REFERRAL_CREATED" | "REFERRAL_CLICKED" | "CONVERSION_CREATED" | "CONVERSION_FLAGGED" | "REWARD_CREATED" | "REWARD_APPROVED" | "REWARD_CLAIMED" | "REWARD_REDEEMED" | "REWARD_CANCELLED" | "INCENTIVE_EVENT_PROCESSED" | "LEVEL_UP" | "BADGE_AWARDED" | "MILESTONE_REACHED" | "REDEMPTION_CREATED" | "REDEMPTION_FULFILLED" | "REDEMPTION_CANCELLED" | "MARKETPLACE_REDEEMED" | "WEBHOOK_ENDPOINT_DISABLED" | "WEBHOOK_TEST";
+            event: "REFERRAL_CREATED" | "REFERRAL_CLICKED" | "CONVERSION_CREATED" | "CONVERSION_FLAGGED" | "REWARD_CREATED" | "REWARD_APPROVED" | "REWARD_CLAIMED" | "REWARD_REDEEMED" | "REWARD_CANCELLED" | "INCENTIVE_EVENT_PROCESSED" | "LEVEL_UP" | "BADGE_AWARDED" | "MILESTONE_REACHED" | "REDEMPTION_CREATED" | "REDEMPTION_FULFILLED" | "REDEMPTION_CANCELLED" | "MARKETPLACE_REDEEMED" | "WEBHOOK_ENDPOINT_DISABLED" | "WEBHOOK_TEST" | "CONVERSION_REVERSED" | "REWARD_REDUCED" | "REWARD_CLAWBACK";
             /** @enum {string} */
             status: "PENDING" | "SUCCEEDED" | "FAILED";
             attempts: number;
@@ -13584,14 +14369,23 @@ export interface components {
                  */
                 convertedAt: string | null;
             }[];
-            /** @description The user's rewards of the campaign, newest first (at most 100; cancelled ones left out) */
+            /** @description The user's rewards of the campaign, newest first (at most 100; those cancelled are left out, but for those a reversal of their sale took back) */
             rewards: {
                 id: string;
+                /** @description What it is worth now (less after a partial reversal) */
                 amount: number;
+                /**
+                 * @description ISO 4217 code of `amount`: the campaign's
+                 * @example EUR
+                 */
+                currency: string;
                 /** @enum {string} */
                 fulfillmentType: "DISCOUNT_CODE" | "COUPON_CODE" | "MANUAL" | "AUTOMATED" | "GIFT_CARD" | "CUSTOM";
-                /** @enum {string} */
-                status: "PENDING" | "APPROVED" | "PAID";
+                /**
+                 * @description CANCELLED only for a reward a reversal of its sale took back (`reversalReason`)
+                 * @enum {string}
+                 */
+                status: "PENDING" | "APPROVED" | "PAID" | "CANCELLED";
                 /** @description Once claimed */
                 discountCode: string | null;
                 /**
@@ -13599,6 +14393,19 @@ export interface components {
                  * @example 2026-11-21T07:54:00.000Z
                  */
                 expiresAt: string | null;
+                /**
+                 * Format: date-time
+                 * @description While PENDING: when the campaign's holding period ends and it becomes payable; null: not held so
+                 * @example 2026-11-21T07:54:00.000Z
+                 */
+                availableAt: string | null;
+                /** @description What reversals of its sale (refunds, chargebacks…) took back; 0 when none */
+                reversedAmount: number;
+                /**
+                 * @description Why a reversal took it back in whole or in part; null when none did
+                 * @enum {string|null}
+                 */
+                reversalReason: "REFUND" | "CHARGEBACK" | "CANCELLATION" | "OTHER" | null;
                 /**
                  * Format: date-time
                  * @example 2026-11-21T07:54:00.000Z

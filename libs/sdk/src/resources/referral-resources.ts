@@ -61,6 +61,20 @@ export class Conversions {
   iterate(query: Omit<Query<'/api/v1/conversions', 'get'>, 'page'> = {}, options?: RequestOptions) {
     return paginate((page) => this.list({ ...query, page }, options), (r) => r.conversions);
   }
+  /** A converted referee's later payment on a recurring campaign: the rules earn again. */
+  recordPurchase(conversionId: string, body: Body<'/api/v1/conversions/{conversionId}/purchases', 'post'>, options?: PostOptions) {
+    return this.t.request('post', '/api/v1/conversions/{conversionId}/purchases', { params: { conversionId }, body }, options);
+  }
+  listPurchases(conversionId: string, query: Query<'/api/v1/conversions/{conversionId}/purchases', 'get'> = {}, options?: RequestOptions) {
+    return this.t.request('get', '/api/v1/conversions/{conversionId}/purchases', { params: { conversionId }, query }, options);
+  }
+  /** A refund, chargeback or cancellation of the conversion (or of one purchase), in full or in part. */
+  reverse(conversionId: string, body: Body<'/api/v1/conversions/{conversionId}/reversals', 'post'>, options?: PostOptions) {
+    return this.t.request('post', '/api/v1/conversions/{conversionId}/reversals', { params: { conversionId }, body }, options);
+  }
+  listReversals(conversionId: string, query: Query<'/api/v1/conversions/{conversionId}/reversals', 'get'> = {}, options?: RequestOptions) {
+    return this.t.request('get', '/api/v1/conversions/{conversionId}/reversals', { params: { conversionId }, query }, options);
+  }
 }
 
 /** Counters kept on write: a campaign's totals and time series, a user's. */
@@ -104,6 +118,10 @@ export class Rewards {
   }
   redeem(body: Body<'/api/v1/rewards/redeem', 'post'>, options?: PostOptions) {
     return this.t.request('post', '/api/v1/rewards/redeem', { body }, options);
+  }
+  /** What referrers owe back for rewards paid before their sale was reversed. */
+  clawbacks(query: Query<'/api/v1/rewards/clawbacks', 'get'> = {}, options?: RequestOptions) {
+    return this.t.request('get', '/api/v1/rewards/clawbacks', { query }, options);
   }
 }
 

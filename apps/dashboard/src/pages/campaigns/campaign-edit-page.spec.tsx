@@ -207,6 +207,28 @@ describe('the new campaign form', () => {
     const fraud = screen.getByRole('group', { name: 'Fraud' });
     expect(within(fraud).getByRole('alert')).toHaveTextContent('Must be at most 100');
   });
+
+  it("puts the API's refusal of a whole rule on the field its kind shows, and of the holding period on its field", async () => {
+    const api = new FakeApi().on(
+      'POST',
+      '/api/v1/campaigns',
+      apiError(400, 'VALIDATION_ERROR', 'Invalid request', {
+        issues: [
+          { field: 'body.referrerReward', message: 'give amount (a fixed reward) or percent (a share of the sale)' },
+          { field: 'body.holdDays', message: 'must be at most 365' },
+        ],
+      }),
+    );
+    renderApp('/apps/app_1/campaigns/new', { session: sessionFor('MANAGER'), api });
+    const user = userEvent.setup();
+    await user.type(await screen.findByLabelText(/^name/i), 'Refused');
+    await user.click(within(screen.getByRole('radiogroup', { name: 'Referrer reward commission' })).getByLabelText('Percent of sale'));
+    await user.click(screen.getByRole('button', { name: 'Create campaign' }));
+    const percent = screen.getByLabelText(/referrer reward percent/i);
+    await waitFor(() => expect(percent).toHaveAttribute('aria-invalid', 'true'));
+    expect(percent.closest('.mantine-InputWrapper-root')!).toHaveTextContent('give amount (a fixed reward) or percent (a share of the sale)');
+    expect(screen.getByLabelText(/holding period/i).closest('.mantine-InputWrapper-root')!).toHaveTextContent('must be at most 365');
+  });
 });
 
 describe('the form refuses what the API would', () => {
@@ -329,7 +351,7 @@ describe('an existing campaign', () => {
       .on('GET', '/api/v1/campaigns/cmp_1', { body: { campaign: c } })
       .on('PATCH', '/api/v1/campaigns/cmp_1', (r) => ({ body: { campaign: { ...c, ...(r.body as object) } } }));
     renderApp('/apps/app_1/campaigns/cmp_1', { session: sessionFor('MANAGER'), api });
-    expect(await screen.findByLabelText('Rewards')).toHaveTextContent('Referrer 10 % up to €50.00 · recurring 6 months');
+    expect(await screen.findByLabelText('Rewards')).toHaveTextContent('Referrer 10 % (max €50.00) · no holding period · recurring 6 months');
     await waitFor(() => expect(screen.getByLabelText(/referrer reward percent/i)).toHaveValue('10 %'));
     expect(screen.getByRole('combobox', { name: /^currency/i })).toBeDisabled();
     const user = userEvent.setup();

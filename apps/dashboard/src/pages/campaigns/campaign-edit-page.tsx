@@ -65,7 +65,7 @@ export function CampaignEditPage() {
     },
     onError: (err) => {
       // Errors without fields (a 409, a 422 code, a 403) go to the global notification.
-      if (!applyFieldErrors(form, err, formFieldOf)) notifyError(err);
+      if (!applyFieldErrors(form, err, (field) => formFieldOf(field, form.getValues()))) notifyError(err);
     },
   });
   const setStatus = useMutation({

@@ -154,9 +154,23 @@ export function updateRequest(values: CampaignFormValues): UpdateCampaign {
   };
 }
 
-/** The form field an API field (`fraud.flagThreshold`, `levels.0.amount`) is edited in. */
-export function formFieldOf(apiField: string): string {
+const RULE_TERMS = ['amount', 'percent', 'maxAmount'];
+
+/**
+ * The form field an API field (`fraud.flagThreshold`, `levels.0.amount`) is edited in. A rule's error goes to a field
+ * the rule shows: one about the whole rule (`referrerReward`, `levels.1`) or a term its kind hides lands on the field
+ * of its kind (the amount of a fixed reward, the percent of a percentage).
+ */
+export function formFieldOf(apiField: string, values: CampaignFormValues = NEW_CAMPAIGN): string {
   if (apiField === 'fraud.flagThreshold' || apiField === 'fraud') return 'flagThreshold';
-  if (apiField === 'refereeReward' || apiField.startsWith('refereeReward.')) return apiField === 'refereeReward' ? 'refereeReward.amount' : apiField;
+  const parts = apiField.split('.');
+  const [head] = parts;
+  const rulePath = head === 'levels' ? parts.slice(0, 2) : parts.slice(0, 1);
+  const rule: RuleFormValues | undefined =
+    head === 'referrerReward' || head === 'refereeReward' ? values[head] : head === 'levels' && parts.length >= 2 ? values.levels[Number(parts[1])] : undefined;
+  if (!rule) return apiField;
+  const term = parts[rulePath.length];
+  const shown = rule.kind === 'FIXED' ? ['amount'] : ['percent', 'maxAmount'];
+  if (term === undefined || (RULE_TERMS.includes(term) && !shown.includes(term))) return [...rulePath, shown[0]].join('.');
   return apiField;
 }

@@ -28,7 +28,7 @@ describe('the campaigns list', () => {
     expect(within(await row('Now')).getByText('$12.50')).toBeInTheDocument();
   });
 
-  it('shows each rule as it pays, fixed or a percent, and the reward value in the campaign currency', async () => {
+  it('shows each rule as it pays, fixed or a percent, its holding and recurrence, and the reward value in the campaign currency', async () => {
     const campaigns = [
       campaign({
         id: 'cmp_eur',
@@ -36,6 +36,8 @@ describe('the campaigns list', () => {
         currency: 'EUR',
         referrerReward: { amount: null, percent: 10, maxAmount: 50, fulfillmentType: 'DISCOUNT_CODE' },
         refereeReward: { amount: 5, percent: null, maxAmount: null, fulfillmentType: 'COUPON_CODE' },
+        holdDays: 14,
+        recurringMonths: 12,
       }),
       campaign({ id: 'cmp_jpy', name: 'Yen', currency: 'JPY', referrerReward: { amount: null, percent: 2.5, maxAmount: null, fulfillmentType: 'MANUAL' } }),
     ];
@@ -45,12 +47,14 @@ describe('the campaigns list', () => {
     });
     renderApp('/apps/app_1/campaigns', { session: sessionFor('VIEWER'), api });
     const euros = (await screen.findByRole('link', { name: 'Euros' })).closest('tr')!;
-    expect(within(euros).getByText('10 % up to €50.00 · Discount code')).toBeInTheDocument();
+    expect(within(euros).getByText('10 % (max €50.00) · Discount code')).toBeInTheDocument();
     expect(within(euros).getByText('€5.00 · Coupon code')).toBeInTheDocument();
     expect(within(euros).getByText('€1,234.50')).toBeInTheDocument();
+    expect(within(euros).getByText('held 14 days · recurring 12 months')).toBeInTheDocument();
     const yen = screen.getByRole('link', { name: 'Yen' }).closest('tr')!;
     expect(within(yen).getByText('2.5 % · Manual')).toBeInTheDocument();
     expect(within(yen).getByText('¥1,235')).toBeInTheDocument();
+    expect(within(yen).getByText('no holding period · first conversion only')).toBeInTheDocument();
   });
 
   it('filters by what the list shows: the effective status', async () => {

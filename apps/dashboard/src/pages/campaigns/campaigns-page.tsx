@@ -13,7 +13,7 @@ import { UrlPagination } from '../../ui/url-pagination';
 import { useSearchState } from '../../url/search-state';
 import { FULFILLMENT_TYPES } from './campaign-request';
 import { CampaignStatusBadge, scheduleText } from './campaign-status';
-import { ruleText } from './reward-rule-form';
+import { ruleText, termsText } from './reward-rule-form';
 
 const KEYS = ['status'] as const;
 // The filter is what the list shows: the effective status (scheduled before the start, ended after the end).
@@ -64,7 +64,7 @@ export function CampaignsPage() {
       >
         {(data) => (
           <Stack>
-            <Table.ScrollContainer minWidth={1000}>
+            <Table.ScrollContainer minWidth={1120}>
               <Table striped highlightOnHover>
                 <Table.Thead>
                   <Table.Tr>
@@ -73,6 +73,7 @@ export function CampaignsPage() {
                     <Table.Th>Referrer reward</Table.Th>
                     <Table.Th>Referee reward</Table.Th>
                     <Table.Th>Levels</Table.Th>
+                    <Table.Th>Holding · recurrence</Table.Th>
                     <Table.Th>Referrals</Table.Th>
                     <Table.Th>Conversions</Table.Th>
                     <Table.Th>
@@ -106,6 +107,7 @@ export function CampaignsPage() {
                       </Table.Td>
                       <Table.Td>{c.refereeReward ? `${ruleText(c.refereeReward, c.currency)} · ${fulfilment(c.refereeReward.fulfillmentType)}` : '—'}</Table.Td>
                       <Table.Td>{1 + c.levels.length}</Table.Td>
+                      <Table.Td>{termsText(c)}</Table.Td>
                       <Table.Td>{formatNumber(stats.totalReferrals)}</Table.Td>
                       <Table.Td>{formatNumber(stats.totalConversions)}</Table.Td>
                       <Table.Td>{formatPercent(stats.conversionRate)}</Table.Td>

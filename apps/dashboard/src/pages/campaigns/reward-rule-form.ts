@@ -49,23 +49,35 @@ export function ruleTermsOf(values: RuleFormValues): RuleTermsSent {
 /** A percentage as written, up to the millionth (`10 %`, `2.5 %`, `0.0001 %`). */
 export const formatShare = (percent: number) => `${percent.toLocaleString('en-US', { maximumFractionDigits: 6 })} %`;
 
-/** A rule in words, with its currency: `€10.00`, `10 %`, `10 % up to €50.00`. */
+/** A rule in words, with its currency: `€10.00`, `10 %`, `10 % (max €50.00)`. */
 export function ruleText(rule: RuleTerms, currency: string): string {
   if (rule.percent === null) return formatMoney(rule.amount ?? 0, currency);
-  return rule.maxAmount === null ? formatShare(rule.percent) : `${formatShare(rule.percent)} up to ${formatMoney(rule.maxAmount, currency)}`;
+  return rule.maxAmount === null ? formatShare(rule.percent) : `${formatShare(rule.percent)} (max ${formatMoney(rule.maxAmount, currency)})`;
+}
+
+const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
+
+/**
+ * When a campaign's rewards are payable and how long its referees' purchases earn, in words, always both:
+ * `held 14 days` or `no holding period`; `recurring 12 months` or `first conversion only`.
+ */
+export function termsText(c: Pick<Campaign, 'holdDays' | 'recurringMonths'>): string {
+  return [
+    c.holdDays > 0 ? `held ${plural(c.holdDays, 'day', 'days')}` : 'no holding period',
+    c.recurringMonths !== null ? `recurring ${plural(c.recurringMonths, 'month', 'months')}` : 'first conversion only',
+  ].join(' · ');
 }
 
 /**
- * What a campaign pays, in words: `Referrer 10 % up to €50.00 · referee €5.00 · level 2 2.5 % · held 30 days · recurring
- * 12 months`.
+ * What a campaign pays, in words: `Referrer 10 % (max €50.00) · referee €5.00 · level 2 2.5 % · held 30 days ·
+ * recurring 12 months`.
  */
 export function rewardsText(c: Pick<Campaign, 'referrerReward' | 'refereeReward' | 'levels' | 'currency' | 'holdDays' | 'recurringMonths'>): string {
   return [
     `Referrer ${ruleText(c.referrerReward, c.currency)}`,
     c.refereeReward && `referee ${ruleText(c.refereeReward, c.currency)}`,
     ...[...c.levels].sort((a, b) => a.level - b.level).map((l) => `level ${l.level} ${ruleText(l, c.currency)}`),
-    c.holdDays > 0 && `held ${c.holdDays} ${c.holdDays === 1 ? 'day' : 'days'}`,
-    c.recurringMonths !== null && `recurring ${c.recurringMonths} ${c.recurringMonths === 1 ? 'month' : 'months'}`,
+    termsText(c),
   ]
     .filter(Boolean)
     .join(' · ');

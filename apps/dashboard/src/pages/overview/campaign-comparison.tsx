@@ -7,7 +7,7 @@ import { useApi, useAppId } from '../../api/use-api';
 import { ChartFigure } from '../../ui/chart-figure';
 import { DataTable } from '../../ui/data-table';
 import { FIGURE_HELP, FigureHelp } from '../../ui/figure-help';
-import { formatAmount, formatNumber, formatPercent } from '../../ui/format';
+import { formatMoney, formatNumber, formatPercent } from '../../ui/format';
 import { QueryView, TableSkeleton } from '../../ui/query-state';
 
 const BARS = [
@@ -58,7 +58,7 @@ export function CampaignComparison() {
                   { label: 'Clicks', cell: (r) => formatNumber(r.stats.totalClicks) },
                   { label: 'Conversions', cell: (r) => formatNumber(r.stats.totalConversions) },
                   { label: 'Conversion rate', cell: (r) => formatPercent(r.stats.conversionRate) },
-                  { label: 'Reward value', cell: (r) => formatAmount(r.stats.totalRewardValue) },
+                  { label: 'Reward value', cell: (r) => formatMoney(r.stats.totalRewardValue, r.campaign.currency) },
                 ]}
               />
               <FigureHelp label="Conversion rate" help={FIGURE_HELP.conversionRate} />

@@ -12,6 +12,7 @@ const bucket = (start: string, referrals: number, clicks: number, conversions: n
   clicks,
   conversions,
   rewardValue: conversions * 10,
+  reversals: 0,
   conversionRate: 0,
 });
 

@@ -13,6 +13,7 @@ const bucket = (start: string, referrals: number, clicks: number, conversions: n
   clicks,
   conversions,
   rewardValue,
+  reversals: 0,
   conversionRate: clicks === 0 ? 0 : Math.round((conversions / clicks) * 10_000) / 100,
 });
 const buckets = [bucket('2026-11-22T00:00:00.000Z', 4, 10, 1, 10.1), bucket('2026-11-23T00:00:00.000Z', 0, 0, 0, 0), bucket('2026-11-24T00:00:00.000Z', 2, 5, 2, 20.2)];
@@ -46,12 +47,12 @@ describe('the overview figures', () => {
   });
 });
 
-const ZERO_STATS = { totalReferrals: 0, totalClicks: 0, totalConversions: 0, completedReferrals: 0, conversionRate: 0, totalRewardValue: 0 };
+const ZERO_STATS = { totalReferrals: 0, totalClicks: 0, totalConversions: 0, completedReferrals: 0, conversionRate: 0, totalRewardValue: 0, totalReversals: 0 };
 
 describe('the overview page', () => {
   it('reads the chosen campaign and period from the URL and shows its numbers', async () => {
     const api = new FakeApi()
-      .on('GET', '/api/v1/campaigns', { body: { campaigns: [campaign(), campaign({ id: 'cmp_2', name: 'Spring' })], pagination: page(2) } })
+      .on('GET', '/api/v1/campaigns', { body: { campaigns: [campaign(), campaign({ id: 'cmp_2', name: 'Spring', currency: 'EUR' })], pagination: page(2) } })
       .on('GET', '/api/v1/stats/timeseries', (r) => ({ body: { campaignId: r.query.get('campaignId'), interval: 'day', from: r.query.get('from'), to: r.query.get('to'), buckets } }))
       .on('GET', '/api/v1/stats', { body: { ...ZERO_STATS, campaignId: 'cmp_2', totalReferrals: 4, completedReferrals: 1, conversionRate: 25 } });
     renderApp('/apps/app_1/overview?campaignId=cmp_2&days=7', { session: sessionFor('VIEWER'), api });
@@ -61,7 +62,8 @@ describe('the overview page', () => {
     expect(screen.getByLabelText('Referrals', { selector: 'p' })).toHaveTextContent('6');
     expect(screen.getByLabelText('Clicks')).toHaveTextContent('15');
     expect(screen.getByLabelText('Conversions')).toHaveTextContent('3');
-    expect(screen.getByLabelText('Reward value')).toHaveTextContent('30.3');
+    // In the campaign's currency.
+    await waitFor(() => expect(screen.getByLabelText('Reward value')).toHaveTextContent(/^€30\.30$/));
     const sent = api.sent('GET', '/api/v1/stats/timeseries')[0]!;
     expect(sent.query.get('campaignId')).toBe('cmp_2');
     expect(sent.query.get('interval')).toBe('day');
@@ -94,6 +96,27 @@ describe('the overview page', () => {
     expect(top).toHaveTextContent('ann');
     expect(api.sent('GET', '/api/v1/stats/top-referrers')[0]!.query.get('by')).toBe('CONVERSIONS');
     expect(await screen.findByRole('table', { name: "Campaigns' figures" })).toHaveTextContent('Autumn');
+    // Every campaign in dollars: the app's reward values are in dollars.
+    await waitFor(() => expect(screen.getByLabelText('Reward value')).toHaveTextContent(/^\$30\.30$/));
+    expect(top).toHaveTextContent('$30.00');
+  });
+
+  it('writes the reward value of campaigns in several currencies as a plain number, and says why; each campaign in its own', async () => {
+    const dollars = campaign({ id: 'cmp_usd', name: 'Dollars' });
+    const euros = campaign({ id: 'cmp_eur', name: 'Euros', currency: 'EUR' });
+    const stats = { ...ZERO_STATS, totalRewardValue: 12.5 };
+    const api = new FakeApi()
+      .on('GET', '/api/v1/campaigns', { body: { campaigns: [dollars, euros], pagination: page(2) } })
+      .on('GET', '/api/v1/stats/timeseries', (r) => ({ body: { campaignId: null, interval: 'day', from: r.query.get('from'), to: r.query.get('to'), buckets } }))
+      .on('GET', '/api/v1/stats/campaigns', { body: { campaigns: [dollars, euros].map((c) => ({ campaign: c, stats })), totals: stats, pagination: page(2) } })
+      .on('GET', '/api/v1/stats/top-referrers', { body: { from: '', to: '', referrers: [{ userId: 'ann', conversions: 3, rewardValue: 30 }] } });
+    renderApp('/apps/app_1/overview?campaignId=all&days=7', { session: sessionFor('VIEWER'), api });
+    await waitFor(() => expect(screen.getByLabelText('Reward value')).toHaveTextContent(/^30\.3$/));
+    expect(screen.getByText(/several currencies/)).toBeInTheDocument();
+    const side = await screen.findByRole('table', { name: "Campaigns' figures" });
+    expect(side).toHaveTextContent('$12.50');
+    expect(side).toHaveTextContent('€12.50');
+    expect(await screen.findByRole('table', { name: 'Top referrers' })).toHaveTextContent(/ann3\s*30$/);
   });
 });
 

@@ -7,11 +7,11 @@ import { useApi, useAppId } from '../../api/use-api';
 import { ChartFigure, distinctLines } from '../../ui/chart-figure';
 import { Figure } from '../../ui/figure';
 import { FIGURE_HELP } from '../../ui/figure-help';
-import { formatAmount, formatNumber, formatPercent } from '../../ui/format';
+import { formatNumber, formatPercent, formatValue } from '../../ui/format';
 import { PageHeader } from '../../ui/page-header';
 import { Empty, QueryError } from '../../ui/query-state';
 import { useSearchState } from '../../url/search-state';
-import { useCampaignOptions } from '../campaigns/use-campaigns';
+import { useCampaignCurrencies, useCampaignOptions } from '../campaigns/use-campaigns';
 import { EngineSection } from './engine-section';
 import { CampaignComparison } from './campaign-comparison';
 import { chartPoints, customRange, periodOf, periodRange, periodTotals } from './overview-figures';
@@ -34,6 +34,7 @@ export function OverviewPage() {
   const appId = useAppId();
   const { values, set } = useSearchState(KEYS);
   const campaigns = useCampaignOptions();
+  const currencies = useCampaignCurrencies();
   // A custom period (`days=custom&from=…&to=…`, whole UTC days), else a preset (30 days by default).
   const custom = values.days === 'custom';
   const days = custom ? null : periodOf(values.days);
@@ -71,6 +72,9 @@ export function OverviewPage() {
     enabled: all || campaignId !== null,
   });
   const totals = series.data ? periodTotals(series.data.buckets) : null;
+  // A campaign's reward value in its currency; every campaign's in their one currency, else a plain number that says why.
+  const currency = currencies.of(campaignId);
+  const rewardHelp = `${FIGURE_HELP.rewardValue} In the period.${currency === null && all ? ` ${FIGURE_HELP.severalCurrencies}` : ''}`;
   const points = series.data ? chartPoints(series.data.buckets, series.data.interval) : [];
 
   return (
@@ -115,7 +119,7 @@ export function OverviewPage() {
                 <Figure size="xl" label="Clicks" value={formatNumber(totals.clicks)} help={`${FIGURE_HELP.clicks} In the period.`} />
                 <Figure size="xl" label="Conversions" value={formatNumber(totals.conversions)} help={`${FIGURE_HELP.conversions} In the period.`} />
                 <Figure size="xl" label="Conversion rate" value={rate.data === undefined ? '…' : formatPercent(rate.data)} help={FIGURE_HELP.conversionRate} />
-                <Figure size="xl" label="Reward value" value={formatAmount(totals.rewardValue)} help={`${FIGURE_HELP.rewardValue} In the period.`} />
+                <Figure size="xl" label="Reward value" value={formatValue(totals.rewardValue, currency)} help={rewardHelp} />
               </>
             ) : (
               Array.from({ length: 5 }, (_, i) => <Skeleton key={i} height={72} />)
@@ -158,7 +162,7 @@ export function OverviewPage() {
       )}
       {range && ready && (
         <Stack mt="md">
-          <TopReferrers campaignId={campaignId} range={range} />
+          <TopReferrers campaignId={campaignId} range={range} currency={currency} />
           {all && <CampaignComparison />}
         </Stack>
       )}

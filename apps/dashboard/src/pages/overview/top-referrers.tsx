@@ -4,15 +4,18 @@ import { useState } from 'react';
 import { ok } from '../../api/api-error';
 import { useApi, useAppId } from '../../api/use-api';
 import { DataTable } from '../../ui/data-table';
-import { formatAmount, formatNumber } from '../../ui/format';
+import { formatNumber, formatValue } from '../../ui/format';
 import { Empty, QueryView, TableSkeleton } from '../../ui/query-state';
 import { SegmentedField } from '../../ui/segmented-field';
 import { UserLink } from '../../ui/user-link';
 
 type Order = 'CONVERSIONS' | 'REWARD_VALUE';
 
-/** The period's best referrers (GET /stats/top-referrers), by conversions or by reward value, of one campaign or all. */
-export function TopReferrers({ campaignId, range }: { campaignId: string | null; range: { from: string; to: string } }) {
+/**
+ * The period's best referrers (GET /stats/top-referrers), by conversions or by reward value, of one campaign or all;
+ * reward values in `currency` (null: plain numbers, the campaigns being in several).
+ */
+export function TopReferrers({ campaignId, range, currency }: { campaignId: string | null; range: { from: string; to: string }; currency: string | null }) {
   const api = useApi();
   const appId = useAppId();
   const [by, setBy] = useState<Order>('CONVERSIONS');
@@ -53,7 +56,7 @@ export function TopReferrers({ campaignId, range }: { campaignId: string | null;
                 { label: 'Rank', cell: (r) => r.rank },
                 { label: 'Referrer', cell: (r) => <UserLink userId={r.userId} /> },
                 { label: 'Conversions', cell: (r) => formatNumber(r.conversions) },
-                { label: 'Reward value', cell: (r) => formatAmount(r.rewardValue) },
+                { label: 'Reward value', cell: (r) => formatValue(r.rewardValue, currency) },
               ]}
             />
           )}

@@ -4,7 +4,7 @@ import { ok } from '../../api/api-error';
 import type { Query } from '../../api/types';
 import { useApi, useAppId } from '../../api/use-api';
 import { DataTable } from '../../ui/data-table';
-import { formatAmount, formatDateTime, formatNumber } from '../../ui/format';
+import { formatDateTime, formatNumber, formatValue } from '../../ui/format';
 import { PageHeader } from '../../ui/page-header';
 import { Empty, QueryView, TableSkeleton } from '../../ui/query-state';
 import { TextSearch } from '../../ui/text-search';
@@ -12,6 +12,7 @@ import { UrlPagination } from '../../ui/url-pagination';
 import { UserLink } from '../../ui/user-link';
 import { useSearchState } from '../../url/search-state';
 import { ExportButton } from '../../ui/export-button';
+import { useCampaignCurrencies } from '../campaigns/use-campaigns';
 
 type Sort = NonNullable<Query<'/api/v1/participants'>['sort']>;
 
@@ -35,6 +36,8 @@ export function ParticipantsPage() {
   const api = useApi();
   const appId = useAppId();
   const { values, set, page } = useSearchState(KEYS);
+  // A participant's reward value sums every campaign: in the app's one currency, else a plain number.
+  const currency = useCampaignCurrencies().of(null);
   const sort = SORTS.find((s) => s.value === values.sort)?.value ?? 'LAST_ACTIVITY';
   const filters = { ...(values.q ? { q: values.q } : {}), sort };
   const participants = useQuery({
@@ -79,7 +82,7 @@ export function ParticipantsPage() {
                 { label: 'E-mail', cell: (p) => p.email ?? '—' },
                 { label: 'Referrals', cell: (p) => formatNumber(p.referrals) },
                 { label: 'Conversions', cell: (p) => formatNumber(p.conversions) },
-                { label: 'Reward value', cell: (p) => formatAmount(p.rewardValue) },
+                { label: 'Reward value', cell: (p) => formatValue(p.rewardValue, currency) },
                 { label: 'Coins', cell: (p) => formatNumber(p.coins) },
                 { label: 'Level', cell: (p) => (p.level > 0 ? formatNumber(p.level) : '—') },
                 { label: 'Referred by', cell: (p) => (p.referredBy ? <UserLink userId={p.referredBy} /> : '—') },

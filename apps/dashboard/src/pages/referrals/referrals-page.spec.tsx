@@ -19,6 +19,7 @@ const record = (id: string, level: number, referrerId: string, conversionId = 'c
   rewardAmount: 10 / level,
   level,
   amount: 99,
+  reversedAmount: 0,
   currency: 'USD',
   isFlagged: false,
   convertedAt: '2026-11-24T10:00:00.000Z',
@@ -97,7 +98,8 @@ describe('referrals and conversions', () => {
     const converted = (await screen.findByText('ANA123')).closest('tr')!;
     expect(screen.queryByRole('columnheader', { name: 'Referee' })).toBeNull();
     expect(screen.getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['Code', 'Referrer', 'Status', 'Earned', 'Conversions', 'Campaign', 'Created']);
-    expect(converted).toHaveTextContent('20');
+    // A referral carries no currency: its campaign's.
+    await waitFor(() => expect(converted).toHaveTextContent('$20.00'));
     expect(within(converted).getByRole('button', { name: 'Conversions through ANA123' })).toHaveTextContent('2');
     const pending = screen.getByText('BEA456').closest('tr')!;
     expect(pending).toHaveTextContent('created for carl');
@@ -127,5 +129,28 @@ describe('referrals and conversions', () => {
     expect(await within(drawer).findByText('Level 1: carl')).toBeInTheDocument();
     expect(within(drawer).getByText('Level 2: bea')).toBeInTheDocument();
     expect(api.sent('GET', '/api/v1/conversions')[0]!.query.get('userId')).toBe('dana');
+  });
+
+  it("shows each record's sale and reward in its currency, what reversals took off the sale, and a reversed conversion's reward struck through", async () => {
+    const euros = { ...record('c1', 1, 'carl'), currency: 'EUR', amount: 80, rewardAmount: 8, reversedAmount: 20 };
+    const reversed = { ...record('c2', 1, 'bea', 'conv_2'), status: 'REVERSED' as const, reversedAmount: 99 };
+    const noSale = { ...record('c3', 1, 'ana', 'conv_3'), amount: null };
+    const api = new FakeApi()
+      .on('GET', '/api/v1/campaigns', { body: { campaigns: [campaign()], pagination: page(1) } })
+      .on('GET', '/api/v1/conversions', { body: { conversions: [euros, reversed, noSale], pagination: page(3) } });
+    renderApp('/apps/app_1/referrals?tab=conversions', { session: sessionFor('VIEWER'), api });
+    const row = async (referrerId: string) => (await screen.findByText(referrerId, { selector: 'td' })).closest('tr')!;
+    const carl = await row('carl');
+    expect(within(carl).getByText('€80.00')).toBeInTheDocument();
+    expect(within(carl).getByText('€20.00 reversed')).toBeInTheDocument();
+    expect(within(carl).getByText('€8.00')).toBeInTheDocument();
+    const bea = await row('bea');
+    expect(within(bea).getByText('reversed')).toBeInTheDocument();
+    expect(within(bea).getByLabelText('$10.00, reversed')).toBeInTheDocument();
+    expect(within(bea).getByRole('button', { name: 'Levels' })).toBeInTheDocument();
+    expect(within(await row('ana')).getByText('—')).toBeInTheDocument();
+    // REVERSED is a status to filter by.
+    await userEvent.setup().click(screen.getByRole('combobox', { name: 'Status' }));
+    expect(await screen.findByRole('option', { name: 'reversed' })).toBeInTheDocument();
   });
 });

@@ -5,27 +5,45 @@ import { Link } from 'react-router';
 import { ApiError, ok } from '../../api/api-error';
 import type { Conversion, ConversionStatus } from '../../api/types';
 import { useApi, useAppId } from '../../api/use-api';
-import { formatAmount, formatDateTime, formatMoney, formatNumber } from '../../ui/format';
+import { formatDateTime, formatMoney, formatNumber, formatValue } from '../../ui/format';
 import { PageHeader } from '../../ui/page-header';
 import { Empty, QueryView, TableSkeleton } from '../../ui/query-state';
 import { ExportButton } from '../../ui/export-button';
 import { StatusBadge } from '../../ui/status-badge';
 import { UrlPagination } from '../../ui/url-pagination';
 import { useSearchState } from '../../url/search-state';
-import { useCampaignOptions } from '../campaigns/use-campaigns';
+import { useCampaignCurrencies, useCampaignOptions } from '../campaigns/use-campaigns';
 import { conversionChain } from './conversion-chain';
 
 const KEYS = ['tab', 'campaignId', 'code', 'user', 'status', 'conversion', 'referee'] as const;
-const CONVERSION_STATUSES: ConversionStatus[] = ['PENDING', 'CLICKED', 'CONVERTED', 'FLAGGED', 'REJECTED'];
+const CONVERSION_STATUSES: ConversionStatus[] = ['PENDING', 'CLICKED', 'CONVERTED', 'FLAGGED', 'REJECTED', 'REVERSED'];
 
-/** A record's reward as the list shows it, in its currency: a rejected conversion's was cancelled, and says so. */
+/**
+ * A record's reward as the list shows it, in its currency: a rejected conversion's was cancelled, and a reversed one's
+ * (refunded in full) cancelled or owed back; each says so.
+ */
 function RecordReward({ record }: { record: Pick<Conversion, 'status' | 'rewardAmount' | 'currency'> }) {
   const reward = formatMoney(record.rewardAmount, record.currency);
-  if (record.status !== 'REJECTED') return <>{reward}</>;
+  if (record.status !== 'REJECTED' && record.status !== 'REVERSED') return <>{reward}</>;
   return (
-    <Text size="sm" c="dimmed" td="line-through" aria-label={`${reward}, cancelled`}>
+    <Text size="sm" c="dimmed" td="line-through" aria-label={`${reward}, ${record.status === 'REJECTED' ? 'cancelled' : 'reversed'}`}>
       {reward}
     </Text>
+  );
+}
+
+/** A conversion's sale, in its currency, with what reversals (refunds, chargebacks) took off it. */
+function RecordSale({ record }: { record: Pick<Conversion, 'amount' | 'reversedAmount' | 'currency'> }) {
+  if (record.amount === null) return <>—</>;
+  const sale = formatMoney(record.amount, record.currency);
+  if (!(record.reversedAmount > 0)) return <>{sale}</>;
+  return (
+    <>
+      {sale}
+      <Text size="xs" c="dimmed">
+        {formatMoney(record.reversedAmount, record.currency)} reversed
+      </Text>
+    </>
   );
 }
 type Values = ReturnType<typeof useSearchState<(typeof KEYS)[number]>>['values'];
@@ -68,6 +86,8 @@ function ReferralsTab({ values, set, page }: { values: Values; set: Setter; page
     enabled: values.code !== null,
     retry: false,
   });
+  // A referral carries no currency: its campaign's.
+  const currencies = useCampaignCurrencies();
   const filters = { ...(values.campaignId ? { campaignId: values.campaignId } : {}), ...(values.user ? { referrerId: values.user } : {}) };
   const list = useQuery({
     queryKey: ['app', appId, 'referrals', values.campaignId, values.user, page],
@@ -111,7 +131,7 @@ function ReferralsTab({ values, set, page }: { values: Values; set: Setter; page
               <Table.Td>
                 <StatusBadge status={r.status} />
               </Table.Td>
-              <Table.Td>{formatAmount(r.rewardAmount)}</Table.Td>
+              <Table.Td>{formatValue(r.rewardAmount, currencies.of(r.Campaign.id))}</Table.Td>
               <Table.Td>
                 {/* The code's conversions (rejected ones not counted): the conversions tab lists them all, by this code. */}
                 {r.conversions > 0 ? (
@@ -199,7 +219,7 @@ function ConversionsTab({ values, set, page }: { values: Values; set: Setter; pa
       <QueryView query={list} isEmpty={(d) => d.conversions.length === 0} empty={<Empty title="No conversions" description="No conversion matches these filters." />}>
         {(d) => (
           <Stack>
-            <Table.ScrollContainer minWidth={800}>
+            <Table.ScrollContainer minWidth={880}>
               <Table striped highlightOnHover>
                 <Table.Thead>
                   <Table.Tr>
@@ -208,6 +228,7 @@ function ConversionsTab({ values, set, page }: { values: Values; set: Setter; pa
                     <Table.Th>Level</Table.Th>
                     <Table.Th>Code</Table.Th>
                     <Table.Th>Status</Table.Th>
+                    <Table.Th>Sale</Table.Th>
                     <Table.Th>Reward</Table.Th>
                     <Table.Th>Converted</Table.Th>
                     <Table.Th>
@@ -230,12 +251,15 @@ function ConversionsTab({ values, set, page }: { values: Values; set: Setter; pa
                         <StatusBadge status={c.status} />
                       </Table.Td>
                       <Table.Td>
+                        <RecordSale record={c} />
+                      </Table.Td>
+                      <Table.Td>
                         <RecordReward record={c} />
                       </Table.Td>
                       <Table.Td>{formatDateTime(c.convertedAt)}</Table.Td>
                       <Table.Td>
                         {/* A funnel record (PENDING, CLICKED) is no conversion yet: it has no levels. */}
-                        {(c.status === 'CONVERTED' || c.status === 'FLAGGED' || c.status === 'REJECTED') && (
+                        {(c.status === 'CONVERTED' || c.status === 'FLAGGED' || c.status === 'REJECTED' || c.status === 'REVERSED') && (
                           <Button size="compact-sm" variant="subtle" onClick={() => set({ conversion: c.conversionId, referee: c.refereeId })}>
                             Levels
                           </Button>

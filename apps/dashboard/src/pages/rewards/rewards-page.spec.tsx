@@ -5,6 +5,8 @@ import type { Reward, RewardMove } from '../../api/types';
 import { FakeApi, page } from '../../test/fake-api';
 import { sessionFor } from '../../test/fixtures';
 import { renderApp } from '../../test/render-app';
+import { formatDate } from '../../ui/format';
+import type { RewardWithTerms } from './reward-terms';
 
 const reward: Reward = {
   id: 'rwd_1',
@@ -15,6 +17,11 @@ const reward: Reward = {
   side: 'REFERRER',
   level: 1,
   amount: 10,
+  earnedAmount: 10,
+  reversedAmount: 0,
+  reversalReason: null,
+  purchaseId: null,
+  availableAt: null,
   currency: 'USD',
   fulfillmentType: 'DISCOUNT_CODE',
   status: 'CANCELLED',
@@ -88,5 +95,39 @@ describe('the rewards page', () => {
     await user.click(within(bar).getByRole('button', { name: 'Approve' }));
     await user.click(within(await screen.findByRole('dialog', { name: 'Approve 1 reward' })).getByRole('button', { name: 'Approve 1 reward' }));
     await vi.waitFor(() => expect(api.requests.filter((r) => r.method === 'POST').map((r) => r.path)).toEqual(['/api/v1/rewards/rwd_h/approve']));
+  });
+
+  it('says until when a reward is held, that a reversal took one back or by how much it reduced one, in their currencies', async () => {
+    const inTenDays = new Date(Date.now() + 10 * 86_400_000).toISOString();
+    const rewards: RewardWithTerms[] = [
+      { ...reward, id: 'rwd_held', userId: 'held', status: 'PENDING', currency: 'EUR', availableAt: inTenDays, reversedAmount: 0, earnedAmount: 10, reversalReason: null },
+      { ...reward, id: 'rwd_gone', userId: 'gone', status: 'CANCELLED', reversedAmount: 10, earnedAmount: 10, reversalReason: 'REFUND' },
+      { ...reward, id: 'rwd_less', userId: 'less', status: 'APPROVED', amount: 6, currency: 'GBP', reversedAmount: 4, earnedAmount: 10, reversalReason: 'CHARGEBACK' },
+      // A gateway without the new fields: neither held nor reversed.
+      { ...reward, id: 'rwd_old', userId: 'old', status: 'PENDING' },
+    ];
+    const api = new FakeApi()
+      .on('GET', '/api/v1/rewards', { body: { rewards, pagination: page(4) } })
+      .on('GET', '/api/v1/rewards/rwd_less', { body: { reward: rewards[2] } })
+      .on('GET', '/api/v1/rewards/rwd_less/history', { body: { history: [] } });
+    renderApp('/apps/app_1/rewards', { session: sessionFor('VIEWER'), api });
+    const row = async (userId: string) => (await screen.findByText(userId, { selector: 'td' })).closest('tr')!;
+    const held = await row('held');
+    expect(within(held).getByText('€10.00')).toBeInTheDocument();
+    expect(within(held).getByText(`held until ${formatDate(inTenDays)}`)).toBeInTheDocument();
+    const gone = await row('gone');
+    expect(within(gone).getByLabelText('$10.00, reversed')).toBeInTheDocument();
+    expect(within(gone).getByText('reversed (refund)')).toBeInTheDocument();
+    const less = await row('less');
+    expect(within(less).getByText('£6.00')).toBeInTheDocument();
+    expect(within(less).getByText('reduced by £4.00 (chargeback)')).toBeInTheDocument();
+    expect(within(await row('old')).queryByText(/held until|reversed|reduced by/)).toBeNull();
+
+    // Its drawer says what it earned and what was taken back.
+    const user = userEvent.setup();
+    await user.click(within(less).getByRole('button', { name: 'Details of reward rwd_less' }));
+    const drawer = await screen.findByRole('dialog', { name: 'Reward' });
+    expect(await within(drawer).findByText('£10.00')).toBeInTheDocument();
+    expect(within(drawer).getByText('£4.00 · chargeback')).toBeInTheDocument();
   });
 });

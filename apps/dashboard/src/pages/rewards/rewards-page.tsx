@@ -14,10 +14,11 @@ import { Field } from '../../ui/field';
 import { formatDateTime, formatMoney } from '../../ui/format';
 import { PageHeader } from '../../ui/page-header';
 import { Empty, QueryView, TableSkeleton } from '../../ui/query-state';
-import { StatusBadge } from '../../ui/status-badge';
 import { UrlPagination } from '../../ui/url-pagination';
 import { useSearchState } from '../../url/search-state';
 import { FULFILLMENT_TYPES } from '../campaigns/campaign-request';
+import { RewardAmount, RewardState } from './reward-state';
+import { reversalOf, type RewardWithTerms } from './reward-terms';
 
 const KEYS = ['userId', 'status', 'fulfillmentType', 'reward'] as const;
 const STATUSES: RewardStatus[] = ['PENDING', 'APPROVED', 'PAID', 'CANCELLED'];
@@ -60,6 +61,24 @@ function useActionFlow() {
   return { dialog, start };
 }
 
+/** The fields of a reward's holding period, purchase and reversals, those it has. */
+function RewardTermsFieldsOf({ reward: r }: { reward: RewardWithTerms }) {
+  const reversal = reversalOf(r);
+  return (
+    <>
+      {r.earnedAmount !== undefined && r.earnedAmount !== r.amount && <Field label="Earned">{formatMoney(r.earnedAmount, r.currency)}</Field>}
+      {r.availableAt && <Field label="Payable from">{formatDateTime(r.availableAt)}</Field>}
+      {reversal && (
+        <Field label="Reversed">
+          {formatMoney(reversal.taken, r.currency)}
+          {reversal.reason ? ` · ${reversal.reason.toLowerCase()}` : ''}
+        </Field>
+      )}
+      {r.purchaseId && <Field label="Earned by purchase">{r.purchaseId}</Field>}
+    </>
+  );
+}
+
 /** One reward and how it got to its status (its move journal). */
 function RewardDrawer({ rewardId, onClose }: { rewardId: string | null; onClose: () => void }) {
   const api = useApi();
@@ -81,9 +100,11 @@ function RewardDrawer({ rewardId, onClose }: { rewardId: string | null; onClose:
         {(r) => (
           <Stack>
             <SimpleGrid cols={2}>
-              <Field label="Amount">{formatMoney(r.amount, r.currency)}</Field>
+              <Field label="Amount">
+                <RewardAmount reward={r} />
+              </Field>
               <Field label="Status">
-                <StatusBadge status={r.status} />
+                <RewardState reward={r} />
               </Field>
               <Field label="User">
                 <Anchor component={Link} to={`/apps/${encodeURIComponent(appId)}/users?userId=${encodeURIComponent(r.userId)}`}>
@@ -99,6 +120,7 @@ function RewardDrawer({ rewardId, onClose }: { rewardId: string | null; onClose:
               <Field label="Claimed">{formatDateTime(r.claimedAt)}</Field>
               <Field label="Redeemed">{formatDateTime(r.redeemedAt)}</Field>
               <Field label="Expires">{formatDateTime(r.expiresAt)}</Field>
+              <RewardTermsFieldsOf reward={r} />
               {r.cancellationNote && <Field label="Cancelled because">{r.cancellationNote}</Field>}
             </SimpleGrid>
             <RewardActions rewards={[r]} onAct={(action) => flow.start(action, [r])} />
@@ -246,9 +268,11 @@ export function RewardsPage() {
                         </Table.Td>
                       )}
                       <Table.Td>{r.userId}</Table.Td>
-                      <Table.Td>{formatMoney(r.amount, r.currency)}</Table.Td>
                       <Table.Td>
-                        <StatusBadge status={r.status} />
+                        <RewardAmount reward={r} />
+                      </Table.Td>
+                      <Table.Td>
+                        <RewardState reward={r} />
                       </Table.Td>
                       <Table.Td>
                         {r.side.toLowerCase()} · {r.level}

@@ -9,6 +9,7 @@ const CAUSES: Record<IncentiveTransaction['cause'], string> = {
   REFUND: 'refund',
   ADJUSTMENT: 'manual adjustment',
   SCORE_SET: 'score set',
+  CONVERSION_REVERSAL: 'conversion reversed',
 };
 
 /** What moved the balance in a ledger entry, in words (the API's cause, always set). */

@@ -3,10 +3,11 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { ok } from '../../api/api-error';
 import { useApi, useAppId } from '../../api/use-api';
 import { Figure } from '../../ui/figure';
-import { formatAmount, formatDateTime, formatMoney, formatNumber } from '../../ui/format';
+import { formatDateTime, formatNumber, formatValue } from '../../ui/format';
 import { QueryView, TableSkeleton } from '../../ui/query-state';
-import { StatusBadge } from '../../ui/status-badge';
 import { UrlPagination } from '../../ui/url-pagination';
+import { useCampaignCurrencies } from '../campaigns/use-campaigns';
+import { RewardAmount, RewardState } from '../rewards/reward-state';
 import { useUserStats } from './use-user-stats';
 
 /** The referral side of one user: their codes' statistics (by level) and their rewards. */
@@ -15,6 +16,9 @@ export function UserReferrals({ userId, page }: { userId: string; page: number }
   const appId = useAppId();
   const path = { userId };
   const stats = useUserStats(userId);
+  // The user's figures sum every campaign: in the app's one currency, else plain numbers.
+  const currency = useCampaignCurrencies().of(null);
+  const money = (value: number) => formatValue(value, currency);
   const rewards = useQuery({
     queryKey: ['app', appId, 'user', userId, 'rewards', page],
     queryFn: () => ok(api.GET('/api/v1/users/{userId}/rewards', { params: { path, query: { page, limit: 10 } } })),
@@ -33,9 +37,9 @@ export function UserReferrals({ userId, page }: { userId: string; page: number }
                 <Figure label="Referral codes" value={formatNumber(s.referrals)} />
                 <Figure label="Clicks" value={formatNumber(s.clicks)} />
                 <Figure label="Conversions" value={formatNumber(s.conversions)} />
-                <Figure label="Earned" value={formatAmount(s.rewardsEarned)} />
-                <Figure label="Pending" value={formatAmount(s.rewardsPending)} />
-                <Figure label="As referee" value={`${formatAmount(s.refereeRewards.earned)} + ${formatAmount(s.refereeRewards.pending)} pending`} />
+                <Figure label="Earned" value={money(s.rewardsEarned)} />
+                <Figure label="Pending" value={money(s.rewardsPending)} />
+                <Figure label="As referee" value={`${money(s.refereeRewards.earned)} + ${money(s.refereeRewards.pending)} pending`} />
               </SimpleGrid>
               {s.byLevel.length > 0 && (
                 <Table.ScrollContainer minWidth={420}>
@@ -53,8 +57,8 @@ export function UserReferrals({ userId, page }: { userId: string; page: number }
                         <Table.Tr key={l.level}>
                           <Table.Td>{l.level}</Table.Td>
                           <Table.Td>{l.conversions}</Table.Td>
-                          <Table.Td>{formatAmount(l.rewardsEarned)}</Table.Td>
-                          <Table.Td>{formatAmount(l.rewardsPending)}</Table.Td>
+                          <Table.Td>{money(l.rewardsEarned)}</Table.Td>
+                          <Table.Td>{money(l.rewardsPending)}</Table.Td>
                         </Table.Tr>
                       ))}
                     </Table.Tbody>
@@ -86,9 +90,11 @@ export function UserReferrals({ userId, page }: { userId: string; page: number }
                   <Table.Tbody>
                     {d.rewards.map((r) => (
                       <Table.Tr key={r.id}>
-                        <Table.Td>{formatMoney(r.amount, r.currency)}</Table.Td>
                         <Table.Td>
-                          <StatusBadge status={r.status} />
+                          <RewardAmount reward={r} />
+                        </Table.Td>
+                        <Table.Td>
+                          <RewardState reward={r} />
                         </Table.Td>
                         <Table.Td>
                           {r.side.toLowerCase()} · {r.level}

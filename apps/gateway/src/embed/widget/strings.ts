@@ -26,6 +26,12 @@ export interface WidgetStrings {
   statusApproved: string;
   statusReady: string;
   statusPaid: string;
+  /** A reward a refund, chargeback or cancellation of the sale took back. */
+  statusReversed: string;
+  /** Before the date a held reward becomes payable. */
+  availableOn: string;
+  /** Before what a partial reversal took off a reward. */
+  reducedBy: string;
   loading: string;
   expired: string;
   error: string;
@@ -58,6 +64,9 @@ const en: WidgetStrings = {
   statusApproved: 'Approved',
   statusReady: 'Ready to use',
   statusPaid: 'Paid',
+  statusReversed: 'Reversed',
+  availableOn: 'Available on',
+  reducedBy: 'Reduced by',
   loading: 'Loading…',
   expired: 'This page has expired. Reload it to see your referrals.',
   error: 'Your referrals cannot be shown right now.',
@@ -90,6 +99,9 @@ const fr: WidgetStrings = {
   statusApproved: 'Validée',
   statusReady: 'Prête à l’emploi',
   statusPaid: 'Versée',
+  statusReversed: 'Annulée',
+  availableOn: 'Disponible le',
+  reducedBy: 'Réduite de',
   loading: 'Chargement…',
   expired: 'Cette page a expiré. Rechargez-la pour voir vos parrainages.',
   error: 'Vos parrainages ne peuvent pas être affichés pour le moment.',
@@ -122,6 +134,9 @@ const de: WidgetStrings = {
   statusApproved: 'Bestätigt',
   statusReady: 'Einlösbar',
   statusPaid: 'Ausgezahlt',
+  statusReversed: 'Storniert',
+  availableOn: 'Verfügbar ab',
+  reducedBy: 'Reduziert um',
   loading: 'Wird geladen…',
   expired: 'Diese Seite ist abgelaufen. Lade sie neu, um deine Empfehlungen zu sehen.',
   error: 'Deine Empfehlungen können gerade nicht angezeigt werden.',
@@ -154,6 +169,9 @@ const es: WidgetStrings = {
   statusApproved: 'Aprobada',
   statusReady: 'Lista para usar',
   statusPaid: 'Pagada',
+  statusReversed: 'Anulada',
+  availableOn: 'Disponible el',
+  reducedBy: 'Reducida en',
   loading: 'Cargando…',
   expired: 'Esta página ha caducado. Recárgala para ver tus referidos.',
   error: 'No se pueden mostrar tus referidos ahora.',

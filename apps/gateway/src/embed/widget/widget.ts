@@ -1,5 +1,6 @@
 import { el } from './dom';
 import { applyTheme, readOptions, type WidgetOptions } from './theme';
+import { dateText, rewardLine, type WidgetReward } from './reward-line';
 import type { WidgetStrings } from './strings';
 
 /** GET /embed/v1/referral (ReferralWidgetView in the OpenAPI document). */
@@ -9,15 +10,7 @@ interface WidgetView {
   referral: { code: string; link: string; qrCodeSvg: string; createdAt: string };
   stats: { clicks: number; friendsJoined: number; friendsConverted: number };
   friends: Array<{ label: string; status: 'JOINED' | 'CONVERTED'; joinedAt: string | null; convertedAt: string | null }>;
-  rewards: Array<{
-    id: string;
-    amount: number;
-    fulfillmentType: string;
-    status: 'PENDING' | 'APPROVED' | 'PAID';
-    discountCode: string | null;
-    expiresAt: string | null;
-    createdAt: string;
-  }>;
+  rewards: WidgetReward[];
 }
 
 const root = document.getElementById('ris-widget') as HTMLElement;
@@ -31,8 +24,6 @@ function reportHeight(): void {
   window.parent.postMessage({ type: 'ris-widget:height', height: Math.ceil(document.documentElement.getBoundingClientRect().height) }, '*');
 }
 new ResizeObserver(reportHeight).observe(document.documentElement);
-
-const dateText = (iso: string | null, lang: string) => (iso ? new Date(iso).toLocaleDateString(lang, { year: 'numeric', month: 'short', day: 'numeric' }) : '');
 
 async function copyText(text: string, input?: HTMLInputElement): Promise<boolean> {
   try {
@@ -118,21 +109,22 @@ function friendsSection(view: WidgetView, s: WidgetStrings, lang: string): HTMLE
 }
 
 function rewardsSection(view: WidgetView, s: WidgetStrings, lang: string, announce: (text: string) => void): HTMLElement {
-  const status = { PENDING: s.statusPending, APPROVED: s.statusApproved, PAID: s.statusPaid };
-  const number = new Intl.NumberFormat(lang, { maximumFractionDigits: 2 });
   const list = view.rewards.length
     ? el(
         'ul',
         { class: 'ris-list' },
         ...view.rewards.map((r) => {
+          const line = rewardLine(r, s, lang);
           const item = el(
             'li',
             { class: 'ris-item ris-reward' },
-            el('span', { class: 'ris-amount' }, number.format(r.amount)),
-            // An approved reward whose code was claimed is one to use.
-            el('span', { class: `ris-badge ris-${r.status.toLowerCase()}` }, r.status === 'APPROVED' && r.discountCode ? s.statusReady : (status[r.status] ?? r.status)),
+            // Struck through once taken back: the status beside it says so in words.
+            el('span', { class: line.reversed ? 'ris-amount ris-struck' : 'ris-amount' }, line.amount),
+            el('span', { class: `ris-badge ris-${line.tone}` }, line.status),
+            line.note ? el('span', { class: 'ris-muted' }, line.note) : null,
           );
-          if (r.discountCode) {
+          // A reversed reward's code is of no more use.
+          if (r.discountCode && !line.reversed) {
             const copy = el('button', { type: 'button', class: 'ris-link-button', 'aria-label': `${s.copyCode} ${r.discountCode}` }, s.copyCode);
             copy.addEventListener('click', async () => {
               if (await copyText(r.discountCode!)) announce(s.codeCopied);
