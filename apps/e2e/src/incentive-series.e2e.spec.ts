@@ -59,10 +59,12 @@ describe('incentive series (actions and engine figures over time)', () => {
   });
 
   it("answers the engine's figures per day with their totals over the range", async () => {
-    // Counts land a moment after the writes are answered: the refund's is the last.
+    // Counts land a moment after the writes are answered, each figure on its
+    // own: 40 redeemed with both redemptions counted is only the final state
+    // (one counted reads 40 too, both before the refund read 80).
     const res = await eventually(
       () => app.api.get(`/incentives/stats/timeseries?interval=day&from=${encodeURIComponent(from)}`),
-      (r) => r.body.totals?.coinsRedeemed === 40,
+      (r) => r.body.totals?.coinsRedeemed === 40 && r.body.totals?.redemptions === 2 && r.body.totals?.events === 5,
       10_000,
     );
     expect(res.status).toBe(200);
