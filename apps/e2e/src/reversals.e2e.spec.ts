@@ -101,6 +101,11 @@ describe('reversals', () => {
     // The gateway answers the retry as it answered the first try.
     expect([first.status, retry.status, retry.body.reversal.id]).toEqual([201, 201, first.body.reversal.id]);
     expect((await app.api.get(`/conversions?userId=${s.referrer}`)).body.conversions[0].reversedAmount).toBe(10);
+    // Five full reversals at once, no key: one reverses, the others answer it and change nothing.
+    const fulls = await Promise.all(Array.from({ length: 5 }, () => reverse(s.conversionId, { reason: 'CHARGEBACK' })));
+    expect(fulls.map((r) => r.status).sort()).toEqual([200, 200, 200, 200, 201]);
+    expect(new Set(fulls.map((r) => r.body.reversal.id)).size).toBe(1);
+    expect(fulls[0].body.conversion).toMatchObject({ status: 'REVERSED', reversedAmount: 100 });
     expect(statusAndCode(await reverse('conv_nope', { reason: 'REFUND' }))).toEqual([404, 'NOT_FOUND']);
     expect(statusAndCode(await reverse(s.conversionId, { reason: 'OOPS' }))).toEqual([400, 'VALIDATION_ERROR']);
     expect(statusAndCode(await reverse(s.conversionId, { reason: 'REFUND', amount: -1 }))).toEqual([400, 'VALIDATION_ERROR']);

@@ -142,6 +142,12 @@ export class ConversionReversals {
     const { appId } = reversal;
     if (reversal.status === 'APPLIED') return { reversal, conversion: await this.root(appId, reversal.conversionId), rewards: await this.answered(reversal), created };
     const remainingShare = await this.claim(reversal);
+    if (remainingShare === ALREADY_FULL) {
+      // Another full reversal of the sale won the race: it is the answer, and this one never happened.
+      const first = await this.reversals.fullOf(appId, reversal.conversionId, reversal.purchaseId);
+      if (first && first._id !== reversal._id) return this.finish(first, false);
+      throw exceeds(0, reversal.currency);
+    }
     const res = await this.rewards.reverseRewards({
       appId,
       conversionId: reversal.conversionId,
@@ -208,7 +214,7 @@ export class ConversionReversals {
    * left standing after it, from the sale's own log: the same answer on
    * every try, whatever was claimed after.
    */
-  private async claim(reversal: ReversalDoc): Promise<number> {
+  private async claim(reversal: ReversalDoc): Promise<number | typeof ALREADY_FULL> {
     const { appId } = reversal;
     for (let attempt = 0; attempt < MAX_CLAIMS; attempt += 1) {
       const sale = await this.sale(reversal);
@@ -221,6 +227,7 @@ export class ConversionReversals {
           : sale.amount !== null && minorUnits(sale.reversed + reversal.amount, reversal.currency) <= minorUnits(sale.amount, reversal.currency);
       if (!fits) {
         await this.reversals.drop(appId, reversal._id);
+        if (reversal.full && sale.done) return ALREADY_FULL;
         throw exceeds(sale.amount === null || sale.done ? 0 : round(sale.amount - sale.reversed, reversal.currency), reversal.currency);
       }
       // A full reversal takes what is left now (another partial one may have landed since it was asked).
@@ -279,6 +286,9 @@ export class ConversionReversals {
     return purchase;
   }
 }
+
+/** claim()'s answer when the sale was reversed in full by another reversal before this one claimed it. */
+const ALREADY_FULL = 'ALREADY_FULL' as const;
 
 const round = (value: number, currency: string) => minorUnits(value, currency) / 10 ** currencyDigits(currency);
 
