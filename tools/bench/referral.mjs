@@ -23,29 +23,16 @@
 // (and the insert baseline); REFERRALS, CONVERSION_REFERRALS and
 // SCENARIO_SECONDS shorten a run while iterating.
 //
-// The database server is a FerretDB process of the benchmark's own (the
-// binary tools/infra/up.sh built, on the same backend: a database of its
-// own in the PostgreSQL cluster, or a fresh SQLite directory), so other
-// work on the shared development server does not queue in front of the
-// benchmark's queries; the baseline uses the same server. Set
-// BENCH_MONGODB_URL to measure against a server you run (e.g. MongoDB).
-import { Buffer } from 'node:buffer';
-import { execFileSync, spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { connect as tcpConnect } from 'node:net';
+// The stack, its database server (a FerretDB process of the benchmark's
+// own unless BENCH_MONGODB_URL names one), the scenarios and the CPU per
+// answer come from bench-stack.mjs, shared with commissions.mjs.
 import { createRequire } from 'node:module';
-import { cpus, homedir, loadavg, tmpdir, totalmem } from 'node:os';
-import { dirname, join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
 import { bundleTs } from '../bundle-ts.mjs';
-import { benchTelemetry } from './bench-telemetry.mjs';
+import { code, commandLines, counterSection, cpuTable, cpuTotal, log, machineLines, openReferralBench, pct, random, ratioTable, root, writeResults } from './bench-stack.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const require = createRequire(import.meta.url);
-const autocannon = require('autocannon');
 const mongoose = require('mongoose');
 
 const REFERRALS = Number(process.env.REFERRALS ?? 100_000);
@@ -69,136 +56,13 @@ const HOT_CODES = 1_000;
 // flush): the cold scenario clicks them, the others click the rest.
 const COLD_CODES = Math.floor(REFERRALS / 5);
 const WARM_CODES = REFERRALS - COLD_CODES;
-const CODE_ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
 
-// BENCH_SKIP_BUILD=1: measure the apps as last built (while iterating on the script itself).
-if (process.env.BENCH_SKIP_BUILD !== '1') execFileSync(process.execPath, [join(root, 'tools', 'build-apps.mjs')], { stdio: 'inherit' });
-const { ProcessStack, readInfraEnv, removeRunData } = require(join(root, 'dist', 'tools', 'stack.js'));
-await bundleTs(join(root, 'libs', 'testing', 'src', 'own-stack.ts'), join(root, 'dist', 'tools', 'bench', 'own-stack.cjs'));
-const { ownStackOptions, runName } = require(join(root, 'dist', 'tools', 'bench', 'own-stack.cjs'));
+const bench = await openReferralBench({ prefix: 'rb', connections: CONNECTIONS, warmupSeconds: WARMUP_SECONDS, scenarioSeconds: SCENARIO_SECONDS });
+const { run, telemetry, database, infra, stack, call, scenario, quiet } = bench;
 // The referral service's own code key cache (same Redis keys and format), for the seed.
 await bundleTs(join(root, 'apps', 'referral-service', 'src', 'referrals', 'code-key-cache.ts'), join(root, 'dist', 'tools', 'bench', 'code-key-cache.cjs'));
 const { CodeKeyCache } = require(join(root, 'dist', 'tools', 'bench', 'code-key-cache.cjs'));
 const { Redis } = require('ioredis');
-
-const telemetry = await benchTelemetry();
-const run = runName('rb');
-const database = await benchDatabase();
-const infra = { ...readInfraEnv(root), MONGODB_URL: database.url };
-const stack = new ProcessStack(
-  ownStackOptions(run, 'bench-logs', {
-    root,
-    infra,
-    logLevel: 'warn',
-    apps: ['referral-service', 'fraud-service', 'reward-service', 'gateway'],
-    // The per-app rate limit (50/s by default) would measure the limiter.
-    env: { RATE_LIMIT_PER_SECOND: '1000000', RATE_LIMIT_BURST: '1000000', ...telemetry.env },
-    metrics: telemetry.metrics,
-    // BENCH_CPU_PROF=<dir>: every app profiles each measured conversion run into it (cpu-profile.cjs).
-    ...(process.env.BENCH_CPU_PROF
-      ? {
-          appEnv: Object.fromEntries(
-            ['referral-service', 'fraud-service', 'reward-service', 'gateway'].map((a) => [
-              a,
-              { NODE_OPTIONS: `--require ${join(root, 'tools', 'bench', 'cpu-profile.cjs')}`, BENCH_CPU_PROF: process.env.BENCH_CPU_PROF },
-            ]),
-          ),
-        }
-      : {}),
-  }),
-);
-
-function log(message) {
-  process.stderr.write(`[bench] ${message}\n`);
-}
-
-function portOpen(port) {
-  return new Promise((resolve) => {
-    const socket = tcpConnect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
-}
-
-/** The FerretDB binary tools/infra/up.sh built from tools/ferretdb (same cache key as up.sh). */
-function ferretdbBinary() {
-  const src = join(root, 'tools', 'ferretdb');
-  const hash = createHash('sha256')
-    .update(Buffer.concat(['go.mod', 'go.sum', 'main.go'].map((file) => readFileSync(join(src, file)))))
-    .digest('hex')
-    .slice(0, 12);
-  const binary = join(homedir(), '.cache', 'referral-incentive-service', `ferretdb-v1.24.2-${hash}`);
-  if (!existsSync(binary)) throw new Error(`no FerretDB binary at ${binary}: run \`bash tools/infra/up.sh\` first (or set BENCH_MONGODB_URL)`);
-  return binary;
-}
-
-/**
- * BENCH_MONGODB_URL, or a FerretDB process of our own on the backend
- * tools/infra runs: on PostgreSQL (the default), a database of its own in
- * that cluster; on SQLite, a fresh data directory.
- */
-async function benchDatabase() {
-  if (process.env.BENCH_MONGODB_URL) return { url: process.env.BENCH_MONGODB_URL, pid: null, postgresDatabase: null, label: 'the server at BENCH_MONGODB_URL', stop: async () => {} };
-  const binary = ferretdbBinary();
-  const port = 20000 + Math.floor(Math.random() * 20000);
-  const pgPort = Number(process.env.FERRETDB_PG_PORT ?? 54329);
-  const pgBinFile = join(root, '.run', 'postgres.bin');
-  const usePostgres = existsSync(pgBinFile) && (await portOpen(pgPort));
-  let args;
-  let dispose;
-  let label;
-  if (usePostgres) {
-    const pgbin = readFileSync(pgBinFile, 'utf8').trim();
-    const pgdb = `bench_${run}`;
-    execFileSync(join(pgbin, 'createdb'), ['-h', '127.0.0.1', '-p', String(pgPort), '-U', 'ferretdb', pgdb]);
-    args = ['-handler', 'postgresql', '-postgresql-url', `postgres://ferretdb@127.0.0.1:${pgPort}/${pgdb}?pool_max_conns=200`];
-    dispose = () => execFileSync(join(pgbin, 'dropdb'), ['-h', '127.0.0.1', '-p', String(pgPort), '-U', 'ferretdb', '--force', pgdb]);
-    label = 'a FerretDB v1.24.2 process of its own on PostgreSQL (a database of its own in the tools/infra cluster)';
-  } else {
-    const dataDir = mkdtempSync(join(tmpdir(), 'bench-ferretdb-'));
-    args = ['-handler', 'sqlite', '-data', dataDir];
-    dispose = () => rmSync(dataDir, { recursive: true, force: true });
-    label = 'a FerretDB v1.24.2 process of its own on SQLite (a fresh data directory)';
-  }
-  const child = spawn(binary, ['-listen', `127.0.0.1:${port}`, '-log-level', 'error', ...args], { stdio: 'ignore' });
-  for (let i = 0; i < 100 && !(await portOpen(port)); i += 1) await sleep(100);
-  return {
-    url: `mongodb://127.0.0.1:${port}`,
-    pid: child.pid,
-    postgresDatabase: usePostgres ? `bench_${run}` : null,
-    label,
-    stop: async () => {
-      child.kill('SIGTERM');
-      await new Promise((resolve) => child.once('exit', resolve));
-      dispose();
-    },
-  };
-}
-
-async function call(method, path, token, body) {
-  const res = await fetch(`${stack.gatewayUrl}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const text = await res.text();
-  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${text}`);
-  return text ? JSON.parse(text) : undefined;
-}
-
-function code(i) {
-  // Deterministic, distinct, 8 characters of the referral alphabet.
-  let n = i;
-  let out = '';
-  for (let k = 0; k < 8; k += 1) {
-    out = CODE_ALPHABET[n % CODE_ALPHABET.length] + out;
-    n = Math.floor(n / CODE_ALPHABET.length);
-  }
-  return out;
-}
 
 /**
  * `count` referrals straight into the referral service's database (with
@@ -264,47 +128,6 @@ async function seed(appId, campaignId, count = REFERRALS, warm = (i) => i < WARM
   }
 }
 
-function startBaseline() {
-  const child = spawn(process.execPath, [join(root, 'tools', 'bench', 'insert-baseline-server.mjs'), infra.MONGODB_URL, `${run}_baseline`, `${run}_referral`], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return new Promise((resolve, reject) => {
-    child.once('exit', (status) => reject(new Error(`baseline server exited (${status})`)));
-    child.stdout.once('data', (chunk) => resolve({ child, url: `http://127.0.0.1:${String(chunk).trim()}` }));
-  });
-}
-
-function cannon(options) {
-  return new Promise((resolve, reject) => {
-    autocannon({ connections: CONNECTIONS, pipelining: 1, timeout: 30, ...options }, (err, result) => (err ? reject(err) : resolve(result)));
-  });
-}
-
-/** Warm-up, then the measured run; both counted in `ok` (2xx answers, for the counter check). */
-async function scenario(name, options) {
-  log(`${name}: ${WARMUP_SECONDS} s warm-up, ${SCENARIO_SECONDS} s measured, ${options.connections ?? CONNECTIONS} connections`);
-  const { onMeasured, ...cannonOptions } = options;
-  const warm = await cannon({ ...cannonOptions, duration: WARMUP_SECONDS });
-  onMeasured?.();
-  const result = await cannon({ ...cannonOptions, duration: SCENARIO_SECONDS });
-  const summary = {
-    name,
-    connections: options.connections ?? CONNECTIONS,
-    fixedRate: options.overallRate,
-    rps: result.requests.average,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    requests: result.requests.total,
-    ok: result['2xx'] + warm['2xx'],
-    measuredOk: result['2xx'],
-    errors: result.errors + result.timeouts + result.non2xx,
-  };
-  log(`${name}: ${summary.rps.toFixed(0)} req/s, p50 ${summary.p50} ms, p99 ${summary.p99} ms, ${summary.errors} errors/non-2xx`);
-  return summary;
-}
-
-const random = (n) => Math.floor(Math.random() * n);
-
 /**
  * The database's own costs on this machine, in this run: inserts/s and
  * updates by _id/s (of a 500-document collection) by CONNECTIONS
@@ -355,26 +178,8 @@ async function primitives() {
   }
 }
 
-/** Waits until the referral service's events are published (the relay caught up: no document carries any), at most 30 s. */
-async function quiet() {
-  const db = await mongoose.createConnection(infra.MONGODB_URL, { dbName: `${run}_referral` }).asPromise();
-  const waiting = async () => {
-    const counts = await Promise.all(['clicks', 'referrals', 'conversions'].map((c) => db.collection(c).countDocuments({ outboxPending: true })));
-    return counts.some((count) => count > 0);
-  };
-  try {
-    const deadline = Date.now() + 30_000;
-    while (Date.now() < deadline && (await waiting())) await sleep(500);
-  } finally {
-    await db.close();
-  }
-  await sleep(1000);
-}
-
 async function main() {
-  log(`starting the stack (${run})`);
-  await stack.start();
-  telemetry.scrape(stack, ['referral-service', 'fraud-service', 'reward-service', 'gateway']);
+  await bench.start();
   const { app, apiKey } = await call('POST', '/admin/v1/apps', stack.options.adminToken, { name: 'referral bench' });
   const { campaign } = await call('POST', '/api/v1/campaigns', apiKey, {
     name: 'Bench',
@@ -383,26 +188,9 @@ async function main() {
   // Clicks on a small campaign first, before the seed: what the click path
   // itself costs when the database finds a code cheaply.
   const small = (await call('POST', '/api/v1/campaigns', apiKey, { name: 'Small', referrerReward: { amount: 10, fulfillmentType: 'DISCOUNT_CODE' } })).campaign;
-  const smallCodes = [];
-  for (let i = 0; i < SMALL_REFERRALS; i += 25) {
-    const batch = Array.from({ length: Math.min(25, SMALL_REFERRALS - i) }, (_, k) =>
-      call('POST', '/api/v1/referrals', apiKey, { campaignId: small.id, referrerId: `small-${i + k}` }),
-    );
-    for (const res of await Promise.all(batch)) smallCodes.push(res.referralCode);
-  }
+  const smallCodes = await bench.makeReferrals(apiKey, small.id, SMALL_REFERRALS, 'small');
   if (ONLY_CONVERSIONS) {
-    const baseline = await startBaseline();
-    let insertBaseline;
-    try {
-      insertBaseline = await scenario('Baseline: bare Express + one insert', {
-        url: `${baseline.url}/baseline`,
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        requests: [{ setupRequest: (req) => ({ ...req, body: JSON.stringify({ referralCode: code(random(REFERRALS)) }) }) }],
-      });
-    } finally {
-      baseline.child.kill('SIGTERM');
-    }
+    const insertBaseline = await bench.insertScenario(() => code(random(REFERRALS)));
     await conversionBench({ apiKey, small, smallCodes, insertBaseline });
     return;
   }
@@ -420,7 +208,7 @@ async function main() {
   const headers = { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' };
 
   const costs = await primitives();
-  const baseline = await startBaseline();
+  const baseline = await bench.startInsertBaseline();
   const results = [];
   let readBaseline;
   try {
@@ -534,85 +322,6 @@ async function main() {
   await conversionBench({ apiKey, small, smallCodes, insertBaseline: results[0] });
 }
 
-/** CPU time (user + system) of a process so far, in ms; 0 when it is gone. */
-function cpuMs(pid) {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * 10;
-  } catch {
-    return 0;
-  }
-}
-
-/** CPU so far of the PostgreSQL backends serving the benchmark's own database (their command line names it). */
-function postgresMs() {
-  if (!database.postgresDatabase) return 0;
-  let total = 0;
-  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
-    try {
-      const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-      if (cmdline.startsWith('postgres:') && cmdline.includes(` ${database.postgresDatabase} `)) total += cpuMs(pid);
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return total;
-}
-
-const COSTED = ['gateway', 'referral-service', 'fraud-service', 'reward-service'];
-
-/** CPU of every process of the path so far, by name (ms). */
-function cpuNow() {
-  const usage = process.cpuUsage();
-  return {
-    ...Object.fromEntries(COSTED.map((app) => [app, cpuMs(stack.pid(app))])),
-    ferretdb: database.pid ? cpuMs(database.pid) : 0,
-    postgres: postgresMs(),
-    autocannon: (usage.user + usage.system) / 1000,
-  };
-}
-
-/** MongoDB commands each app sent so far, by app and command (BENCH_METRICS=1: from their /metrics). */
-async function commandsNow() {
-  if (!telemetry.metrics) return {};
-  const counts = {};
-  await Promise.all(
-    COSTED.map(async (app) => {
-      const text = await (await fetch(`http://127.0.0.1:${stack.metricsPort(app)}/metrics`)).text();
-      for (const m of text.matchAll(/^ris_mongodb_command_duration_seconds_count\{command="(\w+)",outcome="\w+"\} (\d+)/gm)) {
-        const key = `${app.replace('-service', '')}.${m[1]}`;
-        counts[key] = (counts[key] ?? 0) + Number(m[2]);
-      }
-    }),
-  );
-  return counts;
-}
-
-/** A scenario with the CPU each process spent per 2xx answer of its measured part (warm-up excluded). */
-async function costedScenario(name, options) {
-  let before;
-  let commandsBefore = {};
-  const profile = () => process.env.BENCH_CPU_PROF && COSTED.forEach((app) => stack.pid(app) && process.kill(stack.pid(app), 'SIGUSR2'));
-  const summary = await scenario(name, {
-    ...options,
-    onMeasured: () => {
-      profile();
-      before = cpuNow();
-      void commandsNow().then((c) => (commandsBefore = c));
-    },
-  });
-  const after = cpuNow();
-  profile();
-  const commandsAfter = await commandsNow();
-  const per = Math.max(1, summary.measuredOk);
-  summary.cpu = Object.fromEntries(Object.keys(after).map((k) => [k, (after[k] - before[k]) / per]));
-  log(`${name}: CPU per answer ${Object.entries(summary.cpu).map(([k, v]) => `${k} ${v.toFixed(2)} ms`).join(', ')}`);
-  if (telemetry.metrics) {
-    summary.commands = Object.fromEntries(Object.keys(commandsAfter).map((k) => [k, (commandsAfter[k] - (commandsBefore[k] ?? 0)) / per]));
-    log(`${name}: MongoDB commands per answer ${Object.entries(summary.commands).filter(([, v]) => v > 0.01).map(([k, v]) => `${k} ${v.toFixed(2)}`).join(', ')}`);
-  }
-  return summary;
-}
 
 /**
  * POST /conversions: baselines (one insert; a conversion's essential store
@@ -627,30 +336,8 @@ async function conversionBench({ apiKey, small, smallCodes, insertBaseline }) {
   const bigSeeded = await seed(bigApp.id, big.id, CONVERSION_REFERRALS, (i) => i % CONVERSION_STRIDE === 0, 'ref_conv');
   log(`seeded ${bigSeeded} referrals for conversions in ${((Date.now() - seedStarted) / 1000).toFixed(1)} s`);
   const bigCode = () => code(random(CONVERSION_CODES) * CONVERSION_STRIDE);
-  let referee = 0;
-  const conversionBody = (referralCode) => JSON.stringify({ referralCode, refereeId: `referee-${(referee += 1)}`, amount: 25, ip: `198.51.100.${random(250)}`, userAgent: 'bench' });
-
-  const baseline = await startBaseline();
-  let essential;
-  try {
-    essential = await costedScenario("Baseline: bare Express + a conversion's essential work", {
-      url: `${baseline.url}/baseline/conversion`,
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      connections: CONVERSION_CONNECTIONS,
-      requests: [{ setupRequest: (req) => ({ ...req, body: JSON.stringify({ appId: bigApp.id, referralCode: bigCode(), refereeId: `referee-${(referee += 1)}`, amount: 25 }) }) }],
-    });
-  } finally {
-    baseline.child.kill('SIGTERM');
-  }
-  const convert = (name, key, nextCode, connections) =>
-    costedScenario(name, {
-      url: `${stack.gatewayUrl}/api/v1/conversions`,
-      method: 'POST',
-      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-      connections,
-      requests: [{ setupRequest: (req) => ({ ...req, body: conversionBody(nextCode()) }) }],
-    });
+  const essential = await bench.essentialConversionScenario(bigApp.id, bigCode, CONVERSION_CONNECTIONS);
+  const convert = (name, key, nextCode, connections) => bench.conversions(name, key, nextCode, connections);
   const bigLabel = `campaign of ${bigSeeded.toLocaleString('en')} referrals`;
   const smallLabel = `campaign of ${SMALL_REFERRALS} referrals`;
   const rows = [];
@@ -681,23 +368,15 @@ async function conversionBench({ apiKey, small, smallCodes, insertBaseline }) {
 
 function writeConversionReport({ insertBaseline, essential, rows, counterCheck }) {
   const [big, bigOne, smallRow, smallOne] = rows;
-  const pct = (r, base) => `${((r.rps / base.rps) * 100).toFixed(1)}%`;
-  const row = (r) =>
-    `| ${r.name} | ${r.connections} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p99} | ${r.requests} | ${r.errors} | ${r === insertBaseline ? '100%' : pct(r, insertBaseline)} | ${r === essential ? '100%' : r === insertBaseline ? '' : pct(r, essential)} |`;
-  const cpuRow = (r) => `| ${r.name} | ${Object.values(r.cpu).map((v) => v.toFixed(2)).join(' | ')} | ${Object.values(r.cpu).reduce((a, b) => a + b, 0).toFixed(2)} |`;
-  const cpu = cpus();
   const lines = [
     '# Conversion benchmark',
     '',
     `Run ${new Date().toISOString()} by \`node tools/bench/referral.mjs\`${ONLY_CONVERSIONS ? ' (BENCH_ONLY=conversions)' : ''}: ${WARMUP_SECONDS} s warm-up then ${SCENARIO_SECONDS} s per scenario (autocannon, in the benchmark's own process).`,
     '',
-    `Machine: ${cpu.length} × ${cpu[0]?.model ?? 'unknown CPU'}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB, Node ${process.version}; load average at the end ${loadavg().map((l) => l.toFixed(2)).join(' / ')} (the machine is shared with other work).`,
-    `Database: ${database.label}; NATS 2.9 JetStream and Redis from tools/infra; every process on this one machine.`,
+    ...machineLines(database),
     `Stack: gateway, referral, fraud and reward services as processes (LOG_LEVEL=warn, rate limit lifted). Each conversion is a new referee through a random code of the campaign, with an IP among 250 and an amount; the campaign rewards the referrer 10 (DISCOUNT_CODE), one level. The big campaign is seeded (referrals with their lookup keys and counter) in an app of its own; its conversions use ${CONVERSION_STRIDE > 1 ? `every ${CONVERSION_STRIDE.toLocaleString('en')}th of its codes (${CONVERSION_CODES.toLocaleString('en')}, spread over the campaign)` : 'all of its codes'}, whose keys the seed put into Redis as the service does when it creates a referral. The small campaign's referrals are made through the API.`,
     '',
-    '| Scenario | connections | req/s | p50 ms | p99 ms | requests | errors / non-2xx | vs one insert | vs essential work |',
-    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
-    ...[insertBaseline, essential, ...rows].map(row),
+    ...ratioTable([insertBaseline, essential, ...rows], insertBaseline, () => essential),
     '',
     '## Targets',
     '',
@@ -707,7 +386,7 @@ function writeConversionReport({ insertBaseline, essential, rows, counterCheck }
     '',
     '## How the cost grows',
     '',
-    `- A ${/campaign of [\d,]+ referrals/.exec(big.name)?.[0] ?? big.name} vs one of ${SMALL_REFERRALS}: ${big.rps.toFixed(0)} vs ${smallRow.rps.toFixed(0)} req/s at 8 connections (p99 ${big.p99} vs ${smallRow.p99} ms), p50 ${bigOne.p50} vs ${smallOne.p50} ms on one connection; CPU per conversion ${Object.values(big.cpu).reduce((a, b) => a + b, 0).toFixed(1)} vs ${Object.values(smallRow.cpu).reduce((a, b) => a + b, 0).toFixed(1)} ms (below). Every read a conversion makes is by _id or an indexed key of its own referee, code or referral; none scans the campaign.`,
+    `- A ${/campaign of [\d,]+ referrals/.exec(big.name)?.[0] ?? big.name} vs one of ${SMALL_REFERRALS}: ${big.rps.toFixed(0)} vs ${smallRow.rps.toFixed(0)} req/s at 8 connections (p99 ${big.p99} vs ${smallRow.p99} ms), p50 ${bigOne.p50} vs ${smallOne.p50} ms on one connection; CPU per conversion ${cpuTotal(big).toFixed(1)} vs ${cpuTotal(smallRow).toFixed(1)} ms (below). Every read a conversion makes is by _id or an indexed key of its own referee, code or referral; none scans the campaign.`,
     '',
     '## What limits it',
     '',
@@ -716,37 +395,14 @@ function writeConversionReport({ insertBaseline, essential, rows, counterCheck }
     '',
     '## CPU per answer, by process (ms)',
     '',
-    'From /proc over each measured run, divided by its 2xx answers (the PostgreSQL backends are those of the benchmark\'s own database; "autocannon" is the benchmark process).',
+    'From /proc over each measured run, divided by its 2xx answers (the PostgreSQL backends are those of the benchmark\'s own database; "baseline" is the bare server\'s own process, not counted in the runs before 2026-11-28 afternoon; "autocannon" is the benchmark process).',
     '',
-    `| Scenario | ${Object.keys(big.cpu).join(' | ')} | total |`,
-    `| --- | ${Object.keys(big.cpu).map(() => '---:').join(' | ')} | ---: |`,
-    ...[essential, ...rows].map(cpuRow),
+    ...cpuTable([essential, ...rows]),
     '',
-    ...(big.commands
-      ? [
-          '## MongoDB commands per answer, by app and command',
-          '',
-          "From each app's ris_mongodb_command_duration_seconds counts over the measured run (BENCH_METRICS=1), divided by its 2xx answers; the services' background passes (outbox sweeps, recovery) are included.",
-          '',
-          ...[essential, ...rows].map(
-            (r) => `- ${r.name}: ${Object.entries(r.commands ?? {}).filter(([, v]) => v >= 0.05).map(([k, v]) => `${k} ${v.toFixed(2)}`).join(', ')} (total ${Object.values(r.commands ?? {}).reduce((a, b) => a + b, 0).toFixed(1)})`,
-          ),
-          '',
-        ]
-      : []),
-    '## Counters after the run',
-    '',
-    'GET /stats against the 2xx answers autocannon counted (warm-up included) plus the requests it left in flight when each run stopped (at most 2 × connections), which the stack completed:',
-    '',
-    ...Object.entries(counterCheck).map(
-      ([name, [got, low, high]]) => `- ${name}: ${got} (expected ${low === high ? low : `${low} to ${high}`})${got >= low && got <= high ? '' : ' — MISMATCH'}`,
-    ),
-    '',
+    ...commandLines([essential, ...rows]),
+    ...counterSection(counterCheck),
   ];
-  mkdirSync(join(root, 'tools', 'bench', 'results'), { recursive: true });
-  const file = join(root, 'tools', 'bench', 'results', `conversions${telemetry.suffix}.md`);
-  writeFileSync(file, [...lines, telemetry.describe(), ''].join('\n'));
-  log(`wrote ${file}`);
+  writeResults('conversions', telemetry, lines);
 }
 
 function writeReport(results, counterCheck, seeded, costs) {
@@ -754,14 +410,12 @@ function writeReport(results, counterCheck, seeded, costs) {
   const ratio = (r) => `${((r.rps / baseline.rps) * 100).toFixed(0)}%`;
   const row = (r) =>
     `| ${r.name} | ${r.connections} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p99} | ${r.requests} | ${r.errors} | ${r === baseline ? '100%' : r.fixedRate ? '(steady rate)' : ratio(r)} |`;
-  const cpu = cpus();
   const lines = [
     '# Referral benchmark',
     '',
     `Run ${new Date().toISOString()} by \`node tools/bench/referral.mjs\`: ${WARMUP_SECONDS} s warm-up then ${SCENARIO_SECONDS} s per scenario (autocannon, in the benchmark's own process).`,
     '',
-    `Machine: ${cpu.length} × ${cpu[0]?.model ?? 'unknown CPU'}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB, Node ${process.version}; load average at the end ${loadavg().map((l) => l.toFixed(2)).join(' / ')} (the machine is shared with other work).`,
-    `Database: ${database.label}; NATS 2.9 JetStream and Redis from tools/infra; every process on this one machine.`,
+    ...machineLines(database),
     `Stack: gateway, referral, fraud and reward services as processes (LOG_LEVEL=warn, rate limit lifted; services call each other with the Connect protocol over HTTP/2); the campaign is seeded with ${seeded.toLocaleString('en')} referrals (with their lookup keys, as the service writes them, and the campaign's counter) straight into the referral database, and the code keys of ${WARM_CODES.toLocaleString('en')} of them into Redis, as the service puts them there when it creates a referral (the other ${COLD_CODES.toLocaleString('en')} are the codes "whose key Redis lost").`,
     '',
     '| Scenario | connections | req/s | p50 ms | p99 ms | requests | errors / non-2xx | vs baseline |',
@@ -785,35 +439,9 @@ function writeReport(results, counterCheck, seeded, costs) {
     '- Two cores run autocannon, the gateway, three services, FerretDB, PostgreSQL, NATS and Redis at once: total CPU per request decides requests per second, and the baseline is one process and one insert.',
     '- POST /conversions is the heaviest request (tools/bench/results/conversions.md measures it on its own): fraud scoring (a signal insert, one Redis round trip for the velocity windows, the referrer\'s signal), the claim, a reward per level through the reward service (each with its journal, totals and events), markers and counters.',
     '',
-    '## Counters after the run',
-    '',
-    'GET /stats against the 2xx answers autocannon counted (warm-up included) plus the requests it left in flight when each run stopped (at most 2 × connections), which the stack completed:',
-    '',
-    ...Object.entries(counterCheck).map(
-      ([name, [got, low, high]]) =>
-        `- ${name}: ${got} (expected ${low === high ? low : `${low} to ${high}`})${got >= low && got <= high ? '' : ' — MISMATCH'}`,
-    ),
-    '',
+    ...counterSection(counterCheck),
   ];
-  mkdirSync(join(root, 'tools', 'bench', 'results'), { recursive: true });
-  const file = join(root, 'tools', 'bench', 'results', `referral${telemetry.suffix}.md`);
-  writeFileSync(file, [...lines, telemetry.describe(), ''].join('\n'));
-  log(`wrote ${file}`);
+  writeResults('referral', telemetry, lines);
 }
 
-async function cleanup() {
-  await stack.stop().catch(() => undefined);
-  await telemetry.close();
-  // The apps' databases, stream and Redis keys (the seeded code keys among them), and the bare baselines' database.
-  await removeRunData(stack.options, ['baseline']).catch((err) => console.error(`[bench] clean-up failed: ${err.message}`));
-  if (!process.env.BENCH_MONGODB_URL) await database.stop();
-}
-
-try {
-  await main();
-} catch (err) {
-  process.exitCode = 1;
-  log(`failed: ${err instanceof Error ? err.stack : String(err)}`);
-} finally {
-  await cleanup();
-}
+await bench.runMain(main);

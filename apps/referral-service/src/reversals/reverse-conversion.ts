@@ -233,9 +233,14 @@ export class ConversionReversals {
       // A full reversal takes what is left now (another partial one may have landed since it was asked).
       const amount = reversal.full ? round((sale.amount ?? 0) - sale.reversed, reversal.currency) : reversal.amount;
       const full = reversal.full || (sale.amount !== null && minorUnits(sale.reversed + amount, reversal.currency) === minorUnits(sale.amount, reversal.currency));
-      const claimed = reversal.purchaseId
-        ? await this.purchases.claimReversal(appId, { _id: reversal.purchaseId, reversedAmount: sale.reversed }, { id: reversal._id, amount, full })
-        : await this.conversions.claimReversal(appId, { _id: reversal.conversionId, reversedAmount: sale.reversed }, { id: reversal._id, amount, full, at: new Date() });
+      // One claim of the conversion's sales at a time in this process, after its other writes: FerretDB v1 runs a
+      // conditional update as a read and a write, so two claims at once could both pass the condition (two full
+      // reversals of one sale both applied and counted) or undo a write beside them (ConversionRepository.serially).
+      const claimed = await this.conversions.serially(appId, reversal.conversionId, async () =>
+        reversal.purchaseId
+          ? (await this.purchases.claimReversal(appId, { _id: reversal.purchaseId, reversedAmount: sale.reversed }, { id: reversal._id, amount, full })) !== null
+          : (await this.conversions.claimReversal(appId, { _id: reversal.conversionId, reversedAmount: sale.reversed }, { id: reversal._id, amount, full, at: new Date() })) !== null,
+      );
       if (claimed) {
         const remainingShare = shareLeft(sale.amount, round(sale.reversed + amount, reversal.currency), full);
         Object.assign(reversal, { amount, full, remainingShare });

@@ -1,5 +1,5 @@
 import type { Connection } from 'mongoose';
-import { Repository, type Page, type PageQuery } from '@ris/mongo';
+import { Repository, SerialByKey, type Page, type PageQuery } from '@ris/mongo';
 import { rewardModel, type FulfillmentTypeName, type RewardDoc, type RewardReversalEntry, type RewardStatusName } from './reward.model';
 
 /** What a sale earns once: one reward per side and level, of the conversion (purchaseId null) or of one of its purchases. */
@@ -31,8 +31,22 @@ export type StatusFields = Partial<Omit<RewardDoc, '_id' | 'appId' | 'status'>>;
  * (reward.model.ts names the index of each).
  */
 export class RewardRepository extends Repository<RewardDoc> {
+  /**
+   * Writes to one reward, one at a time in this process. FerretDB v1 runs an
+   * update as a read of the whole document and a write of it back, so two
+   * updates of one reward at once (a claim's code beside a redemption's
+   * status, a reversal beside a release) could undo each other; on MongoDB
+   * each is atomic anyway. Replicas decide between themselves through the
+   * move journal's unique inserts.
+   */
+  private readonly locks = new SerialByKey();
+
   constructor(db: Connection) {
     super(rewardModel(db));
+  }
+
+  private serially<R>(appId: string, rewardId: string, work: () => Promise<R>): Promise<R> {
+    return this.locks.run(`${appId}\u0000${rewardId}`, work);
   }
 
   /** The reward a sale earned for this side and level, if it was made (purchaseId null: also a reward stored before purchases, without the field). */
@@ -64,8 +78,12 @@ export class RewardRepository extends Repository<RewardDoc> {
   }
 
   /** The conversion's review no longer holds its PENDING rewards (they wait for their holding period only, if any). */
-  releaseReview(appId: string, conversionId: string): Promise<number> {
-    return this.collection.updateMany(appId, { conversionId, status: 'PENDING', reviewHold: true }, { $set: { reviewHold: false } });
+  async releaseReview(appId: string, conversionId: string): Promise<number> {
+    const held = { conversionId, status: 'PENDING', reviewHold: true };
+    // One reward at a time under its lock (see locks): a conversion has a few.
+    const ids = await this.collection.findIds(appId, held);
+    const released = await Promise.all(ids.map((_id) => this.serially(appId, _id, () => this.collection.updateOne(appId, { ...held, _id }, { $set: { reviewHold: false } }))));
+    return released.reduce((sum, n) => sum + n, 0);
   }
 
   /**
@@ -94,7 +112,7 @@ export class RewardRepository extends Repository<RewardDoc> {
     entry: RewardReversalEntry,
     change: { amount: number; taken: number; reason: string; clawback: number },
   ): Promise<RewardDoc | null> {
-    return this.collection.findOneAndUpdate(
+    return this.serially(appId, seen._id, () => this.collection.findOneAndUpdate(
       appId,
       // reversalIds beside the entries: an array-of-strings match, which FerretDB v1 answers as MongoDB does.
       { _id: seen._id, status: seen.status, amount: seen.amount, reversalIds: { $ne: entry.reversalId } },
@@ -103,7 +121,7 @@ export class RewardRepository extends Repository<RewardDoc> {
         $inc: { reversedAmount: change.taken, clawedBack: change.clawback },
         $push: { reversals: entry, reversalIds: entry.reversalId },
       },
-    );
+    ));
   }
 
   /** GET /rewards: newest first (ties by id), filtered. */
@@ -122,12 +140,12 @@ export class RewardRepository extends Repository<RewardDoc> {
    * (another attempt at the same move already wrote it).
    */
   setStatusFrom(appId: string, rewardId: string, from: RewardStatusName, to: RewardStatusName, fields: StatusFields): Promise<RewardDoc | null> {
-    return this.collection.findOneAndUpdate(appId, { _id: rewardId, status: from }, { $set: { ...fields, status: to } });
+    return this.serially(appId, rewardId, () => this.collection.findOneAndUpdate(appId, { _id: rewardId, status: from }, { $set: { ...fields, status: to } }));
   }
 
   /** Copies the issued code's fields onto the reward (reward_codes decides the code). */
   setCode(appId: string, rewardId: string, code: Pick<RewardDoc, 'discountCode' | 'claimedAt' | 'expiresAt'>): Promise<RewardDoc | null> {
-    return this.collection.findOneAndUpdate(appId, { _id: rewardId }, { $set: { ...code, updatedAt: new Date() } });
+    return this.serially(appId, rewardId, () => this.collection.findOneAndUpdate(appId, { _id: rewardId }, { $set: { ...code, updatedAt: new Date() } }));
   }
 
   /** Every reward of one app, or of all (the totals rebuild, a maintenance command): a cursor. */
