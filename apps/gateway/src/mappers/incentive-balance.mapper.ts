@@ -32,14 +32,16 @@ export const Transaction = entity<LedgerEntry>()('IncentiveTransaction', {
   reason: LedgerReasons.field((s) =>
     s.openapi({
       description:
-        'The kind of movement: ACTION_REWARD, LEVEL_REWARD, MILESTONE_REWARD, DEBIT (a redemption), CREDIT (a refund), SCORE_SET (POST /incentives/leaderboard), ADJUSTMENT (POST /incentives/balances/{userId}/adjustments)',
+        'The kind of movement: ACTION_REWARD, LEVEL_REWARD, MILESTONE_REWARD, DEBIT (a redemption), CREDIT (a refund), SCORE_SET (POST /incentives/leaderboard), ADJUSTMENT (POST /incentives/balances/{userId}/adjustments), ' +
+        'REVERSAL (a referral credit taken back: its conversion was reversed in full)',
     }),
   ),
   cause: LedgerCauses.field((s) =>
     s.openapi({
       description:
         "What moved the balance: EVENT (an action's reward), LEVEL or MILESTONE (their rewards), CATALOG_REDEMPTION or MARKETPLACE_REDEMPTION (the debit of a redemption), " +
-        'REFUND (a redemption cancelled, or undone after its debit, given back), ADJUSTMENT (a manual adjustment), SCORE_SET (a recorded score). Always set',
+        'REFUND (a redemption cancelled, or undone after its debit, given back), ADJUSTMENT (a manual adjustment), SCORE_SET (a recorded score), ' +
+        'CONVERSION_REVERSAL (a referral credit taken back after its conversion was refunded or charged back in full). Always set',
     }),
   ),
   coins: from(z.number().openapi({ description: 'Signed change' }), (t: LedgerEntry) => t.amounts?.coins ?? 0),
@@ -53,6 +55,20 @@ export const Transaction = entity<LedgerEntry>()('IncentiveTransaction', {
   sourceId: z.string().openapi({ description: 'Event id, level number, milestone key or operation id' }),
   actionKey: z.string().nullable(),
   description: z.string().nullable(),
+  unrecovered: from(
+    z
+      .object({ coins: z.number(), xp: z.number(), tokens: z.number() })
+      .nullable()
+      .openapi({ description: 'REVERSAL only: what the reversed credit gave that the balance no longer held (spent), so was not taken back; null on other entries' }),
+    (t: LedgerEntry) => (t.unrecovered ? { coins: t.unrecovered.coins, xp: t.unrecovered.xp, tokens: t.unrecovered.tokens } : null),
+  ),
+  reversal: from(
+    z
+      .object({ conversionId: z.string(), reversalId: z.string(), reason: z.string() })
+      .nullable()
+      .openapi({ description: 'REVERSAL only: the conversion reversed, the reversal (GET /conversions/{conversionId}/reversals) and its reason; null on other entries' }),
+    (t: LedgerEntry) => (t.reversal ? { conversionId: t.reversal.conversionId, reversalId: t.reversal.id, reason: t.reversal.reason } : null),
+  ),
   createdAt: time(timestamp),
 });
 

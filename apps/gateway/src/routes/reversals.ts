@@ -37,7 +37,9 @@ export function reversalRoutes(api: ApiRouter, clients: ServiceClients): void {
       'reduced or cancelled (its code then validates as REVERSED); a reward already redeemed keeps its status and what it no longer is ' +
       "worth is owed back (a clawback: GET /rewards/clawbacks). The conversion reads REVERSED once its own sale is reversed in full; the " +
       "referrer's referral credit in the incentive engine is taken back then (a REVERSAL ledger entry, never below zero). Figures: the " +
-      "campaign's reward value falls by what was taken back, its reversals count one more. A crash cannot leave it half done. " +
+      "campaign's reward value falls by what was taken back, its reversals count one more. A crash cannot leave the reversal half " +
+      'done: the sale, its rewards and its events are finished by the recovery passes, each once (the figures, as every counter, can ' +
+      'fall short by a reversal whose process died between its count and its increments). ' +
       'A retry with the same Idempotency-Key is answered as the first try was; a full reversal of a sale reversed in full already ' +
       'changes nothing: 200 with the first full reversal. A conversion that did not convert, or was REJECTED, is 422 NOT_CONVERTED; while its rewards are still being ' +
       'issued (seconds after it), 409 REWARDS_NOT_ISSUED: retry.',

@@ -51,6 +51,9 @@ export function ledgerEntryMessage(doc: LedgerEntryDoc): LedgerEntry {
     actionKey: doc.actionKey ?? undefined,
     description: doc.description ?? undefined,
     createdAt: timestampFromDate(doc.createdAt),
+    // REVERSAL entries only: what could not be taken back, and the reversal answered.
+    unrecovered: doc.unrecovered ?? undefined,
+    reversal: doc.reversal ?? undefined,
   });
 }
 

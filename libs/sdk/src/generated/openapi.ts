@@ -2328,7 +2328,7 @@ export interface paths {
         };
         /**
          * Export transactions as CSV
-         * @description The user's ledger as GET /incentives/balances/{userId}/transactions lists it, newest first (every page). A header row, then one row per record in the list's order (RFC 4180, UTF-8, CRLF), streamed: any number of rows. A text cell that a spreadsheet would run as a formula (it starts with =, +, -, @, a tab or a carriage return) gets a ' before it. Columns: id, seq, reason, cause, coins, xp, tokens, balanceAfterCoins, balanceAfterXp, balanceAfterTokens, sourceId, actionKey, description, createdAt.
+         * @description The user's ledger as GET /incentives/balances/{userId}/transactions lists it, newest first (every page). A header row, then one row per record in the list's order (RFC 4180, UTF-8, CRLF), streamed: any number of rows. A text cell that a spreadsheet would run as a formula (it starts with =, +, -, @, a tab or a carriage return) gets a ' before it. Columns: id, seq, reason, cause, coins, xp, tokens, balanceAfterCoins, balanceAfterXp, balanceAfterTokens, sourceId, actionKey, description, unrecoveredCoins, unrecoveredXp, unrecoveredTokens, reversalConversionId, reversalReversalId, reversalReason, createdAt.
          *
          *     **Role:** VIEWER or above with a dashboard session (an API key may call it).
          */
@@ -5998,7 +5998,7 @@ export interface paths {
         put?: never;
         /**
          * Reverse a conversion or one of its purchases (a refund, a chargeback, a cancellation), in full or in part
-         * @description Without `amount`, reverses all that is left of the sale: the conversion's own (or the purchase named by `purchaseId`). With `amount`, a part of it: never more than what is left (422 REVERSAL_EXCEEDS_SALE), and only of a sale recorded with an amount (422 AMOUNT_NOT_REVERSIBLE). Each reward of the sale follows: a percentage reward shrinks in proportion to what is left of the sale; a fixed reward is taken back only by a full reversal; a reward not paid out (PENDING, APPROVED, claimed with its code unredeemed) is reduced or cancelled (its code then validates as REVERSED); a reward already redeemed keeps its status and what it no longer is worth is owed back (a clawback: GET /rewards/clawbacks). The conversion reads REVERSED once its own sale is reversed in full; the referrer's referral credit in the incentive engine is taken back then (a REVERSAL ledger entry, never below zero). Figures: the campaign's reward value falls by what was taken back, its reversals count one more. A crash cannot leave it half done. A retry with the same Idempotency-Key is answered as the first try was; a full reversal of a sale reversed in full already changes nothing: 200 with the first full reversal. A conversion that did not convert, or was REJECTED, is 422 NOT_CONVERTED; while its rewards are still being issued (seconds after it), 409 REWARDS_NOT_ISSUED: retry.
+         * @description Without `amount`, reverses all that is left of the sale: the conversion's own (or the purchase named by `purchaseId`). With `amount`, a part of it: never more than what is left (422 REVERSAL_EXCEEDS_SALE), and only of a sale recorded with an amount (422 AMOUNT_NOT_REVERSIBLE). Each reward of the sale follows: a percentage reward shrinks in proportion to what is left of the sale; a fixed reward is taken back only by a full reversal; a reward not paid out (PENDING, APPROVED, claimed with its code unredeemed) is reduced or cancelled (its code then validates as REVERSED); a reward already redeemed keeps its status and what it no longer is worth is owed back (a clawback: GET /rewards/clawbacks). The conversion reads REVERSED once its own sale is reversed in full; the referrer's referral credit in the incentive engine is taken back then (a REVERSAL ledger entry, never below zero). Figures: the campaign's reward value falls by what was taken back, its reversals count one more. A crash cannot leave the reversal half done: the sale, its rewards and its events are finished by the recovery passes, each once (the figures, as every counter, can fall short by a reversal whose process died between its count and its increments). A retry with the same Idempotency-Key is answered as the first try was; a full reversal of a sale reversed in full already changes nothing: 200 with the first full reversal. A conversion that did not convert, or was REJECTED, is 422 NOT_CONVERTED; while its rewards are still being issued (seconds after it), 409 REWARDS_NOT_ISSUED: retry.
          *
          *     **Role:** MANAGER or above with a dashboard session (an API key may call it).
          */
@@ -12770,12 +12770,12 @@ export interface components {
             /** @description Position in the user's ledger: 1, 2, 3, … without gaps */
             seq: number;
             /**
-             * @description The kind of movement: ACTION_REWARD, LEVEL_REWARD, MILESTONE_REWARD, DEBIT (a redemption), CREDIT (a refund), SCORE_SET (POST /incentives/leaderboard), ADJUSTMENT (POST /incentives/balances/{userId}/adjustments)
+             * @description The kind of movement: ACTION_REWARD, LEVEL_REWARD, MILESTONE_REWARD, DEBIT (a redemption), CREDIT (a refund), SCORE_SET (POST /incentives/leaderboard), ADJUSTMENT (POST /incentives/balances/{userId}/adjustments), REVERSAL (a referral credit taken back: its conversion was reversed in full)
              * @enum {string}
              */
             reason: "ACTION_REWARD" | "LEVEL_REWARD" | "MILESTONE_REWARD" | "DEBIT" | "CREDIT" | "SCORE_SET" | "ADJUSTMENT" | "REVERSAL";
             /**
-             * @description What moved the balance: EVENT (an action's reward), LEVEL or MILESTONE (their rewards), CATALOG_REDEMPTION or MARKETPLACE_REDEMPTION (the debit of a redemption), REFUND (a redemption cancelled, or undone after its debit, given back), ADJUSTMENT (a manual adjustment), SCORE_SET (a recorded score). Always set
+             * @description What moved the balance: EVENT (an action's reward), LEVEL or MILESTONE (their rewards), CATALOG_REDEMPTION or MARKETPLACE_REDEMPTION (the debit of a redemption), REFUND (a redemption cancelled, or undone after its debit, given back), ADJUSTMENT (a manual adjustment), SCORE_SET (a recorded score), CONVERSION_REVERSAL (a referral credit taken back after its conversion was refunded or charged back in full). Always set
              * @enum {string}
              */
             cause: "EVENT" | "LEVEL" | "MILESTONE" | "CATALOG_REDEMPTION" | "MARKETPLACE_REDEMPTION" | "REFUND" | "ADJUSTMENT" | "SCORE_SET" | "CONVERSION_REVERSAL";
@@ -12792,6 +12792,18 @@ export interface components {
             sourceId: string;
             actionKey: string | null;
             description: string | null;
+            /** @description REVERSAL only: what the reversed credit gave that the balance no longer held (spent), so was not taken back; null on other entries */
+            unrecovered: {
+                coins: number;
+                xp: number;
+                tokens: number;
+            } | null;
+            /** @description REVERSAL only: the conversion reversed, the reversal (GET /conversions/{conversionId}/reversals) and its reason; null on other entries */
+            reversal: {
+                conversionId: string;
+                reversalId: string;
+                reason: string;
+            } | null;
             /**
              * Format: date-time
              * @example 2026-11-21T07:54:00.000Z

@@ -36,6 +36,8 @@ const entry = (overrides: Partial<IncentiveTransaction>): IncentiveTransaction =
   sourceId: 'evt_1',
   actionKey: 'first_purchase',
   description: null,
+  unrecovered: null,
+  reversal: null,
   createdAt: '2026-11-24T10:00:00.000Z',
   ...overrides,
 });
@@ -194,6 +196,23 @@ describe('the users page', () => {
     expect(keys[1]).toBe(keys[2]);
     expect(keys[0]).not.toBe(keys[1]);
     expect(sent[2]!.headers.get('X-CSRF-Token')).toBe('csrf-123');
+  });
+
+  it('says what a user owes back when anything (GET /rewards/clawbacks?userId=), and nothing otherwise', async () => {
+    const clawback = { id: 'clb_1', rewardId: 'rwd_9', userId: 'ana', campaignId: 'cmp_1', conversionId: 'conv_1', purchaseId: null, reversalId: 'rvs_1', amount: 2.5, currency: 'EUR', reason: 'CHARGEBACK', createdAt: '2026-11-25T10:00:00.000Z' };
+    const owing = userApi().on('GET', '/api/v1/rewards/clawbacks', { body: { clawbacks: [clawback], totals: [{ currency: 'EUR', amount: 2.5 }], pagination: page(1) } });
+    const { unmount } = renderApp('/apps/app_1/users?userId=ana', { session: sessionFor('VIEWER'), api: owing });
+    const owed = await screen.findByRole('region', { name: 'Owes back €2.50' });
+    expect(within(owed).getByRole('table', { name: 'Owed back' })).toHaveTextContent(/€2\.50.*chargeback.*rwd_9/);
+    expect(within(owed).getByRole('link', { name: 'rwd_9' })).toHaveAttribute('href', '/apps/app_1/rewards?reward=rwd_9');
+    expect(owing.sent('GET', '/api/v1/rewards/clawbacks')[0]!.query.get('userId')).toBe('ana');
+    unmount();
+
+    const square = userApi().on('GET', '/api/v1/rewards/clawbacks', { body: { clawbacks: [], totals: [], pagination: page(0) } });
+    renderApp('/apps/app_1/users?userId=ana', { session: sessionFor('VIEWER'), api: square });
+    await screen.findAllByTestId('ledger-row');
+    await waitFor(() => expect(square.sent('GET', '/api/v1/rewards/clawbacks')).toHaveLength(1));
+    expect(screen.queryByText(/Owes back/)).toBeNull();
   });
 
   it('shows a VIEWER no adjustment control', async () => {
