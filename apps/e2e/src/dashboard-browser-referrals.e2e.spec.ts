@@ -8,7 +8,7 @@ import { convert, createCampaign, createReferral } from './support/referral-scen
 // A browser on a loaded CI machine: a step may wait long for the page to draw again.
 jest.setTimeout(120_000);
 
-describe('the dashboard in a browser: campaigns, the overview, fraud review, a VIEWER', () => {
+describe('the dashboard in a browser: campaigns, the overview, fraud review, reversals, a VIEWER', () => {
   let browser: Browser;
   let app: TestApp;
   let manager: TestOperator;
@@ -45,7 +45,8 @@ describe('the dashboard in a browser: campaigns, the overview, fraud review, a V
     await page.goto(url(`overview?campaignId=${campaignId}&days=7`));
     const figures = page.getByRole('main');
     await expect(figures.getByLabel('Clicks', { exact: true })).toHaveText('0');
-    await expect(page.locator('.recharts-line-curve')).toHaveCount(3);
+    // Referrals, clicks, conversions and reversals.
+    await expect(page.locator('.recharts-line-curve')).toHaveCount(4);
     const before = await chartLines(page);
 
     const { referralCode } = await createReferral(app, campaignId, 'browser-referrer');
@@ -70,7 +71,7 @@ describe('the dashboard in a browser: campaigns, the overview, fraud review, a V
     await expect(figures.getByText('Converted referrals ÷ referrals × 100, all time: the conversionRate of GET /stats.')).toBeVisible();
     // In the campaign's currency (USD, the default).
     await expect(figures.getByLabel('Reward value', { exact: true })).toHaveText('$12.50');
-    await expect(page.locator('.recharts-line-curve')).toHaveCount(3);
+    await expect(page.locator('.recharts-line-curve')).toHaveCount(4);
     const after = await chartLines(page);
     expect(after).not.toEqual(before);
     expectCleanConsole(page);
@@ -247,6 +248,55 @@ describe('the dashboard in a browser: campaigns, the overview, fraud review, a V
     await page.context().close();
   });
 
+  it('reverses part of a conversion from its view with a note: its reward shrinks, the reversal is listed, and the API and the audit log agree', async () => {
+    const campaign = await createCampaign(app, { name: 'Refundable', referrerReward: { percent: 10, fulfillmentType: 'MANUAL' } });
+    const { referralCode } = await createReferral(app, campaign.id, 'refund-seller');
+    const sale = await convert(app, referralCode, 'refund-buyer', { amount: 200 });
+    expect(sale.rewardAmount).toBe(20);
+
+    const page = await newDashboardPage(browser);
+    await signIn(page, manager.email, manager.password);
+    await page.goto(url(`referrals?tab=conversions&code=${referralCode}`));
+    await page.getByRole('button', { name: 'Details of the conversion of refund-buyer' }).click();
+    const drawer = page.getByRole('dialog', { name: 'Conversion' });
+    await expect(drawer.getByText('No reversals.')).toBeVisible();
+    await drawer.getByRole('button', { name: 'Reverse' }).click();
+    const modal = page.getByRole('dialog', { name: 'Reverse a sale' });
+    await modal.getByText('Partial', { exact: true }).click();
+    await modal.getByRole('textbox', { name: 'Amount' }).fill('50');
+    await modal.getByRole('combobox', { name: 'Reason' }).click();
+    await page.getByRole('option', { name: 'Refund' }).click();
+    await modal.getByRole('textbox', { name: 'Note' }).fill('Two of four items returned');
+    await modal.getByRole('button', { name: 'Reverse part of the sale' }).click();
+
+    // What happened to the reward, then the conversion's view read again: the reversal listed, the level's reward reduced.
+    const outcome = page.getByRole('dialog', { name: 'What the reversal did' });
+    await expect(outcome.getByTestId('reward-effect')).toHaveText(/refund-seller.*reduced from \$20\.00 to \$15\.00/);
+    await outcome.getByRole('button', { name: 'Done' }).click();
+    const reversal = drawer.getByTestId('reversal-row');
+    await expect(reversal).toHaveText(/\$50\.00 · refund.*partial.*\$5\.00 taken back.*Two of four items returned/);
+    await expect(drawer.getByText(/reward \$15\.00/)).toBeVisible();
+
+    const record = (await app.api.get(`/conversions?referralCode=${referralCode}`)).body.conversions[0];
+    expect(record).toMatchObject({ conversionId: sale.conversionId, status: 'CONVERTED', amount: 200, reversedAmount: 50, rewardAmount: 15 });
+    const listed = (await app.api.get(`/conversions/${sale.conversionId}/reversals`)).body.reversals;
+    expect(listed).toEqual([expect.objectContaining({ reason: 'REFUND', amount: 50, full: false, note: 'Two of four items returned', rewardAmountReversed: 5 })]);
+    // In the audit log: who reversed what, with the API's answer as the after.
+    const action = 'POST /api/v1/conversions/{conversionId}/reversals';
+    const audit = await fetchFromPage(page, 'GET', `/console/v1/apps/${app.appId}/audit?action=${encodeURIComponent(action)}`, app.appId);
+    expect((audit.body as any).entries).toEqual([
+      expect.objectContaining({
+        action,
+        outcome: 'SUCCEEDED',
+        operator: { id: manager.id, email: manager.email },
+        target: { type: 'reversal', id: listed[0].id },
+        after: expect.objectContaining({ reversal: expect.objectContaining({ amount: 50, note: 'Two of four items returned' }), conversion: expect.objectContaining({ reversedAmount: 50 }) }),
+      }),
+    ]);
+    expectCleanConsole(page);
+    await page.context().close();
+  });
+
   it('at phone width, shows each flag\'s Review without scrolling, and says the table scrolls sideways', async () => {
     const campaign = await createCampaign(app, { name: 'Phone review' });
     const { referralCode } = await createReferral(app, campaign.id, 'pocket');
@@ -289,12 +339,13 @@ describe('the dashboard in a browser: campaigns, the overview, fraud review, a V
 
     const page = await newDashboardPage(browser);
     await signIn(page, viewer.email, viewer.password);
-    const changeControls = /new campaign|approve|reject|issue a key|add endpoint|revoke|send test event|rotate secret|retry now|save changes|pause|^end$|create/i;
+    const changeControls = /new campaign|approve|reject|reverse|issue a key|add endpoint|revoke|send test event|rotate secret|retry now|save changes|pause|^end$|create/i;
     for (const [path, loaded] of [
       ['campaigns', page.getByRole('link', { name: 'Look only' })],
       [`campaigns/${campaign.id}`, page.getByRole('heading', { name: 'Look only' })],
       ['fraud', page.getByTestId('flag-row').first()],
       [`fraud?flag=${flag.id}`, page.getByRole('dialog', { name: 'Flag evidence' }).getByText('Why it was flagged')],
+      [`referrals?tab=conversions&conversion=${flagged.conversionId}&referee=peeker`, page.getByRole('dialog', { name: 'Conversion' }).getByText('No reversals.')],
       ['developers', page.getByRole('heading', { name: 'Developers' })],
       ['members', page.getByText('Not allowed')],
     ] as const) {
@@ -314,6 +365,7 @@ describe('the dashboard in a browser: campaigns, the overview, fraud review, a V
       ['POST', '/api/v1/campaigns', { name: 'Forced', referrerReward: { amount: 1, fulfillmentType: 'MANUAL' } }],
       ['PATCH', `/api/v1/campaigns/${campaign.id}`, { status: 'PAUSED' }],
       ['POST', `/api/v1/fraud/flags/${flag.id}/resolve`, { decision: 'APPROVE' }],
+      ['POST', `/api/v1/conversions/${flagged.conversionId}/reversals`, { reason: 'REFUND' }],
       ['POST', `/console/v1/apps/${app.appId}/keys`, undefined],
     ] as const) {
       const forced = await fetchFromPage(page, method, path, app.appId, body);
@@ -321,6 +373,7 @@ describe('the dashboard in a browser: campaigns, the overview, fraud review, a V
     }
     expect((await app.api.get(`/campaigns/${campaign.id}`)).body.campaign.status).toBe('ACTIVE');
     expect((await app.api.get(`/fraud/flags/${flag.id}`)).body.flag.status).toBe('OPEN');
+    expect((await app.api.get(`/conversions/${flagged.conversionId}/reversals`)).body.reversals).toEqual([]);
     expectCleanConsole(page);
     await page.context().close();
   });

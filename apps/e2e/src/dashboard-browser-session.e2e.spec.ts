@@ -93,7 +93,7 @@ describe('the dashboard in a browser: sessions, apps and widths', () => {
     const page = await newDashboardPage(browser);
     await signIn(page, ana.email, ana.password);
     await page.goto(`/dashboard/apps/${appA.appId}/overview`);
-    await expect(page.getByRole('figure', { name: 'Referrals, clicks and conversions per day' }).locator('svg').first()).toBeVisible();
+    await expect(page.getByRole('figure', { name: 'Referrals, clicks, conversions and reversals per day' }).locator('svg').first()).toBeVisible();
     await expect(page.getByRole('figure', { name: 'Coins and tokens issued against redeemed per day' }).locator('svg').first()).toBeVisible();
 
     // Where the focus is, in words: its role and name, whether it is in the page's content, and whether inside an SVG.

@@ -50,7 +50,9 @@ async function seedHistory(appId: string, campaignId: string): Promise<void> {
       const clicks = 11 + Math.round(5 * Math.sin(i / 3)) + (i % 4) + Math.round(i / 5);
       const referrals = Math.max(1, Math.round(clicks / 3) - (i % 2));
       const conversions = Math.round(clicks / 6) + (i % 3 === 0 ? 1 : 0);
-      return { _id: `${campaignId}:${day}`, appId, campaignId, interval: 'day', start, partition: day.slice(0, 7), referrals, clicks, conversions, rewardValue: conversions * 15 };
+      // Now and then a refund or a chargeback.
+      const reversals = i % 6 === 2 ? 1 : 0;
+      return { _id: `${campaignId}:${day}`, appId, campaignId, interval: 'day', start, partition: day.slice(0, 7), referrals, clicks, conversions, rewardValue: conversions * 15 - reversals * 5, reversals };
     });
     await db.collection('campaign_buckets').insertMany(docs as never[]);
     // The campaign's totals count that history too, so every page's figures agree (GET /stats, GET /stats/campaigns).
@@ -64,6 +66,7 @@ async function seedHistory(appId: string, campaignId: string): Promise<void> {
           totalConversions: sum((d) => d.conversions),
           completedReferrals: sum((d) => Math.min(d.referrals, d.conversions)),
           totalRewardValue: sum((d) => d.rewardValue),
+          totalReversals: sum((d) => d.reversals),
         },
         $setOnInsert: { appId, campaignId },
       },
@@ -160,21 +163,25 @@ describe('screenshots of every page of the dashboard', () => {
     const benToken = new URL(ben.inviteUrl).pathname.split('/').at(-1);
     ok(await new ApiClient(`${asAna.gatewayUrl}/console/v1`).post(`/invitations/${benToken}/accept`, { password: 'ben chose this one' }), 'ben accepts');
 
-    // Campaigns, made by Ana with her session (so the audit log has them).
+    // Campaigns, made by Ana with her session (so the audit log has them): a commission on every purchase for a year.
     const spring = ok(
       await anaApi.post('/campaigns', {
         name: 'Spring referral program',
-        referrerReward: { amount: 10, fulfillmentType: 'DISCOUNT_CODE' },
+        referrerReward: { percent: 10, maxAmount: 25, fulfillmentType: 'DISCOUNT_CODE' },
         refereeReward: { amount: 5, fulfillmentType: 'COUPON_CODE' },
         levels: [{ level: 2, amount: 3 }],
         maxRewardsPerReferrer: 20,
+        recurringMonths: 12,
       }),
       'spring',
     ).campaign;
     ids.spring = spring.id;
     // One campaign scheduled (it starts in a month) and one ended by its schedule: the list shows both by themselves.
     const inAMonth = new Date(Date.now() + 30 * 86_400_000).toISOString();
-    ok(await anaApi.post('/campaigns', { name: 'Partner launch', startsAt: inAMonth, referrerReward: { amount: 25, fulfillmentType: 'GIFT_CARD' } }), 'partner');
+    ok(
+      await anaApi.post('/campaigns', { name: 'Partner launch', startsAt: inAMonth, holdDays: 30, referrerReward: { percent: 5, maxAmount: 50, fulfillmentType: 'GIFT_CARD' } }),
+      'partner',
+    );
     const winter = ok(await anaApi.post('/campaigns', { name: 'Winter promo', referrerReward: { amount: 8, fulfillmentType: 'COUPON_CODE' } }), 'winter').campaign;
     ok(await anaApi.patch(`/campaigns/${winter.id}`, { endsAt: new Date(Date.now() - 86_400_000).toISOString() }), 'winter ended');
     const hook = ok(
@@ -209,10 +216,10 @@ describe('screenshots of every page of the dashboard', () => {
     // Held for review: the referrer's own device and address with an alias of his email; a throw-away address seconds after its click; a self-referral.
     const ivan = await code('ivan', { ip: '198.51.100.23', deviceId: 'dev-5c1e', email: 'ivan@example.com', userAgent: 'Mozilla/5.0 (X11; Linux x86_64) Firefox/141.0' });
     await click(ivan, { refereeId: 'ivan2', ip: '198.51.100.23', deviceId: 'dev-5c1e' });
-    ids.ivanFlagConversion = (await convert(ivan, 'ivan2', { ip: '198.51.100.23', deviceId: 'dev-5c1e', email: 'i.van+2@example.com' })).conversionId;
-    await convert(bruno, 'kim', { email: 'kim@mailinator.com', ip: '203.0.113.77' });
-    await convert(await code('jules'), 'jules');
-    await convert(await code('leo'), 'leo');
+    ids.ivanFlagConversion = (await convert(ivan, 'ivan2', { amount: 95, ip: '198.51.100.23', deviceId: 'dev-5c1e', email: 'i.van+2@example.com' })).conversionId;
+    await convert(bruno, 'kim', { amount: 30, email: 'kim@mailinator.com', ip: '203.0.113.77' });
+    await convert(await code('jules'), 'jules', { amount: 50 });
+    await convert(await code('leo'), 'leo', { amount: 70 });
 
     // Ben, a MANAGER, rejects one flag from his session.
     const flags = ok(await api.get('/fraud/flags?status=OPEN&limit=100'), 'flags').flags;
@@ -229,6 +236,12 @@ describe('screenshots of every page of the dashboard', () => {
     ok(await api.post(`/rewards/${first.id}/claim`), 'claim');
     ok(await api.post('/rewards/redeem', { rewardId: first.id, userId: 'alice' }), 'redeem');
     ok(await api.post('/incentives/events', { userId: 'alice', actionKey: 'first_purchase' }), 'incentive event');
+
+    // Gwen buys again (the campaign is recurring), then returns part of her first order: Ana records the refund from her
+    // session (so the audit log has it). Emma's chargeback comes after Alice was paid: Alice owes back what she no longer earns.
+    ok(await api.post(`/conversions/${ids.gwenConversion}/purchases`, { amount: 40, externalId: 'INV-2041' }), 'gwen buys again');
+    ok(await anaApi.post(`/conversions/${ids.gwenConversion}/reversals`, { reason: 'REFUND', amount: 20, note: 'One of three items returned' }), 'gwen refund');
+    ok(await anaApi.post(`/conversions/${emmaConversion.conversionId}/reversals`, { reason: 'CHARGEBACK', amount: 20, note: 'Card dispute, lost' }), 'emma chargeback');
 
     // A key for staging, issued and revoked; the backend's key has been used.
     const staging = ok(await consoleApi.post(`/apps/${shop.appId}/keys`), 'staging key').key;
@@ -282,10 +295,11 @@ describe('screenshots of every page of the dashboard', () => {
   it('overview', async () => {
     await page.goto(url(`overview?campaignId=${ids.spring}`));
     await expect(page.getByRole('main').getByLabel('Clicks', { exact: true })).not.toHaveText('0');
-    await expect(page.locator('.recharts-line-curve')).toHaveCount(3);
+    await expect(page.locator('.recharts-line-curve')).toHaveCount(4);
+    await expect(page.getByRole('main').getByLabel('Reversals', { exact: true })).not.toHaveText('0');
     // Recharts draws its lines in over a moment.
     await page.waitForTimeout(1_500);
-    await shoot('overview', [page.getByRole('heading', { name: 'Referrals, clicks and conversions per day' })]);
+    await shoot('overview', [page.getByRole('heading', { name: 'Referrals, clicks, conversions and reversals per day' })]);
   });
 
   it('overview of every campaign, with the top referrers', async () => {
@@ -300,7 +314,7 @@ describe('screenshots of every page of the dashboard', () => {
     const phone = await newDashboardPage(browser, PHONE);
     await signIn(phone, ana.email, ana.password);
     await phone.goto(url(`overview?campaignId=${ids.spring}&days=7`));
-    await expect(phone.locator('.recharts-line-curve')).toHaveCount(3);
+    await expect(phone.locator('.recharts-line-curve')).toHaveCount(4);
     await phone.waitForTimeout(1_500);
     await shoot('overview-phone', [phone.getByRole('main').getByLabel('Conversion rate', { exact: true })], { target: phone });
     await phone.context().close();
@@ -317,11 +331,26 @@ describe('screenshots of every page of the dashboard', () => {
     await shoot('campaign-edit', [page.getByRole('button', { name: 'Save changes' })]);
   });
 
-  it('referrals and conversions, with a conversion’s levels', async () => {
+  it('referrals and conversions, with a conversion’s levels, purchases and reversals, and its reverse form', async () => {
     await page.goto(url(`referrals?campaignId=${ids.spring}`));
     await shoot('referrals', [page.getByRole('link', { name: 'alice' }), page.getByRole('link', { name: 'emma' })]);
     await page.goto(url(`referrals?tab=conversions&campaignId=${ids.spring}&conversion=${ids.gwenConversion}&referee=gwen`));
-    await shoot('conversion-levels', [page.getByRole('dialog', { name: 'Conversion levels' }).getByText('Level 2: alice')], { whole: false });
+    const drawer = page.getByRole('dialog', { name: 'Conversion' });
+    // The drawer's whole height: its levels, purchases and reversals.
+    await page.setViewportSize({ width: DESKTOP.width, height: 1000 });
+    await shoot('conversion', [drawer.getByText('Level 2: alice'), drawer.getByText('INV-2041'), drawer.getByText('One of three items returned')], { whole: false });
+    await drawer.getByRole('button', { name: 'Reverse' }).click();
+    const form = page.getByRole('dialog', { name: 'Reverse a sale' });
+    await form.getByRole('combobox', { name: 'Sale' }).click();
+    await page.getByRole('option', { name: /^Purchase INV-2041/ }).click();
+    await form.getByText('Partial', { exact: true }).click();
+    await form.getByRole('textbox', { name: 'Amount' }).fill('15');
+    await form.getByRole('combobox', { name: 'Reason' }).click();
+    await page.getByRole('option', { name: 'Refund' }).click();
+    await form.getByRole('textbox', { name: 'Note' }).fill('Renewal refunded after a support call');
+    await shoot('conversion-reverse', [form.getByText('At most $40.00: what is left of the sale')], { whole: false });
+    await form.getByRole('button', { name: 'Cancel' }).click();
+    await page.setViewportSize(DESKTOP);
   });
 
   it('fraud review, with a flag’s evidence', async () => {
@@ -348,7 +377,12 @@ describe('screenshots of every page of the dashboard', () => {
 
   it('users', async () => {
     await page.goto(url('users?userId=alice'));
-    await shoot('users', [page.getByRole('heading', { name: 'Balances' }), page.getByTestId('ledger-row').first(), page.getByRole('main').getByLabel('Rank all time')]);
+    await shoot('users', [
+      page.getByRole('heading', { name: 'Balances' }),
+      page.getByTestId('ledger-row').first(),
+      page.getByRole('main').getByLabel('Rank all time'),
+      page.getByRole('region', { name: 'Owes back $2.00' }),
+    ]);
   });
 
   it('the incentive engine: actions, events, levels, badges, catalog, marketplace, leaderboard', async () => {

@@ -164,7 +164,7 @@ describe('holding periods and reversals, with the clock moved and services kille
   });
 
   /** Whether an answer is final (a retry with its key could not change it): not a 5xx, not the network, not 409 CONFLICT. */
-  const isFinal = (res: ApiResponse) => res.status < 500 && !(res.status === 409 && ['CONFLICT', 'REWARDS_NOT_ISSUED'].includes(res.body?.error?.code));
+  const isFinal = (res: ApiResponse) => res.status < 500 && !(res.status === 409 && res.body?.error?.code === 'CONFLICT');
   const send = (request: () => Promise<ApiResponse>) =>
     request().catch((err: unknown): ApiResponse => ({ status: 599, headers: new Headers(), body: { error: { code: String(err) } } }));
 

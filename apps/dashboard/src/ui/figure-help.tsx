@@ -10,7 +10,8 @@ export const FIGURE_HELP = {
   clicks: 'Clicks on referral codes.',
   conversions: 'Referees who converted (an open fraud flag counts until decided; a rejected conversion never counts).',
   conversionRate: 'Converted referrals ÷ referrals × 100, all time: the conversionRate of GET /stats.',
-  rewardValue: 'Rewards of these conversions, every level and side, less those cancelled.',
+  rewardValue: 'Rewards of these conversions and purchases, every level and side, less those cancelled and net of reversals: the API’s figure.',
+  reversals: 'Refunds, chargebacks and cancellations recorded, of conversions and purchases: totalReversals of GET /stats.',
   /** Said under a reward value summed over campaigns in several currencies, which is then a plain number. */
   severalCurrencies: 'Your campaigns use several currencies: this sums their amounts as plain numbers.',
 } as const;

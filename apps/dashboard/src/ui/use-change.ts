@@ -19,6 +19,7 @@ export function useChange<V, R, F = unknown>({
   fieldOf,
   refusalsShownInForm = false,
   onSuccess,
+  onError,
 }: {
   mutationFn: (variables: V) => Promise<R>;
   invalidates: ReadonlyArray<readonly string[]>;
@@ -29,6 +30,7 @@ export function useChange<V, R, F = unknown>({
   /** The form shows the errors that are not about a field itself (an alert above it), so no notification. */
   refusalsShownInForm?: boolean;
   onSuccess?: (result: R, variables: V) => void;
+  onError?: (err: Error) => void;
 }) {
   const appId = useAppId();
   const queryClient = useQueryClient();
@@ -40,6 +42,7 @@ export function useChange<V, R, F = unknown>({
       onSuccess?.(result, variables);
     },
     onError: (err) => {
+      onError?.(err);
       if (form && !applyFieldErrors(form, err, fieldOf) && !refusalsShownInForm) notifyError(err);
     },
     onSettled: () => Promise.all(invalidates.map((key) => queryClient.invalidateQueries({ queryKey: ['app', appId, ...key] }))),

@@ -42,7 +42,7 @@ export function reversalRoutes(api: ApiRouter, clients: ServiceClients): void {
       'fall short by a reversal whose process died between its count and its increments). ' +
       'A retry with the same Idempotency-Key is answered as the first try was; a full reversal of a sale reversed in full already ' +
       'changes nothing: 200 with the first full reversal. A conversion that did not convert, or was REJECTED, is 422 NOT_CONVERTED; while its rewards are still being ' +
-      'issued (seconds after it), 409 REWARDS_NOT_ISSUED: retry.',
+      'issued (seconds after it), 409 CONFLICT: retry (not stored against the Idempotency-Key).',
     params: conversionParams,
     body: z
       .object({

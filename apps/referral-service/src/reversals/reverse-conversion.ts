@@ -92,7 +92,7 @@ export class ConversionReversals {
     const purchase = request.purchaseId ? await this.purchase(appId, root, request.purchaseId) : null;
     // Its rewards not issued yet (a request cut short; the recovery pass issues them): a reversal now would miss them.
     if (root.rewardsIssuedAt === null || purchase?.rewardsPending) {
-      throw conflict('REWARDS_NOT_ISSUED', 'The rewards of this sale are still being issued; retry in a few seconds.', { conversionId: root._id });
+      throw conflict('CONFLICT', 'The rewards of this sale are still being issued; retry in a few seconds.', { conversionId: root._id });
     }
     const id = request.operationKey ? idFromOperation('rvs', request.operationKey) : newId('rvs');
     const earlier = await this.reversals.findById(appId, id);

@@ -82,6 +82,11 @@ describe('the audit log', () => {
     expect(
       auditSentence(of('POST /api/v1/incentives/balances/{userId}/adjustments', { after: { transaction: { coins: -30, xp: 0, tokens: 2 }, balance: { userId: 'ana' } } })),
     ).toBe('Adjusted a balance: ana (−30 coins · +2 tokens)');
+    const reversal = (fields: Record<string, unknown>) => ({ reversal: { amount: 20, currency: 'EUR', reason: 'REFUND', full: false, purchaseId: null, ...fields } });
+    expect(auditSentence(of('POST /api/v1/conversions/{conversionId}/reversals', { after: reversal({}) }))).toBe('Reversed a conversion: €20.00 (refund)');
+    expect(auditSentence(of('POST /api/v1/conversions/{conversionId}/reversals', { after: reversal({ full: true, purchaseId: 'pur_1', reason: 'CHARGEBACK' }) }))).toBe(
+      'Reversed a purchase in full: €20.00 (chargeback)',
+    );
     // An action the dashboard has no sentence for yet reads as its route's summary.
     expect(auditSentence(of('POST /api/v1/something/new', { summary: 'Do something new' }))).toBe('Do something new');
 

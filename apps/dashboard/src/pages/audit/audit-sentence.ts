@@ -1,5 +1,5 @@
 import type { AuditEntry } from '../../api/types';
-import { formatAmounts } from '../../ui/format';
+import { formatAmounts, formatMoney } from '../../ui/format';
 
 /** The value at a path (`flag.status`) of an entry's before or after. */
 function valueAt(snapshot: AuditEntry['before'], path: string): unknown {
@@ -60,6 +60,14 @@ const SENTENCES: Record<string, (e: AuditEntry) => string> = {
   'POST /api/v1/referrals': (e) => `Created a referral code${naming(text(e.after, 'referralCode'))}`,
   'POST /api/v1/clicks': (e) => `Recorded a click${naming(text(e.after, 'referralCode'))}`,
   'POST /api/v1/conversions': (e) => `Recorded a conversion${naming(text(e.after, 'refereeId'))}`,
+  'POST /api/v1/conversions/{conversionId}/reversals': (e) => {
+    const amount = valueAt(e.after, 'reversal.amount');
+    const currency = text(e.after, 'reversal.currency');
+    const money = typeof amount === 'number' && currency ? formatMoney(amount, currency) : undefined;
+    const reason = text(e.after, 'reversal.reason')?.toLowerCase();
+    const full = valueAt(e.after, 'reversal.full') === true ? ' in full' : '';
+    return `Reversed ${text(e.after, 'reversal.purchaseId') ? 'a purchase' : 'a conversion'}${full}${naming(money && reason ? `${money} (${reason})` : money)}`;
+  },
   'POST /api/v1/rewards/{rewardId}/claim': (e) => `Claimed a reward's code${naming(targetId(e))}`,
   'POST /api/v1/rewards/redeem': (e) => `Marked a reward fulfilled${naming(text(e.after, 'reward.id'))}`,
   'POST /api/v1/fraud/flags/{flagId}/resolve': (e) => `Resolved a fraud flag${naming(text(e.after, 'flag.status'))}`,

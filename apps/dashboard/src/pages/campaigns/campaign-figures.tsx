@@ -20,17 +20,18 @@ export function CampaignFigures({ campaignId, currency }: { campaignId: string; 
   const s = stats.data;
   return (
     <>
-      <SimpleGrid cols={{ base: 2, sm: 3, lg: 5 }} mb="xs" aria-label="The campaign's figures, all time">
+      <SimpleGrid cols={{ base: 2, sm: 3, lg: 6 }} mb="xs" aria-label="The campaign's figures, all time">
         {s ? (
           <>
             <Figure label="Referrals" value={formatNumber(s.totalReferrals)} help={FIGURE_HELP.referrals} />
             <Figure label="Clicks" value={formatNumber(s.totalClicks)} help={FIGURE_HELP.clicks} />
             <Figure label="Conversions" value={formatNumber(s.totalConversions)} help={FIGURE_HELP.conversions} />
             <Figure label="Conversion rate" value={formatPercent(s.conversionRate)} help={FIGURE_HELP.conversionRate} />
+            <Figure label="Reversals" value={formatNumber(s.totalReversals)} help={FIGURE_HELP.reversals} />
             <Figure label="Reward value" value={formatMoney(s.totalRewardValue, currency)} help={FIGURE_HELP.rewardValue} />
           </>
         ) : (
-          Array.from({ length: 5 }, (_, i) => <Skeleton key={i} height={72} />)
+          Array.from({ length: 6 }, (_, i) => <Skeleton key={i} height={72} />)
         )}
       </SimpleGrid>
       <Anchor component={Link} to={`/apps/${encodeURIComponent(appId)}/overview?campaignId=${encodeURIComponent(campaignId)}`} size="sm" mb="md" display="inline-block">

@@ -47,12 +47,13 @@ describe('the campaigns list', () => {
     });
     renderApp('/apps/app_1/campaigns', { session: sessionFor('VIEWER'), api });
     const euros = (await screen.findByRole('link', { name: 'Euros' })).closest('tr')!;
-    expect(within(euros).getByText('10 % (max €50.00) · Discount code')).toBeInTheDocument();
-    expect(within(euros).getByText('€5.00 · Coupon code')).toBeInTheDocument();
+    expect(within(euros).getByText('Referrer 10 % (max €50.00) · Discount code')).toBeInTheDocument();
+    expect(within(euros).getByText('Referee €5.00 · Coupon code')).toBeInTheDocument();
     expect(within(euros).getByText('€1,234.50')).toBeInTheDocument();
     expect(within(euros).getByText('held 14 days · recurring 12 months')).toBeInTheDocument();
     const yen = screen.getByRole('link', { name: 'Yen' }).closest('tr')!;
-    expect(within(yen).getByText('2.5 % · Manual')).toBeInTheDocument();
+    expect(within(yen).getByText('Referrer 2.5 % · Manual')).toBeInTheDocument();
+    expect(within(yen).queryByText(/^Referee|levels$/)).toBeNull();
     expect(within(yen).getByText('¥1,235')).toBeInTheDocument();
     expect(within(yen).getByText('no holding period · first conversion only')).toBeInTheDocument();
   });

@@ -20,6 +20,26 @@ const KEYS = ['status'] as const;
 const STATUSES: Array<Campaign['effectiveStatus']> = ['ACTIVE', 'SCHEDULED', 'PAUSED', 'ENDED'];
 const fulfilment = (type: string) => FULFILLMENT_TYPES.find((f) => f.value === type)?.label ?? type;
 
+/** What a campaign pays, a line per side (and its number of levels), then when rewards are payable and how long purchases earn. */
+function CampaignRewards({ campaign: c }: { campaign: Campaign }) {
+  return (
+    <Stack gap={0}>
+      <Text size="sm">
+        Referrer {ruleText(c.referrerReward, c.currency)} · {fulfilment(c.referrerReward.fulfillmentType)}
+      </Text>
+      {c.refereeReward && (
+        <Text size="sm">
+          Referee {ruleText(c.refereeReward, c.currency)} · {fulfilment(c.refereeReward.fulfillmentType)}
+        </Text>
+      )}
+      {c.levels.length > 0 && <Text size="sm">{1 + c.levels.length} levels</Text>}
+      <Text size="xs" c="dimmed">
+        {termsText(c)}
+      </Text>
+    </Stack>
+  );
+}
+
 export function CampaignsPage() {
   const api = useApi();
   const appId = useAppId();
@@ -64,16 +84,13 @@ export function CampaignsPage() {
       >
         {(data) => (
           <Stack>
-            <Table.ScrollContainer minWidth={1120}>
+            <Table.ScrollContainer minWidth={900}>
               <Table striped highlightOnHover>
                 <Table.Thead>
                   <Table.Tr>
                     <Table.Th>Name</Table.Th>
                     <Table.Th>Status</Table.Th>
-                    <Table.Th>Referrer reward</Table.Th>
-                    <Table.Th>Referee reward</Table.Th>
-                    <Table.Th>Levels</Table.Th>
-                    <Table.Th>Holding · recurrence</Table.Th>
+                    <Table.Th>Rewards</Table.Th>
                     <Table.Th>Referrals</Table.Th>
                     <Table.Th>Conversions</Table.Th>
                     <Table.Th>
@@ -103,11 +120,8 @@ export function CampaignsPage() {
                         )}
                       </Table.Td>
                       <Table.Td>
-                        {ruleText(c.referrerReward, c.currency)} · {fulfilment(c.referrerReward.fulfillmentType)}
+                        <CampaignRewards campaign={c} />
                       </Table.Td>
-                      <Table.Td>{c.refereeReward ? `${ruleText(c.refereeReward, c.currency)} · ${fulfilment(c.refereeReward.fulfillmentType)}` : '—'}</Table.Td>
-                      <Table.Td>{1 + c.levels.length}</Table.Td>
-                      <Table.Td>{termsText(c)}</Table.Td>
                       <Table.Td>{formatNumber(stats.totalReferrals)}</Table.Td>
                       <Table.Td>{formatNumber(stats.totalConversions)}</Table.Td>
                       <Table.Td>{formatPercent(stats.conversionRate)}</Table.Td>

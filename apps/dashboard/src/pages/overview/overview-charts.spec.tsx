@@ -12,7 +12,7 @@ const bucket = (start: string, referrals: number, clicks: number, conversions: n
   clicks,
   conversions,
   rewardValue: conversions * 10,
-  reversals: 0,
+  reversals: conversions - 1,
   conversionRate: 0,
 });
 
@@ -33,9 +33,9 @@ describe('the overview charts for keyboard and screen-reader users', () => {
         },
       });
     renderApp('/apps/app_1/overview?campaignId=cmp_1', { session: sessionFor('VIEWER'), api });
-    const funnel = await screen.findByRole('figure', { name: 'Referrals, clicks and conversions per day' });
-    const table = within(funnel).getByRole('table', { name: 'Referrals, clicks and conversions per day' });
-    expect(within(table).getAllByRole('row').map((r) => r.textContent)).toEqual(['DayReferralsClicksConversions', '2026-11-23331', '2026-11-24252']);
+    const funnel = await screen.findByRole('figure', { name: 'Referrals, clicks, conversions and reversals per day' });
+    const table = within(funnel).getByRole('table', { name: 'Referrals, clicks, conversions and reversals per day' });
+    expect(within(table).getAllByRole('row').map((r) => r.textContent)).toEqual(['DayReferralsClicksConversionsReversals', '2026-11-233310', '2026-11-242521']);
     expect(screen.getByRole('figure', { name: 'Reward value per day' })).toBeInTheDocument();
     expect(await screen.findByRole('figure', { name: 'Coins and tokens issued against redeemed per day' })).toBeInTheDocument();
     for (const figure of screen.getAllByRole('figure')) {
@@ -50,11 +50,12 @@ describe('the overview charts for keyboard and screen-reader users', () => {
       { name: 'Referrals', color: 'indigo.6' },
       { name: 'Clicks', color: 'teal.6' },
       { name: 'Conversions', color: 'orange.6' },
+      { name: 'Reversals', color: 'red.6' },
     ]);
-    expect(series.map((s) => s.strokeDasharray)).toEqual([undefined, '8 4', '2 3']);
-    expect(new Set(series.map((s) => s.strokeDasharray)).size).toBe(3);
+    expect(series.map((s) => s.strokeDasharray)).toEqual([undefined, '8 4', '2 3', '12 3 3 3']);
+    expect(new Set(series.map((s) => s.strokeDasharray)).size).toBe(4);
     const widths = series.map((s) => lineProps(s).strokeWidth!);
-    expect(widths).toEqual([4, 3, 2]);
+    expect(widths).toEqual([4, 3, 2, 1.5]);
     expect(series[1]).toMatchObject({ name: 'Clicks', color: 'teal.6' });
   });
 });

@@ -43,6 +43,7 @@ export interface PeriodTotals {
   clicks: number;
   conversions: number;
   rewardValue: number;
+  reversals: number;
 }
 
 /**
@@ -57,6 +58,7 @@ export function periodTotals(buckets: TimeseriesBucket[]): PeriodTotals {
     conversions: sum((b) => b.conversions),
     // Sums of decimal amounts: rounded to cents so 0.1 + 0.2 shows as 0.3.
     rewardValue: Math.round(sum((b) => b.rewardValue) * 100) / 100,
+    reversals: sum((b) => b.reversals),
   };
 }
 
@@ -79,11 +81,11 @@ export function seriesPoints<B extends { start: string }, N extends string>(
   return buckets.map((b) => ({ date: bucketLabel(b.start, interval), ...(Object.fromEntries(names.map((n) => [n, lines[n](b)])) as Record<N, number>) }));
 }
 
-/** The campaign chart's points: referrals, clicks, conversions and reward value per bucket. */
+/** The campaign charts' points: referrals, clicks, conversions, reversals and reward value per bucket. */
 export function chartPoints(buckets: TimeseriesBucket[], interval: 'day' | 'hour' = 'day') {
   return seriesPoints(
     buckets,
-    { Referrals: (b) => b.referrals, Clicks: (b) => b.clicks, Conversions: (b) => b.conversions, 'Reward value': (b) => b.rewardValue },
+    { Referrals: (b) => b.referrals, Clicks: (b) => b.clicks, Conversions: (b) => b.conversions, Reversals: (b) => b.reversals, 'Reward value': (b) => b.rewardValue },
     interval,
   );
 }

@@ -7,21 +7,21 @@ import { renderApp } from '../../test/render-app';
 import { actionChartPoints, actionTotals, engineChartPoints } from './engine-figures';
 import { chartPoints, customRange, periodOf, periodRange, periodTotals } from './overview-figures';
 
-const bucket = (start: string, referrals: number, clicks: number, conversions: number, rewardValue: number): TimeseriesBucket => ({
+const bucket = (start: string, referrals: number, clicks: number, conversions: number, rewardValue: number, reversals = 0): TimeseriesBucket => ({
   start,
   referrals,
   clicks,
   conversions,
   rewardValue,
-  reversals: 0,
+  reversals,
   conversionRate: clicks === 0 ? 0 : Math.round((conversions / clicks) * 10_000) / 100,
 });
-const buckets = [bucket('2026-11-22T00:00:00.000Z', 4, 10, 1, 10.1), bucket('2026-11-23T00:00:00.000Z', 0, 0, 0, 0), bucket('2026-11-24T00:00:00.000Z', 2, 5, 2, 20.2)];
+const buckets = [bucket('2026-11-22T00:00:00.000Z', 4, 10, 1, 10.1), bucket('2026-11-23T00:00:00.000Z', 0, 0, 0, 0), bucket('2026-11-24T00:00:00.000Z', 2, 5, 2, 20.2, 2)];
 
 describe('the overview figures', () => {
   it('adds the buckets up into the period counts (the rate is GET /stats\'s, not a sum of buckets)', () => {
-    expect(periodTotals(buckets)).toEqual({ referrals: 6, clicks: 15, conversions: 3, rewardValue: 30.3 });
-    expect(periodTotals([])).toEqual({ referrals: 0, clicks: 0, conversions: 0, rewardValue: 0 });
+    expect(periodTotals(buckets)).toEqual({ referrals: 6, clicks: 15, conversions: 3, rewardValue: 30.3, reversals: 2 });
+    expect(periodTotals([])).toEqual({ referrals: 0, clicks: 0, conversions: 0, rewardValue: 0, reversals: 0 });
   });
 
   it('reads a custom period of whole UTC days, both included, and says what is wrong with one that is not a period', () => {
@@ -34,10 +34,10 @@ describe('the overview figures', () => {
   });
 
   it('turns each bucket into a chart point named by its day (zeros kept)', () => {
-    expect(chartPoints(buckets).map((p) => [p.date, p.Referrals, p.Clicks, p.Conversions, p['Reward value']])).toEqual([
-      ['2026-11-22', 4, 10, 1, 10.1],
-      ['2026-11-23', 0, 0, 0, 0],
-      ['2026-11-24', 2, 5, 2, 20.2],
+    expect(chartPoints(buckets).map((p) => [p.date, p.Referrals, p.Clicks, p.Conversions, p.Reversals, p['Reward value']])).toEqual([
+      ['2026-11-22', 4, 10, 1, 0, 10.1],
+      ['2026-11-23', 0, 0, 0, 0, 0],
+      ['2026-11-24', 2, 5, 2, 2, 20.2],
     ]);
   });
 
@@ -62,8 +62,12 @@ describe('the overview page', () => {
     expect(screen.getByLabelText('Referrals', { selector: 'p' })).toHaveTextContent('6');
     expect(screen.getByLabelText('Clicks')).toHaveTextContent('15');
     expect(screen.getByLabelText('Conversions')).toHaveTextContent('3');
-    // In the campaign's currency.
+    // In the campaign's currency, net of reversals: the API's figure, which its help says.
     await waitFor(() => expect(screen.getByLabelText('Reward value')).toHaveTextContent(/^€30\.30$/));
+    expect(screen.getByLabelText('Reward value').parentElement).toHaveTextContent(/net of reversals: the API’s figure\. In the period\./);
+    // Refunds, chargebacks and cancellations of the period: the buckets' reversals.
+    expect(screen.getByLabelText('Reversals')).toHaveTextContent(/^2$/);
+    expect(screen.getByLabelText('Reversals').parentElement).toHaveTextContent('totalReversals of GET /stats. In the period.');
     const sent = api.sent('GET', '/api/v1/stats/timeseries')[0]!;
     expect(sent.query.get('campaignId')).toBe('cmp_2');
     expect(sent.query.get('interval')).toBe('day');

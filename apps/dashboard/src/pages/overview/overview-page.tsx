@@ -25,7 +25,9 @@ const FUNNEL_LINES = [
   { name: 'Referrals', color: 'indigo.6' },
   { name: 'Clicks', color: 'teal.6' },
   { name: 'Conversions', color: 'orange.6' },
+  { name: 'Reversals', color: 'red.6' },
 ];
+const FUNNEL_TITLE = 'Referrals, clicks, conversions and reversals per day';
 const REWARD_AREA = [{ name: 'Reward value', color: 'grape.6' }];
 
 
@@ -81,7 +83,7 @@ export function OverviewPage() {
     <>
       <PageHeader
         title="Overview"
-        description="Your campaigns' referrals, clicks, conversions and rewards over time, one campaign or all of them, and what the incentive engine issued and users redeemed."
+        description="Your campaigns' referrals, clicks, conversions, reversals and rewards over time, one campaign or all of them, and what the incentive engine issued and users redeemed."
       />
       <Group mb="md" wrap="wrap" align="flex-end">
         <Select
@@ -112,25 +114,26 @@ export function OverviewPage() {
         <QueryError error={series.error} onRetry={() => void series.refetch()} />
       ) : (
         <Stack>
-          <SimpleGrid cols={{ base: 2, sm: 3, lg: 5 }}>
+          <SimpleGrid cols={{ base: 2, sm: 3, lg: 6 }}>
             {totals ? (
               <>
                 <Figure size="xl" label="Referrals" value={formatNumber(totals.referrals)} help={`${FIGURE_HELP.referrals} In the period.`} />
                 <Figure size="xl" label="Clicks" value={formatNumber(totals.clicks)} help={`${FIGURE_HELP.clicks} In the period.`} />
                 <Figure size="xl" label="Conversions" value={formatNumber(totals.conversions)} help={`${FIGURE_HELP.conversions} In the period.`} />
                 <Figure size="xl" label="Conversion rate" value={rate.data === undefined ? '…' : formatPercent(rate.data)} help={FIGURE_HELP.conversionRate} />
+                <Figure size="xl" label="Reversals" value={formatNumber(totals.reversals)} help={`${FIGURE_HELP.reversals} In the period.`} />
                 <Figure size="xl" label="Reward value" value={formatValue(totals.rewardValue, currency)} help={rewardHelp} />
               </>
             ) : (
-              Array.from({ length: 5 }, (_, i) => <Skeleton key={i} height={72} />)
+              Array.from({ length: 6 }, (_, i) => <Skeleton key={i} height={72} />)
             )}
           </SimpleGrid>
           <Paper withBorder p="md" radius="md">
             <Title order={2} size="h4" mb="sm">
-              Referrals, clicks and conversions per day
+              {FUNNEL_TITLE}
             </Title>
             {series.data ? (
-              <ChartFigure label="Referrals, clicks and conversions per day" dataKey="date" series={FUNNEL_LINES} data={points}>
+              <ChartFigure label={FUNNEL_TITLE} dataKey="date" series={FUNNEL_LINES} data={points}>
                 <LineChart
                   h={280}
                   data={points}

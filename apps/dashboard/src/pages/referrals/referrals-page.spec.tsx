@@ -110,7 +110,7 @@ describe('referrals and conversions', () => {
     await waitFor(() => expect(api.sent('GET', '/api/v1/conversions').at(-1)?.query.get('referralCode')).toBe('ANA123'));
   });
 
-  it("lists a user's conversions and shows a conversion's chain of levels", async () => {
+  it("lists a user's conversions and opens a conversion with its chain of levels", async () => {
     const api = new FakeApi()
       .on('GET', '/api/v1/campaigns', { body: { campaigns: [campaign()], pagination: page(1) } })
       .on('GET', '/api/v1/conversions', (r) =>
@@ -120,12 +120,12 @@ describe('referrals and conversions', () => {
       );
     renderApp('/apps/app_1/referrals?tab=conversions&user=dana', { session: sessionFor('VIEWER'), api });
     const user = userEvent.setup();
-    // Three records, one of them a funnel record (CLICKED): no conversion yet, no levels to show.
-    const levels = await screen.findAllByRole('button', { name: 'Levels' });
+    // Three records, one of them a funnel record (CLICKED): no conversion yet, nothing to open.
+    const levels = await screen.findAllByRole('button', { name: 'Details of the conversion of dana' });
     expect(screen.getAllByRole('row')).toHaveLength(4);
     expect(levels).toHaveLength(2);
     await user.click(levels[0]!);
-    const drawer = await screen.findByRole('dialog', { name: 'Conversion levels' });
+    const drawer = await screen.findByRole('dialog', { name: 'Conversion' });
     expect(await within(drawer).findByText('Level 1: carl')).toBeInTheDocument();
     expect(within(drawer).getByText('Level 2: bea')).toBeInTheDocument();
     expect(api.sent('GET', '/api/v1/conversions')[0]!.query.get('userId')).toBe('dana');
@@ -147,7 +147,7 @@ describe('referrals and conversions', () => {
     const bea = await row('bea');
     expect(within(bea).getByText('reversed')).toBeInTheDocument();
     expect(within(bea).getByLabelText('$10.00, reversed')).toBeInTheDocument();
-    expect(within(bea).getByRole('button', { name: 'Levels' })).toBeInTheDocument();
+    expect(within(bea).getByRole('button', { name: 'Details of the conversion of dana' })).toBeInTheDocument();
     expect(within(await row('ana')).getByText('—')).toBeInTheDocument();
     // REVERSED is a status to filter by.
     await userEvent.setup().click(screen.getByRole('combobox', { name: 'Status' }));

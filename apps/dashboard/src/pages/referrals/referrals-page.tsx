@@ -1,51 +1,24 @@
-import { Anchor, Button, Drawer, Group, Paper, Select, Stack, Table, Tabs, Text, TextInput, Timeline, VisuallyHidden } from '@mantine/core';
+import { Anchor, Button, Group, Paper, Select, Stack, Table, Tabs, Text, TextInput, VisuallyHidden } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { ApiError, ok } from '../../api/api-error';
-import type { Conversion, ConversionStatus } from '../../api/types';
+import type { ConversionStatus } from '../../api/types';
 import { useApi, useAppId } from '../../api/use-api';
-import { formatDateTime, formatMoney, formatNumber, formatValue } from '../../ui/format';
+import { formatDateTime, formatNumber, formatValue } from '../../ui/format';
 import { PageHeader } from '../../ui/page-header';
-import { Empty, QueryView, TableSkeleton } from '../../ui/query-state';
+import { Empty, QueryView } from '../../ui/query-state';
 import { ExportButton } from '../../ui/export-button';
 import { StatusBadge } from '../../ui/status-badge';
 import { UrlPagination } from '../../ui/url-pagination';
 import { useSearchState } from '../../url/search-state';
 import { useCampaignCurrencies, useCampaignOptions } from '../campaigns/use-campaigns';
-import { conversionChain } from './conversion-chain';
+import { ConversionDrawer } from './conversion-drawer';
+import { RecordReward, RecordSale, isConverted } from './conversion-record';
 
 const KEYS = ['tab', 'campaignId', 'code', 'user', 'status', 'conversion', 'referee'] as const;
 const CONVERSION_STATUSES: ConversionStatus[] = ['PENDING', 'CLICKED', 'CONVERTED', 'FLAGGED', 'REJECTED', 'REVERSED'];
 
-/**
- * A record's reward as the list shows it, in its currency: a rejected conversion's was cancelled, and a reversed one's
- * (refunded in full) cancelled or owed back; each says so.
- */
-function RecordReward({ record }: { record: Pick<Conversion, 'status' | 'rewardAmount' | 'currency'> }) {
-  const reward = formatMoney(record.rewardAmount, record.currency);
-  if (record.status !== 'REJECTED' && record.status !== 'REVERSED') return <>{reward}</>;
-  return (
-    <Text size="sm" c="dimmed" td="line-through" aria-label={`${reward}, ${record.status === 'REJECTED' ? 'cancelled' : 'reversed'}`}>
-      {reward}
-    </Text>
-  );
-}
-
-/** A conversion's sale, in its currency, with what reversals (refunds, chargebacks) took off it. */
-function RecordSale({ record }: { record: Pick<Conversion, 'amount' | 'reversedAmount' | 'currency'> }) {
-  if (record.amount === null) return <>—</>;
-  const sale = formatMoney(record.amount, record.currency);
-  if (!(record.reversedAmount > 0)) return <>{sale}</>;
-  return (
-    <>
-      {sale}
-      <Text size="xs" c="dimmed">
-        {formatMoney(record.reversedAmount, record.currency)} reversed
-      </Text>
-    </>
-  );
-}
 type Values = ReturnType<typeof useSearchState<(typeof KEYS)[number]>>['values'];
 type Setter = ReturnType<typeof useSearchState<(typeof KEYS)[number]>>['set'];
 
@@ -232,7 +205,7 @@ function ConversionsTab({ values, set, page }: { values: Values; set: Setter; pa
                     <Table.Th>Reward</Table.Th>
                     <Table.Th>Converted</Table.Th>
                     <Table.Th>
-                      <VisuallyHidden>Levels</VisuallyHidden>
+                      <VisuallyHidden>Details</VisuallyHidden>
                     </Table.Th>
                   </Table.Tr>
                 </Table.Thead>
@@ -258,10 +231,10 @@ function ConversionsTab({ values, set, page }: { values: Values; set: Setter; pa
                       </Table.Td>
                       <Table.Td>{formatDateTime(c.convertedAt)}</Table.Td>
                       <Table.Td>
-                        {/* A funnel record (PENDING, CLICKED) is no conversion yet: it has no levels. */}
-                        {(c.status === 'CONVERTED' || c.status === 'FLAGGED' || c.status === 'REJECTED' || c.status === 'REVERSED') && (
-                          <Button size="compact-sm" variant="subtle" onClick={() => set({ conversion: c.conversionId, referee: c.refereeId })}>
-                            Levels
+                        {/* A funnel record (PENDING, CLICKED) is no conversion yet: nothing to open. */}
+                        {isConverted(c) && (
+                          <Button size="compact-sm" variant="light" onClick={() => set({ conversion: c.conversionId, referee: c.refereeId })} aria-label={`Details of the conversion of ${c.refereeId}`}>
+                            Open
                           </Button>
                         )}
                       </Table.Td>
@@ -275,49 +248,6 @@ function ConversionsTab({ values, set, page }: { values: Values; set: Setter; pa
         )}
       </QueryView>
     </Stack>
-  );
-}
-
-/** The chain above the referee: each level's referrer, code and reward. */
-function ChainDrawer({ values, set }: { values: Values; set: Setter }) {
-  const api = useApi();
-  const appId = useAppId();
-  const open = values.conversion !== null && values.referee !== null;
-  const records = useQuery({
-    queryKey: ['app', appId, 'conversion-chain', values.referee, values.campaignId],
-    queryFn: () =>
-      ok(
-        api.GET('/api/v1/conversions', {
-          params: { query: { userId: values.referee!, limit: 100, ...(values.campaignId ? { campaignId: values.campaignId } : {}) } },
-        }),
-      ),
-    enabled: open,
-  });
-  const chain = records.data ? conversionChain(records.data.conversions, values.conversion!) : [];
-  return (
-    <Drawer opened={open} onClose={() => set({ conversion: null, referee: null })} position="right" title="Conversion levels" size="md">
-      {records.isPending ? (
-        <TableSkeleton rows={3} label="Loading the conversion's levels" />
-      ) : chain.length === 0 ? (
-        <Empty title="No records" description="This conversion's records were not found." />
-      ) : (
-        <Stack>
-          <Text size="sm">
-            Referee <strong>{chain[0]!.refereeId}</strong> converted through code <strong>{chain[0]!.originalReferralCode}</strong>
-            {chain[0]!.Campaign ? ` in ${chain[0]!.Campaign.name}` : ''}.
-          </Text>
-          <Timeline active={chain.length} bulletSize={20} lineWidth={2}>
-            {chain.map((record) => (
-              <Timeline.Item key={record.id} title={`Level ${record.level}: ${record.referrerId}`}>
-                <Text size="sm" c="dimmed" component="div">
-                  code {record.referralCode} · reward <RecordReward record={record} /> · <StatusBadge status={record.status} />
-                </Text>
-              </Timeline.Item>
-            ))}
-          </Timeline>
-        </Stack>
-      )}
-    </Drawer>
   );
 }
 
@@ -351,7 +281,7 @@ export function ReferralsPage() {
         <Tabs.Panel value="referrals">{tab === 'referrals' && <ReferralsTab values={values} set={set} page={page} />}</Tabs.Panel>
         <Tabs.Panel value="conversions">{tab === 'conversions' && <ConversionsTab values={values} set={set} page={page} />}</Tabs.Panel>
       </Tabs>
-      <ChainDrawer values={values} set={set} />
+      <ConversionDrawer conversionId={values.conversion} refereeId={values.referee} campaignId={values.campaignId} onClose={() => set({ conversion: null, referee: null })} />
     </>
   );
 }

@@ -1,10 +1,9 @@
 import { Alert, Button, NumberInput, SimpleGrid, Text, Textarea } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useDisclosure } from '@mantine/hooks';
-import { useRef } from 'react';
 import { ApiError, errorMessage, ok } from '../../api/api-error';
 import type { Body } from '../../api/types';
-import { newOperationKey } from '../../api/operation-key';
+import { useOperationKey } from '../../api/operation-key';
 import { useApi } from '../../api/use-api';
 import { RoleGate } from '../../session/session-context';
 import { FormModal } from '../../ui/form-modal';
@@ -37,15 +36,8 @@ export function adjustmentRequest(values: AdjustmentValues): Body<'/api/v1/incen
 export function AdjustBalance({ userId }: { userId: string }) {
   const api = useApi();
   const [opened, { open, close }] = useDisclosure(false);
-  // The Idempotency-Key of the adjustment being sent: the same while the same
-  // body is sent again (a retry after a 5xx or a lost answer applies once), a
-  // new one for a changed body (the API keeps a refusal under its key too).
-  const operation = useRef<{ body: string; key: string } | null>(null);
-  const keyFor = (body: unknown) => {
-    const json = JSON.stringify(body);
-    if (operation.current?.body !== json) operation.current = { body: json, key: newOperationKey() };
-    return operation.current.key;
-  };
+  // A retry of the same adjustment (after a failure without an answer) sends the same Idempotency-Key.
+  const operation = useOperationKey();
   const form = useForm<AdjustmentValues>({
     initialValues: EMPTY,
     validate: {
@@ -56,17 +48,18 @@ export function AdjustBalance({ userId }: { userId: string }) {
   const adjust = useChange({
     mutationFn: (values: AdjustmentValues) => {
       const body = adjustmentRequest(values);
-      return ok(api.POST('/api/v1/incentives/balances/{userId}/adjustments', { params: { path: { userId }, header: { 'Idempotency-Key': keyFor(body) } }, body }));
+      return ok(api.POST('/api/v1/incentives/balances/{userId}/adjustments', { params: { path: { userId }, header: { 'Idempotency-Key': operation.keyFor(body) } }, body }));
     },
     invalidates: [['user', userId], ['leaderboard']],
     success: (answer) => `${userId} adjusted: ${formatAmounts(answer.transaction, { signed: true })}.`,
     form,
     refusalsShownInForm: true,
     onSuccess: () => {
-      operation.current = null;
+      operation.done();
       form.reset();
       close();
     },
+    onError: operation.failed,
   });
   // A refusal without fields (422 INSUFFICIENT_BALANCE, 403) is said above the form.
   const refusal = adjust.error instanceof ApiError && adjust.error.issues.length === 0 ? adjust.error : null;

@@ -10,6 +10,7 @@ import { useSearchState } from '../../url/search-state';
 import { RedemptionsPanel } from '../incentives/catalog/redemptions-panel';
 import { AdjustBalance } from './adjust-balance';
 import { UserBadges, UserMilestones } from './user-achievements';
+import { UserClawbacks } from './user-clawbacks';
 import { UserLedger } from './user-ledger';
 import { UserMarketplaceCodes } from './user-marketplace-codes';
 import { UserReferrals } from './user-referrals';
@@ -39,6 +40,7 @@ function UserDetails({ userId, page }: { userId: string; page: number }) {
           {(b) => <UserSummary balance={b} />}
         </QueryView>
       </section>
+      <UserClawbacks userId={userId} />
       <UrlTabs
         label="The user's activity"
         tabs={[
