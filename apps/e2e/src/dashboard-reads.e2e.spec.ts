@@ -28,7 +28,7 @@ describe('dashboard reads', () => {
       expect(before.status).toBe(200);
       expect(before.body).toMatchObject({ campaignId: campaign.id, interval: 'hour', from });
       expect(before.body.buckets.length).toBeGreaterThanOrEqual(2);
-      for (const b of before.body.buckets) expect(b).toEqual({ start: expect.any(String), referrals: 0, clicks: 0, conversions: 0, rewardValue: 0, conversionRate: 0 });
+      for (const b of before.body.buckets) expect(b).toEqual({ start: expect.any(String), referrals: 0, clicks: 0, conversions: 0, rewardValue: 0, reversals: 0, conversionRate: 0 });
 
       const { referralCode } = await createReferral(app, campaign.id, 'charted-ann');
       const clicks = [];

@@ -25,15 +25,21 @@ async function everyPage<T>(app: TestApp, path: string, key: string): Promise<T[
 /** A value of the API's JSON as its CSV cell reads. */
 const cell = (value: unknown) => (value === null || value === undefined ? '' : String(value));
 
+/** The fields of the objects a listed item may hold as null (a ledger entry's, set on REVERSAL entries only). */
+const NULLABLE_OBJECTS: Record<string, string[]> = { unrecovered: ['coins', 'xp', 'tokens'], reversal: ['conversionId', 'reversalId', 'reason'] };
+
 /** A list's JSON item as its export's row reads: nested objects flattened (Campaign.name → campaignName), text a spreadsheet would run as a formula after a '. */
 function asRow(item: Record<string, unknown>): Record<string, string> {
   const row: Record<string, string> = {};
   const put = (header: string, value: unknown) => {
     row[header] = typeof value === 'string' && /^[=+\-@\t\r]/.test(value) ? `'${value}` : cell(value);
   };
+  const flat = (field: string, key: string) => `${field[0].toLowerCase()}${field.slice(1)}${key[0].toUpperCase()}${key.slice(1)}`;
   for (const [field, value] of Object.entries(item)) {
-    if (value === null || typeof value !== 'object') put(field, value);
-    else for (const [key, inner] of Object.entries(value)) put(`${field[0].toLowerCase()}${field.slice(1)}${key[0].toUpperCase()}${key.slice(1)}`, inner);
+    // A null object still has a column per field of its schema, each empty.
+    if (value === null && NULLABLE_OBJECTS[field]) for (const key of NULLABLE_OBJECTS[field]) put(flat(field, key), null);
+    else if (value === null || typeof value !== 'object') put(field, value);
+    else for (const [key, inner] of Object.entries(value)) put(flat(field, key), inner);
   }
   return row;
 }

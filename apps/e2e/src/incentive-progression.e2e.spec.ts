@@ -246,6 +246,9 @@ describe('incentive balances, levels, badges and milestones', () => {
         sourceId: expect.any(String),
         actionKey: expect.anything(),
         description: expect.anything(),
+        // REVERSAL entries only.
+        unrecovered: null,
+        reversal: null,
         createdAt: expect.stringMatching(/Z$/),
       });
       const balance = (await app.api.get('/incentives/balances/hero')).body.balance;
