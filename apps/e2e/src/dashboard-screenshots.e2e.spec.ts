@@ -297,8 +297,7 @@ describe('screenshots of every page of the dashboard', () => {
     await expect(page.getByRole('main').getByLabel('Clicks', { exact: true })).not.toHaveText('0');
     await expect(page.locator('.recharts-line-curve')).toHaveCount(4);
     await expect(page.getByRole('main').getByLabel('Reversals', { exact: true })).not.toHaveText('0');
-    // Recharts draws its lines in over a moment.
-    await page.waitForTimeout(1_500);
+    // The browser asks for reduced motion (support/browser.ts): the charts are drawn at once (useChartMotion).
     await shoot('overview', [page.getByRole('heading', { name: 'Referrals, clicks, conversions and reversals per day' })]);
   });
 
@@ -306,7 +305,6 @@ describe('screenshots of every page of the dashboard', () => {
     await page.goto(url('overview?campaignId=all'));
     await expect(page.getByRole('table', { name: 'Top referrers' })).toBeVisible();
     await expect(page.getByRole('table', { name: "Campaigns' figures" }).getByText('Spring referral program')).toBeVisible();
-    await page.waitForTimeout(1_500);
     await shoot('overview-all', [page.getByRole('table', { name: 'Top referrers' }).getByRole('link').first()]);
   });
 
@@ -315,7 +313,6 @@ describe('screenshots of every page of the dashboard', () => {
     await signIn(phone, ana.email, ana.password);
     await phone.goto(url(`overview?campaignId=${ids.spring}&days=7`));
     await expect(phone.locator('.recharts-line-curve')).toHaveCount(4);
-    await phone.waitForTimeout(1_500);
     await shoot('overview-phone', [phone.getByRole('main').getByLabel('Conversion rate', { exact: true })], { target: phone });
     await phone.context().close();
   });
@@ -391,7 +388,6 @@ describe('screenshots of every page of the dashboard', () => {
     await page.goto(url('actions?action=first_purchase&days=7'));
     const drawer = page.getByRole('dialog', { name: 'Action' });
     await expect(drawer.getByLabel('Events', { exact: true })).not.toHaveText('0');
-    await page.waitForTimeout(1_000);
     await shoot('action-activity', [drawer.getByText('Paid out per day'), drawer.locator('.recharts-line-curve').first()], { whole: false });
     await page.goto(url('events'));
     await shoot('events', [page.getByRole('table', { name: 'Events' }).getByText('nothing: the action is disabled')]);

@@ -1,5 +1,5 @@
 import type { Connection } from 'mongoose';
-import { createTestApp, type TestApp } from '@ris/testing';
+import { createTestApp, eventually, type TestApp } from '@ris/testing';
 import { convert, createCampaign, createReferral, expectStatus, serviceDatabase } from './support/referral-scenario';
 
 const TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
@@ -192,10 +192,7 @@ describe('purchases', () => {
     // The conversion two months ago: its one recurring month is over (no API moves a conversion back in time). Moved once
     // its events went out: their clean-up rewrites the whole record on FerretDB, and would put the old time back.
     const records = referralDb.collection('conversions');
-    for (let tries = 0; (await records.findOne({ _id: conversionId as never }))?.outboxPending === true; tries += 1) {
-      if (tries > 100) throw new Error('the conversion events were not published');
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    await eventually(() => records.findOne({ _id: conversionId as never }), (record) => record?.outboxPending !== true);
     const convertedAt = new Date(Date.now() - 62 * DAY_MS);
     const moved = await records.updateMany({ appId: app.appId, conversionId } as never, { $set: { convertedAt } });
     expect(moved.modifiedCount).toBe(1);

@@ -1,4 +1,5 @@
 import { VisuallyHidden } from '@mantine/core';
+import { useReducedMotion } from '@mantine/hooks';
 import { useEffect, useRef, type ReactNode, type RefObject } from 'react';
 import { formatAmount } from './format';
 
@@ -92,10 +93,24 @@ const DASHES = [undefined, '8 4', '2 3', '12 3 3 3'] as const;
  * each line is dashed its own way, and each is drawn thinner than the one
  * before it, which stays visible around it. Spread onto a LineChart.
  */
-export function distinctLines<S extends { name: string }>(series: readonly S[]) {
+export function distinctLines<S extends { name: string }>(series: readonly S[], motion: ChartMotion = { isAnimationActive: true }) {
   const widths = new Map(series.map((s, i) => [s.name, Math.max(1.5, 4 - i)]));
   return {
     series: series.map((s, i) => ({ ...s, strokeDasharray: DASHES[i % DASHES.length] })),
-    lineProps: (line: { name: string }) => ({ strokeWidth: widths.get(line.name) }),
+    lineProps: (line: { name: string }) => ({ strokeWidth: widths.get(line.name), ...motion }),
   };
+}
+
+/** Whether a chart draws its series in over a moment (Recharts' isAnimationActive): spread into lineProps, barProps or areaProps. */
+export interface ChartMotion {
+  isAnimationActive: boolean;
+}
+
+/**
+ * Charts drawn at once, without their drawing-in animation, for a reader who
+ * asked the system for reduced motion (WCAG 2.3.3); and so a browser test or
+ * a screenshot sees the finished chart without waiting for it.
+ */
+export function useChartMotion(): ChartMotion {
+  return { isAnimationActive: !useReducedMotion() };
 }

@@ -4,7 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { ok } from '../../api/api-error';
 import { useApi, useAppId } from '../../api/use-api';
-import { ChartFigure } from '../../ui/chart-figure';
+import { ChartFigure, useChartMotion } from '../../ui/chart-figure';
 import { DataTable } from '../../ui/data-table';
 import { FIGURE_HELP, FigureHelp } from '../../ui/figure-help';
 import { formatMoney, formatNumber, formatPercent } from '../../ui/format';
@@ -21,6 +21,7 @@ const BARS = [
  * each campaign's figures, each opening the campaign.
  */
 export function CampaignComparison() {
+  const motion = useChartMotion();
   const api = useApi();
   const appId = useAppId();
   const campaigns = useQuery({
@@ -38,7 +39,7 @@ export function CampaignComparison() {
           return (
             <Stack>
               <ChartFigure label="Referrals and conversions per campaign, all time" dataKey="campaign" series={BARS} data={points}>
-                <BarChart h={240} data={points} dataKey="campaign" series={BARS} withLegend accessibilityLayer={false} />
+                <BarChart h={240} data={points} dataKey="campaign" series={BARS} barProps={motion} withLegend accessibilityLayer={false} />
               </ChartFigure>
               <DataTable
                 label="Campaigns' figures"

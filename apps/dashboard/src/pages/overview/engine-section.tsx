@@ -3,7 +3,7 @@ import { Paper, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { ok } from '../../api/api-error';
 import { useApi, useAppId } from '../../api/use-api';
-import { ChartFigure } from '../../ui/chart-figure';
+import { ChartFigure, useChartMotion } from '../../ui/chart-figure';
 import { Figure } from '../../ui/figure';
 import { formatNumber } from '../../ui/format';
 import { QueryError } from '../../ui/query-state';
@@ -18,6 +18,7 @@ const ENGINE_BARS = [
 
 /** The incentive engine over the period: events, active users, coins and tokens issued and redeemed, redemptions (kept on write). */
 export function EngineSection({ range }: { range: { from: string; to: string } }) {
+  const motion = useChartMotion();
   const api = useApi();
   const appId = useAppId();
   const series = useQuery({
@@ -65,6 +66,7 @@ export function EngineSection({ range }: { range: { from: string; to: string } }
                   data={points}
                   dataKey="date"
                   series={ENGINE_BARS}
+                  barProps={motion}
                   withLegend
                   legendProps={{ verticalAlign: 'bottom', height: 50 }}
                   accessibilityLayer={false}

@@ -4,7 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo } from 'react';
 import { ok } from '../../api/api-error';
 import { useApi, useAppId } from '../../api/use-api';
-import { ChartFigure, distinctLines } from '../../ui/chart-figure';
+import { ChartFigure, distinctLines, useChartMotion } from '../../ui/chart-figure';
 import { Figure } from '../../ui/figure';
 import { FIGURE_HELP } from '../../ui/figure-help';
 import { formatNumber, formatPercent, formatValue } from '../../ui/format';
@@ -32,6 +32,7 @@ const REWARD_AREA = [{ name: 'Reward value', color: 'grape.6' }];
 
 
 export function OverviewPage() {
+  const motion = useChartMotion();
   const api = useApi();
   const appId = useAppId();
   const { values, set } = useSearchState(KEYS);
@@ -138,7 +139,7 @@ export function OverviewPage() {
                   h={280}
                   data={points}
                   dataKey="date"
-                  {...distinctLines(FUNNEL_LINES)}
+                  {...distinctLines(FUNNEL_LINES, motion)}
                   curveType="monotone"
                   withLegend
                   legendProps={{ verticalAlign: 'bottom', height: 50 }}
@@ -155,7 +156,7 @@ export function OverviewPage() {
             </Title>
             {series.data ? (
               <ChartFigure label="Reward value per day" dataKey="date" series={REWARD_AREA} data={points}>
-                <AreaChart h={200} data={points} dataKey="date" series={REWARD_AREA} accessibilityLayer={false} />
+                <AreaChart h={200} data={points} dataKey="date" series={REWARD_AREA} areaProps={motion} accessibilityLayer={false} />
               </ChartFigure>
             ) : (
               <Skeleton height={200} />

@@ -3,7 +3,7 @@ import { SimpleGrid, Skeleton, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { ok } from '../../../api/api-error';
 import { useApi, useAppId } from '../../../api/use-api';
-import { ChartFigure, distinctLines } from '../../../ui/chart-figure';
+import { ChartFigure, distinctLines, useChartMotion } from '../../../ui/chart-figure';
 import { Figure } from '../../../ui/figure';
 import { formatNumber } from '../../../ui/format';
 import { QueryError } from '../../../ui/query-state';
@@ -25,6 +25,7 @@ const PAID_LINES = [
  * Loaded on demand with the chart library.
  */
 export default function ActionActivity({ actionKey, range }: { actionKey: string; range: { from: string; to: string } }) {
+  const motion = useChartMotion();
   const api = useApi();
   const appId = useAppId();
   const series = useQuery({
@@ -48,13 +49,13 @@ export default function ActionActivity({ actionKey, range }: { actionKey: string
         Events per day
       </Text>
       <ChartFigure label="Events of the action per day" dataKey="date" series={EVENT_BARS} data={points}>
-        <BarChart h={180} data={points} dataKey="date" series={EVENT_BARS} withLegend accessibilityLayer={false} />
+        <BarChart h={180} data={points} dataKey="date" series={EVENT_BARS} barProps={motion} withLegend accessibilityLayer={false} />
       </ChartFigure>
       <Text size="sm" fw={500}>
         Paid out per day
       </Text>
       <ChartFigure label="Paid out by the action per day" dataKey="date" series={PAID_LINES} data={points}>
-        <LineChart h={180} data={points} dataKey="date" {...distinctLines(PAID_LINES)} withLegend curveType="monotone" accessibilityLayer={false} />
+        <LineChart h={180} data={points} dataKey="date" {...distinctLines(PAID_LINES, motion)} withLegend curveType="monotone" accessibilityLayer={false} />
       </ChartFigure>
     </Stack>
   );
