@@ -140,7 +140,7 @@ export class ConversionReversals {
    */
   async finish(reversal: ReversalDoc, created: boolean): Promise<ReversalOutcome> {
     const { appId } = reversal;
-    if (reversal.status === 'APPLIED') return { reversal, conversion: await this.root(appId, reversal.conversionId), rewards: await this.answered(reversal), created };
+    if (reversal.status === 'APPLIED') return { reversal, conversion: await this.root(appId, reversal.conversionId), rewards: await this.reverseRewardsOf(reversal, reversal.remainingShare ?? 0), created };
     const remainingShare = await this.claim(reversal);
     if (remainingShare === ALREADY_FULL) {
       // Another full reversal of the sale won the race: it is the answer, and this one never happened.
@@ -148,17 +148,8 @@ export class ConversionReversals {
       if (first && first._id !== reversal._id) return this.finish(first, false);
       throw exceeds(0, reversal.currency);
     }
-    const res = await this.rewards.reverseRewards({
-      appId,
-      conversionId: reversal.conversionId,
-      purchaseId: reversal.purchaseId ?? undefined,
-      reversalId: reversal._id,
-      remainingShare,
-      full: reversal.full,
-      reason: reversal.reason,
-      note: reversal.note ?? undefined,
-    });
-    const rewards: ReversedRewardDoc[] = res.reversals.map((r) => ({
+    const reversed = await this.reverseRewardsOf(reversal, remainingShare);
+    const rewards: ReversedRewardDoc[] = reversed.map((r) => ({
       rewardId: r.reward?.id ?? '',
       userId: r.reward?.userId ?? '',
       side: enumName(RewardSide, r.reward?.side ?? RewardSide.REFERRER) === 'REFEREE' ? 'REFEREE' : 'REFERRER',
@@ -177,18 +168,22 @@ export class ConversionReversals {
     const saleReversed = await this.saleReversed(reversal);
     const events = records.map((record) => conversionReversed({ ...reversal, ...outcome, appliedAt: new Date() }, record, saleReversed));
     const applied = (await this.reversals.applied(reversal, outcome, events)) ?? (await this.reversals.findById(appId, reversal._id)) ?? { ...reversal, ...outcome, status: 'APPLIED' as const };
-    return { reversal: applied, conversion: await this.root(appId, reversal.conversionId), rewards: res.reversals, created };
+    return { reversal: applied, conversion: await this.root(appId, reversal.conversionId), rewards: reversed, created };
   }
 
-  /** A retry of an applied reversal: its rewards as the reward service has them now, with what the reversal did to each. */
-  private async answered(reversal: ReversalDoc): Promise<RewardReversal[]> {
-    // Asking again is harmless: each reward holds this reversal already, and answers what it did.
+  /**
+   * The reward service's ReverseRewards for this reversal: what it did to
+   * each reward of the sale. Asking again is harmless (each reward holds the
+   * reversal already and answers what it did), so a retry of an applied
+   * reversal asks again for its answer.
+   */
+  private async reverseRewardsOf(reversal: ReversalDoc, remainingShare: number): Promise<RewardReversal[]> {
     const res = await this.rewards.reverseRewards({
       appId: reversal.appId,
       conversionId: reversal.conversionId,
       purchaseId: reversal.purchaseId ?? undefined,
       reversalId: reversal._id,
-      remainingShare: reversal.remainingShare ?? 0,
+      remainingShare,
       full: reversal.full,
       reason: reversal.reason,
       note: reversal.note ?? undefined,
