@@ -9,7 +9,7 @@ import { expectStatus } from './support/referral-scenario';
 
 const DAY_MS = 86_400_000;
 
-// Holding periods (holdDays) and reversals on a stack of their own whose
+// Holding periods (holdDays), reversals and payouts on a stack of their own whose
 // clock the test moves: the services read time through RIS_TEST_CLOCK_FILE
 // (libs/config clock.ts), so 30 days pass by writing a file, never by
 // sleeping. The release pass and the recovery passes run every few hundred
@@ -412,4 +412,32 @@ describe('holding periods and reversals, with the clock moved and services kille
     await stack.startApp('reward-service');
     await approvedOnce(killed.campaignId, killed.sales, false);
   }, 90_000);
+
+  it('puts every cash reward in exactly one payout when the reward service dies while making payouts', async () => {
+    const cash = await campaign({ referrerReward: { amount: 6, fulfillmentType: 'CASH' } });
+    const referrers: string[] = [];
+    const rewardIds: string[] = [];
+    for (let i = 0; i < 10; i += 1) {
+      const first = await sale(cash.id);
+      const referral = expectStatus(await app.api.post('/referrals', { campaignId: cash.id, referrerId: first.referrerId }), [200, 201], 'referral').body;
+      const second = expectStatus(await app.api.post('/conversions', { referralCode: referral.referralCode, refereeId: unique('referee') }), [201], 'conversion').body;
+      referrers.push(first.referrerId);
+      rewardIds.push(first.referrerReward, second.rewards.find((r: any) => r.side === 'REFERRER').rewardId);
+    }
+    const dueOf = async () => (await app.api.get('/payouts/due')).body.due.filter((d: any) => referrers.includes(d.userId));
+
+    // It dies once the first payout has claimed its rewards, before any is opened; nobody retries.
+    const answer = await dyingAt('reward-service', 'payout.claimed', () => send(() => app.api.post('/payouts', {})));
+    expect(isFinal(answer)).toBe(false);
+    // The recovery pass undoes the payouts left half made: every reward is due again (none stuck in a payout that does not exist).
+    await eventually(dueOf, (due) => due.length === 10 && due.every((d: any) => d.rewardCount === 2 && d.amount === 12), 30_000);
+    expect(await rewardDb.collection('payouts').countDocuments({ userId: { $in: referrers } })).toBe(0);
+
+    const made = expectStatus(await app.api.post('/payouts', {}), [201], 'payouts').body.payouts.filter((p: any) => referrers.includes(p.userId));
+    expect(made.map((p: any) => p.userId).sort()).toEqual([...referrers].sort());
+    const inPayouts = (await Promise.all(made.map((p: any) => app.api.get(`/payouts/${p.id}`)))).flatMap((r) => r.body.rewards.map((x: any) => x.id));
+    expect(inPayouts.sort()).toEqual([...rewardIds].sort());
+    expect(await dueOf()).toEqual([]);
+  }, 90_000);
 });
+

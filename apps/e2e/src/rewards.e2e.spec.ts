@@ -53,6 +53,9 @@ describe('rewards', () => {
         redeemedAt: null,
         createdAt: expect.stringMatching(TIMESTAMP),
         cancellationNote: null,
+        payoutId: null,
+        paidAt: null,
+        clawedBack: 0,
       },
     });
     expect((await app.api.get('/rewards/rwd_nope')).status).toBe(404);
@@ -224,7 +227,7 @@ describe('rewards', () => {
       expect(paid.body.rewards.every((r: { status: string }) => r.status === 'PAID')).toBe(true);
       expect(paid.body.rewards.length).toBeGreaterThan(0);
 
-      for (const query of ['status=GONE', 'fulfillmentType=CASH', 'limit=101', 'page=0']) {
+      for (const query of ['status=GONE', 'fulfillmentType=CHEQUE', 'limit=101', 'page=0']) {
         expect([query, (await app.api.get(`/rewards?${query}`)).status]).toEqual([query, 400]);
       }
       expect((await other.api.get('/rewards?userId=lister')).body.rewards).toEqual([]);

@@ -63,6 +63,7 @@ import { incentiveLeaderboardRoutes } from './routes/incentive-leaderboard';
 import { incentiveLevelRoutes } from './routes/incentive-levels';
 import { incentiveMilestoneRoutes } from './routes/incentive-milestones';
 import { marketplaceRoutes } from './routes/marketplace';
+import { payoutRoutes } from './routes/payouts';
 import { purchaseRoutes } from './routes/purchases';
 import { reversalRoutes } from './routes/reversals';
 import { referralRoutes } from './routes/referrals';
@@ -176,6 +177,7 @@ export function createGatewayApp({ config, logger, db, redis, clients }: Gateway
   statsRoutes(api, clients);
   participantRoutes(api, new ParticipantPages(clients));
   rewardRoutes(api, clients);
+  payoutRoutes(api, clients);
   fraudFlagRoutes(api, clients);
   webhookRoutes(api, clients);
   catalogRoutes(api, clients);

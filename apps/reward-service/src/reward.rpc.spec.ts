@@ -72,6 +72,7 @@ describe('RewardService at its edge', () => {
       amount: 12.5,
       earnedAmount: 12.5,
       reversedAmount: 0,
+      clawedBack: 0,
       currency: 'EUR',
       fulfillmentType: FulfillmentType.DISCOUNT_CODE,
       status: RewardStatus.APPROVED,

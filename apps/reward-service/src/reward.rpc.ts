@@ -20,6 +20,7 @@ import { invalidArgument, messageFields, pageFromRequest, pageReply, requiredFie
 import { claimReward } from './codes/claim-reward';
 import { validateCode } from './codes/validate-code';
 import { cancelReward } from './moves/cancel-reward';
+import { payoutRpc } from './payouts/payouts.rpc';
 import { redeemReward } from './moves/redeem-reward';
 import { createReward } from './rewards/create-reward';
 import { approveConversionRewards, cancelConversionRewards } from './rewards/review-conversion-rewards';
@@ -44,6 +45,7 @@ export function rewardToProto(doc: RewardDoc): Reward {
     // Rewards stored before reversals: never reduced.
     earnedAmount: doc.earnedAmount ?? doc.amount,
     reversedAmount: doc.reversedAmount ?? 0,
+    clawedBack: doc.clawedBack ?? 0,
   });
 }
 
@@ -61,6 +63,8 @@ const clawbackToProto = (doc: RewardReversalDoc): Clawback =>
     currency: doc.currency,
     reason: doc.reason,
     createdAt: timestampFromDate(doc.createdAt),
+    payoutId: doc.payoutId ?? undefined,
+    settledAt: doc.settledAt ? timestampFromDate(doc.settledAt) : undefined,
   });
 
 /** The filters of a list or export request (the same fields in both). */
@@ -84,6 +88,7 @@ export function rewardService(store: RewardStore): RpcService {
 
 function rewardRpc(store: RewardStore): ServiceImpl<typeof RewardService> {
   return {
+    ...payoutRpc(store),
     async createReward(req, ctx) {
       const side = enumName(RewardSide, req.side) as RewardSideName | undefined;
       const fulfillmentType = enumName(FulfillmentType, req.fulfillmentType) as FulfillmentTypeName | undefined;

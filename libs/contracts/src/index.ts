@@ -5,6 +5,7 @@ export * from './gen/grpc/health/v1/health_pb';
 export * from './gen/referral/v1/referral_pb';
 export * from './gen/fraud/v1/fraud_pb';
 export * from './gen/reward/v1/reward_pb';
+export * from './gen/reward/v1/payout_pb';
 export * from './gen/incentive/v1/incentive_pb';
 export * from './gen/catalog_marketplace/v1/catalog_marketplace_pb';
 export * from './gen/webhook/v1/webhook_pb';

@@ -55,6 +55,8 @@ export const Clawback = entity<ClawbackMessage>()('Clawback', {
   currency: currencyCode("ISO 4217 code of `amount`: the reward's"),
   reason: z.string().openapi({ description: 'REFUND, CHARGEBACK, CANCELLATION or OTHER' }),
   createdAt: time(timestamp),
+  payoutId: z.string().nullable().openapi({ description: 'The payout (PENDING or PAID) that deducts it; null while no payout does' }),
+  settledAt: time(timestamp.nullable().openapi({ description: 'When the payout that deducted it was paid: owed no more' })),
 });
 
 export const reversalJson = Reversal.json;

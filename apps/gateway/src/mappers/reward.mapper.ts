@@ -33,7 +33,7 @@ export const Reward = entity<RewardMessage>()('Reward', {
   status: RewardStatuses.field((s) =>
     s.openapi({
       description:
-        'PENDING (held for review, a deferred fraud check or its holding period until `availableAt`) → APPROVED → PAID; PENDING or APPROVED → CANCELLED (by an operator, a rejected review or a full reversal of its sale)',
+        'PENDING (held for review, a deferred fraud check or its holding period until `availableAt`) → APPROVED → PAID (redeemed; a CASH reward: its payout marked paid); PENDING or APPROVED → CANCELLED (by an operator, a rejected review or a full reversal of its sale; never while in a payout)',
     }),
   ),
   discountCode: z.string().nullable().openapi({ description: 'Set once claimed' }),
@@ -42,6 +42,9 @@ export const Reward = entity<RewardMessage>()('Reward', {
   redeemedAt: time(timestamp.nullable()),
   createdAt: time(timestamp),
   cancellationNote: z.string().nullable().openapi({ description: 'Why an operator cancelled it (POST /rewards/{rewardId}/cancel); null otherwise' }),
+  payoutId: z.string().nullable().openapi({ description: 'A CASH reward: the payout (PENDING or PAID) it is in; null while in none (payable once APPROVED)' }),
+  paidAt: time(timestamp.nullable().openapi({ description: 'A CASH reward: when its payout was marked paid' })),
+  clawedBack: z.number().openapi({ description: 'What its owner owes back for it after reversals of its sale (its clawbacks summed); 0 when none' }),
 });
 
 /** One move of GET /rewards/{rewardId}/history: a creation is from NEW. */

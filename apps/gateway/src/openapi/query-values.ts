@@ -23,6 +23,15 @@ export const integerText = (name: string, min: number, max: number) =>
     .pipe(z.number().int().min(min, `${name} must be at least ${min}`).max(max, `${name} must be at most ${max}`))
     .openapi({ type: 'integer', minimum: min, maximum: max });
 
+/** A decimal amount of 0 or more, at most `max`, written in a query string (a minimum to pay). */
+export const amountFromQuery = (name: string, max: number) =>
+  z
+    .string()
+    .regex(/^[0-9]+(?:\.[0-9]+)?$/, `${name} must be a number of 0 or more`)
+    .transform(Number)
+    .pipe(z.number().min(0, `${name} must be 0 or more`).max(max, `${name} must be at most ${max}`))
+    .openapi({ type: 'number', minimum: 0, maximum: max });
+
 /** A whole number of 0 or more (a filter on costs or balances). */
 export const wholeNumberFromQuery = (name: string) =>
   integerText(name, 0, Number.MAX_SAFE_INTEGER).optional().openapi({ type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER });

@@ -113,8 +113,9 @@ export function rewardRoutes(api: ApiRouter, clients: ServiceClients): void {
     summary: 'List what referrers owe back for rewards paid before their sale was reversed',
     description:
       'A reversal (POST /conversions/{conversionId}/reversals) cannot take back a reward already redeemed or paid: it records what the ' +
-      "reward's owner owes back here, newest first, of one user (`userId`) or of every user. `totals` sums what the listed user (or every " +
-      'user) owes over every page, per currency. Nothing settles a clawback yet: the next payout deducts it.',
+      "reward's owner owes back here, newest first, of one user (`userId`) or of every user. The referrer's next payout deducts it " +
+      '(`payoutId`), and it is settled once that payout is paid (`settledAt`). `totals` sums what the listed user (or every user) still ' +
+      'owes (not settled) over every page, per currency.',
     query: z.object({ ...pageQuery, userId: id('Only what this user owes').optional() }),
     responses: {
       200: {

@@ -1,5 +1,6 @@
 import type { Logger } from '@ris/logging';
 import { PeriodicRecovery, type RecoveryOptions } from '@ris/service-runtime';
+import { finishOpenPayouts } from '../payouts/payout-recovery';
 import type { RewardStore } from '../rewards/reward-store';
 import { finishOpenReversals } from '../reversals/reverse-rewards';
 import { finishOpenMoves } from './move-reward';
@@ -8,7 +9,7 @@ import { finishOpenMoves } from './move-reward';
 const MOVE_ABANDONED_AFTER_MS = 30_000;
 
 /**
- * Finishes reward moves (status, totals, events) and reversals a dead process left open,
+ * Finishes reward moves (status, totals, events), reversals and payouts a dead process left open,
  * at start-up and every RECOVERY_INTERVAL_MS. Every step of a move is safe
  * to repeat, so each replica runs it; it works across apps (a system job).
  */
@@ -39,5 +40,12 @@ export class MoveRecovery extends PeriodicRecovery {
       this.batchSize,
     );
     if (reversed > 0) this.logger.info({ reversed }, 'interrupted reward reversals finished');
+    const payouts = await finishOpenPayouts(
+      this.store,
+      this.abandonedAfterMs,
+      (err, payout) => this.logger.warn({ err, payoutId: payout._id }, 'payout could not be finished; will retry'),
+      this.batchSize,
+    );
+    if (payouts > 0) this.logger.info({ payouts }, 'interrupted payouts finished');
   }
 }

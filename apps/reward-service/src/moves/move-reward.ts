@@ -98,6 +98,12 @@ export async function finishMove(store: RewardStore, move: RewardMoveDoc, create
     await markDone(store, move);
     return null;
   }
+  // A cancellation that found the reward put in a payout meanwhile (setStatusFrom refuses it): it never happened.
+  // Its journal entry goes, so the payout can still move the reward out of APPROVED (to PAID).
+  if (!moved && from !== 'NEW' && to === 'CANCELLED' && reward.status === from && reward.payoutId) {
+    await store.moves.discard(move);
+    return null;
+  }
   // Not where this move leads nor beyond: another writer moved it (only possible beside a replica without
   // the journal, during a rolling upgrade). The move is void; writing its effects would count it twice.
   if (!canReach(to, reward.status)) {

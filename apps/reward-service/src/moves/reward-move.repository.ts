@@ -74,6 +74,11 @@ export class RewardMoveRepository extends Repository<RewardMoveDoc> {
     return true;
   }
 
+  /** An open move that did not happen (see finishMove): forgotten, so the reward can leave its status another way. */
+  async discard(move: RewardMoveDoc): Promise<void> {
+    await this.collection.deleteOne(move.appId, { _id: move._id, done: false });
+  }
+
   /** Moves still open after `olderThanMs`, oldest first. Across apps: the recovery pass serves every app. */
   open(olderThanMs: number, limit: number): Promise<RewardMoveDoc[]> {
     return this.acrossApps

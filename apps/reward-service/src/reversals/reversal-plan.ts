@@ -39,24 +39,33 @@ export interface ReversalStep {
   to: number;
   /** The part owed back, for a reward paid already. */
   clawback: number;
+  /** The reward's amount after (a paid one keeps its own: it was paid). */
+  amount: number;
 }
 
 /**
  * The step a reversal that lets the reward keep `keep` takes on it now:
- * a reward not paid out is reduced or cancelled; a paid one cannot be taken
- * back, so what it should no longer be worth is owed (a clawback); a
- * cancelled one is left. Reversals only ever take value away: a later one
- * never gives back what an earlier one took.
+ * a reward not paid out is reduced or cancelled; a paid one, or one in a
+ * payout (PENDING: finance may be sending it), cannot be taken back, so
+ * what it should no longer be worth is owed (a clawback); a cancelled one
+ * is left. Reversals only ever take value away: a later one never gives
+ * back what an earlier one took. A reward's worth is its amount less what
+ * it owes back already: one clawed back in a payout that then failed is
+ * payable again in full with its clawback owed beside it, so a reduction
+ * keeps that clawback in its amount (amount = worth kept + clawed back).
  */
-export function reversalStep(reward: Pick<RewardDoc, 'status' | 'amount' | 'clawedBack' | 'currency'>, keep: number | null): ReversalStep {
+export function reversalStep(reward: Pick<RewardDoc, 'status' | 'amount' | 'clawedBack' | 'currency' | 'payoutId'>, keep: number | null): ReversalStep {
   const currency = reward.currency ?? 'USD';
-  if (reward.status === 'CANCELLED') return { effect: 'UNCHANGED', from: 0, to: 0, clawback: 0 };
-  if (reward.status === 'PAID') {
-    const worth = toMinorUnit(reward.amount - (reward.clawedBack ?? 0), currency);
+  const owedAlready = reward.clawedBack ?? 0;
+  const worth = toMinorUnit(reward.amount - owedAlready, currency);
+  const unchanged: ReversalStep = { effect: 'UNCHANGED', from: worth, to: worth, clawback: 0, amount: reward.amount };
+  if (reward.status === 'CANCELLED') return { effect: 'UNCHANGED', from: 0, to: 0, clawback: 0, amount: reward.amount };
+  if (reward.status === 'PAID' || reward.payoutId) {
     const owed = keep === null ? 0 : toMinorUnit(worth - Math.max(0, keep), currency);
-    return owed > 0 ? { effect: 'CLAWBACK', from: worth, to: toMinorUnit(worth - owed, currency), clawback: owed } : { effect: 'UNCHANGED', from: worth, to: worth, clawback: 0 };
+    return owed > 0 ? { effect: 'CLAWBACK', from: worth, to: toMinorUnit(worth - owed, currency), clawback: owed, amount: reward.amount } : unchanged;
   }
-  if (keep === null || keep >= reward.amount) return { effect: 'UNCHANGED', from: reward.amount, to: reward.amount, clawback: 0 };
-  if (keep <= 0) return { effect: 'CANCELLED', from: reward.amount, to: 0, clawback: 0 };
-  return { effect: 'REDUCED', from: reward.amount, to: keep, clawback: 0 };
+  if (keep === null || keep >= worth) return unchanged;
+  const kept = Math.max(0, keep);
+  if (kept === 0 && owedAlready === 0) return { effect: 'CANCELLED', from: worth, to: 0, clawback: 0, amount: 0 };
+  return { effect: 'REDUCED', from: worth, to: kept, clawback: 0, amount: toMinorUnit(kept + owedAlready, currency) };
 }

@@ -76,7 +76,7 @@ export async function reverseRewards(store: RewardStore, appId: string, input: R
 }
 
 /** A step as applied: with the status the reward had then (whose totals a reduction moves). */
-type AppliedStep = ReversalStep & { status: RewardStatusName };
+type AppliedStep = Omit<ReversalStep, 'amount'> & { status: RewardStatusName };
 
 /** What the reward shows this reversal did, if it was applied already (before a crash, or by another finisher). */
 function appliedStep(reward: RewardDoc, reversalId: string): AppliedStep | null {
@@ -114,7 +114,7 @@ export async function finishReversal(store: RewardStore, intent: RewardReversalD
     const entry = { reversalId: intent.reversalId, effect: step.effect, from: step.from, to: step.to, clawback: step.clawback, status: reward.status, at };
     const changed = await store.rewards.recordReversal(appId, reward, entry, {
       // A paid reward keeps its amount (it was paid); what it is no longer worth is owed.
-      amount: step.effect === 'REDUCED' ? step.to : reward.amount,
+      amount: step.amount,
       taken: step.from - step.to,
       reason: intent.reason,
       clawback: step.clawback,

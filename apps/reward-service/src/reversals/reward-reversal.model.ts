@@ -40,6 +40,10 @@ export interface RewardReversalDoc extends OutboxFields {
   clawback: number;
   createdAt: Date;
   done: boolean;
+  /** A clawback's payout (PENDING or PAID) while one nets it; null when in none (owed, to be netted). */
+  payoutId?: string | null;
+  /** When the payout that netted it was paid: owed no more. */
+  settledAt?: Date | null;
 }
 
 const rewardReversalSchema = new Schema<RewardReversalDoc>(
@@ -64,6 +68,8 @@ const rewardReversalSchema = new Schema<RewardReversalDoc>(
     clawback: { type: Number, default: 0 },
     createdAt: { type: Date, required: true },
     done: { type: Boolean, required: true },
+    payoutId: { type: String, default: null },
+    settledAt: { type: Date, default: null },
   },
   { collection: 'reward_reversals', versionKey: false },
 );
@@ -72,6 +78,7 @@ declareIndexes<QueryNames<RewardReversalRepository>>(rewardReversalSchema, [
   // GET /rewards/clawbacks, newest first (ties by id), of the app or of one referrer; and their sums.
   { keys: { appId: 1, effect: 1, createdAt: -1, _id: -1 }, serves: ['clawbacks', 'clawbackTotals'] },
   { keys: { appId: 1, userId: 1, effect: 1, createdAt: -1, _id: -1 }, serves: ['clawbacks', 'clawbackTotals'] },
+  { keys: { appId: 1, effect: 1, payoutId: 1, userId: 1 }, serves: ['owed'], why: 'POST /payouts: the clawbacks in no payout yet (of one referrer), to net' },
 ]);
 
 // A reversal's event is stored with its `done` (its last write), until published.

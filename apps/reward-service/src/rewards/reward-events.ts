@@ -53,7 +53,14 @@ export const rewardClaimed = (reward: RewardDoc): DomainEvent =>
   });
 
 export const rewardRedeemed = (reward: RewardDoc): DomainEvent =>
-  rewardEvent('reward.redeemed', reward, reward.redeemedAt, { rewardId: reward._id, userId: reward.userId, ...worth(reward), redeemedAt: iso(reward.redeemedAt) });
+  rewardEvent('reward.redeemed', reward, reward.redeemedAt, {
+    rewardId: reward._id,
+    userId: reward.userId,
+    ...worth(reward),
+    redeemedAt: iso(reward.redeemedAt),
+    // A CASH reward is paid by its payout.
+    ...(reward.payoutId ? { payoutId: reward.payoutId } : {}),
+  });
 
 export const rewardCancelled = (reward: RewardDoc): DomainEvent =>
   rewardEvent('reward.cancelled', reward, reward.cancelledAt, { rewardId: reward._id, userId: reward.userId, ...worth(reward) });

@@ -2,6 +2,7 @@ import type { Connection } from 'mongoose';
 import type { Outbox } from '@ris/events';
 import { RewardCodeRepository } from '../codes/reward-code.repository';
 import { RewardMoveRepository } from '../moves/reward-move.repository';
+import { PayoutRepository } from '../payouts/payout.repository';
 import { RewardReversalRepository } from '../reversals/reward-reversal.repository';
 import { RewardSlotRepository } from '../slots/reward-slot.repository';
 import { RewardTotalsRepository } from '../totals/reward-totals.repository';
@@ -9,7 +10,7 @@ import { RewardRepository } from './reward.repository';
 
 /**
  * What every reward operation works with: the repositories of the rewards,
- * their codes, moves, totals, places and reversals.
+ * their codes, moves, totals, places, reversals and payouts.
  */
 export interface RewardStore {
   readonly rewards: RewardRepository;
@@ -18,6 +19,7 @@ export interface RewardStore {
   readonly totals: RewardTotalsRepository;
   readonly slots: RewardSlotRepository;
   readonly reversals: RewardReversalRepository;
+  readonly payouts: PayoutRepository;
 }
 
 /** The repositories on the service's database (main.ts, and the specs through testing/). */
@@ -29,5 +31,6 @@ export function rewardStore(db: Connection, outbox: Outbox): RewardStore {
     totals: new RewardTotalsRepository(db),
     slots: new RewardSlotRepository(db),
     reversals: new RewardReversalRepository(db, outbox),
+    payouts: new PayoutRepository(db, outbox),
   };
 }

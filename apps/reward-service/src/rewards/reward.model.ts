@@ -65,6 +65,16 @@ export interface RewardDoc {
   reviewHold?: boolean;
   /** ISO 4217 code of amount (its campaign's); absent on rewards stored before currencies: USD. */
   currency?: string;
+  /**
+   * A CASH reward's payout while it is in a PENDING or PAID one (null when
+   * in none: payable once APPROVED). Set by the payout's claim, a
+   * conditional write on the reward itself: the one place that decides,
+   * against other payouts and against reversals (which claw back instead
+   * of reducing a reward in a payout).
+   */
+  payoutId?: string | null;
+  /** When its payout was marked paid (a CASH reward). */
+  paidAt?: Date | null;
   fulfillmentType: FulfillmentTypeName;
   status: RewardStatusName;
   /** Absent until claimed; reward_codes holds the code and decides who issued it. */
@@ -108,6 +118,8 @@ const rewardSchema = new Schema<RewardDoc>(
     availableAt: { type: Date, default: null },
     reviewHold: { type: Boolean, default: false },
     currency: { type: String },
+    payoutId: { type: String, default: null },
+    paidAt: { type: Date, default: null },
     fulfillmentType: { type: String, required: true },
     status: { type: String, required: true },
     discountCode: { type: String },
@@ -134,6 +146,11 @@ declareIndexes<QueryNames<RewardRepository>>(rewardSchema, [
     keys: { status: 1, reviewHold: 1, availableAt: 1 },
     serves: ['dueForRelease'],
     why: 'the holding-period pass (every app): PENDING rewards no review holds whose availableAt has passed, soonest first',
+  },
+  {
+    keys: { appId: 1, fulfillmentType: 1, status: 1, payoutId: 1, userId: 1 },
+    serves: ['payable'],
+    why: "POST /payouts and GET /payouts/due: an app's APPROVED CASH rewards in no payout (of one referrer)",
   },
   // The sort is the index order, so a page (or an export's cursor) reads only its own entries.
   { keys: { appId: 1, createdAt: -1, _id: -1 }, serves: ['list', 'all'], why: 'GET /rewards, newest first (ties by id)' },

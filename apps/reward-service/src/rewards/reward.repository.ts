@@ -1,5 +1,6 @@
 import type { Connection } from 'mongoose';
 import { Repository, SerialByKey, type Page, type PageQuery } from '@ris/mongo';
+import { payoutScopeQuery, type PayoutScope } from './payout-scope';
 import { rewardModel, type FulfillmentTypeName, type RewardDoc, type RewardReversalEntry, type RewardStatusName } from './reward.model';
 
 /** What a sale earns once: one reward per side and level, of the conversion (purchaseId null) or of one of its purchases. */
@@ -101,21 +102,21 @@ export class RewardRepository extends Repository<RewardDoc> {
 
   /**
    * Writes what a reversal did to the reward, once per reversal, only while
-   * it is as the reversal saw it (its status and amount): the new amount
+   * it is as the reversal saw it (its status, amount and payout): the new amount
    * (a reduction; a paid reward keeps its own), what was taken back (owed
    * back, for a paid one: clawback), and the entry. The reward after, or null when it changed meanwhile or the
    * reversal is written already (the caller reads it again).
    */
   recordReversal(
     appId: string,
-    seen: Pick<RewardDoc, '_id' | 'status' | 'amount'>,
+    seen: Pick<RewardDoc, '_id' | 'status' | 'amount' | 'payoutId'>,
     entry: RewardReversalEntry,
     change: { amount: number; taken: number; reason: string; clawback: number },
   ): Promise<RewardDoc | null> {
     return this.serially(appId, seen._id, () => this.collection.findOneAndUpdate(
       appId,
       // reversalIds beside the entries: an array-of-strings match, which FerretDB v1 answers as MongoDB does.
-      { _id: seen._id, status: seen.status, amount: seen.amount, reversalIds: { $ne: entry.reversalId } },
+      { _id: seen._id, status: seen.status, amount: seen.amount, payoutId: seen.payoutId ?? null, reversalIds: { $ne: entry.reversalId } },
       {
         $set: { amount: change.amount, updatedAt: entry.at, ...(entry.effect === 'UNCHANGED' ? {} : { reversalReason: change.reason }) },
         $inc: { reversedAmount: change.taken, clawedBack: change.clawback },
@@ -140,7 +141,36 @@ export class RewardRepository extends Repository<RewardDoc> {
    * (another attempt at the same move already wrote it).
    */
   setStatusFrom(appId: string, rewardId: string, from: RewardStatusName, to: RewardStatusName, fields: StatusFields): Promise<RewardDoc | null> {
-    return this.serially(appId, rewardId, () => this.collection.findOneAndUpdate(appId, { _id: rewardId, status: from }, { $set: { ...fields, status: to } }));
+    // A reward in a payout is being paid: it is never cancelled (a reversal claws it back instead).
+    const payable = to === 'CANCELLED' ? { payoutId: null } : {};
+    return this.serially(appId, rewardId, () => this.collection.findOneAndUpdate(appId, { _id: rewardId, status: from, ...payable }, { $set: { ...fields, status: to } }));
+  }
+
+  /** What POST /payouts may pay: APPROVED CASH rewards in no payout, of one currency and referrer when given, as a stream. */
+  payable(appId: string, scope: PayoutScope): AsyncIterable<RewardDoc> {
+    return this.collection.stream(appId, { fulfillmentType: 'CASH', status: 'APPROVED', payoutId: null, ...payoutScopeQuery(scope) }, { _id: 1 });
+  }
+
+  /**
+   * Puts the reward in a payout, only while it is payable and worth what
+   * the payout counted (an APPROVED reward in no payout, of that amount):
+   * the reward after, or null when another payout, a reversal or a
+   * cancellation got to it first.
+   */
+  claimForPayout(appId: string, seen: Pick<RewardDoc, '_id' | 'amount'>, payoutId: string): Promise<RewardDoc | null> {
+    return this.serially(appId, seen._id, () =>
+      this.collection.findOneAndUpdate(appId, { _id: seen._id, status: 'APPROVED', payoutId: null, amount: seen.amount }, { $set: { payoutId, updatedAt: new Date() } }),
+    );
+  }
+
+  /** Takes the reward out of the payout (it failed, or was never made), if it is in it: payable again. */
+  releaseFromPayout(appId: string, rewardId: string, payoutId: string): Promise<number> {
+    return this.serially(appId, rewardId, () => this.collection.updateOne(appId, { _id: rewardId, payoutId, status: 'APPROVED' }, { $set: { payoutId: null, updatedAt: new Date() } }));
+  }
+
+  /** The rewards of these ids (a payout's), in no order. */
+  byIds(appId: string, ids: readonly string[]): Promise<RewardDoc[]> {
+    return ids.length ? this.collection.find(appId, { _id: { $in: [...ids] } }) : Promise.resolve([]);
   }
 
   /** Copies the issued code's fields onto the reward (reward_codes decides the code). */

@@ -6918,7 +6918,7 @@ export interface paths {
                     /** @description Only this user */
                     userId?: string;
                     status?: "PENDING" | "APPROVED" | "PAID" | "CANCELLED";
-                    fulfillmentType?: "DISCOUNT_CODE" | "COUPON_CODE" | "MANUAL" | "AUTOMATED" | "GIFT_CARD" | "CUSTOM";
+                    fulfillmentType?: "DISCOUNT_CODE" | "COUPON_CODE" | "MANUAL" | "AUTOMATED" | "GIFT_CARD" | "CUSTOM" | "CASH";
                 };
                 header?: never;
                 path?: never;
@@ -7008,7 +7008,7 @@ export interface paths {
         };
         /**
          * Export rewards as CSV
-         * @description The rewards GET /rewards lists with the same filters (every page). A header row, then one row per record in the list's order (RFC 4180, UTF-8, CRLF), streamed: any number of rows. A text cell that a spreadsheet would run as a formula (it starts with =, +, -, @, a tab or a carriage return) gets a ' before it. Columns: id, userId, campaignId, referralId, conversionId, side, level, amount, earnedAmount, reversedAmount, reversalReason, purchaseId, availableAt, currency, fulfillmentType, status, discountCode, expiresAt, claimedAt, redeemedAt, createdAt, cancellationNote.
+         * @description The rewards GET /rewards lists with the same filters (every page). A header row, then one row per record in the list's order (RFC 4180, UTF-8, CRLF), streamed: any number of rows. A text cell that a spreadsheet would run as a formula (it starts with =, +, -, @, a tab or a carriage return) gets a ' before it. Columns: id, userId, campaignId, referralId, conversionId, side, level, amount, earnedAmount, reversedAmount, reversalReason, purchaseId, availableAt, currency, fulfillmentType, status, discountCode, expiresAt, claimedAt, redeemedAt, createdAt, cancellationNote, payoutId, paidAt, clawedBack.
          *
          *     **Role:** VIEWER or above with a dashboard session (an API key may call it).
          */
@@ -7018,7 +7018,7 @@ export interface paths {
                     /** @description Only this user */
                     userId?: string;
                     status?: "PENDING" | "APPROVED" | "PAID" | "CANCELLED";
-                    fulfillmentType?: "DISCOUNT_CODE" | "COUPON_CODE" | "MANUAL" | "AUTOMATED" | "GIFT_CARD" | "CUSTOM";
+                    fulfillmentType?: "DISCOUNT_CODE" | "COUPON_CODE" | "MANUAL" | "AUTOMATED" | "GIFT_CARD" | "CUSTOM" | "CASH";
                 };
                 header?: never;
                 path?: never;
@@ -7206,7 +7206,7 @@ export interface paths {
         };
         /**
          * List what referrers owe back for rewards paid before their sale was reversed
-         * @description A reversal (POST /conversions/{conversionId}/reversals) cannot take back a reward already redeemed or paid: it records what the reward's owner owes back here, newest first, of one user (`userId`) or of every user. `totals` sums what the listed user (or every user) owes over every page, per currency. Nothing settles a clawback yet: the next payout deducts it.
+         * @description A reversal (POST /conversions/{conversionId}/reversals) cannot take back a reward already redeemed or paid: it records what the reward's owner owes back here, newest first, of one user (`userId`) or of every user. The referrer's next payout deducts it (`payoutId`), and it is settled once that payout is paid (`settledAt`). `totals` sums what the listed user (or every user) still owes (not settled) over every page, per currency.
          *
          *     **Role:** VIEWER or above with a dashboard session (an API key may call it).
          */
@@ -8171,6 +8171,823 @@ export interface paths {
         };
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/payouts/due": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What each referrer is due now, before making payouts
+         * @description A payout gathers one referrer's payable CASH rewards (APPROVED, after their holding period, in no PENDING or PAID payout) in one currency, less the clawbacks they owe (reversals of rewards paid before: GET /rewards/clawbacks) in no payout. Lists, per referrer and currency, what POST /payouts with the same fields would gather, largest first; `payable` says whether it would be paid (more than 0 and at least `minimumAmount`). A referrer who owes more than they earned is listed with an amount of 0 or less. Nothing is reserved.
+         *
+         *     **Role:** VIEWER or above with a dashboard session (an API key may call it).
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description As POST /payouts: what a referrer must be due at least to be payable; default 0 */
+                    minimumAmount?: number;
+                    /** @description Only rewards and clawbacks in this currency; absent: every currency, one payout per referrer and currency */
+                    currency?: components["schemas"]["Currency"] & unknown;
+                    /** @description Only this referrer */
+                    userId?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description What is due */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PayoutsDue"];
+                    };
+                };
+                /** @description Invalid body, query or path value (VALIDATION_ERROR) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Rate limited (see Retry-After) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description A dependency is unavailable; retry */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/payouts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List payouts, newest first
+         * @description **Role:** VIEWER or above with a dashboard session (an API key may call it).
+         */
+        get: {
+            parameters: {
+                query?: {
+                    page?: number;
+                    limit?: number;
+                    status?: "PENDING" | "PAID" | "FAILED";
+                    /** @description Only this referrer's payouts */
+                    userId?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description A page of payouts */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PayoutList"];
+                    };
+                };
+                /** @description Invalid body, query or path value (VALIDATION_ERROR) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Rate limited (see Retry-After) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description A dependency is unavailable; retry */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Make payouts of what referrers are due
+         * @description A payout gathers one referrer's payable CASH rewards (APPROVED, after their holding period, in no PENDING or PAID payout) in one currency, less the clawbacks they owe (reversals of rewards paid before: GET /rewards/clawbacks) in no payout. Makes one PENDING payout per referrer and currency whose rewards less clawbacks reach `minimumAmount` (and are more than 0), and answers them (an empty list when nothing is due). A reward or clawback is in one PENDING or PAID payout at most, whatever runs at once (concurrent calls, a reversal, another replica); a reversal of a reward in a PENDING payout claws it back (the referrer's next payout deducts it) instead of reducing it, and a reward in a payout cannot be cancelled (409 REWARD_IN_PAYOUT). A crash while payouts are made loses nothing: a payout not finished is undone and its rewards are payable again. A retry with the same Idempotency-Key is answered as the first try was. `payout.created` is sent for each.
+         *
+         *     **Role:** MANAGER or above with a dashboard session (an API key may call it).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Replays the first response for 24 h. 1 to 255 printable ASCII characters (no spaces). */
+                    "Idempotency-Key"?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": {
+                        /** @description A referrer is paid only when what they are due reaches this (in the payout's currency); default 0: anything above 0 */
+                        minimumAmount?: number;
+                        currency?: components["schemas"]["Currency"] & unknown;
+                        /** @description Only this referrer */
+                        userId?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description The payouts made (none: nothing was due) */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["CreatePayoutsResponse"];
+                    };
+                };
+                /** @description Invalid body, query or path value (VALIDATION_ERROR) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description State conflict */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Body larger than 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Body is not JSON */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description A business rule refused the request */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Rate limited (see Retry-After) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description A dependency is unavailable; retry */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/payouts/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export payouts as CSV
+         * @description The payouts for finance: those GET /payouts lists with `status`, created from `from` (inclusive) to `to` (exclusive), newest first. A header row, then one row per record in the list's order (RFC 4180, UTF-8, CRLF), streamed: any number of rows. A text cell that a spreadsheet would run as a formula (it starts with =, +, -, @, a tab or a carriage return) gets a ' before it. Columns: id, userId, amount, currency, rewardsAmount, clawbacksAmount, rewardCount, clawbackCount, status, externalReference, createdAt, paidAt, failedAt, failureReason.
+         *
+         *     **Role:** VIEWER or above with a dashboard session (an API key may call it).
+         */
+        get: {
+            parameters: {
+                query?: {
+                    status?: "PENDING" | "PAID" | "FAILED";
+                    /** @description Created at or after */
+                    from?: string;
+                    /** @description Created before */
+                    to?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The payouts, as a file to save */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": string;
+                    };
+                };
+                /** @description Invalid body, query or path value (VALIDATION_ERROR) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Rate limited (see Retry-After) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description A dependency is unavailable; retry */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/payouts/{payoutId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a payout with the rewards it pays and the clawbacks it deducts
+         * @description **Role:** VIEWER or above with a dashboard session (an API key may call it).
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Payout id */
+                    payoutId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The payout, its rewards and clawbacks (oldest first) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PayoutDetail"];
+                    };
+                };
+                /** @description Invalid body, query or path value (VALIDATION_ERROR) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description No such resource for this app */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Rate limited (see Retry-After) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description A dependency is unavailable; retry */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/payouts/{payoutId}/paid": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark a payout paid, with the transfer's reference
+         * @description PENDING → PAID: its rewards become PAID and its clawbacks settled; `payout.paid` is sent. Again with the same reference: 200 with the payout as it is. Any other payout not PENDING: 409 INVALID_TRANSITION.
+         *
+         *     **Role:** MANAGER or above with a dashboard session (an API key may call it).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Replays the first response for 24 h. 1 to 255 printable ASCII characters (no spaces). */
+                    "Idempotency-Key"?: string;
+                };
+                path: {
+                    /** @description Payout id */
+                    payoutId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["MarkPayoutPaidRequest"];
+                };
+            };
+            responses: {
+                /** @description Paid */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PayoutEnvelope"];
+                    };
+                };
+                /** @description Invalid body, query or path value (VALIDATION_ERROR) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description No such resource for this app */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description State conflict */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Body larger than 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Body is not JSON */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Rate limited (see Retry-After) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description A dependency is unavailable; retry */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/payouts/{payoutId}/failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark a payout failed
+         * @description PENDING → FAILED: its rewards and clawbacks leave it, payable and owed again (the next POST /payouts includes them); `payout.failed` is sent. Again with the same reason: 200 with the payout as it is. Any other payout not PENDING: 409 INVALID_TRANSITION.
+         *
+         *     **Role:** MANAGER or above with a dashboard session (an API key may call it).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Replays the first response for 24 h. 1 to 255 printable ASCII characters (no spaces). */
+                    "Idempotency-Key"?: string;
+                };
+                path: {
+                    /** @description Payout id */
+                    payoutId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["MarkPayoutFailedRequest"];
+                };
+            };
+            responses: {
+                /** @description Failed */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PayoutEnvelope"];
+                    };
+                };
+                /** @description Invalid body, query or path value (VALIDATION_ERROR) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description No such resource for this app */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description State conflict */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Body larger than 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Body is not JSON */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Rate limited (see Retry-After) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description A dependency is unavailable; retry */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;
@@ -12343,7 +13160,7 @@ export interface components {
             /** @description The most a percentage rule pays; null: no cap (and for a fixed reward) */
             maxAmount: number | null;
             /** @enum {string} */
-            fulfillmentType: "DISCOUNT_CODE" | "COUPON_CODE" | "MANUAL" | "AUTOMATED" | "GIFT_CARD" | "CUSTOM";
+            fulfillmentType: "DISCOUNT_CODE" | "COUPON_CODE" | "MANUAL" | "AUTOMATED" | "GIFT_CARD" | "CUSTOM" | "CASH";
         };
         /** @description Reward for the referrer `level` steps above the converting referee. Exactly one of `amount` (a fixed reward) and `percent` (that share of the conversion's `amount`, rounded half away from zero to the currency's smallest unit (the cent of USD or EUR, a whole yen), and capped by `maxAmount` when set); `maxAmount` only with `percent`. Amounts are in the campaign's `currency`. */
         LevelReward: {
@@ -12421,7 +13238,7 @@ export interface components {
              */
             maxAmount?: number | null;
             /** @enum {string} */
-            fulfillmentType: "DISCOUNT_CODE" | "COUPON_CODE" | "MANUAL" | "AUTOMATED" | "GIFT_CARD" | "CUSTOM";
+            fulfillmentType: "DISCOUNT_CODE" | "COUPON_CODE" | "MANUAL" | "AUTOMATED" | "GIFT_CARD" | "CUSTOM" | "CASH";
         } & ({
             amount: number;
             percent?: unknown;
@@ -13441,9 +14258,9 @@ export interface components {
              */
             currency: string;
             /** @enum {string} */
-            fulfillmentType: "DISCOUNT_CODE" | "COUPON_CODE" | "MANUAL" | "AUTOMATED" | "GIFT_CARD" | "CUSTOM";
+            fulfillmentType: "DISCOUNT_CODE" | "COUPON_CODE" | "MANUAL" | "AUTOMATED" | "GIFT_CARD" | "CUSTOM" | "CASH";
             /**
-             * @description PENDING (held for review, a deferred fraud check or its holding period until `availableAt`) → APPROVED → PAID; PENDING or APPROVED → CANCELLED (by an operator, a rejected review or a full reversal of its sale)
+             * @description PENDING (held for review, a deferred fraud check or its holding period until `availableAt`) → APPROVED → PAID (redeemed; a CASH reward: its payout marked paid); PENDING or APPROVED → CANCELLED (by an operator, a rejected review or a full reversal of its sale; never while in a payout)
              * @enum {string}
              */
             status: "PENDING" | "APPROVED" | "PAID" | "CANCELLED";
@@ -13472,6 +14289,16 @@ export interface components {
             createdAt: string;
             /** @description Why an operator cancelled it (POST /rewards/{rewardId}/cancel); null otherwise */
             cancellationNote: string | null;
+            /** @description A CASH reward: the payout (PENDING or PAID) it is in; null while in none (payable once APPROVED) */
+            payoutId: string | null;
+            /**
+             * Format: date-time
+             * @description A CASH reward: when its payout was marked paid
+             * @example 2026-11-21T07:54:00.000Z
+             */
+            paidAt: string | null;
+            /** @description What its owner owes back for it after reversals of its sale (its clawbacks summed); 0 when none */
+            clawedBack: number;
         };
         ReverseConversionRequest: {
             /** @enum {string} */
@@ -13659,7 +14486,7 @@ export interface components {
             valid: boolean;
             code: string;
             /** @enum {string|null} */
-            type: "DISCOUNT_CODE" | "COUPON_CODE" | "MANUAL" | "AUTOMATED" | "GIFT_CARD" | "CUSTOM" | null;
+            type: "DISCOUNT_CODE" | "COUPON_CODE" | "MANUAL" | "AUTOMATED" | "GIFT_CARD" | "CUSTOM" | "CASH" | null;
             discount: number | null;
             /**
              * Format: date-time
@@ -13697,6 +14524,14 @@ export interface components {
              * @example 2026-11-21T07:54:00.000Z
              */
             createdAt: string;
+            /** @description The payout (PENDING or PAID) that deducts it; null while no payout does */
+            payoutId: string | null;
+            /**
+             * Format: date-time
+             * @description When the payout that deducted it was paid: owed no more
+             * @example 2026-11-21T07:54:00.000Z
+             */
+            settledAt: string | null;
         };
         AmountInCurrency: {
             /**
@@ -13744,6 +14579,117 @@ export interface components {
             rewardId: string;
             /** @description The reward's user */
             userId: string;
+        };
+        PayoutsDue: {
+            due: components["schemas"]["PayoutDue"][];
+        };
+        PayoutDue: {
+            userId: string;
+            /**
+             * @description ISO 4217 code of the amounts
+             * @example EUR
+             */
+            currency: string;
+            /** @description `rewardsAmount` less `clawbacksAmount`: what a payout would send (0 or less: the clawbacks wait for later rewards) */
+            amount: number;
+            /** @description Payable CASH rewards (APPROVED, in no payout), summed */
+            rewardsAmount: number;
+            /** @description Clawbacks owed and in no payout, summed */
+            clawbacksAmount: number;
+            rewardCount: number;
+            clawbackCount: number;
+            /** @description POST /payouts with the same minimum would pay it: `amount` is more than 0 and reaches the minimum */
+            payable: boolean;
+        };
+        CreatePayoutsResponse: {
+            payouts: components["schemas"]["Payout"][];
+        };
+        Payout: {
+            id: string;
+            /** @description The referrer paid */
+            userId: string;
+            /** @description What is sent: `rewardsAmount` less `clawbacksAmount` */
+            amount: number;
+            /**
+             * @description ISO 4217 code of the amounts
+             * @example EUR
+             */
+            currency: string;
+            /** @description The CASH rewards it pays, summed */
+            rewardsAmount: number;
+            /** @description The clawbacks it deducts (what the referrer owed back), summed */
+            clawbacksAmount: number;
+            rewardCount: number;
+            clawbackCount: number;
+            /**
+             * @description PENDING → PAID (its rewards PAID, its clawbacks settled) or PENDING → FAILED (its rewards and clawbacks payable again)
+             * @enum {string}
+             */
+            status: "PENDING" | "PAID" | "FAILED";
+            /** @description The transfer's reference, given when marked paid */
+            externalReference: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T07:54:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T07:54:00.000Z
+             */
+            paidAt: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T07:54:00.000Z
+             */
+            failedAt: string | null;
+            /** @description Why it failed, given when marked failed */
+            failureReason: string | null;
+        };
+        PayoutList: {
+            payouts: components["schemas"]["Payout"][];
+            pagination: components["schemas"]["Pagination"];
+        };
+        PayoutDetail: {
+            payout: components["schemas"]["Payout"];
+            rewards: components["schemas"]["PayoutReward"][];
+            clawbacks: components["schemas"]["PayoutClawback"][];
+        };
+        PayoutReward: {
+            id: string;
+            campaignId: string;
+            conversionId: string;
+            purchaseId: string | null;
+            amount: number;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T07:54:00.000Z
+             */
+            createdAt: string;
+        };
+        PayoutClawback: {
+            id: string;
+            rewardId: string;
+            reversalId: string;
+            amount: number;
+            /** @description REFUND, CHARGEBACK, CANCELLATION or OTHER */
+            reason: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T07:54:00.000Z
+             */
+            createdAt: string;
+        };
+        PayoutEnvelope: {
+            payout: components["schemas"]["Payout"];
+        };
+        MarkPayoutPaidRequest: {
+            /** @description The transfer's reference in your bank or payment system */
+            externalReference: string;
+        };
+        MarkPayoutFailedRequest: {
+            /** @description Why the transfer failed */
+            reason: string;
         };
         FraudFlag: {
             id: string;
@@ -13851,7 +14797,7 @@ export interface components {
             id: string;
             url: string;
             /** @description Empty: every event. */
-            events: ("REFERRAL_CREATED" | "REFERRAL_CLICKED" | "CONVERSION_CREATED" | "CONVERSION_FLAGGED" | "REWARD_CREATED" | "REWARD_APPROVED" | "REWARD_CLAIMED" | "REWARD_REDEEMED" | "REWARD_CANCELLED" | "INCENTIVE_EVENT_PROCESSED" | "LEVEL_UP" | "BADGE_AWARDED" | "MILESTONE_REACHED" | "REDEMPTION_CREATED" | "REDEMPTION_FULFILLED" | "REDEMPTION_CANCELLED" | "MARKETPLACE_REDEEMED" | "WEBHOOK_ENDPOINT_DISABLED" | "CONVERSION_REVERSED" | "REWARD_REDUCED" | "REWARD_CLAWBACK")[];
+            events: ("REFERRAL_CREATED" | "REFERRAL_CLICKED" | "CONVERSION_CREATED" | "CONVERSION_FLAGGED" | "REWARD_CREATED" | "REWARD_APPROVED" | "REWARD_CLAIMED" | "REWARD_REDEEMED" | "REWARD_CANCELLED" | "INCENTIVE_EVENT_PROCESSED" | "LEVEL_UP" | "BADGE_AWARDED" | "MILESTONE_REACHED" | "REDEMPTION_CREATED" | "REDEMPTION_FULFILLED" | "REDEMPTION_CANCELLED" | "MARKETPLACE_REDEEMED" | "WEBHOOK_ENDPOINT_DISABLED" | "CONVERSION_REVERSED" | "REWARD_REDUCED" | "REWARD_CLAWBACK" | "PAYOUT_CREATED" | "PAYOUT_PAID" | "PAYOUT_FAILED")[];
             description: string | null;
             enabled: boolean;
             /**
@@ -13894,7 +14840,7 @@ export interface components {
              */
             url: string;
             /** @description Event names to receive; empty or absent: every event. */
-            events?: ("REFERRAL_CREATED" | "REFERRAL_CLICKED" | "CONVERSION_CREATED" | "CONVERSION_FLAGGED" | "REWARD_CREATED" | "REWARD_APPROVED" | "REWARD_CLAIMED" | "REWARD_REDEEMED" | "REWARD_CANCELLED" | "INCENTIVE_EVENT_PROCESSED" | "LEVEL_UP" | "BADGE_AWARDED" | "MILESTONE_REACHED" | "REDEMPTION_CREATED" | "REDEMPTION_FULFILLED" | "REDEMPTION_CANCELLED" | "MARKETPLACE_REDEEMED" | "WEBHOOK_ENDPOINT_DISABLED" | "CONVERSION_REVERSED" | "REWARD_REDUCED" | "REWARD_CLAWBACK")[];
+            events?: ("REFERRAL_CREATED" | "REFERRAL_CLICKED" | "CONVERSION_CREATED" | "CONVERSION_FLAGGED" | "REWARD_CREATED" | "REWARD_APPROVED" | "REWARD_CLAIMED" | "REWARD_REDEEMED" | "REWARD_CANCELLED" | "INCENTIVE_EVENT_PROCESSED" | "LEVEL_UP" | "BADGE_AWARDED" | "MILESTONE_REACHED" | "REDEMPTION_CREATED" | "REDEMPTION_FULFILLED" | "REDEMPTION_CANCELLED" | "MARKETPLACE_REDEEMED" | "WEBHOOK_ENDPOINT_DISABLED" | "CONVERSION_REVERSED" | "REWARD_REDUCED" | "REWARD_CLAWBACK" | "PAYOUT_CREATED" | "PAYOUT_PAID" | "PAYOUT_FAILED")[];
             description?: string;
         };
         UpdateWebhookRequest: {
@@ -13904,7 +14850,7 @@ export interface components {
              */
             url?: string;
             /** @description Event names to receive; empty or absent: every event. */
-            events?: ("REFERRAL_CREATED" | "REFERRAL_CLICKED" | "CONVERSION_CREATED" | "CONVERSION_FLAGGED" | "REWARD_CREATED" | "REWARD_APPROVED" | "REWARD_CLAIMED" | "REWARD_REDEEMED" | "REWARD_CANCELLED" | "INCENTIVE_EVENT_PROCESSED" | "LEVEL_UP" | "BADGE_AWARDED" | "MILESTONE_REACHED" | "REDEMPTION_CREATED" | "REDEMPTION_FULFILLED" | "REDEMPTION_CANCELLED" | "MARKETPLACE_REDEEMED" | "WEBHOOK_ENDPOINT_DISABLED" | "CONVERSION_REVERSED" | "REWARD_REDUCED" | "REWARD_CLAWBACK")[];
+            events?: ("REFERRAL_CREATED" | "REFERRAL_CLICKED" | "CONVERSION_CREATED" | "CONVERSION_FLAGGED" | "REWARD_CREATED" | "REWARD_APPROVED" | "REWARD_CLAIMED" | "REWARD_REDEEMED" | "REWARD_CANCELLED" | "INCENTIVE_EVENT_PROCESSED" | "LEVEL_UP" | "BADGE_AWARDED" | "MILESTONE_REACHED" | "REDEMPTION_CREATED" | "REDEMPTION_FULFILLED" | "REDEMPTION_CANCELLED" | "MARKETPLACE_REDEEMED" | "WEBHOOK_ENDPOINT_DISABLED" | "CONVERSION_REVERSED" | "REWARD_REDUCED" | "REWARD_CLAWBACK" | "PAYOUT_CREATED" | "PAYOUT_PAID" | "PAYOUT_FAILED")[];
             description?: string | null;
             enabled?: boolean;
         };
@@ -13922,7 +14868,7 @@ export interface components {
             /** @description The `webhook-id` header and the body's `id`. */
             messageId: string;
             /** @enum {string} */
-            event: "REFERRAL_CREATED" | "REFERRAL_CLICKED" | "CONVERSION_CREATED" | "CONVERSION_FLAGGED" | "REWARD_CREATED" | "REWARD_APPROVED" | "REWARD_CLAIMED" | "REWARD_REDEEMED" | "REWARD_CANCELLED" | "INCENTIVE_EVENT_PROCESSED" | "LEVEL_UP" | "BADGE_AWARDED" | "MILESTONE_REACHED" | "REDEMPTION_CREATED" | "REDEMPTION_FULFILLED" | "REDEMPTION_CANCELLED" | "MARKETPLACE_REDEEMED" | "WEBHOOK_ENDPOINT_DISABLED" | "WEBHOOK_TEST" | "CONVERSION_REVERSED" | "REWARD_REDUCED" | "REWARD_CLAWBACK";
+            event: "REFERRAL_CREATED" | "REFERRAL_CLICKED" | "CONVERSION_CREATED" | "CONVERSION_FLAGGED" | "REWARD_CREATED" | "REWARD_APPROVED" | "REWARD_CLAIMED" | "REWARD_REDEEMED" | "REWARD_CANCELLED" | "INCENTIVE_EVENT_PROCESSED" | "LEVEL_UP" | "BADGE_AWARDED" | "MILESTONE_REACHED" | "REDEMPTION_CREATED" | "REDEMPTION_FULFILLED" | "REDEMPTION_CANCELLED" | "MARKETPLACE_REDEEMED" | "WEBHOOK_ENDPOINT_DISABLED" | "WEBHOOK_TEST" | "CONVERSION_REVERSED" | "REWARD_REDUCED" | "REWARD_CLAWBACK" | "PAYOUT_CREATED" | "PAYOUT_PAID" | "PAYOUT_FAILED";
             /** @enum {string} */
             status: "PENDING" | "SUCCEEDED" | "FAILED";
             attempts: number;
@@ -14392,7 +15338,7 @@ export interface components {
                  */
                 currency: string;
                 /** @enum {string} */
-                fulfillmentType: "DISCOUNT_CODE" | "COUPON_CODE" | "MANUAL" | "AUTOMATED" | "GIFT_CARD" | "CUSTOM";
+                fulfillmentType: "DISCOUNT_CODE" | "COUPON_CODE" | "MANUAL" | "AUTOMATED" | "GIFT_CARD" | "CUSTOM" | "CASH";
                 /**
                  * @description CANCELLED only for a reward a reversal of its sale took back (`reversalReason`)
                  * @enum {string}

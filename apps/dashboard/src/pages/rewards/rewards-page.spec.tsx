@@ -31,6 +31,9 @@ const reward: Reward = {
   redeemedAt: null,
   createdAt: '2026-11-24T10:00:00.000Z',
   cancellationNote: null,
+  payoutId: null,
+  paidAt: null,
+  clawedBack: 0,
 };
 
 describe('the rewards page', () => {
