@@ -48,4 +48,28 @@ describe('SerialByKey', () => {
     await expect(failed).rejects.toThrow('write failed');
     await expect(next).resolves.toBe(42);
   });
+
+  it('holds every key of runAll at once, after the calls before it on each, before the calls after it', async () => {
+    const serial = new SerialByKey();
+    const log: string[] = [];
+    let releaseA!: () => void;
+    const a = serial.run('a', () => new Promise<void>((resolve) => (releaseA = () => resolve(log.push('a done') as unknown as void))));
+    const all = serial.runAll(['c', 'a', 'b', 'a'], async () => {
+      log.push('all');
+    });
+    const b = serial.run('b', async () => {
+      log.push('b');
+    });
+    await Promise.resolve();
+    // b went first: runAll waits for a (held) and so has not reached b yet.
+    await b;
+    releaseA();
+    await Promise.all([a, all]);
+    const after = serial.run('c', async () => {
+      log.push('c after');
+    });
+    await after;
+    expect(log).toEqual(['b', 'a done', 'all', 'c after']);
+  });
 });
+

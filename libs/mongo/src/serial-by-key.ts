@@ -28,4 +28,16 @@ export class SerialByKey {
       if (this.tails.get(key) === tail) this.tails.delete(key);
     }
   }
+
+  /**
+   * Runs `work` holding the turn of every key at once (a write to many
+   * documents in one statement, beside writes to each of them). Keys are
+   * taken in sorted order, so two callers of runAll never wait for each
+   * other in a circle; run() holds one key and waits for none while it does.
+   */
+  runAll<T>(keys: readonly string[], work: () => Promise<T>): Promise<T> {
+    const sorted = [...new Set(keys)].sort();
+    const take = (i: number): Promise<T> => (i === sorted.length ? work() : this.run(sorted[i], () => take(i + 1)));
+    return take(0);
+  }
 }

@@ -12,6 +12,9 @@ import { z } from '../openapi/zod';
 import type { ServiceClients } from '../service-clients';
 
 const payoutParams = z.object({ payoutId: id('Payout id') });
+
+/** How long POST /payouts may run: thousands of referrers' rewards are claimed in it (results/payouts.md). */
+const CREATE_PAYOUTS_CALL = { timeoutMs: 5 * 60_000 };
 const PayoutEnvelope = z.object({ payout: Payout.schema }).openapi('PayoutEnvelope');
 
 /** Which referrers and currencies, and the least a payout may be: POST /payouts and GET /payouts/due. */
@@ -93,7 +96,10 @@ export function payoutRoutes(api: ApiRouter, clients: ServiceClients): void {
     },
     errors: [422],
     handle: async ({ appId, body, operationKey }) => {
-      const res = await clients.reward.createPayouts({ appId, operationKey, minimumAmount: body?.minimumAmount, currency: body?.currency, userId: body?.userId });
+      const res = await clients.reward.createPayouts(
+        { appId, operationKey, minimumAmount: body?.minimumAmount, currency: body?.currency, userId: body?.userId },
+        CREATE_PAYOUTS_CALL,
+      );
       return { status: 201, body: { payouts: res.payouts.map(payoutJson) } };
     },
   });

@@ -17,9 +17,8 @@ export interface PayoutRequest {
   operationKey?: string;
 }
 
-/** Referrers whose payouts are made at once (their items are disjoint); each claims its items this many at a time. */
+/** Referrers whose payouts are made at once (their items are disjoint). */
 const REFERRERS_AT_ONCE = 8;
-const CLAIMS_AT_ONCE = 16;
 
 function check(req: PayoutRequest): void {
   if (req.minimumAmount !== undefined && !(Number.isFinite(req.minimumAmount) && req.minimumAmount >= 0)) throw invalid('minimumAmount must be 0 or more');
@@ -90,13 +89,19 @@ async function makePayout(store: RewardStore, appId: string, due: PayoutDueFigur
     failedAt: null,
   };
   await store.payouts.begin(payout);
-  const claims = pLimit(CLAIMS_AT_ONCE);
+  // One statement each for the referrer's rewards and clawbacks; what was won is read back with its amounts now.
   const [rewards, clawbacks] = await Promise.all([
-    Promise.all(due.rewards.map((r) => claims(async () => ((await store.rewards.claimForPayout(appId, { _id: r.id, amount: r.amount }, payout._id)) ? r : null)))),
-    Promise.all(due.clawbacks.map((c) => claims(async () => ((await store.reversals.claimForPayout(appId, c.id, payout._id)) ? c : null)))),
+    store.rewards.claimForPayout(appId, due.userId, payout.rewardIds, payout._id),
+    store.reversals.claimForPayout(appId, due.userId, payout.clawbackIds, payout._id),
   ]);
   crashPoint('payout.claimed');
-  const won = figures(due.userId, due.currency, rewards.filter((r): r is PayoutItem => r !== null), clawbacks.filter((c): c is PayoutItem => c !== null), req.minimumAmount ?? 0);
+  const won = figures(
+    due.userId,
+    due.currency,
+    rewards.map((r) => ({ id: r._id, userId: r.userId, currency: due.currency, amount: r.amount })),
+    clawbacks.map((c) => ({ id: c._id, userId: c.userId, currency: due.currency, amount: c.clawback })),
+    req.minimumAmount ?? 0,
+  );
   const opened = won.payable
     ? await store.payouts.open(
         payout,
@@ -124,9 +129,8 @@ export async function undoPayout(store: RewardStore, payout: PayoutDoc): Promise
 
 /** The payout's rewards and clawbacks out of it (each only if it is in it): payable and owed again. */
 export async function releaseItems(store: RewardStore, payout: PayoutDoc): Promise<void> {
-  const writes = pLimit(CLAIMS_AT_ONCE);
   await Promise.all([
-    ...payout.rewardIds.map((id) => writes(() => store.rewards.releaseFromPayout(payout.appId, id, payout._id))),
-    ...payout.clawbackIds.map((id) => writes(() => store.reversals.releaseFromPayout(payout.appId, id, payout._id))),
+    store.rewards.releaseFromPayout(payout.appId, payout.userId, payout.rewardIds, payout._id),
+    store.reversals.releaseFromPayout(payout.appId, payout.userId, payout.clawbackIds, payout._id),
   ]);
 }

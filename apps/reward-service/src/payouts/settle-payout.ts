@@ -71,7 +71,7 @@ export async function finishSettlement(store: RewardStore, payout: PayoutDoc): P
     await Promise.all(
       rewards.filter((r) => r.payoutId === payout._id && r.status === 'APPROVED').map((r) => moves(() => moveRewardTo(store, r, 'PAID', { paidAt: at, redeemedAt: at }))),
     );
-    await store.reversals.settle(payout.appId, payout.clawbackIds, payout._id, at);
+    await store.reversals.settle(payout.appId, payout.userId, payout.clawbackIds, payout._id, at);
   } else if (payout.status === 'FAILED') {
     await releaseItems(store, payout);
   }

@@ -77,7 +77,7 @@ declareIndexes<QueryNames<RewardReversalRepository>>(rewardReversalSchema, [
   { keys: { done: 1, createdAt: 1 }, serves: ['open'], why: 'the recovery pass (every app): reversals a dead process left half applied, oldest first' },
   // GET /rewards/clawbacks, newest first (ties by id), of the app or of one referrer; and their sums.
   { keys: { appId: 1, effect: 1, createdAt: -1, _id: -1 }, serves: ['clawbacks', 'clawbackTotals'] },
-  { keys: { appId: 1, userId: 1, effect: 1, createdAt: -1, _id: -1 }, serves: ['clawbacks', 'clawbackTotals'] },
+  { keys: { appId: 1, userId: 1, effect: 1, createdAt: -1, _id: -1 }, serves: ['clawbacks', 'clawbackTotals', 'claimForPayout', 'releaseFromPayout', 'settle'] },
   { keys: { appId: 1, effect: 1, payoutId: 1, userId: 1 }, serves: ['owed'], why: 'POST /payouts: the clawbacks in no payout yet (of one referrer), to net' },
 ]);
 

@@ -80,26 +80,30 @@ export class RewardReversalRepository extends Repository<RewardReversalDoc> {
   }
 
   /**
-   * Puts the clawback in a payout, only while it is in none: the clawback
-   * after, or null when another payout took it. The payouts of an app are
-   * made one at a time in a process (PayoutRepository.exclusive), the
-   * only writer of this field.
+   * Puts these clawbacks (one referrer's) in a payout, each only while it
+   * is in none and not settled, in one statement holding each one's turn
+   * (the relay's clean-up of its event takes it too); then reads back
+   * those it got. The payouts of an app are made one at a time in a
+   * process (PayoutRepository.exclusive), the only writer of this field.
    */
-  claimForPayout(appId: string, clawbackId: string, payoutId: string): Promise<RewardReversalDoc | null> {
-    return this.docs.run(clawbackId, () => this.collection.findOneAndUpdate(appId, { _id: clawbackId, effect: 'CLAWBACK', payoutId: null, settledAt: null }, { $set: { payoutId } }));
+  claimForPayout(appId: string, userId: string, clawbackIds: readonly string[], payoutId: string): Promise<RewardReversalDoc[]> {
+    if (clawbackIds.length === 0) return Promise.resolve([]);
+    return this.docs.runAll(clawbackIds, async () => {
+      await this.collection.updateMany(appId, { userId, _id: { $in: [...clawbackIds] }, effect: 'CLAWBACK', payoutId: null, settledAt: null }, { $set: { payoutId } });
+      return this.collection.find(appId, { userId, _id: { $in: [...clawbackIds] }, payoutId });
+    });
   }
 
-  /** Takes the clawback out of the payout (it failed, or was never made): owed again. */
-  releaseFromPayout(appId: string, clawbackId: string, payoutId: string): Promise<number> {
-    return this.docs.run(clawbackId, () => this.collection.updateOne(appId, { _id: clawbackId, payoutId, settledAt: null }, { $set: { payoutId: null } }));
+  /** Takes these clawbacks out of the payout (it failed, or was never made), those still in it: owed again. */
+  releaseFromPayout(appId: string, userId: string, clawbackIds: readonly string[], payoutId: string): Promise<number> {
+    if (clawbackIds.length === 0) return Promise.resolve(0);
+    return this.docs.runAll(clawbackIds, () => this.collection.updateMany(appId, { userId, _id: { $in: [...clawbackIds] }, payoutId, settledAt: null }, { $set: { payoutId: null } }));
   }
 
-  /** The payout that netted these clawbacks was paid: settled (each once, by its payout). */
-  async settle(appId: string, clawbackIds: readonly string[], payoutId: string, at: Date): Promise<number> {
-    const settled = await Promise.all(
-      clawbackIds.map((_id) => this.docs.run(_id, () => this.collection.updateOne(appId, { _id, payoutId, settledAt: null }, { $set: { settledAt: at } }))),
-    );
-    return settled.reduce((sum, n) => sum + n, 0);
+  /** The payout that deducted these clawbacks was paid: settled, each once, by its payout. */
+  settle(appId: string, userId: string, clawbackIds: readonly string[], payoutId: string, at: Date): Promise<number> {
+    if (clawbackIds.length === 0) return Promise.resolve(0);
+    return this.docs.runAll(clawbackIds, () => this.collection.updateMany(appId, { userId, _id: { $in: [...clawbackIds] }, payoutId, settledAt: null }, { $set: { settledAt: at } }));
   }
 
   /** The clawbacks of these ids (a payout's), in no order. */

@@ -154,7 +154,7 @@ declareIndexes<QueryNames<RewardRepository>>(rewardSchema, [
   },
   // The sort is the index order, so a page (or an export's cursor) reads only its own entries.
   { keys: { appId: 1, createdAt: -1, _id: -1 }, serves: ['list', 'all'], why: 'GET /rewards, newest first (ties by id)' },
-  { keys: { appId: 1, userId: 1, createdAt: -1, _id: -1 }, serves: ['list', 'all'], why: 'GET /rewards?userId= and GET /users/{userId}/rewards' },
+  { keys: { appId: 1, userId: 1, createdAt: -1, _id: -1 }, serves: ['list', 'all', 'claimForPayout', 'releaseFromPayout'], why: "GET /rewards?userId= and GET /users/{userId}/rewards; a payout's claims, by its referrer" },
   { keys: { appId: 1, status: 1, createdAt: -1, _id: -1 }, serves: ['list', 'all'], why: 'GET /rewards?status=' },
   { keys: { appId: 1, fulfillmentType: 1, createdAt: -1, _id: -1 }, serves: ['list', 'all'], why: 'GET /rewards?fulfillmentType=' },
 ]);

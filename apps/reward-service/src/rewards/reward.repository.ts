@@ -15,6 +15,9 @@ export interface RewardFilter {
 
 const NEWEST_FIRST = { createdAt: -1, _id: -1 } as const;
 
+/** A reward's turn in this process's writes (RewardRepository.locks). */
+const lockKey = (appId: string, rewardId: string) => `${appId}\u0000${rewardId}`;
+
 /** GET /rewards' filters that are set, as the query (each has its index: reward.model.ts). */
 function listQuery(filter: RewardFilter): RewardFilter {
   const query: RewardFilter = {};
@@ -47,7 +50,7 @@ export class RewardRepository extends Repository<RewardDoc> {
   }
 
   private serially<R>(appId: string, rewardId: string, work: () => Promise<R>): Promise<R> {
-    return this.locks.run(`${appId}\u0000${rewardId}`, work);
+    return this.locks.run(lockKey(appId, rewardId), work);
   }
 
   /** The reward a sale earned for this side and level, if it was made (purchaseId null: also a reward stored before purchases, without the field). */
@@ -152,20 +155,30 @@ export class RewardRepository extends Repository<RewardDoc> {
   }
 
   /**
-   * Puts the reward in a payout, only while it is payable and worth what
-   * the payout counted (an APPROVED reward in no payout, of that amount):
-   * the reward after, or null when another payout, a reversal or a
-   * cancellation got to it first.
+   * Puts these rewards (one referrer's) in a payout, each only while it is
+   * payable (APPROVED, in no payout), in one statement while holding each
+   * reward's turn (locks), then reads back those it got: their amounts are
+   * what the payout pays (a reduction written before the claim is in them;
+   * one after it finds the reward in the payout and claws back instead).
+   * Those another payout, a reversal or a cancellation got to first are not
+   * in the answer.
    */
-  claimForPayout(appId: string, seen: Pick<RewardDoc, '_id' | 'amount'>, payoutId: string): Promise<RewardDoc | null> {
-    return this.serially(appId, seen._id, () =>
-      this.collection.findOneAndUpdate(appId, { _id: seen._id, status: 'APPROVED', payoutId: null, amount: seen.amount }, { $set: { payoutId, updatedAt: new Date() } }),
-    );
+  claimForPayout(appId: string, userId: string, rewardIds: readonly string[], payoutId: string): Promise<RewardDoc[]> {
+    if (rewardIds.length === 0) return Promise.resolve([]);
+    const keys = rewardIds.map((id) => lockKey(appId, id));
+    return this.locks.runAll(keys, async () => {
+      await this.collection.updateMany(appId, { userId, _id: { $in: [...rewardIds] }, status: 'APPROVED', payoutId: null }, { $set: { payoutId, updatedAt: new Date() } });
+      return this.collection.find(appId, { userId, _id: { $in: [...rewardIds] }, payoutId });
+    });
   }
 
-  /** Takes the reward out of the payout (it failed, or was never made), if it is in it: payable again. */
-  releaseFromPayout(appId: string, rewardId: string, payoutId: string): Promise<number> {
-    return this.serially(appId, rewardId, () => this.collection.updateOne(appId, { _id: rewardId, payoutId, status: 'APPROVED' }, { $set: { payoutId: null, updatedAt: new Date() } }));
+  /** Takes these rewards out of the payout (it failed, or was never made), those still in it and APPROVED: payable again. */
+  releaseFromPayout(appId: string, userId: string, rewardIds: readonly string[], payoutId: string): Promise<number> {
+    if (rewardIds.length === 0) return Promise.resolve(0);
+    const keys = rewardIds.map((id) => lockKey(appId, id));
+    return this.locks.runAll(keys, () =>
+      this.collection.updateMany(appId, { userId, _id: { $in: [...rewardIds] }, payoutId, status: 'APPROVED' }, { $set: { payoutId: null, updatedAt: new Date() } }),
+    );
   }
 
   /** The rewards of these ids (a payout's), in no order. */
