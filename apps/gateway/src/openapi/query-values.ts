@@ -27,7 +27,8 @@ export const integerText = (name: string, min: number, max: number) =>
 export const amountFromQuery = (name: string, max: number) =>
   z
     .string()
-    .regex(/^[0-9]+(?:\.[0-9]+)?$/, `${name} must be a number of 0 or more`)
+    // Any JSON number (1e-05 and 100000.0 included, as generated clients write them); below 0 is refused by min.
+    .regex(/^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?$/, `${name} must be a number`)
     .transform(Number)
     .pipe(z.number().min(0, `${name} must be 0 or more`).max(max, `${name} must be at most ${max}`))
     .openapi({ type: 'number', minimum: 0, maximum: max });
