@@ -86,7 +86,7 @@ describe('gateway conventions', () => {
     });
 
     it('names every invalid field', async () => {
-      const res = await app.api.post('/campaigns', { name: 42, referrerReward: { amount: -1, fulfillmentType: 'CASH' } });
+      const res = await app.api.post('/campaigns', { name: 42, referrerReward: { amount: -1, fulfillmentType: 'CHEQUE' } });
       expectError(res, 400, 'VALIDATION_ERROR');
       const fields = res.body.error.details.issues.map((i: { field: string }) => i.field);
       expect(fields).toEqual(

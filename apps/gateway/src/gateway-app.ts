@@ -62,6 +62,7 @@ import { incentiveEventRoutes } from './routes/incentive-events';
 import { incentiveLeaderboardRoutes } from './routes/incentive-leaderboard';
 import { incentiveLevelRoutes } from './routes/incentive-levels';
 import { incentiveMilestoneRoutes } from './routes/incentive-milestones';
+import { STRIPE_EVENTS_BASE, integrationRoutes, stripeEventsEndpoint } from './routes/integrations';
 import { marketplaceRoutes } from './routes/marketplace';
 import { payoutRoutes } from './routes/payouts';
 import { purchaseRoutes } from './routes/purchases';
@@ -180,6 +181,7 @@ export function createGatewayApp({ config, logger, db, redis, clients }: Gateway
   payoutRoutes(api, clients);
   fraudFlagRoutes(api, clients);
   webhookRoutes(api, clients);
+  integrationRoutes(api, clients, config.PUBLIC_URL);
   catalogRoutes(api, clients);
   marketplaceRoutes(api, clients);
   const embedTokens = new EmbedTokens(config.SECRETS_KEYS);
@@ -188,6 +190,8 @@ export function createGatewayApp({ config, logger, db, redis, clients }: Gateway
   // The referral widget's reads: an embed token only.
   const embed = new ApiRouter(registry, { basePath: EMBED_API_BASE, security: 'embedToken' });
   embedApiRoutes(embed, clients, config.PUBLIC_URL);
+  // Where Stripe posts: public (its signature is the credential, over the exact bytes its own body reader keeps).
+  const stripeEvents = stripeEventsEndpoint(registry, clients);
 
   const openApiDocument = buildOpenApiDocument(registry);
 
@@ -205,6 +209,7 @@ export function createGatewayApp({ config, logger, db, redis, clients }: Gateway
   const appRateLimit = rateLimit(redis, { perSecond: config.RATE_LIMIT_PER_SECOND, burst: config.RATE_LIMIT_BURST, keyPrefix: config.REDIS_KEY_PREFIX }, logger);
   app.use(EMBED_API_BASE, methodGuard(embed), authenticateEmbed(embedTokens), appRateLimit, embed.router);
   app.use(EMBED_BASE, widgetRoutes(embedTokens, config.WIDGET_DIR));
+  app.use(STRIPE_EVENTS_BASE, ...stripeEvents);
   app.use(
     API_BASE,
     authenticateApi(directory, sessions, members),

@@ -7,6 +7,7 @@ import { setting } from '@ris/config';
 import { FraudService, RewardService } from '@ris/contracts';
 import { createServiceClient } from '@ris/rpc';
 import { EventConsumer } from '@ris/events';
+import { EnvelopeCipher, keyringSetting } from '@ris/secrets';
 import { runService } from '@ris/service-runtime';
 import { INCENTIVE_ACTIVITY, incentiveActivityHandler } from './participants/incentive-activity';
 import { referralModules } from './referral-modules';
@@ -28,6 +29,8 @@ void runService({
     // Code keys shared by the replicas (a cache: the service works without it).
     REDIS_URL: setting.url(['redis', 'rediss'], 'redis://127.0.0.1:6379'),
     REDIS_KEY_PREFIX: z.string().default('ris:'),
+    // Master keys of the Stripe integrations' webhook secrets, stored sealed (libs/secrets).
+    SECRETS_KEYS: keyringSetting(),
   },
   build: ({ db, bus, outbox, config, logger }) => {
     // A cache must not slow clicks down when Redis does: no queueing, a short timeout.
@@ -42,6 +45,7 @@ void runService({
       codeKeyCache: new CodeKeyCache(redis, config.REDIS_KEY_PREFIX, logger),
       recoveryIntervalMs: config.RECOVERY_INTERVAL_MS,
       reversalAbandonedAfterMs: config.REVERSAL_ABANDONED_AFTER_MS,
+      secrets: new EnvelopeCipher(config.SECRETS_KEYS),
     });
     return {
       services: [referralService(modules, logger)],

@@ -3,6 +3,7 @@ import type { FraudService, RewardService, ServiceCalls } from '@ris/contracts';
 import type { Outbox } from '@ris/events';
 import type { Logger } from '@ris/logging';
 import { OnceMarkers } from '@ris/mongo';
+import type { EnvelopeCipher } from '@ris/secrets';
 import { CampaignRepository } from './campaigns/campaign.repository';
 import { Campaigns } from './campaigns/campaigns';
 import { ClickRecorder } from './clicks/click-recorder';
@@ -18,6 +19,13 @@ import { FraudCheck } from './fraud-check/fraud-check';
 import { FlagEvidence } from './flags/fraud-flag-evidence';
 import { FraudFlagRepository } from './flags/fraud-flag.repository';
 import { FraudFlags } from './flags/fraud-flags';
+import { StripeEventApplier } from './integrations/stripe/apply-stripe-event';
+import { ChargeRefundRepository } from './integrations/stripe/charge-refund.repository';
+import { SaleLinkRepository } from './integrations/stripe/sale-link.repository';
+import { StripeEventRepository } from './integrations/stripe/stripe-event.repository';
+import { StripeEvents } from './integrations/stripe/stripe-events';
+import { StripeIntegrationRepository } from './integrations/stripe/stripe-integration.repository';
+import { StripeIntegrations } from './integrations/stripe/stripe-integrations';
 import { ParticipantRepository } from './participants/participant.repository';
 import { Participants } from './participants/participants';
 import { RewardValueCounts } from './conversions/reward-value-counts';
@@ -66,6 +74,10 @@ export function referralRepositories(db: Connection, outbox: Outbox) {
     participants: new ParticipantRepository(db),
     purchases: new PurchaseRepository(db),
     reversals: new ReversalRepository(db, outbox),
+    stripeIntegrations: new StripeIntegrationRepository(db),
+    stripeEvents: new StripeEventRepository(db),
+    stripeSaleLinks: new SaleLinkRepository(db),
+    stripeChargeRefunds: new ChargeRefundRepository(db),
   };
 }
 
@@ -81,6 +93,8 @@ export interface ReferralDependencies {
   recoveryIntervalMs: number;
   /** How long a reversal stays PENDING before the recovery pass finishes it (default REVERSAL_ABANDONED_AFTER_MS, 30 s). */
   reversalAbandonedAfterMs?: number;
+  /** SECRETS_KEYS: seals the Stripe integrations' webhook secrets; without it (the specs, a command) there are no integrations. */
+  secrets?: EnvelopeCipher;
 }
 
 /**
@@ -119,6 +133,10 @@ export function referralModules(db: Connection, outbox: Outbox, deps: ReferralDe
   const rewardValues = new RewardValueCounts(stored.conversions, stored.counters, stats, participants);
   const purchaseRewards = new PurchaseRewards(stored.purchases, stored.conversions, campaigns, conversionRewards, stored.counters, stats, participants, once, deps.rewards);
   const reversals = new ConversionReversals(stored.conversions, stored.purchases, stored.reversals, deps.rewards, rewardValues, stats, once);
+  const purchases = new PurchaseRecorder(stored.purchases, stored.conversions, campaigns, purchaseRewards);
+  // Stripe in (docs/product-decisions.md §4.18): its events applied through the conversions, purchases and reversals above.
+  const stripeIntegrations = new StripeIntegrations(stored.stripeIntegrations, campaigns, deps.secrets);
+  const stripeApplier = new StripeEventApplier(lookup, recorder, purchases, reversals, stored.conversions, stored.purchases, stored.stripeSaleLinks, stored.stripeChargeRefunds);
   return {
     stored,
     lookup,
@@ -132,7 +150,9 @@ export function referralModules(db: Connection, outbox: Outbox, deps: ReferralDe
     participants,
     purchaseRewards,
     reversals,
-    purchases: new PurchaseRecorder(stored.purchases, stored.conversions, campaigns, purchaseRewards),
+    purchases,
+    stripeIntegrations,
+    stripeEvents: new StripeEvents(stripeIntegrations, stored.stripeEvents, stored.stripeSaleLinks, stripeApplier, deps.logger),
     purchaseList: new PurchaseList(stored.purchases, stored.conversions),
     rewardDecisions: new RewardDecisions(deps.rewards, stored.conversions, stored.flags, flags, conversionRewards, stored.deferredChecks, rewardValues, once),
     clicks: new ClickRecorder(stored.clicks, lookup, stats, funnel, fraud, deps.logger),

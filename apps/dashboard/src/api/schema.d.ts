@@ -13799,6 +13799,419 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/integrations/stripe": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whether the app is connected to Stripe, and its endpoint URL
+         * @description Never the webhook secret. Not connected: `{"connected": false, "integration": null}`.
+         *
+         *     **Role:** VIEWER or above with a dashboard session (an API key may call it).
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The integration, or none */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["StripeIntegrationState"];
+                    };
+                };
+                /** @description Invalid body, query or path value (VALIDATION_ERROR) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Rate limited (see Retry-After) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description A dependency is unavailable; retry */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        /**
+         * Connect the app's Stripe account (its webhook endpoint's secret and the campaign)
+         * @description Stores the signing secret of a webhook endpoint of your Stripe account (Developers → Webhooks: add an endpoint whose URL is the `endpointUrl` answered here, with the event types below) sealed at rest; it is never answered again. Connecting again replaces the secret and the campaign and keeps the integration's id, so the endpoint URL stays (201 the first time, 200 after).
+         *
+         *     **What becomes what** (docs/api.md#stripe):
+         *
+         *     - `checkout.session.completed` (paid) and `checkout.session.async_payment_succeeded` with a referral code of the campaign in
+         *       `metadata.referralCode` or `client_reference_id` → a conversion: referee `metadata.refereeId`, else the Stripe customer id;
+         *       amount `amount_total` in major units of its currency (upper-cased). One conversion per checkout session.
+         *     - `invoice.paid` of a subscription whose customer converted → a purchase of that conversion (`externalId` = the invoice id);
+         *       the checkout's own first invoice (the session's `invoice`, or `billing_reason: subscription_create` of the checkout's
+         *       subscription) is the conversion's sale, counted once. `invoice_payment.paid` links an invoice's payment to its sale.
+         *     - `charge.refunded` → a REFUND reversal of what the charge's refunded total adds (all that is left once it is refunded whole);
+         *       `charge.dispute.created` → a CHARGEBACK reversal; each of the conversion or purchase the charge paid for.
+         *     - Every other type: 200, IGNORED. An unknown referral code: 200, UNMATCHED. An event that needs a checkout or invoice not
+         *       received yet waits for it (WAITING, up to 72 hours) and is applied when it arrives.
+         *
+         *     **Role:** OWNER or above with a dashboard session (an API key may call it).
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["ConnectStripeRequest"];
+                };
+            };
+            responses: {
+                /** @description Was connected: its secret and campaign replaced */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["StripeIntegrationState"];
+                    };
+                };
+                /** @description Connected */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["StripeIntegrationState"];
+                    };
+                };
+                /** @description Invalid body, query or path value (VALIDATION_ERROR) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description No such resource for this app */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Body larger than 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Body is not JSON */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Rate limited (see Retry-After) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description A dependency is unavailable; retry */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        /**
+         * Disconnect Stripe
+         * @description Forgets the webhook secret: events posted to the endpoint are then 404 (Stripe retries them, then disables the endpoint). The events received so far stay listed. Connecting again makes a new endpoint URL.
+         *
+         *     **Role:** OWNER or above with a dashboard session (an API key may call it).
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Disconnected */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Invalid body, query or path value (VALIDATION_ERROR) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description No such resource for this app */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Rate limited (see Retry-After) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description A dependency is unavailable; retry */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/integrations/stripe/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the Stripe events received and what each became, newest first
+         * @description **Role:** VIEWER or above with a dashboard session (an API key may call it).
+         */
+        get: {
+            parameters: {
+                query?: {
+                    page?: number;
+                    limit?: number;
+                    status?: "RECEIVED" | "MATCHED" | "UNMATCHED" | "IGNORED" | "WAITING" | "REFUSED";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description A page of events */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            events: components["schemas"]["StripeEvent"][];
+                            pagination: components["schemas"]["Pagination"];
+                        };
+                    };
+                };
+                /** @description Invalid body, query or path value (VALIDATION_ERROR) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Rate limited (see Retry-After) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description A dependency is unavailable; retry */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/incentives/catalog": {
         parameters: {
             query?: never;
@@ -16150,6 +16563,128 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/integrations/stripe/events/{integrationId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Receive a Stripe event (the endpoint Stripe posts to)
+         * @description Needs no API key: send the `Stripe-Signature` header Stripe sets (`t=<unix seconds>,v1=<hex HMAC-SHA256>…`, at most 2000 characters), checked over the exact body with the integration's webhook secret, its timestamp within 300 s of now. Without the header: 400 VALIDATION_ERROR (`header.Stripe-Signature`); a malformed, wrong or stale signature: 400 `STRIPE_SIGNATURE_INVALID` (`details.why`: MALFORMED_HEADER, NO_MATCHING_SIGNATURE, STALE_TIMESTAMP); either way nothing is stored. An unknown integration is 404. A verified event is recorded once per event id and answered 200 whatever it became (`event.status`): the same event again changes nothing (`duplicate: true`). 409 and 503 are passing failures: Stripe retries them, and the retry finishes the event.
+         *
+         *     **What becomes what** (docs/api.md#stripe):
+         *
+         *     - `checkout.session.completed` (paid) and `checkout.session.async_payment_succeeded` with a referral code of the campaign in
+         *       `metadata.referralCode` or `client_reference_id` → a conversion: referee `metadata.refereeId`, else the Stripe customer id;
+         *       amount `amount_total` in major units of its currency (upper-cased). One conversion per checkout session.
+         *     - `invoice.paid` of a subscription whose customer converted → a purchase of that conversion (`externalId` = the invoice id);
+         *       the checkout's own first invoice (the session's `invoice`, or `billing_reason: subscription_create` of the checkout's
+         *       subscription) is the conversion's sale, counted once. `invoice_payment.paid` links an invoice's payment to its sale.
+         *     - `charge.refunded` → a REFUND reversal of what the charge's refunded total adds (all that is left once it is refunded whole);
+         *       `charge.dispute.created` → a CHARGEBACK reversal; each of the conversion or purchase the charge paid for.
+         *     - Every other type: 200, IGNORED. An unknown referral code: 200, UNMATCHED. An event that needs a checkout or invoice not
+         *       received yet waits for it (WAITING, up to 72 hours) and is applied when it arrives.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The integration (`integration.id` of GET /integrations/stripe) */
+                    integrationId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["StripeEventPayload"];
+                };
+            };
+            responses: {
+                /** @description Received (whatever it became) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ReceiveStripeEventResponse"];
+                    };
+                };
+                /** @description Invalid body, query or path value (VALIDATION_ERROR) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description No such resource for this app */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description State conflict */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Body larger than 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Body is not JSON */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description A dependency is unavailable; retry */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -18314,6 +18849,78 @@ export interface components {
             responseBody: string;
             responseBodyTruncated: boolean;
         };
+        StripeIntegrationState: {
+            /** @description Whether the app is connected: a webhook secret is set */
+            connected: boolean;
+            /** @description null when not connected */
+            integration: components["schemas"]["StripeIntegration"] | null;
+        };
+        StripeIntegration: {
+            /** @description Names the public endpoint Stripe posts to; kept when the app connects again */
+            id: string;
+            /** @description The campaign whose referral codes its checkouts convert through */
+            campaignId: string;
+            /**
+             * Format: uri
+             * @description Where Stripe posts the events: the URL of the webhook endpoint to add in your Stripe account (on the gateway's PUBLIC_URL)
+             */
+            endpointUrl: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T07:54:00.000Z
+             */
+            connectedAt: string;
+            /**
+             * Format: date-time
+             * @description When the webhook secret or the campaign last changed
+             * @example 2026-11-21T07:54:00.000Z
+             */
+            updatedAt: string;
+        };
+        ConnectStripeRequest: {
+            /**
+             * @description The endpoint's signing secret in Stripe (whsec_…)
+             * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
+             */
+            webhookSecret: string;
+            /** @description The campaign whose referral codes its checkouts convert through */
+            campaignId: string;
+        };
+        StripeEvent: {
+            /** @description Stripe's event id (evt_…) */
+            id: string;
+            /** @description The Stripe event type, e.g. checkout.session.completed */
+            type: string;
+            /**
+             * @description MATCHED: it made or found a conversion, purchase or reversal (or linked a payment to one); UNMATCHED: it names nothing of the app (an unknown referral code, or what it waited for did not come within 72 hours); IGNORED: nothing to do (a type not mapped, a checkout without a code, nothing paid or newly refunded); WAITING: it came before the checkout or invoice it needs and is applied when that arrives; REFUSED: a rule of the program refused it (`reasonCode`); RECEIVED: being applied, or cut short by a passing failure (Stripe retries it)
+             * @enum {string}
+             */
+            status: "RECEIVED" | "MATCHED" | "UNMATCHED" | "IGNORED" | "WAITING" | "REFUSED";
+            /** @description The conversion it made or belongs to */
+            conversionId: string | null;
+            /** @description The purchase it made or belongs to */
+            purchaseId: string | null;
+            /** @description The reversal it made (a refund or a dispute) */
+            reversalId: string | null;
+            /** @description Why it has its status, stable (CONVERSION_RECORDED, UNKNOWN_REFERRAL_CODE, WAITING_FOR_CUSTOMER, ALREADY_CONVERTED…) */
+            reasonCode: string;
+            /** @description The same, in one sentence for people */
+            reason: string;
+            /** @description Stripe's live mode (false: a test-mode event) */
+            livemode: boolean;
+            /**
+             * Format: date-time
+             * @description When Stripe created the event
+             * @example 2026-11-21T07:54:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When it first reached the service (a retry of Stripe's keeps it)
+             * @example 2026-11-21T07:54:00.000Z
+             */
+            receivedAt: string;
+        };
         CatalogItemList: {
             items: components["schemas"]["CatalogItem"][];
             pagination: components["schemas"]["Pagination"];
@@ -18765,6 +19372,24 @@ export interface components {
                  */
                 createdAt: string;
             }[];
+        };
+        ReceiveStripeEventResponse: {
+            event: components["schemas"]["StripeEvent"];
+            /** @description Stripe delivered it before: nothing changed */
+            duplicate: boolean;
+        };
+        /** @description A Stripe event as Stripe sends it (its other fields are read as they come) */
+        StripeEventPayload: {
+            /** @description Stripe's event id (evt_…) */
+            id: string;
+            /** @description The event type, e.g. checkout.session.completed */
+            type: string;
+            data: {
+                /** @description The Stripe object the event is about */
+                object: {
+                    [key: string]: unknown;
+                };
+            };
         };
     };
     responses: never;

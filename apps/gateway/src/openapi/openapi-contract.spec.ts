@@ -61,7 +61,7 @@ describe('the OpenAPI document states every input rule it can', () => {
       const links = (op.responses['201'].links ?? {}) as Record<string, { operationRef: string }>;
       expect([path, Object.keys(links).length > 0]).toEqual([path, true]);
       for (const link of Object.values(links)) {
-        const [, target, method] = /^#\/paths\/(.+)\/(get|post|patch|delete)$/.exec(link.operationRef)!;
+        const [, target, method] = /^#\/paths\/(.+)\/(get|post|put|patch|delete)$/.exec(link.operationRef)!;
         expect(doc.paths[target.replace(/~1/g, '/').replace(/~0/g, '~')]?.[method]).toBeDefined();
       }
     }

@@ -144,6 +144,7 @@ export function campaignRoutes(api: ApiRouter, clients: ServiceClients): void {
           GetCampaignStats: { method: 'get', path: '/stats', parameters: { campaignId: '$response.body#/campaign/id' } },
           GetCampaignTimeseries: { method: 'get', path: '/stats/timeseries', parameters: { campaignId: '$response.body#/campaign/id' } },
           ListCampaignReferrals: { method: 'get', path: '/referrals', parameters: { campaignId: '$response.body#/campaign/id' } },
+          ConnectStripe: { method: 'put', path: '/integrations/stripe', requestBody: { campaignId: '$response.body#/campaign/id' } },
         },
       },
     },
