@@ -1,6 +1,8 @@
+import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Locator, Page } from '@playwright/test';
+import Stripe from 'stripe';
 import {
   OperatorSession,
   ApiClient,
@@ -128,6 +130,62 @@ async function seedIncentives(shop: TestApp, blog: TestApp, anaApi: ApiClient): 
   ok(await api.post('/incentives/marketplace/redeem', { listingId: listing.id, userId: 'alice' }), 'marketplace code of alice');
 }
 
+/**
+ * The shop's cash commissions and its Stripe account: an affiliate campaign
+ * paying 10 % in cash; Stripe connected by Ana, whose checkouts (one with a
+ * referral code, one with a code the shop never issued, one of a type the
+ * integration ignores) arrive signed as Stripe signs them; then Ana pays out
+ * what referrers are due above $10: Marco's transfer paid, Tom's failed
+ * (due again), Alice's waiting (it deducts the $2.00 she owes back).
+ */
+async function seedPayoutsAndStripe(shop: TestApp, anaApi: ApiClient, ids: Record<string, string>): Promise<void> {
+  const affiliate = ok(
+    await anaApi.post('/campaigns', { name: 'Affiliate cash', fraud: { flagThreshold: 100 }, referrerReward: { percent: 10, fulfillmentType: 'CASH' } }),
+    'affiliate',
+  ).campaign;
+  const api = shop.api;
+  const codes: Record<string, string> = {};
+  for (const [referrerId, sales] of [
+    ['alice', [120, 90]],
+    ['marco', [250]],
+    ['sofia', [30]],
+    ['tom', [180]],
+  ] as const) {
+    codes[referrerId] = ok(await api.post('/referrals', { campaignId: affiliate.id, referrerId }), `cash code of ${referrerId}`).referralCode;
+    for (const [i, amount] of sales.entries()) ok(await api.post('/conversions', { referralCode: codes[referrerId], refereeId: `${referrerId}-client-${i}`, amount }), 'cash sale');
+  }
+
+  const secret = `whsec_${randomBytes(24).toString('base64url')}`;
+  const endpointUrl = ok(await anaApi.put('/integrations/stripe', { webhookSecret: secret, campaignId: affiliate.id }), 'connect Stripe').integration.endpointUrl;
+  const checkout = (clientReferenceId: string, amountTotal: number, metadata: Record<string, string> = {}) => ({
+    id: `cs_${randomBytes(8).toString('hex')}`,
+    object: 'checkout.session',
+    mode: 'payment',
+    status: 'complete',
+    payment_status: 'paid',
+    client_reference_id: clientReferenceId,
+    customer: `cus_${randomBytes(6).toString('hex')}`,
+    metadata,
+    amount_total: amountTotal,
+    currency: 'usd',
+  });
+  for (const [type, object] of [
+    ['customer.created', { id: `cus_${randomBytes(6).toString('hex')}`, object: 'customer' }],
+    ['checkout.session.completed', checkout(codes.sofia!, 6000, { refereeId: 'noah' })],
+    ['checkout.session.completed', checkout('SPRING-2025', 4500)],
+  ] as const) {
+    const body = JSON.stringify({ id: `evt_${randomBytes(12).toString('hex')}`, object: 'event', type, livemode: false, created: Math.floor(Date.now() / 1000), data: { object } });
+    const res = await fetch(endpointUrl, { method: 'POST', headers: { 'content-type': 'application/json', 'stripe-signature': Stripe.webhooks.generateTestHeaderString({ payload: body, secret }) }, body });
+    if (res.status !== 200) throw new Error(`Stripe event ${type}: ${res.status} ${await res.text()}`);
+  }
+
+  const made = ok(await anaApi.post('/payouts', { minimumAmount: 10 }), 'payouts').payouts as Array<{ id: string; userId: string }>;
+  const of = (userId: string) => made.find((p) => p.userId === userId)!.id;
+  ok(await anaApi.post(`/payouts/${of('marco')}/paid`, { externalReference: 'SEPA-2026-1187' }), 'marco paid');
+  ok(await anaApi.post(`/payouts/${of('tom')}/failed`, { reason: 'Account closed: asked Tom for new bank details' }), 'tom failed');
+  ids.alicePayout = of('alice');
+}
+
 // Each page waits for its data while the rest of the suite loads the same two
 // cores (a kill test, the fuzzer): the overview once took longer than 15 s.
 const expect = browserExpect.configure({ timeout: 45_000 });
@@ -248,6 +306,7 @@ describe('screenshots of every page of the dashboard', () => {
     ok(await consoleApi.request('DELETE', `/apps/${shop.appId}/keys/${staging.id}`), 'revoke staging');
 
     await seedIncentives(shop, blog, anaApi);
+    await seedPayoutsAndStripe(shop, anaApi, ids);
 
     await seedHistory(shop.appId, spring.id);
     // Every delivery of the CRM endpoint done (its first after a retry).
@@ -367,6 +426,17 @@ describe('screenshots of every page of the dashboard', () => {
     await shoot('reward-history', [page.getByRole('dialog', { name: 'Reward' }).getByText('approved → paid')], { whole: false });
   });
 
+  it('payouts, with one payout’s rewards and clawbacks', async () => {
+    await page.goto(url('payouts?minimumAmount=10'));
+    await shoot('payouts', [
+      page.getByRole('table', { name: 'Due now' }).getByText('below the minimum'),
+      page.getByRole('table', { name: 'Payouts', exact: true }).getByText('SEPA-2026-1187', { exact: false }),
+    ]);
+    await page.goto(url(`payouts?payout=${ids.alicePayout}`));
+    const drawer = page.getByRole('dialog', { name: 'Payout' });
+    await shoot('payout', [drawer.getByRole('table', { name: 'Clawbacks it deducts' }), drawer.getByRole('button', { name: 'Mark paid' })], { whole: false });
+  });
+
   it('participants', async () => {
     await page.goto(url('participants?sort=CONVERSIONS'));
     await shoot('participants', [page.getByRole('table', { name: 'Participants' }).getByRole('link', { name: 'alice' }).first()]);
@@ -424,6 +494,11 @@ describe('screenshots of every page of the dashboard', () => {
     await shoot('webhook-endpoint', [page.getByRole('heading', { name: 'Delivery log' }), page.getByText('succeeded').first()]);
     await page.goto(url(`developers/webhooks/${ids.webhook}?delivery=${ids.retriedDelivery}`));
     await shoot('webhook-delivery', [page.getByRole('dialog', { name: 'Delivery' }).getByText('503')], { whole: false });
+  });
+
+  it('integrations: Stripe connected, with the events it sent', async () => {
+    await page.goto(url('integrations'));
+    await shoot('integrations', [page.getByLabel('Endpoint URL', { exact: true }), page.getByTestId('stripe-event').filter({ hasText: 'unmatched' })]);
   });
 
   it('members', async () => {

@@ -80,3 +80,13 @@ export type ActionBucket = ActionTimeseries['buckets'][number];
 export type EngineTimeseries = Answer<'/api/v1/incentives/stats/timeseries', 'get'>;
 export type EngineBucket = EngineTimeseries['buckets'][number];
 export type RefreshRun = Answer<'/api/v1/incentives/leaderboard/refresh-runs/{runId}', 'get'>['run'];
+export type Payout = Answer<'/api/v1/payouts/{payoutId}', 'get'>['payout'];
+export type PayoutStatus = Payout['status'];
+export type PayoutDetail = Answer<'/api/v1/payouts/{payoutId}', 'get'>;
+export type PayoutDue = Answer<'/api/v1/payouts/due', 'get'>['due'][number];
+/** POST /payouts's body (optional there: Body reads only required bodies). */
+export type CreatePayouts = NonNullable<ApiPaths['/api/v1/payouts']['post']['requestBody']>['content']['application/json'];
+export type Clawback = Answer<'/api/v1/rewards/clawbacks', 'get'>['clawbacks'][number];
+export type StripeIntegrationState = Answer<'/api/v1/integrations/stripe', 'get'>;
+export type StripeEvent = Answer<'/api/v1/integrations/stripe/events', 'get'>['events'][number];
+export type StripeEventStatus = StripeEvent['status'];

@@ -17,6 +17,8 @@ import { MembersPage } from '../pages/members/members-page';
 import { NotFoundPage } from '../pages/not-found-page';
 import { ReferralsPage } from '../pages/referrals/referrals-page';
 import { RewardsPage } from '../pages/rewards/rewards-page';
+import { PayoutsPage } from '../pages/payouts/payouts-page';
+import { IntegrationsPage } from '../pages/integrations/integrations-page';
 import { UsersPage } from '../pages/users/users-page';
 import { ParticipantsPage } from '../pages/participants/participants-page';
 import { useSession } from '../session/session-context';
@@ -72,6 +74,7 @@ export const routes: RouteObject[] = [
           { path: 'referrals', element: <ReferralsPage /> },
           { path: 'fraud', element: <FraudReviewPage /> },
           { path: 'rewards', element: <RewardsPage /> },
+          { path: 'payouts', element: <PayoutsPage /> },
           { path: 'participants', element: <ParticipantsPage /> },
           { path: 'users', element: <UsersPage /> },
           { path: 'actions', element: <ActionsPage /> },
@@ -82,6 +85,7 @@ export const routes: RouteObject[] = [
           { path: 'leaderboard', element: <LeaderboardPage /> },
           { path: 'developers', element: <DevelopersPage /> },
           { path: 'developers/webhooks/:webhookId', element: <WebhookPage /> },
+          { path: 'integrations', element: <IntegrationsPage /> },
           { path: 'members', element: <RequireRole least="OWNER"><MembersPage /></RequireRole> },
           { path: 'audit', element: <AuditPage /> },
           { path: '*', element: <NotFoundPage /> },

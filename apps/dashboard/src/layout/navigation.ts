@@ -27,6 +27,7 @@ export const NAVIGATION: NavSection[] = [
       { path: 'referrals', label: 'Referrals & conversions', least: 'VIEWER' },
       { path: 'fraud', label: 'Fraud review', least: 'VIEWER' },
       { path: 'rewards', label: 'Rewards', least: 'VIEWER' },
+      { path: 'payouts', label: 'Payouts', least: 'VIEWER' },
       { path: 'participants', label: 'Participants', least: 'VIEWER' },
       { path: 'users', label: 'Users', least: 'VIEWER' },
     ],
@@ -46,6 +47,7 @@ export const NAVIGATION: NavSection[] = [
     label: 'Settings',
     items: [
       { path: 'developers', label: 'Developers', least: 'VIEWER' },
+      { path: 'integrations', label: 'Integrations', least: 'VIEWER' },
       { path: 'members', label: 'Members', least: 'OWNER' },
       { path: 'audit', label: 'Audit log', least: 'VIEWER' },
     ],

@@ -1,4 +1,4 @@
-import type { Answer, Campaign, CatalogItem, ConsoleSession, FraudFlag, IncentiveAction, Redemption, Role } from '../api/types';
+import type { Answer, Campaign, CatalogItem, ConsoleSession, FraudFlag, IncentiveAction, Payout, Redemption, Role, StripeEvent } from '../api/types';
 import { page } from './fake-api';
 
 type CampaignFigures = Answer<'/api/v1/stats', 'get'> extends infer S ? Omit<S, 'campaignId'> : never;
@@ -126,4 +126,41 @@ export function campaignStats(overrides: Partial<CampaignFigures> = {}): Campaig
 /** GET /stats/campaigns of these campaigns (the campaigns page), each with zero figures. */
 export function campaignStatsPage(campaigns: Campaign[]) {
   return { campaigns: campaigns.map((c) => ({ campaign: c, stats: campaignStats() })), totals: campaignStats(), pagination: page(campaigns.length) };
+}
+
+export function payout(overrides: Partial<Payout> = {}): Payout {
+  return {
+    id: 'po_1',
+    userId: 'ana',
+    amount: 35.05,
+    currency: 'USD',
+    rewardsAmount: 35.05,
+    clawbacksAmount: 0,
+    rewardCount: 2,
+    clawbackCount: 0,
+    status: 'PENDING',
+    externalReference: null,
+    createdAt: '2026-11-24T10:00:00.000Z',
+    paidAt: null,
+    failedAt: null,
+    failureReason: null,
+    ...overrides,
+  };
+}
+
+export function stripeEvent(overrides: Partial<StripeEvent> = {}): StripeEvent {
+  return {
+    id: 'evt_1',
+    type: 'checkout.session.completed',
+    status: 'MATCHED',
+    conversionId: 'conv_1',
+    purchaseId: null,
+    reversalId: null,
+    reasonCode: 'CONVERSION_RECORDED',
+    reason: 'The checkout converted through referral code ANA123.',
+    livemode: false,
+    createdAt: '2026-11-24T10:00:00.000Z',
+    receivedAt: '2026-11-24T10:00:01.000Z',
+    ...overrides,
+  };
 }

@@ -48,6 +48,15 @@ export function formatMoney(value: number, currency: string): string {
   return format.format(value);
 }
 
+/** Amounts in several currencies, one sum per currency in the order first met (`$35.05 + €12.00`); `—` for none. */
+export function formatSums(amounts: ReadonlyArray<{ amount: number; currency: string }>): string {
+  const sums = new Map<string, number>();
+  for (const { amount, currency } of amounts) sums.set(currency, (sums.get(currency) ?? 0) + amount);
+  if (sums.size === 0) return '—';
+  // Binary fractions' noise (0.1 + 0.2) rounded off below any currency's smallest unit.
+  return [...sums].map(([currency, sum]) => formatMoney(Math.round(sum * 1e6) / 1e6, currency)).join(' + ');
+}
+
 /**
  * A sum of money whose currency may be unknown: in its currency when there is one (`formatMoney`), else as a plain
  * number (the app's campaigns in several currencies, whose sum has none).

@@ -20,6 +20,13 @@ const COLORS: Record<string, string> = {
   CANCELLED: 'red',
   FAILED: 'red',
   ENDED: 'gray',
+  // What a Stripe event became.
+  MATCHED: 'green',
+  UNMATCHED: 'orange',
+  IGNORED: 'gray',
+  WAITING: 'blue',
+  REFUSED: 'red',
+  RECEIVED: 'blue',
 };
 
 /** A status of the API in words, coloured by what it means for the operator. */

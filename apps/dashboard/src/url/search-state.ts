@@ -33,7 +33,7 @@ function isPageKey(key: string): boolean {
 }
 
 /** Keys that select which rows a list shows (not which row is open in a panel). */
-const PANEL_KEYS = new Set(['flag', 'reward', 'conversion', 'delivery', 'entry', 'tab', 'edit', 'action', 'snapshot', 'holders', 'days']);
+const PANEL_KEYS = new Set(['flag', 'reward', 'payout', 'conversion', 'delivery', 'entry', 'tab', 'edit', 'action', 'snapshot', 'holders', 'days']);
 function isFilter(key: string): boolean {
   return !PANEL_KEYS.has(key);
 }

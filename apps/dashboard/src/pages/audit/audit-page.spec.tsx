@@ -87,6 +87,15 @@ describe('the audit log', () => {
     expect(auditSentence(of('POST /api/v1/conversions/{conversionId}/reversals', { after: reversal({ full: true, purchaseId: 'pur_1', reason: 'CHARGEBACK' }) }))).toBe(
       'Reversed a purchase in full: €20.00 (chargeback)',
     );
+    const paid = { id: 'po_1', userId: 'ana', amount: 35.05, currency: 'USD', externalReference: 'wire-001', failureReason: 'IBAN closed' };
+    expect(auditSentence(of('POST /api/v1/payouts', { after: { payouts: [paid, { ...paid, amount: 12 }, { ...paid, amount: 5, currency: 'EUR' }] } }))).toBe('Made 3 payouts: $47.05 + €5.00');
+    expect(auditSentence(of('POST /api/v1/payouts', { after: { payouts: [] } }))).toBe('Made no payouts: nothing was due');
+    expect(auditSentence(of('POST /api/v1/payouts/{payoutId}/paid', { target: { type: 'payout', id: 'po_1' }, after: { payout: paid } }))).toBe('Marked a payout paid: $35.05 to ana (wire-001)');
+    expect(auditSentence(of('POST /api/v1/payouts/{payoutId}/failed', { target: { type: 'payout', id: 'po_1' }, after: { payout: { ...paid, externalReference: null } } }))).toBe(
+      'Marked a payout failed: $35.05 to ana (IBAN closed)',
+    );
+    expect(auditSentence(of('PUT /api/v1/integrations/stripe', { after: { connected: true, integration: { campaignId: 'cmp_1' } } }))).toBe('Connected Stripe: campaign cmp_1');
+    expect(auditSentence(of('DELETE /api/v1/integrations/stripe'))).toBe('Disconnected Stripe');
     // An action the dashboard has no sentence for yet reads as its route's summary.
     expect(auditSentence(of('POST /api/v1/something/new', { summary: 'Do something new' }))).toBe('Do something new');
 

@@ -1,5 +1,5 @@
 import type { AuditEntry } from '../../api/types';
-import { formatAmounts, formatMoney } from '../../ui/format';
+import { countOf, formatAmounts, formatMoney, formatSums } from '../../ui/format';
 
 /** The value at a path (`flag.status`) of an entry's before or after. */
 function valueAt(snapshot: AuditEntry['before'], path: string): unknown {
@@ -70,6 +70,14 @@ const SENTENCES: Record<string, (e: AuditEntry) => string> = {
   },
   'POST /api/v1/rewards/{rewardId}/claim': (e) => `Claimed a reward's code${naming(targetId(e))}`,
   'POST /api/v1/rewards/redeem': (e) => `Marked a reward fulfilled${naming(text(e.after, 'reward.id'))}`,
+  'POST /api/v1/payouts': (e) => {
+    const made = valueAt(e.after, 'payouts');
+    return Array.isArray(made) ? (made.length === 0 ? 'Made no payouts: nothing was due' : `Made ${countOf(made.length, 'payouts')}${naming(moneyOf(made as Money[]))}`) : 'Made payouts';
+  },
+  'POST /api/v1/payouts/{payoutId}/paid': (e) => `Marked a payout paid${naming(payoutNaming(e))}${text(e.after, 'payout.externalReference') ? ` (${text(e.after, 'payout.externalReference')})` : ''}`,
+  'POST /api/v1/payouts/{payoutId}/failed': (e) => `Marked a payout failed${naming(payoutNaming(e))}${text(e.after, 'payout.failureReason') ? ` (${text(e.after, 'payout.failureReason')})` : ''}`,
+  'PUT /api/v1/integrations/stripe': (e) => `Connected Stripe${naming(text(e.after, 'integration.campaignId') && `campaign ${text(e.after, 'integration.campaignId')}`)}`,
+  'DELETE /api/v1/integrations/stripe': () => 'Disconnected Stripe',
   'POST /api/v1/fraud/flags/{flagId}/resolve': (e) => `Resolved a fraud flag${naming(text(e.after, 'flag.status'))}`,
   'POST /api/v1/incentives/actions': (e) => `Defined action${naming(quoted(text(e.after, 'action.name')))}`,
   'PATCH /api/v1/incentives/actions/{key}': (e) => `${onOff(turned(e, 'action.enabled'), 'Enabled', 'Disabled')} action${naming(quoted(text(e.after, 'action.name')))}`,
@@ -109,6 +117,22 @@ const SENTENCES: Record<string, (e: AuditEntry) => string> = {
   'POST /api/v1/incentives/marketplace/redeem': (e) => `Redeemed a marketplace listing${naming(text(e.after, 'redemption.listingId'))}`,
   'POST /api/v1/embed-tokens': () => "Made a token for a user's referral widget",
 };
+
+type Money = { amount?: unknown; currency?: unknown };
+
+/** What payouts sent, summed per currency (`$35.05 + €12.00`); undefined when the entry does not say. */
+function moneyOf(items: Money[]): string | undefined {
+  const amounts = items.filter((m): m is { amount: number; currency: string } => typeof m.amount === 'number' && typeof m.currency === 'string');
+  return amounts.length === items.length && amounts.length > 0 ? formatSums(amounts) : undefined;
+}
+
+/** A payout in an entry: `$35.05 to ana`. */
+function payoutNaming(e: AuditEntry): string | undefined {
+  const payout = valueAt(e.after, 'payout') as (Money & { userId?: unknown }) | undefined;
+  const money = payout ? moneyOf([payout]) : undefined;
+  const userId = text(e.after, 'payout.userId');
+  return money && userId ? `${money} to ${userId}` : (money ?? targetId(e));
+}
 
 /** The verb of a yes/no switched by the change, or "Updated" when the change was something else. */
 function onOff(now: boolean | undefined, on: string, off: string): string {

@@ -151,7 +151,7 @@ describe('the new campaign form', () => {
     expect(sent.headers.get('X-App-Id')).toBe('app_1');
   });
 
-  it('creates a EUR campaign paying a percent with a cap, a level in percent, held and recurring', async () => {
+  it('creates a EUR campaign paying a percent with a cap in cash, a level in percent, held and recurring', async () => {
     const api = new FakeApi().on('POST', '/api/v1/campaigns', (r) => ({ status: 201, body: { campaign: campaign({ id: 'cmp_new', ...(r.body as object) }) } }));
     api.on('GET', '/api/v1/campaigns/cmp_new', { body: { campaign: campaign({ id: 'cmp_new', name: 'Commission' }) } });
     const { location } = renderApp('/apps/app_1/campaigns/new', { session: sessionFor('MANAGER'), api });
@@ -165,6 +165,9 @@ describe('the new campaign form', () => {
     await user.clear(screen.getByLabelText(/referrer reward percent/i));
     await user.type(screen.getByLabelText(/referrer reward percent/i), '12.5');
     await user.type(screen.getByLabelText(/referrer reward cap/i), '40');
+    // Paid out by the Payouts page.
+    await user.click(screen.getByRole('combobox', { name: 'Referrer reward fulfilment' }));
+    await user.click(await screen.findByRole('option', { name: 'Cash (paid out)' }));
     await user.click(screen.getByRole('button', { name: 'Add level 2' }));
     await user.click(within(screen.getByRole('radiogroup', { name: 'Level 2 commission' })).getByLabelText('Percent of sale'));
     await user.clear(screen.getByLabelText(/level 2 percent/i));
@@ -178,7 +181,7 @@ describe('the new campaign form', () => {
     expect(api.sent('POST', '/api/v1/campaigns')[0]!.body).toMatchObject({
       name: 'Commission',
       currency: 'EUR',
-      referrerReward: { percent: 12.5, maxAmount: 40, fulfillmentType: 'DISCOUNT_CODE' },
+      referrerReward: { percent: 12.5, maxAmount: 40, fulfillmentType: 'CASH' },
       levels: [{ level: 2, percent: 2.5 }],
       holdDays: 14,
       recurringMonths: 12,

@@ -9,6 +9,8 @@ export const FULFILLMENT_TYPES: { value: FulfillmentType; label: string }[] = [
   { value: 'AUTOMATED', label: 'Automated' },
   { value: 'MANUAL', label: 'Manual' },
   { value: 'CUSTOM', label: 'Custom' },
+  // Paid out by the Payouts page (GET /payouts/due, POST /payouts), never a code.
+  { value: 'CASH', label: 'Cash (paid out)' },
 ];
 
 /** Levels above the direct referrer (level 1 is the referrer reward): 2 to 10. */

@@ -2,8 +2,9 @@ import type { WebhookEvent } from '../../api/types';
 
 /** Every event an endpoint can subscribe to, grouped as the event catalogue groups them. */
 export const WEBHOOK_EVENT_GROUPS: { group: string; items: WebhookEvent[] }[] = [
-  { group: 'Referrals', items: ['REFERRAL_CREATED', 'REFERRAL_CLICKED', 'CONVERSION_CREATED', 'CONVERSION_FLAGGED'] },
-  { group: 'Rewards', items: ['REWARD_CREATED', 'REWARD_APPROVED', 'REWARD_CLAIMED', 'REWARD_REDEEMED', 'REWARD_CANCELLED'] },
+  { group: 'Referrals', items: ['REFERRAL_CREATED', 'REFERRAL_CLICKED', 'CONVERSION_CREATED', 'CONVERSION_FLAGGED', 'CONVERSION_REVERSED'] },
+  { group: 'Rewards', items: ['REWARD_CREATED', 'REWARD_APPROVED', 'REWARD_CLAIMED', 'REWARD_REDEEMED', 'REWARD_CANCELLED', 'REWARD_REDUCED', 'REWARD_CLAWBACK'] },
+  { group: 'Payouts', items: ['PAYOUT_CREATED', 'PAYOUT_PAID', 'PAYOUT_FAILED'] },
   { group: 'Incentives', items: ['INCENTIVE_EVENT_PROCESSED', 'LEVEL_UP', 'BADGE_AWARDED', 'MILESTONE_REACHED'] },
   { group: 'Catalog and marketplace', items: ['REDEMPTION_CREATED', 'REDEMPTION_FULFILLED', 'REDEMPTION_CANCELLED', 'MARKETPLACE_REDEEMED'] },
   { group: 'Endpoints', items: ['WEBHOOK_ENDPOINT_DISABLED'] },

@@ -45,6 +45,12 @@ describe("a reward's state beyond its status", () => {
     ]);
   });
 
+  it('says an approved reward is in a payout while one holds it', () => {
+    expect(rewardNotes(reward({ status: 'APPROVED', payoutId: 'po_1' }), NOW)).toEqual(['in a payout']);
+    expect(rewardNotes(reward({ status: 'PAID', payoutId: 'po_1' }), NOW)).toEqual([]);
+    expect(rewardNotes(reward({ status: 'APPROVED', payoutId: null }), NOW)).toEqual([]);
+  });
+
   it('says both of a held reward a reversal reduced', () => {
     const both = reward({ status: 'PENDING', amount: 5, earnedAmount: 10, reversedAmount: 5, reversalReason: 'REFUND', availableAt: '2026-12-20T00:00:00.000Z' });
     expect(rewardNotes(both, NOW)).toEqual([expect.stringMatching(/^held until 2026-12-(19|20)$/), 'reduced by $5.00 (refund)']);

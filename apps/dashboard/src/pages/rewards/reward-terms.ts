@@ -18,6 +18,8 @@ export interface RewardTermsFields {
   purchaseId?: string | null;
   /** REFUND, CHARGEBACK, CANCELLATION or OTHER: why a reversal took it back in whole or in part. */
   reversalReason?: string | null;
+  /** A CASH reward's payout (PENDING or PAID) that holds it; null: in none. */
+  payoutId?: string | null;
 }
 
 /** The part of a reward its state in words needs. */
@@ -65,8 +67,10 @@ export function reversalText(reward: RewardView): string | null {
   return reversal.full ? `reversed${why}${paid ? `, ${taken} owed back` : ''}` : `reduced by ${taken}${why}${paid ? ', owed back' : ''}`;
 }
 
-/** What a reward's status alone does not say, in words: `held until 2026-12-12`, `reversed (refund)`, `reduced by €2.50`. */
+/** What a reward's status alone does not say, in words: `held until 2026-12-12`, `reversed (refund)`, `reduced by €2.50`, `in a payout`. */
 export function rewardNotes(reward: RewardView, now: number = Date.now()): string[] {
   const held = heldUntil(reward, now);
-  return [held && `held until ${formatDate(held)}`, reversalText(reward)].filter((note): note is string => Boolean(note));
+  // An APPROVED CASH reward in a payout waits for it to be marked paid (a PAID one's payout was).
+  const inPayout = reward.status === 'APPROVED' && reward.payoutId ? 'in a payout' : null;
+  return [held && `held until ${formatDate(held)}`, reversalText(reward), inPayout].filter((note): note is string => Boolean(note));
 }

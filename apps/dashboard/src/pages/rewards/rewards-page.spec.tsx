@@ -82,6 +82,32 @@ describe('the rewards page', () => {
     await vi.waitFor(() => expect(api.sent('POST', '/api/v1/rewards/rwd_2/cancel').map((r) => r.body)).toEqual([{ note: 'Order returned' }]));
   });
 
+  it("shows a CASH reward's payout, when it was paid and what is owed back for it, and offers no action its payout refuses", async () => {
+    const inPayout: Reward = { ...reward, id: 'rwd_c', fulfillmentType: 'CASH', status: 'APPROVED', payoutId: 'po_1' };
+    const paid: Reward = { ...inPayout, id: 'rwd_p', status: 'PAID', paidAt: '2026-11-26T10:00:00.000Z', clawedBack: 4 };
+    const api = new FakeApi()
+      .on('GET', '/api/v1/rewards', { body: { rewards: [inPayout, paid], pagination: page(2) } })
+      .on('GET', '/api/v1/rewards/rwd_c', { body: { reward: inPayout } })
+      .on('GET', '/api/v1/rewards/rwd_p', { body: { reward: paid } })
+      .on('GET', /\/api\/v1\/rewards\/rwd_.\/history/, { body: { history: [] } });
+    const { unmount } = renderApp('/apps/app_1/rewards?reward=rwd_c', { session: sessionFor('MANAGER'), api });
+    const drawer = await screen.findByRole('dialog', { name: 'Reward' });
+    expect(await within(drawer).findByRole('link', { name: 'po_1' })).toHaveAttribute('href', '/apps/app_1/payouts?payout=po_1');
+    expect(within(drawer).getByText('Cash (paid out)')).toBeInTheDocument();
+    expect(within(drawer).getByText('in a payout')).toBeInTheDocument();
+    // Its payout pays it (never Mark fulfilled), and a reward in a payout is not cancelled.
+    expect(within(drawer).queryByRole('button', { name: /^(Approve|Mark fulfilled|Cancel)$/ })).toBeNull();
+    // Nor selected for an action in the list.
+    expect(screen.getByRole('checkbox', { name: 'Select reward rwd_c', hidden: true })).toBeDisabled();
+    unmount();
+
+    renderApp('/apps/app_1/rewards?reward=rwd_p', { session: sessionFor('VIEWER'), api });
+    const paidDrawer = await screen.findByRole('dialog', { name: 'Reward' });
+    expect(await within(paidDrawer).findByText('Paid out')).toBeInTheDocument();
+    expect(within(paidDrawer).getByText(/^2026-11-26/)).toBeInTheDocument();
+    expect(within(paidDrawer).getByText('Owed back').nextSibling).toHaveTextContent('$4.00');
+  });
+
   it('acts on the selected rewards at once, sending only those the action applies to', async () => {
     const held: Reward = { ...reward, id: 'rwd_h', status: 'PENDING' };
     const approved: Reward = { ...reward, id: 'rwd_a', status: 'APPROVED' };

@@ -11,6 +11,7 @@ import { ok } from '../../api/api-error';
 import type { FulfillmentType, Reward, RewardStatus } from '../../api/types';
 import { useApi, useAppId } from '../../api/use-api';
 import { Field } from '../../ui/field';
+import { PayoutLink } from '../../ui/payout-link';
 import { formatDateTime, formatMoney } from '../../ui/format';
 import { PageHeader } from '../../ui/page-header';
 import { Empty, QueryView, TableSkeleton } from '../../ui/query-state';
@@ -79,6 +80,17 @@ function RewardTermsFieldsOf({ reward: r }: { reward: RewardWithTerms }) {
   );
 }
 
+/** A CASH reward's payout (the one holding or paying it) and when it was paid; what its owner owes back for it, of any reward. */
+function RewardPayoutFields({ reward: r }: { reward: Reward }) {
+  return (
+    <>
+      {r.fulfillmentType === 'CASH' && <Field label="Payout">{r.payoutId ? <PayoutLink payoutId={r.payoutId} /> : r.status === 'APPROVED' ? 'none yet: payable' : '—'}</Field>}
+      {r.paidAt && <Field label="Paid out">{formatDateTime(r.paidAt)}</Field>}
+      {r.clawedBack > 0 && <Field label="Owed back">{formatMoney(r.clawedBack, r.currency)}</Field>}
+    </>
+  );
+}
+
 /** One reward and how it got to its status (its move journal). */
 function RewardDrawer({ rewardId, onClose }: { rewardId: string | null; onClose: () => void }) {
   const api = useApi();
@@ -121,6 +133,7 @@ function RewardDrawer({ rewardId, onClose }: { rewardId: string | null; onClose:
               <Field label="Redeemed">{formatDateTime(r.redeemedAt)}</Field>
               <Field label="Expires">{formatDateTime(r.expiresAt)}</Field>
               <RewardTermsFieldsOf reward={r} />
+              <RewardPayoutFields reward={r} />
               {r.cancellationNote && <Field label="Cancelled because">{r.cancellationNote}</Field>}
             </SimpleGrid>
             <RewardActions rewards={[r]} onAct={(action) => flow.start(action, [r])} />

@@ -7,11 +7,18 @@ import { useApi, useAppId } from '../../api/use-api';
 /** What an operator does to rewards: release one held for review, mark one fulfilled, cancel one. */
 export type RewardAction = 'APPROVE' | 'FULFIL' | 'CANCEL';
 
-/** Which rewards an action applies to: approving a held one, fulfilling an approved one, cancelling either. */
-export const ACTION_APPLIES: Record<RewardAction, (r: Pick<Reward, 'status'>) => boolean> = {
+/** The part of a reward that says which actions apply (payoutId: absent from a gateway of an earlier release). */
+type Actionable = Pick<Reward, 'status' | 'fulfillmentType'> & { payoutId?: string | null };
+
+/**
+ * Which rewards an action applies to: approving a held one, fulfilling an
+ * approved one (not CASH: its payout pays it, 422 REWARD_NOT_REDEEMABLE),
+ * cancelling either while no payout holds it (409 REWARD_IN_PAYOUT).
+ */
+export const ACTION_APPLIES: Record<RewardAction, (r: Actionable) => boolean> = {
   APPROVE: (r) => r.status === 'PENDING',
-  FULFIL: (r) => r.status === 'APPROVED',
-  CANCEL: (r) => r.status === 'PENDING' || r.status === 'APPROVED',
+  FULFIL: (r) => r.status === 'APPROVED' && r.fulfillmentType !== 'CASH',
+  CANCEL: (r) => (r.status === 'PENDING' || r.status === 'APPROVED') && !r.payoutId,
 };
 
 export const ACTION_WORDS: Record<RewardAction, { verb: string; done: string }> = {

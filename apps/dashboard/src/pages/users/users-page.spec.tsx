@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import type { IncentiveBalance, IncentiveTransaction, UserStats } from '../../api/types';
 import { FakeApi, apiError, page } from '../../test/fake-api';
-import { redemption, sessionFor } from '../../test/fixtures';
+import { payout, redemption, sessionFor } from '../../test/fixtures';
 import { renderApp } from '../../test/render-app';
 import { adjustmentRequest } from './adjust-balance';
 import { causeOf } from './ledger-cause';
@@ -212,6 +212,43 @@ describe('the users page', () => {
     renderApp('/apps/app_1/users?userId=ana', { session: sessionFor('VIEWER'), api: square });
     await screen.findAllByTestId('ledger-row');
     await waitFor(() => expect(square.sent('GET', '/api/v1/rewards/clawbacks')).toHaveLength(1));
+    expect(screen.queryByText(/Owes back/)).toBeNull();
+  });
+
+  it("shows a referrer's payouts and what they are due beside what they owe back, each clawback settled, deducted or owed", async () => {
+    const clawback = { id: 'clb_1', rewardId: 'rwd_9', userId: 'ana', campaignId: 'cmp_1', conversionId: 'conv_1', purchaseId: null, reversalId: 'rvs_1', amount: 10, currency: 'USD', reason: 'REFUND', createdAt: '2026-11-25T10:00:00.000Z' };
+    const clawbacks = [
+      { ...clawback, payoutId: null, settledAt: null },
+      { ...clawback, id: 'clb_2', payoutId: 'po_2', settledAt: null },
+      { ...clawback, id: 'clb_3', payoutId: 'po_1', settledAt: '2026-11-26T10:00:00.000Z' },
+    ];
+    const api = userApi()
+      .on('GET', '/api/v1/rewards/clawbacks', { body: { clawbacks, totals: [{ currency: 'USD', amount: 20 }], pagination: page(3) } })
+      .on('GET', '/api/v1/payouts', { body: { payouts: [payout({ id: 'po_2' }), payout({ status: 'PAID', externalReference: 'wire-001' })], pagination: page(2) } })
+      .on('GET', '/api/v1/payouts/due', {
+        body: { due: [{ userId: 'ana', currency: 'USD', amount: -2, rewardsAmount: 8, clawbacksAmount: 10, rewardCount: 1, clawbackCount: 1, payable: false }] },
+      });
+    renderApp('/apps/app_1/users?userId=ana', { session: sessionFor('VIEWER'), api });
+    const payouts = await screen.findByRole('region', { name: 'Payouts' });
+    expect(payouts).toHaveTextContent('-$2.00 due now (1 reward, less $10.00 owed back): owes more than earned');
+    const rows = within(within(payouts).getByRole('table', { name: 'Payouts of the user' })).getAllByRole('row').slice(1);
+    expect(rows.map((r) => r.textContent)).toEqual([expect.stringMatching(/\$35\.05.*pending/), expect.stringMatching(/\$35\.05.*paid.*ref\. wire-001/)]);
+    expect(within(payouts).getByRole('link', { name: 'Payout po_2' })).toHaveAttribute('href', '/apps/app_1/payouts?payout=po_2');
+    expect(within(payouts).getByRole('link', { name: 'On the Payouts page' })).toHaveAttribute('href', '/apps/app_1/payouts?userId=ana');
+    expect(api.sent('GET', '/api/v1/payouts')[0]!.query.get('userId')).toBe('ana');
+    expect(api.sent('GET', '/api/v1/payouts/due')[0]!.query.get('userId')).toBe('ana');
+
+    const owed = screen.getByRole('region', { name: 'Owes back $20.00' });
+    const states = within(within(owed).getByRole('table', { name: 'Owed back' })).getAllByRole('row').slice(1).map((r) => r.lastElementChild?.textContent);
+    expect(states).toEqual(['owed', 'deducted by po_2', expect.stringMatching(/^settled 2026-11-2[67]$/)]);
+  });
+
+  it('says a referrer whose clawbacks were all settled owes nothing, quietly', async () => {
+    const settled = { id: 'clb_1', rewardId: 'rwd_9', userId: 'ana', campaignId: 'cmp_1', conversionId: 'conv_1', purchaseId: null, reversalId: 'rvs_1', amount: 10, currency: 'USD', reason: 'REFUND', createdAt: '2026-11-25T10:00:00.000Z', payoutId: 'po_1', settledAt: '2026-11-26T10:00:00.000Z' };
+    const api = userApi().on('GET', '/api/v1/rewards/clawbacks', { body: { clawbacks: [settled], totals: [], pagination: page(1) } });
+    renderApp('/apps/app_1/users?userId=ana', { session: sessionFor('VIEWER'), api });
+    const region = await screen.findByRole('region', { name: 'Clawbacks' });
+    expect(region).toHaveTextContent('Nothing owed back: 1 clawback of ana, each deducted by a payout that was paid.');
     expect(screen.queryByText(/Owes back/)).toBeNull();
   });
 

@@ -10,9 +10,9 @@ import { useSearchState } from '../../url/search-state';
 import { RedemptionsPanel } from '../incentives/catalog/redemptions-panel';
 import { AdjustBalance } from './adjust-balance';
 import { UserBadges, UserMilestones } from './user-achievements';
-import { UserClawbacks } from './user-clawbacks';
 import { UserLedger } from './user-ledger';
 import { UserMarketplaceCodes } from './user-marketplace-codes';
+import { UserPayoutsAndClawbacks } from './user-payouts';
 import { UserReferrals } from './user-referrals';
 import { UserSummary } from './user-summary';
 
@@ -40,7 +40,7 @@ function UserDetails({ userId, page }: { userId: string; page: number }) {
           {(b) => <UserSummary balance={b} />}
         </QueryView>
       </section>
-      <UserClawbacks userId={userId} />
+      <UserPayoutsAndClawbacks userId={userId} />
       <UrlTabs
         label="The user's activity"
         tabs={[
