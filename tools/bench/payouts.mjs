@@ -18,6 +18,8 @@
 // BENCH_SCALE (default 1) scales the counts down for a quick try.
 // Writes tools/bench/results/payouts.md.
 import { readFileSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
+import { clearInterval, setInterval } from 'node:timers';
 import { createRequire } from 'node:module';
 import { log, loadNow, machineLines, openReferralBench, writeResults } from './bench-stack.mjs';
 
@@ -285,6 +287,7 @@ async function main() {
       const b0 = performance.now();
       const bareRun = await bareExport(db, exportApp.app.id);
       const bareExportMs = performance.now() - b0;
+      if (bareRun.rows !== count) throw new Error(`the bare export of ${count} payouts had ${bareRun.rows} rows`);
       log(`export of ${count}: ${(exported.ms / 1000).toFixed(2)} s, bare ${(bareExportMs / 1000).toFixed(2)} s`);
       lines.push(
         `| ${count.toLocaleString('en')} | ${(exported.ms / 1000).toFixed(2)} s | ${(count / (exported.ms / 1000)).toFixed(0)} | ${(exported.result.bytes / 2 ** 20).toFixed(1)} MiB | ${mib(exported.before.gateway)} → ${mib(exported.peak.gateway)} | ${mib(exported.before['reward-service'])} → ${mib(exported.peak['reward-service'])} | ${(bareExportMs / 1000).toFixed(2)} s (${(count / (bareExportMs / 1000)).toFixed(0)} rows/s; ${((bareExportMs / exported.ms) * 100).toFixed(0)}% of the API's time) |`,
