@@ -141,6 +141,20 @@ describe('gateway conventions', () => {
       // Another app is not affected.
       expect((await calm.get('/no-such-thing')).status).toBe(404);
     });
+
+    it("limits the public Stripe endpoint per integration, before anything reaches the services", async () => {
+      const stripe = new ApiClient(`${limited.gatewayUrl}/api/v1/integrations/stripe/events`);
+      const started = Date.now();
+      // Unsigned: the gateway itself answers the ones it admits (400, no Stripe-Signature).
+      const responses = await Promise.all(Array.from({ length: 120 }, () => stripe.post('/int_flooded', { id: 'evt_1', type: 'charge.refunded' })));
+      const elapsedSeconds = (Date.now() - started) / 1000;
+      const passed = responses.filter((r) => r.status === 400).length;
+      expect(passed).toBeGreaterThanOrEqual(50);
+      expect(passed).toBeLessThanOrEqual(50 + Math.ceil(5 * elapsedSeconds) + 1);
+      expect(responses.filter((r) => r.status === 429).length).toBe(120 - passed);
+      // Another integration's bucket is its own.
+      expect((await stripe.post('/int_other', { id: 'evt_2', type: 'charge.refunded' })).status).toBe(400);
+    });
   });
 
   describe('health', () => {

@@ -209,7 +209,14 @@ export function createGatewayApp({ config, logger, db, redis, clients }: Gateway
   const appRateLimit = rateLimit(redis, { perSecond: config.RATE_LIMIT_PER_SECOND, burst: config.RATE_LIMIT_BURST, keyPrefix: config.REDIS_KEY_PREFIX }, logger);
   app.use(EMBED_API_BASE, methodGuard(embed), authenticateEmbed(embedTokens), appRateLimit, embed.router);
   app.use(EMBED_BASE, widgetRoutes(embedTokens, config.WIDGET_DIR));
-  app.use(STRIPE_EVENTS_BASE, ...stripeEvents);
+  // Stripe's posts carry no key: a bucket per integration (the path's first segment), at an app's rate, so a flood at
+  // one endpoint (forged or not: each costs an integration read and a signature check) never reaches the services.
+  const stripeRateLimit = rateLimit(
+    redis,
+    { perSecond: config.RATE_LIMIT_PER_SECOND, burst: config.RATE_LIMIT_BURST, keyPrefix: config.REDIS_KEY_PREFIX, bucketOf: (req) => `stripe:${req.path.split('/')[1] ?? ''}` },
+    logger,
+  );
+  app.use(STRIPE_EVENTS_BASE, stripeRateLimit, ...stripeEvents);
   app.use(
     API_BASE,
     authenticateApi(directory, sessions, members),

@@ -1,4 +1,4 @@
-import type { RequestHandler, Response } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import type { Redis } from 'ioredis';
 import type { Logger } from '@ris/logging';
 import { ApiError } from './api-error';
@@ -33,6 +33,8 @@ export interface RateLimitOptions {
   perSecond: number;
   burst: number;
   keyPrefix: string;
+  /** Whose bucket a request draws from; default its app (res.locals.appId, set by authentication). */
+  bucketOf?: (req: Request, res: Response) => string;
 }
 
 type WithTokenBucket = Redis & {
@@ -84,8 +86,9 @@ export function rateLimit(redis: Redis, options: RateLimitOptions, logger: Logge
     });
   };
 
-  return (_req, res, next) => {
-    const admission = lease.admit(`${options.keyPrefix}ratelimit:${res.locals.appId as string}`);
+  const bucketOf = options.bucketOf ?? ((_req: Request, res: Response) => res.locals.appId as string);
+  return (req, res, next) => {
+    const admission = lease.admit(`${options.keyPrefix}ratelimit:${bucketOf(req, res)}`);
     if (!(admission instanceof Promise)) return next(decide(res, admission));
     admission.then(
       (decided) => next(decide(res, decided)),

@@ -212,7 +212,8 @@ export function stripeEventsEndpoint(registry: OpenAPIRegistry, clients: Service
       "exact body with the integration's webhook secret, its timestamp within 300 s of now. Without the header: 400 VALIDATION_ERROR " +
       '(`header.Stripe-Signature`); a malformed, wrong or stale signature: 400 `STRIPE_SIGNATURE_INVALID` (`details.why`: ' +
       'MALFORMED_HEADER, NO_MATCHING_SIGNATURE, STALE_TIMESTAMP); either way nothing is stored. An unknown integration is 404. A verified event is recorded once per event id and answered 200 whatever it became (`event.status`): ' +
-      'the same event again changes nothing (`duplicate: true`). 409 and 503 are passing failures: Stripe retries them, and the ' +
+      'the same event again changes nothing (`duplicate: true`). 409, 503 and 429 (each integration has a rate limit of its own, the ' +
+      "app's RATE_LIMIT_PER_SECOND and burst) are passing failures: Stripe retries them, and the " +
       `retry finishes the event.\n\n${MAPPING}`,
     params: z.object({ integrationId: id('The integration (`integration.id` of GET /integrations/stripe)') }),
     body: StripeEventPayload,
