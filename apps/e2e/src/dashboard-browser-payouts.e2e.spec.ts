@@ -10,8 +10,9 @@ import { convert, createCampaign, createReferral, expectStatus } from './support
 // marked paid with the transfer's reference), Stripe connected with a
 // pasted secret and an event it signs listed with what it became, and what
 // a VIEWER sees of both at phone width.
-// A browser on a loaded CI machine: a step may wait long for the page to draw again.
-jest.setTimeout(180_000);
+// Not a wait: the bound after which a hung test fails (every step waits on a condition). A browser on a loaded CI
+// machine may take long to draw a page again, so the bound is wider than the suite's 60 s, as in the other browser files.
+jest.setTimeout(180_000); // a bound on a hung test, not a pause
 
 describe('the dashboard in a browser: payouts and Stripe', () => {
   let browser: Browser;
