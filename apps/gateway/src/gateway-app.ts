@@ -62,6 +62,8 @@ import { incentiveEventRoutes } from './routes/incentive-events';
 import { incentiveLeaderboardRoutes } from './routes/incentive-leaderboard';
 import { incentiveLevelRoutes } from './routes/incentive-levels';
 import { incentiveMilestoneRoutes } from './routes/incentive-milestones';
+import { incentiveBoostRoutes } from './routes/incentive-boosts';
+import { incentiveStreakRoutes } from './routes/incentive-streaks';
 import { STRIPE_EVENTS_BASE, integrationRoutes, stripeEventsEndpoint } from './routes/integrations';
 import { marketplaceRoutes } from './routes/marketplace';
 import { payoutRoutes } from './routes/payouts';
@@ -170,6 +172,8 @@ export function createGatewayApp({ config, logger, db, redis, clients }: Gateway
   incentiveLevelRoutes(api, clients);
   incentiveBadgeRoutes(api, clients);
   incentiveMilestoneRoutes(api, clients);
+  incentiveStreakRoutes(api, clients);
+  incentiveBoostRoutes(api, clients);
   incentiveLeaderboardRoutes(api, clients);
   incentiveStatsRoutes(api, clients);
   conversionRoutes(api, clients);

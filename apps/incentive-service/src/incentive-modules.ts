@@ -4,6 +4,8 @@ import type { Outbox } from '@ris/events';
 import type { Logger } from '@ris/logging';
 import type { HolderLiveness } from '@ris/service-runtime';
 import { ActionRepository } from './actions/action.repository';
+import { BoostRepository } from './boosts/boost.repository';
+import { Boosts } from './boosts/boosts';
 import { Actions } from './actions/actions';
 import { EventClaimRepository } from './events/event-claim.repository';
 import { EventClaims } from './events/event-claims';
@@ -36,6 +38,11 @@ import { ReferralCreditReversals } from './reversals/referral-credit-reversals';
 import { ActiveUserRepository } from './series/active-user.repository';
 import { IncentiveBucketRepository } from './series/incentive-bucket.repository';
 import { IncentiveSeries } from './series/incentive-series';
+import { EngagementUserRepository } from './streaks/engagement-user.repository';
+import { StreakDefinitionRepository } from './streaks/streak-definition.repository';
+import { StreakDefinitions } from './streaks/streak-definitions';
+import { StreakRewards } from './streaks/streak-rewards';
+import { Streaks } from './streaks/streaks';
 
 /** Every collection of the service behind its repository. */
 export function incentiveRepositories(db: Connection) {
@@ -57,6 +64,9 @@ export function incentiveRepositories(db: Connection) {
     buckets: new IncentiveBucketRepository(db),
     activeUsers: new ActiveUserRepository(db),
     conversionReversals: new ConversionReversalRepository(db),
+    streakDefinitions: new StreakDefinitionRepository(db),
+    engagementUsers: new EngagementUserRepository(db),
+    boosts: new BoostRepository(db),
   };
 }
 
@@ -99,13 +109,36 @@ export function incentiveModules(deps: IncentiveDependencies) {
   const milestones = new Milestones(stored.milestones, stored.reached, badges);
   const grants = new RewardGrants(ledger, levels, milestones, badges, outbox, logger);
   const claims = new EventClaims(stored.claims, deps.claimLeaseMs, deps.liveness);
-  const recorder = new EventRecorder({ events: stored.events, actions, levels, ledger, grants, claims, outbox, logger, series });
+  const streakDefinitions = new StreakDefinitions(stored.streakDefinitions, actions, badges);
+  const streaks = new Streaks(streakDefinitions, stored.engagementUsers, new StreakRewards(ledger, grants, badges, logger), outbox, logger);
+  const boosts = new Boosts(stored.boosts);
+  const recorder = new EventRecorder({ events: stored.events, actions, levels, ledger, grants, claims, outbox, logger, series, streaks, boosts });
   const singleEvents = new SingleEventCommit(recorder);
   const movements = new BalanceMovements(ledger, levels, grants);
   const snapshots = new LeaderboardSnapshots(stored.balances, stored.snapshots, stored.snapshotRuns, logger, deps.snapshotSize);
   const refreshRuns = new LeaderboardRefreshRuns(stored.refreshRuns, leaderboard, logger);
   const reversals = new ReferralCreditReversals(ledger, stored.conversionReversals);
-  return { stored, actions, recorder, singleEvents, movements, levels, badges, milestones, leaderboard, snapshots, series, refreshRuns, ledger, grants, claims, reversals };
+  return {
+    stored,
+    actions,
+    recorder,
+    singleEvents,
+    movements,
+    levels,
+    badges,
+    milestones,
+    leaderboard,
+    snapshots,
+    series,
+    refreshRuns,
+    ledger,
+    grants,
+    claims,
+    reversals,
+    streakDefinitions,
+    streaks,
+    boosts,
+  };
 }
 
 export type IncentiveModules = ReturnType<typeof incentiveModules>;

@@ -2,12 +2,14 @@ import type { ServiceImpl } from '@connectrpc/connect';
 import { IncentiveService } from '@ris/contracts';
 import { rpcService, type RpcService } from '@ris/rpc';
 import { actionCalls } from './actions/actions.rpc';
+import { boostCalls } from './boosts/boosts.rpc';
 import { eventCalls } from './events/events.rpc';
 import type { IncentiveModules } from './incentive-modules';
 import { leaderboardCalls } from './leaderboard/leaderboard.rpc';
 import { ledgerCalls } from './ledger/ledger.rpc';
 import { progressionCalls } from './progression/progression.rpc';
 import { seriesCalls } from './series/series.rpc';
+import { streakCalls } from './streaks/streaks.rpc';
 
 /**
  * The incentive service at its edge: each capability's calls (its
@@ -23,6 +25,8 @@ export function incentiveService(modules: IncentiveModules): RpcService {
     ...ledgerCalls(modules.movements),
     ...progressionCalls(modules.levels, modules.badges, modules.milestones),
     ...leaderboardCalls(modules.leaderboard, modules.movements, modules.refreshRuns, modules.snapshots),
+    ...streakCalls(modules.streakDefinitions, modules.streaks),
+    ...boostCalls(modules.boosts),
   };
   return rpcService(IncentiveService, impl, { tenant: { unscoped: {} } });
 }

@@ -18,6 +18,8 @@ void runService({
     REDIS_URL: setting.url(['redis', 'rediss'], 'redis://127.0.0.1:6379'),
     REDIS_KEY_PREFIX: z.string().default('ris:'),
     LEADERBOARD_SNAPSHOT_SIZE: setting.positiveInt(100),
+    // How often the streak pass freezes or ends streaks whose period ran out (tests make it short).
+    STREAK_PASS_INTERVAL_MS: setting.positiveInt(60_000),
   },
   build: ({ config, db, bus, outbox, logger, liveness }) => {
     // Fail fast instead of queueing: events must succeed while Redis is down.
@@ -56,14 +58,15 @@ void runService({
         // A conversion reversed in full takes back what its conversion.created credited (product decisions §7.16).
         consumerOf(CONVERSION_REVERSED, conversionReversedHandler(modules.reversals, logger)),
       ],
-      // Background passes: Redis catch-up, period snapshots, unfinished events.
+      // Background passes: Redis catch-up, period snapshots, unfinished events, streaks whose period ran out.
       start: () => {
         modules.leaderboard.start();
         modules.snapshots.start();
         modules.recorder.startRecovery();
+        modules.streaks.startPass(config.STREAK_PASS_INTERVAL_MS);
       },
       stop: async () => {
-        await Promise.all([modules.recorder.stop(), modules.leaderboard.stop(), modules.snapshots.stop(), modules.refreshRuns.stop()]);
+        await Promise.all([modules.recorder.stop(), modules.streaks.stop(), modules.leaderboard.stop(), modules.snapshots.stop(), modules.refreshRuns.stop()]);
         // The counts of the last writes (series/incentive-series.ts).
         await modules.series.flushed();
         redis.disconnect();

@@ -7,6 +7,7 @@ export * from './gen/fraud/v1/fraud_pb';
 export * from './gen/reward/v1/reward_pb';
 export * from './gen/reward/v1/payout_pb';
 export * from './gen/incentive/v1/incentive_pb';
+export * from './gen/incentive/v1/engagement_pb';
 export * from './gen/catalog_marketplace/v1/catalog_marketplace_pb';
 export * from './gen/webhook/v1/webhook_pb';
 export { DEFAULT_CODE_VALIDITY_DAYS, MAX_HOLD_DAYS, MAX_RECURRING_MONTHS } from './defaults';

@@ -34,7 +34,7 @@ export const UserBadge = entity<UserBadgeMessage>()('UserBadge', {
   description: from(z.string().nullable(), (u: UserBadgeMessage) => u.badge?.description ?? null),
   imageUrl: from(z.string().nullable(), (u: UserBadgeMessage) => u.badge?.imageUrl ?? null),
   source: BadgeSources.field(),
-  sourceId: z.string().nullable().openapi({ description: 'Level number or milestone key that awarded it; null when awarded by hand' }),
+  sourceId: z.string().nullable().openapi({ description: 'Level number, milestone key or <streak key>:<length> that awarded it; null when awarded by hand' }),
   awardedAt: time(timestamp),
 });
 
@@ -50,6 +50,7 @@ export const Milestone = entity<MilestoneMessage>()('MilestoneDefinition', {
     tokens: m.rewards?.tokens ?? 0,
     badgeKey: m.rewards?.badgeKey ?? null,
   })),
+  streakKey: z.string().nullable().openapi({ description: 'STREAK only: the streak whose longest length is the metric; null otherwise' }),
   createdAt: time(timestamp),
   updatedAt: time(timestamp),
 });

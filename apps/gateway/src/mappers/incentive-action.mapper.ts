@@ -16,6 +16,8 @@ import {
 import { timestamp } from '../openapi/common-schemas';
 import { z } from '../openapi/zod';
 import { entity, from, publicEnum, time } from './entity';
+import { BoostRef } from './incentive-boost.mapper';
+import { StreakExtension } from './incentive-streak.mapper';
 
 export const ActionTypes = publicEnum(ActionType);
 export const RewardRefusals = publicEnum(RewardRefusal);
@@ -69,6 +71,8 @@ export const EventResult = entity<EventResultMessage>()('IncentiveEventResult', 
   badgesAwarded: BadgeRef.list(),
   milestonesReached: MilestoneRef.list(),
   duplicate: z.boolean().openapi({ description: 'True when the idempotencyKey had been seen: this is the first result again' }),
+  streaksExtended: StreakExtension.list(),
+  boost: BoostRef.field(),
 });
 
 /** GET /incentives/events items. */

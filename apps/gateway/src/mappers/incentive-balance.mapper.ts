@@ -1,6 +1,7 @@
 import { LedgerCause, LedgerReason, type Balance as BalanceMessage, type LedgerEntry, type Level as LevelMessage, type NextLevel } from '@ris/contracts';
 import { timestamp } from '../openapi/common-schemas';
 import { z } from '../openapi/zod';
+import { BoostRef } from './incentive-boost.mapper';
 import { entity, from, publicEnum, time } from './entity';
 
 export const LedgerReasons = publicEnum(LedgerReason);
@@ -33,7 +34,7 @@ export const Transaction = entity<LedgerEntry>()('IncentiveTransaction', {
     s.openapi({
       description:
         'The kind of movement: ACTION_REWARD, LEVEL_REWARD, MILESTONE_REWARD, DEBIT (a redemption), CREDIT (a refund), SCORE_SET (POST /incentives/leaderboard), ADJUSTMENT (POST /incentives/balances/{userId}/adjustments), ' +
-        'REVERSAL (a referral credit taken back: its conversion was reversed in full)',
+        'REVERSAL (a referral credit taken back: its conversion was reversed in full), STREAK_REWARD (a streak reached a length that pays)',
     }),
   ),
   cause: LedgerCauses.field((s) =>
@@ -41,7 +42,7 @@ export const Transaction = entity<LedgerEntry>()('IncentiveTransaction', {
       description:
         "What moved the balance: EVENT (an action's reward), LEVEL or MILESTONE (their rewards), CATALOG_REDEMPTION or MARKETPLACE_REDEMPTION (the debit of a redemption), " +
         'REFUND (a redemption cancelled, or undone after its debit, given back), ADJUSTMENT (a manual adjustment), SCORE_SET (a recorded score), ' +
-        'CONVERSION_REVERSAL (a referral credit taken back after its conversion was refunded or charged back in full). Always set',
+        'CONVERSION_REVERSAL (a referral credit taken back after its conversion was refunded or charged back in full), STREAK (a streak reward). Always set',
     }),
   ),
   coins: from(z.number().openapi({ description: 'Signed change' }), (t: LedgerEntry) => t.amounts?.coins ?? 0),
@@ -68,6 +69,14 @@ export const Transaction = entity<LedgerEntry>()('IncentiveTransaction', {
       .nullable()
       .openapi({ description: 'REVERSAL only: the conversion reversed, the reversal (GET /conversions/{conversionId}/reversals) and its reason; null on other entries' }),
     (t: LedgerEntry) => (t.reversal ? { conversionId: t.reversal.conversionId, reversalId: t.reversal.id, reason: t.reversal.reason } : null),
+  ),
+  boost: BoostRef.field(),
+  streak: from(
+    z
+      .object({ key: z.string(), length: z.number().int() })
+      .nullable()
+      .openapi({ description: 'STREAK_REWARD only: the streak and the length it reached; null on other entries' }),
+    (t: LedgerEntry) => (t.streakKey ? { key: t.streakKey, length: t.streakLength ?? 0 } : null),
   ),
   createdAt: time(timestamp),
 });

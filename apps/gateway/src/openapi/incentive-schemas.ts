@@ -11,6 +11,10 @@ export const definitionKey = (description: string) =>
 
 export const userId = (description = 'Your user id') => id(description);
 
+/** An IANA time zone name; the incentive service checks the runtime knows it (400 otherwise). */
+export const timeZone = (description: string) =>
+  z.string().min(1).max(64).openapi({ description: `${description}. An IANA time zone name`, example: 'Europe/Paris' });
+
 /** Coins, XP, tokens, thresholds: whole numbers, so every balance is exact. */
 export const amount = wholeAmount().openapi({ description: `A whole number from 0 to ${MAX_AMOUNT}` });
 

@@ -5,7 +5,7 @@ import type { ApiRouter } from '../http/api-router';
 import { errorBody } from '../http/error-response';
 import { EventResult, IncentiveEvent, eventJson, eventResultJson } from '../mappers/incentive-action.mapper';
 import { ErrorResponse, Pagination, pageQuery, pageRequest, pagination } from '../openapi/common-schemas';
-import { definitionKey, isoQuery, userId } from '../openapi/incentive-schemas';
+import { definitionKey, isoQuery, timeZone, userId } from '../openapi/incentive-schemas';
 import { jsonObject } from '../openapi/json-object';
 import { identifier } from '../openapi/text-fields';
 import { z } from '../openapi/zod';
@@ -21,6 +21,7 @@ const EventBody = z
     actionKey: definitionKey('Key of a STANDARD action'),
     idempotencyKey: identifier('Per app and user: a repeat returns the first result (200, duplicate: true) and changes nothing', 255).optional(),
     metadata: jsonObject('Kept with the event').optional(),
+    timeZone: timeZone("The zone this event's streak periods are read in; absent: the user's (PUT /incentives/users/{userId}/settings), else UTC").optional(),
   })
   .openapi('IncentiveEventRequest');
 
@@ -40,6 +41,7 @@ const toInput = (e: z.output<typeof EventBody>, operationKey: string) => ({
   idempotencyKey: e.idempotencyKey,
   operationKey: e.idempotencyKey ? '' : operationKey,
   metadata: e.metadata as JsonObject | undefined,
+  timeZone: e.timeZone,
 });
 
 /**

@@ -19,7 +19,8 @@ const Rewards = z
 const threshold = amount.min(1, 'must be at least 1');
 const keyParams = z.object({ key: definitionKey('Milestone key') });
 const metricText =
-  'XP: the user\'s XP; COINS_EARNED: coins earned from rewards; EVENTS: rewarded events; REFERRALS: referees who converted';
+  'XP: the user\'s XP; COINS_EARNED: coins earned from rewards; EVENTS: rewarded events; REFERRALS: referees who converted; ' +
+  'STREAK: the longest streak of `streakKey` the user had';
 
 const toRewards = (r: z.output<typeof Rewards> | undefined) => ({
   coins: r?.coins ?? 0,
@@ -43,6 +44,7 @@ export function incentiveMilestoneRoutes(api: ApiRouter, clients: ServiceClients
         metric: MilestoneMetrics.schema,
         threshold,
         rewards: Rewards.optional(),
+        streakKey: definitionKey('Required with metric STREAK (400 otherwise), refused with any other').optional(),
       })
       .openapi('CreateMilestoneRequest'),
     responses: {
@@ -67,6 +69,7 @@ export function incentiveMilestoneRoutes(api: ApiRouter, clients: ServiceClients
         metric: MilestoneMetrics.value(body.metric),
         threshold: body.threshold,
         rewards: toRewards(body.rewards),
+        streakKey: body.streakKey,
       });
       return { status: 201, body: { milestone: milestoneJson(milestone!) } };
     },
@@ -116,6 +119,7 @@ export function incentiveMilestoneRoutes(api: ApiRouter, clients: ServiceClients
         metric: MilestoneMetrics.schema.optional(),
         threshold: threshold.optional(),
         rewards: Rewards.optional(),
+        streakKey: definitionKey('With metric STREAK only').optional(),
       })
       .openapi('UpdateMilestoneRequest'),
     responses: { 200: { description: 'The updated definition', schema: z.object({ milestone: Milestone.schema }) } },
@@ -129,6 +133,7 @@ export function incentiveMilestoneRoutes(api: ApiRouter, clients: ServiceClients
         metric: MilestoneMetrics.value(body.metric),
         threshold: body.threshold,
         rewards: body.rewards ? toRewards(body.rewards) : undefined,
+        streakKey: body.streakKey,
       });
       return { status: 200, body: { milestone: milestoneJson(milestone!) } };
     },

@@ -40,4 +40,7 @@ export const badgeId = (appId: string, key: string) => `bdg_${digest('badge', ap
 export const userBadgeId = (appId: string, userId: string, badgeKey: string) => `ubg_${digest('user-badge', appId, userId, badgeKey)}`;
 export const milestoneId = (appId: string, key: string) => `mst_${digest('milestone', appId, key)}`;
 export const reachedMilestoneId = (appId: string, userId: string, key: string) => `rms_${digest('reached', appId, userId, key)}`;
+export const streakDefinitionId = (appId: string, key: string) => `stk_${digest('streak', appId, key)}`;
+/** A user's engagement document: their time zone and streaks. */
+export const engagementUserId = (appId: string, userId: string) => `eng_${digest('engagement', appId, userId)}`;
 export const snapshotId = (appId: string, period: string, periodKey: string) => `lbs_${digest('snapshot', appId, period, periodKey)}`;

@@ -42,6 +42,8 @@ export function eventResultMessage(doc: IncentiveEventDoc, duplicate: boolean): 
     badgesAwarded: r.badgesAwarded,
     milestonesReached: r.milestonesReached.map((m) => ({ ...m, metric: enumValue(MilestoneMetric, m.metric) })),
     duplicate,
+    streaksExtended: r.streaksExtended ?? [],
+    boost: r.boost ?? undefined,
   });
 }
 
@@ -55,6 +57,7 @@ function eventInput(e: EventInputMessage | undefined): EventInput {
     metadata: e.metadata ?? null,
     source: 'API',
     sourceEventId: null,
+    timeZone: e.timeZone ?? null,
   };
 }
 

@@ -4,6 +4,8 @@ import { declareIndexes, type QueryNames } from '@ris/mongo';
 import type { Refusal } from '../actions/action-rules';
 import type { IncentiveEventRepository } from './incentive-event.repository';
 import type { Amounts } from '../ledger/reward-amounts';
+import type { LedgerBoost } from '../ledger/balance-fold';
+import type { StreakExtensionDoc } from '../streaks/streak-progress';
 
 export type EventSourceName = 'API' | 'REFERRAL';
 
@@ -15,6 +17,10 @@ export interface EventResultDoc {
   levelUp: { from: number; to: number } | null;
   badgesAwarded: Array<{ key: string; name: string }>;
   milestonesReached: Array<{ key: string; name: string; metric: string; threshold: number }>;
+  /** Absent on events from before streaks. */
+  streaksExtended?: StreakExtensionDoc[];
+  /** The boost that multiplied its reward (absent or null: none). */
+  boost?: LedgerBoost | null;
 }
 
 /**
@@ -33,6 +39,10 @@ export interface EventInputDoc {
   sourceEventId: string | null;
   /** Caller metadata as JSON text: any keys survive, even ones MongoDB dislikes ("$x", "a.b"). */
   metadataJson: string | null;
+  /** The zone the event named for its streaks (absent on events from before: none). */
+  timeZone?: string | null;
+  /** The boost decided when it was received, so a recovered event is paid the same (absent: none). */
+  boost?: LedgerBoost | null;
   /** When the event was received, whoever finishes it. */
   createdAt: Date;
 }
@@ -46,6 +56,8 @@ export const eventInputFields = {
   source: { type: String, required: true },
   sourceEventId: { type: String, default: null },
   metadataJson: { type: String, default: null },
+  timeZone: { type: String, default: null },
+  boost: { type: new Schema({ id: String, name: String, multiplier: Number }, { _id: false }), default: null },
   createdAt: { type: Date, required: true },
 } as const;
 

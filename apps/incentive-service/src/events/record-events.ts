@@ -1,6 +1,6 @@
 import { PeriodicTask } from '@ris/service-runtime';
 import type { JsonObject } from '@bufbuild/protobuf';
-import { crashPoint } from '@ris/config';
+import { crashPoint, now } from '@ris/config';
 import { characterCount } from '@ris/contracts';
 import { conflict, invalid, isDomainError, notFound, refused, unavailable } from '@ris/domain-errors';
 import type { Outbox, OutboxCarrier } from '@ris/events';
@@ -9,7 +9,10 @@ import { newId, type Page, type PageQuery } from '@ris/mongo';
 import type { ActionDoc } from '../actions/action.model';
 import { decideReward } from '../actions/action-rules';
 import type { Actions } from '../actions/actions';
-import { applyMovement, type BalanceState, type Movement } from '../ledger/balance-fold';
+import { applyMovement, type BalanceState, type LedgerBoost, type Movement } from '../ledger/balance-fold';
+import { boosted } from '../boosts/boost-choice';
+import type { Boosts } from '../boosts/boosts';
+import { checkTimeZone, type Streaks } from '../streaks/streaks';
 import { checkKey, checkUserId } from '../definitions/definition-key';
 import { eventEntryKey, keyedEventId, operationEventId } from './derived-ids';
 import type { EventClaimDoc } from './event-claim.model';
@@ -41,6 +44,8 @@ export interface EventInput {
   source: EventSourceName;
   /** The domain event that fired it (referral actions). */
   sourceEventId: string | null;
+  /** IANA zone its streak periods are read in; absent: the user's, else UTC. */
+  timeZone?: string | null;
 }
 
 export interface RecordedEvent {
@@ -94,6 +99,8 @@ interface WorkItem {
   createdAt: Date;
   /** Taken over from a holder that died: its ledger entry may exist already. */
   recovering: boolean;
+  /** The boost its reward is multiplied by (decided when it is received). */
+  boost: LedgerBoost | null;
   outcome?: EventResultDoc;
 }
 
@@ -118,19 +125,23 @@ function eventInput(appId: string, item: WorkItem): EventInputDoc {
     source: item.input.source,
     sourceEventId: item.input.sourceEventId,
     metadataJson: item.metadataJson,
+    timeZone: item.input.timeZone ?? null,
+    boost: item.boost,
     createdAt: item.createdAt,
   };
 }
 
 /** The event's reward for a balance at `currentXp` (XP stops at MAX_XP: see xpThatFits). */
 function eventMovement(item: WorkItem, currentXp: number): Movement {
+  const multiplier = item.boost?.multiplier ?? 1;
   return {
     key: eventEntryKey(item.eventId),
     reason: 'ACTION_REWARD',
     cause: 'EVENT',
-    coins: item.action.coins,
-    xp: xpThatFits(currentXp, item.action.xp),
+    coins: boosted(item.action.coins, multiplier),
+    xp: xpThatFits(currentXp, boosted(item.action.xp, multiplier)),
     tokens: item.action.tokens,
+    boost: item.boost,
     sourceId: item.eventId,
     actionKey: item.action.key,
     actionType: item.action.type,
@@ -174,6 +185,10 @@ export interface EventRecorderDeps {
   logger: Logger;
   /** Counts the recorded events into the actions' and the app's series (kept on write). */
   series?: Pick<IncentiveSeries, 'countEvents'>;
+  /** The streak step of each user's events (absent: none, as in some specs). */
+  streaks?: Pick<Streaks, 'onEvents'>;
+  /** The boost of an event (absent: none). */
+  boosts?: Pick<Boosts, 'forEvent'>;
 }
 
 /**
@@ -217,7 +232,8 @@ export class EventRecorder {
   private async recordAll(appId: string, inputs: EventInput[], options: RecordOptions): Promise<RecordOutcome[]> {
     if (inputs.length > MAX_EVENTS_PER_CALL) throw invalid(`at most ${MAX_EVENTS_PER_CALL} events per call`);
     const outcomes: Array<RecordOutcome | undefined> = new Array(inputs.length);
-    const createdAt = new Date();
+    // The services' clock (tests move it: streak periods, boosts' windows).
+    const createdAt = now();
     const actions = new Map<string, Promise<ActionDoc | null>>();
     const firstOf = new Map<string, number>();
     const duplicateOf = new Map<number, number>();
@@ -232,6 +248,7 @@ export class EventRecorder {
             throw invalid(`idempotencyKey must be 1 to ${MAX_IDEMPOTENCY_KEY} characters`);
           }
           const metadataJson = input.metadata ? JSON.stringify(input.metadata) : null;
+          const timeZone = input.timeZone ? checkTimeZone(input.timeZone) : null;
           if (metadataJson && Buffer.byteLength(metadataJson) > MAX_METADATA_BYTES) throw invalid('metadata must be at most 16 KiB of JSON');
           if (!actions.has(input.actionKey)) actions.set(input.actionKey, this.deps.actions.find(appId, input.actionKey));
           const action = await actions.get(input.actionKey);
@@ -244,7 +261,17 @@ export class EventRecorder {
             });
           }
           const eventId = eventIdOf(appId, userId, input);
-          candidates.push({ index, eventId, input: { ...input, userId }, metadataJson, action, createdAt, recovering: false });
+          const boost = this.deps.boosts ? await this.deps.boosts.forEvent(appId, action.key, userId, createdAt) : null;
+          candidates.push({
+            index,
+            eventId,
+            input: { ...input, userId, timeZone },
+            metadataJson,
+            action,
+            createdAt,
+            recovering: false,
+            boost: boost ? { id: boost._id, name: boost.name, multiplier: boost.multiplier } : null,
+          });
         } catch (err) {
           // A bad event fails alone; anything else (the database) fails the call.
           if (!isDomainError(err)) throw err;
@@ -456,11 +483,13 @@ export class EventRecorder {
           metadata: claim.metadataJson ? (JSON.parse(claim.metadataJson) as JsonObject) : null,
           source: claim.source,
           sourceEventId: claim.sourceEventId,
+          timeZone: claim.timeZone ?? null,
         },
         metadataJson: claim.metadataJson,
         action,
         createdAt: claim.createdAt,
         recovering: true,
+        boost: claim.boost ?? null,
       };
       byApp.set(claim.appId, [...(byApp.get(claim.appId) ?? []), item]);
     }
@@ -518,7 +547,10 @@ export class EventRecorder {
     await inPool([...byUser.entries()], USER_CONCURRENCY, async ([userId, userItems]) => {
       try {
         await this.perUser.submit(`${appId}\u0000${userId}`, userItems, (batch) =>
-          this.deps.ledger.serialized(appId, userId, () => this.processUser(appId, userId, batch)),
+          this.deps.ledger.serialized(appId, userId, async () => {
+            await this.processUser(appId, userId, batch);
+            await this.streakStep(appId, userId, batch);
+          }),
         );
       } catch (err) {
         if (!failed) throw err;
@@ -611,6 +643,7 @@ export class EventRecorder {
             null,
             summary(planned, ladder),
             crossing(ladder, before.xp, planned.xp),
+            movement.boost ?? null,
           ),
         });
         // Grants come next, before any later event: stop the batch here.
@@ -645,6 +678,41 @@ export class EventRecorder {
         }
         state = await ledger.afterConflict(appId, userId, attempt);
       }
+    }
+  }
+
+  /**
+   * The streak step of a user's processed events (an event of a disabled
+   * action does not count). A failure is logged, not the events': their
+   * rewards are written and stand; the streak may miss that period.
+   */
+  private async streakStep(appId: string, userId: string, items: WorkItem[]): Promise<void> {
+    const { streaks, ledger, levels } = this.deps;
+    if (!streaks) return;
+    const counted = items.filter((i) => i.outcome && i.outcome.reason !== 'ACTION_DISABLED');
+    try {
+      const stepped = await streaks.onEvents(
+        appId,
+        userId,
+        counted.map((i) => ({ eventId: i.eventId, actionKey: i.action.key, at: i.createdAt, timeZone: i.input.timeZone ?? null })),
+      );
+      for (const item of counted) {
+        const step = stepped.get(item.eventId);
+        const outcome = item.outcome as EventResultDoc;
+        if (!step) continue;
+        outcome.streaksExtended = step.extensions;
+        if (!step.granted) continue;
+        outcome.badgesAwarded = [...outcome.badgesAwarded, ...step.granted.badges];
+        outcome.milestonesReached = [...outcome.milestonesReached, ...step.granted.milestones];
+        // Its answer's balance includes what the streak paid.
+        const { state } = await ledger.settled(appId, userId);
+        const ladder = await levels.list(appId);
+        const before = outcome.balance.level;
+        outcome.balance = summary(state, ladder);
+        if (outcome.balance.level > before) outcome.levelUp = { from: outcome.levelUp?.from ?? before, to: outcome.balance.level };
+      }
+    } catch (err) {
+      this.deps.logger.warn({ err, appId }, 'streak step failed; the events stand, their streaks may miss this period');
     }
   }
 
@@ -685,6 +753,7 @@ export class EventRecorder {
       null,
       summary(entry.balanceAfter, ladder),
       crossing(ladder, entry.balanceAfter.xp - entry.xp, entry.balanceAfter.xp),
+      entry.boost ?? null,
     );
   }
 
@@ -693,8 +762,10 @@ export class EventRecorder {
     reason: EventResultDoc['reason'],
     balance: EventResultDoc['balance'],
     levelUp: EventResultDoc['levelUp'],
+    // The boost that multiplied the reward.
+    boost: LedgerBoost | null = null,
   ): EventResultDoc {
-    return { rewarded, reason, balance, levelUp, badgesAwarded: [], milestonesReached: [] };
+    return { rewarded, reason, balance, levelUp, badgesAwarded: [], milestonesReached: [], streaksExtended: [], boost };
   }
 
   list(appId: string, page: PageQuery, filter: EventListFilter): Promise<Page<IncentiveEventDoc>> {

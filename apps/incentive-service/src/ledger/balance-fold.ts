@@ -8,7 +8,14 @@ import { TIMED_PERIODS, periodField, periodKey, retainedPeriodFields } from '../
 export type LedgerReason = EnumName<typeof LedgerReasonEnum>;
 
 /** Coins from these count as earned (COINS_EARNED milestones); debits, credits, adjustments and score overrides do not. */
-const EARNING_REASONS: ReadonlySet<LedgerReason> = new Set(['ACTION_REWARD', 'LEVEL_REWARD', 'MILESTONE_REWARD']);
+const EARNING_REASONS: ReadonlySet<LedgerReason> = new Set(['ACTION_REWARD', 'LEVEL_REWARD', 'MILESTONE_REWARD', 'STREAK_REWARD']);
+
+/** The boost that multiplied an event's reward (boosts/boost-choice.ts). */
+export interface LedgerBoost {
+  id: string;
+  name: string;
+  multiplier: number;
+}
 
 /** The conversion reversal a REVERSAL entry answers (product decisions §7.16). */
 export interface LedgerReversal {
@@ -48,6 +55,11 @@ export interface Movement {
   unrecovered?: Amounts | null;
   /** Set for REVERSAL (not part of the fold). */
   reversal?: LedgerReversal | null;
+  /** Set for an ACTION_REWARD a boost multiplied (not part of the fold). */
+  boost?: LedgerBoost | null;
+  /** Set for STREAK_REWARD: the streak and the length it reached (not part of the fold). */
+  streakKey?: string | null;
+  streakLength?: number | null;
   createdAt: Date;
 }
 

@@ -17,6 +17,7 @@ const CAUSE_OF_REASON: Partial<Record<LedgerReason, LedgerCause>> = {
   ADJUSTMENT: 'ADJUSTMENT',
   CREDIT: 'REFUND',
   REVERSAL: 'CONVERSION_REVERSAL',
+  STREAK_REWARD: 'STREAK',
 };
 
 /**

@@ -46,6 +46,10 @@ const ledgerEntrySchema = new Schema<LedgerEntryDoc>(
     // REVERSAL entries only (absent on every other entry).
     unrecovered: { type: new Schema({ coins: Number, xp: Number, tokens: Number }, { _id: false }), default: undefined },
     reversal: { type: new Schema({ conversionId: String, id: String, reason: String }, { _id: false }), default: undefined },
+    // A boosted ACTION_REWARD, a STREAK_REWARD only.
+    boost: { type: new Schema({ id: String, name: String, multiplier: Number }, { _id: false }), default: undefined },
+    streakKey: { type: String, default: undefined },
+    streakLength: { type: Number, default: undefined },
     createdAt: { type: Date, required: true },
   },
   { collection: 'ledger', versionKey: false },

@@ -54,6 +54,9 @@ export function ledgerEntryMessage(doc: LedgerEntryDoc): LedgerEntry {
     // REVERSAL entries only: what could not be taken back, and the reversal answered.
     unrecovered: doc.unrecovered ?? undefined,
     reversal: doc.reversal ?? undefined,
+    boost: doc.boost ?? undefined,
+    streakKey: doc.streakKey ?? undefined,
+    streakLength: doc.streakLength ?? undefined,
   });
 }
 

@@ -7,7 +7,7 @@ import { levelUp, milestoneReached } from '../events/incentive-domain-events';
 import type { Ledger } from './ledger';
 import { levelsDue, type LevelDef } from '../progression/level-progress';
 import type { Levels } from '../progression/levels';
-import { milestonesDue } from '../progression/milestone-rules';
+import { milestonesDue, type MilestoneFacts } from '../progression/milestone-rules';
 import type { MilestoneDoc } from '../progression/milestone.model';
 import type { Milestones } from '../progression/milestones';
 import { xpThatFits } from './reward-amounts';
@@ -95,12 +95,13 @@ export class RewardGrants {
   }
 
   /** Whether anything is due for this balance (cheap: definitions are cached). */
-  async anyDue(appId: string, state: BalanceState): Promise<boolean> {
+  async anyDue(appId: string, state: BalanceState, facts: MilestoneFacts = {}): Promise<boolean> {
     const [ladder, definitions] = await Promise.all([this.levels.list(appId), this.milestones.all(appId)]);
-    return levelsDue(ladder, state.xp, state.levelsGranted).length > 0 || milestonesDue(definitions, state).length > 0;
+    return levelsDue(ladder, state.xp, state.levelsGranted).length > 0 || milestonesDue(definitions, state, facts).length > 0;
   }
 
-  async grantDue(appId: string, userId: string, start: BalanceState, triggeredBy: string | null): Promise<GrantOutcome> {
+  /** `facts`: what milestones read besides the balance (the streak step passes the streaks' longest lengths). */
+  async grantDue(appId: string, userId: string, start: BalanceState, triggeredBy: string | null, facts: MilestoneFacts = {}): Promise<GrantOutcome> {
     const out: GrantOutcome = { state: start, badges: [], milestones: [] };
     let state = start;
     let round = 0;
@@ -112,7 +113,7 @@ export class RewardGrants {
     for (; round < MAX_ROUNDS; round += 1) {
       const [ladder, definitions] = await Promise.all([this.levels.list(appId), this.milestones.all(appId)]);
       const dueLevels = levelsDue(ladder, state.xp, state.levelsGranted);
-      const dueMilestones = milestonesDue(definitions, state);
+      const dueMilestones = milestonesDue(definitions, state, facts);
       if (dueLevels.length === 0 && dueMilestones.length === 0) break;
       const at = new Date();
 

@@ -21,6 +21,8 @@ export interface MilestoneDoc {
   metric: MilestoneMetricName;
   threshold: number;
   rewards: MilestoneRewardsDoc;
+  /** STREAK only (absent on milestones from before streaks: read as null). */
+  streakKey?: string | null;
   createdAt: Date;
   updatedAt: Date;
   /** The operation key of the request that created it (see createDefinition); null without one. */
@@ -40,6 +42,7 @@ const milestoneSchema = new Schema<MilestoneDoc>(
       type: new Schema({ coins: Number, xp: Number, tokens: Number, badgeKey: { type: String, default: null } }, { _id: false }),
       required: true,
     },
+    streakKey: { type: String, default: null },
     createdAt: { type: Date, required: true },
     updatedAt: { type: Date, required: true },
     createdByOperation: { type: String, default: null },

@@ -20,6 +20,8 @@ export interface MilestoneInput {
   metric: MilestoneMetricName;
   threshold: number;
   rewards: MilestoneRewardsDoc;
+  /** STREAK only: the streak key (it may be defined later: until then the metric reads 0). */
+  streakKey?: string | null;
 }
 
 export type MilestonePatch = Partial<Omit<MilestoneInput, 'key'>>;
@@ -30,6 +32,12 @@ function checkMilestone(m: Omit<MilestoneInput, 'key'>): void {
   if (m.metric === 'XP') checkXp(m.threshold, 'threshold');
   else checkAmount(m.threshold, 'threshold');
   if (m.threshold < 1) throw invalid('threshold must be at least 1');
+  if (m.metric === 'STREAK') {
+    if (!m.streakKey) throw invalid('streakKey is required with metric STREAK', { field: 'streakKey' });
+    checkKey(m.streakKey, 'streakKey');
+  } else if (m.streakKey) {
+    throw invalid('streakKey goes with metric STREAK only', { field: 'streakKey' });
+  }
   checkAmount(m.rewards.coins, 'rewards.coins');
   checkXp(m.rewards.xp, 'rewards.xp');
   checkAmount(m.rewards.tokens, 'rewards.tokens');
@@ -54,7 +62,7 @@ export class Milestones {
     const { doc, created } = await createDefinition(
       this.definitions,
       appId,
-      { ...input, _id: milestoneId(appId, input.key), name: input.name.trim(), createdAt: now, updatedAt: now },
+      { ...input, streakKey: input.streakKey ?? null, _id: milestoneId(appId, input.key), name: input.name.trim(), createdAt: now, updatedAt: now },
       'A milestone',
       input.key,
       operationKey,
@@ -81,8 +89,10 @@ export class Milestones {
   async update(appId: string, key: string, patch: MilestonePatch): Promise<MilestoneDoc> {
     const current = await this.get(appId, key);
     const defined = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) as MilestonePatch;
-    const next = { ...current, ...defined };
+    const next = { ...current, streakKey: current.streakKey ?? null, ...defined };
     if (defined.name !== undefined) next.name = defined.name.trim();
+    // Another metric than STREAK drops the streak key unless one is sent (then refused).
+    if (defined.metric && defined.metric !== 'STREAK' && defined.streakKey === undefined) next.streakKey = null;
     checkMilestone(next);
     if (defined.rewards) await this.badges.checkExists(appId, defined.rewards.badgeKey, 'rewards.badgeKey');
     const updated = await this.definitions.replace(appId, next);

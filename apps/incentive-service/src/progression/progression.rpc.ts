@@ -73,6 +73,7 @@ export function milestoneMessage(doc: MilestoneDoc): Milestone {
     rewards: { ...doc.rewards, badgeKey: doc.rewards.badgeKey ?? undefined },
     createdAt: timestampFromDate(doc.createdAt),
     updatedAt: timestampFromDate(doc.updatedAt),
+    streakKey: doc.streakKey ?? undefined,
   });
 }
 
@@ -191,7 +192,7 @@ export function progressionCalls(levels: Levels, badges: Badges, milestones: Mil
       if (!m) throw invalidArgument('metric is required');
       const milestone = await milestones.create(
         tenantOf(ctx),
-        { key: req.key, name: req.name, description: req.description ?? null, metric: m, threshold: req.threshold, rewards: milestoneRewards(req.rewards) },
+        { key: req.key, name: req.name, description: req.description ?? null, metric: m, threshold: req.threshold, rewards: milestoneRewards(req.rewards), streakKey: req.streakKey ?? null },
         req.operationKey,
       );
       return { milestone: milestoneMessage(milestone) };
@@ -203,6 +204,7 @@ export function progressionCalls(levels: Levels, badges: Badges, milestones: Mil
         metric: metric(req.metric),
         threshold: req.threshold,
         rewards: req.rewards ? milestoneRewards(req.rewards) : undefined,
+        streakKey: req.streakKey,
       });
       return { milestone: milestoneMessage(milestone) };
     },

@@ -3,7 +3,7 @@ import { carriesEvents, type OutboxFields } from '@ris/events';
 import { declareIndexes, type QueryNames } from '@ris/mongo';
 import type { UserBadgeRepository } from './user-badge.repository';
 
-export type BadgeSourceName = 'MANUAL' | 'LEVEL' | 'MILESTONE';
+export type BadgeSourceName = 'MANUAL' | 'LEVEL' | 'MILESTONE' | 'STREAK';
 
 export interface UserBadgeDoc extends OutboxFields {
   /** userBadgeId(app, user, badge key). */
