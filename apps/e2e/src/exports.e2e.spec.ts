@@ -25,8 +25,13 @@ async function everyPage<T>(app: TestApp, path: string, key: string): Promise<T[
 /** A value of the API's JSON as its CSV cell reads. */
 const cell = (value: unknown) => (value === null || value === undefined ? '' : String(value));
 
-/** The fields of the objects a listed item may hold as null (a ledger entry's, set on REVERSAL entries only). */
-const NULLABLE_OBJECTS: Record<string, string[]> = { unrecovered: ['coins', 'xp', 'tokens'], reversal: ['conversionId', 'reversalId', 'reason'] };
+/** The fields of the objects a listed item may hold as null (a ledger entry's, set on REVERSAL, boosted or STREAK_REWARD entries only). */
+const NULLABLE_OBJECTS: Record<string, string[]> = {
+  unrecovered: ['coins', 'xp', 'tokens'],
+  reversal: ['conversionId', 'reversalId', 'reason'],
+  boost: ['id', 'name', 'multiplier'],
+  streak: ['key', 'length'],
+};
 
 /** A list's JSON item as its export's row reads: nested objects flattened (Campaign.name → campaignName), text a spreadsheet would run as a formula after a '. */
 function asRow(item: Record<string, unknown>): Record<string, string> {

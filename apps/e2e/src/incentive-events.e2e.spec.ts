@@ -85,6 +85,8 @@ describe('incentive actions and events', () => {
         badgesAwarded: [],
         milestonesReached: [],
         duplicate: false,
+        streaksExtended: [],
+        boost: null,
       });
       const processed = await waitForEvents('incentive.event.processed', (e) => e.data.eventId === res.body.event.id, 1);
       expect(processed[0]).toMatchObject({

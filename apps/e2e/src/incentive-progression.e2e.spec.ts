@@ -125,6 +125,7 @@ describe('incentive balances, levels, badges and milestones', () => {
         metric: 'XP',
         threshold: 250,
         rewards: { coins: 3, xp: 0, tokens: 2, badgeKey: 'centurion' },
+        streakKey: null,
         createdAt: expect.stringMatching(/Z$/),
         updatedAt: expect.stringMatching(/Z$/),
       });
@@ -249,6 +250,9 @@ describe('incentive balances, levels, badges and milestones', () => {
         // REVERSAL entries only.
         unrecovered: null,
         reversal: null,
+        // A boosted event's and a STREAK_REWARD's only.
+        boost: null,
+        streak: null,
         createdAt: expect.stringMatching(/Z$/),
       });
       const balance = (await app.api.get('/incentives/balances/hero')).body.balance;

@@ -100,9 +100,12 @@ describe('streaks: daily and weekly, in the user\u2019s time zone, with freezes,
     expect([unknownAction.status, unknownAction.body.error.code]).toEqual([422, 'ACTION_NOT_FOUND']);
     expect((await api.post('/incentives/streaks/definitions', { key: 'daily', name: 'Again', period: 'DAILY' })).status).toBe(409);
     const badZone = await api.put('/incentives/users/ana/settings', { timeZone: 'Mars/Olympus_Mons' });
-    expect([badZone.status, badZone.body.error.code]).toEqual([400, 'VALIDATION_ERROR']);
-    expect((await api.post('/incentives/events', { userId: 'ana', actionKey: 'login', timeZone: 'Nowhere/Land' })).status).toBe(400);
-    expect((await api.post('/incentives/milestones/definitions', { key: 'm', name: 'M', metric: 'STREAK', threshold: 2 })).status).toBe(400);
+    expect([badZone.status, badZone.body.error.code]).toEqual([422, 'TIME_ZONE_UNKNOWN']);
+    expect((await api.post('/incentives/events', { userId: 'ana', actionKey: 'login', timeZone: 'Nowhere/Land' })).body.error.code).toBe('TIME_ZONE_UNKNOWN');
+    const noKey = await api.post('/incentives/milestones/definitions', { key: 'm', name: 'M', metric: 'STREAK', threshold: 2 });
+    expect([noKey.status, noKey.body.error.code]).toEqual([422, 'STREAK_KEY_REQUIRED']);
+    const twice = await api.post('/incentives/streaks/definitions', { key: 'x', name: 'X', period: 'DAILY', rewards: [{ length: 2, coins: 1 }, { length: 2, coins: 2 }] });
+    expect([twice.status, twice.body.error.code]).toEqual([422, 'REWARD_LENGTH_REPEATED']);
     const settings = await api.get('/incentives/users/ana/settings');
     expect(settings.body.settings).toMatchObject({ userId: 'ana', timeZone: 'America/New_York' });
     expect((await api.get('/incentives/users/someone-new/settings')).body.settings.timeZone).toBe('UTC');

@@ -11,9 +11,9 @@ export const definitionKey = (description: string) =>
 
 export const userId = (description = 'Your user id') => id(description);
 
-/** An IANA time zone name; the incentive service checks the runtime knows it (400 otherwise). */
+/** An IANA time zone name; the incentive service checks the runtime knows it (422 TIME_ZONE_UNKNOWN otherwise). */
 export const timeZone = (description: string) =>
-  z.string().min(1).max(64).openapi({ description: `${description}. An IANA time zone name`, example: 'Europe/Paris' });
+  z.string().min(1).max(64).openapi({ description: `${description}. An IANA time zone name (one the service does not know: 422 TIME_ZONE_UNKNOWN)`, example: 'Europe/Paris' });
 
 /** Coins, XP, tokens, thresholds: whole numbers, so every balance is exact. */
 export const amount = wholeAmount().openapi({ description: `A whole number from 0 to ${MAX_AMOUNT}` });

@@ -28,6 +28,8 @@ const multiplier = z
       'More than 1, at most 10, at most 2 decimal places. Coins and XP an event earns inside the window are multiplied by it and rounded ' +
       'down (7 coins × 1.5 = 10); tokens are not multiplied',
     example: 1.5,
+    // The 2-decimal rule as the document states it (checked above with a tolerance: floats).
+    multipleOf: 0.01,
   });
 
 const BoostBody = z

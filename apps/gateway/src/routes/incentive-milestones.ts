@@ -44,7 +44,7 @@ export function incentiveMilestoneRoutes(api: ApiRouter, clients: ServiceClients
         metric: MilestoneMetrics.schema,
         threshold,
         rewards: Rewards.optional(),
-        streakKey: definitionKey('Required with metric STREAK (400 otherwise), refused with any other').optional(),
+        streakKey: definitionKey('The streak of metric STREAK (422 STREAK_KEY_REQUIRED without one); ignored with any other metric').optional(),
       })
       .openapi('CreateMilestoneRequest'),
     responses: {
@@ -119,7 +119,7 @@ export function incentiveMilestoneRoutes(api: ApiRouter, clients: ServiceClients
         metric: MilestoneMetrics.schema.optional(),
         threshold: threshold.optional(),
         rewards: Rewards.optional(),
-        streakKey: definitionKey('With metric STREAK only').optional(),
+        streakKey: definitionKey('The streak of metric STREAK; ignored with any other metric').optional(),
       })
       .openapi('UpdateMilestoneRequest'),
     responses: { 200: { description: 'The updated definition', schema: z.object({ milestone: Milestone.schema }) } },

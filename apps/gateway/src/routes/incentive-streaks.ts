@@ -179,10 +179,11 @@ export function incentiveStreakRoutes(api: ApiRouter, clients: ServiceClients): 
     path: '/incentives/users/:userId/settings',
     tag: 'Incentive streaks',
     summary: "Set a user's time zone",
-    description: 'Streaks count the user\u2019s next periods in it (an event that names its own `timeZone` is counted in that one). 400 for a name that is not an IANA zone.',
+    description: 'Streaks count the user\u2019s next periods in it (an event that names its own `timeZone` is counted in that one). 422 TIME_ZONE_UNKNOWN for a name that is not an IANA zone.',
     params: userParams,
     body: z.object({ timeZone: timeZone('The user\u2019s zone') }).openapi('PutIncentiveUserSettingsRequest'),
     responses: { 200: { description: 'The settings', schema: z.object({ settings: UserSettings.schema }) } },
+    errors: [422],
     handle: async ({ appId, params, body }) => {
       const { settings } = await clients.incentive.putUserSettings({ appId, userId: params.userId, timeZone: body.timeZone });
       return { status: 200, body: { settings: userSettingsJson(settings!) } };

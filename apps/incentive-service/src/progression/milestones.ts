@@ -1,5 +1,5 @@
 import { characterCount } from '@ris/contracts';
-import { invalid, notFound } from '@ris/domain-errors';
+import { invalid, notFound, refused } from '@ris/domain-errors';
 import type { Page, PageQuery } from '@ris/mongo';
 import type { Badges } from './badges';
 import { createDefinition } from '../definitions/definition-create';
@@ -32,12 +32,9 @@ function checkMilestone(m: Omit<MilestoneInput, 'key'>): void {
   if (m.metric === 'XP') checkXp(m.threshold, 'threshold');
   else checkAmount(m.threshold, 'threshold');
   if (m.threshold < 1) throw invalid('threshold must be at least 1');
-  if (m.metric === 'STREAK') {
-    if (!m.streakKey) throw invalid('streakKey is required with metric STREAK', { field: 'streakKey' });
-    checkKey(m.streakKey, 'streakKey');
-  } else if (m.streakKey) {
-    throw invalid('streakKey goes with metric STREAK only', { field: 'streakKey' });
-  }
+  // 422: a rule between fields that the document's schema cannot state.
+  if (m.metric === 'STREAK' && !m.streakKey) throw refused('STREAK_KEY_REQUIRED', 'metric STREAK needs a streakKey', { field: 'streakKey' });
+  if (m.streakKey) checkKey(m.streakKey, 'streakKey');
   checkAmount(m.rewards.coins, 'rewards.coins');
   checkXp(m.rewards.xp, 'rewards.xp');
   checkAmount(m.rewards.tokens, 'rewards.tokens');
@@ -62,7 +59,7 @@ export class Milestones {
     const { doc, created } = await createDefinition(
       this.definitions,
       appId,
-      { ...input, streakKey: input.streakKey ?? null, _id: milestoneId(appId, input.key), name: input.name.trim(), createdAt: now, updatedAt: now },
+      { ...input, streakKey: input.metric === 'STREAK' ? (input.streakKey ?? null) : null, _id: milestoneId(appId, input.key), name: input.name.trim(), createdAt: now, updatedAt: now },
       'A milestone',
       input.key,
       operationKey,
@@ -91,8 +88,8 @@ export class Milestones {
     const defined = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) as MilestonePatch;
     const next = { ...current, streakKey: current.streakKey ?? null, ...defined };
     if (defined.name !== undefined) next.name = defined.name.trim();
-    // Another metric than STREAK drops the streak key unless one is sent (then refused).
-    if (defined.metric && defined.metric !== 'STREAK' && defined.streakKey === undefined) next.streakKey = null;
+    // A streak key means something with metric STREAK only: any other metric keeps none.
+    if (next.metric !== 'STREAK') next.streakKey = null;
     checkMilestone(next);
     if (defined.rewards) await this.badges.checkExists(appId, defined.rewards.badgeKey, 'rewards.badgeKey');
     const updated = await this.definitions.replace(appId, next);

@@ -54,7 +54,10 @@ function checkFields(d: Omit<StreakDefinitionInput, 'key'>): void {
     checkXp(r.xp, `rewards[${i}].xp`);
     checkAmount(r.tokens, `rewards[${i}].tokens`);
   });
-  if (new Set(d.rewards.map((r) => r.length)).size !== d.rewards.length) throw invalid('rewards: one reward per length', { field: 'rewards' });
+  // 422: a rule between items that the document's schema cannot state.
+  if (new Set(d.rewards.map((r) => r.length)).size !== d.rewards.length) {
+    throw refused('REWARD_LENGTH_REPEATED', 'rewards: one reward per length', { field: 'rewards' });
+  }
 }
 
 /** Streak definitions: CRUD like the other definitions, and the cached list the event path reads. */

@@ -1,6 +1,6 @@
 import { now } from '@ris/config';
 import { PeriodicTask } from '@ris/service-runtime';
-import { invalid } from '@ris/domain-errors';
+import { refused } from '@ris/domain-errors';
 import type { DomainEvent, Outbox, OutboxCarrier } from '@ris/events';
 import type { Logger } from '@ris/logging';
 import { checkUserId } from '../definitions/definition-key';
@@ -47,9 +47,13 @@ const MAX_ATTEMPTS = 50;
 const PASS_BATCH = 200;
 const DEFAULT_ZONE = 'UTC';
 
-/** An IANA zone name as sent: refused (400) unless the runtime knows it; stored in its canonical spelling. */
+/**
+ * An IANA zone name as sent: 422 TIME_ZONE_UNKNOWN unless the runtime knows
+ * it (the list is the runtime's tz database, not something the OpenAPI
+ * document can state); stored in its canonical spelling.
+ */
 export function checkTimeZone(value: string, field = 'timeZone'): string {
-  if (!isTimeZone(value)) throw invalid(`${field} must be an IANA time zone name, such as Europe/Paris`, { field });
+  if (!isTimeZone(value)) throw refused('TIME_ZONE_UNKNOWN', `${field}: ${value.slice(0, 64)} is not an IANA time zone name (such as Europe/Paris)`, { field });
   return canonicalTimeZone(value);
 }
 

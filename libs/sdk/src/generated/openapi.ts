@@ -4959,7 +4959,7 @@ export interface paths {
         };
         /**
          * Set a user's time zone
-         * @description Streaks count the user’s next periods in it (an event that names its own `timeZone` is counted in that one). 400 for a name that is not an IANA zone.
+         * @description Streaks count the user’s next periods in it (an event that names its own `timeZone` is counted in that one). 422 TIME_ZONE_UNKNOWN for a name that is not an IANA zone.
          *
          *     **Role:** MANAGER or above with a dashboard session (an API key may call it).
          */
@@ -5028,6 +5028,15 @@ export interface paths {
                 };
                 /** @description Body is not JSON */
                 415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description A business rule refused the request */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -15354,7 +15363,7 @@ export interface components {
                 [key: string]: unknown;
             };
             /**
-             * @description The zone this event's streak periods are read in; absent: the user's (PUT /incentives/users/{userId}/settings), else UTC. An IANA time zone name
+             * @description The zone this event's streak periods are read in; absent: the user's (PUT /incentives/users/{userId}/settings), else UTC. An IANA time zone name (one the service does not know: 422 TIME_ZONE_UNKNOWN)
              * @example Europe/Paris
              */
             timeZone?: string;
@@ -15629,7 +15638,7 @@ export interface components {
             threshold: number;
             rewards?: components["schemas"]["MilestoneRewardsRequest"];
             /**
-             * @description Required with metric STREAK (400 otherwise), refused with any other
+             * @description The streak of metric STREAK (422 STREAK_KEY_REQUIRED without one); ignored with any other metric
              * @example daily_login
              */
             streakKey?: string;
@@ -15665,7 +15674,7 @@ export interface components {
             threshold?: number;
             rewards?: components["schemas"]["MilestoneRewardsRequest"];
             /**
-             * @description With metric STREAK only
+             * @description The streak of metric STREAK; ignored with any other metric
              * @example daily_login
              */
             streakKey?: string;
@@ -15808,7 +15817,7 @@ export interface components {
         };
         PutIncentiveUserSettingsRequest: {
             /**
-             * @description The user’s zone. An IANA time zone name
+             * @description The user’s zone. An IANA time zone name (one the service does not know: 422 TIME_ZONE_UNKNOWN)
              * @example Europe/Paris
              */
             timeZone: string;
