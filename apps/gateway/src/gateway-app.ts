@@ -64,6 +64,7 @@ import { incentiveLevelRoutes } from './routes/incentive-levels';
 import { incentiveMilestoneRoutes } from './routes/incentive-milestones';
 import { incentiveBoostRoutes } from './routes/incentive-boosts';
 import { incentiveStreakRoutes } from './routes/incentive-streaks';
+import { incentiveSettingsRoutes } from './routes/incentive-settings';
 import { STRIPE_EVENTS_BASE, integrationRoutes, stripeEventsEndpoint } from './routes/integrations';
 import { marketplaceRoutes } from './routes/marketplace';
 import { payoutRoutes } from './routes/payouts';
@@ -174,6 +175,7 @@ export function createGatewayApp({ config, logger, db, redis, clients }: Gateway
   incentiveMilestoneRoutes(api, clients);
   incentiveStreakRoutes(api, clients);
   incentiveBoostRoutes(api, clients);
+  incentiveSettingsRoutes(api, clients);
   incentiveLeaderboardRoutes(api, clients);
   incentiveStatsRoutes(api, clients);
   conversionRoutes(api, clients);

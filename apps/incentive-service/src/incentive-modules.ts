@@ -34,6 +34,10 @@ import { Milestones } from './progression/milestones';
 import { ReachedMilestoneRepository } from './progression/reached-milestone.repository';
 import { UserBadgeRepository } from './progression/user-badge.repository';
 import { ConversionReversalRepository } from './reversals/conversion-reversal.repository';
+import { EventReversals } from './reversals/event-reversals';
+import { BalanceDues } from './ledger/balance-dues';
+import { IncentiveSettingsRepository } from './settings/incentive-settings.repository';
+import { IncentiveSettings } from './settings/incentive-settings';
 import { ReferralCreditReversals } from './reversals/referral-credit-reversals';
 import { ActiveUserRepository } from './series/active-user.repository';
 import { IncentiveBucketRepository } from './series/incentive-bucket.repository';
@@ -67,6 +71,7 @@ export function incentiveRepositories(db: Connection) {
     streakDefinitions: new StreakDefinitionRepository(db),
     engagementUsers: new EngagementUserRepository(db),
     boosts: new BoostRepository(db),
+    settings: new IncentiveSettingsRepository(db),
   };
 }
 
@@ -96,6 +101,7 @@ export function incentiveModules(deps: IncentiveDependencies) {
   const leaderboard = new Leaderboard(stored.balances, stored.catchUps, new LeaderboardStore(deps.redis, deps.redisKeyPrefix), logger);
   const actions = new Actions(stored.actions);
   const series = new IncentiveSeries(stored.buckets, stored.activeUsers, actions, logger);
+  const settings = new IncentiveSettings(stored.settings);
   // Every balance change reaches the board in the same flow; every entry written, the engine's series.
   const ledger = new Ledger(
     stored.entries,
@@ -103,6 +109,8 @@ export function incentiveModules(deps: IncentiveDependencies) {
     logger,
     (appId, userId, state) => leaderboard.publish(appId, userId, state),
     (appId, entries) => series.countEntries(appId, entries),
+    // Every credit takes the app's expiry terms of the moment.
+    (appId) => settings.terms(appId),
   );
   const badges = new Badges(stored.badges, stored.awards, outbox);
   const levels = new Levels(stored.levelSets, badges);
@@ -118,6 +126,8 @@ export function incentiveModules(deps: IncentiveDependencies) {
   const snapshots = new LeaderboardSnapshots(stored.balances, stored.snapshots, stored.snapshotRuns, logger, deps.snapshotSize);
   const refreshRuns = new LeaderboardRefreshRuns(stored.refreshRuns, leaderboard, logger);
   const reversals = new ReferralCreditReversals(ledger, stored.conversionReversals);
+  const eventReversals = new EventReversals(ledger, stored.events, outbox);
+  const dues = new BalanceDues(ledger, stored.balances, outbox, logger);
   return {
     stored,
     actions,
@@ -138,6 +148,9 @@ export function incentiveModules(deps: IncentiveDependencies) {
     streakDefinitions,
     streaks,
     boosts,
+    settings,
+    eventReversals,
+    dues,
   };
 }
 

@@ -3,6 +3,8 @@ import { IncentiveService } from '@ris/contracts';
 import { rpcService, type RpcService } from '@ris/rpc';
 import { actionCalls } from './actions/actions.rpc';
 import { boostCalls } from './boosts/boosts.rpc';
+import { eventReversalCalls } from './reversals/event-reversals.rpc';
+import { settingsCalls } from './settings/settings.rpc';
 import { eventCalls } from './events/events.rpc';
 import type { IncentiveModules } from './incentive-modules';
 import { leaderboardCalls } from './leaderboard/leaderboard.rpc';
@@ -27,6 +29,8 @@ export function incentiveService(modules: IncentiveModules): RpcService {
     ...leaderboardCalls(modules.leaderboard, modules.movements, modules.refreshRuns, modules.snapshots),
     ...streakCalls(modules.streakDefinitions, modules.streaks),
     ...boostCalls(modules.boosts),
+    ...settingsCalls(modules.settings),
+    ...eventReversalCalls(modules.eventReversals, modules.movements),
   };
   return rpcService(IncentiveService, impl, { tenant: { unscoped: {} } });
 }

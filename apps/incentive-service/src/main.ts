@@ -20,6 +20,8 @@ void runService({
     LEADERBOARD_SNAPSHOT_SIZE: setting.positiveInt(100),
     // How often the streak pass freezes or ends streaks whose period ran out (tests make it short).
     STREAK_PASS_INTERVAL_MS: setting.positiveInt(60_000),
+    // How often the dues pass releases pending credits and expires lapsed coins (tests make it short).
+    DUES_PASS_INTERVAL_MS: setting.positiveInt(60_000),
   },
   build: ({ config, db, bus, outbox, logger, liveness }) => {
     // Fail fast instead of queueing: events must succeed while Redis is down.
@@ -64,9 +66,10 @@ void runService({
         modules.snapshots.start();
         modules.recorder.startRecovery();
         modules.streaks.startPass(config.STREAK_PASS_INTERVAL_MS);
+        modules.dues.start(config.DUES_PASS_INTERVAL_MS);
       },
       stop: async () => {
-        await Promise.all([modules.recorder.stop(), modules.streaks.stop(), modules.leaderboard.stop(), modules.snapshots.stop(), modules.refreshRuns.stop()]);
+        await Promise.all([modules.recorder.stop(), modules.streaks.stop(), modules.dues.stop(), modules.leaderboard.stop(), modules.snapshots.stop(), modules.refreshRuns.stop()]);
         // The counts of the last writes (series/incentive-series.ts).
         await modules.series.flushed();
         redis.disconnect();

@@ -38,6 +38,7 @@ export const Action = entity<ActionMessage>()('IncentiveAction', {
   maxRepeats: z.number().int().nullable().openapi({ description: 'Rewarded events per user; null = unlimited' }),
   enabled: z.boolean(),
   description: z.string().nullable(),
+  pendingDays: z.number().int().openapi({ description: 'Days its coins and tokens stay pending; 0 = available at once' }),
   createdAt: time(timestamp),
   updatedAt: time(timestamp),
 });
@@ -73,6 +74,9 @@ export const EventResult = entity<EventResultMessage>()('IncentiveEventResult', 
   duplicate: z.boolean().openapi({ description: 'True when the idempotencyKey had been seen: this is the first result again' }),
   streaksExtended: StreakExtension.list(),
   boost: BoostRef.field(),
+  pendingUntil: time(
+    timestamp.nullable().openapi({ description: 'Its coins and tokens are pending until then (the action\u2019s pendingDays), unless the event is reversed first; null: available at once' }),
+  ),
 });
 
 /** GET /incentives/events items. */

@@ -3,6 +3,7 @@ import { timestamp } from '../openapi/common-schemas';
 import { z } from '../openapi/zod';
 import { BoostRef } from './incentive-boost.mapper';
 import { entity, from, publicEnum, time } from './entity';
+import { isoTime } from './proto-json';
 
 export const LedgerReasons = publicEnum(LedgerReason);
 export const LedgerCauses = publicEnum(LedgerCause);
@@ -25,6 +26,16 @@ export const Balance = entity<BalanceMessage>()('IncentiveBalance', {
   rewardedEvents: z.number().int(),
   referrals: z.number().int().openapi({ description: 'Referees who converted (rewarded REFERRAL_REFEREE_ACTION events)' }),
   updatedAt: time(timestamp.nullable()),
+  pendingCoins: z.number().openapi({ description: 'Credited by events of actions with pendingDays, not spendable yet (not in coins, nor on the leaderboard)' }),
+  pendingTokens: z.number(),
+  expiring: from(
+    z
+      .array(z.object({ currency: z.enum(['COINS', 'TOKENS']), amount: z.number(), expiresAt: timestamp }))
+      .openapi({ description: 'The next 3 expiry dates of coins and tokens, soonest first (the app\u2019s coinExpiryDays, tokenExpiryDays)' }),
+    (b: BalanceMessage) => b.expiring.map((e) => ({ currency: e.currency === 'TOKENS' ? ('TOKENS' as const) : ('COINS' as const), amount: e.amount, expiresAt: isoTime(e.expiresAt) ?? '' })),
+  ),
+  debtCoins: z.number().openapi({ description: 'Owed after an event reversal took back more than the balance held; the next credits repay it' }),
+  debtTokens: z.number(),
 });
 
 export const Transaction = entity<LedgerEntry>()('IncentiveTransaction', {
@@ -34,7 +45,8 @@ export const Transaction = entity<LedgerEntry>()('IncentiveTransaction', {
     s.openapi({
       description:
         'The kind of movement: ACTION_REWARD, LEVEL_REWARD, MILESTONE_REWARD, DEBIT (a redemption), CREDIT (a refund), SCORE_SET (POST /incentives/leaderboard), ADJUSTMENT (POST /incentives/balances/{userId}/adjustments), ' +
-        'REVERSAL (a referral credit taken back: its conversion was reversed in full), STREAK_REWARD (a streak reached a length that pays)',
+        'REVERSAL (a referral credit or an event taken back), STREAK_REWARD (a streak reached a length that pays), EXPIRY (coins or tokens lapsed), ' +
+        'PENDING_RELEASE (a pending credit became available)',
     }),
   ),
   cause: LedgerCauses.field((s) =>
@@ -42,7 +54,8 @@ export const Transaction = entity<LedgerEntry>()('IncentiveTransaction', {
       description:
         "What moved the balance: EVENT (an action's reward), LEVEL or MILESTONE (their rewards), CATALOG_REDEMPTION or MARKETPLACE_REDEMPTION (the debit of a redemption), " +
         'REFUND (a redemption cancelled, or undone after its debit, given back), ADJUSTMENT (a manual adjustment), SCORE_SET (a recorded score), ' +
-        'CONVERSION_REVERSAL (a referral credit taken back after its conversion was refunded or charged back in full), STREAK (a streak reward). Always set',
+        'CONVERSION_REVERSAL (a referral credit taken back after its conversion was refunded or charged back in full), STREAK (a streak reward), ' +
+        'EXPIRY, PENDING_RELEASE, EVENT_REVERSAL (POST /incentives/events/{eventId}/reverse). Always set',
     }),
   ),
   coins: from(z.number().openapi({ description: 'Signed change' }), (t: LedgerEntry) => t.amounts?.coins ?? 0),
@@ -71,6 +84,22 @@ export const Transaction = entity<LedgerEntry>()('IncentiveTransaction', {
     (t: LedgerEntry) => (t.reversal ? { conversionId: t.reversal.conversionId, reversalId: t.reversal.id, reason: t.reversal.reason } : null),
   ),
   boost: BoostRef.field(),
+  pendingCoins: z.number().openapi({ description: 'Signed change of the pending coins: a pending credit (+), its release or cancellation (−); 0 on other entries' }),
+  pendingTokens: z.number(),
+  debt: from(
+    z
+      .object({ coins: z.number(), tokens: z.number() })
+      .nullable()
+      .openapi({ description: 'An event reversal only: what the balance no longer held, now owed; null on other entries' }),
+    (t: LedgerEntry) => (t.debt ? { coins: t.debt.coins, tokens: t.debt.tokens } : null),
+  ),
+  debtRepaid: from(
+    z
+      .object({ coins: z.number(), tokens: z.number() })
+      .nullable()
+      .openapi({ description: 'A credit while in debt: the part of it that repaid the debt (coins and tokens hold the rest); null otherwise' }),
+    (t: LedgerEntry) => (t.debtRepaid ? { coins: t.debtRepaid.coins, tokens: t.debtRepaid.tokens } : null),
+  ),
   streak: from(
     z
       .object({ key: z.string(), length: z.number().int() })

@@ -47,6 +47,10 @@ const figures = {
   tokensRedeemed: z.number().openapi({ description: 'Tokens taken by redemptions less their refunds, as coinsRedeemed' }),
   xpIssued: z.number().openapi({ description: 'XP credited, as coinsIssued (what adjustments and recorded scores take away is not subtracted)' }),
   redemptions: count('Catalog and marketplace redemptions whose debit was applied in the bucket (a later cancellation does not take one back)'),
+  coinsExpired: z.number().openapi({ description: 'Coins that lapsed (the app\u2019s coinExpiryDays): EXPIRY ledger entries' }),
+  tokensExpired: z.number().openapi({ description: 'Tokens that lapsed, as coinsExpired' }),
+  coinsReversed: z.number().openapi({ description: 'Coins taken back by reversals of conversions and events (a part owed as debt is not in it)' }),
+  tokensReversed: z.number().openapi({ description: 'Tokens taken back by reversals, as coinsReversed' }),
 };
 
 const EngineTotals = entity<EngineFigures>()('IncentiveEngineFigures', figures);

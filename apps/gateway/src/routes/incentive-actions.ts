@@ -10,6 +10,12 @@ import type { ServiceClients } from '../service-clients';
 
 const cooldown = count();
 const maxRepeats = count();
+const pendingDays = z
+  .number()
+  .int()
+  .min(0)
+  .max(365)
+  .openapi({ description: 'Days its coins and tokens stay pending (not spendable, not on the board) before they become available by themselves, unless the event is reversed first; 0 = at once' });
 
 const ActionEnvelope = z.object({ action: Action.schema });
 
@@ -27,6 +33,7 @@ const CreateActionBody = z
     maxRepeats: maxRepeats.nullable().optional().openapi({ description: 'Max rewarded events per user; omitted or null = unlimited' }),
     enabled: z.boolean().default(true),
     description: freeText(1000).optional(),
+    pendingDays: pendingDays.default(0),
   })
   .openapi('CreateIncentiveActionRequest');
 
@@ -41,6 +48,7 @@ const UpdateActionBody = z
     maxRepeats: maxRepeats.nullable().optional().openapi({ description: 'null removes the cap' }),
     enabled: z.boolean().optional().openapi({ description: 'A disabled action records events but rewards nothing (reason ACTION_DISABLED)' }),
     description: freeText(1000).optional(),
+    pendingDays: pendingDays.optional().openapi({ description: 'Applies to events from then on' }),
   })
   .openapi('UpdateIncentiveActionRequest');
 
@@ -57,6 +65,7 @@ const actionFields = (body: z.output<typeof UpdateActionBody>) => ({
   maxRepeats: body.maxRepeats ?? undefined,
   enabled: body.enabled,
   description: body.description,
+  pendingDays: body.pendingDays,
 });
 
 export function incentiveActionRoutes(api: ApiRouter, clients: ServiceClients): void {

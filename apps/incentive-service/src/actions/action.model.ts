@@ -18,6 +18,8 @@ export interface ActionDoc {
   maxRepeats: number | null;
   enabled: boolean;
   description: string | null;
+  /** Days its coins and tokens stay pending (absent on actions from before: 0). */
+  pendingDays?: number;
   createdAt: Date;
   updatedAt: Date;
   /** The operation key of the request that created it (see createDefinition); null without one. */
@@ -35,6 +37,7 @@ const actionSchema = new Schema<ActionDoc>(
     xp: { type: Number, required: true },
     tokens: { type: Number, required: true },
     cooldownSeconds: { type: Number, required: true },
+    pendingDays: { type: Number, default: 0 },
     maxRepeats: { type: Number, default: null },
     enabled: { type: Boolean, required: true },
     description: { type: String, default: null },

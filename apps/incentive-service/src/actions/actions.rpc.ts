@@ -21,6 +21,7 @@ export function actionMessage(doc: ActionDoc): Action {
     maxRepeats: doc.maxRepeats ?? undefined,
     enabled: doc.enabled,
     description: doc.description ?? undefined,
+    pendingDays: doc.pendingDays ?? 0,
     createdAt: timestampFromDate(doc.createdAt),
     updatedAt: timestampFromDate(doc.updatedAt),
   });
@@ -47,6 +48,7 @@ export function actionCalls(actions: Actions): ActionCalls {
           maxRepeats: req.maxRepeats ?? null,
           enabled: req.enabled ?? true,
           description: req.description ?? null,
+          pendingDays: req.pendingDays,
         },
         req.operationKey,
       );
@@ -70,6 +72,7 @@ export function actionCalls(actions: Actions): ActionCalls {
         maxRepeats: req.clearMaxRepeats ? null : req.maxRepeats,
         enabled: req.enabled,
         description: req.description,
+        pendingDays: req.pendingDays,
       });
       return { action: actionMessage(action) };
     },

@@ -23,8 +23,12 @@ function checkAction(a: Omit<ActionInput, 'key'>): void {
   checkAmount(a.tokens, 'tokens');
   checkWholeNumber(a.cooldownSeconds, 'cooldown');
   if (a.maxRepeats !== null) checkWholeNumber(a.maxRepeats, 'maxRepeats');
+  checkWholeNumber(a.pendingDays ?? 0, 'pendingDays', MAX_PENDING_DAYS);
   if (a.description !== null && characterCount(a.description) > 1000) throw invalid('description must be at most 1000 characters');
 }
+
+/** A return window of a year at most. */
+export const MAX_PENDING_DAYS = 365;
 
 const typeKey = (appId: string, type: ActionTypeName) => `${appId}\u0000${type}`;
 

@@ -44,6 +44,7 @@ export function eventResultMessage(doc: IncentiveEventDoc, duplicate: boolean): 
     duplicate,
     streaksExtended: r.streaksExtended ?? [],
     boost: r.boost ?? undefined,
+    pendingUntil: r.pendingUntil ? timestampFromDate(new Date(r.pendingUntil)) : undefined,
   });
 }
 

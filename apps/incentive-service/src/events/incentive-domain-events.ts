@@ -1,6 +1,7 @@
 import { domainEvent, stableEventId } from '@ris/events';
 import type { IncentiveEventDoc } from './incentive-event.model';
 import type { LevelDef } from '../progression/level-progress';
+import type { Movement } from '../ledger/balance-fold';
 import type { MilestoneDoc } from '../progression/milestone.model';
 import type { UserBadgeDoc } from '../progression/user-badge.model';
 
@@ -53,5 +54,36 @@ export function milestoneReached(appId: string, userId: string, milestone: Pick<
     appId,
     { userId, milestoneKey: milestone.key, metric: milestone.metric, threshold: milestone.threshold, reachedAt: at.toISOString() },
     { id: stableEventId('incentive.milestone_reached', appId, userId, milestone.key), occurredAt: at },
+  );
+}
+
+/** Coins or tokens that lapsed (an EXPIRY entry carries it). */
+export function coinsExpired(appId: string, userId: string, expiry: Pick<Movement, 'key' | 'coins' | 'tokens' | 'createdAt'>) {
+  return domainEvent(
+    'incentive.coins_expired',
+    appId,
+    { userId, coins: -expiry.coins, tokens: -expiry.tokens, expiredAt: expiry.createdAt.toISOString() },
+    { id: stableEventId('incentive.coins_expired', appId, expiry.key), occurredAt: expiry.createdAt },
+  );
+}
+
+/** An incentive event taken back (its REVERSAL entry carries it). */
+export function eventReversed(appId: string, userId: string, eventId: string, reversal: Pick<Movement, 'coins' | 'tokens' | 'xp' | 'pendingCoins' | 'pendingTokens' | 'debt' | 'description' | 'createdAt'>) {
+  return domainEvent(
+    'incentive.event_reversed',
+    appId,
+    {
+      userId,
+      eventId,
+      coins: -reversal.coins,
+      tokens: -reversal.tokens,
+      xp: -reversal.xp,
+      pendingCoins: -(reversal.pendingCoins ?? 0),
+      pendingTokens: -(reversal.pendingTokens ?? 0),
+      debt: reversal.debt ?? { coins: 0, tokens: 0 },
+      reason: reversal.description,
+      reversedAt: reversal.createdAt.toISOString(),
+    },
+    { id: stableEventId('incentive.event_reversed', appId, eventId), occurredAt: reversal.createdAt },
   );
 }

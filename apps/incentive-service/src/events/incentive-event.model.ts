@@ -21,6 +21,8 @@ export interface EventResultDoc {
   streaksExtended?: StreakExtensionDoc[];
   /** The boost that multiplied its reward (absent or null: none). */
   boost?: LedgerBoost | null;
+  /** Its coins and tokens are pending until then (absent or null: available at once). */
+  pendingUntil?: Date | null;
 }
 
 /**

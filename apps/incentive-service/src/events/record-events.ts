@@ -9,7 +9,7 @@ import { newId, type Page, type PageQuery } from '@ris/mongo';
 import type { ActionDoc } from '../actions/action.model';
 import { decideReward } from '../actions/action-rules';
 import type { Actions } from '../actions/actions';
-import { applyMovement, type BalanceState, type LedgerBoost, type Movement } from '../ledger/balance-fold';
+import { applyMovement, repayingDebt, type BalanceState, type LedgerBoost, type Movement } from '../ledger/balance-fold';
 import { boosted } from '../boosts/boost-choice';
 import type { Boosts } from '../boosts/boosts';
 import { checkTimeZone, type Streaks } from '../streaks/streaks';
@@ -72,6 +72,14 @@ export interface RecordOptions {
 }
 
 const notProcessed = () => new Error('event was not processed');
+const DAY_MS = 86_400_000;
+
+/** What an entry earned, pending or not, before any of it repaid a debt. */
+const earned = (m: Pick<Movement, 'coins' | 'xp' | 'tokens' | 'pendingCoins' | 'pendingTokens' | 'debtRepaid'>) => ({
+  coins: m.coins + Math.max(0, m.pendingCoins ?? 0) + (m.debtRepaid?.coins ?? 0),
+  xp: m.xp,
+  tokens: m.tokens + Math.max(0, m.pendingTokens ?? 0) + (m.debtRepaid?.tokens ?? 0),
+});
 const asError = (err: unknown) => (err instanceof Error ? err : new Error(String(err)));
 
 export const MAX_EVENTS_PER_CALL = 1000;
@@ -134,13 +142,19 @@ function eventInput(appId: string, item: WorkItem): EventInputDoc {
 /** The event's reward for a balance at `currentXp` (XP stops at MAX_XP: see xpThatFits). */
 function eventMovement(item: WorkItem, currentXp: number): Movement {
   const multiplier = item.boost?.multiplier ?? 1;
+  const coins = boosted(item.action.coins, multiplier);
+  const tokens = item.action.tokens;
+  // An action with pendingDays credits its coins and tokens as pending: the dues pass releases them (XP counts at once).
+  const pendingDays = item.action.pendingDays ?? 0;
+  const pending = pendingDays > 0 && (coins > 0 || tokens > 0);
   return {
     key: eventEntryKey(item.eventId),
     reason: 'ACTION_REWARD',
     cause: 'EVENT',
-    coins: boosted(item.action.coins, multiplier),
+    coins: pending ? 0 : coins,
     xp: xpThatFits(currentXp, boosted(item.action.xp, multiplier)),
-    tokens: item.action.tokens,
+    tokens: pending ? 0 : tokens,
+    ...(pending ? { pendingCoins: coins, pendingTokens: tokens, pendingUntil: new Date(item.createdAt.getTime() + pendingDays * DAY_MS) } : {}),
     boost: item.boost,
     sourceId: item.eventId,
     actionKey: item.action.key,
@@ -633,17 +647,19 @@ export class EventRecorder {
         }
         const movement = eventMovement(item, planned.xp);
         const before = planned;
-        planned = applyMovement(planned, movement);
+        // As the ledger will write it: a balance in debt repays it first (the answer's balance says so).
+        planned = applyMovement(planned, repayingDebt(planned, movement));
         movements.push(movement);
         plan.push({
           item,
           movement: movements.length - 1,
           outcome: this.outcome(
-            { coins: movement.coins, xp: movement.xp, tokens: movement.tokens },
+            earned(movement),
             null,
             summary(planned, ladder),
             crossing(ladder, before.xp, planned.xp),
             movement.boost ?? null,
+            movement.pendingUntil ?? null,
           ),
         });
         // Grants come next, before any later event: stop the batch here.
@@ -749,11 +765,12 @@ export class EventRecorder {
 
   private outcomeFromEntry(entry: LedgerEntryDoc, ladder: LevelDef[]): EventResultDoc {
     return this.outcome(
-      { coins: entry.coins, xp: entry.xp, tokens: entry.tokens },
+      earned(entry),
       null,
       summary(entry.balanceAfter, ladder),
       crossing(ladder, entry.balanceAfter.xp - entry.xp, entry.balanceAfter.xp),
       entry.boost ?? null,
+      entry.pendingUntil ?? null,
     );
   }
 
@@ -764,8 +781,9 @@ export class EventRecorder {
     levelUp: EventResultDoc['levelUp'],
     // The boost that multiplied the reward.
     boost: LedgerBoost | null = null,
+    pendingUntil: Date | null = null,
   ): EventResultDoc {
-    return { rewarded, reason, balance, levelUp, badgesAwarded: [], milestonesReached: [], streaksExtended: [], boost };
+    return { rewarded, reason, balance, levelUp, badgesAwarded: [], milestonesReached: [], streaksExtended: [], boost, pendingUntil };
   }
 
   list(appId: string, page: PageQuery, filter: EventListFilter): Promise<Page<IncentiveEventDoc>> {

@@ -8,7 +8,28 @@ import { TIMED_PERIODS, periodField, periodKey, retainedPeriodFields } from '../
 export type LedgerReason = EnumName<typeof LedgerReasonEnum>;
 
 /** Coins from these count as earned (COINS_EARNED milestones); debits, credits, adjustments and score overrides do not. */
-const EARNING_REASONS: ReadonlySet<LedgerReason> = new Set(['ACTION_REWARD', 'LEVEL_REWARD', 'MILESTONE_REWARD', 'STREAK_REWARD']);
+const EARNING_REASONS: ReadonlySet<LedgerReason> = new Set(['ACTION_REWARD', 'LEVEL_REWARD', 'MILESTONE_REWARD', 'STREAK_REWARD', 'PENDING_RELEASE']);
+
+/** Coins or tokens credited together that expire together (lots of one expiry instant merge). */
+export interface Lot {
+  expiresAt: Date;
+  amount: number;
+}
+
+/** An event's coins and tokens waiting to become available (the action's pendingDays). */
+export interface PendingCredit {
+  /** The event's id: its release and its reversal name it. */
+  key: string;
+  coins: number;
+  tokens: number;
+  releaseAt: Date;
+}
+
+/** Coins and tokens (no XP): a pending credit, a debt, what repaid one. */
+export interface CoinsAndTokens {
+  coins: number;
+  tokens: number;
+}
 
 /** The boost that multiplied an event's reward (boosts/boost-choice.ts). */
 export interface LedgerBoost {
@@ -60,6 +81,18 @@ export interface Movement {
   /** Set for STREAK_REWARD: the streak and the length it reached (not part of the fold). */
   streakKey?: string | null;
   streakLength?: number | null;
+  /** A credit of coins / tokens: when the lot it makes expires (the app's coinExpiryDays, tokenExpiryDays); absent or null: never. */
+  coinsExpireAt?: Date | null;
+  tokensExpireAt?: Date | null;
+  /** Signed change of the pending coins and tokens: a pending credit (+), its release or cancellation (−). */
+  pendingCoins?: number;
+  pendingTokens?: number;
+  /** A pending credit: when it becomes available. */
+  pendingUntil?: Date | null;
+  /** An event reversal: what the balance no longer held, owed from now on (the next credits repay it). */
+  debt?: CoinsAndTokens | null;
+  /** A credit while in debt: the part of it that repaid the debt (coins and tokens hold the rest). */
+  debtRepaid?: CoinsAndTokens | null;
   createdAt: Date;
 }
 
@@ -90,6 +123,17 @@ export interface BalanceState {
   levelsGranted: number[];
   milestones: string[];
   perks: string[];
+  /** Coins and tokens that expire, soonest first (their sum is at most coins, tokens: the rest never expires). */
+  coinLots: Lot[];
+  tokenLots: Lot[];
+  /** Not spendable yet, not in coins and tokens. */
+  pendingCoins: number;
+  pendingTokens: number;
+  /** By release time. */
+  pending: PendingCredit[];
+  /** Owed after an event reversal took back more than the balance held. */
+  debtCoins: number;
+  debtTokens: number;
 }
 
 export function emptyBalance(): BalanceState {
@@ -107,7 +151,67 @@ export function emptyBalance(): BalanceState {
     levelsGranted: [],
     milestones: [],
     perks: [],
+    coinLots: [],
+    tokenLots: [],
+    pendingCoins: 0,
+    pendingTokens: 0,
+    pending: [],
+    debtCoins: 0,
+    debtTokens: 0,
   };
+}
+
+/** Adds a lot (merged with one of the same expiry), soonest first. */
+function addLot(lots: Lot[], amount: number, expiresAt: Date): Lot[] {
+  const same = lots.findIndex((l) => l.expiresAt.getTime() === expiresAt.getTime());
+  if (same >= 0) return lots.map((l, i) => (i === same ? { expiresAt: l.expiresAt, amount: l.amount + amount } : l));
+  return [...lots, { expiresAt, amount }].sort((a, b) => a.expiresAt.getTime() - b.expiresAt.getTime());
+}
+
+/** Takes `amount` from the lots, soonest to expire first (what the lots do not hold comes from coins that never expire). */
+function consumeLots(lots: Lot[], amount: number): Lot[] {
+  let left = amount;
+  const out: Lot[] = [];
+  for (const lot of lots) {
+    const taken = Math.min(left, lot.amount);
+    left -= taken;
+    if (lot.amount - taken > 0) out.push({ expiresAt: lot.expiresAt, amount: lot.amount - taken });
+  }
+  return out;
+}
+
+function moveLots(lots: Lot[], delta: number, expiresAt: Date | null | undefined): Lot[] {
+  if (delta > 0 && expiresAt) return addLot(lots, delta, expiresAt);
+  if (delta < 0 && lots.length > 0) return consumeLots(lots, -delta);
+  return lots;
+}
+
+/** The next `count` expiry dates of a balance's coins and tokens, soonest first (GET /incentives/balances/{userId}'s `expiring`). */
+export function expiringSoon(state: Pick<BalanceState, 'coinLots' | 'tokenLots'>, count = 3): Array<{ currency: 'COINS' | 'TOKENS'; amount: number; expiresAt: Date }> {
+  return [
+    ...state.coinLots.map((l) => ({ currency: 'COINS' as const, amount: l.amount, expiresAt: l.expiresAt })),
+    ...state.tokenLots.map((l) => ({ currency: 'TOKENS' as const, amount: l.amount, expiresAt: l.expiresAt })),
+  ]
+    .sort((a, b) => a.expiresAt.getTime() - b.expiresAt.getTime())
+    .slice(0, count);
+}
+
+/**
+ * A credit as a balance in debt takes it: the part that repays the debt
+ * (`debtRepaid`) and the rest, credited. The ledger writes every movement
+ * this way; writers that plan several at once plan with it too.
+ */
+export function repayingDebt(state: Pick<BalanceState, 'debtCoins' | 'debtTokens'>, m: Movement): Movement {
+  const coins = m.coins > 0 ? Math.min(state.debtCoins, m.coins) : 0;
+  const tokens = m.tokens > 0 ? Math.min(state.debtTokens, m.tokens) : 0;
+  if (coins === 0 && tokens === 0) return m;
+  return { ...m, coins: m.coins - coins, tokens: m.tokens - tokens, debtRepaid: { coins, tokens } };
+}
+
+/** When the balance next has something due: a lot to expire or a pending credit to release; null: nothing. */
+export function nextDueAt(state: Pick<BalanceState, 'coinLots' | 'tokenLots' | 'pending'>): Date | null {
+  const times = [state.coinLots[0]?.expiresAt, state.tokenLots[0]?.expiresAt, state.pending[0]?.releaseAt].filter((t): t is Date => Boolean(t));
+  return times.length ? new Date(Math.min(...times.map((t) => t.getTime()))) : null;
 }
 
 /** The balance after one more entry. Live writes and the rebuild use this same function. */
@@ -129,6 +233,24 @@ export function applyMovement(state: BalanceState, m: Omit<Movement, 'cause'>): 
     next.actions = { ...state.actions, [m.actionKey]: { count: (previous?.count ?? 0) + 1, lastAt: m.createdAt } };
   }
   if (m.reason === 'REVERSAL' && m.actionKey) undoRewardCounts(state, next, m, m.actionKey);
+  next.coinLots = moveLots(state.coinLots, m.coins, m.coinsExpireAt);
+  next.tokenLots = moveLots(state.tokenLots, m.tokens, m.tokensExpireAt);
+  const pendingCoins = m.pendingCoins ?? 0;
+  const pendingTokens = m.pendingTokens ?? 0;
+  if (pendingCoins !== 0 || pendingTokens !== 0) {
+    next.pendingCoins = state.pendingCoins + pendingCoins;
+    next.pendingTokens = state.pendingTokens + pendingTokens;
+    next.pending =
+      pendingCoins > 0 || pendingTokens > 0
+        ? [...state.pending, { key: m.sourceId, coins: pendingCoins, tokens: pendingTokens, releaseAt: m.pendingUntil ?? m.createdAt }].sort(
+            (a, b) => a.releaseAt.getTime() - b.releaseAt.getTime(),
+          )
+        : state.pending.filter((p) => p.key !== m.sourceId);
+  }
+  if (m.debt || m.debtRepaid) {
+    next.debtCoins = state.debtCoins + (m.debt?.coins ?? 0) - (m.debtRepaid?.coins ?? 0);
+    next.debtTokens = state.debtTokens + (m.debt?.tokens ?? 0) - (m.debtRepaid?.tokens ?? 0);
+  }
   if (m.xp !== 0) {
     const retained = retainedPeriodFields(m.createdAt);
     const periods: Record<string, PeriodXp> = {};
@@ -159,7 +281,8 @@ export function applyMovement(state: BalanceState, m: Omit<Movement, 'cause'>): 
  * When that reward was (cooldown) stays: it happened.
  */
 function undoRewardCounts(state: BalanceState, next: BalanceState, m: Omit<Movement, 'cause'>, actionKey: string): void {
-  const rewardedCoins = -m.coins + (m.unrecovered?.coins ?? 0);
+  // What the reward had credited as available: taken back, left (unrecovered) or owed (debt); a pending one never counted.
+  const rewardedCoins = -m.coins + (m.unrecovered?.coins ?? 0) + (m.debt?.coins ?? 0);
   next.coinsEarned = Math.max(0, state.coinsEarned - rewardedCoins);
   next.rewardedEvents = Math.max(0, state.rewardedEvents - 1);
   if (m.actionType === 'REFERRAL_REFEREE_ACTION') next.referrals = Math.max(0, state.referrals - 1);
@@ -180,7 +303,7 @@ const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringif
  */
 export function balanceUpdate(base: BalanceState, next: BalanceState): { $inc: Record<string, number>; $set: Record<string, unknown>; $unset: Record<string, ''> } {
   const $inc: Record<string, number> = {};
-  for (const field of ['seq', 'coins', 'xp', 'tokens', 'coinsEarned', 'rewardedEvents', 'referrals'] as const) {
+  for (const field of ['seq', 'coins', 'xp', 'tokens', 'coinsEarned', 'rewardedEvents', 'referrals', 'pendingCoins', 'pendingTokens', 'debtCoins', 'debtTokens'] as const) {
     const delta = next[field] - base[field];
     if (delta !== 0 || field === 'seq') $inc[field] = delta;
   }
@@ -199,5 +322,13 @@ export function balanceUpdate(base: BalanceState, next: BalanceState): { $inc: R
   if (!sameJson(base.levelsGranted, next.levelsGranted)) $set.levelsGranted = next.levelsGranted;
   if (!sameJson(base.milestones, next.milestones)) $set.milestones = next.milestones;
   if (!sameJson(base.perks, next.perks)) $set.perks = next.perks;
+  if (!sameJson(base.coinLots, next.coinLots)) $set.coinLots = next.coinLots;
+  if (!sameJson(base.tokenLots, next.tokenLots)) $set.tokenLots = next.tokenLots;
+  if (!sameJson(base.pending, next.pending)) $set.pending = next.pending;
+  const due = nextDueAt(next);
+  if (!sameDate(nextDueAt(base), due)) {
+    if (due) $set.nextDueAt = due;
+    else $unset.nextDueAt = '';
+  }
   return { $inc, $set, $unset };
 }

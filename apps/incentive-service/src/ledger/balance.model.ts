@@ -12,6 +12,8 @@ export interface BalanceDoc extends BalanceState {
   _id: string;
   appId: string;
   userId: string;
+  /** When the dues pass must look at it (a lot expires, a pending credit releases); absent: nothing due. */
+  nextDueAt?: Date;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -35,6 +37,15 @@ const balanceSchema = new Schema<BalanceDoc>(
     levelsGranted: { type: [Number], default: [] },
     milestones: { type: [String], default: [] },
     perks: { type: [String], default: [] },
+    coinLots: { type: [new Schema({ expiresAt: Date, amount: Number }, { _id: false })], default: undefined },
+    tokenLots: { type: [new Schema({ expiresAt: Date, amount: Number }, { _id: false })], default: undefined },
+    pendingCoins: { type: Number, default: 0 },
+    pendingTokens: { type: Number, default: 0 },
+    pending: { type: [new Schema({ key: String, coins: Number, tokens: Number, releaseAt: Date }, { _id: false })], default: undefined },
+    debtCoins: { type: Number, default: 0 },
+    debtTokens: { type: Number, default: 0 },
+    // The soonest lot to expire or pending credit to release (balance-fold.ts nextDueAt); absent: none.
+    nextDueAt: { type: Date, default: undefined },
     createdAt: { type: Date, required: true },
     updatedAt: { type: Date, required: true },
   },
@@ -44,6 +55,12 @@ declareIndexes<QueryNames<BalanceRepository>>(balanceSchema, [
   { keys: { appId: 1, xp: -1, userId: 1 }, serves: ['page', 'allInOrder', 'topOfBoard'], why: 'GET /incentives/balances?sort=xp (default), ?level= (a range of XP); the all-time board' },
   { keys: { appId: 1, coins: -1, userId: 1 }, serves: ['page', 'allInOrder'], why: 'GET /incentives/balances?sort=coins; GET /participants/export?sort=COINS' },
   { keys: { appId: 1, tokens: -1, userId: 1 }, serves: ['page', 'allInOrder'], why: 'GET /incentives/balances?sort=tokens' },
+  {
+    keys: { nextDueAt: 1 },
+    options: { sparse: true },
+    serves: ['due'],
+    why: 'the dues pass (every app: a system job): balances with a lot to expire or a pending credit to release, soonest first; sparse, as most balances have none',
+  },
 ]);
 
 export const balanceModel = (db: Connection): Model<BalanceDoc> =>

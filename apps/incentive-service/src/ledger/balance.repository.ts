@@ -126,4 +126,9 @@ export class BalanceRepository extends Repository<BalanceDoc> {
       .lean<BalanceDoc>()
       .cursor();
   }
+
+  /** Balances with a lot to expire or a pending credit to release by `now` (across apps: the dues pass, a system job), soonest first. */
+  due(now: Date, limit: number): Promise<BalanceDoc[]> {
+    return this.acrossApps.find({ nextDueAt: { $lte: now } }).sort({ nextDueAt: 1 }).limit(limit).lean<BalanceDoc[]>().exec();
+  }
 }

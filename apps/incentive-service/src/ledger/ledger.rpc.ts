@@ -16,6 +16,7 @@ import {
 } from '@ris/contracts';
 import { invalidArgument, pageFromRequest, pageReply, tenantOf } from '@ris/rpc';
 import type { BalanceMovements, BalanceSortName, BalanceView, MovementResult } from './balance-movements';
+import { expiringSoon } from './balance-fold';
 import { causeOf, type LedgerCause } from './ledger-cause';
 import type { LedgerEntryDoc } from './ledger-entry.model';
 
@@ -35,6 +36,11 @@ export function balanceMessage(view: BalanceView): Balance {
     rewardedEvents: state.rewardedEvents,
     referrals: state.referrals,
     updatedAt: view.updatedAt ? timestampFromDate(view.updatedAt) : undefined,
+    pendingCoins: state.pendingCoins,
+    pendingTokens: state.pendingTokens,
+    expiring: expiringSoon(state).map((e) => ({ ...e, expiresAt: timestampFromDate(e.expiresAt) })),
+    debtCoins: state.debtCoins,
+    debtTokens: state.debtTokens,
   });
 }
 
@@ -57,6 +63,10 @@ export function ledgerEntryMessage(doc: LedgerEntryDoc): LedgerEntry {
     boost: doc.boost ?? undefined,
     streakKey: doc.streakKey ?? undefined,
     streakLength: doc.streakLength ?? undefined,
+    pendingCoins: doc.pendingCoins ?? 0,
+    pendingTokens: doc.pendingTokens ?? 0,
+    debt: doc.debt ?? undefined,
+    debtRepaid: doc.debtRepaid ?? undefined,
   });
 }
 

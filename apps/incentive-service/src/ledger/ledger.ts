@@ -1,13 +1,14 @@
 import type { OutboxFields } from '@ris/events';
 import type { Logger } from '@ris/logging';
 import { SerialByKey } from '@ris/mongo';
-import { applyMovement, balanceAmounts, balanceUpdate, emptyBalance, type BalanceState, type Movement } from './balance-fold';
+import { applyMovement, balanceAmounts, balanceUpdate, emptyBalance, repayingDebt, type BalanceState, type Movement } from './balance-fold';
 import type { BalanceDoc } from './balance.model';
 import type { BalanceRepository } from './balance.repository';
 import { balanceId, ledgerEntryId } from '../events/derived-ids';
 import type { LedgerEntryDoc } from './ledger-entry.model';
 import type { LedgerEntryRepository } from './ledger-entry.repository';
 import { coinsIssued, coinsRedeemed } from './ledger-metrics';
+import { NO_EXPIRY, lotExpiry, type CreditTerms } from './credit-expiry';
 
 /**
  * The ledger and the balances, and the one invariant that ties them:
@@ -70,7 +71,27 @@ export function stateFromDoc(doc: BalanceDoc | null): BalanceState {
     levelsGranted: doc.levelsGranted ?? empty.levelsGranted,
     milestones: doc.milestones ?? empty.milestones,
     perks: doc.perks ?? empty.perks,
+    // Absent on balances from before expiry, pending credits and debts.
+    coinLots: (doc.coinLots ?? []).map((l) => ({ expiresAt: new Date(l.expiresAt), amount: l.amount })),
+    tokenLots: (doc.tokenLots ?? []).map((l) => ({ expiresAt: new Date(l.expiresAt), amount: l.amount })),
+    pendingCoins: doc.pendingCoins ?? 0,
+    pendingTokens: doc.pendingTokens ?? 0,
+    pending: (doc.pending ?? []).map((p) => ({ key: p.key, coins: p.coins, tokens: p.tokens, releaseAt: new Date(p.releaseAt) })),
+    debtCoins: doc.debtCoins ?? 0,
+    debtTokens: doc.debtTokens ?? 0,
   };
+}
+
+/**
+ * A movement as it is written at `state`: a credit stamped with when its
+ * lot expires (the app's terms, unless its writer set it), and, while the
+ * user owes a debt, split into what repays it and what is credited.
+ */
+function asWritten(state: BalanceState, m: Movement, terms: CreditTerms): Movement {
+  let out = m;
+  if (m.coins > 0 && m.coinsExpireAt === undefined) out = { ...out, coinsExpireAt: lotExpiry(m.createdAt, terms.coinExpiryDays) };
+  if (m.tokens > 0 && m.tokensExpireAt === undefined) out = { ...out, tokensExpireAt: lotExpiry(m.createdAt, terms.tokenExpiryDays) };
+  return repayingDebt(state, out);
 }
 
 export class Ledger {
@@ -91,6 +112,8 @@ export class Ledger {
     private readonly afterApply: AfterApply = async () => undefined,
     /** Hears the entries a writer inserted (the engine's series count them; it returns at once and never throws). */
     private readonly recorded: (appId: string, entries: LedgerEntryDoc[]) => void = () => undefined,
+    /** The app's credit terms (its expiry settings), read when a movement credits coins or tokens. */
+    private readonly creditTerms: (appId: string) => Promise<CreditTerms> = async () => NO_EXPIRY,
   ) {}
 
   /** Runs a user's balance-changing flow after the ones already running in this process. */
@@ -131,9 +154,11 @@ export class Ledger {
    */
   async append(appId: string, userId: string, base: BalanceState, movements: Movement[], carried: OutboxFields[] = []): Promise<AppendResult> {
     if (movements.length === 0) return { kind: 'applied', entries: [], state: base };
+    const terms = movements.some((m) => m.coins > 0 || m.tokens > 0) ? await this.creditTerms(appId) : NO_EXPIRY;
     const docs: LedgerEntryDoc[] = [];
     let state = base;
-    for (const [i, movement] of movements.entries()) {
+    for (const [i, planned] of movements.entries()) {
+      const movement = asWritten(state, planned, terms);
       state = applyMovement(state, movement);
       docs.push({
         ...movement,

@@ -22,6 +22,10 @@ export interface EngineCounts {
   tokensRedeemed?: number;
   xpIssued?: number;
   redemptions?: number;
+  coinsExpired?: number;
+  tokensExpired?: number;
+  coinsReversed?: number;
+  tokensReversed?: number;
 }
 
 /**
@@ -60,6 +64,10 @@ const incentiveBucketSchema = new Schema<IncentiveBucketDoc>(
     tokensRedeemed: counter,
     xpIssued: counter,
     redemptions: counter,
+    coinsExpired: counter,
+    tokensExpired: counter,
+    coinsReversed: counter,
+    tokensReversed: counter,
   },
   { collection: 'incentive_buckets', versionKey: false },
 );

@@ -124,6 +124,11 @@ describe('incentive series (real MongoDB and Redis)', () => {
       coinsRedeemed: 10,
       tokensRedeemed: 0,
       redemptions: 2,
+      // Nothing expired or reversed here (expiry-pending e2e counts those).
+      coinsExpired: 0,
+      tokensExpired: 0,
+      coinsReversed: 0,
+      tokensReversed: 0,
     });
   });
 

@@ -11,13 +11,28 @@ import { causeOf, type LedgerCause } from '../ledger/ledger-cause';
 import type { LedgerEntryDoc } from '../ledger/ledger-entry.model';
 
 export const ACTION_FIELDS = ['events', 'rewardedEvents', 'coins', 'xp', 'tokens'] as const;
-export const ENGINE_FIELDS = ['events', 'activeUsers', 'coinsIssued', 'coinsRedeemed', 'tokensIssued', 'tokensRedeemed', 'xpIssued', 'redemptions'] as const;
+export const ENGINE_FIELDS = [
+  'events',
+  'activeUsers',
+  'coinsIssued',
+  'coinsRedeemed',
+  'tokensIssued',
+  'tokensRedeemed',
+  'xpIssued',
+  'redemptions',
+  'coinsExpired',
+  'tokensExpired',
+  'coinsReversed',
+  'tokensReversed',
+] as const;
 
 export type ActionFigures = Required<ActionCounts>;
 export type EngineFigures = Required<EngineCounts>;
 
 /** Causes whose positive amounts are issued: earnings (events, levels, milestones) and credits by hand or by score. */
-const ISSUING: ReadonlySet<LedgerCause> = new Set(['EVENT', 'LEVEL', 'MILESTONE', 'ADJUSTMENT', 'SCORE_SET']);
+// A pending credit is issued when it is released (its event's entry credits nothing available).
+const ISSUING: ReadonlySet<LedgerCause> = new Set(['EVENT', 'LEVEL', 'MILESTONE', 'STREAK', 'PENDING_RELEASE', 'ADJUSTMENT', 'SCORE_SET']);
+const REVERSING: ReadonlySet<LedgerCause> = new Set(['CONVERSION_REVERSAL', 'EVENT_REVERSAL']);
 const REDEMPTIONS: ReadonlySet<LedgerCause> = new Set(['CATALOG_REDEMPTION', 'MARKETPLACE_REDEMPTION']);
 
 export const actionSubject = (actionKey: string) => `action:${actionKey}`;
@@ -51,6 +66,12 @@ export function entryFigures(entries: Array<Pick<LedgerEntryDoc, 'reason' | 'sou
     } else if (cause === 'REFUND') {
       add('coinsRedeemed', -e.coins);
       add('tokensRedeemed', -e.tokens);
+    } else if (cause === 'EXPIRY') {
+      add('coinsExpired', -e.coins);
+      add('tokensExpired', -e.tokens);
+    } else if (REVERSING.has(cause)) {
+      add('coinsReversed', -e.coins);
+      add('tokensReversed', -e.tokens);
     }
   }
   return f;

@@ -31,6 +31,8 @@ export const WEBHOOK_EVENT_OF_DOMAIN_TYPE: Readonly<Record<string, WebhookEventN
   'incentive.streak_extended': 'STREAK_EXTENDED',
   'incentive.streak_frozen': 'STREAK_FROZEN',
   'incentive.streak_ended': 'STREAK_ENDED',
+  'incentive.coins_expired': 'COINS_EXPIRED',
+  'incentive.event_reversed': 'EVENT_REVERSED',
   'redemption.created': 'REDEMPTION_CREATED',
   'redemption.fulfilled': 'REDEMPTION_FULFILLED',
   'redemption.cancelled': 'REDEMPTION_CANCELLED',

@@ -2328,7 +2328,7 @@ export interface paths {
         };
         /**
          * Export transactions as CSV
-         * @description The user's ledger as GET /incentives/balances/{userId}/transactions lists it, newest first (every page). A header row, then one row per record in the list's order (RFC 4180, UTF-8, CRLF), streamed: any number of rows. A text cell that a spreadsheet would run as a formula (it starts with =, +, -, @, a tab or a carriage return) gets a ' before it. Columns: id, seq, reason, cause, coins, xp, tokens, balanceAfterCoins, balanceAfterXp, balanceAfterTokens, sourceId, actionKey, description, unrecoveredCoins, unrecoveredXp, unrecoveredTokens, reversalConversionId, reversalReversalId, reversalReason, boostId, boostName, boostMultiplier, streakKey, streakLength, createdAt.
+         * @description The user's ledger as GET /incentives/balances/{userId}/transactions lists it, newest first (every page). A header row, then one row per record in the list's order (RFC 4180, UTF-8, CRLF), streamed: any number of rows. A text cell that a spreadsheet would run as a formula (it starts with =, +, -, @, a tab or a carriage return) gets a ' before it. Columns: id, seq, reason, cause, coins, xp, tokens, balanceAfterCoins, balanceAfterXp, balanceAfterTokens, sourceId, actionKey, description, unrecoveredCoins, unrecoveredXp, unrecoveredTokens, reversalConversionId, reversalReversalId, reversalReason, boostId, boostName, boostMultiplier, pendingCoins, pendingTokens, debtCoins, debtTokens, debtRepaidCoins, debtRepaidTokens, streakKey, streakLength, createdAt.
          *
          *     **Role:** VIEWER or above with a dashboard session (an API key may call it).
          */
@@ -5505,6 +5505,369 @@ export interface paths {
                 };
             };
         };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/incentives/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The engine's settings: when credits expire
+         * @description **Role:** VIEWER or above with a dashboard session (an API key may call it).
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The settings (null: never) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            settings: components["schemas"]["IncentiveSettings"];
+                        };
+                    };
+                };
+                /** @description Invalid body, query or path value (VALIDATION_ERROR) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Rate limited (see Retry-After) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description A dependency is unavailable; retry */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        /**
+         * Set when credits expire
+         * @description Each credit of coins (tokens) from then on is a lot that expires `coinExpiryDays` (`tokenExpiryDays`) days after it was earned, at the end of that UTC day; debits take the soonest-expiring lots first (coins credited while no expiry was set never expire and go last). A pass writes an EXPIRY ledger entry for what lapsed, exactly once, and sends COINS_EXPIRED. Lots keep the expiry they were given: a change applies to credits from then on.
+         *
+         *     **Role:** MANAGER or above with a dashboard session (an API key may call it).
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["PutIncentiveSettingsRequest"];
+                };
+            };
+            responses: {
+                /** @description The settings */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            settings: components["schemas"]["IncentiveSettings"];
+                        };
+                    };
+                };
+                /** @description Invalid body, query or path value (VALIDATION_ERROR) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Body larger than 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Body is not JSON */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Rate limited (see Retry-After) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description A dependency is unavailable; retry */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/incentives/events/{eventId}/reverse": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Take an event back
+         * @description A pending credit of the event is cancelled; coins and tokens already available are debited, and what the balance no longer holds (spent) becomes a debt (`debtCoins`, `debtTokens`) that the user\u2019s next credits repay: a balance never goes below zero. Its XP is taken back (as far as the balance holds it) and the level shown follows the XP; levels already granted and what they gave stay, and so do streak and milestone progress. One REVERSAL ledger entry (cause EVENT_REVERSAL), once: a second call answers the first (200). 422 EVENT_NOT_REWARDED for an event that earned nothing. Sends EVENT_REVERSED; through a dashboard session it needs the MANAGER role and is recorded in the audit log.
+         *
+         *     **Role:** MANAGER or above with a dashboard session (an API key may call it).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Replays the first response for 24 h. 1 to 255 printable ASCII characters (no spaces). */
+                    "Idempotency-Key"?: string;
+                };
+                path: {
+                    /** @description The event (its id from POST /incentives/events) */
+                    eventId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["ReverseIncentiveEventRequest"];
+                };
+            };
+            responses: {
+                /** @description Reversed before: that reversal, and the balance now */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            transaction: components["schemas"]["IncentiveTransaction"];
+                            balance: components["schemas"]["IncentiveBalance"];
+                        };
+                    };
+                };
+                /** @description Reversed: the ledger entry and the balance after it */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            transaction: components["schemas"]["IncentiveTransaction"];
+                            balance: components["schemas"]["IncentiveBalance"];
+                        };
+                    };
+                };
+                /** @description Invalid body, query or path value (VALIDATION_ERROR) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description No such resource for this app */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description State conflict */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Body larger than 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Body is not JSON */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description A business rule refused the request */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Rate limited (see Retry-After) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description A dependency is unavailable; retry */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -15218,6 +15581,8 @@ export interface components {
             maxRepeats: number | null;
             enabled: boolean;
             description: string | null;
+            /** @description Days its coins and tokens stay pending; 0 = available at once */
+            pendingDays: number;
             /**
              * Format: date-time
              * @example 2026-11-21T07:54:00.000Z
@@ -15266,6 +15631,11 @@ export interface components {
             /** @default true */
             enabled?: boolean;
             description?: string;
+            /**
+             * @description Days its coins and tokens stay pending (not spendable, not on the board) before they become available by themselves, unless the event is reversed first; 0 = at once
+             * @default 0
+             */
+            pendingDays?: number;
         };
         UpdateIncentiveActionRequest: {
             name?: string;
@@ -15283,6 +15653,8 @@ export interface components {
             /** @description A disabled action records events but rewards nothing (reason ACTION_DISABLED) */
             enabled?: boolean;
             description?: string;
+            /** @description Applies to events from then on */
+            pendingDays?: number;
         };
         IncentiveEventResult: {
             event: {
@@ -15309,6 +15681,12 @@ export interface components {
             duplicate: boolean;
             streaksExtended: components["schemas"]["StreakExtension"][];
             boost: components["schemas"]["BoostRef"];
+            /**
+             * Format: date-time
+             * @description Its coins and tokens are pending until then (the action’s pendingDays), unless the event is reversed first; null: available at once
+             * @example 2026-11-21T07:54:00.000Z
+             */
+            pendingUntil: string | null;
         };
         /** @description What the event earned; null when it earned nothing (see reason) */
         Amounts: {
@@ -15424,21 +15802,38 @@ export interface components {
              * @example 2026-11-21T07:54:00.000Z
              */
             updatedAt: string | null;
+            /** @description Credited by events of actions with pendingDays, not spendable yet (not in coins, nor on the leaderboard) */
+            pendingCoins: number;
+            pendingTokens: number;
+            /** @description The next 3 expiry dates of coins and tokens, soonest first (the app’s coinExpiryDays, tokenExpiryDays) */
+            expiring: {
+                /** @enum {string} */
+                currency: "COINS" | "TOKENS";
+                amount: number;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-21T07:54:00.000Z
+                 */
+                expiresAt: string;
+            }[];
+            /** @description Owed after an event reversal took back more than the balance held; the next credits repay it */
+            debtCoins: number;
+            debtTokens: number;
         };
         IncentiveTransaction: {
             id: string;
             /** @description Position in the user's ledger: 1, 2, 3, … without gaps */
             seq: number;
             /**
-             * @description The kind of movement: ACTION_REWARD, LEVEL_REWARD, MILESTONE_REWARD, DEBIT (a redemption), CREDIT (a refund), SCORE_SET (POST /incentives/leaderboard), ADJUSTMENT (POST /incentives/balances/{userId}/adjustments), REVERSAL (a referral credit taken back: its conversion was reversed in full), STREAK_REWARD (a streak reached a length that pays)
+             * @description The kind of movement: ACTION_REWARD, LEVEL_REWARD, MILESTONE_REWARD, DEBIT (a redemption), CREDIT (a refund), SCORE_SET (POST /incentives/leaderboard), ADJUSTMENT (POST /incentives/balances/{userId}/adjustments), REVERSAL (a referral credit or an event taken back), STREAK_REWARD (a streak reached a length that pays), EXPIRY (coins or tokens lapsed), PENDING_RELEASE (a pending credit became available)
              * @enum {string}
              */
-            reason: "ACTION_REWARD" | "LEVEL_REWARD" | "MILESTONE_REWARD" | "DEBIT" | "CREDIT" | "SCORE_SET" | "ADJUSTMENT" | "REVERSAL" | "STREAK_REWARD";
+            reason: "ACTION_REWARD" | "LEVEL_REWARD" | "MILESTONE_REWARD" | "DEBIT" | "CREDIT" | "SCORE_SET" | "ADJUSTMENT" | "REVERSAL" | "STREAK_REWARD" | "EXPIRY" | "PENDING_RELEASE";
             /**
-             * @description What moved the balance: EVENT (an action's reward), LEVEL or MILESTONE (their rewards), CATALOG_REDEMPTION or MARKETPLACE_REDEMPTION (the debit of a redemption), REFUND (a redemption cancelled, or undone after its debit, given back), ADJUSTMENT (a manual adjustment), SCORE_SET (a recorded score), CONVERSION_REVERSAL (a referral credit taken back after its conversion was refunded or charged back in full), STREAK (a streak reward). Always set
+             * @description What moved the balance: EVENT (an action's reward), LEVEL or MILESTONE (their rewards), CATALOG_REDEMPTION or MARKETPLACE_REDEMPTION (the debit of a redemption), REFUND (a redemption cancelled, or undone after its debit, given back), ADJUSTMENT (a manual adjustment), SCORE_SET (a recorded score), CONVERSION_REVERSAL (a referral credit taken back after its conversion was refunded or charged back in full), STREAK (a streak reward), EXPIRY, PENDING_RELEASE, EVENT_REVERSAL (POST /incentives/events/{eventId}/reverse). Always set
              * @enum {string}
              */
-            cause: "EVENT" | "LEVEL" | "MILESTONE" | "CATALOG_REDEMPTION" | "MARKETPLACE_REDEMPTION" | "REFUND" | "ADJUSTMENT" | "SCORE_SET" | "CONVERSION_REVERSAL" | "STREAK";
+            cause: "EVENT" | "LEVEL" | "MILESTONE" | "CATALOG_REDEMPTION" | "MARKETPLACE_REDEMPTION" | "REFUND" | "ADJUSTMENT" | "SCORE_SET" | "CONVERSION_REVERSAL" | "STREAK" | "EXPIRY" | "PENDING_RELEASE" | "EVENT_REVERSAL";
             /** @description Signed change */
             coins: number;
             xp: number;
@@ -15465,6 +15860,19 @@ export interface components {
                 reason: string;
             } | null;
             boost: components["schemas"]["BoostRef"];
+            /** @description Signed change of the pending coins: a pending credit (+), its release or cancellation (−); 0 on other entries */
+            pendingCoins: number;
+            pendingTokens: number;
+            /** @description An event reversal only: what the balance no longer held, now owed; null on other entries */
+            debt: {
+                coins: number;
+                tokens: number;
+            } | null;
+            /** @description A credit while in debt: the part of it that repaid the debt (coins and tokens hold the rest); null otherwise */
+            debtRepaid: {
+                coins: number;
+                tokens: number;
+            } | null;
             /** @description STREAK_REWARD only: the streak and the length it reached; null on other entries */
             streak: {
                 key: string;
@@ -15878,6 +16286,24 @@ export interface components {
              */
             endsAt: string;
         };
+        IncentiveSettings: {
+            coinExpiryDays: number | null;
+            tokenExpiryDays: number | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T07:54:00.000Z
+             */
+            updatedAt: string | null;
+        };
+        PutIncentiveSettingsRequest: {
+            /** @description Days after which credited coins expire (1 to 3650): at the end of the UTC day that many days after the day they were earned; null or absent: never */
+            coinExpiryDays?: number | null;
+            /** @description Days after which credited tokens expire (1 to 3650): at the end of the UTC day that many days after the day they were earned; null or absent: never */
+            tokenExpiryDays?: number | null;
+        };
+        ReverseIncentiveEventRequest: {
+            reason?: string;
+        };
         LeaderboardEntry: {
             /** @description 1 = first; equal XP goes to whoever reached it first (to the millisecond), then by user id */
             rank: number;
@@ -16026,6 +16452,14 @@ export interface components {
             xpIssued: number;
             /** @description Catalog and marketplace redemptions whose debit was applied in the bucket (a later cancellation does not take one back) */
             redemptions: number;
+            /** @description Coins that lapsed (the app’s coinExpiryDays): EXPIRY ledger entries */
+            coinsExpired: number;
+            /** @description Tokens that lapsed, as coinsExpired */
+            tokensExpired: number;
+            /** @description Coins taken back by reversals of conversions and events (a part owed as debt is not in it) */
+            coinsReversed: number;
+            /** @description Tokens taken back by reversals, as coinsReversed */
+            tokensReversed: number;
         };
         IncentiveEngineBucket: {
             /**
@@ -16050,6 +16484,14 @@ export interface components {
             xpIssued: number;
             /** @description Catalog and marketplace redemptions whose debit was applied in the bucket (a later cancellation does not take one back) */
             redemptions: number;
+            /** @description Coins that lapsed (the app’s coinExpiryDays): EXPIRY ledger entries */
+            coinsExpired: number;
+            /** @description Tokens that lapsed, as coinsExpired */
+            tokensExpired: number;
+            /** @description Coins taken back by reversals of conversions and events (a part owed as debt is not in it) */
+            coinsReversed: number;
+            /** @description Tokens taken back by reversals, as coinsReversed */
+            tokensReversed: number;
         };
         RecordConversionResponse: {
             success: boolean;
@@ -16844,7 +17286,7 @@ export interface components {
             id: string;
             url: string;
             /** @description Empty: every event. */
-            events: ("REFERRAL_CREATED" | "REFERRAL_CLICKED" | "CONVERSION_CREATED" | "CONVERSION_FLAGGED" | "REWARD_CREATED" | "REWARD_APPROVED" | "REWARD_CLAIMED" | "REWARD_REDEEMED" | "REWARD_CANCELLED" | "INCENTIVE_EVENT_PROCESSED" | "LEVEL_UP" | "BADGE_AWARDED" | "MILESTONE_REACHED" | "REDEMPTION_CREATED" | "REDEMPTION_FULFILLED" | "REDEMPTION_CANCELLED" | "MARKETPLACE_REDEEMED" | "WEBHOOK_ENDPOINT_DISABLED" | "CONVERSION_REVERSED" | "REWARD_REDUCED" | "REWARD_CLAWBACK" | "PAYOUT_CREATED" | "PAYOUT_PAID" | "PAYOUT_FAILED" | "STREAK_EXTENDED" | "STREAK_FROZEN" | "STREAK_ENDED")[];
+            events: ("REFERRAL_CREATED" | "REFERRAL_CLICKED" | "CONVERSION_CREATED" | "CONVERSION_FLAGGED" | "REWARD_CREATED" | "REWARD_APPROVED" | "REWARD_CLAIMED" | "REWARD_REDEEMED" | "REWARD_CANCELLED" | "INCENTIVE_EVENT_PROCESSED" | "LEVEL_UP" | "BADGE_AWARDED" | "MILESTONE_REACHED" | "REDEMPTION_CREATED" | "REDEMPTION_FULFILLED" | "REDEMPTION_CANCELLED" | "MARKETPLACE_REDEEMED" | "WEBHOOK_ENDPOINT_DISABLED" | "CONVERSION_REVERSED" | "REWARD_REDUCED" | "REWARD_CLAWBACK" | "PAYOUT_CREATED" | "PAYOUT_PAID" | "PAYOUT_FAILED" | "STREAK_EXTENDED" | "STREAK_FROZEN" | "STREAK_ENDED" | "COINS_EXPIRED" | "EVENT_REVERSED")[];
             description: string | null;
             enabled: boolean;
             /**
@@ -16887,7 +17329,7 @@ export interface components {
              */
             url: string;
             /** @description Event names to receive; empty or absent: every event. */
-            events?: ("REFERRAL_CREATED" | "REFERRAL_CLICKED" | "CONVERSION_CREATED" | "CONVERSION_FLAGGED" | "REWARD_CREATED" | "REWARD_APPROVED" | "REWARD_CLAIMED" | "REWARD_REDEEMED" | "REWARD_CANCELLED" | "INCENTIVE_EVENT_PROCESSED" | "LEVEL_UP" | "BADGE_AWARDED" | "MILESTONE_REACHED" | "REDEMPTION_CREATED" | "REDEMPTION_FULFILLED" | "REDEMPTION_CANCELLED" | "MARKETPLACE_REDEEMED" | "WEBHOOK_ENDPOINT_DISABLED" | "CONVERSION_REVERSED" | "REWARD_REDUCED" | "REWARD_CLAWBACK" | "PAYOUT_CREATED" | "PAYOUT_PAID" | "PAYOUT_FAILED" | "STREAK_EXTENDED" | "STREAK_FROZEN" | "STREAK_ENDED")[];
+            events?: ("REFERRAL_CREATED" | "REFERRAL_CLICKED" | "CONVERSION_CREATED" | "CONVERSION_FLAGGED" | "REWARD_CREATED" | "REWARD_APPROVED" | "REWARD_CLAIMED" | "REWARD_REDEEMED" | "REWARD_CANCELLED" | "INCENTIVE_EVENT_PROCESSED" | "LEVEL_UP" | "BADGE_AWARDED" | "MILESTONE_REACHED" | "REDEMPTION_CREATED" | "REDEMPTION_FULFILLED" | "REDEMPTION_CANCELLED" | "MARKETPLACE_REDEEMED" | "WEBHOOK_ENDPOINT_DISABLED" | "CONVERSION_REVERSED" | "REWARD_REDUCED" | "REWARD_CLAWBACK" | "PAYOUT_CREATED" | "PAYOUT_PAID" | "PAYOUT_FAILED" | "STREAK_EXTENDED" | "STREAK_FROZEN" | "STREAK_ENDED" | "COINS_EXPIRED" | "EVENT_REVERSED")[];
             description?: string;
         };
         UpdateWebhookRequest: {
@@ -16897,7 +17339,7 @@ export interface components {
              */
             url?: string;
             /** @description Event names to receive; empty or absent: every event. */
-            events?: ("REFERRAL_CREATED" | "REFERRAL_CLICKED" | "CONVERSION_CREATED" | "CONVERSION_FLAGGED" | "REWARD_CREATED" | "REWARD_APPROVED" | "REWARD_CLAIMED" | "REWARD_REDEEMED" | "REWARD_CANCELLED" | "INCENTIVE_EVENT_PROCESSED" | "LEVEL_UP" | "BADGE_AWARDED" | "MILESTONE_REACHED" | "REDEMPTION_CREATED" | "REDEMPTION_FULFILLED" | "REDEMPTION_CANCELLED" | "MARKETPLACE_REDEEMED" | "WEBHOOK_ENDPOINT_DISABLED" | "CONVERSION_REVERSED" | "REWARD_REDUCED" | "REWARD_CLAWBACK" | "PAYOUT_CREATED" | "PAYOUT_PAID" | "PAYOUT_FAILED" | "STREAK_EXTENDED" | "STREAK_FROZEN" | "STREAK_ENDED")[];
+            events?: ("REFERRAL_CREATED" | "REFERRAL_CLICKED" | "CONVERSION_CREATED" | "CONVERSION_FLAGGED" | "REWARD_CREATED" | "REWARD_APPROVED" | "REWARD_CLAIMED" | "REWARD_REDEEMED" | "REWARD_CANCELLED" | "INCENTIVE_EVENT_PROCESSED" | "LEVEL_UP" | "BADGE_AWARDED" | "MILESTONE_REACHED" | "REDEMPTION_CREATED" | "REDEMPTION_FULFILLED" | "REDEMPTION_CANCELLED" | "MARKETPLACE_REDEEMED" | "WEBHOOK_ENDPOINT_DISABLED" | "CONVERSION_REVERSED" | "REWARD_REDUCED" | "REWARD_CLAWBACK" | "PAYOUT_CREATED" | "PAYOUT_PAID" | "PAYOUT_FAILED" | "STREAK_EXTENDED" | "STREAK_FROZEN" | "STREAK_ENDED" | "COINS_EXPIRED" | "EVENT_REVERSED")[];
             description?: string | null;
             enabled?: boolean;
         };
@@ -16915,7 +17357,7 @@ export interface components {
             /** @description The `webhook-id` header and the body's `id`. */
             messageId: string;
             /** @enum {string} */
-            event: "REFERRAL_CREATED" | "REFERRAL_CLICKED" | "CONVERSION_CREATED" | "CONVERSION_FLAGGED" | "REWARD_CREATED" | "REWARD_APPROVED" | "REWARD_CLAIMED" | "REWARD_REDEEMED" | "REWARD_CANCELLED" | "INCENTIVE_EVENT_PROCESSED" | "LEVEL_UP" | "BADGE_AWARDED" | "MILESTONE_REACHED" | "REDEMPTION_CREATED" | "REDEMPTION_FULFILLED" | "REDEMPTION_CANCELLED" | "MARKETPLACE_REDEEMED" | "WEBHOOK_ENDPOINT_DISABLED" | "WEBHOOK_TEST" | "CONVERSION_REVERSED" | "REWARD_REDUCED" | "REWARD_CLAWBACK" | "PAYOUT_CREATED" | "PAYOUT_PAID" | "PAYOUT_FAILED" | "STREAK_EXTENDED" | "STREAK_FROZEN" | "STREAK_ENDED";
+            event: "REFERRAL_CREATED" | "REFERRAL_CLICKED" | "CONVERSION_CREATED" | "CONVERSION_FLAGGED" | "REWARD_CREATED" | "REWARD_APPROVED" | "REWARD_CLAIMED" | "REWARD_REDEEMED" | "REWARD_CANCELLED" | "INCENTIVE_EVENT_PROCESSED" | "LEVEL_UP" | "BADGE_AWARDED" | "MILESTONE_REACHED" | "REDEMPTION_CREATED" | "REDEMPTION_FULFILLED" | "REDEMPTION_CANCELLED" | "MARKETPLACE_REDEEMED" | "WEBHOOK_ENDPOINT_DISABLED" | "WEBHOOK_TEST" | "CONVERSION_REVERSED" | "REWARD_REDUCED" | "REWARD_CLAWBACK" | "PAYOUT_CREATED" | "PAYOUT_PAID" | "PAYOUT_FAILED" | "STREAK_EXTENDED" | "STREAK_FROZEN" | "STREAK_ENDED" | "COINS_EXPIRED" | "EVENT_REVERSED";
             /** @enum {string} */
             status: "PENDING" | "SUCCEEDED" | "FAILED";
             attempts: number;
