@@ -1,4 +1,4 @@
-import { reversalEntryKey } from '../events/derived-ids';
+import { reversalOf } from './take-back';
 import type { BalanceState, Movement } from '../ledger/balance-fold';
 import type { LedgerEntryDoc } from '../ledger/ledger-entry.model';
 
@@ -21,8 +21,7 @@ export function eventReversalMovement(reward: LedgerEntryDoc, state: BalanceStat
   const tokens = pending ? 0 : Math.min(earnedTokens, state.tokens);
   const debt = pending ? null : { coins: earnedCoins - coins, tokens: earnedTokens - tokens };
   return {
-    key: reversalEntryKey(reward.sourceId),
-    reason: 'REVERSAL',
+    ...reversalOf(reward),
     cause: 'EVENT_REVERSAL',
     // 0 - n rather than -n: nothing taken is 0, not -0.
     coins: 0 - coins,
@@ -30,12 +29,6 @@ export function eventReversalMovement(reward: LedgerEntryDoc, state: BalanceStat
     tokens: 0 - tokens,
     ...(pending ? { pendingCoins: 0 - pending.coins, pendingTokens: 0 - pending.tokens } : {}),
     debt: debt && (debt.coins > 0 || debt.tokens > 0) ? debt : null,
-    sourceId: reward.sourceId,
-    actionKey: reward.actionKey,
-    actionType: reward.actionType,
-    level: null,
-    milestoneKey: null,
-    perks: [],
     description: reason ? `Event reversed: ${reason}` : 'Event reversed',
     createdAt: at,
   };

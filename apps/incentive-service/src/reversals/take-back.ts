@@ -19,6 +19,21 @@ export function takeBack(rewarded: Amounts, held: Amounts): TakeBack {
   return { taken, unrecovered: { coins: rewarded.coins - taken.coins, xp: rewarded.xp - taken.xp, tokens: rewarded.tokens - taken.tokens } };
 }
 
+/** What every REVERSAL of a reward entry names: its key (once per event), the event and the action it credited. */
+export function reversalOf(reward: LedgerEntryDoc): Pick<Movement, 'key' | 'reason' | 'sourceId' | 'actionKey' | 'actionType' | 'level' | 'milestoneKey' | 'perks'> {
+  return {
+    key: reversalEntryKey(reward.sourceId),
+    reason: 'REVERSAL',
+    // The reward's event: which credit this takes back.
+    sourceId: reward.sourceId,
+    actionKey: reward.actionKey,
+    actionType: reward.actionType,
+    level: null,
+    milestoneKey: null,
+    perks: [],
+  };
+}
+
 /**
  * The REVERSAL of a reward entry, planned against the balance `held` at
  * the version it will be written at (the ledger's compare-and-set), so a
@@ -27,20 +42,12 @@ export function takeBack(rewarded: Amounts, held: Amounts): TakeBack {
 export function reversalMovement(reward: LedgerEntryDoc, reversal: LedgerReversal, held: Amounts, at: Date): Movement {
   const { taken, unrecovered } = takeBack(reward, held);
   return {
-    key: reversalEntryKey(reward.sourceId),
-    reason: 'REVERSAL',
+    ...reversalOf(reward),
     cause: 'CONVERSION_REVERSAL',
     // 0 - n rather than -n: nothing taken is 0, not -0.
     coins: 0 - taken.coins,
     xp: 0 - taken.xp,
     tokens: 0 - taken.tokens,
-    // The reward's event: which credit this takes back.
-    sourceId: reward.sourceId,
-    actionKey: reward.actionKey,
-    actionType: reward.actionType,
-    level: null,
-    milestoneKey: null,
-    perks: [],
     description: `Conversion ${reversal.conversionId} reversed (${reversal.reason})`,
     unrecovered,
     reversal,

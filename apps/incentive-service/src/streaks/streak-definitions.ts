@@ -7,19 +7,12 @@ import { ShortLivedCache } from '../definitions/short-lived-cache';
 import { streakDefinitionId } from '../events/derived-ids';
 import { checkAmount, checkXp } from '../ledger/reward-amounts';
 import type { Badges } from '../progression/badges';
-import type { StreakDefinitionDoc, StreakRewardDoc } from './streak-definition.model';
+import type { StreakDefinitionDoc } from './streak-definition.model';
 import type { StreakDefinitionRepository } from './streak-definition.repository';
 import type { StreakRule } from './streak-progress';
 import type { StreakPeriodName } from './streak-periods';
 
-export interface StreakDefinitionInput {
-  key: string;
-  name: string;
-  period: StreakPeriodName;
-  actionKeys: string[];
-  freezesPerMonth: number;
-  rewards: StreakRewardDoc[];
-}
+export type StreakDefinitionInput = Pick<StreakDefinitionDoc, 'key' | 'name' | 'period' | 'actionKeys' | 'freezesPerMonth' | 'rewards'>;
 
 export type StreakDefinitionPatch = Partial<Pick<StreakDefinitionInput, 'name' | 'actionKeys' | 'freezesPerMonth' | 'rewards'>>;
 
