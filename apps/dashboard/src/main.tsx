@@ -1,6 +1,7 @@
 // Wiring only: styles, providers and the router under /dashboard.
 import '@mantine/core/styles.css';
 import '@mantine/notifications/styles.css';
+import '@mantine/dates/styles.css';
 import '@mantine/charts/styles.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';

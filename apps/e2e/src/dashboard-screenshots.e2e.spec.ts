@@ -98,6 +98,13 @@ async function seedIncentives(shop: TestApp, blog: TestApp, anaApi: ApiClient): 
   await define('/incentives/milestones/definitions', { key: 'five_purchases', name: 'Five purchases', metric: 'EVENTS', threshold: 5, rewards: { coins: 100, badgeKey: 'early_bird' } });
 
   const api = shop.api;
+  // Streaks and boosts by the shop's backend (with its API key: the audit log stays Ana's and Ben's).
+  const engage = async (path: string, body: Record<string, unknown>) => ok(await api.post(path, body), `define ${path}`);
+  await engage('/incentives/streaks/definitions', { key: 'daily_visit', name: 'Daily visit', period: 'DAILY', freezesPerMonth: 2, rewards: [{ length: 7, coins: 50 }, { length: 30, coins: 300, badgeKey: 'gold_member' }] });
+  await engage('/incentives/streaks/definitions', { key: 'weekly_review', name: 'Weekly review', period: 'WEEKLY', actionKeys: ['product_review'], rewards: [{ length: 4, coins: 80 }] });
+  await engage('/incentives/boosts', { name: 'Double weekend', multiplier: 2, startsAt: new Date(Date.now() - 3_600_000).toISOString(), endsAt: new Date(Date.now() + 2 * 86_400_000).toISOString() });
+  await engage('/incentives/boosts', { name: 'Reviews week', multiplier: 1.5, actionKeys: ['product_review'], startsAt: new Date(Date.now() + 7 * 86_400_000).toISOString(), endsAt: new Date(Date.now() + 14 * 86_400_000).toISOString() });
+  ok(await api.put('/incentives/users/alice/settings', { timeZone: 'Europe/Paris' }), 'settings');
   const event = async (userId: string, actionKey: string, metadata?: Record<string, unknown>) =>
     ok(await api.post('/incentives/events', { userId, actionKey, ...(metadata ? { metadata } : {}) }), `event ${actionKey} of ${userId}`);
   for (const order of [1042, 1057, 1063, 1088]) await event('alice', 'first_purchase', { orderId: order });
@@ -465,6 +472,12 @@ describe('screenshots of every page of the dashboard', () => {
     await shoot('levels', [page.getByRole('table', { name: 'Levels' }).getByText('Gold', { exact: true })]);
     await page.goto(url('progression?tab=badges'));
     await shoot('badges', [page.getByRole('table', { name: 'Badges' }).getByText('Early bird')]);
+    await page.goto(url('progression?tab=streaks'));
+    await shoot('streaks', [page.getByRole('table', { name: 'Streaks' }).getByText('Daily visit')]);
+    await page.goto(url('boosts'));
+    await shoot('boosts', [page.getByRole('table', { name: 'Boosts' }).getByText('Double weekend')]);
+    await page.goto(url('users?userId=alice&tab=streaks'));
+    await shoot('user-streaks', [page.getByRole('table', { name: 'Streaks' }).getByText('Daily visit')]);
     await page.goto(url('catalog'));
     await shoot('catalog', [page.getByRole('table', { name: 'Catalog items' }).getByText('VIP lounge pass')]);
     await page.goto(url('catalog?tab=redemptions'));

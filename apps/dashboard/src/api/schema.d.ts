@@ -5630,7 +5630,7 @@ export interface paths {
         };
         /**
          * Export transactions as CSV
-         * @description The user's ledger as GET /incentives/balances/{userId}/transactions lists it, newest first (every page). A header row, then one row per record in the list's order (RFC 4180, UTF-8, CRLF), streamed: any number of rows. A text cell that a spreadsheet would run as a formula (it starts with =, +, -, @, a tab or a carriage return) gets a ' before it. Columns: id, seq, reason, cause, coins, xp, tokens, balanceAfterCoins, balanceAfterXp, balanceAfterTokens, sourceId, actionKey, description, unrecoveredCoins, unrecoveredXp, unrecoveredTokens, reversalConversionId, reversalReversalId, reversalReason, createdAt.
+         * @description The user's ledger as GET /incentives/balances/{userId}/transactions lists it, newest first (every page). A header row, then one row per record in the list's order (RFC 4180, UTF-8, CRLF), streamed: any number of rows. A text cell that a spreadsheet would run as a formula (it starts with =, +, -, @, a tab or a carriage return) gets a ' before it. Columns: id, seq, reason, cause, coins, xp, tokens, balanceAfterCoins, balanceAfterXp, balanceAfterTokens, sourceId, actionKey, description, unrecoveredCoins, unrecoveredXp, unrecoveredTokens, reversalConversionId, reversalReversalId, reversalReason, boostId, boostName, boostMultiplier, pendingCoins, pendingTokens, debtCoins, debtTokens, debtRepaidCoins, debtRepaidTokens, streakKey, streakLength, createdAt.
          *
          *     **Role:** VIEWER or above with a dashboard session (an API key may call it).
          */
@@ -6971,7 +6971,7 @@ export interface paths {
         put?: never;
         /**
          * Define a milestone
-         * @description Reached once per user when the metric gets to the threshold; its rewards are granted then. XP: the user's XP; COINS_EARNED: coins earned from rewards; EVENTS: rewarded events; REFERRALS: referees who converted.
+         * @description Reached once per user when the metric gets to the threshold; its rewards are granted then. XP: the user's XP; COINS_EARNED: coins earned from rewards; EVENTS: rewarded events; REFERRALS: referees who converted; STREAK: the longest streak of `streakKey` the user had.
          *
          *     **Role:** MANAGER or above with a dashboard session (an API key may call it).
          */
@@ -7519,6 +7519,1656 @@ export interface paths {
         };
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/incentives/streaks/definitions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List streak definitions, by key
+         * @description **Role:** VIEWER or above with a dashboard session (an API key may call it).
+         */
+        get: {
+            parameters: {
+                query?: {
+                    page?: number;
+                    limit?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description A page of definitions */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            streaks: components["schemas"]["StreakDefinition"][];
+                            pagination: components["schemas"]["Pagination"];
+                        };
+                    };
+                };
+                /** @description Invalid body, query or path value (VALIDATION_ERROR) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Rate limited (see Retry-After) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description A dependency is unavailable; retry */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Define a streak
+         * @description DAILY counts calendar days, WEEKLY ISO weeks (Monday to Sunday), in the user's time zone (the event's `timeZone`, else PUT /incentives/users/{userId}/settings, else UTC). The first qualifying event of a period extends the streak; a period missed uses a freeze if one is left that month, else the streak ends (the next event starts a new one). Rewards are paid once per streak that reaches their length.
+         *
+         *     **Role:** MANAGER or above with a dashboard session (an API key may call it).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Replays the first response for 24 h. 1 to 255 printable ASCII characters (no spaces). */
+                    "Idempotency-Key"?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["CreateStreakDefinitionRequest"];
+                };
+            };
+            responses: {
+                /** @description Created */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            streak: components["schemas"]["StreakDefinition"];
+                        };
+                    };
+                };
+                /** @description Invalid body, query or path value (VALIDATION_ERROR) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description State conflict */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Body larger than 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Body is not JSON */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description A business rule refused the request */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Rate limited (see Retry-After) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description A dependency is unavailable; retry */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/incentives/streaks/definitions/{key}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a streak definition
+         * @description **Role:** VIEWER or above with a dashboard session (an API key may call it).
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Streak key */
+                    key: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The definition */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            streak: components["schemas"]["StreakDefinition"];
+                        };
+                    };
+                };
+                /** @description Invalid body, query or path value (VALIDATION_ERROR) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description No such resource for this app */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Rate limited (see Retry-After) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description A dependency is unavailable; retry */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /**
+         * Remove a streak definition
+         * @description Users’ streaks of it stop being kept; what its rewards paid stays.
+         *
+         *     **Role:** MANAGER or above with a dashboard session (an API key may call it).
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Streak key */
+                    key: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Removed */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Invalid body, query or path value (VALIDATION_ERROR) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description No such resource for this app */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Rate limited (see Retry-After) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description A dependency is unavailable; retry */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /**
+         * Update a streak definition
+         * @description Only the fields sent change; actionKeys and rewards, when sent, replace the old ones. The period cannot change (users’ progress is counted in it).
+         *
+         *     **Role:** MANAGER or above with a dashboard session (an API key may call it).
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Streak key */
+                    key: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["UpdateStreakDefinitionRequest"];
+                };
+            };
+            responses: {
+                /** @description The updated definition */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            streak: components["schemas"]["StreakDefinition"];
+                        };
+                    };
+                };
+                /** @description Invalid body, query or path value (VALIDATION_ERROR) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description No such resource for this app */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Body larger than 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Body is not JSON */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description A business rule refused the request */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Rate limited (see Retry-After) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description A dependency is unavailable; retry */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/api/v1/incentives/streaks/{userId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A user's streaks, as of now
+         * @description Every streak definition of the app with the user’s progress (length 0 where none runs; never 404).
+         *
+         *     **Role:** VIEWER or above with a dashboard session (an API key may call it).
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Your user id */
+                    userId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The user’s streaks, by key */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            userId: string;
+                            streaks: components["schemas"]["UserStreak"][];
+                        };
+                    };
+                };
+                /** @description Invalid body, query or path value (VALIDATION_ERROR) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Rate limited (see Retry-After) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description A dependency is unavailable; retry */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/incentives/users/{userId}/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A user's settings (time zone)
+         * @description **Role:** VIEWER or above with a dashboard session (an API key may call it).
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Your user id */
+                    userId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The settings (UTC until set) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            settings: components["schemas"]["IncentiveUserSettings"];
+                        };
+                    };
+                };
+                /** @description Invalid body, query or path value (VALIDATION_ERROR) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Rate limited (see Retry-After) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description A dependency is unavailable; retry */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        /**
+         * Set a user's time zone
+         * @description Streaks count the user’s next periods in it (an event that names its own `timeZone` is counted in that one). 422 TIME_ZONE_UNKNOWN for a name that is not an IANA zone.
+         *
+         *     **Role:** MANAGER or above with a dashboard session (an API key may call it).
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Your user id */
+                    userId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["PutIncentiveUserSettingsRequest"];
+                };
+            };
+            responses: {
+                /** @description The settings */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            settings: components["schemas"]["IncentiveUserSettings"];
+                        };
+                    };
+                };
+                /** @description Invalid body, query or path value (VALIDATION_ERROR) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Body larger than 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Body is not JSON */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description A business rule refused the request */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Rate limited (see Retry-After) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description A dependency is unavailable; retry */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/incentives/boosts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List boosts, latest start first
+         * @description **Role:** VIEWER or above with a dashboard session (an API key may call it).
+         */
+        get: {
+            parameters: {
+                query?: {
+                    page?: number;
+                    limit?: number;
+                    /** @description Only boosts in this state now; absent: all */
+                    state?: "SCHEDULED" | "ACTIVE" | "ENDED";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description A page of boosts */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            boosts: components["schemas"]["Boost"][];
+                            pagination: components["schemas"]["Pagination"];
+                        };
+                    };
+                };
+                /** @description Invalid body, query or path value (VALIDATION_ERROR) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Rate limited (see Retry-After) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description A dependency is unavailable; retry */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Schedule a boost
+         * @description Events inside [startsAt, endsAt) of the boost's actions and users earn their coins and XP times `multiplier`, rounded down. Boosts do not add up: an event under several earns under the one with the largest multiplier (equal ones: the earliest start, then the smallest id), and its result and its ledger entry name that boost. An `endsAt` not after `startsAt`, not in the future or more than 366 days after `startsAt` is 422 INVALID_RANGE (`details.field`); an app has at most 100 boosts that have not ended (422 TOO_MANY_BOOSTS).
+         *
+         *     **Role:** MANAGER or above with a dashboard session (an API key may call it).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Replays the first response for 24 h. 1 to 255 printable ASCII characters (no spaces). */
+                    "Idempotency-Key"?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["CreateBoostRequest"];
+                };
+            };
+            responses: {
+                /** @description Created */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            boost: components["schemas"]["Boost"];
+                        };
+                    };
+                };
+                /** @description Invalid body, query or path value (VALIDATION_ERROR) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description State conflict */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Body larger than 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Body is not JSON */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description A business rule refused the request */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Rate limited (see Retry-After) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description A dependency is unavailable; retry */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/incentives/boosts/{boostId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a boost
+         * @description **Role:** VIEWER or above with a dashboard session (an API key may call it).
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Boost id */
+                    boostId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The boost */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            boost: components["schemas"]["Boost"];
+                        };
+                    };
+                };
+                /** @description Invalid body, query or path value (VALIDATION_ERROR) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description No such resource for this app */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Rate limited (see Retry-After) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description A dependency is unavailable; retry */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /**
+         * Cancel a boost before it starts
+         * @description Only a SCHEDULED boost: once it started, events may have earned under it (422 BOOST_STARTED, `details.startsAt`).
+         *
+         *     **Role:** MANAGER or above with a dashboard session (an API key may call it).
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Boost id */
+                    boostId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Deleted */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Invalid body, query or path value (VALIDATION_ERROR) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description No such resource for this app */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description A business rule refused the request */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Rate limited (see Retry-After) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description A dependency is unavailable; retry */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/incentives/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The engine's settings: when credits expire
+         * @description **Role:** VIEWER or above with a dashboard session (an API key may call it).
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The settings (null: never) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            settings: components["schemas"]["IncentiveSettings"];
+                        };
+                    };
+                };
+                /** @description Invalid body, query or path value (VALIDATION_ERROR) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Rate limited (see Retry-After) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description A dependency is unavailable; retry */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        /**
+         * Set when credits expire
+         * @description Each credit of coins (tokens) from then on is a lot that expires `coinExpiryDays` (`tokenExpiryDays`) days after it was earned, at the end of that UTC day; debits take the soonest-expiring lots first (coins credited while no expiry was set never expire and go last). A pass writes an EXPIRY ledger entry for what lapsed, exactly once, and sends COINS_EXPIRED. Lots keep the expiry they were given: a change applies to credits from then on.
+         *
+         *     **Role:** MANAGER or above with a dashboard session (an API key may call it).
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["PutIncentiveSettingsRequest"];
+                };
+            };
+            responses: {
+                /** @description The settings */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            settings: components["schemas"]["IncentiveSettings"];
+                        };
+                    };
+                };
+                /** @description Invalid body, query or path value (VALIDATION_ERROR) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Body larger than 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Body is not JSON */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Rate limited (see Retry-After) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description A dependency is unavailable; retry */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/incentives/events/{eventId}/reverse": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Take an event back
+         * @description A pending credit of the event is cancelled; coins and tokens already available are debited, and what the balance no longer holds (spent) becomes a debt (`debtCoins`, `debtTokens`) that the user\u2019s next credits repay: a balance never goes below zero. Its XP is taken back (as far as the balance holds it) and the level shown follows the XP; levels already granted and what they gave stay, and so do streak and milestone progress. One REVERSAL ledger entry (cause EVENT_REVERSAL), once: a second call answers the first (200). 422 EVENT_NOT_REWARDED for an event that earned nothing. Sends EVENT_REVERSED; through a dashboard session it needs the MANAGER role and is recorded in the audit log.
+         *
+         *     **Role:** MANAGER or above with a dashboard session (an API key may call it).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Replays the first response for 24 h. 1 to 255 printable ASCII characters (no spaces). */
+                    "Idempotency-Key"?: string;
+                };
+                path: {
+                    /** @description The event (its id from POST /incentives/events) */
+                    eventId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["ReverseIncentiveEventRequest"];
+                };
+            };
+            responses: {
+                /** @description Reversed before: that reversal, and the balance now */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            transaction: components["schemas"]["IncentiveTransaction"];
+                            balance: components["schemas"]["IncentiveBalance"];
+                        };
+                    };
+                };
+                /** @description Reversed: the ledger entry and the balance after it */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            transaction: components["schemas"]["IncentiveTransaction"];
+                            balance: components["schemas"]["IncentiveBalance"];
+                        };
+                    };
+                };
+                /** @description Invalid body, query or path value (VALIDATION_ERROR) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not allowed: the session's role or app (FORBIDDEN), or a change without the session's CSRF token (CSRF_TOKEN_INVALID) or from another origin (ORIGIN_NOT_ALLOWED) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description No such resource for this app */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description State conflict */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Body larger than 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Body is not JSON */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description A business rule refused the request */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Rate limited (see Retry-After) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description A dependency is unavailable; retry */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;
@@ -17326,6 +18976,8 @@ export interface components {
             maxRepeats: number | null;
             enabled: boolean;
             description: string | null;
+            /** @description Days its coins and tokens stay pending; 0 = available at once */
+            pendingDays: number;
             /**
              * Format: date-time
              * @example 2026-11-21T07:54:00.000Z
@@ -17374,6 +19026,11 @@ export interface components {
             /** @default true */
             enabled: boolean;
             description?: string;
+            /**
+             * @description Days its coins and tokens stay pending (not spendable, not on the board) before they become available by themselves, unless the event is reversed first; 0 = at once
+             * @default 0
+             */
+            pendingDays: number;
         };
         UpdateIncentiveActionRequest: {
             name?: string;
@@ -17391,6 +19048,8 @@ export interface components {
             /** @description A disabled action records events but rewards nothing (reason ACTION_DISABLED) */
             enabled?: boolean;
             description?: string;
+            /** @description Applies to events from then on */
+            pendingDays?: number;
         };
         IncentiveEventResult: {
             event: {
@@ -17415,6 +19074,14 @@ export interface components {
             milestonesReached: components["schemas"]["MilestoneRef"][];
             /** @description True when the idempotencyKey had been seen: this is the first result again */
             duplicate: boolean;
+            streaksExtended: components["schemas"]["StreakExtension"][];
+            boost: components["schemas"]["BoostRef"];
+            /**
+             * Format: date-time
+             * @description Its coins and tokens are pending until then (the action’s pendingDays), unless the event is reversed first; null: available at once
+             * @example 2026-11-21T07:54:00.000Z
+             */
+            pendingUntil: string | null;
         };
         /** @description What the event earned; null when it earned nothing (see reason) */
         Amounts: {
@@ -17437,9 +19104,23 @@ export interface components {
             key: string;
             name: string;
             /** @enum {string} */
-            metric: "XP" | "COINS_EARNED" | "EVENTS" | "REFERRALS";
+            metric: "XP" | "COINS_EARNED" | "EVENTS" | "REFERRALS" | "STREAK";
             threshold: number;
         };
+        StreakExtension: {
+            key: string;
+            length: number;
+            /** @description Missed periods just before this one that freezes saved */
+            freezesUsed: number;
+            /** @description The streak had ended: this event started a new one (length 1) */
+            restarted: boolean;
+        };
+        /** @description The boost the coins and XP were multiplied by (the largest of those that applied); null when none */
+        BoostRef: {
+            id: string;
+            name: string;
+            multiplier: number;
+        } | null;
         IncentiveEventRequest: {
             /** @description The user who completed the action */
             userId: string;
@@ -17454,6 +19135,11 @@ export interface components {
             metadata?: {
                 [key: string]: unknown;
             };
+            /**
+             * @description The zone this event's streak periods are read in; absent: the user's (PUT /incentives/users/{userId}/settings), else UTC. An IANA time zone name (one the service does not know: 422 TIME_ZONE_UNKNOWN)
+             * @example Europe/Paris
+             */
+            timeZone?: string;
         };
         BulkIncentiveEventsResponse: {
             results: (components["schemas"]["IncentiveEventResult"] | components["schemas"]["ErrorResponse"])[];
@@ -17511,21 +19197,38 @@ export interface components {
              * @example 2026-11-21T07:54:00.000Z
              */
             updatedAt: string | null;
+            /** @description Credited by events of actions with pendingDays, not spendable yet (not in coins, nor on the leaderboard) */
+            pendingCoins: number;
+            pendingTokens: number;
+            /** @description The next 3 expiry dates of coins and tokens, soonest first (the app’s coinExpiryDays, tokenExpiryDays) */
+            expiring: {
+                /** @enum {string} */
+                currency: "COINS" | "TOKENS";
+                amount: number;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-21T07:54:00.000Z
+                 */
+                expiresAt: string;
+            }[];
+            /** @description Owed after an event reversal took back more than the balance held; the next credits repay it */
+            debtCoins: number;
+            debtTokens: number;
         };
         IncentiveTransaction: {
             id: string;
             /** @description Position in the user's ledger: 1, 2, 3, … without gaps */
             seq: number;
             /**
-             * @description The kind of movement: ACTION_REWARD, LEVEL_REWARD, MILESTONE_REWARD, DEBIT (a redemption), CREDIT (a refund), SCORE_SET (POST /incentives/leaderboard), ADJUSTMENT (POST /incentives/balances/{userId}/adjustments), REVERSAL (a referral credit taken back: its conversion was reversed in full)
+             * @description The kind of movement: ACTION_REWARD, LEVEL_REWARD, MILESTONE_REWARD, DEBIT (a redemption), CREDIT (a refund), SCORE_SET (POST /incentives/leaderboard), ADJUSTMENT (POST /incentives/balances/{userId}/adjustments), REVERSAL (a referral credit or an event taken back), STREAK_REWARD (a streak reached a length that pays), EXPIRY (coins or tokens lapsed), PENDING_RELEASE (a pending credit became available)
              * @enum {string}
              */
-            reason: "ACTION_REWARD" | "LEVEL_REWARD" | "MILESTONE_REWARD" | "DEBIT" | "CREDIT" | "SCORE_SET" | "ADJUSTMENT" | "REVERSAL";
+            reason: "ACTION_REWARD" | "LEVEL_REWARD" | "MILESTONE_REWARD" | "DEBIT" | "CREDIT" | "SCORE_SET" | "ADJUSTMENT" | "REVERSAL" | "STREAK_REWARD" | "EXPIRY" | "PENDING_RELEASE";
             /**
-             * @description What moved the balance: EVENT (an action's reward), LEVEL or MILESTONE (their rewards), CATALOG_REDEMPTION or MARKETPLACE_REDEMPTION (the debit of a redemption), REFUND (a redemption cancelled, or undone after its debit, given back), ADJUSTMENT (a manual adjustment), SCORE_SET (a recorded score), CONVERSION_REVERSAL (a referral credit taken back after its conversion was refunded or charged back in full). Always set
+             * @description What moved the balance: EVENT (an action's reward), LEVEL or MILESTONE (their rewards), CATALOG_REDEMPTION or MARKETPLACE_REDEMPTION (the debit of a redemption), REFUND (a redemption cancelled, or undone after its debit, given back), ADJUSTMENT (a manual adjustment), SCORE_SET (a recorded score), CONVERSION_REVERSAL (a referral credit taken back after its conversion was refunded or charged back in full), STREAK (a streak reward), EXPIRY, PENDING_RELEASE, EVENT_REVERSAL (POST /incentives/events/{eventId}/reverse). Always set
              * @enum {string}
              */
-            cause: "EVENT" | "LEVEL" | "MILESTONE" | "CATALOG_REDEMPTION" | "MARKETPLACE_REDEMPTION" | "REFUND" | "ADJUSTMENT" | "SCORE_SET" | "CONVERSION_REVERSAL";
+            cause: "EVENT" | "LEVEL" | "MILESTONE" | "CATALOG_REDEMPTION" | "MARKETPLACE_REDEMPTION" | "REFUND" | "ADJUSTMENT" | "SCORE_SET" | "CONVERSION_REVERSAL" | "STREAK" | "EXPIRY" | "PENDING_RELEASE" | "EVENT_REVERSAL";
             /** @description Signed change */
             coins: number;
             xp: number;
@@ -17550,6 +19253,25 @@ export interface components {
                 conversionId: string;
                 reversalId: string;
                 reason: string;
+            } | null;
+            boost: components["schemas"]["BoostRef"];
+            /** @description Signed change of the pending coins: a pending credit (+), its release or cancellation (−); 0 on other entries */
+            pendingCoins: number;
+            pendingTokens: number;
+            /** @description An event reversal only: what the balance no longer held, now owed; null on other entries */
+            debt: {
+                coins: number;
+                tokens: number;
+            } | null;
+            /** @description A credit while in debt: the part of it that repaid the debt (coins and tokens hold the rest); null otherwise */
+            debtRepaid: {
+                coins: number;
+                tokens: number;
+            } | null;
+            /** @description STREAK_REWARD only: the streak and the length it reached; null on other entries */
+            streak: {
+                key: string;
+                length: number;
             } | null;
             /**
              * Format: date-time
@@ -17653,8 +19375,8 @@ export interface components {
             description: string | null;
             imageUrl: string | null;
             /** @enum {string} */
-            source: "MANUAL" | "LEVEL" | "MILESTONE";
-            /** @description Level number or milestone key that awarded it; null when awarded by hand */
+            source: "MANUAL" | "LEVEL" | "MILESTONE" | "STREAK";
+            /** @description Level number, milestone key or <streak key>:<length> that awarded it; null when awarded by hand */
             sourceId: string | null;
             /**
              * Format: date-time
@@ -17684,7 +19406,7 @@ export interface components {
             name: string;
             description: string | null;
             /** @enum {string} */
-            metric: "XP" | "COINS_EARNED" | "EVENTS" | "REFERRALS";
+            metric: "XP" | "COINS_EARNED" | "EVENTS" | "REFERRALS" | "STREAK";
             threshold: number;
             rewards: {
                 coins: number;
@@ -17692,6 +19414,8 @@ export interface components {
                 tokens: number;
                 badgeKey: string | null;
             };
+            /** @description STREAK only: the streak whose longest length is the metric; null otherwise */
+            streakKey: string | null;
             /**
              * Format: date-time
              * @example 2026-11-21T07:54:00.000Z
@@ -17712,10 +19436,15 @@ export interface components {
             name: string;
             description?: string;
             /** @enum {string} */
-            metric: "XP" | "COINS_EARNED" | "EVENTS" | "REFERRALS";
+            metric: "XP" | "COINS_EARNED" | "EVENTS" | "REFERRALS" | "STREAK";
             /** @description A whole number from 0 to 1000000000 */
             threshold: number;
             rewards?: components["schemas"]["MilestoneRewardsRequest"];
+            /**
+             * @description The streak of metric STREAK (422 STREAK_KEY_REQUIRED without one); ignored with any other metric
+             * @example daily_login
+             */
+            streakKey?: string;
         };
         MilestoneRewardsRequest: {
             /**
@@ -17743,23 +19472,232 @@ export interface components {
             name?: string;
             description?: string;
             /** @enum {string} */
-            metric?: "XP" | "COINS_EARNED" | "EVENTS" | "REFERRALS";
+            metric?: "XP" | "COINS_EARNED" | "EVENTS" | "REFERRALS" | "STREAK";
             /** @description A whole number from 0 to 1000000000 */
             threshold?: number;
             rewards?: components["schemas"]["MilestoneRewardsRequest"];
+            /**
+             * @description The streak of metric STREAK; ignored with any other metric
+             * @example daily_login
+             */
+            streakKey?: string;
         };
         ReachedMilestone: {
             userId: string;
             key: string;
             name: string;
             /** @enum {string} */
-            metric: "XP" | "COINS_EARNED" | "EVENTS" | "REFERRALS";
+            metric: "XP" | "COINS_EARNED" | "EVENTS" | "REFERRALS" | "STREAK";
             threshold: number;
             /**
              * Format: date-time
              * @example 2026-11-21T07:54:00.000Z
              */
             reachedAt: string;
+        };
+        StreakDefinition: {
+            key: string;
+            name: string;
+            /**
+             * @description DAILY: a calendar day in the user's time zone; WEEKLY: an ISO week, Monday to Sunday
+             * @enum {string}
+             */
+            period: "DAILY" | "WEEKLY";
+            /** @description Actions whose events extend it; empty: any action */
+            actionKeys: string[];
+            /** @description Missed periods saved per calendar month (a freeze keeps the streak, it does not lengthen it) */
+            freezesPerMonth: number;
+            rewards: components["schemas"]["StreakReward"][];
+            /**
+             * Format: date-time
+             * @example 2026-11-21T07:54:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T07:54:00.000Z
+             */
+            updatedAt: string;
+        };
+        StreakReward: {
+            /** @description Paid when a streak reaches this length (once per streak; again on a later streak that reaches it) */
+            length: number;
+            coins: number;
+            xp: number;
+            tokens: number;
+            badgeKey: string | null;
+        };
+        CreateStreakDefinitionRequest: {
+            /**
+             * @description Unique per app
+             * @example daily_login
+             */
+            key: string;
+            name: string;
+            /** @enum {string} */
+            period: "DAILY" | "WEEKLY";
+            /** @description Actions whose events extend it; empty or absent: any action */
+            actionKeys?: string[];
+            /** @description Missed periods a user may have saved per calendar month (0 to 10) */
+            freezesPerMonth?: number;
+            /** @description One per length; each is paid once per streak that reaches it */
+            rewards?: components["schemas"]["StreakRewardRequest"][];
+        };
+        StreakRewardRequest: {
+            /** @description The streak length that pays it (1 to 3650) */
+            length: number;
+            /**
+             * @description A whole number from 0 to 1000000000
+             * @default 0
+             */
+            coins: number;
+            /**
+             * @description XP: a whole number from 0 to 1000000000. A user's XP stops at 2^53 − 1, the most the leaderboard ranks exactly (equal XP to the millisecond): an event or milestone that would pass it credits only the XP that fits.
+             * @default 0
+             */
+            xp: number;
+            /**
+             * @description A whole number from 0 to 1000000000
+             * @default 0
+             */
+            tokens: number;
+            /**
+             * @description A badge to award (it must exist: 422 BADGE_NOT_FOUND otherwise)
+             * @example daily_login
+             */
+            badgeKey?: string | null;
+        };
+        UpdateStreakDefinitionRequest: {
+            name?: string;
+            /** @description Actions whose events extend it; empty or absent: any action */
+            actionKeys?: string[];
+            /** @description Missed periods a user may have saved per calendar month (0 to 10) */
+            freezesPerMonth?: number;
+            /** @description One per length; each is paid once per streak that reaches it */
+            rewards?: components["schemas"]["StreakRewardRequest"][];
+        };
+        UserStreak: {
+            key: string;
+            name: string;
+            /** @enum {string} */
+            period: "DAILY" | "WEEKLY";
+            /** @description Periods in a row with a qualifying event (0: no streak running) */
+            length: number;
+            /** @description The longest streak this user had of this key */
+            longest: number;
+            /**
+             * Format: date-time
+             * @description When the current period began, in the streak's time zone
+             * @example 2026-11-21T07:54:00.000Z
+             */
+            periodStart: string;
+            /** @description A qualifying event happened in the current period (extendedToday for DAILY, extendedThisWeek for WEEKLY) */
+            extendedThisPeriod: boolean;
+            /** @description Freezes left in the current period's month */
+            freezesLeft: number;
+            /** @description Running and not yet extended this period: it uses a freeze or ends when the period ends without a qualifying event */
+            atRisk: boolean;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T07:54:00.000Z
+             */
+            lastExtendedAt: string | null;
+            /** @description The IANA zone its periods are counted in: the last extending event's, else the user's */
+            timeZone: string;
+        };
+        IncentiveUserSettings: {
+            userId: string;
+            /**
+             * @description IANA name; UTC until set
+             * @example Europe/Paris
+             */
+            timeZone: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T07:54:00.000Z
+             */
+            updatedAt: string | null;
+        };
+        PutIncentiveUserSettingsRequest: {
+            /**
+             * @description The user’s zone. An IANA time zone name (one the service does not know: 422 TIME_ZONE_UNKNOWN)
+             * @example Europe/Paris
+             */
+            timeZone: string;
+        };
+        Boost: {
+            id: string;
+            name: string;
+            /** @description Coins and XP an event earns inside the window are multiplied by it, rounded down (e.g. 7 coins × 1.5 = 10) */
+            multiplier: number;
+            /** @description Only events of these actions; empty: every action */
+            actionKeys: string[];
+            /** @description Only events of these users; empty: every user */
+            userIds: string[];
+            /**
+             * Format: date-time
+             * @description Events from then on (inclusive) earn under it
+             * @example 2026-11-21T07:54:00.000Z
+             */
+            startsAt: string;
+            /**
+             * Format: date-time
+             * @description Events from then on earn as usual again (exclusive)
+             * @example 2026-11-21T07:54:00.000Z
+             */
+            endsAt: string;
+            /**
+             * @description SCHEDULED before startsAt, ACTIVE in [startsAt, endsAt), ENDED after
+             * @enum {string}
+             */
+            state: "SCHEDULED" | "ACTIVE" | "ENDED";
+            /**
+             * Format: date-time
+             * @example 2026-11-21T07:54:00.000Z
+             */
+            createdAt: string;
+        };
+        CreateBoostRequest: {
+            name: string;
+            /**
+             * @description More than 1, at most 10, at most 2 decimal places. Coins and XP an event earns inside the window are multiplied by it and rounded down (7 coins × 1.5 = 10); tokens are not multiplied
+             * @example 1.5
+             */
+            multiplier: number;
+            /** @description Only events of these actions (each at most once). Empty or absent: every action */
+            actionKeys?: string[];
+            /** @description Only events of these users (each at most once). Empty or absent: every user */
+            userIds?: string[];
+            /**
+             * Format: date-time
+             * @description Events from then on (inclusive) earn under the boost. It may be past: events already recorded are not rewarded again
+             * @example 2026-11-21T07:54:00Z
+             */
+            startsAt: string;
+            /**
+             * Format: date-time
+             * @description Events from then on (exclusive) earn as usual. After startsAt, in the future, at most 366 days after startsAt: 422 INVALID_RANGE otherwise
+             * @example 2026-11-21T07:54:00Z
+             */
+            endsAt: string;
+        };
+        IncentiveSettings: {
+            coinExpiryDays: number | null;
+            tokenExpiryDays: number | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T07:54:00.000Z
+             */
+            updatedAt: string | null;
+        };
+        PutIncentiveSettingsRequest: {
+            /** @description Days after which credited coins expire (1 to 3650): at the end of the UTC day that many days after the day they were earned; null or absent: never */
+            coinExpiryDays?: number | null;
+            /** @description Days after which credited tokens expire (1 to 3650): at the end of the UTC day that many days after the day they were earned; null or absent: never */
+            tokenExpiryDays?: number | null;
+        };
+        ReverseIncentiveEventRequest: {
+            reason?: string;
         };
         LeaderboardEntry: {
             /** @description 1 = first; equal XP goes to whoever reached it first (to the millisecond), then by user id */
@@ -17909,6 +19847,14 @@ export interface components {
             xpIssued: number;
             /** @description Catalog and marketplace redemptions whose debit was applied in the bucket (a later cancellation does not take one back) */
             redemptions: number;
+            /** @description Coins that lapsed (the app’s coinExpiryDays): EXPIRY ledger entries */
+            coinsExpired: number;
+            /** @description Tokens that lapsed, as coinsExpired */
+            tokensExpired: number;
+            /** @description Coins taken back by reversals of conversions and events (a part owed as debt is not in it) */
+            coinsReversed: number;
+            /** @description Tokens taken back by reversals, as coinsReversed */
+            tokensReversed: number;
         };
         IncentiveEngineBucket: {
             /**
@@ -17933,6 +19879,14 @@ export interface components {
             xpIssued: number;
             /** @description Catalog and marketplace redemptions whose debit was applied in the bucket (a later cancellation does not take one back) */
             redemptions: number;
+            /** @description Coins that lapsed (the app’s coinExpiryDays): EXPIRY ledger entries */
+            coinsExpired: number;
+            /** @description Tokens that lapsed, as coinsExpired */
+            tokensExpired: number;
+            /** @description Coins taken back by reversals of conversions and events (a part owed as debt is not in it) */
+            coinsReversed: number;
+            /** @description Tokens taken back by reversals, as coinsReversed */
+            tokensReversed: number;
         };
         RecordConversionResponse: {
             success: boolean;
@@ -18727,7 +20681,7 @@ export interface components {
             id: string;
             url: string;
             /** @description Empty: every event. */
-            events: ("REFERRAL_CREATED" | "REFERRAL_CLICKED" | "CONVERSION_CREATED" | "CONVERSION_FLAGGED" | "REWARD_CREATED" | "REWARD_APPROVED" | "REWARD_CLAIMED" | "REWARD_REDEEMED" | "REWARD_CANCELLED" | "INCENTIVE_EVENT_PROCESSED" | "LEVEL_UP" | "BADGE_AWARDED" | "MILESTONE_REACHED" | "REDEMPTION_CREATED" | "REDEMPTION_FULFILLED" | "REDEMPTION_CANCELLED" | "MARKETPLACE_REDEEMED" | "WEBHOOK_ENDPOINT_DISABLED" | "CONVERSION_REVERSED" | "REWARD_REDUCED" | "REWARD_CLAWBACK" | "PAYOUT_CREATED" | "PAYOUT_PAID" | "PAYOUT_FAILED")[];
+            events: ("REFERRAL_CREATED" | "REFERRAL_CLICKED" | "CONVERSION_CREATED" | "CONVERSION_FLAGGED" | "REWARD_CREATED" | "REWARD_APPROVED" | "REWARD_CLAIMED" | "REWARD_REDEEMED" | "REWARD_CANCELLED" | "INCENTIVE_EVENT_PROCESSED" | "LEVEL_UP" | "BADGE_AWARDED" | "MILESTONE_REACHED" | "REDEMPTION_CREATED" | "REDEMPTION_FULFILLED" | "REDEMPTION_CANCELLED" | "MARKETPLACE_REDEEMED" | "WEBHOOK_ENDPOINT_DISABLED" | "CONVERSION_REVERSED" | "REWARD_REDUCED" | "REWARD_CLAWBACK" | "PAYOUT_CREATED" | "PAYOUT_PAID" | "PAYOUT_FAILED" | "STREAK_EXTENDED" | "STREAK_FROZEN" | "STREAK_ENDED" | "COINS_EXPIRED" | "EVENT_REVERSED")[];
             description: string | null;
             enabled: boolean;
             /**
@@ -18770,7 +20724,7 @@ export interface components {
              */
             url: string;
             /** @description Event names to receive; empty or absent: every event. */
-            events?: ("REFERRAL_CREATED" | "REFERRAL_CLICKED" | "CONVERSION_CREATED" | "CONVERSION_FLAGGED" | "REWARD_CREATED" | "REWARD_APPROVED" | "REWARD_CLAIMED" | "REWARD_REDEEMED" | "REWARD_CANCELLED" | "INCENTIVE_EVENT_PROCESSED" | "LEVEL_UP" | "BADGE_AWARDED" | "MILESTONE_REACHED" | "REDEMPTION_CREATED" | "REDEMPTION_FULFILLED" | "REDEMPTION_CANCELLED" | "MARKETPLACE_REDEEMED" | "WEBHOOK_ENDPOINT_DISABLED" | "CONVERSION_REVERSED" | "REWARD_REDUCED" | "REWARD_CLAWBACK" | "PAYOUT_CREATED" | "PAYOUT_PAID" | "PAYOUT_FAILED")[];
+            events?: ("REFERRAL_CREATED" | "REFERRAL_CLICKED" | "CONVERSION_CREATED" | "CONVERSION_FLAGGED" | "REWARD_CREATED" | "REWARD_APPROVED" | "REWARD_CLAIMED" | "REWARD_REDEEMED" | "REWARD_CANCELLED" | "INCENTIVE_EVENT_PROCESSED" | "LEVEL_UP" | "BADGE_AWARDED" | "MILESTONE_REACHED" | "REDEMPTION_CREATED" | "REDEMPTION_FULFILLED" | "REDEMPTION_CANCELLED" | "MARKETPLACE_REDEEMED" | "WEBHOOK_ENDPOINT_DISABLED" | "CONVERSION_REVERSED" | "REWARD_REDUCED" | "REWARD_CLAWBACK" | "PAYOUT_CREATED" | "PAYOUT_PAID" | "PAYOUT_FAILED" | "STREAK_EXTENDED" | "STREAK_FROZEN" | "STREAK_ENDED" | "COINS_EXPIRED" | "EVENT_REVERSED")[];
             description?: string;
         };
         UpdateWebhookRequest: {
@@ -18780,7 +20734,7 @@ export interface components {
              */
             url?: string;
             /** @description Event names to receive; empty or absent: every event. */
-            events?: ("REFERRAL_CREATED" | "REFERRAL_CLICKED" | "CONVERSION_CREATED" | "CONVERSION_FLAGGED" | "REWARD_CREATED" | "REWARD_APPROVED" | "REWARD_CLAIMED" | "REWARD_REDEEMED" | "REWARD_CANCELLED" | "INCENTIVE_EVENT_PROCESSED" | "LEVEL_UP" | "BADGE_AWARDED" | "MILESTONE_REACHED" | "REDEMPTION_CREATED" | "REDEMPTION_FULFILLED" | "REDEMPTION_CANCELLED" | "MARKETPLACE_REDEEMED" | "WEBHOOK_ENDPOINT_DISABLED" | "CONVERSION_REVERSED" | "REWARD_REDUCED" | "REWARD_CLAWBACK" | "PAYOUT_CREATED" | "PAYOUT_PAID" | "PAYOUT_FAILED")[];
+            events?: ("REFERRAL_CREATED" | "REFERRAL_CLICKED" | "CONVERSION_CREATED" | "CONVERSION_FLAGGED" | "REWARD_CREATED" | "REWARD_APPROVED" | "REWARD_CLAIMED" | "REWARD_REDEEMED" | "REWARD_CANCELLED" | "INCENTIVE_EVENT_PROCESSED" | "LEVEL_UP" | "BADGE_AWARDED" | "MILESTONE_REACHED" | "REDEMPTION_CREATED" | "REDEMPTION_FULFILLED" | "REDEMPTION_CANCELLED" | "MARKETPLACE_REDEEMED" | "WEBHOOK_ENDPOINT_DISABLED" | "CONVERSION_REVERSED" | "REWARD_REDUCED" | "REWARD_CLAWBACK" | "PAYOUT_CREATED" | "PAYOUT_PAID" | "PAYOUT_FAILED" | "STREAK_EXTENDED" | "STREAK_FROZEN" | "STREAK_ENDED" | "COINS_EXPIRED" | "EVENT_REVERSED")[];
             description?: string | null;
             enabled?: boolean;
         };
@@ -18798,7 +20752,7 @@ export interface components {
             /** @description The `webhook-id` header and the body's `id`. */
             messageId: string;
             /** @enum {string} */
-            event: "REFERRAL_CREATED" | "REFERRAL_CLICKED" | "CONVERSION_CREATED" | "CONVERSION_FLAGGED" | "REWARD_CREATED" | "REWARD_APPROVED" | "REWARD_CLAIMED" | "REWARD_REDEEMED" | "REWARD_CANCELLED" | "INCENTIVE_EVENT_PROCESSED" | "LEVEL_UP" | "BADGE_AWARDED" | "MILESTONE_REACHED" | "REDEMPTION_CREATED" | "REDEMPTION_FULFILLED" | "REDEMPTION_CANCELLED" | "MARKETPLACE_REDEEMED" | "WEBHOOK_ENDPOINT_DISABLED" | "WEBHOOK_TEST" | "CONVERSION_REVERSED" | "REWARD_REDUCED" | "REWARD_CLAWBACK" | "PAYOUT_CREATED" | "PAYOUT_PAID" | "PAYOUT_FAILED";
+            event: "REFERRAL_CREATED" | "REFERRAL_CLICKED" | "CONVERSION_CREATED" | "CONVERSION_FLAGGED" | "REWARD_CREATED" | "REWARD_APPROVED" | "REWARD_CLAIMED" | "REWARD_REDEEMED" | "REWARD_CANCELLED" | "INCENTIVE_EVENT_PROCESSED" | "LEVEL_UP" | "BADGE_AWARDED" | "MILESTONE_REACHED" | "REDEMPTION_CREATED" | "REDEMPTION_FULFILLED" | "REDEMPTION_CANCELLED" | "MARKETPLACE_REDEEMED" | "WEBHOOK_ENDPOINT_DISABLED" | "WEBHOOK_TEST" | "CONVERSION_REVERSED" | "REWARD_REDUCED" | "REWARD_CLAWBACK" | "PAYOUT_CREATED" | "PAYOUT_PAID" | "PAYOUT_FAILED" | "STREAK_EXTENDED" | "STREAK_FROZEN" | "STREAK_ENDED" | "COINS_EXPIRED" | "EVENT_REVERSED";
             /** @enum {string} */
             status: "PENDING" | "SUCCEEDED" | "FAILED";
             attempts: number;

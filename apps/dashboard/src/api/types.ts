@@ -90,3 +90,16 @@ export type Clawback = Answer<'/api/v1/rewards/clawbacks', 'get'>['clawbacks'][n
 export type StripeIntegrationState = Answer<'/api/v1/integrations/stripe', 'get'>;
 export type StripeEvent = Answer<'/api/v1/integrations/stripe/events', 'get'>['events'][number];
 export type StripeEventStatus = StripeEvent['status'];
+export type StreakDefinition = Answer<'/api/v1/incentives/streaks/definitions/{key}', 'get'>['streak'];
+export type StreakPeriod = StreakDefinition['period'];
+export type StreakReward = StreakDefinition['rewards'][number];
+export type UserStreak = Answer<'/api/v1/incentives/streaks/{userId}', 'get'>['streaks'][number];
+export type IncentiveUserSettings = Answer<'/api/v1/incentives/users/{userId}/settings', 'get'>['settings'];
+export type Boost = Answer<'/api/v1/incentives/boosts/{boostId}', 'get'>['boost'];
+export type BoostState = Boost['state'];
+/** When the app's credits expire (null: never). */
+export type IncentiveSettings = Answer<'/api/v1/incentives/settings', 'get'>['settings'];
+/** One of a balance's next expiries: an amount of coins or tokens and when it lapses. */
+export type ExpiringCredit = IncentiveBalance['expiring'][number];
+/** POST /incentives/events/{eventId}/reverse's answer (201 reversed, 200 reversed before). */
+export type EventReversal = Answer<'/api/v1/incentives/events/{eventId}/reverse', 'post'>;

@@ -3,6 +3,7 @@ import { Navigate, type RouteObject } from 'react-router';
 import { AppLayout } from '../layout/app-layout';
 import { AuditPage } from '../pages/audit/audit-page';
 import { ActionsPage } from '../pages/incentives/actions/actions-page';
+import { BoostsPage } from '../pages/incentives/boosts/boosts-page';
 import { EventsPage } from '../pages/incentives/events/events-page';
 import { CatalogPage } from '../pages/incentives/catalog/catalog-page';
 import { MarketplacePage } from '../pages/incentives/marketplace/marketplace-page';
@@ -80,6 +81,7 @@ export const routes: RouteObject[] = [
           { path: 'actions', element: <ActionsPage /> },
           { path: 'events', element: <EventsPage /> },
           { path: 'progression', element: <ProgressionPage /> },
+          { path: 'boosts', element: <BoostsPage /> },
           { path: 'catalog', element: <CatalogPage /> },
           { path: 'marketplace', element: <MarketplacePage /> },
           { path: 'leaderboard', element: <LeaderboardPage /> },

@@ -38,6 +38,7 @@ export const NAVIGATION: NavSection[] = [
       { path: 'actions', label: 'Actions', least: 'VIEWER' },
       { path: 'events', label: 'Events', least: 'VIEWER' },
       { path: 'progression', label: 'Levels & badges', least: 'VIEWER' },
+      { path: 'boosts', label: 'Boosts', least: 'VIEWER' },
       { path: 'catalog', label: 'Catalog', least: 'VIEWER' },
       { path: 'marketplace', label: 'Marketplace', least: 'VIEWER' },
       { path: 'leaderboard', label: 'Leaderboard', least: 'VIEWER' },

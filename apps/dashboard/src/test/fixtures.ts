@@ -80,6 +80,7 @@ export function incentiveAction(overrides: Partial<IncentiveAction> = {}): Incen
     maxRepeats: null,
     enabled: true,
     description: null,
+    pendingDays: 0,
     createdAt: '2026-11-01T10:00:00.000Z',
     updatedAt: '2026-11-01T10:00:00.000Z',
     ...overrides,

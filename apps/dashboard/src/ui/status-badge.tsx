@@ -9,6 +9,7 @@ const COLORS: Record<string, string> = {
   SUCCEEDED: 'green',
   FULFILLED: 'green',
   RUNNING: 'blue',
+  SCHEDULED: 'blue',
   EXPIRED: 'gray',
   PENDING: 'gray',
   CLICKED: 'blue',

@@ -21,6 +21,12 @@ export interface RouteLink {
 
 export type ResponseLinks = Record<string, RouteLink>;
 
+/** Links to a user's balance and ledger, the user's id read at `userIdAt` (a runtime expression) of the response. */
+export const balanceLinks = (userIdAt: string): ResponseLinks => ({
+  GetBalance: { method: 'get', path: '/incentives/balances/:userId', parameters: { userId: userIdAt } },
+  ListTransactions: { method: 'get', path: '/incentives/balances/:userId/transactions', parameters: { userId: userIdAt } },
+});
+
 /** JSON Pointer escaping of a path segment (RFC 6901). */
 const pointer = (segment: string) => segment.replace(/~/g, '~0').replace(/\//g, '~1');
 

@@ -7,6 +7,7 @@ import { Pagination, pageQuery, pageRequest, pagination } from '../openapi/commo
 import { signedAmount, userId } from '../openapi/incentive-schemas';
 import { integerText } from '../openapi/query-values';
 import { requiredText } from '../openapi/text-fields';
+import { balanceLinks } from '../openapi/links';
 import { z } from '../openapi/zod';
 import type { ServiceClients } from '../service-clients';
 
@@ -82,10 +83,7 @@ export function incentiveBalanceRoutes(api: ApiRouter, clients: ServiceClients):
       201: {
         description: 'The ledger entry, and the balance after it (and the levels it reached)',
         schema: z.object({ transaction: Transaction.schema, balance: Balance.schema }),
-        links: {
-          GetBalance: { method: 'get', path: '/incentives/balances/:userId', parameters: { userId: '$response.body#/balance/userId' } },
-          ListTransactions: { method: 'get', path: '/incentives/balances/:userId/transactions', parameters: { userId: '$response.body#/balance/userId' } },
-        },
+        links: balanceLinks('$response.body#/balance/userId'),
       },
     },
     errors: [422],

@@ -3,6 +3,7 @@ import { Balance, Transaction, balanceJson, transactionJson } from '../mappers/i
 import { isoTime } from '../mappers/proto-json';
 import { timestamp } from '../openapi/common-schemas';
 import { freeText, identifier } from '../openapi/text-fields';
+import { balanceLinks } from '../openapi/links';
 import { z } from '../openapi/zod';
 import type { ServiceClients } from '../service-clients';
 
@@ -81,10 +82,7 @@ export function incentiveSettingsRoutes(api: ApiRouter, clients: ServiceClients)
       201: {
         description: 'Reversed: the ledger entry and the balance after it',
         schema: z.object({ transaction: Transaction.schema, balance: Balance.schema }),
-        links: {
-          GetBalance: { method: 'get', path: '/incentives/balances/:userId', parameters: { userId: '$response.body#/balance/userId' } },
-          ListTransactions: { method: 'get', path: '/incentives/balances/:userId/transactions', parameters: { userId: '$response.body#/balance/userId' } },
-        },
+        links: balanceLinks('$response.body#/balance/userId'),
       },
       200: { description: 'Reversed before: that reversal, and the balance now', schema: z.object({ transaction: Transaction.schema, balance: Balance.schema }) },
     },

@@ -1,4 +1,4 @@
-import type { Model } from 'mongoose';
+import type { FilterQuery, Model, UpdateQuery } from 'mongoose';
 import { Repository } from '@ris/mongo';
 
 /** An action, badge or milestone: unique per app by its key, stored under the id the key derives. */
@@ -31,5 +31,17 @@ export abstract class DefinitionRepository<T extends DefinitionDoc> extends Repo
   /** The definition of a key, by the id the key derives. */
   byKey(appId: string, key: string): Promise<T | null> {
     return this.collection.findById(appId, this.idOf(appId, key));
+  }
+
+  /** Stores a definition's changed fields (all but its id, app, key and creation); null when it is not there. */
+  storeChanges(appId: string, definition: T): Promise<T | null> {
+    const { _id, appId: _app, key: _key, ...rest } = definition;
+    const { createdAt: _created, ...changes } = rest as Record<string, unknown>;
+    return this.collection.findOneAndUpdate(appId, { _id } as FilterQuery<T>, { $set: { ...changes, updatedAt: new Date() } } as UpdateQuery<T>);
+  }
+
+  /** Removes the definition of a key: false when there was none. */
+  async removeKey(appId: string, key: string): Promise<boolean> {
+    return (await this.collection.deleteOne(appId, { _id: this.idOf(appId, key) } as FilterQuery<T>)) > 0;
   }
 }

@@ -19,14 +19,4 @@ export class MilestoneRepository extends DefinitionRepository<MilestoneDoc> {
   all(appId: string): Promise<MilestoneDoc[]> {
     return this.collection.find(appId, {}, { sort: { key: 1 } });
   }
-
-  /** Stores a milestone's changed fields (all but its id, app, key and creation); null when it is not there. */
-  replace(appId: string, milestone: MilestoneDoc): Promise<MilestoneDoc | null> {
-    const { _id, appId: _app, key: _key, createdAt: _created, ...changes } = milestone;
-    return this.collection.findOneAndUpdate(appId, { _id }, { $set: { ...changes, updatedAt: new Date() } });
-  }
-
-  async remove(appId: string, id: string): Promise<void> {
-    await this.collection.deleteOne(appId, { _id: id });
-  }
 }

@@ -92,7 +92,7 @@ export class Milestones {
     if (next.metric !== 'STREAK') next.streakKey = null;
     checkMilestone(next);
     if (defined.rewards) await this.badges.checkExists(appId, defined.rewards.badgeKey, 'rewards.badgeKey');
-    const updated = await this.definitions.replace(appId, next);
+    const updated = await this.definitions.storeChanges(appId, next);
     this.cache.invalidate(appId);
     if (!updated) throw notFound('Milestone', { key });
     return updated;
@@ -100,9 +100,9 @@ export class Milestones {
 
   /** Users who reached it keep it (and what it gave). */
   async delete(appId: string, key: string): Promise<void> {
-    const current = await this.get(appId, key);
-    await this.definitions.remove(appId, current._id);
+    const removed = await this.definitions.removeKey(appId, key);
     this.cache.invalidate(appId);
+    if (!removed) throw notFound('Milestone', { key });
   }
 
   /** Stores that a user reached a milestone (once: the _id is derived from app, user and key). */

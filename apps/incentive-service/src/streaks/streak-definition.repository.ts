@@ -19,14 +19,4 @@ export class StreakDefinitionRepository extends DefinitionRepository<StreakDefin
   all(appId: string): Promise<StreakDefinitionDoc[]> {
     return this.collection.find(appId, {}, { sort: { key: 1 } });
   }
-
-  /** Stores a definition's changed fields; null when it is not there. */
-  replace(appId: string, definition: StreakDefinitionDoc): Promise<StreakDefinitionDoc | null> {
-    const { _id, appId: _app, key: _key, createdAt: _created, ...changes } = definition;
-    return this.collection.findOneAndUpdate(appId, { _id }, { $set: { ...changes, updatedAt: new Date() } });
-  }
-
-  async remove(appId: string, id: string): Promise<void> {
-    await this.collection.deleteOne(appId, { _id: id });
-  }
 }

@@ -124,7 +124,7 @@ export class StreakDefinitions {
     if (defined.rewards) next.rewards = [...defined.rewards].sort((a, b) => a.length - b.length);
     checkFields(next);
     await this.checkReferences(appId, { actionKeys: defined.actionKeys ?? [], rewards: defined.rewards ?? [] });
-    const updated = await this.definitions.replace(appId, next);
+    const updated = await this.definitions.storeChanges(appId, next);
     this.cache.invalidate(appId);
     if (!updated) throw notFound('Streak', { key });
     return updated;
@@ -132,8 +132,7 @@ export class StreakDefinitions {
 
   /** Users' progress stops being kept; what its rewards gave stays. */
   async delete(appId: string, key: string): Promise<void> {
-    const current = await this.get(appId, key);
-    await this.definitions.remove(appId, current._id);
+    if (!(await this.definitions.removeKey(appId, key))) throw notFound('Streak', { key });
     this.cache.invalidate(appId);
   }
 }

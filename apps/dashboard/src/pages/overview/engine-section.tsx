@@ -16,7 +16,7 @@ const ENGINE_BARS = [
   { name: 'Tokens redeemed', color: 'grape.5' },
 ];
 
-/** The incentive engine over the period: events, active users, coins and tokens issued and redeemed, redemptions (kept on write). */
+/** The incentive engine over the period: events, active users, coins and tokens issued, redeemed, expired and reversed, redemptions (kept on write). */
 export function EngineSection({ range }: { range: { from: string; to: string } }) {
   const motion = useChartMotion();
   const api = useApi();
@@ -33,7 +33,8 @@ export function EngineSection({ range }: { range: { from: string; to: string } }
         Incentive engine
       </Title>
       <Text size="sm" c="dimmed" mb="sm">
-        Events and what they paid, and what users redeemed, over the same days. Redeemed is net of refunds.
+        Events and what they paid, and what users redeemed, over the same days. Redeemed is net of refunds; expired is what lapsed under the app's expiry settings;
+        reversed is what reversals of conversions and events took back (a part left owed as debt is not in it).
       </Text>
       {series.isError ? (
         <QueryError error={series.error} onRetry={() => void series.refetch()} />
@@ -50,9 +51,13 @@ export function EngineSection({ range }: { range: { from: string; to: string } }
                 <Figure size="xl" label="Tokens redeemed" value={formatNumber(totals.tokensRedeemed)} />
                 <Figure size="xl" label="XP issued" value={formatNumber(totals.xpIssued)} />
                 <Figure size="xl" label="Redemptions" value={formatNumber(totals.redemptions)} />
+                <Figure size="xl" label="Coins expired" value={formatNumber(totals.coinsExpired)} />
+                <Figure size="xl" label="Coins reversed" value={formatNumber(totals.coinsReversed)} />
+                <Figure size="xl" label="Tokens expired" value={formatNumber(totals.tokensExpired)} />
+                <Figure size="xl" label="Tokens reversed" value={formatNumber(totals.tokensReversed)} />
               </>
             ) : (
-              Array.from({ length: 8 }, (_, i) => <Skeleton key={i} height={72} />)
+              Array.from({ length: 12 }, (_, i) => <Skeleton key={i} height={72} />)
             )}
           </SimpleGrid>
           <Paper withBorder p="md" radius="md">

@@ -28,7 +28,7 @@ describe('the overview charts for keyboard and screen-reader users', () => {
           interval: 'day',
           from: '',
           to: '',
-          totals: { events: 0, activeUsers: 0, coinsIssued: 0, coinsRedeemed: 0, tokensIssued: 0, tokensRedeemed: 0, xpIssued: 0, redemptions: 0 },
+          totals: { events: 0, activeUsers: 0, coinsIssued: 0, coinsRedeemed: 0, tokensIssued: 0, tokensRedeemed: 0, xpIssued: 0, redemptions: 0, coinsExpired: 0, tokensExpired: 0, coinsReversed: 0, tokensReversed: 0 },
           buckets: [],
         },
       });

@@ -134,6 +134,10 @@ const engineBucket = (start: string, coinsIssued: number, coinsRedeemed: number)
   tokensRedeemed: 0,
   xpIssued: 100,
   redemptions: coinsRedeemed > 0 ? 1 : 0,
+  coinsExpired: 0,
+  tokensExpired: 0,
+  coinsReversed: 0,
+  tokensReversed: 0,
 });
 
 describe('the incentive engine on the overview', () => {
@@ -148,7 +152,7 @@ describe('the incentive engine on the overview', () => {
     expect(actionTotals(action)).toEqual({ events: 3, rewardedEvents: 2, coins: 10, xp: 20, tokens: 0 });
   });
 
-  it('shows the engine’s totals for the period, with or without campaigns', async () => {
+  it('shows the engine’s totals for the period, with or without campaigns: issued, redeemed, expired and reversed', async () => {
     const api = new FakeApi()
       .on('GET', '/api/v1/campaigns', { body: { campaigns: [], pagination: page(0) } })
       .on('GET', '/api/v1/incentives/stats/timeseries', (r) => ({
@@ -156,7 +160,20 @@ describe('the incentive engine on the overview', () => {
           interval: 'day',
           from: r.query.get('from'),
           to: r.query.get('to'),
-          totals: { events: 12, activeUsers: 5, coinsIssued: 900, coinsRedeemed: 300, tokensIssued: 4, tokensRedeemed: 2, xpIssued: 1500, redemptions: 3 },
+          totals: {
+            events: 12,
+            activeUsers: 5,
+            coinsIssued: 900,
+            coinsRedeemed: 300,
+            tokensIssued: 4,
+            tokensRedeemed: 2,
+            xpIssued: 1500,
+            redemptions: 3,
+            coinsExpired: 40,
+            tokensExpired: 1,
+            coinsReversed: 1250,
+            tokensReversed: 0,
+          },
           buckets: [engineBucket('2026-11-24T00:00:00.000Z', 900, 300)],
         },
       }));
@@ -166,6 +183,11 @@ describe('the incentive engine on the overview', () => {
     expect(screen.getByLabelText('Coins issued')).toHaveTextContent('900');
     expect(screen.getByLabelText('Coins redeemed')).toHaveTextContent('300');
     expect(screen.getByLabelText('Redemptions')).toHaveTextContent('3');
+    // What lapsed under the app's expiry settings, and what reversals took back.
+    expect(screen.getByLabelText('Coins expired')).toHaveTextContent('40');
+    expect(screen.getByLabelText('Coins reversed')).toHaveTextContent('1,250');
+    expect(screen.getByLabelText('Tokens expired')).toHaveTextContent('1');
+    expect(screen.getByLabelText('Tokens reversed')).toHaveTextContent('0');
     const sent = api.sent('GET', '/api/v1/incentives/stats/timeseries')[0]!.query;
     expect(Date.parse(sent.get('to')!) - Date.parse(sent.get('from')!)).toBe(90 * 86_400_000);
   });

@@ -10,6 +10,10 @@ const CAUSES: Record<IncentiveTransaction['cause'], string> = {
   ADJUSTMENT: 'manual adjustment',
   SCORE_SET: 'score set',
   CONVERSION_REVERSAL: 'conversion reversed',
+  STREAK: 'streak reward',
+  EXPIRY: 'expired',
+  PENDING_RELEASE: 'pending released',
+  EVENT_REVERSAL: 'event reversed',
 };
 
 /** What moved the balance in a ledger entry, in words (the API's cause, always set). */

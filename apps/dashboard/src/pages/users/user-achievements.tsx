@@ -9,7 +9,7 @@ import { UrlPagination } from '../../ui/url-pagination';
 import { metricLabel } from '../incentives/progression/progression-request';
 import { BadgeIdentity } from '../incentives/progression/badge-identity';
 
-const SOURCES = { MANUAL: 'by hand', LEVEL: 'level', MILESTONE: 'milestone' } as const;
+const SOURCES = { MANUAL: 'by hand', LEVEL: 'level', MILESTONE: 'milestone', STREAK: 'streak' } as const;
 
 /** The badges a user holds, and what awarded each. */
 export function UserBadges({ userId, page }: { userId: string; page: number }) {

@@ -5,6 +5,7 @@ import { useAppId } from '../../api/use-api';
 import { Figure } from '../../ui/figure';
 import { formatNumber } from '../../ui/format';
 import { PERIODS, useBoardPosition } from '../incentives/leaderboard/leaderboard-periods';
+import { debtText, expiringText } from './balance-credits';
 import { levelWords } from './level-words';
 import { useUserStats } from './use-user-stats';
 
@@ -59,8 +60,31 @@ function Rank({ userId, period, label }: { userId: string; period: (typeof PERIO
   return <Figure label={`Rank ${label.toLowerCase()}`} value={value} />;
 }
 
-/** Balances, level and progress, perks and leaderboard ranks of one user. */
+/** The next coins and tokens to expire (the app's expiry settings), soonest first. */
+function ExpiringNext({ expiring }: { expiring: IncentiveBalance['expiring'] }) {
+  return (
+    <Paper withBorder p="sm" radius="md" component="section" aria-labelledby="user-expiring">
+      <Text size="xs" c="dimmed" tt="uppercase" fw={700} id="user-expiring">
+        Expiring next
+      </Text>
+      {expiring.length === 0 ? (
+        <Text size="sm" c="dimmed">
+          Nothing set to expire
+        </Text>
+      ) : (
+        expiring.map((e) => (
+          <Text key={`${e.currency}-${e.expiresAt}`} size="sm">
+            {expiringText(e)}
+          </Text>
+        ))
+      )}
+    </Paper>
+  );
+}
+
+/** Balances, level and progress, pending credits, next expiries and debt, perks and leaderboard ranks of one user. */
 export function UserSummary({ balance }: { balance: IncentiveBalance }) {
+  const debt = debtText(balance);
   return (
     <Stack gap="sm">
       <SimpleGrid cols={{ base: 2, sm: 4 }}>
@@ -68,6 +92,13 @@ export function UserSummary({ balance }: { balance: IncentiveBalance }) {
         <Figure label="Tokens" value={formatNumber(balance.tokens)} />
         <Figure label="XP" value={formatNumber(balance.xp)} />
         <LevelProgress balance={balance} />
+      </SimpleGrid>
+      <SimpleGrid cols={{ base: 2, sm: 4 }}>
+        <Figure label="Pending coins" value={formatNumber(balance.pendingCoins)} help="Not spendable yet" />
+        <Figure label="Pending tokens" value={formatNumber(balance.pendingTokens)} help="Not spendable yet" />
+        <ExpiringNext expiring={balance.expiring} />
+        {/* Only while an event reversal left something owed. */}
+        {debt && <Figure label="Debt" value={debt} help="Taken back by an event reversal after it was spent: the next credits repay it" />}
       </SimpleGrid>
       <SimpleGrid cols={{ base: 2, sm: 4 }}>
         {PERIODS.map((p) => (

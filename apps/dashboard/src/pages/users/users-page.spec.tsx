@@ -23,6 +23,11 @@ const balance: IncentiveBalance = {
   rewardedEvents: 4,
   referrals: 2,
   updatedAt: null,
+  pendingCoins: 0,
+  pendingTokens: 0,
+  expiring: [],
+  debtCoins: 0,
+  debtTokens: 0,
 };
 const entry = (overrides: Partial<IncentiveTransaction>): IncentiveTransaction => ({
   id: 'txn_1',
@@ -38,6 +43,12 @@ const entry = (overrides: Partial<IncentiveTransaction>): IncentiveTransaction =
   description: null,
   unrecovered: null,
   reversal: null,
+  boost: null,
+  streak: null,
+  pendingCoins: 0,
+  pendingTokens: 0,
+  debt: null,
+  debtRepaid: null,
   createdAt: '2026-11-24T10:00:00.000Z',
   ...overrides,
 });

@@ -14,6 +14,7 @@ import { UserLedger } from './user-ledger';
 import { UserMarketplaceCodes } from './user-marketplace-codes';
 import { UserPayoutsAndClawbacks } from './user-payouts';
 import { UserReferrals } from './user-referrals';
+import { UserStreaks } from './user-streaks';
 import { UserSummary } from './user-summary';
 
 const KEYS = ['userId'] as const;
@@ -47,6 +48,7 @@ function UserDetails({ userId, page }: { userId: string; page: number }) {
           { value: 'ledger', label: 'Ledger', panel: <UserLedger userId={userId} page={page} /> },
           { value: 'badges', label: 'Badges', panel: <UserBadges userId={userId} page={page} /> },
           { value: 'milestones', label: 'Milestones', panel: <UserMilestones userId={userId} page={page} /> },
+          { value: 'streaks', label: 'Streaks', panel: <UserStreaks userId={userId} /> },
           { value: 'catalog', label: 'Catalog redemptions', panel: <RedemptionsPanel forUser={userId} /> },
           { value: 'marketplace', label: 'Marketplace codes', panel: <UserMarketplaceCodes userId={userId} page={page} /> },
           { value: 'referrals', label: 'Referrals & rewards', panel: <UserReferrals userId={userId} page={page} /> },
@@ -60,14 +62,14 @@ export function UsersPage() {
   const { values, set, page } = useSearchState(KEYS);
   return (
     <>
-      <PageHeader title="Users" description="One end user of the app in full: balances and ledger, level, badges, milestones, redemptions, ranks and referrals." />
+      <PageHeader title="Users" description="One end user of the app in full: balances and ledger, level, badges, milestones, streaks and time zone, redemptions, ranks and referrals." />
       <Group mb="md">
         <TextSearch label="User id" formLabel="Look up a user" submitLabel="Look up" placeholder="The id your app gives the user" width={280} initial={values.userId} onSearch={(v) => set({ userId: v })} />
       </Group>
       {values.userId ? (
         <UserDetails key={values.userId} userId={values.userId} page={page} />
       ) : (
-        <Empty title="Look up a user" description="Enter a user id to see their balances, ledger, level, badges, redemptions and referrals." />
+        <Empty title="Look up a user" description="Enter a user id to see their balances, ledger, level, badges, streaks, redemptions and referrals." />
       )}
     </>
   );

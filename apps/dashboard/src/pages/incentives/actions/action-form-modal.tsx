@@ -4,7 +4,7 @@ import { useApi } from '../../../api/use-api';
 import { EditorModal, useEditor, type Editing } from '../../../ui/editor';
 import { GrantFields, WHOLE_AMOUNT } from '../cost-fields';
 import { definitionKeyRule, requiredName } from '../definition-key';
-import { ACTION_TYPES, NEW_ACTION, actionFormValues, createActionRequest, updateActionRequest, type ActionFormValues } from './action-request';
+import { ACTION_TYPES, MAX_PENDING_DAYS, NEW_ACTION, actionFormValues, createActionRequest, pendingDaysRule, updateActionRequest, type ActionFormValues } from './action-request';
 
 /** Defines a new action (`?edit=new`) or edits one (`?edit=<key>`); the key is set once. */
 export function ActionFormModal({ editing, onClose }: { editing: Editing; onClose: () => void }) {
@@ -19,6 +19,7 @@ export function ActionFormModal({ editing, onClose }: { editing: Editing; onClos
     validate: {
       key: definitionKeyRule(editing === 'new'),
       name: requiredName('action'),
+      pendingDays: pendingDaysRule,
     },
     create: (values: ActionFormValues) => ok(api.POST('/api/v1/incentives/actions', { body: createActionRequest(values) })).then((d) => d.action),
     update: (key, values) => ok(api.PATCH('/api/v1/incentives/actions/{key}', { params: { path: { key } }, body: updateActionRequest(values) })).then((d) => d.action),
@@ -43,6 +44,18 @@ export function ActionFormModal({ editing, onClose }: { editing: Editing; onClos
       <SimpleGrid cols={{ base: 1, xs: 2 }}>
         <NumberInput label="Cooldown (seconds)" description="After a rewarded event, further events earn nothing for this long; 0: none." {...WHOLE_AMOUNT} {...form.getInputProps('cooldown')} />
         <NumberInput label="Max repeats" description="Rewarded events per user; empty: unlimited." min={1} allowDecimal={false} allowNegative={false} {...form.getInputProps('maxRepeats')} />
+      </SimpleGrid>
+      <SimpleGrid cols={{ base: 1, xs: 2 }}>
+        <NumberInput
+          label="Pending days"
+          description={`Its coins and tokens wait this many days before they can be spent, unless the event is reversed; 0: at once (at most ${MAX_PENDING_DAYS}).`}
+          min={0}
+          max={MAX_PENDING_DAYS}
+          allowDecimal={false}
+          allowNegative={false}
+          clampBehavior="none"
+          {...form.getInputProps('pendingDays')}
+        />
       </SimpleGrid>
       <Switch label="Enabled (a disabled action records events but rewards nothing)" {...form.getInputProps('enabled', { type: 'checkbox' })} />
       <Textarea label="Description" autosize minRows={2} maxLength={1000} {...form.getInputProps('description')} />

@@ -24,9 +24,14 @@ export interface ActionFormValues {
   maxRepeats: number | string;
   enabled: boolean;
   description: string;
+  /** Days its coins and tokens stay pending (0 to 365); 0: available at once. */
+  pendingDays: number | string;
 }
 
-export const NEW_ACTION: ActionFormValues = { key: '', name: '', type: 'STANDARD', coins: 0, xp: 0, tokens: 0, cooldown: 0, maxRepeats: '', enabled: true, description: '' };
+/** The API's bound of an action's pending days (apps/gateway/src/routes/incentive-actions.ts). */
+export const MAX_PENDING_DAYS = 365;
+
+export const NEW_ACTION: ActionFormValues = { key: '', name: '', type: 'STANDARD', coins: 0, xp: 0, tokens: 0, cooldown: 0, maxRepeats: '', enabled: true, description: '', pendingDays: 0 };
 
 export function actionFormValues(action: IncentiveAction): ActionFormValues {
   return {
@@ -40,6 +45,7 @@ export function actionFormValues(action: IncentiveAction): ActionFormValues {
     maxRepeats: action.maxRepeats ?? '',
     enabled: action.enabled,
     description: action.description ?? '',
+    pendingDays: action.pendingDays,
   };
 }
 
@@ -53,7 +59,19 @@ function editable(values: ActionFormValues) {
     cooldown: whole(values.cooldown),
     maxRepeats: values.maxRepeats === '' ? null : whole(values.maxRepeats),
     enabled: values.enabled,
+    pendingDays: whole(values.pendingDays),
   };
+}
+
+/** The form rule of the pending days: a whole number from 0 to 365 (empty: 0). */
+export function pendingDaysRule(value: number | string): string | null {
+  const n = whole(value);
+  return Number.isInteger(n) && n >= 0 && n <= MAX_PENDING_DAYS ? null : `A whole number of days from 0 to ${MAX_PENDING_DAYS}`;
+}
+
+/** An action's pending days in words (`pending 7 days`), or null when its coins and tokens are available at once. */
+export function pendingText(pendingDays: number): string | null {
+  return pendingDays > 0 ? `pending ${pendingDays} ${pendingDays === 1 ? 'day' : 'days'}` : null;
 }
 
 /** POST /incentives/actions: an empty description is left out. */

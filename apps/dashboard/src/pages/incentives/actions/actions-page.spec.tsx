@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { FakeApi, apiError, page } from '../../../test/fake-api';
 import { incentiveAction, sessionFor } from '../../../test/fixtures';
 import { renderApp } from '../../../test/render-app';
-import { NEW_ACTION, createActionRequest, updateActionRequest } from './action-request';
+import { NEW_ACTION, createActionRequest, pendingDaysRule, pendingText, updateActionRequest } from './action-request';
 
 const purchase = incentiveAction();
 const login = incentiveAction({ key: 'daily_login', name: 'Daily login', coins: 5, xp: 10, cooldown: 86_400, maxRepeats: 30, enabled: false });
@@ -12,14 +12,28 @@ const login = incentiveAction({ key: 'daily_login', name: 'Daily login', coins: 
 function actionsApi() {
   return new FakeApi()
     .on('GET', '/api/v1/incentives/actions', { body: { actions: [purchase, login], pagination: page(2) } })
-    .on('GET', '/api/v1/incentives/actions/first_purchase', { body: { action: purchase } });
+    .on('GET', '/api/v1/incentives/actions/first_purchase', { body: { action: purchase } })
+    .on('GET', '/api/v1/incentives/settings', { body: { settings: { coinExpiryDays: null, tokenExpiryDays: null, updatedAt: null } } });
 }
 
 describe('the action form', () => {
   it('sends whole numbers, an empty max repeats as unlimited, and leaves an empty description out of a new action', () => {
     const values = { ...NEW_ACTION, key: ' signup ', name: ' Sign-up ', coins: '10', maxRepeats: '' };
-    expect(createActionRequest(values)).toEqual({ key: 'signup', name: 'Sign-up', type: 'STANDARD', coins: 10, xp: 0, tokens: 0, cooldown: 0, maxRepeats: null, enabled: true });
+    expect(createActionRequest(values)).toEqual({ key: 'signup', name: 'Sign-up', type: 'STANDARD', coins: 10, xp: 0, tokens: 0, cooldown: 0, maxRepeats: null, enabled: true, pendingDays: 0 });
     expect(updateActionRequest({ ...values, maxRepeats: 3, description: ' once a day ' })).toMatchObject({ maxRepeats: 3, description: 'once a day' });
+  });
+
+  it('sends the pending days as a whole number from 0 to 365, and says them in the list', () => {
+    expect(createActionRequest({ ...NEW_ACTION, key: 'k', name: 'n', pendingDays: '7' }).pendingDays).toBe(7);
+    expect(updateActionRequest({ ...NEW_ACTION, pendingDays: '' }).pendingDays).toBe(0);
+    expect([pendingDaysRule(0), pendingDaysRule('365'), pendingDaysRule(''), pendingDaysRule(366), pendingDaysRule(-1)]).toEqual([
+      null,
+      null,
+      null,
+      'A whole number of days from 0 to 365',
+      'A whole number of days from 0 to 365',
+    ]);
+    expect([pendingText(0), pendingText(1), pendingText(14)]).toEqual([null, 'pending 1 day', 'pending 14 days']);
   });
 });
 
@@ -88,6 +102,36 @@ describe('the actions page', () => {
     await user.click(await screen.findByRole('switch', { name: 'First purchase enabled' }));
     await waitFor(() => expect(api.sent('PATCH', '/api/v1/incentives/actions/first_purchase')).toHaveLength(2));
     expect(api.sent('PATCH', '/api/v1/incentives/actions/first_purchase')[1]!.body).toEqual({ enabled: false });
+  });
+});
+
+describe('pending days of an action', () => {
+  it('shows them in the list when set, and sends them from the form; more than 365 refused before sending', async () => {
+    const held = incentiveAction({ key: 'review', name: 'Review', coins: 30, pendingDays: 14 });
+    const api = actionsApi()
+      .on('GET', '/api/v1/incentives/actions', { body: { actions: [purchase, held], pagination: page(2) } })
+      .on('PATCH', '/api/v1/incentives/actions/first_purchase', (r) => ({ body: { action: { ...purchase, ...(r.body as object) } } }));
+    renderApp('/apps/app_1/actions', { session: sessionFor('MANAGER'), api });
+    const table = await screen.findByRole('table', { name: 'Actions' });
+    const rows = within(table).getAllByRole('row').slice(1);
+    expect(rows[0]).not.toHaveTextContent('pending');
+    expect(rows[1]).toHaveTextContent(/30 coins · 120 XP\s*pending 14 days/);
+
+    const user = userEvent.setup();
+    await user.click(within(rows[0]!).getByRole('button', { name: 'Edit First purchase' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Edit action' });
+    const pending = within(dialog).getByRole('textbox', { name: 'Pending days' });
+    await waitFor(() => expect(pending).toHaveValue('0'));
+    await user.clear(pending);
+    await user.type(pending, '400');
+    await user.click(within(dialog).getByRole('button', { name: 'Save action' }));
+    expect(await within(dialog).findByText('A whole number of days from 0 to 365')).toBeInTheDocument();
+    expect(api.sent('PATCH', '/api/v1/incentives/actions/first_purchase')).toHaveLength(0);
+    await user.clear(pending);
+    await user.type(pending, '7');
+    await user.click(within(dialog).getByRole('button', { name: 'Save action' }));
+    await waitFor(() => expect(api.sent('PATCH', '/api/v1/incentives/actions/first_purchase')).toHaveLength(1));
+    expect(api.sent('PATCH', '/api/v1/incentives/actions/first_purchase')[0]!.body).toMatchObject({ pendingDays: 7 });
   });
 });
 

@@ -18,7 +18,8 @@ import { UrlPagination } from '../../../ui/url-pagination';
 import { useSearchState } from '../../../url/search-state';
 import { PERIODS, periodOf, periodRange } from '../../overview/overview-figures';
 import { ActionFormModal } from './action-form-modal';
-import { ACTION_TYPES, actionTypeLabel } from './action-request';
+import { ACTION_TYPES, actionTypeLabel, pendingText } from './action-request';
+import { EngineSettings } from '../settings/engine-settings';
 
 const KEYS = ['type', 'enabled', 'edit', 'action', 'days'] as const;
 const DRAWER_KEYS = ['days'] as const;
@@ -50,6 +51,7 @@ function ActionDrawer({ actionKey, onClose }: { actionKey: string | null; onClos
               <Field label="Earns">{formatAmounts(a)}</Field>
               <Field label="Cooldown">{formatSeconds(a.cooldown)}</Field>
               <Field label="Max repeats">{a.maxRepeats ?? 'unlimited'}</Field>
+              <Field label="Pending">{pendingText(a.pendingDays) ?? 'none: available at once'}</Field>
               <Field label="State">{a.enabled ? 'enabled' : 'disabled'}</Field>
               <Field label="Updated">{formatDateTime(a.updatedAt)}</Field>
             </SimpleGrid>
@@ -73,7 +75,7 @@ function ActionDrawer({ actionKey, onClose }: { actionKey: string | null; onClos
   );
 }
 
-/** What users earn coins, XP and tokens for: define, edit, enable and disable. */
+/** What users earn coins, XP and tokens for: define, edit, enable and disable; and the engine's settings (when credits expire). */
 export function ActionsPage() {
   const api = useApi();
   const appId = useAppId();
@@ -97,6 +99,7 @@ export function ActionsPage() {
           </RoleGate>
         }
       />
+      <EngineSettings />
       <Group mb="md" wrap="wrap">
         <Select
           label="Type"
@@ -136,7 +139,20 @@ export function ActionsPage() {
                   ),
                 },
                 { label: 'Type', cell: (a) => actionTypeLabel(a.type) },
-                { label: 'Earns', cell: (a) => formatAmounts(a) },
+                {
+                  label: 'Earns',
+                  cell: (a) => (
+                    <>
+                      <Text size="sm">{formatAmounts(a)}</Text>
+                      {/* Only when its coins and tokens wait before they can be spent. */}
+                      {a.pendingDays > 0 && (
+                        <Text size="xs" c="dimmed">
+                          {pendingText(a.pendingDays)}
+                        </Text>
+                      )}
+                    </>
+                  ),
+                },
                 { label: 'Cooldown', cell: (a) => formatSeconds(a.cooldown) },
                 { label: 'Max repeats', cell: (a) => a.maxRepeats ?? 'unlimited' },
                 {

@@ -20,7 +20,7 @@ import { NEW_BADGE, badgeFormValues, createBadgeRequest, updateBadgeRequest, typ
 import { BadgeIdentity } from './badge-identity';
 
 const KEYS = ['edit', 'holders'] as const;
-const SOURCES = { MANUAL: 'by hand', LEVEL: 'level', MILESTONE: 'milestone' } as const;
+const SOURCES = { MANUAL: 'by hand', LEVEL: 'level', MILESTONE: 'milestone', STREAK: 'streak' } as const;
 
 function BadgeEditor({ editing, onClose }: { editing: string | null; onClose: () => void }) {
   const api = useApi();

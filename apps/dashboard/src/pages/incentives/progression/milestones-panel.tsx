@@ -6,7 +6,7 @@ import { useApi, useAppId } from '../../../api/use-api';
 import { RoleGate } from '../../../session/session-context';
 import { DataTable } from '../../../ui/data-table';
 import { EditorModal, useEditor } from '../../../ui/editor';
-import { formatDateTime, formatNumber } from '../../../ui/format';
+import { formatDateTime } from '../../../ui/format';
 import { Empty, QueryView } from '../../../ui/query-state';
 import { RowActions } from '../../../ui/row-actions';
 import { UrlPagination } from '../../../ui/url-pagination';
@@ -19,19 +19,22 @@ import {
   METRICS,
   NEW_MILESTONE,
   createMilestoneRequest,
-  metricLabel,
+  milestoneCondition,
   milestoneFormValues,
   rewardFieldOf,
   rewardsText,
+  streakKeyRule,
   updateMilestoneRequest,
   type MilestoneFormValues,
 } from './progression-request';
 import { ReachedDrawer } from './reached-drawer';
+import { useStreakOptions } from './use-streak-options';
 
 const KEYS = ['edit', 'holders'] as const;
 
 function MilestoneEditor({ editing, onClose, badgeOptions }: { editing: string | null; onClose: () => void; badgeOptions: Array<{ value: string; label: string }> }) {
   const api = useApi();
+  const streaks = useStreakOptions(editing !== null);
   const editor = useEditor({
     editing,
     onClose,
@@ -39,7 +42,7 @@ function MilestoneEditor({ editing, onClose, badgeOptions }: { editing: string |
     load: (key) => ok(api.GET('/api/v1/incentives/milestones/definitions/{key}', { params: { path: { key } } })).then((d) => d.milestone),
     valuesOf: milestoneFormValues,
     empty: NEW_MILESTONE,
-    validate: { key: definitionKeyRule(editing === 'new'), name: requiredName('milestone') },
+    validate: { key: definitionKeyRule(editing === 'new'), name: requiredName('milestone'), streakKey: streakKeyRule },
     create: (values: MilestoneFormValues) => ok(api.POST('/api/v1/incentives/milestones/definitions', { body: createMilestoneRequest(values) })).then((d) => d.milestone),
     update: (key, values) =>
       ok(api.PATCH('/api/v1/incentives/milestones/definitions/{key}', { params: { path: { key } }, body: updateMilestoneRequest(values) })).then((d) => d.milestone),
@@ -65,6 +68,18 @@ function MilestoneEditor({ editing, onClose, badgeOptions }: { editing: string |
         />
         <NumberInput label="Threshold" description="Reached once, when the metric gets here." required {...WHOLE_AMOUNT} {...form.getInputProps('threshold')} />
       </SimpleGrid>
+      {form.getValues().metric === 'STREAK' && (
+        <Select
+          label="Streak"
+          description="The milestone is reached when the user's longest streak of it gets to the threshold."
+          placeholder={streaks.data?.length === 0 ? 'No streak defined yet' : 'Choose a streak'}
+          required
+          searchable
+          data={streaks.data ?? []}
+          comboboxProps={{ withinPortal: false }}
+          {...form.getInputProps('streakKey')}
+        />
+      )}
       <GrantFields form={form} />
       <Select label="Badge" placeholder="No badge" clearable searchable data={badgeOptions} comboboxProps={{ withinPortal: false }} {...form.getInputProps('badgeKey')} />
     </EditorModal>
@@ -115,7 +130,7 @@ export function MilestonesPanel({ badgeOptions }: { badgeOptions: Array<{ value:
                     </>
                   ),
                 },
-                { label: 'When', cell: (m) => `${metricLabel(m.metric)} reaches ${formatNumber(m.threshold)}` },
+                { label: 'When', cell: (m) => milestoneCondition(m) },
                 { label: 'Rewards', cell: (m) => rewardsText(m.rewards) },
                 {
                   label: 'Reached by',

@@ -14,6 +14,7 @@ const tenOrders: MilestoneDefinition = {
   name: 'Ten orders',
   description: null,
   metric: 'EVENTS',
+  streakKey: null,
   threshold: 10,
   rewards: { coins: 0, xp: 50, tokens: 1, badgeKey: null },
   createdAt: '2026-11-01T10:00:00.000Z',

@@ -6,8 +6,9 @@ import { UrlTabs } from '../../../ui/url-tabs';
 import { BadgesPanel } from './badges-panel';
 import { LevelsPanel } from './levels-panel';
 import { MilestonesPanel } from './milestones-panel';
+import { StreaksPanel } from './streaks-panel';
 
-/** Levels, badges and milestones: what XP and activity lead to. */
+/** Levels, badges, milestones and streaks: what XP and activity lead to. */
 export function ProgressionPage() {
   const api = useApi();
   const appId = useAppId();
@@ -20,13 +21,14 @@ export function ProgressionPage() {
   const badgeOptions = badges.data ?? [];
   return (
     <>
-      <PageHeader title="Levels & badges" description="The ladder of levels XP climbs, the badges users collect, and the milestones that reward activity once." />
+      <PageHeader title="Levels & badges" description="The ladder of levels XP climbs, the badges users collect, the milestones that reward activity once, and the streaks that reward it day after day." />
       <UrlTabs
-        label="Levels, badges and milestones"
+        label="Levels, badges, milestones and streaks"
         tabs={[
           { value: 'levels', label: 'Levels', panel: <LevelsPanel badgeOptions={badgeOptions} /> },
           { value: 'badges', label: 'Badges', panel: <BadgesPanel /> },
           { value: 'milestones', label: 'Milestones', panel: <MilestonesPanel badgeOptions={badgeOptions} /> },
+          { value: 'streaks', label: 'Streaks', panel: <StreaksPanel badgeOptions={badgeOptions} /> },
         ]}
       />
     </>

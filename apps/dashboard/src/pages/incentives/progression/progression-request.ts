@@ -1,5 +1,5 @@
 import type { Badge, Body, IncentiveLevel, MilestoneDefinition, MilestoneMetric } from '../../../api/types';
-import { formatAmounts } from '../../../ui/format';
+import { formatAmounts, formatNumber } from '../../../ui/format';
 import { whole } from '../cost-fields';
 
 export const METRICS: { value: MilestoneMetric; label: string; description: string }[] = [
@@ -7,10 +7,17 @@ export const METRICS: { value: MilestoneMetric; label: string; description: stri
   { value: 'COINS_EARNED', label: 'Coins earned', description: 'coins earned from rewards (spending does not lower it)' },
   { value: 'EVENTS', label: 'Rewarded events', description: 'events that earned something' },
   { value: 'REFERRALS', label: 'Referrals', description: 'referees who converted' },
+  { value: 'STREAK', label: 'Longest streak', description: 'the longest run of a streak the user had' },
 ];
 
 export function metricLabel(metric: MilestoneMetric): string {
   return METRICS.find((m) => m.value === metric)?.label ?? metric;
+}
+
+/** When a milestone is reached, in words (`Rewarded events reaches 10`; `Longest streak of daily_login reaches 7`). */
+export function milestoneCondition(m: Pick<MilestoneDefinition, 'metric' | 'threshold' | 'streakKey'>): string {
+  const metric = m.metric === 'STREAK' && m.streakKey ? `${metricLabel(m.metric)} of ${m.streakKey}` : metricLabel(m.metric);
+  return `${metric} reaches ${formatNumber(m.threshold)}`;
 }
 
 /** What reaching a level or milestone grants, in words (`200 coins · badge gold · perks: free shipping`). */
@@ -95,12 +102,19 @@ export interface MilestoneFormValues {
   xp: number | string;
   tokens: number | string;
   badgeKey: string | null;
+  /** With metric STREAK only: the streak whose longest length is the metric. */
+  streakKey: string | null;
 }
 
-export const NEW_MILESTONE: MilestoneFormValues = { key: '', name: '', description: '', metric: 'EVENTS', threshold: 10, coins: 0, xp: 0, tokens: 0, badgeKey: null };
+export const NEW_MILESTONE: MilestoneFormValues = { key: '', name: '', description: '', metric: 'EVENTS', threshold: 10, coins: 0, xp: 0, tokens: 0, badgeKey: null, streakKey: null };
 
 export function milestoneFormValues(m: MilestoneDefinition): MilestoneFormValues {
-  return { key: m.key, name: m.name, description: m.description ?? '', metric: m.metric, threshold: m.threshold, ...m.rewards, badgeKey: m.rewards.badgeKey };
+  return { key: m.key, name: m.name, description: m.description ?? '', metric: m.metric, threshold: m.threshold, ...m.rewards, badgeKey: m.rewards.badgeKey, streakKey: m.streakKey };
+}
+
+/** The form rule of a milestone's streak: required with metric STREAK. */
+export function streakKeyRule(value: string | null, values: Pick<MilestoneFormValues, 'metric'>): string | null {
+  return values.metric !== 'STREAK' || value ? null : 'Choose the streak whose longest length counts';
 }
 
 function milestoneFields(values: MilestoneFormValues) {
@@ -110,6 +124,8 @@ function milestoneFields(values: MilestoneFormValues) {
     metric: values.metric,
     threshold: whole(values.threshold),
     rewards: { coins: whole(values.coins), xp: whole(values.xp), tokens: whole(values.tokens), badgeKey: values.badgeKey },
+    // Sent with STREAK only (the API refuses it with another metric; a PATCH to another metric drops it).
+    ...(values.metric === 'STREAK' && values.streakKey ? { streakKey: values.streakKey } : {}),
   };
 }
 
