@@ -22,6 +22,12 @@ export class ShortLivedCache<V> {
     return value;
   }
 
+  /** What this process just wrote: the next get answers it (for ttlMs) without a load. */
+  set(key: string, value: V): void {
+    if (this.entries.size >= this.maxEntries) this.entries.clear();
+    this.entries.set(key, { value: Promise.resolve(value), until: Date.now() + this.ttlMs });
+  }
+
   invalidate(key: string): void {
     this.entries.delete(key);
   }

@@ -59,7 +59,7 @@ declareIndexes<QueryNames<BalanceRepository>>(balanceSchema, [
     keys: { nextDueAt: 1 },
     options: { sparse: true },
     serves: ['due'],
-    why: 'the dues pass (every app: a system job): balances with a lot to expire or a pending credit to release, soonest first; sparse, as most balances have none',
+    why: 'the dues pass (every app: a system job): balances with a lot to expire or a pending credit to release by now; sparse, as most balances have none',
   },
 ]);
 

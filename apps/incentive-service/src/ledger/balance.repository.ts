@@ -127,8 +127,19 @@ export class BalanceRepository extends Repository<BalanceDoc> {
       .cursor();
   }
 
-  /** Balances with a lot to expire or a pending credit to release by `now` (across apps: the dues pass, a system job), soonest first. */
-  due(now: Date, limit: number): Promise<BalanceDoc[]> {
-    return this.acrossApps.find({ nextDueAt: { $lte: now } }).sort({ nextDueAt: 1 }).limit(limit).lean<BalanceDoc[]>().exec();
+  /**
+   * Balances with a lot to expire or a pending credit to release by `now`
+   * (across apps: the dues pass, a system job): who they are, as the pass
+   * settles each from its balance again. Unsorted and projected: the pass
+   * takes every due one anyway, and on FerretDB v1 a sort (or the lots)
+   * made the store read and order every balance for each batch (36 s a
+   * batch over 10,000 balances of 100 lots, against 3 s).
+   */
+  due(now: Date, limit: number): Promise<Array<Pick<BalanceDoc, '_id' | 'appId' | 'userId'>>> {
+    return this.acrossApps
+      .find({ nextDueAt: { $lte: now } }, { appId: 1, userId: 1 })
+      .limit(limit)
+      .lean<Array<Pick<BalanceDoc, '_id' | 'appId' | 'userId'>>>()
+      .exec();
   }
 }

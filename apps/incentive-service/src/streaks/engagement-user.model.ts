@@ -47,7 +47,7 @@ declareIndexes<QueryNames<EngagementUserRepository>>(engagementUserSchema, [
     keys: { checkAt: 1 },
     options: { sparse: true },
     serves: ['due'],
-    why: 'the streak pass (every app: a system job): users whose running streak missed a period, oldest first; sparse, as most users have nothing due',
+    why: 'the streak pass (every app: a system job): users whose running streak missed a period by now; sparse, as most users have nothing due',
   },
 ]);
 // incentive.streak_* events ride on the write that moved the streak.

@@ -56,8 +56,8 @@ export class EngagementUserRepository extends Repository<EngagementUserDoc> {
     return this.writes.run(_id, () => this.collection.compareAndSet(appId, { _id, v }, carried.update(update)));
   }
 
-  /** Users whose streaks the pass must look at (across apps: a system job), oldest first. */
+  /** Users whose streaks the pass must look at (across apps: a system job); unsorted, as the pass takes every due one (a sort made FerretDB v1 order them all for each batch). */
   due(now: Date, limit: number): Promise<EngagementUserDoc[]> {
-    return this.acrossApps.find({ checkAt: { $lte: now } }).sort({ checkAt: 1 }).limit(limit).lean<EngagementUserDoc[]>().exec();
+    return this.acrossApps.find({ checkAt: { $lte: now } }).limit(limit).lean<EngagementUserDoc[]>().exec();
   }
 }

@@ -4,6 +4,7 @@ import { refused } from '@ris/domain-errors';
 import type { DomainEvent, Outbox, OutboxCarrier } from '@ris/events';
 import type { Logger } from '@ris/logging';
 import { checkUserId } from '../definitions/definition-key';
+import { ShortLivedCache } from '../definitions/short-lived-cache';
 import { engagementUserId } from '../events/derived-ids';
 import type { EngagementUserDoc } from './engagement-user.model';
 import type { EngagementUserRepository } from './engagement-user.repository';
@@ -43,6 +44,9 @@ export interface UserSettings {
 }
 
 const MAX_ATTEMPTS = 50;
+/** How long, and for how many users, a document read or written is answered from memory. */
+const RECENT_MS = 30_000;
+const RECENT_USERS = 20_000;
 /** Users a pass looks at per batch. */
 const PASS_BATCH = 200;
 const DEFAULT_ZONE = 'UTC';
@@ -79,6 +83,8 @@ interface Planned {
  */
 export class Streaks {
   private readonly carrier: OutboxCarrier;
+  /** Users' engagement documents as this process last read or wrote them (see onEvents). */
+  private readonly recent = new ShortLivedCache<EngagementUserDoc | null>(RECENT_MS, RECENT_USERS);
   private pass?: PeriodicTask;
 
   constructor(
@@ -97,13 +103,23 @@ export class Streaks {
     if (events.length === 0) return out;
     const definitions = await this.definitions.all(appId);
     if (definitions.length === 0) return out;
+    const key = engagementUserId(appId, userId);
     let doc: EngagementUserDoc | null = null;
     let planned: Planned | null = null;
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
-      doc = await this.users.ofUser(appId, userId);
+      // The document as this process last read or wrote it (the first try): most events change no streak (one
+      // extension per period), and a stale copy cannot make one look unchanged (a period extended stays
+      // extended; a streak ends only after a period without one), while a change planned on it is a
+      // compare-and-set that a newer version refuses (then read again).
+      doc = attempt === 0 ? await this.recent.get(key, () => this.users.ofUser(appId, userId)) : await this.users.ofUser(appId, userId);
       planned = this.plan(appId, userId, doc, definitions, events);
       if (!planned.moved) break;
-      if (await this.save(appId, userId, doc, definitions, planned.streaks, planned.events)) break;
+      const checkAt = checkAtOf(definitions, planned.streaks);
+      if (await this.save(appId, userId, doc, planned.streaks, checkAt, planned.events)) {
+        this.recent.set(key, written(doc, appId, userId, planned.streaks, checkAt));
+        break;
+      }
+      this.recent.invalidate(key);
       planned = null;
     }
     if (!planned) throw new Error('streaks not written after many concurrent changes');
@@ -150,12 +166,12 @@ export class Streaks {
     appId: string,
     userId: string,
     doc: EngagementUserDoc | null,
-    definitions: StreakDefinitionDoc[],
     streaks: Record<string, StreakState>,
+    checkAt: Date | undefined,
     events: DomainEvent[],
   ): Promise<boolean> {
     const carried = this.carrier.carry(events);
-    const saved = await this.users.save(appId, userId, doc?.v ?? 0, { timeZone: doc?.timeZone ?? null, streaks, checkAt: checkAtOf(definitions, streaks) }, carried);
+    const saved = await this.users.save(appId, userId, doc?.v ?? 0, { timeZone: doc?.timeZone ?? null, streaks, checkAt }, carried);
     if (saved) carried.written({ _id: engagementUserId(appId, userId), appId });
     return saved;
   }
@@ -184,6 +200,7 @@ export class Streaks {
   }
 
   private async clearDue(appId: string, userId: string, definitions: StreakDefinitionDoc[]): Promise<void> {
+    this.recent.invalidate(engagementUserId(appId, userId));
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
       const doc = await this.users.ofUser(appId, userId);
       if (!doc) return;
@@ -219,6 +236,7 @@ export class Streaks {
     const id = checkUserId(userId);
     const zone = checkTimeZone(timeZone);
     const definitions = await this.definitions.all(appId);
+    this.recent.invalidate(engagementUserId(appId, id));
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
       const doc = await this.users.ofUser(appId, id);
       const streaks = doc?.streaks ?? {};
@@ -271,10 +289,17 @@ export class Streaks {
       }
       const carried = this.carrier.carry(announced);
       const checkAt = checkAtOf(definitions, streaks);
+      this.recent.invalidate(doc._id);
       if (await this.users.save(doc.appId, doc.userId, doc.v, { timeZone: doc.timeZone, streaks, checkAt }, carried)) carried.written(doc);
     }
     return docs.length;
   }
+}
+
+/** The document as a successful write left it. */
+function written(doc: EngagementUserDoc | null, appId: string, userId: string, streaks: Record<string, StreakState>, checkAt: Date | undefined): EngagementUserDoc {
+  const now = new Date();
+  return { _id: engagementUserId(appId, userId), appId, userId, timeZone: doc?.timeZone ?? null, createdAt: doc?.createdAt ?? now, ...doc, streaks, checkAt, v: (doc?.v ?? 0) + 1, updatedAt: now };
 }
 
 /** The earliest time the pass must look at these streaks (streaks of deleted definitions are left alone). */
