@@ -31,6 +31,8 @@ const NULLABLE_OBJECTS: Record<string, string[]> = {
   reversal: ['conversionId', 'reversalId', 'reason'],
   boost: ['id', 'name', 'multiplier'],
   streak: ['key', 'length'],
+  debt: ['coins', 'tokens'],
+  debtRepaid: ['coins', 'tokens'],
 };
 
 /** A list's JSON item as its export's row reads: nested objects flattened (Campaign.name → campaignName), text a spreadsheet would run as a formula after a '. */

@@ -27,6 +27,7 @@ describe('incentive actions and events', () => {
         maxRepeats: 3,
         enabled: true,
         description: 'Daily login',
+        pendingDays: 0,
         createdAt: expect.stringMatching(/Z$/),
         updatedAt: expect.stringMatching(/Z$/),
       });
@@ -87,6 +88,7 @@ describe('incentive actions and events', () => {
         duplicate: false,
         streaksExtended: [],
         boost: null,
+        pendingUntil: null,
       });
       const processed = await waitForEvents('incentive.event.processed', (e) => e.data.eventId === res.body.event.id, 1);
       expect(processed[0]).toMatchObject({

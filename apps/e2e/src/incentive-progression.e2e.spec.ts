@@ -186,6 +186,12 @@ describe('incentive balances, levels, badges and milestones', () => {
         rewardedEvents: 2,
         referrals: 0,
         updatedAt: expect.stringMatching(/Z$/),
+        // Nothing pending, set to expire or owed in this app.
+        pendingCoins: 0,
+        pendingTokens: 0,
+        expiring: [],
+        debtCoins: 0,
+        debtTokens: 0,
       });
       // Again: nothing more is granted.
       const more = await app.api.post('/incentives/events', { userId: 'hero', actionKey: 'quest' });
@@ -250,9 +256,13 @@ describe('incentive balances, levels, badges and milestones', () => {
         // REVERSAL entries only.
         unrecovered: null,
         reversal: null,
-        // A boosted event's and a STREAK_REWARD's only.
+        // A boosted event's and a STREAK_REWARD's only; pending changes and debts of actions with pendingDays and of reversals.
         boost: null,
         streak: null,
+        pendingCoins: 0,
+        pendingTokens: 0,
+        debt: null,
+        debtRepaid: null,
         createdAt: expect.stringMatching(/Z$/),
       });
       const balance = (await app.api.get('/incentives/balances/hero')).body.balance;

@@ -78,6 +78,11 @@ describe('incentive series (actions and engine figures over time)', () => {
       tokensRedeemed: 0,
       xpIssued: 3 + 5,
       redemptions: 2,
+      // Nothing lapsed or reversed here (incentive-expiry-pending counts those).
+      coinsExpired: 0,
+      tokensExpired: 0,
+      coinsReversed: 0,
+      tokensReversed: 0,
     });
     for (const field of ['events', 'coinsIssued', 'coinsRedeemed', 'redemptions']) expect([field, sum(res.body.buckets, field)]).toEqual([field, res.body.totals[field]]);
     const hours = await app.api.get(`/incentives/stats/timeseries?interval=hour&from=${encodeURIComponent(from)}`);
