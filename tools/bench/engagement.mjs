@@ -155,7 +155,7 @@ async function main() {
         const done = await ledger.countDocuments({ appId, reason: 'EXPIRY', userId: { $regex: `^${prefix}` } });
         marks.push({ done, at: Date.now() });
         if (done >= users) break;
-        await sleep(500);
+        await sleep(500); // the poll's interval: it waits on the count above, not on the time
       }
       const seconds = (Date.now() - started) / 1000;
       const timeTo = (count) => marks.find((m) => m.done >= count)?.at ?? Date.now();

@@ -231,7 +231,7 @@ describe('expiry, pending credits and event reversals, with the clock moved and 
     await moveClock(15, { confirm: false });
     // Waits on the process's exit; the timer is only a bound on a service that never dies there (then the test fails).
     let bound: NodeJS.Timeout | undefined;
-    const dead = new Promise<never>((_, reject) => (bound = setTimeout(() => reject(new Error('did not die at incentive.dues')), 20_000)));
+    const dead = new Promise<never>((_, reject) => (bound = setTimeout(() => reject(new Error('did not die at incentive.dues')), 20_000))); // a bound, not a wait
     const exit = await Promise.race([stack.lastExit('incentive-service'), dead]).finally(() => clearTimeout(bound));
     expect(exit).toMatchObject({ signal: 'SIGKILL' });
     // And at whatever point a SIGKILL finds the next pass.
