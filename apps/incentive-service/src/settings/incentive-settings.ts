@@ -33,10 +33,7 @@ export class IncentiveSettings {
   }
 
   terms(appId: string): Promise<CreditTerms> {
-    return this.cache.get(appId, async () => {
-      const doc = await this.settings.ofApp(appId);
-      return { coinExpiryDays: doc?.coinExpiryDays ?? null, tokenExpiryDays: doc?.tokenExpiryDays ?? null };
-    });
+    return this.cache.get(appId, () => this.view(appId));
   }
 
   async put(appId: string, input: CreditTerms): Promise<IncentiveSettingsView> {
